@@ -1,0 +1,66 @@
+//! The generator's config (`schema/codegen.yaml`): names and paths the document cannot say.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::Error;
+
+/// Settings beside the document. Every field is optional; unknown keys are errors so that a
+/// typo does not silently do nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Path of the hand-written runtime module the emitted operations call.
+    pub runtime_path: String,
+    /// Method names by `"METHOD /path"`, overriding the names derived from method and path.
+    pub operation_names: BTreeMap<String, String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            runtime_path: "crate::runtime".to_owned(),
+            operation_names: BTreeMap::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Parses YAML or JSON config text.
+    pub fn parse(text: &str) -> Result<Config, Error> {
+        let value = match crate::load::parse_document(text) {
+            Ok(value) => value,
+            Err(Error::Empty) => return Ok(Config::default()),
+            Err(error) => {
+                return Err(Error::Config {
+                    pointer: "#".to_owned(),
+                    reason: error.to_string(),
+                });
+            }
+        };
+        let config: Config =
+            serde_path_to_error::deserialize(value).map_err(|error| Error::Config {
+                pointer: crate::lower::pointer_of(error.path()),
+                reason: error.inner().to_string(),
+            })?;
+        if syn::parse_str::<syn::Path>(&config.runtime_path).is_err() {
+            return Err(Error::Config {
+                pointer: "#/runtime_path".to_owned(),
+                reason: format!("{:?} is not a Rust path", config.runtime_path),
+            });
+        }
+        for (operation, name) in &config.operation_names {
+            if !crate::names::is_valid_snake_ident(name) {
+                return Err(Error::Config {
+                    pointer: format!(
+                        "#/operation_names/{}",
+                        operation.replace('~', "~0").replace('/', "~1")
+                    ),
+                    reason: format!("{name:?} is not a snake_case Rust identifier"),
+                });
+            }
+        }
+        Ok(config)
+    }
+}

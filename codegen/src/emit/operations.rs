@@ -1,0 +1,271 @@
+//! Emits `operations.rs`: the base URL, query structs, and one async `Client` method per operation.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{doc_attrs, ident, type_tokens};
+use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
+
+pub(super) fn emit(api: &Api, runtime: &syn::Path) -> TokenStream {
+    let base_url = api.base_url.as_deref().unwrap_or_default();
+    let models = (!api.types.is_empty()).then(|| {
+        quote!(
+            use super::models::*;
+        )
+    });
+    let query_types = api.operations.iter().map(emit_query_type);
+    let methods = api.operations.iter().map(emit_method);
+    quote! {
+        //! One async method on [`Client`] per operation, and the query parameters they take.
+        use super::Client;
+        #models
+        use #runtime as rt;
+
+        /// The first server URL in the document.
+        pub const DEFAULT_BASE_URL: &str = #base_url;
+
+        #(#query_types)*
+
+        impl Client {
+            #(#methods)*
+        }
+    }
+}
+
+fn emit_query_type(operation: &Operation) -> TokenStream {
+    let Some(type_name) = &operation.query_type else {
+        return TokenStream::new();
+    };
+    let name = ident(type_name);
+    let doc = format!(
+        " Optional query parameters of [`Client::{}`]; unset ones are not sent.",
+        operation.name
+    );
+    let fields = operation.optional_query.iter().map(|param| {
+        let field = ident(&param.rust_name);
+        let doc = doc_attrs(param.doc.as_deref());
+        let ty = match &param.ty {
+            vec @ TypeRef::Vec(_) => type_tokens(vec),
+            scalar => {
+                let scalar = type_tokens(scalar);
+                quote!(Option<#scalar>)
+            }
+        };
+        quote!(#doc pub #field: #ty,)
+    });
+    let setters = operation.optional_query.iter().map(|param| {
+        let field = ident(&param.rust_name);
+        let doc = format!(" Sets `{}`.", param.wire_name);
+        match &param.ty {
+            TypeRef::Vec(element) => {
+                let element = type_tokens(element);
+                quote! {
+                    #[doc = #doc]
+                    #[must_use]
+                    pub fn #field<I>(mut self, values: I) -> Self
+                    where
+                        I: IntoIterator,
+                        I::Item: Into<#element>,
+                    {
+                        self.#field = values.into_iter().map(Into::into).collect();
+                        self
+                    }
+                }
+            }
+            scalar => {
+                let scalar = type_tokens(scalar);
+                quote! {
+                    #[doc = #doc]
+                    #[must_use]
+                    pub fn #field(mut self, value: impl Into<#scalar>) -> Self {
+                        self.#field = Some(value.into());
+                        self
+                    }
+                }
+            }
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct #name {
+            #(#fields)*
+        }
+
+        impl #name {
+            #(#setters)*
+        }
+    }
+}
+
+fn argument_type(ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::String => quote!(&str),
+        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(ty),
+        TypeRef::Vec(element) => {
+            let element = type_tokens(element);
+            quote!(&[#element])
+        }
+        other => {
+            let other = type_tokens(other);
+            quote!(&#other)
+        }
+    }
+}
+
+fn emit_method(operation: &Operation) -> TokenStream {
+    let name = ident(&operation.name);
+    let mut doc_text = operation.doc.clone().unwrap_or_default();
+    if !doc_text.is_empty() {
+        doc_text.push_str("\n\n");
+    }
+    doc_text.push_str(&format!("`{} {}`", operation.method, operation.path));
+    let doc = doc_attrs(Some(&doc_text));
+
+    let mut arguments = Vec::new();
+    for param in operation
+        .path_params
+        .iter()
+        .chain(&operation.required_query)
+    {
+        let arg = ident(&param.rust_name);
+        let ty = argument_type(&param.ty);
+        arguments.push(quote!(#arg: #ty));
+    }
+    if let Some(body) = &operation.body {
+        let ty = type_tokens(&body.ty);
+        arguments.push(if body.required {
+            quote!(body: &#ty)
+        } else {
+            quote!(body: Option<&#ty>)
+        });
+    }
+    if let Some(query_type) = &operation.query_type {
+        let query_type = ident(query_type);
+        arguments.push(quote!(query: &#query_type));
+    }
+
+    let (format_string, encodings) = path_format(operation);
+    let path = if encodings.is_empty() {
+        quote!(#format_string.to_owned())
+    } else {
+        quote!(format!(#format_string))
+    };
+
+    let required_pairs = operation
+        .required_query
+        .iter()
+        .map(|param| push_pairs(param, None));
+    let optional_pairs = operation
+        .optional_query
+        .iter()
+        .map(|param| push_pairs(param, Some(quote!(query))));
+    let has_query = !operation.required_query.is_empty() || !operation.optional_query.is_empty();
+    let pairs = if has_query {
+        quote! {
+            let mut pairs: Vec<(&'static str, String)> = Vec::new();
+            #(#required_pairs)*
+            #(#optional_pairs)*
+        }
+    } else {
+        quote!(let pairs: Vec<(&'static str, String)> = Vec::new();)
+    };
+    let body = match &operation.body {
+        Some(body) if body.required => quote!(Some(rt::json_body(body)?)),
+        Some(_) => quote!(match body {
+            Some(body) => Some(rt::json_body(body)?),
+            None => None,
+        }),
+        None => quote!(None),
+    };
+    let operation_name = &operation.name;
+    let method = ident(&operation.method);
+    let template = &operation.path;
+    let request = quote! {
+        rt::Request {
+            operation: #operation_name,
+            method: rt::Method::#method,
+            path_template: #template,
+            path: #path,
+            query: pairs,
+            body: #body,
+        }
+    };
+    let (output, call) = match &operation.response {
+        ResponseKind::Json(ty) => (type_tokens(ty), quote!(self.execute(request).await)),
+        ResponseKind::Empty => (
+            quote!(()),
+            quote!(
+                self.execute::<::serde::de::IgnoredAny>(request)
+                    .await
+                    .map(|_| ())
+            ),
+        ),
+    };
+    quote! {
+        #doc
+        pub async fn #name(&self, #(#arguments),*) -> Result<#output, rt::Error> {
+            #(#encodings)*
+            #pairs
+            let request = #request;
+            #call
+        }
+    }
+}
+
+/// The path template as a `format!` string naming the encoded parameters, and the `let`s that
+/// encode each one as exactly one segment.
+fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
+    let mut format_string = String::new();
+    let mut encodings = Vec::new();
+    let mut rest = operation.path.as_str();
+    while let Some(open) = rest.find('{') {
+        format_string.push_str(&escape_braces(&rest[..open]));
+        let after = &rest[open + 1..];
+        let close = after.find('}').unwrap_or(after.len());
+        let placeholder = &after[..close];
+        if let Some(param) = operation
+            .path_params
+            .iter()
+            .find(|p| p.wire_name == placeholder)
+        {
+            format_string.push_str(&format!("{{{}}}", param.rust_name));
+            let arg = ident(&param.rust_name);
+            let wire = &param.wire_name;
+            encodings.push(match param.ty {
+                TypeRef::String => quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;),
+                _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
+            });
+        }
+        rest = after.get(close + 1..).unwrap_or_default();
+    }
+    format_string.push_str(&escape_braces(rest));
+    (format_string, encodings)
+}
+
+fn escape_braces(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}
+
+/// Appends one parameter's `(name, value)` pairs; arrays repeat the key, unset options add none.
+fn push_pairs(param: &Param, holder: Option<TokenStream>) -> TokenStream {
+    let wire = &param.wire_name;
+    let field = ident(&param.rust_name);
+    let access = match &holder {
+        Some(holder) => quote!(#holder.#field),
+        None => quote!(#field),
+    };
+    match (&param.ty, holder.is_some()) {
+        (TypeRef::Vec(_), _) => quote! {
+            for value in #access.iter() {
+                pairs.push((#wire, value.to_string()));
+            }
+        },
+        (_, true) => quote! {
+            if let Some(value) = &#access {
+                pairs.push((#wire, value.to_string()));
+            }
+        },
+        (_, false) => quote!(pairs.push((#wire, #access.to_string()));),
+    }
+}

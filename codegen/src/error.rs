@@ -1,0 +1,125 @@
+//! The generator's typed errors and notes; each names its place in the document.
+
+use std::fmt;
+
+/// Why a document or config could not be turned into Rust.
+///
+/// Places are JSON pointers into the document as written (`#/paths/~1v1~1models/get`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input holds nothing but whitespace.
+    #[error("the document is empty")]
+    Empty,
+    /// The text is neither valid JSON nor valid YAML.
+    #[error("{format} syntax error at line {line}, column {column}: {message}")]
+    Syntax {
+        /// `JSON` or `YAML`.
+        format: &'static str,
+        /// 1-based line, 0 when unknown.
+        line: usize,
+        /// 1-based column, 0 when unknown.
+        column: usize,
+        /// The parser's explanation.
+        message: String,
+    },
+    /// The document is well-formed text but not a document this generator accepts.
+    #[error("{pointer}: {reason}")]
+    Invalid {
+        /// Where in the document.
+        pointer: String,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// A `$ref` names nothing in the document.
+    #[error("{pointer}: `$ref` {reference:?} does not resolve to anything in the document")]
+    DanglingRef {
+        /// Where the `$ref` stands.
+        pointer: String,
+        /// The reference as written.
+        reference: String,
+    },
+    /// References that only refer to each other and never to a schema.
+    #[error("{pointer}: `$ref` cycle with no schema in it: {}", chain.join(" -> "))]
+    RefCycle {
+        /// Where the cycle was entered.
+        pointer: String,
+        /// The references in the order they were followed, the first repeated at the end.
+        chain: Vec<String>,
+    },
+    /// A construct the emitted Rust cannot represent.
+    #[error("{pointer}: cannot be represented in the generated Rust: {reason}")]
+    Unsupported {
+        /// Where the construct stands.
+        pointer: String,
+        /// What it is and why it cannot be represented.
+        reason: String,
+    },
+    /// The generator config is malformed.
+    #[error("generator config: {pointer}: {reason}")]
+    Config {
+        /// Where in the config.
+        pointer: String,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// The emitters produced tokens that are not Rust: a bug in this crate, reported not panicked.
+    #[error("internal error: emitted {file} does not parse as Rust: {message}")]
+    EmittedInvalid {
+        /// The output file.
+        file: String,
+        /// The parser's explanation.
+        message: String,
+    },
+}
+
+/// Something lowered with a loss or left out, reported rather than dropped silently.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Note {
+    /// Where in the document.
+    pub pointer: String,
+    /// What happened there.
+    pub message: String,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.message)
+    }
+}
+
+/// Builds JSON pointers (RFC 6901, with a leading `#`) one segment at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Pointer(String);
+
+impl Pointer {
+    pub(crate) fn root() -> Self {
+        Pointer("#".to_owned())
+    }
+
+    /// The pointer a local `$ref` such as `#/components/schemas/X` names.
+    pub(crate) fn from_ref(reference: &str) -> Self {
+        Pointer(reference.to_owned())
+    }
+
+    pub(crate) fn join(&self, segment: impl fmt::Display) -> Self {
+        let escaped = segment.to_string().replace('~', "~0").replace('/', "~1");
+        Pointer(format!("{}/{}", self.0, escaped))
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&Pointer> for String {
+    fn from(pointer: &Pointer) -> String {
+        pointer.0.clone()
+    }
+}

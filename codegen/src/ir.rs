@@ -1,0 +1,1286 @@
+//! The intermediate representation: validated, named Rust types and operations.
+//!
+//! [`build`] walks the lowered document once, resolves every `$ref` (dangling ones and
+//! reference-only cycles are errors), names every type and operation, and records as notes what
+//! it represents with a loss. The emitters read only this, never the document.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use openapiv3::{
+    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr, RequestBody,
+    Response, Schema, SchemaKind, StatusCode, Type,
+};
+
+use crate::error::Pointer;
+use crate::names::{self, Namespace};
+use crate::{Config, Error, Note};
+
+/// The whole API as the emitters see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Api {
+    /// The first `servers` URL, if any.
+    pub base_url: Option<String>,
+    /// Every type by Rust name (sorted, so output order never depends on the document's).
+    pub types: BTreeMap<String, TypeDef>,
+    /// Every operation, sorted by method name.
+    pub operations: Vec<Operation>,
+}
+
+/// A named Rust type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeDef {
+    /// An object schema with properties.
+    Struct(StructDef),
+    /// A string enum, open to values the document does not list.
+    Enum(EnumDef),
+    /// A name for another type (`pub type Name = Target;`).
+    Alias(AliasDef),
+}
+
+/// A struct: one field per property, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Fields in document order.
+    pub fields: Vec<Field>,
+}
+
+/// One struct field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The property name on the wire.
+    pub wire_name: String,
+    /// The Rust field name.
+    pub rust_name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// The value's type, without the `Option` that `required`/`nullable` add.
+    pub ty: TypeRef,
+    /// Listed in `required`.
+    pub required: bool,
+    /// May be `null`.
+    pub nullable: bool,
+    /// Stored behind a `Box` because the type contains itself without other indirection.
+    pub boxed: bool,
+}
+
+/// An open string enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Known values in document order.
+    pub variants: Vec<Variant>,
+    /// Name of the variant that keeps any other string.
+    pub fallback: String,
+}
+
+/// One known enum value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// The string on the wire.
+    pub wire: String,
+    /// The Rust variant name.
+    pub rust_name: String,
+}
+
+/// `pub type Name = Target;`
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// What it names.
+    pub ty: TypeRef,
+}
+
+/// A use of a type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeRef {
+    /// `String`
+    String,
+    /// `i64`
+    Integer,
+    /// `f64`
+    Number,
+    /// `bool`
+    Boolean,
+    /// `serde_json::Value`: anything.
+    Json,
+    /// A [`TypeDef`] by Rust name.
+    Named(String),
+    /// `Vec<T>`
+    Vec(Box<TypeRef>),
+    /// `BTreeMap<String, T>`
+    Map(Box<TypeRef>),
+    /// `Option<T>` inside a collection (`[number | null]`).
+    Option(Box<TypeRef>),
+}
+
+/// One HTTP operation, emitted as one async method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// The method name.
+    pub name: String,
+    /// Upper-case HTTP method.
+    pub method: String,
+    /// The path template as written (`/v1/models/{model_id}`).
+    pub path: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Path parameters in template order.
+    pub path_params: Vec<Param>,
+    /// Required query parameters (method arguments).
+    pub required_query: Vec<Param>,
+    /// Optional query parameters (fields of the query struct).
+    pub optional_query: Vec<Param>,
+    /// Name of the query struct, when there are optional query parameters.
+    pub query_type: Option<String>,
+    /// The JSON request body.
+    pub body: Option<Body>,
+    /// What a 2xx response carries.
+    pub response: ResponseKind,
+}
+
+/// A path or query parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The name on the wire.
+    pub wire_name: String,
+    /// The Rust name.
+    pub rust_name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// The value's type (`Vec<T>` for repeated query keys).
+    pub ty: TypeRef,
+}
+
+/// A JSON request body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// Its type.
+    pub ty: TypeRef,
+    /// Whether it must be sent.
+    pub required: bool,
+}
+
+/// What a successful response decodes into.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResponseKind {
+    /// A JSON body of this type.
+    Json(TypeRef),
+    /// No body the generated code reads.
+    Empty,
+}
+
+const SCHEMAS: &str = "#/components/schemas/";
+const PARAMETERS: &str = "#/components/parameters/";
+const REQUEST_BODIES: &str = "#/components/requestBodies/";
+const RESPONSES: &str = "#/components/responses/";
+
+/// Builds the IR from a lowered document.
+pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<Api, Error> {
+    let components = spec.components.as_ref();
+    let schemas = components.map(|c| &c.schemas);
+    let mut type_names = Namespace::new();
+    let mut component_names = BTreeMap::new();
+    if let Some(schemas) = schemas {
+        for key in schemas.keys() {
+            component_names.insert(
+                key.clone(),
+                type_names.claim(&names::camel_ident(key, "T"), ""),
+            );
+        }
+    }
+    let mut builder = Builder {
+        spec,
+        notes,
+        type_names,
+        component_names,
+        types: BTreeMap::new(),
+    };
+    if let Some(schemas) = schemas {
+        for (key, schema) in schemas {
+            builder.define_component(key, schema)?;
+        }
+    }
+    let mut operations = builder.operations(config)?;
+    operations.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut types = builder.types;
+    box_recursive_fields(&mut types);
+    check_alias_cycles(&types)?;
+    let base_url = spec
+        .servers
+        .first()
+        .map(|server| server.url.trim_end_matches('/').to_owned());
+    Ok(Api {
+        base_url,
+        types,
+        operations,
+    })
+}
+
+/// A schema position: a reference or an inline schema.
+#[derive(Clone, Copy)]
+enum SchemaAt<'s> {
+    Ref(&'s str),
+    Item(&'s Schema),
+}
+
+impl<'s> SchemaAt<'s> {
+    fn of(schema: &'s ReferenceOr<Schema>) -> Self {
+        match schema {
+            ReferenceOr::Reference { reference } => SchemaAt::Ref(reference),
+            ReferenceOr::Item(schema) => SchemaAt::Item(schema),
+        }
+    }
+
+    fn of_boxed(schema: &'s ReferenceOr<Box<Schema>>) -> Self {
+        match schema {
+            ReferenceOr::Reference { reference } => SchemaAt::Ref(reference),
+            ReferenceOr::Item(schema) => SchemaAt::Item(schema),
+        }
+    }
+}
+
+/// The parts of an object schema a struct is built from.
+struct ObjectParts<'s> {
+    properties: Vec<(&'s String, &'s ReferenceOr<Box<Schema>>)>,
+    required: BTreeSet<&'s str>,
+    additional: Option<&'s AdditionalProperties>,
+}
+
+struct Builder<'a> {
+    spec: &'a OpenAPI,
+    notes: &'a mut Vec<Note>,
+    type_names: Namespace,
+    component_names: BTreeMap<String, String>,
+    types: BTreeMap<String, TypeDef>,
+}
+
+impl<'a> Builder<'a> {
+    fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {
+        self.notes.push(Note {
+            pointer: pointer.to_string(),
+            message: message.into(),
+        });
+    }
+
+    fn inline_name(&mut self, hint: &str) -> String {
+        self.type_names.claim(&names::camel_ident(hint, "T"), "")
+    }
+
+    /// The component schema a `$ref` names, with its key; checks reference-only chains for cycles.
+    fn component(
+        &self,
+        reference: &str,
+        pointer: &Pointer,
+    ) -> Result<(&'a str, &'a Schema), Error> {
+        let mut chain = vec![reference.to_owned()];
+        let mut current = reference;
+        loop {
+            let key = local_key(current, SCHEMAS, pointer)?;
+            let entry = self
+                .spec
+                .components
+                .as_ref()
+                .and_then(|c| c.schemas.get_key_value(key.as_str()))
+                .ok_or_else(|| Error::DanglingRef {
+                    pointer: pointer.to_string(),
+                    reference: current.to_owned(),
+                })?;
+            match entry.1 {
+                ReferenceOr::Item(schema) => return Ok((entry.0.as_str(), schema)),
+                ReferenceOr::Reference { reference: next } => {
+                    let repeated = chain.contains(next);
+                    chain.push(next.clone());
+                    if repeated {
+                        return Err(Error::RefCycle {
+                            pointer: pointer.to_string(),
+                            chain,
+                        });
+                    }
+                    current = next;
+                }
+            }
+        }
+    }
+
+    fn define_component(
+        &mut self,
+        key: &str,
+        schema: &'a ReferenceOr<Schema>,
+    ) -> Result<(), Error> {
+        let name = self
+            .component_names
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| names::camel_ident(key, "T"));
+        let pointer = Pointer::from_ref(SCHEMAS).join(key);
+        // Parent pointer is `#/components/schemas`; `from_ref` then `join` yields the schema's own.
+        let pointer = Pointer::from_ref(
+            pointer
+                .as_str()
+                .replacen("#/components/schemas//", "#/components/schemas/", 1)
+                .as_str(),
+        );
+        match SchemaAt::of(schema) {
+            SchemaAt::Ref(reference) => {
+                let (target, _) = self.component(reference, &pointer)?;
+                let target = self
+                    .component_names
+                    .get(target)
+                    .cloned()
+                    .unwrap_or_default();
+                self.types.insert(
+                    name.clone(),
+                    TypeDef::Alias(AliasDef {
+                        name,
+                        doc: None,
+                        ty: TypeRef::Named(target),
+                    }),
+                );
+            }
+            SchemaAt::Item(schema) => {
+                self.check_composition_cycle(key, schema, &pointer)?;
+                if !self.define_named(&name, schema, &pointer)? {
+                    let (ty, _) = self.type_of(SchemaAt::Item(schema), &name, &pointer)?;
+                    let doc = doc_of(schema);
+                    self.types
+                        .insert(name.clone(), TypeDef::Alias(AliasDef { name, doc, ty }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `A: allOf[$ref B]`, `B: allOf[$ref A]` never reaches a schema of its own.
+    fn check_composition_cycle(
+        &self,
+        key: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        let mut chain = vec![format!("{SCHEMAS}{key}")];
+        let mut current = schema;
+        while let SchemaKind::AllOf { all_of } = &current.schema_kind {
+            let [ReferenceOr::Reference { reference }] = all_of.as_slice() else {
+                break;
+            };
+            let repeated = chain.contains(reference);
+            chain.push(reference.clone());
+            if repeated {
+                return Err(Error::RefCycle {
+                    pointer: pointer.to_string(),
+                    chain,
+                });
+            }
+            current = self.component(reference, pointer)?.1;
+        }
+        Ok(())
+    }
+
+    /// Defines `name` as a struct or enum when the schema is one; false when it is not.
+    fn define_named(
+        &mut self,
+        name: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<bool, Error> {
+        let doc = doc_of(schema);
+        if let Some(values) = string_enum(schema) {
+            self.define_enum(name, values, doc);
+            return Ok(true);
+        }
+        if let SchemaKind::AllOf { all_of } = &schema.schema_kind {
+            if all_of.len() > 1 {
+                let Some(parts) = self.merge_all_of(all_of, pointer)? else {
+                    return Ok(false);
+                };
+                self.define_struct(name, parts, doc, pointer)?;
+                return Ok(true);
+            }
+        }
+        match object_parts(schema) {
+            Some(parts) if !parts.properties.is_empty() => {
+                self.define_struct(name, parts, doc, pointer)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn merge_all_of(
+        &mut self,
+        members: &'a [ReferenceOr<Schema>],
+        pointer: &Pointer,
+    ) -> Result<Option<ObjectParts<'a>>, Error> {
+        let mut merged = ObjectParts {
+            properties: Vec::new(),
+            required: BTreeSet::new(),
+            additional: None,
+        };
+        for (i, member) in members.iter().enumerate() {
+            let member_pointer = pointer.join("allOf").join(i);
+            let schema = match SchemaAt::of(member) {
+                SchemaAt::Ref(reference) => self.component(reference, &member_pointer)?.1,
+                SchemaAt::Item(schema) => schema,
+            };
+            let Some(parts) = object_parts(schema) else {
+                self.note(
+                    &member_pointer,
+                    "`allOf` with a non-object member is lowered to serde_json::Value",
+                );
+                return Ok(None);
+            };
+            for (name, property) in parts.properties {
+                if let Some(slot) = merged
+                    .properties
+                    .iter_mut()
+                    .find(|(existing, _)| *existing == name)
+                {
+                    slot.1 = property;
+                } else {
+                    merged.properties.push((name, property));
+                }
+            }
+            merged.required.extend(parts.required);
+        }
+        Ok(Some(merged))
+    }
+
+    fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
+        let mut variant_names = Namespace::new();
+        let mut seen = BTreeSet::new();
+        let variants = values
+            .into_iter()
+            .filter(|wire| seen.insert(*wire))
+            .map(|wire| Variant {
+                wire: wire.to_owned(),
+                rust_name: variant_names.claim(&names::camel_ident(wire, "V"), ""),
+            })
+            .collect();
+        let fallback = ["Unknown", "Other", "UnknownValue"]
+            .into_iter()
+            .find(|candidate| !variant_names.contains(candidate))
+            .map_or_else(|| variant_names.claim("Unknown", ""), str::to_owned);
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Enum(EnumDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+                fallback,
+            }),
+        );
+    }
+
+    fn define_struct(
+        &mut self,
+        name: &str,
+        parts: ObjectParts<'a>,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        if matches!(
+            parts.additional,
+            Some(AdditionalProperties::Schema(_) | AdditionalProperties::Any(true))
+        ) {
+            self.note(
+                &pointer.join("additionalProperties"),
+                "extra properties beside the declared ones are not kept",
+            );
+        }
+        // Reserve the name before the fields, so that a field referring back finds it taken.
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Alias(AliasDef {
+                name: name.to_owned(),
+                doc: None,
+                ty: TypeRef::Json,
+            }),
+        );
+        let mut field_names = Namespace::new();
+        let mut fields = Vec::with_capacity(parts.properties.len());
+        for (wire, property) in parts.properties {
+            let field_pointer = pointer.join("properties").join(wire);
+            let hint = format!("{name}{}", names::camel_ident(wire, ""));
+            let at = SchemaAt::of_boxed(property);
+            let (ty, nullable) = self.type_of(at, &hint, &field_pointer)?;
+            let doc = match at {
+                SchemaAt::Item(schema) => doc_of(schema),
+                SchemaAt::Ref(_) => None,
+            };
+            fields.push(Field {
+                wire_name: wire.clone(),
+                rust_name: field_names.claim(&names::snake_ident(wire), "_"),
+                doc,
+                ty,
+                required: parts.required.contains(wire.as_str()),
+                nullable,
+                boxed: false,
+            });
+        }
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Struct(StructDef {
+                name: name.to_owned(),
+                doc,
+                fields,
+            }),
+        );
+        Ok(())
+    }
+
+    /// The Rust type of a schema position, and whether it may be null.
+    fn type_of(
+        &mut self,
+        at: SchemaAt<'a>,
+        hint: &str,
+        pointer: &Pointer,
+    ) -> Result<(TypeRef, bool), Error> {
+        let schema = match at {
+            SchemaAt::Ref(reference) => {
+                let (key, schema) = self.component(reference, pointer)?;
+                let name = self.component_names.get(key).cloned().unwrap_or_default();
+                return Ok((TypeRef::Named(name), schema.schema_data.nullable));
+            }
+            SchemaAt::Item(schema) => schema,
+        };
+        let mut nullable = schema.schema_data.nullable;
+        let ty = match &schema.schema_kind {
+            SchemaKind::Type(Type::String(string)) => {
+                nullable |= string.enumeration.iter().any(Option::is_none);
+                if string_enum(schema).is_some() {
+                    self.define_inline(hint, schema, pointer)?
+                } else {
+                    TypeRef::String
+                }
+            }
+            SchemaKind::Type(Type::Integer(_)) => TypeRef::Integer,
+            SchemaKind::Type(Type::Number(_)) => TypeRef::Number,
+            SchemaKind::Type(Type::Boolean(_)) => TypeRef::Boolean,
+            SchemaKind::Type(Type::Array(array)) => match &array.items {
+                Some(items) => {
+                    let (item, item_nullable) = self.type_of(
+                        SchemaAt::of_boxed(items),
+                        &format!("{hint}Item"),
+                        &pointer.join("items"),
+                    )?;
+                    TypeRef::Vec(Box::new(optional_if(item, item_nullable)))
+                }
+                None => TypeRef::Vec(Box::new(TypeRef::Json)),
+            },
+            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
+                Some(parts) if !parts.properties.is_empty() => {
+                    self.define_inline(hint, schema, pointer)?
+                }
+                Some(ObjectParts {
+                    additional: Some(AdditionalProperties::Schema(values)),
+                    ..
+                }) => {
+                    let (value, value_nullable) = self.type_of(
+                        SchemaAt::of_boxed_ref(values),
+                        &format!("{hint}Value"),
+                        &pointer.join("additionalProperties"),
+                    )?;
+                    TypeRef::Map(Box::new(optional_if(value, value_nullable)))
+                }
+                Some(_) => TypeRef::Map(Box::new(TypeRef::Json)),
+                None => {
+                    if let SchemaKind::Any(any) = &schema.schema_kind {
+                        if any.typ.is_some() || !any.enumeration.is_empty() {
+                            self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
+                        }
+                    }
+                    TypeRef::Json
+                }
+            },
+            SchemaKind::AllOf { all_of } => match all_of.as_slice() {
+                [single] => {
+                    let (ty, inner_nullable) =
+                        self.type_of(SchemaAt::of(single), hint, &pointer.join("allOf").join(0))?;
+                    nullable |= inner_nullable;
+                    ty
+                }
+                _ => self.define_inline(hint, schema, pointer)?,
+            },
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
+                self.note(
+                    pointer,
+                    "a union of several schemas is lowered to serde_json::Value",
+                );
+                TypeRef::Json
+            }
+            SchemaKind::Not { .. } => {
+                self.note(pointer, "`not` is lowered to serde_json::Value");
+                TypeRef::Json
+            }
+        };
+        Ok((ty, nullable))
+    }
+
+    /// An inline struct or enum, named after where it stands.
+    fn define_inline(
+        &mut self,
+        hint: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<TypeRef, Error> {
+        let name = self.inline_name(hint);
+        if self.define_named(&name, schema, pointer)? {
+            Ok(TypeRef::Named(name))
+        } else {
+            Ok(TypeRef::Json)
+        }
+    }
+
+    fn operations(&mut self, config: &Config) -> Result<Vec<Operation>, Error> {
+        let paths_pointer = Pointer::root().join("paths");
+        let mut found = Vec::new();
+        for (path, item) in &self.spec.paths.paths {
+            let pointer = paths_pointer.join(path);
+            let item = match item {
+                ReferenceOr::Item(item) => item,
+                ReferenceOr::Reference { .. } => {
+                    return Err(Error::Unsupported {
+                        pointer: pointer.to_string(),
+                        reason: "a path item given as `$ref`".into(),
+                    });
+                }
+            };
+            for (method, operation) in item.iter() {
+                found.push((
+                    path.as_str(),
+                    method,
+                    operation,
+                    &item.parameters,
+                    pointer.join(method),
+                ));
+            }
+        }
+        let names = operation_names(&found, config)?;
+        let mut operations = Vec::with_capacity(found.len());
+        for ((path, method, operation, shared_parameters, pointer), name) in
+            found.into_iter().zip(names)
+        {
+            operations.push(self.operation(
+                name,
+                path,
+                method,
+                operation,
+                shared_parameters,
+                &pointer,
+            )?);
+        }
+        Ok(operations)
+    }
+
+    fn operation(
+        &mut self,
+        name: String,
+        path: &str,
+        method: &str,
+        operation: &'a openapiv3::Operation,
+        shared_parameters: &'a [ReferenceOr<Parameter>],
+        pointer: &Pointer,
+    ) -> Result<Operation, Error> {
+        let camel = names::camel_ident(&name, "Op");
+        let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
+        let path_item_pointer = Pointer::from_ref(
+            pointer
+                .as_str()
+                .rsplit_once('/')
+                .map_or("#", |(parent, _)| parent),
+        );
+        for (list, list_pointer) in [
+            (shared_parameters, path_item_pointer.join("parameters")),
+            (&operation.parameters[..], pointer.join("parameters")),
+        ] {
+            for (i, parameter) in list.iter().enumerate() {
+                let at = list_pointer.join(i);
+                let parameter = self.parameter(parameter, &at)?;
+                let data = parameter.parameter_data_ref();
+                // An operation's parameter replaces the path item's of the same name and place.
+                parameters.retain(|(existing, _)| {
+                    let existing_data = existing.parameter_data_ref();
+                    !(existing_data.name == data.name
+                        && std::mem::discriminant(*existing) == std::mem::discriminant(parameter))
+                });
+                parameters.push((parameter, at));
+            }
+        }
+
+        let mut argument_names = Namespace::with_reserved(["query", "body", "self_"]);
+        let mut path_params = Vec::new();
+        let mut required_query = Vec::new();
+        let mut optional_query = Vec::new();
+        for (parameter, at) in parameters {
+            let data = parameter.parameter_data_ref();
+            let schema = match &data.format {
+                ParameterSchemaOrContent::Schema(schema) => schema,
+                ParameterSchemaOrContent::Content(_) => {
+                    return Err(Error::Unsupported {
+                        pointer: at.join("content").to_string(),
+                        reason: "a parameter serialised through `content`".into(),
+                    });
+                }
+            };
+            let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
+            let (ty, _nullable) = self.type_of(SchemaAt::of(schema), &hint, &at.join("schema"))?;
+            let param = |rust_name| Param {
+                wire_name: data.name.clone(),
+                rust_name,
+                doc: data.description.clone(),
+                ty: ty.clone(),
+            };
+            match parameter {
+                Parameter::Path { .. } => {
+                    if !self.is_scalar(&ty) {
+                        return Err(Error::Unsupported {
+                            pointer: at.join("schema").to_string(),
+                            reason:
+                                "a path parameter that is not a string, number, boolean or enum"
+                                    .into(),
+                        });
+                    }
+                    path_params.push(param(
+                        argument_names.claim(&names::snake_ident(&data.name), "_"),
+                    ));
+                }
+                Parameter::Query { .. } => {
+                    let element = match &ty {
+                        TypeRef::Vec(element) => element.as_ref(),
+                        other => other,
+                    };
+                    if !self.is_scalar(element) {
+                        return Err(Error::Unsupported { pointer: at.join("schema").to_string(), reason: "a query parameter that is not a scalar, an enum, or an array of those".into() });
+                    }
+                    if data.required {
+                        required_query.push(param(
+                            argument_names.claim(&names::snake_ident(&data.name), "_"),
+                        ));
+                    } else {
+                        optional_query.push(param(names::snake_ident(&data.name)));
+                    }
+                }
+                Parameter::Header { .. } | Parameter::Cookie { .. } => {
+                    self.note(
+                        &at,
+                        format!(
+                            "header and cookie parameters are not generated (`{}`)",
+                            data.name
+                        ),
+                    );
+                }
+            }
+        }
+        dedupe_field_names(&mut optional_query);
+
+        // Path parameters in template order; every placeholder must be declared.
+        let mut ordered = Vec::new();
+        for placeholder in names::path_parameters(path) {
+            let index = path_params
+                .iter()
+                .position(|p: &Param| p.wire_name == placeholder)
+                .ok_or_else(|| Error::Invalid {
+                    pointer: pointer.to_string(),
+                    reason: format!(
+                        "path placeholder {{{placeholder}}} has no `in: path` parameter"
+                    ),
+                })?;
+            ordered.push(path_params.remove(index));
+        }
+        for extra in path_params {
+            self.note(
+                pointer,
+                format!(
+                    "path parameter `{}` does not appear in the path and is not generated",
+                    extra.wire_name
+                ),
+            );
+        }
+
+        let body = match &operation.request_body {
+            Some(body) => self.body(body, &camel, &pointer.join("requestBody"))?,
+            None => None,
+        };
+        let response = self.response(operation, &camel, &pointer.join("responses"))?;
+        let query_type =
+            (!optional_query.is_empty()).then(|| self.inline_name(&format!("{camel}Query")));
+        let doc = [
+            operation.summary.as_deref(),
+            operation.description.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|text| !text.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+        Ok(Operation {
+            name,
+            method: method.to_ascii_uppercase(),
+            path: path.to_owned(),
+            doc: (!doc.is_empty()).then_some(doc),
+            path_params: ordered,
+            required_query,
+            optional_query,
+            query_type,
+            body,
+            response,
+        })
+    }
+
+    fn is_scalar(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::String | TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => true,
+            TypeRef::Named(name) => match self.types.get(name) {
+                Some(TypeDef::Enum(_)) => true,
+                Some(TypeDef::Alias(alias)) => self.is_scalar(&alias.ty),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn parameter(
+        &self,
+        parameter: &'a ReferenceOr<Parameter>,
+        pointer: &Pointer,
+    ) -> Result<&'a Parameter, Error> {
+        let mut chain = Vec::new();
+        let mut current = parameter;
+        loop {
+            match current {
+                ReferenceOr::Item(parameter) => return Ok(parameter),
+                ReferenceOr::Reference { reference } => {
+                    let repeated = chain.contains(reference);
+                    chain.push(reference.clone());
+                    if repeated {
+                        return Err(Error::RefCycle {
+                            pointer: pointer.to_string(),
+                            chain,
+                        });
+                    }
+                    let key = local_key(reference, PARAMETERS, pointer)?;
+                    current = self
+                        .spec
+                        .components
+                        .as_ref()
+                        .and_then(|c| c.parameters.get(key.as_str()))
+                        .ok_or_else(|| Error::DanglingRef {
+                            pointer: pointer.to_string(),
+                            reference: reference.clone(),
+                        })?;
+                }
+            }
+        }
+    }
+
+    fn body(
+        &mut self,
+        body: &'a ReferenceOr<RequestBody>,
+        camel: &str,
+        pointer: &Pointer,
+    ) -> Result<Option<Body>, Error> {
+        let body = match body {
+            ReferenceOr::Item(body) => body,
+            ReferenceOr::Reference { reference } => {
+                let key = local_key(reference, REQUEST_BODIES, pointer)?;
+                match self
+                    .spec
+                    .components
+                    .as_ref()
+                    .and_then(|c| c.request_bodies.get(key.as_str()))
+                {
+                    Some(ReferenceOr::Item(body)) => body,
+                    Some(ReferenceOr::Reference { .. }) => {
+                        return Err(Error::Unsupported {
+                            pointer: pointer.to_string(),
+                            reason: "a request body reference to a reference".into(),
+                        });
+                    }
+                    None => {
+                        return Err(Error::DanglingRef {
+                            pointer: pointer.to_string(),
+                            reference: reference.clone(),
+                        });
+                    }
+                }
+            }
+        };
+        if body.content.is_empty() {
+            return Ok(None);
+        }
+        let Some((media_type, media)) = body
+            .content
+            .iter()
+            .find(|(media_type, _)| is_json(media_type))
+        else {
+            return Err(Error::Unsupported {
+                pointer: pointer.join("content").to_string(),
+                reason: "a request body with no JSON media type".into(),
+            });
+        };
+        let ty = match &media.schema {
+            Some(schema) => {
+                self.type_of(
+                    SchemaAt::of(schema),
+                    &format!("{camel}Body"),
+                    &pointer.join("content").join(media_type).join("schema"),
+                )?
+                .0
+            }
+            None => TypeRef::Json,
+        };
+        Ok(Some(Body {
+            ty,
+            required: body.required,
+        }))
+    }
+
+    fn response(
+        &mut self,
+        operation: &'a openapiv3::Operation,
+        camel: &str,
+        pointer: &Pointer,
+    ) -> Result<ResponseKind, Error> {
+        let success = operation
+            .responses
+            .responses
+            .iter()
+            .find(|(status, _)| match status {
+                StatusCode::Code(code) => (200..300).contains(code),
+                StatusCode::Range(range) => *range == 2,
+            });
+        let Some((status, response)) = success else {
+            return Ok(ResponseKind::Empty);
+        };
+        let pointer = pointer.join(status);
+        let response: &'a Response = match response {
+            ReferenceOr::Item(response) => response,
+            ReferenceOr::Reference { reference } => {
+                let key = local_key(reference, RESPONSES, &pointer)?;
+                match self
+                    .spec
+                    .components
+                    .as_ref()
+                    .and_then(|c| c.responses.get(key.as_str()))
+                {
+                    Some(ReferenceOr::Item(response)) => response,
+                    Some(ReferenceOr::Reference { .. }) => {
+                        return Err(Error::Unsupported {
+                            pointer: pointer.to_string(),
+                            reason: "a response reference to a reference".into(),
+                        });
+                    }
+                    None => {
+                        return Err(Error::DanglingRef {
+                            pointer: pointer.to_string(),
+                            reference: reference.clone(),
+                        });
+                    }
+                }
+            }
+        };
+        if response.content.is_empty() {
+            return Ok(ResponseKind::Empty);
+        }
+        let Some((media_type, media)) = response
+            .content
+            .iter()
+            .find(|(media_type, _)| is_json(media_type))
+        else {
+            self.note(
+                &pointer.join("content"),
+                "a response with no JSON media type is not decoded",
+            );
+            return Ok(ResponseKind::Empty);
+        };
+        Ok(match &media.schema {
+            Some(schema) => ResponseKind::Json(
+                self.type_of(
+                    SchemaAt::of(schema),
+                    &format!("{camel}Response"),
+                    &pointer.join("content").join(media_type).join("schema"),
+                )?
+                .0,
+            ),
+            None => ResponseKind::Json(TypeRef::Json),
+        })
+    }
+}
+
+impl<'s> SchemaAt<'s> {
+    fn of_boxed_ref(schema: &'s ReferenceOr<Schema>) -> Self {
+        Self::of(schema)
+    }
+}
+
+fn is_json(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+fn optional_if(ty: TypeRef, nullable: bool) -> TypeRef {
+    if nullable {
+        TypeRef::Option(Box::new(ty))
+    } else {
+        ty
+    }
+}
+
+fn doc_of(schema: &Schema) -> Option<String> {
+    let data = &schema.schema_data;
+    data.description
+        .clone()
+        .or_else(|| data.title.clone())
+        .filter(|text| !text.trim().is_empty())
+}
+
+fn string_enum(schema: &Schema) -> Option<Vec<&str>> {
+    let values: Vec<&str> = match &schema.schema_kind {
+        SchemaKind::Type(Type::String(string)) => string
+            .enumeration
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect(),
+        SchemaKind::Any(any) if any.typ.is_none() || any.typ.as_deref() == Some("string") => {
+            let strings: Option<Vec<&str>> = any
+                .enumeration
+                .iter()
+                .filter(|v| !v.is_null())
+                .map(serde_json::Value::as_str)
+                .collect();
+            strings.unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    (!values.is_empty()).then_some(values)
+}
+
+fn object_parts(schema: &Schema) -> Option<ObjectParts<'_>> {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::Object(object)) => Some(ObjectParts {
+            properties: object.properties.iter().collect(),
+            required: object.required.iter().map(String::as_str).collect(),
+            additional: object.additional_properties.as_ref(),
+        }),
+        SchemaKind::Any(any)
+            if !any.properties.is_empty() || any.typ.as_deref() == Some("object") =>
+        {
+            Some(ObjectParts {
+                properties: any.properties.iter().collect(),
+                required: any.required.iter().map(String::as_str).collect(),
+                additional: any.additional_properties.as_ref(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The key of a local reference under `prefix`, unescaped.
+fn local_key(reference: &str, prefix: &str, pointer: &Pointer) -> Result<String, Error> {
+    if !reference.starts_with('#') {
+        return Err(Error::Unsupported {
+            pointer: pointer.to_string(),
+            reason: format!("external reference {reference:?}"),
+        });
+    }
+    let key = reference
+        .strip_prefix(prefix)
+        .filter(|key| !key.contains('/'))
+        .ok_or_else(|| Error::DanglingRef {
+            pointer: pointer.to_string(),
+            reference: reference.to_owned(),
+        })?;
+    Ok(key.replace("~1", "/").replace("~0", "~"))
+}
+
+fn dedupe_field_names(params: &mut [Param]) {
+    let mut field_names = Namespace::new();
+    for param in params {
+        param.rust_name = field_names.claim(&param.rust_name, "_");
+    }
+}
+
+type Found<'a> = (
+    &'a str,
+    &'a str,
+    &'a openapiv3::Operation,
+    &'a Vec<ReferenceOr<Parameter>>,
+    Pointer,
+);
+
+/// Method names: config overrides first, then names derived from method + path; colliding
+/// derived names add their path parameters (`_by_x`), then a number, in document order.
+fn operation_names(found: &[Found<'_>], config: &Config) -> Result<Vec<String>, Error> {
+    let keys: Vec<String> = found
+        .iter()
+        .map(|(path, method, ..)| format!("{} {path}", method.to_ascii_uppercase()))
+        .collect();
+    for key in config.operation_names.keys() {
+        if !keys.contains(key) {
+            return Err(Error::Config {
+                pointer: format!(
+                    "#/operation_names/{}",
+                    key.replace('~', "~0").replace('/', "~1")
+                ),
+                reason: format!("no operation {key} in the document"),
+            });
+        }
+    }
+    let mut taken = Namespace::new();
+    for name in config.operation_names.values() {
+        if taken.contains(name) {
+            return Err(Error::Config {
+                pointer: "#/operation_names".into(),
+                reason: format!("two operations are named {name:?}"),
+            });
+        }
+        taken.claim(name, "");
+    }
+    let derived: Vec<String> = found
+        .iter()
+        .map(|(path, method, ..)| names::operation_name(method, path))
+        .collect();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for (key, name) in keys.iter().zip(&derived) {
+        if !config.operation_names.contains_key(key) {
+            *counts.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    let mut result = Vec::with_capacity(found.len());
+    for ((key, name), (path, ..)) in keys.iter().zip(&derived).zip(found) {
+        if let Some(chosen) = config.operation_names.get(key) {
+            result.push(chosen.clone());
+            continue;
+        }
+        let collides =
+            counts.get(name.as_str()).is_some_and(|count| *count > 1) || taken.contains(name);
+        let wanted = match names::path_parameters(path) {
+            parameters if collides && !parameters.is_empty() => {
+                format!(
+                    "{name}_by_{}",
+                    parameters
+                        .iter()
+                        .map(|p| names::snake_ident(p).trim_matches('_').to_owned())
+                        .collect::<Vec<_>>()
+                        .join("_and_")
+                )
+            }
+            _ => name.clone(),
+        };
+        result.push(taken.claim(&wanted, "_"));
+    }
+    Ok(result)
+}
+
+/// Boxes fields whose type contains the struct again with no `Vec` or map in between.
+fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
+    fn direct_target(ty: &TypeRef) -> Option<&str> {
+        match ty {
+            TypeRef::Named(name) => Some(name),
+            TypeRef::Option(inner) => direct_target(inner),
+            _ => None,
+        }
+    }
+    fn direct_edges<'t>(types: &'t BTreeMap<String, TypeDef>, name: &str) -> Vec<&'t str> {
+        match types.get(name) {
+            Some(TypeDef::Struct(s)) => s
+                .fields
+                .iter()
+                .filter(|f| !f.boxed)
+                .filter_map(|f| direct_target(&f.ty))
+                .collect(),
+            Some(TypeDef::Alias(a)) => direct_target(&a.ty).into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+    fn reaches(types: &BTreeMap<String, TypeDef>, from: &str, goal: &str) -> bool {
+        let mut stack = vec![from.to_owned()];
+        let mut seen = BTreeSet::new();
+        while let Some(current) = stack.pop() {
+            if current == goal {
+                return true;
+            }
+            if seen.insert(current.clone()) {
+                stack.extend(direct_edges(types, &current).into_iter().map(str::to_owned));
+            }
+        }
+        false
+    }
+    let struct_names: Vec<String> = types
+        .iter()
+        .filter(|(_, t)| matches!(t, TypeDef::Struct(_)))
+        .map(|(n, _)| n.clone())
+        .collect();
+    for name in struct_names {
+        let field_count = match types.get(&name) {
+            Some(TypeDef::Struct(s)) => s.fields.len(),
+            _ => 0,
+        };
+        for index in 0..field_count {
+            let target = match types.get(&name) {
+                Some(TypeDef::Struct(s)) => s
+                    .fields
+                    .get(index)
+                    .and_then(|f| direct_target(&f.ty))
+                    .map(str::to_owned),
+                _ => None,
+            };
+            let Some(target) = target else { continue };
+            if reaches(types, &target, &name) {
+                if let Some(TypeDef::Struct(s)) = types.get_mut(&name) {
+                    if let Some(field) = s.fields.get_mut(index) {
+                        field.boxed = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `type A = Vec<A>` does not compile; such a document is reported, not emitted.
+fn check_alias_cycles(types: &BTreeMap<String, TypeDef>) -> Result<(), Error> {
+    fn named_in(ty: &TypeRef, out: &mut Vec<String>) {
+        match ty {
+            TypeRef::Named(name) => out.push(name.clone()),
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+                named_in(inner, out)
+            }
+            _ => {}
+        }
+    }
+    for (start, def) in types {
+        let TypeDef::Alias(_) = def else { continue };
+        let mut stack = vec![start.clone()];
+        let mut seen = BTreeSet::new();
+        while let Some(current) = stack.pop() {
+            let Some(TypeDef::Alias(alias)) = types.get(&current) else {
+                continue;
+            };
+            let mut next = Vec::new();
+            named_in(&alias.ty, &mut next);
+            for name in next {
+                if name == *start {
+                    return Err(Error::Unsupported {
+                        pointer: format!("{SCHEMAS}{start}"),
+                        reason: "a type that contains itself only through arrays or maps of itself (a recursive alias)".into(),
+                    });
+                }
+                if seen.insert(name.clone()) {
+                    stack.push(name);
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! Pure OpenAPI 3.1 → Rust generator behind the `baseten-api` crate.
+//!
+//! The pipeline is `load` (YAML or JSON text → JSON value) → `lower` (3.1 → the `openapiv3`
+//! 3.0 model, with notes for anything lowered with a loss) → `ir` (validated, named Rust
+//! types and operations) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
+//! Nothing here touches the file system: callers hand in text and get files back as strings.
+
+pub mod config;
+mod emit;
+mod error;
+pub mod ir;
+pub mod load;
+pub mod lower;
+mod names;
+
+use std::collections::BTreeMap;
+
+pub use config::Config;
+pub use error::{Error, Note};
+
+/// What to generate from.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The document's path as the header of every emitted file should name it,
+    /// e.g. `schema/baseten-management.yaml`.
+    pub spec_path: &'a str,
+    /// The OpenAPI document, YAML or JSON.
+    pub spec_text: &'a str,
+    /// The generator config (YAML or JSON), if any.
+    pub config_text: Option<&'a str>,
+}
+
+/// Everything one generation produces.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// Emitted files by name (relative to the output directory), formatted, with headers.
+    pub files: BTreeMap<String, String>,
+    /// Constructs lowered with a loss or left out, each naming its place in the document.
+    pub notes: Vec<Note>,
+}
+
+/// Runs the whole pipeline on one document.
+pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
+    let config = match input.config_text {
+        Some(text) => Config::parse(text)?,
+        None => Config::default(),
+    };
+    let document = load::parse_document(input.spec_text)?;
+    let lowered = lower::lower(document)?;
+    let mut notes = lowered.notes;
+    let api = ir::build(&lowered.openapi, &config, &mut notes)?;
+    let files = emit::emit_files(&api, &config, input.spec_path)?;
+    Ok(Output { files, notes })
+}

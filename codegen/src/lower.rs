@@ -1,0 +1,514 @@
+//! OpenAPI 3.1 → the `openapiv3` (3.0) model.
+//!
+//! The rewrite happens on the JSON value, in schema positions only, before `openapiv3`
+//! deserialises it, because `openapiv3` would otherwise drop 3.1 constructs without a word:
+//! - `type: [T, "null"]`, and `anyOf`/`oneOf` with a `{type: null}` member → `nullable: true`;
+//! - `const: v` → a one-value `enum`;
+//! - a `$ref` with sibling keywords → `allOf: [$ref]` keeping `description` and `default`;
+//! - numeric `exclusiveMinimum`/`exclusiveMaximum` → the 3.0 boolean form;
+//! - `examples: [...]` → `example` (the first).
+//!
+//! Anything else 3.0 cannot hold is removed and reported as a [`Note`].
+
+use serde_json::{Map, Value};
+
+use crate::error::Pointer;
+use crate::{Error, Note};
+
+/// A document lowered to the 3.0 model, with the notes the lowering made.
+#[derive(Debug, Clone)]
+pub struct Lowered {
+    /// The lowered document.
+    pub openapi: openapiv3::OpenAPI,
+    /// What was lowered with a loss.
+    pub notes: Vec<Note>,
+}
+
+/// Schema keywords the 3.0 model keeps (besides `x-` extensions).
+const KEPT_KEYWORDS: &[&str] = &[
+    "$ref",
+    "title",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "enum",
+    "type",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "items",
+    "properties",
+    "additionalProperties",
+    "description",
+    "format",
+    "default",
+    "nullable",
+    "discriminator",
+    "readOnly",
+    "writeOnly",
+    "xml",
+    "externalDocs",
+    "example",
+    "deprecated",
+];
+
+/// Keywords that only annotate, so dropping them loses nothing the emitters use.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "contentMediaType",
+    "contentEncoding",
+];
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// Lowers a parsed document (3.1 or 3.0) to the `openapiv3` model.
+pub fn lower(mut document: Value) -> Result<Lowered, Error> {
+    let root = Pointer::root();
+    let Some(object) = document.as_object_mut() else {
+        return Err(Error::Invalid {
+            pointer: root.into_string(),
+            reason: "the document is not an object".into(),
+        });
+    };
+    if let Some(version) = object.get("swagger") {
+        return Err(Error::Invalid {
+            pointer: "#/swagger".into(),
+            reason: format!(
+                "Swagger {version} documents are not supported; convert to OpenAPI 3.1 or 3.0 first"
+            ),
+        });
+    }
+    let version = match object.get("openapi") {
+        Some(Value::String(version)) => version.clone(),
+        Some(other) => {
+            return Err(Error::Invalid {
+                pointer: "#/openapi".into(),
+                reason: format!("expected a version string, found {other}"),
+            });
+        }
+        None => {
+            return Err(Error::Invalid {
+                pointer: "#/openapi".into(),
+                reason: "missing `openapi` version field: not an OpenAPI 3 document".into(),
+            });
+        }
+    };
+    if !(version.starts_with("3.1.") || version.starts_with("3.0.")) {
+        return Err(Error::Invalid {
+            pointer: "#/openapi".into(),
+            reason: format!("OpenAPI {version} is not supported; expected 3.1.x or 3.0.x"),
+        });
+    }
+    object.insert("openapi".into(), Value::String("3.0.3".into()));
+    // 3.1 made `paths` optional; the 3.0 model requires it.
+    object
+        .entry("paths")
+        .or_insert_with(|| Value::Object(Map::new()));
+
+    let mut lowerer = Lowerer { notes: Vec::new() };
+    if object.contains_key("webhooks") {
+        lowerer.note(&root.join("webhooks"), "webhooks are not generated");
+    }
+    if let Some(Value::Object(paths)) = object.get_mut("paths") {
+        let pointer = root.join("paths");
+        for (path, item) in paths.iter_mut() {
+            lowerer.path_item(item, &pointer.join(path))?;
+        }
+    }
+    if let Some(Value::Object(components)) = object.get_mut("components") {
+        let pointer = root.join("components");
+        for (kind, entries) in components.iter_mut() {
+            let Value::Object(entries) = entries else {
+                continue;
+            };
+            let pointer = pointer.join(kind);
+            for (name, entry) in entries.iter_mut() {
+                let pointer = pointer.join(name);
+                match kind.as_str() {
+                    "schemas" => lowerer.schema(entry, &pointer)?,
+                    "parameters" | "headers" => lowerer.parameter(entry, &pointer)?,
+                    "responses" => lowerer.response(entry, &pointer)?,
+                    "requestBodies" => lowerer.content_holder(entry, &pointer)?,
+                    "pathItems" => lowerer.path_item(entry, &pointer)?,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    let openapi = serde_path_to_error::deserialize(document).map_err(|error| Error::Invalid {
+        pointer: pointer_of(error.path()),
+        reason: error.inner().to_string(),
+    })?;
+    Ok(Lowered {
+        openapi,
+        notes: lowerer.notes,
+    })
+}
+
+/// A `serde_path_to_error` path as a JSON pointer.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = Pointer::root();
+    for segment in path.iter() {
+        pointer = match segment {
+            Segment::Seq { index } => pointer.join(index),
+            Segment::Map { key } => pointer.join(key),
+            Segment::Enum { variant } => pointer.join(variant),
+            Segment::Unknown => pointer.join("?"),
+        };
+    }
+    pointer.into_string()
+}
+
+impl Pointer {
+    fn into_string(self) -> String {
+        String::from(&self)
+    }
+}
+
+struct Lowerer {
+    notes: Vec<Note>,
+}
+
+impl Lowerer {
+    fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {
+        self.notes.push(Note {
+            pointer: pointer.to_string(),
+            message: message.into(),
+        });
+    }
+
+    fn path_item(&mut self, item: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        let Value::Object(item) = item else {
+            return Ok(());
+        };
+        if let Some(Value::Array(parameters)) = item.get_mut("parameters") {
+            for (i, parameter) in parameters.iter_mut().enumerate() {
+                self.parameter(parameter, &pointer.join("parameters").join(i))?;
+            }
+        }
+        for method in METHODS {
+            let Some(Value::Object(operation)) = item.get_mut(*method) else {
+                continue;
+            };
+            let pointer = pointer.join(method);
+            if let Some(Value::Array(parameters)) = operation.get_mut("parameters") {
+                for (i, parameter) in parameters.iter_mut().enumerate() {
+                    self.parameter(parameter, &pointer.join("parameters").join(i))?;
+                }
+            }
+            if let Some(body) = operation.get_mut("requestBody") {
+                self.content_holder(body, &pointer.join("requestBody"))?;
+            }
+            if let Some(Value::Object(responses)) = operation.get_mut("responses") {
+                for (status, response) in responses.iter_mut() {
+                    self.response(response, &pointer.join("responses").join(status))?;
+                }
+            }
+            if operation.contains_key("callbacks") {
+                self.note(&pointer.join("callbacks"), "callbacks are not generated");
+            }
+        }
+        Ok(())
+    }
+
+    /// A parameter or header: a `schema`, or a `content` map.
+    fn parameter(&mut self, parameter: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        let Value::Object(object) = parameter else {
+            return Ok(());
+        };
+        if let Some(schema) = object.get_mut("schema") {
+            self.schema(schema, &pointer.join("schema"))?;
+        }
+        self.content_holder(parameter, pointer)
+    }
+
+    fn response(&mut self, response: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        if let Some(Value::Object(headers)) = response.get_mut("headers") {
+            for (name, header) in headers.iter_mut() {
+                self.parameter(header, &pointer.join("headers").join(name))?;
+            }
+        }
+        self.content_holder(response, pointer)
+    }
+
+    /// Anything with a `content` map of media types (request bodies, responses).
+    fn content_holder(&mut self, holder: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        let Some(Value::Object(content)) = holder.get_mut("content") else {
+            return Ok(());
+        };
+        for (media_type, media) in content.iter_mut() {
+            let pointer = pointer.join("content").join(media_type);
+            if let Some(Value::Object(media)) = Some(media) {
+                if let Some(schema) = media.get_mut("schema") {
+                    self.schema(schema, &pointer.join("schema"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn schema(&mut self, schema: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        match schema {
+            Value::Object(_) => {}
+            // 3.1 allows boolean schemas: `true` accepts anything.
+            Value::Bool(true) => {
+                *schema = Value::Object(Map::new());
+                return Ok(());
+            }
+            Value::Bool(false) => {
+                self.note(
+                    pointer,
+                    "the `false` schema (nothing valid) is lowered to an untyped schema",
+                );
+                *schema = Value::Object(Map::new());
+                return Ok(());
+            }
+            other => {
+                return Err(Error::Invalid {
+                    pointer: pointer.to_string(),
+                    reason: format!("a schema must be an object, found {other}"),
+                });
+            }
+        }
+        let Value::Object(object) = schema else {
+            return Ok(());
+        };
+
+        // Children first, so that every member below is already in 3.0 form.
+        if let Some(properties) = object.get_mut("properties") {
+            let Value::Object(properties) = properties else {
+                return Err(Error::Invalid {
+                    pointer: pointer.join("properties").to_string(),
+                    reason: "`properties` must be an object".into(),
+                });
+            };
+            for (name, property) in properties.iter_mut() {
+                self.schema(property, &pointer.join("properties").join(name))?;
+            }
+        }
+        match object.get_mut("items") {
+            Some(Value::Array(_)) => {
+                return Err(Error::Unsupported {
+                    pointer: pointer.join("items").to_string(),
+                    reason: "tuple-form `items` (an array of schemas)".into(),
+                });
+            }
+            Some(items) => self.schema(items, &pointer.join("items"))?,
+            None => {}
+        }
+        if let Some(additional @ Value::Object(_)) = object.get_mut("additionalProperties") {
+            self.schema(additional, &pointer.join("additionalProperties"))?;
+        }
+        if let Some(not) = object.get_mut("not") {
+            self.schema(not, &pointer.join("not"))?;
+        }
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            match object.get_mut(keyword) {
+                Some(Value::Array(members)) => {
+                    for (i, member) in members.iter_mut().enumerate() {
+                        self.schema(member, &pointer.join(keyword).join(i))?;
+                    }
+                }
+                Some(_) => {
+                    return Err(Error::Invalid {
+                        pointer: pointer.join(keyword).to_string(),
+                        reason: format!("`{keyword}` must be an array"),
+                    });
+                }
+                None => {}
+            }
+        }
+
+        self.type_array(object, pointer);
+        self.null_members(object, pointer);
+        lower_const(object);
+        lower_ref_siblings(object);
+        lower_exclusive_bounds(object);
+        if let Some(examples) = object.remove("examples") {
+            if let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)
+            {
+                if !examples.is_empty() {
+                    object.insert("example".into(), examples.swap_remove(0));
+                }
+            }
+        }
+        let dropped: Vec<String> = object
+            .keys()
+            .filter(|key| !key.starts_with("x-") && !KEPT_KEYWORDS.contains(&key.as_str()))
+            .cloned()
+            .collect();
+        for key in dropped {
+            object.remove(&key);
+            if !ANNOTATIONS.contains(&key.as_str()) {
+                self.note(
+                    &pointer.join(&key),
+                    format!("keyword `{key}` has no OpenAPI 3.0 form and is not generated"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `type: [T, "null"]` → `type: T, nullable: true`.
+    fn type_array(&mut self, object: &mut Map<String, Value>, pointer: &Pointer) {
+        match object.get("type") {
+            Some(Value::Array(types)) => {
+                let mut rest: Vec<Value> = types
+                    .iter()
+                    .filter(|t| t.as_str() != Some("null"))
+                    .cloned()
+                    .collect();
+                if rest.len() < types.len() {
+                    object.insert("nullable".into(), Value::Bool(true));
+                }
+                match rest.len() {
+                    0 => {
+                        object.remove("type");
+                    }
+                    1 => {
+                        object.insert("type".into(), rest.swap_remove(0));
+                    }
+                    _ => {
+                        self.note(
+                            &pointer.join("type"),
+                            "several types in `type` are lowered to an untyped value",
+                        );
+                        object.remove("type");
+                    }
+                }
+            }
+            Some(Value::String(t)) if t == "null" => {
+                object.remove("type");
+                object.insert("nullable".into(), Value::Bool(true));
+            }
+            _ => {}
+        }
+    }
+
+    /// `anyOf`/`oneOf` with null members → `nullable: true` and the remaining members; a single
+    /// remaining member is merged in (or, for a `$ref`, wrapped as `allOf`).
+    fn null_members(&mut self, object: &mut Map<String, Value>, pointer: &Pointer) {
+        for keyword in ["anyOf", "oneOf"] {
+            let Some(Value::Array(members)) = object.get(keyword) else {
+                continue;
+            };
+            let rest: Vec<Value> = members
+                .iter()
+                .filter(|m| !is_null_schema(m))
+                .cloned()
+                .collect();
+            if rest.len() == members.len() {
+                continue;
+            }
+            object.insert("nullable".into(), Value::Bool(true));
+            object.remove(keyword);
+            match <[Value; 1]>::try_from(rest) {
+                Ok([Value::Object(member)]) => {
+                    if member.contains_key("$ref") && member.len() == 1 {
+                        object.insert("allOf".into(), Value::Array(vec![Value::Object(member)]));
+                    } else {
+                        for (key, value) in member {
+                            if key == "nullable" || object.contains_key(&key) {
+                                continue;
+                            }
+                            object.insert(key, value);
+                        }
+                    }
+                }
+                Ok([_]) => self.note(
+                    &pointer.join(keyword),
+                    "a non-object member is lowered to an untyped value",
+                ),
+                Err(rest) if rest.is_empty() => {}
+                Err(rest) => {
+                    object.insert(keyword.into(), Value::Array(rest));
+                }
+            }
+        }
+    }
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    let Value::Object(object) = schema else {
+        return false;
+    };
+    let only_null_type = object.get("type").and_then(Value::as_str) == Some("null")
+        || object.get("nullable") == Some(&Value::Bool(true))
+            && object.keys().all(|key| {
+                matches!(
+                    key.as_str(),
+                    "nullable" | "description" | "title" | "default"
+                )
+            });
+    let null_enum = matches!(object.get("enum"), Some(Value::Array(values)) if values.iter().all(Value::is_null));
+    let null_const = object.get("const") == Some(&Value::Null);
+    only_null_type || null_enum || null_const
+}
+
+/// `const: v` → `enum: [v]`, with a `type` when the schema gave none.
+fn lower_const(object: &mut Map<String, Value>) {
+    let Some(value) = object.remove("const") else {
+        return;
+    };
+    if !object.contains_key("type") {
+        let inferred = match &value {
+            Value::String(_) => Some("string"),
+            Value::Bool(_) => Some("boolean"),
+            Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+            Value::Number(_) => Some("number"),
+            _ => None,
+        };
+        if let Some(inferred) = inferred {
+            object.insert("type".into(), Value::String(inferred.into()));
+        }
+    }
+    if value.is_null() {
+        object.insert("nullable".into(), Value::Bool(true));
+    }
+    object
+        .entry("enum")
+        .or_insert_with(|| Value::Array(vec![value]));
+}
+
+/// A `$ref` with siblings would lose them (3.0 ignores them); wrap it in `allOf`.
+fn lower_ref_siblings(object: &mut Map<String, Value>) {
+    if !object.contains_key("$ref") || object.len() == 1 {
+        return;
+    }
+    if let Some(reference) = object.remove("$ref") {
+        let mut target = Map::new();
+        target.insert("$ref".into(), reference);
+        object.insert("allOf".into(), Value::Array(vec![Value::Object(target)]));
+    }
+}
+
+/// 3.1 writes exclusive bounds as numbers; 3.0 as booleans beside `minimum`/`maximum`.
+fn lower_exclusive_bounds(object: &mut Map<String, Value>) {
+    for (exclusive, inclusive) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(bound @ Value::Number(_)) = object.get(exclusive).cloned() {
+            object.insert(inclusive.into(), bound);
+            object.insert(exclusive.into(), Value::Bool(true));
+        }
+    }
+}

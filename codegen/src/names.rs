@@ -1,0 +1,203 @@
+//! Rust names from wire names: stable, readable, collision-free.
+//!
+//! Method names come from method + path because Baseten publishes no `operationId`s: the HTTP
+//! method is the verb and the path's words are the noun (`GET /v1/models/{model_id}` →
+//! `get_model`, `GET /v1/models` → `get_models`). They depend on nothing but the operation's own
+//! method and path, so they do not change when other operations come and go.
+
+use std::collections::BTreeSet;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+/// Strict, reserved and edition-dependent keywords: none can be a plain identifier.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// A snake_case identifier (field, parameter, method) for a wire name.
+///
+/// Keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot be a raw
+/// identifier); a leading digit gets a leading `_` (`2fa` → `_2fa`).
+pub(crate) fn snake_ident(wire: &str) -> String {
+    let mut name = wire.to_snake_case();
+    if name.is_empty() {
+        name = "value".to_owned();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// An UpperCamelCase name for a type or variant; a leading digit gets `prefix` (`2xx` → `V2xx`).
+pub(crate) fn camel_ident(wire: &str, prefix: &str) -> String {
+    let mut name = wire.to_upper_camel_case();
+    if name.is_empty() {
+        name = "Empty".to_owned();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert_str(0, prefix);
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// Whether `name` can be used as written for a method or field.
+pub(crate) fn is_valid_snake_ident(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && !KEYWORDS.contains(&name)
+}
+
+/// Hands out names unique within one namespace, suffixing `2`, `3`, … on collision.
+#[derive(Debug, Default)]
+pub(crate) struct Namespace {
+    taken: BTreeSet<String>,
+}
+
+impl Namespace {
+    pub(crate) fn new() -> Self {
+        Self::default()
+    }
+
+    pub(crate) fn with_reserved<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        Namespace {
+            taken: names.into_iter().map(str::to_owned).collect(),
+        }
+    }
+
+    pub(crate) fn claim(&mut self, wanted: &str, separator: &str) -> String {
+        let mut name = wanted.to_owned();
+        let mut n = 2;
+        while self.taken.contains(&name) {
+            name = format!("{wanted}{separator}{n}");
+            n += 1;
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.taken.contains(name)
+    }
+}
+
+/// The method name derived from an operation's method and path.
+///
+/// `v1` is dropped (every current path has it); any other version segment is kept, so that a
+/// future `/v2/...` operation never takes the name of its `/v1/...` sibling. A static segment
+/// followed by a parameter is singularised: it names one item.
+pub(crate) fn operation_name(method: &str, path: &str) -> String {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let mut words = vec![method.to_ascii_lowercase()];
+    for (i, segment) in segments.iter().enumerate() {
+        if segment.starts_with('{') || (*segment == "v1" && i == 0) {
+            continue;
+        }
+        let followed_by_parameter = segments
+            .get(i + 1)
+            .is_some_and(|next| next.starts_with('{'));
+        let word = segment.to_snake_case();
+        if word.is_empty() {
+            continue;
+        }
+        words.push(if followed_by_parameter {
+            singular(&word)
+        } else {
+            word
+        });
+    }
+    let name = words.join("_");
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{name}")
+    } else {
+        name
+    }
+}
+
+/// The parameter names of a path template, for disambiguating colliding method names.
+pub(crate) fn path_parameters(path: &str) -> Vec<String> {
+    path.split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if word.ends_with("sses")
+        || word.ends_with("ches")
+        || word.ends_with("shes")
+        || word.ends_with("xes")
+    {
+        word[..word.len() - 2].to_owned()
+    } else if word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+    {
+        word[..word.len() - 1].to_owned()
+    } else {
+        word.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operation_names_read_like_the_path() {
+        let cases = [
+            (
+                "GET",
+                "/v1/models/{model_id}/environments/{env_name}/metrics",
+                "get_model_environment_metrics",
+            ),
+            (
+                "GET",
+                "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
+                "get_model_deployment_metrics",
+            ),
+            ("GET", "/v1/models", "get_models"),
+            ("GET", "/v1/models/{model_id}", "get_model"),
+            ("DELETE", "/v1/secrets/{secret_name}", "delete_secret"),
+            (
+                "POST",
+                "/v1/models/{model_id}/deployments/{deployment_id}/promote",
+                "post_model_deployment_promote",
+            ),
+            ("GET", "/v2/api-keys/{key}", "get_v2_api_key"),
+            ("PATCH", "/v1/policies/{id}", "patch_policy"),
+        ];
+        for (method, path, expected) in cases {
+            assert_eq!(operation_name(method, path), expected, "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn identifiers_avoid_keywords_and_digits() {
+        assert_eq!(snake_ident("type"), "type_");
+        assert_eq!(snake_ident("self"), "self_");
+        assert_eq!(snake_ident("2fa"), "_2fa");
+        assert_eq!(snake_ident("weight-kg"), "weight_kg");
+        assert_eq!(snake_ident("--"), "value");
+        assert_eq!(camel_ident("PER_SECOND", "V"), "PerSecond");
+        assert_eq!(camel_ident("2xx", "V"), "V2xx");
+        assert_eq!(camel_ident("self", "T"), "Self_");
+        assert_eq!(camel_ident("", "V"), "Empty");
+    }
+}
