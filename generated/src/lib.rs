@@ -40,6 +40,7 @@ pub mod models;
 #[path = "gen/operations.rs"]
 pub mod operations;
 
+pub mod index_mapped;
 pub mod runtime;
 
 mod client;

@@ -22,9 +22,8 @@ pub enum Mode {
     Check,
 }
 
-pub fn run(mode: Mode) -> Result<()> {
-    let root = workspace_root();
-    let files = generate(&root)?;
+pub fn run(root: &Path, mode: Mode) -> Result<()> {
+    let files = generate(root)?;
     let stale = sync_dir(&root.join(OUT_DIR), &files, mode)?;
     if stale.is_empty() {
         if mode == Mode::Overwrite {

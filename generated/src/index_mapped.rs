@@ -1,0 +1,101 @@
+//! The shape every index-mapped metrics response shares, as traits.
+//!
+//! The generator recognises the shape by structure (a descriptor list whose items carry
+//! `label_sets`, a value-set list whose items carry `start_epoch_millis` and
+//! `values: [[number | null]]`, and a window) and emits these impls for every such response
+//! type, so alignment ([`crate::metrics`]) is written once for all of them.
+
+use std::collections::BTreeMap;
+
+/// A response that lists metric descriptors once and aligns every value set to them by index.
+pub trait IndexMappedResponse {
+    /// The descriptor type.
+    type Descriptor: IndexMappedDescriptor;
+    /// The value-set type.
+    type ValueSet: IndexMappedValueSet;
+    /// Start of the returned window, epoch milliseconds.
+    fn window_start_millis(&self) -> i64;
+    /// End of the returned window, epoch milliseconds.
+    fn window_end_millis(&self) -> i64;
+    /// The aggregation mode's wire string (`CURRENT`, `SUMMARY`, `SERIES`, …), if the type has one.
+    fn mode_str(&self) -> Option<&str>;
+    /// Seconds per step, when the server says.
+    fn step_seconds(&self) -> Option<i64>;
+    /// The descriptors; position `i` is index `i` of every value set's `values`.
+    fn descriptors(&self) -> &[Self::Descriptor];
+    /// The value sets, in time order.
+    fn value_sets(&self) -> &[Self::ValueSet];
+}
+
+/// One metric: its name, unit and kind hints, and the label sets of its series, in order.
+pub trait IndexMappedDescriptor {
+    /// Canonical metric name.
+    fn name(&self) -> &str;
+    /// The unit hint's wire string, if the type has one.
+    fn unit_hint_str(&self) -> Option<&str>;
+    /// The kind's wire string, if the type has one.
+    fn kind_str(&self) -> Option<&str>;
+    /// One label map per series, in the order of the values.
+    fn label_sets(&self) -> &[BTreeMap<String, String>];
+}
+
+/// The values of one step.
+pub trait IndexMappedValueSet {
+    /// Start of the step, epoch milliseconds.
+    fn start_epoch_millis(&self) -> i64;
+    /// `values[descriptor][label set]`; `None` is no data.
+    fn values(&self) -> &[Vec<Option<f64>>];
+}
+
+// TEMPORARY: hand-written until the generator emits these impls (issue 3).
+mod temporary {
+    use super::*;
+    use crate::models::{GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricValueSetV1};
+
+    impl IndexMappedResponse for GetModelMetricsResponseV1 {
+        type Descriptor = ModelMetricDescriptorV1;
+        type ValueSet = ModelMetricValueSetV1;
+        fn window_start_millis(&self) -> i64 {
+            self.start_epoch_millis
+        }
+        fn window_end_millis(&self) -> i64 {
+            self.end_epoch_millis
+        }
+        fn mode_str(&self) -> Option<&str> {
+            Some(self.mode.as_str())
+        }
+        fn step_seconds(&self) -> Option<i64> {
+            self.step_seconds
+        }
+        fn descriptors(&self) -> &[ModelMetricDescriptorV1] {
+            &self.metric_descriptors
+        }
+        fn value_sets(&self) -> &[ModelMetricValueSetV1] {
+            &self.metric_values
+        }
+    }
+
+    impl IndexMappedDescriptor for ModelMetricDescriptorV1 {
+        fn name(&self) -> &str {
+            &self.name
+        }
+        fn unit_hint_str(&self) -> Option<&str> {
+            Some(self.unit_hint.as_str())
+        }
+        fn kind_str(&self) -> Option<&str> {
+            Some(self.kind.as_str())
+        }
+        fn label_sets(&self) -> &[BTreeMap<String, String>] {
+            &self.label_sets
+        }
+    }
+
+    impl IndexMappedValueSet for ModelMetricValueSetV1 {
+        fn start_epoch_millis(&self) -> i64 {
+            self.start_epoch_millis
+        }
+        fn values(&self) -> &[Vec<Option<f64>>] {
+            &self.values
+        }
+    }
+}

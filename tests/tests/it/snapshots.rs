@@ -1,0 +1,80 @@
+//! Generator snapshots: each fixture spec in `tests/fixtures/specs/` against the expected
+//! `.rs` files in `tests/src/snapshots/<name>/`, which `baseten_tests::snapshots` also compiles.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p baseten-tests --test it snapshots` rewrites them.
+
+use std::path::Path;
+
+use baseten_tests::{files_with_extension, tests_dir};
+
+/// Snapshots call the runtime from outside the `baseten-api` crate.
+const CONFIG: &str = "runtime_path: baseten_api::runtime\n";
+
+fn check(name: &str) {
+    let spec_path = format!("tests/fixtures/specs/{name}.yaml");
+    let spec_text = std::fs::read_to_string(tests_dir().join("fixtures/specs").join(format!("{name}.yaml")))
+        .unwrap_or_else(|error| panic!("{spec_path}: {error}"));
+    let input = baseten_codegen::Input { spec_path: &spec_path, spec_text: &spec_text, config_text: Some(CONFIG) };
+    let output = baseten_codegen::generate(&input).unwrap_or_else(|error| panic!("{spec_path}: {error}"));
+    let dir = tests_dir().join("src/snapshots").join(name);
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    for (file, actual) in &output.files {
+        let path = dir.join(file);
+        let expected = std::fs::read_to_string(&path).unwrap_or_default().replace("\r\n", "\n");
+        if expected == *actual {
+            continue;
+        }
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, actual).unwrap();
+            continue;
+        }
+        let diff = similar::TextDiff::from_lines(&expected, actual);
+        panic!(
+            "{} differs from what the generator emits now:\n{}\nrun `UPDATE_SNAPSHOTS=1 cargo test -p baseten-tests --test it snapshots` and review",
+            path.display(),
+            diff.unified_diff().header("expected", "actual")
+        );
+    }
+    let stale: Vec<_> = files_with_extension(&dir, "rs")
+        .into_iter()
+        .filter(|path| !output.files.contains_key(&file_name(path)))
+        .collect();
+    assert!(stale.is_empty(), "snapshot files the generator no longer emits: {stale:?}");
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[test]
+fn names() {
+    check("names");
+}
+
+#[test]
+fn nullable() {
+    check("nullable");
+}
+
+#[test]
+fn operations() {
+    check("operations");
+}
+
+#[test]
+fn recursion() {
+    check("recursion");
+}
+
+/// A fixture without a `check` above or a `snapshot!` line in `tests/src/snapshots.rs` would
+/// be neither compared nor compiled.
+#[test]
+fn every_fixture_is_checked_and_compiled() {
+    let compiled = std::fs::read_to_string(tests_dir().join("src/snapshots.rs")).unwrap();
+    let checked = include_str!("snapshots.rs");
+    for fixture in files_with_extension(&tests_dir().join("fixtures/specs"), "yaml") {
+        let name = file_name(&fixture).trim_end_matches(".yaml").to_owned();
+        assert!(compiled.contains(&format!("snapshot!({name});")), "{name} is not compiled in tests/src/snapshots.rs");
+        assert!(checked.contains(&format!("check(\"{name}\")")), "{name} has no check in tests/tests/it/snapshots.rs");
+    }
+}
