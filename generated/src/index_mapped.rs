@@ -50,7 +50,9 @@ pub trait IndexMappedValueSet {
 // TEMPORARY: hand-written until the generator emits these impls (issue 3).
 mod temporary {
     use super::*;
-    use crate::models::{GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricValueSetV1};
+    use crate::models::{
+        GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricValueSetV1,
+    };
 
     impl IndexMappedResponse for GetModelMetricsResponseV1 {
         type Descriptor = ModelMetricDescriptorV1;

@@ -24,7 +24,7 @@ pub enum Mode {
 
 pub fn run(root: &Path, mode: Mode) -> Result<()> {
     let files = generate(root)?;
-    let stale = sync_dir(&root.join(OUT_DIR), &files, mode)?;
+    let stale = sync_dir(root, OUT_DIR, &files, mode)?;
     if stale.is_empty() {
         if mode == Mode::Overwrite {
             eprintln!("{OUT_DIR}: {} files up to date", files.len());
@@ -74,14 +74,20 @@ pub fn generate(root: &Path) -> Result<BTreeMap<String, String>> {
 
 /// Makes `dir` hold exactly `files`: writes what differs and deletes what should not be there
 /// (in check mode, only reports it with a diff). Returns the names that were or are stale.
-pub fn sync_dir(dir: &Path, files: &BTreeMap<String, String>, mode: Mode) -> Result<Vec<String>> {
+pub fn sync_dir(
+    root: &Path,
+    out_dir: &str,
+    files: &BTreeMap<String, String>,
+    mode: Mode,
+) -> Result<Vec<String>> {
+    let dir = root.join(out_dir);
     let mut stale = Vec::new();
     for (name, contents) in files {
-        if ensure_file_contents(mode, &dir.join(name), contents)? {
+        if ensure_file_contents(mode, root, &format!("{out_dir}/{name}"), contents)? {
             stale.push(name.clone());
         }
     }
-    let existing = match fs::read_dir(dir) {
+    let existing = match fs::read_dir(&dir) {
         Ok(entries) => entries
             .collect::<std::io::Result<Vec<_>>>()
             .with_context(|| format!("listing {}", dir.display()))?,
@@ -104,10 +110,9 @@ pub fn sync_dir(dir: &Path, files: &BTreeMap<String, String>, mode: Mode) -> Res
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         match mode {
-            Mode::Check => eprintln!(
-                "{} should not exist: the generator does not emit it",
-                path.display()
-            ),
+            Mode::Check => {
+                eprintln!("{out_dir}/{name} should not exist: the generator does not emit it")
+            }
             Mode::Overwrite => {
                 if path.is_dir() {
                     fs::remove_dir_all(&path)
@@ -124,7 +129,13 @@ pub fn sync_dir(dir: &Path, files: &BTreeMap<String, String>, mode: Mode) -> Res
 
 /// The one writer for every output (after rust-analyzer's): returns whether the file was stale.
 /// Line endings are normalised before comparing, so a CRLF checkout is not drift.
-pub fn ensure_file_contents(mode: Mode, path: &Path, contents: &str) -> Result<bool> {
+pub fn ensure_file_contents(
+    mode: Mode,
+    root: &Path,
+    relative: &str,
+    contents: &str,
+) -> Result<bool> {
+    let path = &root.join(relative);
     let current = match fs::read(path) {
         Ok(bytes) => Some(String::from_utf8_lossy(&bytes).replace("\r\n", "\n")),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -137,13 +148,12 @@ pub fn ensure_file_contents(mode: Mode, path: &Path, contents: &str) -> Result<b
         Mode::Check => {
             let old = current.as_deref().unwrap_or_default();
             let diff = similar::TextDiff::from_lines(old, contents);
-            let display = path.display().to_string();
-            eprintln!(
-                "{}",
-                diff.unified_diff()
-                    .context_radius(3)
-                    .header(&format!("a/{display}"), &format!("b/{display}"))
-            );
+            let header = diff
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{relative}"), &format!("b/{relative}"))
+                .to_string();
+            eprintln!("{header}");
         }
         Mode::Overwrite => {
             if let Some(parent) = path.parent() {
@@ -165,7 +175,7 @@ mod tests {
     fn generated_code_is_fresh() {
         let root = workspace_root();
         let files = generate(&root).expect("generation succeeds");
-        let stale = sync_dir(&root.join(OUT_DIR), &files, Mode::Check).expect("check runs");
+        let stale = sync_dir(&root, OUT_DIR, &files, Mode::Check).expect("check runs");
         assert!(
             stale.is_empty(),
             "{OUT_DIR} is stale ({}); {FIX}",

@@ -1,4 +1,8 @@
 //! The workspace's one integration-test binary: a module per feature, each with a `check` driver.
 
+mod bad_input;
+mod client;
+mod lowering;
 mod smoke;
 mod snapshots;
+mod xtask;

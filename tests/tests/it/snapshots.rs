@@ -11,15 +11,26 @@ const CONFIG: &str = "runtime_path: baseten_api::runtime\n";
 
 fn check(name: &str) {
     let spec_path = format!("tests/fixtures/specs/{name}.yaml");
-    let spec_text = std::fs::read_to_string(tests_dir().join("fixtures/specs").join(format!("{name}.yaml")))
-        .unwrap_or_else(|error| panic!("{spec_path}: {error}"));
-    let input = baseten_codegen::Input { spec_path: &spec_path, spec_text: &spec_text, config_text: Some(CONFIG) };
-    let output = baseten_codegen::generate(&input).unwrap_or_else(|error| panic!("{spec_path}: {error}"));
+    let spec_text = std::fs::read_to_string(
+        tests_dir()
+            .join("fixtures/specs")
+            .join(format!("{name}.yaml")),
+    )
+    .unwrap_or_else(|error| panic!("{spec_path}: {error}"));
+    let input = baseten_codegen::Input {
+        spec_path: &spec_path,
+        spec_text: &spec_text,
+        config_text: Some(CONFIG),
+    };
+    let output =
+        baseten_codegen::generate(&input).unwrap_or_else(|error| panic!("{spec_path}: {error}"));
     let dir = tests_dir().join("src/snapshots").join(name);
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     for (file, actual) in &output.files {
         let path = dir.join(file);
-        let expected = std::fs::read_to_string(&path).unwrap_or_default().replace("\r\n", "\n");
+        let expected = std::fs::read_to_string(&path)
+            .unwrap_or_default()
+            .replace("\r\n", "\n");
         if expected == *actual {
             continue;
         }
@@ -39,11 +50,16 @@ fn check(name: &str) {
         .into_iter()
         .filter(|path| !output.files.contains_key(&file_name(path)))
         .collect();
-    assert!(stale.is_empty(), "snapshot files the generator no longer emits: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "snapshot files the generator no longer emits: {stale:?}"
+    );
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -74,7 +90,13 @@ fn every_fixture_is_checked_and_compiled() {
     let checked = include_str!("snapshots.rs");
     for fixture in files_with_extension(&tests_dir().join("fixtures/specs"), "yaml") {
         let name = file_name(&fixture).trim_end_matches(".yaml").to_owned();
-        assert!(compiled.contains(&format!("snapshot!({name});")), "{name} is not compiled in tests/src/snapshots.rs");
-        assert!(checked.contains(&format!("check(\"{name}\")")), "{name} has no check in tests/tests/it/snapshots.rs");
+        assert!(
+            compiled.contains(&format!("snapshot!({name});")),
+            "{name} is not compiled in tests/src/snapshots.rs"
+        );
+        assert!(
+            checked.contains(&format!("check(\"{name}\")")),
+            "{name} has no check in tests/tests/it/snapshots.rs"
+        );
     }
 }

@@ -1,0 +1,187 @@
+//! `cargo xtask regen` as a user runs it, on a scratch copy of the workspace's schema and
+//! emitted files: the drift check catches hand edits, schema edits and stray files; a broken
+//! schema exits non-zero and leaves the emitted files exactly as they were.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use baseten_tests::workspace_root;
+
+const SPEC: &str = "schema/baseten-management.yaml";
+const GEN: &str = "generated/src/gen";
+
+/// A scratch workspace holding copies of the committed schema and emitted files.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = workspace_root();
+    std::fs::create_dir_all(dir.path().join("schema")).unwrap();
+    std::fs::copy(root.join(SPEC), dir.path().join(SPEC)).unwrap();
+    std::fs::create_dir_all(dir.path().join(GEN)).unwrap();
+    for (name, contents) in emitted(&root) {
+        std::fs::write(dir.path().join(GEN).join(name), contents).unwrap();
+    }
+    dir
+}
+
+fn emitted(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(root.join(GEN))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .map(|path| {
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&path).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Runs `cargo xtask regen [--check]` on `root`; returns (success, stderr).
+fn regen(root: &Path, check: bool) -> (bool, String) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command.current_dir(workspace_root()).args([
+        "run",
+        "--quiet",
+        "--package",
+        "xtask",
+        "--",
+        "regen",
+    ]);
+    if check {
+        command.arg("--check");
+    }
+    let output = command.arg("--root").arg(root).output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(
+        text.contains(from),
+        "{} does not contain {from:?}",
+        path.display()
+    );
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn drift_check_catches_every_kind_of_drift_and_regen_repairs_it() {
+    let dir = scratch();
+    let root = dir.path();
+    let committed = emitted(root);
+    assert_eq!(
+        regen(root, true),
+        (true, String::new()),
+        "a fresh copy passes the check"
+    );
+
+    // A hand edit of an emitted file.
+    edit(
+        &root.join(GEN).join("models.rs"),
+        "pub struct",
+        "pub(crate) struct",
+    );
+    let before_check = emitted(root);
+    let (ok, stderr) = regen(root, true);
+    assert!(!ok, "a hand edit must fail the check");
+    assert!(
+        stderr.contains("--- a/generated/src/gen/models.rs"),
+        "names the file:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("-pub(crate) struct") && stderr.contains("+pub struct"),
+        "shows a unified diff:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("run `cargo xtask regen` and commit"),
+        "names the fix:\n{stderr}"
+    );
+    assert_eq!(emitted(root), before_check, "--check writes nothing");
+    assert!(regen(root, false).0);
+    assert_eq!(
+        emitted(root),
+        committed,
+        "regen restores the emitted files byte for byte"
+    );
+
+    // A schema edit.
+    edit(
+        &root.join(SPEC),
+        "Gets the metrics for a model environment.",
+        "Reads an environment's metrics.",
+    );
+    let (ok, stderr) = regen(root, true);
+    assert!(
+        !ok && stderr.contains("+    /// Reads an environment's metrics."),
+        "{stderr}"
+    );
+    assert!(regen(root, false).0);
+    assert_eq!(regen(root, true), (true, String::new()));
+    let after_schema_edit = emitted(root);
+    assert!(regen(root, false).0);
+    assert_eq!(
+        emitted(root),
+        after_schema_edit,
+        "a second regen changes no byte"
+    );
+
+    // A file the generator does not emit.
+    std::fs::write(root.join(GEN).join("stray.rs"), "// left behind\n").unwrap();
+    let (ok, stderr) = regen(root, true);
+    assert!(
+        !ok && stderr.contains("stray.rs should not exist"),
+        "{stderr}"
+    );
+    assert!(regen(root, false).0);
+    assert!(
+        !root.join(GEN).join("stray.rs").exists(),
+        "regen removes stray files"
+    );
+}
+
+#[test]
+fn a_broken_schema_fails_and_leaves_generated_untouched() {
+    let dir = scratch();
+    let root = dir.path();
+    let committed = emitted(root);
+    let cases = [
+        ("", "the document is empty"),
+        ("openapi: 3.1.0\ninfo: [unclosed\n", "YAML syntax error"),
+        (
+            "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n",
+            "#/swagger: Swagger",
+        ),
+        (
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {type: object, properties: {b: {$ref: '#/components/schemas/Nope'}}}\n",
+            "#/components/schemas/A/properties/b: `$ref` \"#/components/schemas/Nope\" does not resolve",
+        ),
+        (
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n",
+            "`$ref` cycle",
+        ),
+    ];
+    for (schema, expected) in cases {
+        std::fs::write(root.join(SPEC), schema).unwrap();
+        let (ok, stderr) = regen(root, false);
+        assert!(!ok, "regen must fail for {schema:?}");
+        assert!(
+            stderr.contains(expected),
+            "stderr for {schema:?} lacks {expected:?}:\n{stderr}"
+        );
+        assert!(
+            stderr.lines().count() <= 2,
+            "one clear error, not a dump:\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(
+            emitted(root),
+            committed,
+            "generated/ untouched after {schema:?}"
+        );
+    }
+}
