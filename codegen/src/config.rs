@@ -15,6 +15,10 @@ pub struct Config {
     pub runtime_path: String,
     /// Method names by `"METHOD /path"`, overriding the names derived from method and path.
     pub operation_names: BTreeMap<String, String>,
+    /// Operations to generate (all when empty): `"METHOD /path"`, a glob over that string
+    /// (`*` within one path segment, `**` across segments), or `"tag:NAME"`. Schemas that no
+    /// selected operation reaches are not emitted.
+    pub select: Vec<String>,
 }
 
 impl Default for Config {
@@ -22,6 +26,7 @@ impl Default for Config {
         Config {
             runtime_path: "crate::runtime".to_owned(),
             operation_names: BTreeMap::new(),
+            select: Vec::new(),
         }
     }
 }

@@ -24,6 +24,8 @@ pub struct Api {
     pub types: BTreeMap<String, TypeDef>,
     /// Every operation, sorted by method name.
     pub operations: Vec<Operation>,
+    /// The Rust name given to each component schema, by its key in the document.
+    pub component_names: BTreeMap<String, String>,
 }
 
 /// A named Rust type.
@@ -35,6 +37,34 @@ pub enum TypeDef {
     Enum(EnumDef),
     /// A name for another type (`pub type Name = Target;`).
     Alias(AliasDef),
+    /// A discriminated `oneOf`: one variant per tag, open to tags the document does not list.
+    Union(UnionDef),
+}
+
+/// A tagged union, decoded by its discriminator property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// The discriminator property.
+    pub tag_property: String,
+    /// One variant per tag value, in document order.
+    pub variants: Vec<UnionVariant>,
+    /// Name of the variant that keeps a value with any other tag.
+    pub fallback: String,
+}
+
+/// One tag of a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionVariant {
+    /// The discriminator value.
+    pub tag: String,
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The variant's payload type.
+    pub ty: TypeRef,
 }
 
 /// A struct: one field per property, in document order.
@@ -132,6 +162,8 @@ pub struct Operation {
     pub method: String,
     /// The path template as written (`/v1/models/{model_id}`).
     pub path: String,
+    /// The document's tags for it.
+    pub tags: Vec<String>,
     /// Rustdoc text.
     pub doc: Option<String>,
     /// Path parameters in template order.
@@ -202,7 +234,7 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
         spec,
         notes,
         type_names,
-        component_names,
+        component_names: component_names.clone(),
         types: BTreeMap::new(),
     };
     if let Some(schemas) = schemas {
@@ -213,6 +245,21 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
     let mut operations = builder.operations(config)?;
     operations.sort_by(|a, b| a.name.cmp(&b.name));
     let mut types = builder.types;
+    // Names were given over the whole document, so a selection never renames anything.
+    if !config.select.is_empty() {
+        for (i, selector) in config.select.iter().enumerate() {
+            if !operations.iter().any(|operation| {
+                crate::select::is_selected(std::slice::from_ref(selector), operation)
+            }) {
+                return Err(Error::Config {
+                    pointer: format!("#/select/{i}"),
+                    reason: format!("{selector:?} selects no operation in the document"),
+                });
+            }
+        }
+        operations.retain(|operation| crate::select::is_selected(&config.select, operation));
+        crate::select::prune_unreachable(&mut types, &operations);
+    }
     box_recursive_fields(&mut types);
     check_alias_cycles(&types)?;
     let base_url = spec
@@ -223,6 +270,7 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
         base_url,
         types,
         operations,
+        component_names,
     })
 }
 
@@ -394,6 +442,14 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
     ) -> Result<bool, Error> {
         let doc = doc_of(schema);
+        if let (
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members },
+            Some(discriminator),
+        ) = (&schema.schema_kind, &schema.schema_data.discriminator)
+        {
+            self.define_union(name, members, discriminator, doc, pointer)?;
+            return Ok(true);
+        }
         if let Some(values) = string_enum(schema) {
             self.define_enum(name, values, doc);
             return Ok(true);
@@ -453,6 +509,74 @@ impl<'a> Builder<'a> {
             merged.required.extend(parts.required);
         }
         Ok(Some(merged))
+    }
+
+    fn define_union(
+        &mut self,
+        name: &str,
+        members: &'a [ReferenceOr<Schema>],
+        discriminator: &'a openapiv3::Discriminator,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        // Reserve the name first: variants may refer back to the union.
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Alias(AliasDef {
+                name: name.to_owned(),
+                doc: None,
+                ty: TypeRef::Json,
+            }),
+        );
+        // Tags from the mapping, else (as the spec says) each member's component name.
+        let mut tagged: Vec<(String, &'a str)> = discriminator
+            .mapping
+            .iter()
+            .map(|(tag, reference)| (tag.clone(), reference.as_str()))
+            .collect();
+        for (i, member) in members.iter().enumerate() {
+            match member {
+                ReferenceOr::Reference { reference } => {
+                    if !tagged.iter().any(|(_, r)| r == reference) {
+                        let key = local_key(reference, SCHEMAS, &pointer.join("oneOf").join(i))?;
+                        tagged.push((key, reference.as_str()));
+                    }
+                }
+                ReferenceOr::Item(_) => {
+                    self.note(&pointer.join("oneOf").join(i), "an inline member of a discriminated union has no tag and decodes as the fallback");
+                }
+            }
+        }
+        let mut variant_names = Namespace::new();
+        let mut variants = Vec::with_capacity(tagged.len());
+        for (tag, reference) in tagged {
+            let (ty, _) = self.type_of(
+                SchemaAt::Ref(reference),
+                name,
+                &pointer.join("discriminator").join("mapping").join(&tag),
+            )?;
+            variants.push(UnionVariant {
+                rust_name: variant_names.claim(&names::camel_ident(&tag, "V"), ""),
+                tag,
+                ty,
+            });
+        }
+        let fallback = ["Unknown", "Other", "UnknownValue"]
+            .into_iter()
+            .find(|candidate| !variant_names.contains(candidate))
+            .map_or_else(|| variant_names.claim("Unknown", ""), str::to_owned);
+        let tag_property = discriminator.property_name.clone();
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Union(UnionDef {
+                name: name.to_owned(),
+                doc,
+                tag_property,
+                variants,
+                fallback,
+            }),
+        );
+        Ok(())
     }
 
     fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
@@ -611,6 +735,11 @@ impl<'a> Builder<'a> {
                 }
                 _ => self.define_inline(hint, schema, pointer)?,
             },
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if schema.schema_data.discriminator.is_some() =>
+            {
+                self.define_inline(hint, schema, pointer)?
+            }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
                 self.note(
                     pointer,
@@ -827,6 +956,7 @@ impl<'a> Builder<'a> {
             name,
             method: method.to_ascii_uppercase(),
             path: path.to_owned(),
+            tags: operation.tags.clone(),
             doc: (!doc.is_empty()).then_some(doc),
             path_params: ordered,
             required_query,
@@ -1037,10 +1167,11 @@ fn optional_if(ty: TypeRef, nullable: bool) -> TypeRef {
 }
 
 fn doc_of(schema: &Schema) -> Option<String> {
-    let data = &schema.schema_data;
-    data.description
+    // Titles are mostly the property name again ("Start Epoch Millis"): not documentation.
+    schema
+        .schema_data
+        .description
         .clone()
-        .or_else(|| data.title.clone())
         .filter(|text| !text.trim().is_empty())
 }
 
@@ -1201,6 +1332,12 @@ fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
                 .filter_map(|f| direct_target(&f.ty))
                 .collect(),
             Some(TypeDef::Alias(a)) => direct_target(&a.ty).into_iter().collect(),
+            // A variant holds its payload inline.
+            Some(TypeDef::Union(u)) => u
+                .variants
+                .iter()
+                .filter_map(|v| direct_target(&v.ty))
+                .collect(),
             _ => Vec::new(),
         }
     }

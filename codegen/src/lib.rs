@@ -6,17 +6,22 @@
 //! Nothing here touches the file system: callers hand in text and get files back as strings.
 
 pub mod config;
+pub mod diff;
 mod emit;
 mod error;
+pub mod index_mapped;
 pub mod ir;
+mod krate;
 pub mod load;
 pub mod lower;
 mod names;
+mod select;
 
 use std::collections::BTreeMap;
 
 pub use config::Config;
 pub use error::{Error, Note};
+pub use krate::{CrateSettings, generate_crate};
 
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]
@@ -45,10 +50,27 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
         Some(text) => Config::parse(text)?,
         None => Config::default(),
     };
+    generate_with(input, &config)
+}
+
+/// Runs the pipeline up to the IR: what the emitters would see, for tests and reports.
+pub fn build_ir(input: &Input<'_>) -> Result<(ir::Api, Vec<Note>), Error> {
+    let config = match input.config_text {
+        Some(text) => Config::parse(text)?,
+        None => Config::default(),
+    };
+    let lowered = lower::lower(load::parse_document(input.spec_text)?)?;
+    let mut notes = lowered.notes;
+    let api = ir::build(&lowered.openapi, &config, &mut notes)?;
+    Ok((api, notes))
+}
+
+/// Runs the pipeline with an already parsed config (the input's config text is not read).
+fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let document = load::parse_document(input.spec_text)?;
     let lowered = lower::lower(document)?;
     let mut notes = lowered.notes;
-    let api = ir::build(&lowered.openapi, &config, &mut notes)?;
-    let files = emit::emit_files(&api, &config, input.spec_path)?;
+    let api = ir::build(&lowered.openapi, config, &mut notes)?;
+    let files = emit::emit_files(&api, config, input.spec_path)?;
     Ok(Output { files, notes })
 }

@@ -1,19 +1,63 @@
-//! The API client: connection pool, base URL and credentials, and the one
+//! The API client: connection pool, base URL, credentials, timeouts and retries, and the one
 //! function every generated operation sends its request through.
 
+use std::ffi::OsString;
 use std::fmt;
+use std::time::{Duration, Instant};
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use reqwest::{Method, StatusCode};
+use tracing::Instrument as _;
+use tracing::field::Empty;
 
-use crate::error::{Error, excerpt};
+use crate::error::{
+    Error, ErrorBody, excerpt, parse_seconds, retryable_status, retryable_transport,
+};
+use crate::retry::RetryPolicy;
 use crate::runtime::Request;
 
 /// Sent with every request so Baseten can tell this client's traffic apart.
 const USER_AGENT: &str = concat!("baseten-api-rust/", env!("CARGO_PKG_VERSION"));
 
+/// The environment variable [`Client::from_env`] and
+/// [`ClientBuilder::api_key_from_env`] read the API key from.
+pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
+
+/// The environment variable [`Client::from_env`] and
+/// [`ClientBuilder::base_url_from_env`] read a base URL from, when it is set.
+pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
+
+/// How long establishing a connection (TCP and TLS) may take by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long one attempt (connecting, sending, and reading the whole
+/// response) may take by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The message for a key that cannot be sent as a header; it deliberately
 /// says nothing about the key itself.
 const INVALID_KEY: &str = "API key is not a valid HTTP header value";
+
+/// How the API key is presented in the `Authorization` header.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AuthScheme {
+    /// `Authorization: Bearer <key>`, the default.
+    #[default]
+    Bearer,
+    /// `Authorization: Api-Key <key>`, the legacy form Baseten still
+    /// accepts.
+    ApiKey,
+}
+
+impl AuthScheme {
+    fn prefix(self) -> &'static str {
+        match self {
+            Self::Bearer => "Bearer",
+            Self::ApiKey => "Api-Key",
+        }
+    }
+}
 
 /// A ready-made `Authorization` header value. Kept private and redacted so
 /// the key cannot leak through `Debug` output or reqwest's own logging
@@ -22,12 +66,11 @@ const INVALID_KEY: &str = "API key is not a valid HTTP header value";
 struct ApiKey(HeaderValue);
 
 impl ApiKey {
-    fn new(key: &str) -> Result<Self, Error> {
+    fn new(key: &str, scheme: AuthScheme) -> Result<Self, Error> {
         if key.is_empty() {
             return Err(Error::InvalidRequest("API key is empty".to_owned()));
         }
-        // Baseten accepts both `Bearer <key>` and `Api-Key <key>`.
-        let mut value = HeaderValue::try_from(format!("Bearer {key}"))
+        let mut value = HeaderValue::try_from(format!("{} {key}", scheme.prefix()))
             .map_err(|_| Error::InvalidRequest(INVALID_KEY.to_owned()))?;
         value.set_sensitive(true);
         Ok(Self(value))
@@ -42,15 +85,28 @@ impl fmt::Debug for ApiKey {
 
 /// A client for Baseten's management API.
 ///
-/// Cheap to clone: clones share one connection pool, so create one client
-/// and reuse it. The generated operations (see [`crate::operations`]) send
-/// their requests through it.
+/// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so
+/// create one client and reuse it, across tasks too. The generated
+/// operations (see [`crate::operations`]) send their requests through it.
+///
+/// Every request carries `Accept: application/json`, a `User-Agent` naming
+/// this crate and its version, and the API key (if any) in the
+/// `Authorization` header. Idempotent requests are retried as the
+/// [`RetryPolicy`] says; each attempt is bounded by the request timeout.
+///
+/// Each request runs in a `tracing` span named `baseten_api.request` (debug
+/// level) with the fields `operation`, `method` and `path_template`, and,
+/// once known, `attempt`, `status` and `elapsed_ms`; every retry logs a
+/// debug event with its wait. Neither the key nor the full URL is logged.
 #[derive(Clone)]
 pub struct Client {
     http: reqwest::Client,
     /// Without a trailing slash; request paths start with one.
     base_url: String,
     api_key: Option<ApiKey>,
+    retry: RetryPolicy,
+    connect_timeout: Duration,
+    timeout: Duration,
 }
 
 impl fmt::Debug for Client {
@@ -58,13 +114,17 @@ impl fmt::Debug for Client {
         f.debug_struct("Client")
             .field("base_url", &self.base_url)
             .field("api_key", &self.api_key)
+            .field("retry", &self.retry)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
 }
 
 impl Client {
     /// A client for [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL) that
-    /// authenticates with `api_key`.
+    /// authenticates with `api_key` as `Authorization: Bearer <key>`, with
+    /// the default timeouts and retry policy.
     ///
     /// # Errors
     ///
@@ -75,7 +135,25 @@ impl Client {
         Self::builder().api_key(api_key).build()
     }
 
-    /// A builder for a client with a different base URL or no API key.
+    /// A client configured from the environment: the API key from
+    /// `BASETEN_API_KEY` ([`API_KEY_ENV`]), and the base URL from
+    /// `BASETEN_BASE_URL` ([`BASE_URL_ENV`]) if that is set and not empty,
+    /// else [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] if `BASETEN_API_KEY` is unset, empty or not
+    /// a valid header value, or `BASETEN_BASE_URL` is not a usable URL;
+    /// [`Error::Transport`] if the HTTP stack cannot be initialised.
+    pub fn from_env() -> Result<Self, Error> {
+        Self::builder()
+            .api_key_from_env()
+            .base_url_from_env()
+            .build()
+    }
+
+    /// A builder for a client with other credentials, base URL, timeouts or
+    /// retry policy.
     #[must_use]
     pub fn builder() -> ClientBuilder {
         ClientBuilder::default()
@@ -87,7 +165,27 @@ impl Client {
         &self.base_url
     }
 
-    /// Sends one request and decodes a 2xx JSON response into `T`.
+    /// The retry policy in force.
+    #[must_use]
+    pub fn retry_policy(&self) -> &RetryPolicy {
+        &self.retry
+    }
+
+    /// How long establishing a connection may take.
+    #[must_use]
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+    }
+
+    /// How long one attempt, from connecting to reading the whole response,
+    /// may take.
+    #[must_use]
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Sends one request, retrying it as the [`RetryPolicy`] allows, and
+    /// decodes a 2xx JSON response into `T`.
     ///
     /// Called by the generated operations, which build `request`; not meant
     /// to be called directly.
@@ -97,40 +195,121 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] for any non-2xx status, [`Error::Decode`] for a 2xx
-    /// body that is not the expected JSON, [`Error::Transport`] if the
-    /// exchange fails, [`Error::InvalidRequest`] if the request's path is
-    /// unusable.
+    /// [`Error::RateLimited`] for a 429, [`Error::Api`] for any other
+    /// non-2xx status, [`Error::Decode`] for a 2xx body that is not the
+    /// expected JSON, [`Error::Timeout`] if the last attempt timed out,
+    /// [`Error::Transport`] if the exchange failed otherwise,
+    /// [`Error::InvalidRequest`] if the request's path is unusable. When
+    /// retries are used up, the error is the last attempt's.
     #[doc(hidden)]
     pub async fn execute<T: serde::de::DeserializeOwned>(
         &self,
         request: Request,
     ) -> Result<T, Error> {
+        let span = tracing::debug_span!(
+            "baseten_api.request",
+            operation = request.operation,
+            method = %request.method,
+            path_template = request.path_template,
+            attempt = Empty,
+            status = Empty,
+            elapsed_ms = Empty,
+        );
+        let work = async {
+            let started = Instant::now();
+            let result = self.execute_with_retries(request, &span).await;
+            span.record("elapsed_ms", millis(started.elapsed()));
+            match result {
+                Ok(bytes) => decode(&bytes),
+                Err(error) => {
+                    tracing::debug!(error = %error, "request failed");
+                    Err(error)
+                }
+            }
+        };
+        work.instrument(span.clone()).await
+    }
+
+    /// The attempt loop: returns the body of the first 2xx response, or the
+    /// error that ended the attempts.
+    ///
+    /// `span` is the request's span, passed in rather than taken from
+    /// `Span::current()` so that recording works under any subscriber.
+    async fn execute_with_retries(
+        &self,
+        request: Request,
+        span: &tracing::Span,
+    ) -> Result<Vec<u8>, Error> {
         let url = self.url_for(&request)?;
+        let max_attempts = if is_idempotent(&request.method) {
+            self.retry.max_attempts()
+        } else {
+            1
+        };
+        let mut backoff = self.retry.backoff();
+        let mut attempt: u32 = 0;
+        loop {
+            attempt += 1;
+            span.record("attempt", attempt);
+            let failure = match self.send_once(&request, url.clone()).await {
+                Ok((status, _, body)) if status.is_success() => {
+                    span.record("status", status.as_u16());
+                    return Ok(body);
+                }
+                Ok((status, retry_after_header, body)) => {
+                    span.record("status", status.as_u16());
+                    Failure::from_response(status, retry_after_header, &body, attempt)
+                }
+                Err(source) => Failure::from_transport(source, attempt),
+            };
+            if !failure.retryable || attempt >= max_attempts {
+                return Err(failure.error);
+            }
+            let wait = match failure.retry_after {
+                // The server wants more patience than the policy allows:
+                // report its wait rather than sit it out.
+                Some(wait) if wait > self.retry.max_retry_after() => return Err(failure.error),
+                Some(wait) => wait,
+                None => backoff.next().unwrap_or_else(|| self.retry.max_backoff()),
+            };
+            tracing::debug!(
+                attempt,
+                wait_ms = millis(wait),
+                reason = %failure.error,
+                "retrying",
+            );
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// One attempt: the status, the `Retry-After` header in seconds (if
+    /// usable) and the whole body.
+    async fn send_once(
+        &self,
+        request: &Request,
+        url: reqwest::Url,
+    ) -> Result<(StatusCode, Option<Duration>, Vec<u8>), reqwest::Error> {
         let mut builder = self
             .http
-            .request(request.method, url)
+            .request(request.method.clone(), url)
             .header(ACCEPT, HeaderValue::from_static("application/json"));
         if let Some(key) = &self.api_key {
             builder = builder.header(AUTHORIZATION, key.0.clone());
         }
-        if let Some(body) = request.body {
+        if let Some(body) = &request.body {
             builder = builder
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(body);
+                .body(body.clone());
         }
-
-        let response = builder.send().await.map_err(Error::Transport)?;
+        let response = builder.send().await?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(Error::Transport)?;
-
-        if !status.is_success() {
-            return Err(Error::Api {
-                status: status.as_u16(),
-                body: String::from_utf8_lossy(&bytes).into_owned(),
-            });
-        }
-        decode(&bytes)
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|value| value.to_str().ok())
+            .and_then(parse_seconds);
+        let body = response.bytes().await?;
+        Ok((status, retry_after, body.to_vec()))
     }
 
     /// `{base_url}{path}?{query}`. The path arrives percent-encoded; query
@@ -158,6 +337,82 @@ impl Client {
     }
 }
 
+/// Methods that mean the same whether sent once or several times (RFC 9110
+/// §9.2.2), and so may be retried.
+fn is_idempotent(method: &Method) -> bool {
+    [
+        Method::GET,
+        Method::HEAD,
+        Method::PUT,
+        Method::DELETE,
+        Method::OPTIONS,
+    ]
+    .contains(method)
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A failed attempt: the error to report if it is the last, whether another
+/// attempt may help, and how long the server asked to wait first.
+struct Failure {
+    error: Error,
+    retryable: bool,
+    retry_after: Option<Duration>,
+}
+
+impl Failure {
+    fn from_response(
+        status: StatusCode,
+        retry_after_header: Option<Duration>,
+        bytes: &[u8],
+        attempts: u32,
+    ) -> Self {
+        let parsed = ErrorBody::parse(bytes);
+        let retry_after = parsed.retry_after.or(retry_after_header);
+        let body = String::from_utf8_lossy(bytes).into_owned();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            return Self {
+                error: Error::RateLimited {
+                    retry_after,
+                    attempts,
+                    body,
+                },
+                retryable: true,
+                retry_after,
+            };
+        }
+        let status = status.as_u16();
+        Self {
+            error: Error::Api {
+                status,
+                code: parsed.code,
+                message: parsed.message,
+                detail: parsed.detail,
+                body,
+            },
+            retryable: retryable_status(status),
+            retry_after,
+        }
+    }
+
+    fn from_transport(source: reqwest::Error, attempts: u32) -> Self {
+        if source.is_timeout() {
+            return Self {
+                error: Error::Timeout { attempts },
+                retryable: true,
+                retry_after: None,
+            };
+        }
+        Self {
+            retryable: retryable_transport(&source),
+            error: Error::Transport(source),
+            retry_after: None,
+        }
+    }
+}
+
 /// Decodes a 2xx body; an empty (or all-whitespace) body counts as `null`.
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let json: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -171,38 +426,131 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     })
 }
 
-/// Configures a [`Client`]; start with [`Client::builder`].
+/// Where the builder takes the API key from.
 #[derive(Clone, Default)]
+enum KeySource {
+    #[default]
+    None,
+    Given(String),
+    Env,
+}
+
+/// Configures a [`Client`]; start with [`Client::builder`].
+///
+/// Defaults: no API key, [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL),
+/// [`AuthScheme::Bearer`], [`DEFAULT_CONNECT_TIMEOUT`] (10 s),
+/// [`DEFAULT_TIMEOUT`] (30 s per attempt) and [`RetryPolicy::default`].
+#[derive(Clone)]
 pub struct ClientBuilder {
-    api_key: Option<String>,
+    api_key: KeySource,
+    auth_scheme: AuthScheme,
     base_url: Option<String>,
+    base_url_from_env: bool,
+    connect_timeout: Duration,
+    timeout: Duration,
+    retry: RetryPolicy,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        Self {
+            api_key: KeySource::None,
+            auth_scheme: AuthScheme::Bearer,
+            base_url: None,
+            base_url_from_env: false,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            timeout: DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+        }
+    }
 }
 
 impl fmt::Debug for ClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let api_key = match self.api_key {
+            KeySource::None => "none",
+            KeySource::Given(_) => "<redacted>",
+            KeySource::Env => API_KEY_ENV,
+        };
         f.debug_struct("ClientBuilder")
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("api_key", &api_key)
+            .field("auth_scheme", &self.auth_scheme)
             .field("base_url", &self.base_url)
+            .field("base_url_from_env", &self.base_url_from_env)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("timeout", &self.timeout)
+            .field("retry", &self.retry)
             .finish()
     }
 }
 
 impl ClientBuilder {
-    /// The API key to send as `Authorization: Bearer <key>`. Without one,
-    /// requests go out unauthenticated.
+    /// The API key to send in the `Authorization` header (see
+    /// [`auth_scheme`](Self::auth_scheme)). Without one, requests go out
+    /// unauthenticated.
     #[must_use]
     pub fn api_key(mut self, api_key: impl Into<String>) -> Self {
-        self.api_key = Some(api_key.into());
+        self.api_key = KeySource::Given(api_key.into());
+        self
+    }
+
+    /// Reads the API key from `BASETEN_API_KEY` ([`API_KEY_ENV`]) when the
+    /// client is built; [`build`](Self::build) fails if it is unset.
+    #[must_use]
+    pub fn api_key_from_env(mut self) -> Self {
+        self.api_key = KeySource::Env;
+        self
+    }
+
+    /// How to present the key: `Bearer <key>` (the default) or the legacy
+    /// `Api-Key <key>`.
+    #[must_use]
+    pub fn auth_scheme(mut self, scheme: AuthScheme) -> Self {
+        self.auth_scheme = scheme;
         self
     }
 
     /// Where to send requests instead of
     /// [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL), e.g. a test server.
     /// An absolute `http` or `https` URL, optionally with a path prefix;
-    /// trailing slashes are ignored.
+    /// trailing slashes are ignored. It may not carry credentials
+    /// (`https://user:password@host`).
     #[must_use]
     pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
         self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// Uses `BASETEN_BASE_URL` ([`BASE_URL_ENV`]) as the base URL when the
+    /// client is built, if it is set and not empty; otherwise the base URL
+    /// set with [`base_url`](Self::base_url), or the default.
+    #[must_use]
+    pub fn base_url_from_env(mut self) -> Self {
+        self.base_url_from_env = true;
+        self
+    }
+
+    /// How long establishing a connection (TCP and TLS) may take; default
+    /// 10 s. A connect timeout counts as a timed-out attempt.
+    #[must_use]
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long one attempt, from connecting to reading the whole response,
+    /// may take; default 30 s. Retries each get this long again.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// When and how to retry; default [`RetryPolicy::default`]. Use
+    /// [`RetryPolicy::none`] to send every request once.
+    #[must_use]
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
         self
     }
 
@@ -210,27 +558,77 @@ impl ClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`] if the API key is empty or not a valid HTTP
-    /// header value, or the base URL is not an absolute `http(s)` URL
-    /// without query or fragment; [`Error::Transport`] if the HTTP stack
-    /// cannot be initialised.
+    /// [`Error::InvalidRequest`] if the API key is empty, not a valid HTTP
+    /// header value, or to be read from an unset variable; if the base URL
+    /// is not an absolute `http(s)` URL without credentials, query or
+    /// fragment; or if a timeout is zero. [`Error::Transport`] if the HTTP
+    /// stack cannot be initialised.
     pub fn build(self) -> Result<Client, Error> {
-        let api_key = self.api_key.as_deref().map(ApiKey::new).transpose()?;
+        self.build_with_env(|name| std::env::var_os(name))
+    }
+
+    /// [`build`](Self::build), reading environment variables through `env`.
+    fn build_with_env(self, env: impl Fn(&str) -> Option<OsString>) -> Result<Client, Error> {
+        let key = match self.api_key {
+            KeySource::None => None,
+            KeySource::Given(key) => Some(key),
+            KeySource::Env => Some(env_string(&env, API_KEY_ENV)?.ok_or_else(|| {
+                Error::InvalidRequest(format!("environment variable {API_KEY_ENV} is not set"))
+            })?),
+        };
+        let api_key = key
+            .as_deref()
+            .map(|key| ApiKey::new(key, self.auth_scheme))
+            .transpose()?;
+        let from_env = if self.base_url_from_env {
+            env_string(&env, BASE_URL_ENV)?.filter(|url| !url.is_empty())
+        } else {
+            None
+        };
         let base_url = normalise_base_url(
-            self.base_url
+            from_env
                 .as_deref()
+                .or(self.base_url.as_deref())
                 .unwrap_or(crate::operations::DEFAULT_BASE_URL),
         )?;
+        for (name, timeout) in [
+            ("connect timeout", self.connect_timeout),
+            ("timeout", self.timeout),
+        ] {
+            if timeout.is_zero() {
+                return Err(Error::InvalidRequest(format!("{name} is zero")));
+            }
+        }
         let http = reqwest::Client::builder()
             .user_agent(USER_AGENT)
+            .connect_timeout(self.connect_timeout)
+            .timeout(self.timeout)
             .build()
             .map_err(Error::Transport)?;
         Ok(Client {
             http,
             base_url,
             api_key,
+            retry: self.retry,
+            connect_timeout: self.connect_timeout,
+            timeout: self.timeout,
         })
     }
+}
+
+/// An environment variable as UTF-8, `None` if unset. The message for a
+/// non-UTF-8 value names the variable but not the value.
+fn env_string(
+    env: &impl Fn(&str) -> Option<OsString>,
+    name: &str,
+) -> Result<Option<String>, Error> {
+    env(name)
+        .map(|value| {
+            value.into_string().map_err(|_| {
+                Error::InvalidRequest(format!("environment variable {name} is not valid UTF-8"))
+            })
+        })
+        .transpose()
 }
 
 /// Checks the base URL and drops trailing slashes, so that appending a path
@@ -240,13 +638,18 @@ fn normalise_base_url(base_url: &str) -> Result<String, Error> {
     // userinfo part.
     let invalid = || {
         Error::InvalidRequest(
-            "base URL must be an absolute http(s) URL without query or fragment".to_owned(),
+            "base URL must be an absolute http(s) URL without credentials, query or fragment"
+                .to_owned(),
         )
     };
     let trimmed = base_url.trim_end_matches('/');
     let parsed = reqwest::Url::parse(trimmed).map_err(|_| invalid())?;
+    // Credentials in the URL would travel in every error message that names
+    // the URL (reqwest's transport errors do).
     let usable = matches!(parsed.scheme(), "http" | "https")
         && parsed.has_host()
+        && parsed.username().is_empty()
+        && parsed.password().is_none()
         && parsed.query().is_none()
         && parsed.fragment().is_none();
     if usable {
@@ -258,12 +661,14 @@ fn normalise_base_url(base_url: &str) -> Result<String, Error> {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
     use std::io::{BufRead, BufReader, Read, Write};
     use std::net::TcpListener;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::thread::JoinHandle;
 
     use super::*;
-    use crate::runtime::Method;
 
     const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
 
@@ -278,6 +683,7 @@ mod tests {
     fn client_is_clone_send_sync() {
         fn assert_bounds<T: Clone + Send + Sync + 'static>() {}
         assert_bounds::<Client>();
+        assert_bounds::<ClientBuilder>();
     }
 
     #[test]
@@ -297,19 +703,49 @@ mod tests {
     }
 
     #[test]
+    fn defaults() {
+        let client = client_for("http://127.0.0.1:9");
+        assert_eq!(client.connect_timeout(), Duration::from_secs(10));
+        assert_eq!(client.timeout(), Duration::from_secs(30));
+        assert_eq!(client.retry_policy(), &RetryPolicy::default());
+        let tuned = Client::builder()
+            .connect_timeout(Duration::from_millis(250))
+            .timeout(Duration::from_secs(2))
+            .retry_policy(RetryPolicy::none())
+            .build();
+        let tuned = tuned.map(|c| (c.connect_timeout(), c.timeout(), c.retry.max_attempts()));
+        assert_eq!(
+            tuned.ok(),
+            Some((Duration::from_millis(250), Duration::from_secs(2), 1))
+        );
+        for builder in [
+            Client::builder().timeout(Duration::ZERO),
+            Client::builder().connect_timeout(Duration::ZERO),
+        ] {
+            assert!(matches!(builder.build(), Err(Error::InvalidRequest(_))));
+        }
+    }
+
+    #[test]
     fn invalid_key_is_refused_without_echo() {
         for key in [
             format!("{SECRET}\n"),
             format!("{SECRET}\r\nX-Evil: 1"),
             format!("{SECRET}\0"),
         ] {
-            match Client::new(key.as_str()) {
-                Err(err @ Error::InvalidRequest(_)) => {
-                    let shown = format!("{err} {err:?}");
-                    assert!(!shown.contains("SuperSecret"), "{shown}");
-                    assert!(shown.contains(INVALID_KEY), "{shown}");
+            for scheme in [AuthScheme::Bearer, AuthScheme::ApiKey] {
+                let built = Client::builder()
+                    .api_key(key.as_str())
+                    .auth_scheme(scheme)
+                    .build();
+                match built {
+                    Err(err @ Error::InvalidRequest(_)) => {
+                        let shown = format!("{err} {err:?}");
+                        assert!(!shown.contains("SuperSecret"), "{shown}");
+                        assert!(shown.contains(INVALID_KEY), "{shown}");
+                    }
+                    other => panic!("{other:?}"),
                 }
-                other => panic!("{other:?}"),
             }
         }
         assert!(matches!(Client::new(""), Err(Error::InvalidRequest(_))));
@@ -330,9 +766,115 @@ mod tests {
             "https://x.test/?a=b",
             "https://x.test/#f",
             "mailto:someone@x.test",
+            "https://user:hunter2@x.test",
+            "https://user@x.test",
+            "https://:hunter2@x.test/",
         ] {
-            let built = Client::builder().base_url(bad).build();
-            assert!(matches!(built, Err(Error::InvalidRequest(_))), "{bad}");
+            match Client::builder().base_url(bad).build() {
+                Err(err @ Error::InvalidRequest(_)) => {
+                    let shown = format!("{err} {err:?}");
+                    assert!(!shown.contains("hunter2"), "{shown}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+
+    /// Builds through a fake environment.
+    fn build_in(builder: ClientBuilder, vars: &[(&str, &str)]) -> Result<Client, Error> {
+        let vars: HashMap<String, OsString> = vars
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), OsString::from(value)))
+            .collect();
+        builder.build_with_env(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn from_env_reads_key_and_base_url() {
+        let from_env = || Client::builder().api_key_from_env().base_url_from_env();
+        let client = build_in(from_env(), &[(API_KEY_ENV, SECRET)]);
+        let client = client.unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(client.base_url(), crate::DEFAULT_BASE_URL);
+        let header = client.api_key.as_ref().map(|key| key.0.clone());
+        assert_eq!(
+            header.as_ref().and_then(|h| h.to_str().ok()),
+            Some(format!("Bearer {SECRET}").as_str())
+        );
+        assert!(header.is_some_and(|h| h.is_sensitive()));
+
+        let vars = [(API_KEY_ENV, SECRET), (BASE_URL_ENV, "http://127.0.0.1:9/")];
+        let client = build_in(from_env(), &vars).map(|c| c.base_url().to_owned());
+        assert_eq!(client.ok().as_deref(), Some("http://127.0.0.1:9"));
+        // The variable wins over an explicit base URL only when it is set and not empty.
+        let vars = [(API_KEY_ENV, SECRET), (BASE_URL_ENV, "")];
+        let builder = from_env().base_url("http://127.0.0.1:8");
+        let client = build_in(builder, &vars).map(|c| c.base_url().to_owned());
+        assert_eq!(client.ok().as_deref(), Some("http://127.0.0.1:8"));
+        // Without `base_url_from_env` the variable is ignored.
+        let builder = Client::builder().api_key_from_env();
+        let vars = [(API_KEY_ENV, SECRET), (BASE_URL_ENV, "http://127.0.0.1:9/")];
+        let client = build_in(builder, &vars).map(|c| c.base_url().to_owned());
+        assert_eq!(client.ok().as_deref(), Some(crate::DEFAULT_BASE_URL));
+
+        let legacy = from_env().auth_scheme(AuthScheme::ApiKey);
+        let client = build_in(legacy, &[(API_KEY_ENV, SECRET)]);
+        let header = client.ok().and_then(|c| c.api_key).map(|key| key.0);
+        assert_eq!(
+            header.as_ref().and_then(|h| h.to_str().ok()),
+            Some(format!("Api-Key {SECRET}").as_str())
+        );
+    }
+
+    #[test]
+    fn from_env_errors_name_the_variable_not_the_value() {
+        let from_env = || Client::builder().api_key_from_env().base_url_from_env();
+        let cases: [&[(&str, &str)]; 4] = [
+            &[],
+            &[(API_KEY_ENV, "")],
+            &[(API_KEY_ENV, "abc\nSuperSecret")],
+            &[
+                (API_KEY_ENV, SECRET),
+                (BASE_URL_ENV, "https://u:SuperSecret@x.test"),
+            ],
+        ];
+        for vars in cases {
+            match build_in(from_env(), vars) {
+                Err(err @ Error::InvalidRequest(_)) => {
+                    let shown = format!("{err} {err:?}");
+                    assert!(!shown.contains("SuperSecret"), "{shown}");
+                }
+                other => panic!("{vars:?}: {other:?}"),
+            }
+        }
+        let missing = build_in(from_env(), &[]).err().map(|err| err.to_string());
+        assert_eq!(
+            missing.as_deref(),
+            Some("invalid request: environment variable BASETEN_API_KEY is not set")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn from_env_refuses_non_utf8() {
+        use std::os::unix::ffi::OsStringExt;
+        let builder = Client::builder().api_key_from_env();
+        let built = builder.build_with_env(|_| Some(OsString::from_vec(vec![0xff, b'k'])));
+        assert!(matches!(built, Err(Error::InvalidRequest(_))), "{built:?}");
+    }
+
+    #[test]
+    fn idempotent_methods() {
+        for method in [
+            Method::GET,
+            Method::HEAD,
+            Method::PUT,
+            Method::DELETE,
+            Method::OPTIONS,
+        ] {
+            assert!(is_idempotent(&method), "{method}");
+        }
+        for method in [Method::POST, Method::PATCH, Method::CONNECT] {
+            assert!(!is_idempotent(&method), "{method}");
         }
     }
 
@@ -351,9 +893,9 @@ mod tests {
         }
     }
 
-    /// A one-shot HTTP/1.1 server on a std thread: answers the first request
-    /// with `response` and hands back the raw request text.
-    fn serve_once(response: &'static str) -> (String, JoinHandle<String>) {
+    /// An HTTP/1.1 server on a std thread: answers one connection per entry
+    /// of `responses`, in order, and hands back each raw request's text.
+    fn serve(responses: Vec<&'static str>) -> (String, JoinHandle<Vec<String>>) {
         let listener = match TcpListener::bind("127.0.0.1:0") {
             Ok(listener) => listener,
             Err(err) => panic!("bind: {err}"),
@@ -363,30 +905,50 @@ mod tests {
             Err(err) => panic!("addr: {err}"),
         };
         let handle = std::thread::spawn(move || {
-            let Ok((stream, _)) = listener.accept() else {
-                return String::new();
-            };
-            let mut reader = BufReader::new(stream);
-            let mut head = String::new();
-            let mut content_length = 0usize;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            let mut seen = Vec::new();
+            for response in responses {
+                let Ok((stream, _)) = listener.accept() else {
                     break;
-                }
-                if let Some(len) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    content_length = len.trim().parse().unwrap_or(0);
-                }
-                head.push_str(&line);
+                };
+                seen.push(answer(stream, response));
             }
-            let mut body = vec![0; content_length];
-            let _ = reader.read_exact(&mut body);
-            let _ = reader.get_mut().write_all(response.as_bytes());
-            head.push_str("\r\n");
-            head.push_str(&String::from_utf8_lossy(&body));
-            head
+            seen
         });
         (base, handle)
+    }
+
+    fn answer(stream: std::net::TcpStream, response: &str) -> String {
+        let mut reader = BufReader::new(stream);
+        let mut head = String::new();
+        let mut content_length = 0usize;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                break;
+            }
+            if let Some(len) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                content_length = len.trim().parse().unwrap_or(0);
+            }
+            head.push_str(&line);
+        }
+        let mut body = vec![0; content_length];
+        let _ = reader.read_exact(&mut body);
+        let _ = reader.get_mut().write_all(response.as_bytes());
+        head.push_str("\r\n");
+        head.push_str(&String::from_utf8_lossy(&body));
+        head
+    }
+
+    fn serve_once(response: &'static str) -> (String, JoinHandle<String>) {
+        let (base, handle) = serve(vec![response]);
+        let one = std::thread::spawn(move || {
+            handle
+                .join()
+                .ok()
+                .and_then(|seen| seen.into_iter().next())
+                .unwrap_or_default()
+        });
+        (base, one)
     }
 
     fn request(method: Method, path: &str, body: Option<Vec<u8>>) -> Request {
@@ -456,9 +1018,11 @@ mod tests {
         match got {
             Err(err @ Error::Api { .. }) => {
                 assert_eq!(err.status(), Some(404));
+                // A raw newline inside a JSON string: not JSON, so only the body is kept.
                 assert_eq!(err.to_string(), "HTTP 404: {\"error\":\"not found\"}");
-                if let Error::Api { body, .. } = err {
+                if let Error::Api { body, message, .. } = err {
                     assert_eq!(body, "{\"error\":\"not\nfound\"}");
+                    assert_eq!(message, None);
                 }
             }
             other => panic!("{other:?}"),
@@ -486,5 +1050,145 @@ mod tests {
         let got: Result<(), Error> =
             block_on(client.execute(request(Method::GET, "v1/things", None)));
         assert!(matches!(got, Err(Error::InvalidRequest(_))), "{got:?}");
+    }
+
+    #[test]
+    fn put_is_retried_with_its_body_post_is_not() {
+        const UNAVAILABLE: &str =
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+        const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+        let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
+        let (base, server) = serve(vec![UNAVAILABLE, OK]);
+        let client = Client::builder().base_url(base).retry_policy(fast).build();
+        let client = client.unwrap_or_else(|err| panic!("{err}"));
+        let body = Some(b"{\"v\":2}".to_vec());
+        let got: Result<u8, Error> =
+            block_on(client.execute(request(Method::PUT, "/v1/things/x", body.clone())));
+        assert_eq!(got.ok(), Some(1));
+        let seen = server.join().unwrap_or_default();
+        assert_eq!(seen.len(), 2);
+        assert!(
+            seen.iter().all(|text| text.ends_with("\r\n\r\n{\"v\":2}")),
+            "{seen:?}"
+        );
+
+        let (base, server) = serve(vec![UNAVAILABLE]);
+        let client = Client::builder().base_url(base).retry_policy(fast).build();
+        let client = client.unwrap_or_else(|err| panic!("{err}"));
+        let got: Result<u8, Error> =
+            block_on(client.execute(request(Method::POST, "/v1/things", body)));
+        assert!(
+            matches!(got, Err(Error::Api { status: 503, .. })),
+            "{got:?}"
+        );
+        assert_eq!(server.join().map(|seen| seen.len()).ok(), Some(1));
+    }
+
+    thread_local! {
+        /// Where [`Capture`] writes on this thread; `None` while not capturing.
+        static CAPTURED: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+
+    /// A global subscriber that writes every span and event field, as `name=value`, into
+    /// [`CAPTURED`] on threads that are capturing, and ignores all other threads.
+    ///
+    /// Global rather than scoped (`with_default`): with a scoped subscriber, a test on another
+    /// thread that reaches a callsite first caches "never interested" for it, and the event is
+    /// then lost here too. `Interest::sometimes` keeps `enabled` asked on every call.
+    struct Capture {
+        next_id: AtomicU64,
+    }
+
+    struct Writer<'a>(&'a mut String);
+
+    impl tracing::field::Visit for Writer<'_> {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn fmt::Debug) {
+            use std::fmt::Write as _;
+            let _ = write!(self.0, "{}={value:?} ", field.name());
+        }
+    }
+
+    fn write_captured(prefix: &str, record: impl FnOnce(&mut Writer<'_>)) {
+        CAPTURED.with_borrow_mut(|captured| {
+            if let Some(text) = captured {
+                text.push_str(prefix);
+                record(&mut Writer(text));
+                text.push('\n');
+            }
+        });
+    }
+
+    impl tracing::Subscriber for Capture {
+        fn register_callsite(
+            &self,
+            _: &'static tracing::Metadata<'static>,
+        ) -> tracing::subscriber::Interest {
+            tracing::subscriber::Interest::sometimes()
+        }
+        fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+            CAPTURED.with_borrow(Option::is_some)
+        }
+        fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+            write_captured(span.metadata().name(), |w| span.record(w));
+            tracing::span::Id::from_u64(self.next_id.fetch_add(1, Ordering::Relaxed))
+        }
+        fn record(&self, _: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+            write_captured("record ", |w| values.record(w));
+        }
+        fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+        fn event(&self, event: &tracing::Event<'_>) {
+            write_captured("event ", |w| event.record(w));
+        }
+        fn enter(&self, _: &tracing::span::Id) {}
+        fn exit(&self, _: &tracing::span::Id) {}
+    }
+
+    /// Runs `f` with [`Capture`] recording this thread, and returns what it wrote.
+    fn capture<R>(f: impl FnOnce() -> R) -> (R, String) {
+        static INSTALL: std::sync::Once = std::sync::Once::new();
+        INSTALL.call_once(|| {
+            let capture = Capture {
+                next_id: AtomicU64::new(1),
+            };
+            let installed = tracing::subscriber::set_global_default(capture);
+            assert!(installed.is_ok(), "another global subscriber is installed");
+        });
+        CAPTURED.set(Some(String::new()));
+        let result = f();
+        (result, CAPTURED.take().unwrap_or_default())
+    }
+
+    #[test]
+    fn tracing_records_attempts_without_key() {
+        const UNAVAILABLE: &str = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 4\r\n\
+                                   connection: close\r\n\r\nbusy";
+        const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+        let (base, server) = serve(vec![UNAVAILABLE, OK]);
+        let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
+        let client = Client::builder()
+            .api_key(SECRET)
+            .base_url(base)
+            .retry_policy(fast);
+        let client = client.build().unwrap_or_else(|err| panic!("{err}"));
+        let (got, text) =
+            capture(|| block_on(client.execute::<u8>(request(Method::GET, "/v1/things/x", None))));
+        assert_eq!(got.ok(), Some(1));
+        let _ = server.join();
+        for expected in [
+            "baseten_api.request",
+            "operation=\"test_op\"",
+            "method=GET",
+            "path_template=\"/v1/things/{id}\"",
+            "record attempt=1",
+            "record status=503",
+            "wait_ms=",
+            "reason=HTTP 503: busy",
+            "record attempt=2",
+            "record status=200",
+            "record elapsed_ms=",
+        ] {
+            assert!(text.contains(expected), "{expected} missing from:\n{text}");
+        }
+        assert!(!text.contains("SuperSecret"), "{text}");
     }
 }

@@ -1,4 +1,7 @@
-//! The error type every API call returns.
+//! The error type every API call returns, and the parsing of Baseten's JSON error bodies.
+
+use std::fmt;
+use std::time::Duration;
 
 /// Longest body excerpt (in characters) an error message quotes; bodies can
 /// be whole HTML error pages, which would swamp a log line.
@@ -6,18 +9,52 @@ const EXCERPT_CHARS: usize = 200;
 
 /// Everything that can go wrong when calling the API.
 ///
-/// Marked `#[non_exhaustive]` because later versions add variants (for
-/// example for retries, timeouts and rate limits); match with a `_` arm.
+/// Every variant's `Display` is one line, bounded in length, and never
+/// contains the API key (the key only ever travels in the `Authorization`
+/// header, which no error captures). `Debug` never shows the key either.
+///
+/// Marked `#[non_exhaustive]` because later versions may add variants; match
+/// with a `_` arm.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The server answered with a status outside 200–299.
-    #[error("HTTP {status}: {}", excerpt(body))]
+    /// The server answered `429 Too Many Requests`, and either the request
+    /// may not be retried (it is not idempotent, or retries are off), every
+    /// attempt was used up, or the server asked for a longer wait than
+    /// [`RetryPolicy::max_retry_after`](crate::RetryPolicy::max_retry_after)
+    /// allows.
+    #[error("{}", RateLimitedDisplay { retry_after: *retry_after, attempts: *attempts })]
+    RateLimited {
+        /// How long the server asked to wait before trying again (its body's
+        /// `retry_after` or else its `Retry-After` header), if it said.
+        retry_after: Option<Duration>,
+        /// How many requests were sent, the last one included.
+        attempts: u32,
+        /// The last response's complete body, decoded as UTF-8 (invalid
+        /// bytes are replaced with U+FFFD).
+        body: String,
+    },
+
+    /// The server answered with a status outside 200–299 (other than 429,
+    /// which is [`Error::RateLimited`]).
+    ///
+    /// Baseten's JSON error bodies are picked apart where present:
+    /// `{"code": ..., "message": ...}`, `{"detail": ...}` and
+    /// `{"error": ...}` (whose text lands in `message`). Anything else, such
+    /// as a proxy's HTML error page, is only in `body`.
+    #[error("{}", ApiDisplay { status: *status, code: code.as_deref(), message: message.as_deref(), detail: detail.as_deref(), body })]
     Api {
         /// The HTTP status code.
         status: u16,
+        /// The body's `code` string, e.g. `PERMISSION_DENIED`.
+        code: Option<String>,
+        /// The body's `message` string, or else its `error` string.
+        message: Option<String>,
+        /// The body's `detail`: the string itself, or compact JSON when the
+        /// server sent a structure (validation errors list their fields).
+        detail: Option<String>,
         /// The complete response body, decoded as UTF-8 (invalid bytes are
-        /// replaced with U+FFFD). Usually a JSON error object.
+        /// replaced with U+FFFD).
         body: String,
     },
 
@@ -32,10 +69,19 @@ pub enum Error {
         body_excerpt: String,
     },
 
+    /// No complete response arrived within the client's connect or request
+    /// timeout, on every attempt made.
+    #[error("request timed out after {}", Attempts(*attempts))]
+    Timeout {
+        /// How many requests were sent, the last one included.
+        attempts: u32,
+    },
+
     /// The request could not be sent or the response could not be read
-    /// (DNS, TLS, connection reset, ...).
+    /// (DNS, TLS, connection refused or reset, a body cut short, ...).
     // reqwest's message names the URL, which never carries the API key: the
-    // key only travels in the Authorization header.
+    // key only travels in the Authorization header, and base URLs with
+    // credentials in them are refused.
     #[error("HTTP transport failed: {0}")]
     Transport(#[source] reqwest::Error),
 
@@ -48,14 +94,178 @@ pub enum Error {
 
 impl Error {
     /// The HTTP status of the response this error came from, if there was
-    /// one.
+    /// one (`429` for [`Error::RateLimited`]).
     #[must_use]
     pub fn status(&self) -> Option<u16> {
         match self {
+            Self::RateLimited { .. } => Some(429),
             Self::Api { status, .. } => Some(*status),
             Self::Transport(source) => source.status().map(|status| status.as_u16()),
-            Self::Decode { .. } | Self::InvalidRequest(_) => None,
+            Self::Decode { .. } | Self::Timeout { .. } | Self::InvalidRequest(_) => None,
         }
+    }
+
+    /// Whether sending the same request again later might succeed: rate
+    /// limits, timeouts, connection failures and server errors (5xx other
+    /// than `501 Not Implemented`, plus `408 Request Timeout`).
+    ///
+    /// The client already retries idempotent requests on these errors as
+    /// its [`RetryPolicy`](crate::RetryPolicy) allows; this is for callers
+    /// deciding what to do once it has given up, or with a non-idempotent
+    /// request (where a retry may repeat a side effect).
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::RateLimited { .. } | Self::Timeout { .. } => true,
+            Self::Api { status, .. } => retryable_status(*status),
+            Self::Transport(source) => retryable_transport(source),
+            Self::Decode { .. } | Self::InvalidRequest(_) => false,
+        }
+    }
+}
+
+/// Statuses worth another attempt: server trouble that may pass. `501 Not
+/// Implemented` is a permanent answer, and 429 is handled separately.
+pub(crate) fn retryable_status(status: u16) -> bool {
+    status == 408 || ((500..=599).contains(&status) && status != 501)
+}
+
+/// Transport failures worth another attempt: the connection could not be
+/// made, broke while sending, or broke while reading the body. Not a
+/// redirect loop or a request reqwest could not even build.
+///
+/// reqwest reports a body cut short as a "decode" error; the client never
+/// has reqwest decode anything (it reads raw bytes and parses them itself),
+/// so here that always means the body could not be read.
+pub(crate) fn retryable_transport(source: &reqwest::Error) -> bool {
+    source.is_connect()
+        || source.is_timeout()
+        || source.is_request()
+        || source.is_body()
+        || source.is_decode()
+}
+
+/// Writes `1 attempt` / `3 attempts`.
+struct Attempts(u32);
+
+impl fmt::Display for Attempts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 attempt"),
+            n => write!(f, "{n} attempts"),
+        }
+    }
+}
+
+/// `rate limited (HTTP 429) after 3 attempts; retry after 1.5s`.
+struct RateLimitedDisplay {
+    retry_after: Option<Duration>,
+    attempts: u32,
+}
+
+impl fmt::Display for RateLimitedDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "rate limited (HTTP 429) after {}",
+            Attempts(self.attempts)
+        )?;
+        match self.retry_after {
+            Some(wait) => write!(f, "; server asked to retry after {wait:?}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `HTTP 403 PERMISSION_DENIED: <message>`, falling back to the detail and
+/// then to an excerpt of the raw body; always one bounded line.
+struct ApiDisplay<'a> {
+    status: u16,
+    code: Option<&'a str>,
+    message: Option<&'a str>,
+    detail: Option<&'a str>,
+    body: &'a str,
+}
+
+impl fmt::Display for ApiDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        if let Some(code) = self.code {
+            write!(f, " {}", excerpt(code))?;
+        }
+        let text = self.message.or(self.detail);
+        match (text, self.code) {
+            (Some(text), _) => write!(f, ": {}", excerpt(text)),
+            // The code alone says what went wrong.
+            (None, Some(_)) => Ok(()),
+            (None, None) => write!(f, ": {}", excerpt(self.body)),
+        }
+    }
+}
+
+/// What a JSON error body says, where it is a JSON object at all.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct ErrorBody {
+    pub(crate) code: Option<String>,
+    pub(crate) message: Option<String>,
+    pub(crate) detail: Option<String>,
+    /// The body's `retry_after`, in seconds (fractions allowed).
+    pub(crate) retry_after: Option<Duration>,
+}
+
+impl ErrorBody {
+    /// Picks the known fields out of `bytes`; anything that is not a JSON
+    /// object (an HTML page, plain text, nothing) gives all `None`.
+    pub(crate) fn parse(bytes: &[u8]) -> Self {
+        let Ok(serde_json::Value::Object(object)) =
+            serde_json::from_slice::<serde_json::Value>(bytes)
+        else {
+            return Self::default();
+        };
+        let string = |name: &str| match object.get(name) {
+            Some(serde_json::Value::String(text)) => Some(text.clone()),
+            _ => None,
+        };
+        let detail = match object.get("detail") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(text)) => Some(text.clone()),
+            Some(other) => Some(other.to_string()),
+        };
+        Self {
+            code: string("code"),
+            message: string("message").or_else(|| string("error")),
+            detail,
+            retry_after: object.get("retry_after").and_then(retry_after_value),
+        }
+    }
+}
+
+/// A `retry_after` JSON value: a non-negative number of seconds, or a
+/// string holding one.
+fn retry_after_value(value: &serde_json::Value) -> Option<Duration> {
+    match value {
+        serde_json::Value::Number(number) => number.as_f64().and_then(seconds),
+        serde_json::Value::String(text) => parse_seconds(text),
+        _ => None,
+    }
+}
+
+/// A `Retry-After`-style number of seconds (`1`, `0.25`); HTTP dates and
+/// anything negative, non-finite or absurdly large give `None`.
+pub(crate) fn parse_seconds(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    // `f64::from_str` accepts `inf` and `NaN`; only plain decimals will do.
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    text.parse::<f64>().ok().and_then(seconds)
+}
+
+fn seconds(value: f64) -> Option<Duration> {
+    if value.is_finite() && value >= 0.0 {
+        Duration::try_from_secs_f64(value).ok()
+    } else {
+        None
     }
 }
 
@@ -94,6 +304,17 @@ pub(crate) fn excerpt(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn api(status: u16, body: &str) -> Error {
+        let parsed = ErrorBody::parse(body.as_bytes());
+        Error::Api {
+            status,
+            code: parsed.code,
+            message: parsed.message,
+            detail: parsed.detail,
+            body: body.to_owned(),
+        }
+    }
+
     #[test]
     fn error_is_send_sync_static() {
         fn assert_bounds<T: Send + Sync + 'static>() {}
@@ -121,14 +342,125 @@ mod tests {
 
     #[test]
     fn api_display_is_bounded_single_line() {
-        let err = Error::Api {
-            status: 503,
-            body: format!("<html>\n{}\n</html>", "ü".repeat(10_000)),
-        };
+        let err = api(503, &format!("<html>\n{}\n</html>", "ü".repeat(10_000)));
         let shown = err.to_string();
         assert!(shown.starts_with("HTTP 503: <html> ü"));
         assert!(!shown.contains('\n'));
         assert!(shown.chars().count() < 250);
         assert_eq!(err.status(), Some(503));
+        assert!(err.is_retryable());
+    }
+
+    #[test]
+    fn api_display_prefers_code_and_message() {
+        let cases = [
+            (
+                r#"{"code": "PERMISSION_DENIED", "message": "no access\nto m1"}"#,
+                "HTTP 403 PERMISSION_DENIED: no access to m1",
+            ),
+            (
+                r#"{"code": "PERMISSION_DENIED"}"#,
+                "HTTP 403 PERMISSION_DENIED",
+            ),
+            (
+                r#"{"detail": "Not authenticated"}"#,
+                "HTTP 403: Not authenticated",
+            ),
+            (
+                r#"{"error": "Model not found"}"#,
+                "HTTP 403: Model not found",
+            ),
+            (
+                r#"{"detail": [{"loc": ["query"], "msg": "bad"}]}"#,
+                r#"HTTP 403: [{"loc":["query"],"msg":"bad"}]"#,
+            ),
+            (
+                r#"{"code": 7, "other": 1}"#,
+                r#"HTTP 403: {"code": 7, "other": 1}"#,
+            ),
+            ("[1, 2]", "HTTP 403: [1, 2]"),
+        ];
+        for (body, shown) in cases {
+            let err = api(403, body);
+            assert_eq!(err.to_string(), shown, "{body}");
+            assert!(!err.is_retryable());
+        }
+    }
+
+    #[test]
+    fn error_body_fields() {
+        let parsed = ErrorBody::parse(br#"{"error": "slow down", "retry_after": 2}"#);
+        assert_eq!(parsed.message.as_deref(), Some("slow down"));
+        assert_eq!(parsed.retry_after, Some(Duration::from_secs(2)));
+        let parsed = ErrorBody::parse(br#"{"retry_after": 0.25, "message": "m", "error": "e"}"#);
+        assert_eq!(parsed.message.as_deref(), Some("m"));
+        assert_eq!(parsed.retry_after, Some(Duration::from_millis(250)));
+        for bad in [
+            &br#"{"retry_after": -1}"#[..],
+            br#"{"retry_after": "soon"}"#,
+            br#"{"retry_after": 1e400}"#,
+            br#"{"retry_after": null}"#,
+            b"NaN",
+            b"<html>",
+            b"",
+        ] {
+            assert_eq!(ErrorBody::parse(bad).retry_after, None);
+        }
+        assert_eq!(
+            ErrorBody::parse(br#"{"retry_after": "3"}"#).retry_after,
+            Some(Duration::from_secs(3))
+        );
+    }
+
+    #[test]
+    fn parse_seconds_accepts_plain_decimals_only() {
+        assert_eq!(parse_seconds(" 1 "), Some(Duration::from_secs(1)));
+        assert_eq!(parse_seconds("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_seconds("0"), Some(Duration::ZERO));
+        for bad in [
+            "",
+            "-1",
+            "inf",
+            "NaN",
+            "1e3",
+            ".",
+            "1.2.3",
+            "Wed, 21 Oct 2015 07:28:00 GMT",
+            &"9".repeat(400),
+        ] {
+            assert_eq!(parse_seconds(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn other_displays() {
+        let limited = Error::RateLimited {
+            retry_after: Some(Duration::from_millis(1500)),
+            attempts: 3,
+            body: String::new(),
+        };
+        assert_eq!(
+            limited.to_string(),
+            "rate limited (HTTP 429) after 3 attempts; server asked to retry after 1.5s"
+        );
+        assert_eq!(limited.status(), Some(429));
+        assert!(limited.is_retryable());
+        let limited = Error::RateLimited {
+            retry_after: None,
+            attempts: 1,
+            body: String::new(),
+        };
+        assert_eq!(
+            limited.to_string(),
+            "rate limited (HTTP 429) after 1 attempt"
+        );
+        let timeout = Error::Timeout { attempts: 2 };
+        assert_eq!(timeout.to_string(), "request timed out after 2 attempts");
+        assert_eq!(timeout.status(), None);
+        assert!(timeout.is_retryable());
+        assert!(!Error::InvalidRequest(String::new()).is_retryable());
+        assert!(!api(501, "").is_retryable());
+        assert!(api(408, "").is_retryable());
+        assert!(!api(404, "").is_retryable());
     }
 }

@@ -3,7 +3,7 @@
 //! The generator recognises the shape by structure (a descriptor list whose items carry
 //! `label_sets`, a value-set list whose items carry `start_epoch_millis` and
 //! `values: [[number | null]]`, and a window) and emits these impls for every such response
-//! type, so alignment ([`crate::metrics`]) is written once for all of them.
+//! type (in `gen/index_mapped.rs`), so alignment ([`crate::metrics`]) is written once for all.
 
 use std::collections::BTreeMap;
 
@@ -45,59 +45,4 @@ pub trait IndexMappedValueSet {
     fn start_epoch_millis(&self) -> i64;
     /// `values[descriptor][label set]`; `None` is no data.
     fn values(&self) -> &[Vec<Option<f64>>];
-}
-
-// TEMPORARY: hand-written until the generator emits these impls (issue 3).
-mod temporary {
-    use super::*;
-    use crate::models::{
-        GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricValueSetV1,
-    };
-
-    impl IndexMappedResponse for GetModelMetricsResponseV1 {
-        type Descriptor = ModelMetricDescriptorV1;
-        type ValueSet = ModelMetricValueSetV1;
-        fn window_start_millis(&self) -> i64 {
-            self.start_epoch_millis
-        }
-        fn window_end_millis(&self) -> i64 {
-            self.end_epoch_millis
-        }
-        fn mode_str(&self) -> Option<&str> {
-            Some(self.mode.as_str())
-        }
-        fn step_seconds(&self) -> Option<i64> {
-            self.step_seconds
-        }
-        fn descriptors(&self) -> &[ModelMetricDescriptorV1] {
-            &self.metric_descriptors
-        }
-        fn value_sets(&self) -> &[ModelMetricValueSetV1] {
-            &self.metric_values
-        }
-    }
-
-    impl IndexMappedDescriptor for ModelMetricDescriptorV1 {
-        fn name(&self) -> &str {
-            &self.name
-        }
-        fn unit_hint_str(&self) -> Option<&str> {
-            Some(self.unit_hint.as_str())
-        }
-        fn kind_str(&self) -> Option<&str> {
-            Some(self.kind.as_str())
-        }
-        fn label_sets(&self) -> &[BTreeMap<String, String>] {
-            &self.label_sets
-        }
-    }
-
-    impl IndexMappedValueSet for ModelMetricValueSetV1 {
-        fn start_epoch_millis(&self) -> i64 {
-            self.start_epoch_millis
-        }
-        fn values(&self) -> &[Vec<Option<f64>>] {
-            &self.values
-        }
-    }
 }

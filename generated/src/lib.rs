@@ -9,21 +9,35 @@
 //! | [`models`] | generated (`src/gen/models.rs`) | request and response types |
 //! | [`operations`] | generated (`src/gen/operations.rs`) | one call per API operation, and [`DEFAULT_BASE_URL`] |
 //! | [`runtime`] | hand-written | the small support layer the generated code calls |
-//! | [`Client`], [`ClientBuilder`], [`Error`] | hand-written | connection settings, authentication, error type |
+//! | [`Client`], [`ClientBuilder`], [`AuthScheme`], [`RetryPolicy`], [`Error`] | hand-written | connection settings, authentication, timeouts and retries, error type |
 //!
 //! # Example
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use baseten_api::{Client, RetryPolicy};
+//!
+//! // The key from BASETEN_API_KEY (and BASETEN_BASE_URL, if set).
+//! let client = Client::from_env()?;
+//!
+//! // Or spelled out, with every knob.
 //! let key = std::env::var("BASETEN_API_KEY")?;
-//! let client = baseten_api::Client::new(key)?;
+//! let client = Client::builder()
+//!     .api_key(key)
+//!     .connect_timeout(Duration::from_secs(5))
+//!     .timeout(Duration::from_secs(60))
+//!     .retry_policy(RetryPolicy::default().with_max_attempts(5))
+//!     .build()?;
 //! assert_eq!(client.base_url(), baseten_api::DEFAULT_BASE_URL);
 //! # Ok(())
 //! # }
 //! ```
 //!
 //! A [`Client`] is cheap to clone and is `Send + Sync`: clones share one
-//! connection pool, so build it once and pass it around.
+//! connection pool, so build it once and pass it around. Idempotent
+//! requests are retried on rate limits, server errors and timeouts as its
+//! [`RetryPolicy`] allows; what finally goes wrong is an [`Error`].
 
 #![warn(missing_docs)]
 
@@ -40,12 +54,24 @@ pub mod models;
 #[path = "gen/operations.rs"]
 pub mod operations;
 
+// Only trait impls: nothing to name from outside.
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/index_mapped.rs"]
+mod index_mapped_impls;
+
 pub mod index_mapped;
+pub mod metrics;
 pub mod runtime;
 
 mod client;
 mod error;
+mod retry;
 
-pub use client::{Client, ClientBuilder};
+pub use client::{
+    API_KEY_ENV, AuthScheme, BASE_URL_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_TIMEOUT,
+};
 pub use error::Error;
 pub use operations::DEFAULT_BASE_URL;
+pub use retry::RetryPolicy;

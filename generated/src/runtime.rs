@@ -8,6 +8,7 @@
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 pub use crate::error::Error;
+pub use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 pub use reqwest::Method;
 
 /// One HTTP request an emitted operation hands to

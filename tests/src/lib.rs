@@ -51,3 +51,30 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     files
 }
 pub mod snapshots;
+
+/// A `cargo` command for tests that run cargo themselves, from the workspace root.
+///
+/// Cargo gives a test its package's variables (`CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME`, …). Left
+/// in place, the nested cargo sees them as a changed environment and rebuilds every dependency
+/// whose build script watches one (ring watches `CARGO_MANIFEST_DIR`); the next outer build
+/// then rebuilds them back.
+pub fn cargo_command() -> std::process::Command {
+    let mut command =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    for (name, _) in std::env::vars_os() {
+        let text = name.to_string_lossy();
+        let per_package = text.starts_with("CARGO_PKG_")
+            || text.starts_with("CARGO_MANIFEST_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+            ]
+            .contains(&text.as_ref());
+        if per_package {
+            command.env_remove(&name);
+        }
+    }
+    command.current_dir(workspace_root());
+    command
+}

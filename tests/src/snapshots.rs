@@ -19,6 +19,7 @@ macro_rules! snapshot {
                 }
             }
 
+            pub mod index_mapped;
             pub mod models;
             pub mod operations;
         }
@@ -26,6 +27,7 @@ macro_rules! snapshot {
 }
 
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
+snapshot!(index_mapped);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);

@@ -34,12 +34,136 @@ pub fn run(root: &Path, mode: Mode) -> Result<()> {
     match mode {
         Mode::Overwrite => {
             eprintln!("{OUT_DIR}: updated {}", stale.join(", "));
+            report_changes_since_commit(root);
             Ok(())
         }
         Mode::Check => bail!(
             "{OUT_DIR} is out of date with {SPEC} ({}); {FIX}",
             stale.join(", ")
         ),
+    }
+}
+
+/// Generates a standalone crate from any document into `out` (depending on this workspace's
+/// runtime by path).
+pub fn run_standalone(spec: &Path, out: &Path, config: Option<&Path>, mode: Mode) -> Result<()> {
+    let spec_text =
+        fs::read_to_string(spec).with_context(|| format!("reading {}", spec.display()))?;
+    let config_text = config
+        .map(|path| fs::read_to_string(path).with_context(|| format!("reading {}", path.display())))
+        .transpose()?;
+    let spec_display = spec.display().to_string();
+    let name = spec
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let runtime = workspace_root().join("generated");
+    let command = format!(
+        "cargo xtask regen --spec {spec_display} --out {}",
+        out.display()
+    );
+    let settings = baseten_codegen::CrateSettings {
+        name: &format!("generated-{name}"),
+        runtime_path: &runtime.display().to_string(),
+        command: &command,
+    };
+    let input = baseten_codegen::Input {
+        spec_path: &spec_display,
+        spec_text: &spec_text,
+        config_text: config_text.as_deref(),
+    };
+    let output = baseten_codegen::generate_crate(&input, &settings)
+        .with_context(|| format!("generating from {spec_display}"))?;
+    eprintln!("{spec_display}: {} notes", output.notes.len());
+    let mut stale = Vec::new();
+    for (relative, contents) in &output.files {
+        if ensure_file_contents(mode, out, relative, contents)? {
+            stale.push(relative.clone());
+        }
+    }
+    if mode == Mode::Check && !stale.is_empty() {
+        bail!(
+            "{} is out of date ({}); rerun {command}",
+            out.display(),
+            stale.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Prints the API change report from one document to another (all operations of each).
+pub fn diff(old: &Path, new: &Path) -> Result<()> {
+    let read = |path: &Path| {
+        fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    };
+    let (old_text, new_text) = (read(old)?, read(new)?);
+    let report = changes(&old_text, None, &new_text, None)?;
+    print!("{report}");
+    Ok(())
+}
+
+fn changes(
+    old: &str,
+    old_config: Option<&str>,
+    new: &str,
+    new_config: Option<&str>,
+) -> Result<baseten_codegen::diff::ChangeReport> {
+    let ir = |text: &str, config: Option<&str>, which: &str| {
+        let input = baseten_codegen::Input {
+            spec_path: which,
+            spec_text: text,
+            config_text: config,
+        };
+        baseten_codegen::build_ir(&input)
+            .map(|(api, _)| api)
+            .with_context(|| format!("generating from the {which} document"))
+    };
+    Ok(baseten_codegen::diff::api_changes(
+        &ir(old, old_config, "old")?,
+        &ir(new, new_config, "new")?,
+    ))
+}
+
+/// After a regen that changed something: what it changed in the API, against the committed
+/// schema (`git show HEAD:…`). Best effort: outside a git checkout there is nothing to compare.
+fn report_changes_since_commit(root: &Path) {
+    let committed = |path: &str| {
+        std::process::Command::new("git")
+            .current_dir(root)
+            .args(["show", &format!("HEAD:{path}")])
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let Some(old_spec) = committed(SPEC) else {
+        return;
+    };
+    let old_config = committed(CONFIG);
+    let (Ok(new_spec), new_config) = (
+        fs::read_to_string(root.join(SPEC)),
+        fs::read_to_string(root.join(CONFIG)).ok(),
+    ) else {
+        return;
+    };
+    match changes(
+        &old_spec,
+        old_config.as_deref(),
+        &new_spec,
+        new_config.as_deref(),
+    ) {
+        Ok(report) => eprint!("API changes since the last commit: {report}"),
+        Err(error) => eprintln!("note: no API change report: {error:#}"),
     }
 }
 

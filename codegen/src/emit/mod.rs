@@ -1,5 +1,6 @@
 //! Emitters: one module per output file, each returning tokens; formatting happens here once.
 
+mod index_mapped;
 mod models;
 mod operations;
 
@@ -23,7 +24,9 @@ pub(crate) fn emit_files(
             reason: error.to_string(),
         })?;
     let mut files = BTreeMap::new();
+    let shapes = crate::index_mapped::recognise(&api.types);
     for (name, tokens) in [
+        ("index_mapped.rs", index_mapped::emit(&shapes, &runtime)),
         ("models.rs", models::emit(api)),
         ("operations.rs", operations::emit(api, &runtime)),
     ] {
@@ -80,14 +83,65 @@ pub(crate) fn doc_attrs(text: Option<&str>) -> TokenStream {
     let Some(text) = text else {
         return TokenStream::new();
     };
-    let lines = text.trim().lines().map(|line| {
-        let line = line.trim();
-        let line = if line == "```" { "```text" } else { line };
-        if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        }
-    });
+    let mut in_fence = false;
+    let lines: Vec<String> = text
+        .trim()
+        .lines()
+        .map(|line| {
+            let line = line.trim();
+            let line = if line.starts_with("```") {
+                let opening = !in_fence;
+                in_fence = !in_fence;
+                if opening && line == "```" {
+                    "```text".to_owned()
+                } else {
+                    line.to_owned()
+                }
+            } else if in_fence {
+                line.to_owned()
+            } else {
+                escape_prose(line)
+            };
+            if line.is_empty() {
+                String::new()
+            } else {
+                format!(" {line}")
+            }
+        })
+        .collect();
     quote!(#(#[doc = #lines])*)
+}
+
+/// Outside code spans, `<` and `>` are escaped (rustdoc would read `<deployment_id>` as an HTML
+/// tag), so are `[` and `]` (`values[i]` would be a broken intra-doc link), and bare URLs are
+/// wrapped in `<…>` (rustdoc warns on bare URLs).
+fn escape_prose(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for (i, part) in line.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd parts sit between backticks: code, kept as written.
+        if i % 2 == 1 {
+            out.push_str(part);
+            continue;
+        }
+        let escaped = part
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('[', "\\[")
+            .replace(']', "\\]");
+        let mut words = Vec::new();
+        for word in escaped.split(' ') {
+            let is_url = word.starts_with("https://") || word.starts_with("http://");
+            words.push(if is_url {
+                let trimmed = word.trim_end_matches(['.', ',', ';', ')']);
+                format!("<{trimmed}>{}", &word[trimmed.len()..])
+            } else {
+                word.to_owned()
+            });
+        }
+        out.push_str(&words.join(" "));
+    }
+    out
 }

@@ -4,13 +4,14 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{doc_attrs, ident, type_tokens};
-use crate::ir::{AliasDef, Api, EnumDef, Field, StructDef, TypeDef};
+use crate::ir::{AliasDef, Api, EnumDef, Field, StructDef, TypeDef, UnionDef};
 
 pub(super) fn emit(api: &Api) -> TokenStream {
     let items = api.types.values().map(|def| match def {
         TypeDef::Struct(def) => emit_struct(def),
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
+        TypeDef::Union(def) => emit_union(def),
     });
     let imports = if api
         .types
@@ -161,5 +162,71 @@ fn emit_alias(def: &AliasDef) -> TokenStream {
     quote! {
         #doc
         pub type #name = #ty;
+    }
+}
+
+fn emit_union(def: &UnionDef) -> TokenStream {
+    let name = ident(&def.name);
+    let doc = doc_attrs(def.doc.as_deref());
+    let fallback = ident(&def.fallback);
+    let tag_property = &def.tag_property;
+    let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
+    let payloads = def.variants.iter().map(|v| type_tokens(&v.ty));
+    let variant_docs = tags
+        .iter()
+        .map(|tag| format!(" `{tag_property}` is `{tag}`."));
+    let fallback_doc = format!(
+        " A `{tag_property}` not in the document this code was generated from; keeps the whole value."
+    );
+    quote! {
+        #doc
+        ///
+        /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+        /// fallback variant with the value kept whole.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name {
+            #(#[doc = #variant_docs] #variant_names(#payloads),)*
+            #[doc = #fallback_doc]
+            #fallback(::serde_json::Value),
+        }
+
+        impl #name {
+            /// The property that carries the tag.
+            pub const TAG_PROPERTY: &'static str = #tag_property;
+
+            /// The tag of this value.
+            pub fn tag(&self) -> Option<&str> {
+                match self {
+                    #(Self::#variant_names(_) => Some(#tags),)*
+                    Self::#fallback(value) => value.get(Self::TAG_PROPERTY).and_then(|tag| tag.as_str()),
+                }
+            }
+        }
+
+        impl Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let (tag, mut value) = match self {
+                    #(Self::#variant_names(payload) => (#tags, ::serde_json::to_value(payload).map_err(<S::Error as serde::ser::Error>::custom)?),)*
+                    Self::#fallback(value) => return value.serialize(serializer),
+                };
+                // The payload type may not carry its own tag.
+                if let ::serde_json::Value::Object(object) = &mut value {
+                    object.entry(Self::TAG_PROPERTY).or_insert_with(|| ::serde_json::Value::from(tag));
+                }
+                value.serialize(serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = ::serde_json::Value::deserialize(deserializer)?;
+                let tag = value.get(Self::TAG_PROPERTY).and_then(|tag| tag.as_str()).map(str::to_owned);
+                match tag.as_deref() {
+                    #(Some(#tags) => ::serde_json::from_value(value).map(Self::#variant_names).map_err(<D::Error as serde::de::Error>::custom),)*
+                    _ => Ok(Self::#fallback(value)),
+                }
+            }
+        }
     }
 }

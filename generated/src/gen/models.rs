@@ -2,7 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
-/// Metrics over a time window in index-mapped form. Each metric is described once, in `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order, so the value for descriptor i is at values[i].
+/// Metrics over a time window in index-mapped form. Each metric is described once, in `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order, so the value for descriptor i is at values\[i\].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetModelMetricsResponseV1 {
     /// Where the returned window begins (ms since the Unix epoch).

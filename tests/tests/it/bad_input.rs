@@ -121,7 +121,11 @@ fn bad_config() {
         "generator config: #/operation_names/GET ~1nope: no operation GET /nope in the document"
     );
     assert_eq!(
+        error_for(spec, Some("select: ['GET /v1/nothing/**']")).to_string(),
+        "generator config: #/select/0: \"GET /v1/nothing/**\" selects no operation in the document"
+    );
+    assert_eq!(
         error_for(spec, Some("runtime_pth: crate::runtime")).to_string(),
-        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected `runtime_path` or `operation_names`"
+        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `select`"
     );
 }

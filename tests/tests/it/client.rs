@@ -6,7 +6,7 @@ use baseten_api::models::{
     ModelMetricUnitHintV1 as Unit, ModelMetricValueSetV1,
 };
 use baseten_api::operations::{GetModelDeploymentMetricsQuery, GetModelEnvironmentMetricsQuery};
-use baseten_api::{Client, Error};
+use baseten_api::{Client, Error, RetryPolicy};
 use serde_json::error::Category;
 use serde_json::{Value, json};
 use wiremock::matchers::any;
@@ -108,9 +108,12 @@ async fn exchange(
         .respond_with(response)
         .mount(&server)
         .await;
+    // One attempt: these tests pin what a single exchange sends and reports; retries have
+    // their own tests in `resilience.rs`.
     let client = Client::builder()
         .api_key(API_KEY)
         .base_url(server.uri())
+        .retry_policy(RetryPolicy::none())
         .build()
         .unwrap_or_else(|error| panic!("client: {error}"));
     let result = call(&client, op, query).await;
@@ -492,7 +495,8 @@ async fn decodes_unknown_enum_values_and_ignores_unknown_fields() {
     });
 }
 
-/// A non-2xx answer is `Error::Api` with the body kept byte for byte, and a one-line message.
+/// A non-2xx answer other than 429 is `Error::Api` with the body kept byte for byte, and a
+/// one-line message.
 async fn check_api_error(status: u16, mime: &str, body: &str, message: &str) {
     let response = ResponseTemplate::new(status).set_body_raw(body.to_owned(), mime);
     let (result, received) = exchange(PLAIN, &q(), response).await;
@@ -505,6 +509,7 @@ async fn check_api_error(status: u16, mime: &str, body: &str, message: &str) {
         Error::Api {
             status: got_status,
             body: got_body,
+            ..
         } => {
             assert_eq!(got_status, status);
             assert_eq!(got_body, body);
@@ -519,7 +524,8 @@ async fn non_2xx_is_api_error_with_raw_body() {
         404,
         "application/json",
         "{\n  \"error\": \"Model not found\",\n  \"model_id\": \"m1\"\n}\n",
-        r#"HTTP 404: { "error": "Model not found", "model_id": "m1" }"#,
+        // The JSON body's `error` text is the message; the whole body is still kept.
+        "HTTP 404: Model not found",
     )
     .await;
     check_api_error(
@@ -529,7 +535,27 @@ async fn non_2xx_is_api_error_with_raw_body() {
         "HTTP 500: <!DOCTYPE html> <html> <body><h1>500 Internal Server Error</h1></body> </html>",
     )
     .await;
-    check_api_error(429, "text/plain", "", "HTTP 429: (empty body)").await;
+    check_api_error(400, "text/plain", "", "HTTP 400: (empty body)").await;
+
+    // 429 has its own variant (once retries, if any, are used up).
+    let response = ResponseTemplate::new(429).set_body_raw("", "text/plain");
+    let (result, received) = exchange(PLAIN, &q(), response).await;
+    assert_eq!(received.len(), 1);
+    let error = result.expect_err("429 must be an error");
+    assert_loggable(&error);
+    assert_eq!(error.to_string(), "rate limited (HTTP 429) after 1 attempt");
+    assert_eq!(error.status(), Some(429));
+    assert!(
+        matches!(
+            &error,
+            Error::RateLimited {
+                retry_after: None,
+                attempts: 1,
+                body,
+            } if body.is_empty()
+        ),
+        "{error:?}"
+    );
 }
 
 /// A 2xx body that is not the expected JSON is `Error::Decode`, quoting a one-line excerpt.
@@ -596,9 +622,12 @@ async fn transport_failure_is_loggable() {
             .unwrap_or_else(|error| panic!("{error}"))
             .port()
     };
+    // Connection failures are retried; a tiny backoff keeps this quick.
+    let retry = RetryPolicy::default().with_initial_backoff(std::time::Duration::from_millis(1));
     let client = Client::builder()
         .api_key(API_KEY)
         .base_url(format!("http://127.0.0.1:{port}"))
+        .retry_policy(retry)
         .build()
         .unwrap_or_else(|error| panic!("client: {error}"));
     let error = call(&client, PLAIN, &q().metrics(["a"]))

@@ -2,7 +2,10 @@
 
 mod bad_input;
 mod client;
+mod conformance;
+mod golden;
 mod lowering;
+mod resilience;
 mod smoke;
 mod snapshots;
 mod xtask;

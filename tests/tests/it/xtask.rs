@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use baseten_tests::workspace_root;
 
@@ -39,16 +38,8 @@ fn emitted(root: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// Runs `cargo xtask regen [--check]` on `root`; returns (success, stderr).
 fn regen(root: &Path, check: bool) -> (bool, String) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut command = Command::new(cargo);
-    command.current_dir(workspace_root()).args([
-        "run",
-        "--quiet",
-        "--package",
-        "xtask",
-        "--",
-        "regen",
-    ]);
+    let mut command = baseten_tests::cargo_command();
+    command.args(["run", "--quiet", "--package", "xtask", "--", "regen"]);
     if check {
         command.arg("--check");
     }

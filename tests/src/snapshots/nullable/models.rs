@@ -87,7 +87,6 @@ pub struct Reading {
     /// A reference with sibling keywords.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ref_with_siblings: Option<Level>,
-    /// Required Nullable
     #[serde(default)]
     pub required_nullable: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,0 +1,259 @@
+//! Decoding a response from JSON bytes, with errors that name the JSON path of the bad value.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde_path_to_error::Segment;
+
+/// Decodes a response from JSON bytes.
+///
+/// Unlike `serde_json::from_slice`, a failure says *where*: [`DecodeError::path`] is the JSON
+/// path of the offending value (e.g. `metric_values[3].values[1][0]`), and when that value sits
+/// inside a value set's `values`, [`DecodeError::location`] gives its indices. A value that is
+/// neither a number nor `null` (a string, a bare `NaN`, a number too large for an `f64`) is
+/// caught here, before validation. Trailing non-whitespace after the document is an error too.
+///
+/// ```
+/// use baseten_api::metrics::{self, ValueLocation};
+/// use baseten_api::models::GetModelMetricsResponseV1;
+///
+/// let json = br#"{"start_epoch_millis": 0, "end_epoch_millis": 1, "mode": "SUMMARY",
+///   "metric_descriptors": [{"name": "m", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": [{}]}],
+///   "metric_values": [{"start_epoch_millis": 0, "values": [["x"]]}]}"#;
+/// let error = metrics::decode::<GetModelMetricsResponseV1>(json).unwrap_err();
+/// assert_eq!(error.path(), "metric_values[0].values[0][0]");
+/// assert_eq!(error.location(), Some(ValueLocation { value_set: 0, descriptor: 0, label_set: 0 }));
+/// assert!(error.to_string().starts_with(
+///     r#"metric_values[0].values[0][0]: invalid type: string "x", expected f64 at line 3"#
+/// ));
+/// ```
+pub fn decode<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
+    let response = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let location = value_location(error.path());
+        // A path of only unknown segments (`?`, e.g. for a truncated document) says nothing
+        // more than "somewhere in the document"; serde_path_to_error drops it the same way.
+        let path = if error.path().iter().all(|s| matches!(s, Segment::Unknown)) {
+            ROOT_PATH.to_owned()
+        } else {
+            error.path().to_string()
+        };
+        DecodeError {
+            path,
+            location,
+            source: error.into_inner(),
+        }
+    })?;
+    // `deserialize` stops after the first complete value; `end` rejects anything but whitespace
+    // after it, as `serde_json::from_slice` would.
+    deserializer.end().map_err(|source| DecodeError {
+        path: ROOT_PATH.to_owned(),
+        location: None,
+        source,
+    })?;
+    Ok(response)
+}
+
+/// How `serde_path_to_error` writes the path of the document itself.
+const ROOT_PATH: &str = ".";
+
+/// Where a value sits among the value sets: `metric_values[value_set].values[descriptor][label_set]`.
+///
+/// All indices are 0-based, as in the JSON arrays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ValueLocation {
+    /// Index into `metric_values`.
+    pub value_set: usize,
+    /// Index into that value set's `values`, i.e. into `metric_descriptors`.
+    pub descriptor: usize,
+    /// Index into that descriptor's `label_sets`.
+    pub label_set: usize,
+}
+
+/// A response that could not be decoded: invalid JSON, a missing field, a value of the wrong type.
+///
+/// Displays as `<path>: <serde_json message>`, or just the message when the problem is with the
+/// document as a whole (path `.`). serde_json's message ends with `at line L column C`.
+#[derive(Debug)]
+pub struct DecodeError {
+    path: String,
+    location: Option<ValueLocation>,
+    source: serde_json::Error,
+}
+
+impl DecodeError {
+    /// The JSON path of the value that failed, e.g. `metric_values[3].values[1][0]`; `.` for the
+    /// document itself. A segment that is not known (inside an object, before its key was read)
+    /// is written `?`.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The value set, descriptor and label set of the value that failed, when the path is inside
+    /// `metric_values[..].values[..][..]`.
+    pub fn location(&self) -> Option<ValueLocation> {
+        self.location
+    }
+
+    /// 1-based line of the error in the input (0 when serde_json does not know it).
+    pub fn line(&self) -> usize {
+        self.source.line()
+    }
+
+    /// 1-based column of the error in the input (0 when serde_json does not know it).
+    pub fn column(&self) -> usize {
+        self.source.column()
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path == ROOT_PATH {
+            write!(f, "{}", self.source)
+        } else {
+            write!(f, "{}: {}", self.path, self.source)
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// Reads the indices out of a path of exactly the form `metric_values[i].values[j][k]`.
+///
+/// Works on the path's segments rather than its text, so a map key that happens to contain
+/// brackets cannot be mistaken for an index.
+fn value_location(path: &serde_path_to_error::Path) -> Option<ValueLocation> {
+    let segments: Vec<&Segment> = path.iter().collect();
+    match segments.as_slice() {
+        [
+            Segment::Map { key: value_sets },
+            Segment::Seq { index: value_set },
+            Segment::Map { key: values },
+            Segment::Seq { index: descriptor },
+            Segment::Seq { index: label_set },
+        ] if value_sets == "metric_values" && values == "values" => Some(ValueLocation {
+            value_set: *value_set,
+            descriptor: *descriptor,
+            label_set: *label_set,
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::GetModelMetricsResponseV1;
+
+    fn decode_error(json: &str) -> DecodeError {
+        match decode::<GetModelMetricsResponseV1>(json.as_bytes()) {
+            Ok(response) => panic!("decoded {response:?}"),
+            Err(error) => error,
+        }
+    }
+
+    fn response_with_values(values: &str) -> String {
+        format!(
+            r#"{{"start_epoch_millis":0,"end_epoch_millis":60000,"mode":"SERIES","step_seconds":30,
+            "metric_descriptors":[
+              {{"name":"a","unit_hint":"COUNT","kind":"GAUGE","label_sets":[{{}}]}},
+              {{"name":"b","unit_hint":"COUNT","kind":"GAUGE","label_sets":[{{}},{{"k":"v"}}]}}],
+            "metric_values":[
+              {{"start_epoch_millis":0,"values":[[1],[2,3]]}},
+              {{"start_epoch_millis":30000,"values":{values}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_string_value_names_its_path_and_indices() {
+        let error = decode_error(&response_with_values(r#"[[1],[2,"x"]]"#));
+        assert_eq!(error.path(), "metric_values[1].values[1][1]");
+        assert_eq!(
+            error.location(),
+            Some(ValueLocation {
+                value_set: 1,
+                descriptor: 1,
+                label_set: 1
+            })
+        );
+        assert!(
+            error.to_string().starts_with(
+                r#"metric_values[1].values[1][1]: invalid type: string "x", expected f64 at line 7"#
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_bare_nan_is_a_decode_error_at_its_value() {
+        let error = decode_error(&response_with_values("[[NaN],[2,3]]"));
+        assert_eq!(error.path(), "metric_values[1].values[0][0]");
+        assert!(error.to_string().contains("expected value"), "{error}");
+    }
+
+    #[test]
+    fn a_number_beyond_f64_is_a_decode_error_at_its_value() {
+        let error = decode_error(&response_with_values("[[1e999],[2,3]]"));
+        assert_eq!(error.path(), "metric_values[1].values[0][0]");
+        assert!(error.to_string().contains("number out of range"), "{error}");
+    }
+
+    #[test]
+    fn a_non_list_where_values_belong_has_a_path_but_no_value_location() {
+        let error = decode_error(&response_with_values("[1,[2,3]]"));
+        assert_eq!(error.path(), "metric_values[1].values[0]");
+        assert_eq!(error.location(), None);
+    }
+
+    #[test]
+    fn document_level_errors_have_no_path_prefix() {
+        let error = decode_error("{");
+        assert_eq!(error.path(), ".");
+        assert_eq!(error.location(), None);
+        assert!(
+            error.to_string().starts_with("EOF while parsing"),
+            "{error}"
+        );
+        let error = decode_error(&format!("{} trailing", response_with_values("[[1],[2,3]]")));
+        assert!(
+            error.to_string().starts_with("trailing characters"),
+            "{error}"
+        );
+        assert!(error.line() > 0 && error.column() > 0);
+    }
+
+    /// Values recorded from the live API that serde_json misrounds by one ulp unless its
+    /// `float_roundtrip` feature is on.
+    #[test]
+    fn values_decode_to_the_nearest_f64() {
+        for text in [
+            "1.9733999999999998",
+            "112.30799999999999",
+            "2.1359399999999997",
+        ] {
+            let json = response_with_values(&format!("[[{text}],[2,3]]"));
+            let response: GetModelMetricsResponseV1 = decode(json.as_bytes()).unwrap();
+            let value = response.metric_values[1].values[0][0].unwrap();
+            assert_eq!(
+                value.to_bits(),
+                text.parse::<f64>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_field_is_reported() {
+        let error = decode_error(r#"{"start_epoch_millis":0}"#);
+        assert!(
+            error
+                .to_string()
+                .contains("missing field `end_epoch_millis`"),
+            "{error}"
+        );
+    }
+}

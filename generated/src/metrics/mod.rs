@@ -1,0 +1,77 @@
+//! Alignment of index-mapped metrics responses: decode, validate, then read through borrowing views.
+//!
+//! An index-mapped response ([`IndexMappedResponse`]) describes each metric once and lists each
+//! step's numbers by position: `values[d][l]` is the value of descriptor `d`'s label set `l`.
+//! Reading it by position is easy to get subtly wrong, so this module does it once, for every
+//! response type of that shape:
+//!
+//! 1. [`decode`] parses JSON bytes; a malformed value is reported with its JSON path (and, for a
+//!    value inside `metric_values[..].values[..][..]`, the value set, descriptor and label set).
+//! 2. [`validate`] checks that every value set lines up with the descriptors, that steps are in
+//!    time order and inside the window, that a summary has one value set and that every value is
+//!    finite. Only then is a view ([`Validated`]) handed out, so the views never meet a
+//!    misaligned response.
+//! 3. The views borrow the response and copy no values: [`Validated::steps`],
+//!    [`Validated::all_series`], lookups by name and labels ([`Validated::series_named`],
+//!    [`Validated::series`]), per-series [`Point`]s, [`Histogram`] and status
+//!    ([`StatusMatch`]) helpers, unit conversion ([`Unit`]), a [`WideTable`], a long table
+//!    ([`Validated::long_rows`]) and its CSV export ([`Validated::write_csv`], whose format is a
+//!    stable contract documented there).
+//!
+//! # Time
+//!
+//! Step `i` spans `[start_i, start_(i+1))`; the last step spans `[start_last, window_end)` and may
+//! be empty. Step boundaries come from the value sets' own starts, never from
+//! `start + i * step_seconds`: a series split at a promotion has irregular steps, and a step may
+//! begin slightly before the window start because steps are aligned to whole seconds.
+//!
+//! # Example
+//!
+//! ```
+//! use baseten_api::metrics::{self, Lookup};
+//! use baseten_api::models::GetModelMetricsResponseV1;
+//!
+//! let json = br#"{
+//!   "start_epoch_millis": 1000, "end_epoch_millis": 61000, "mode": "SERIES", "step_seconds": 30,
+//!   "metric_descriptors": [
+//!     {"name": "baseten_end_to_end_response_time_seconds", "unit_hint": "SECONDS",
+//!      "kind": "HISTOGRAM", "label_sets": [{"quantile": "0.99"}, {"quantile": "0.5"}, {"stat": "avg"}]}
+//!   ],
+//!   "metric_values": [
+//!     {"start_epoch_millis": 1000, "values": [[2.5, 1.0, 1.25]]},
+//!     {"start_epoch_millis": 31000, "values": [[null, null, null]]}
+//!   ]
+//! }"#;
+//! let response: GetModelMetricsResponseV1 = metrics::decode(json)?;
+//! let view = metrics::validate(&response)?;
+//!
+//! let Lookup::Found(p99) = view.series("baseten_end_to_end_response_time_seconds", &[("quantile", "0.99")])
+//! else {
+//!     panic!("one p99 series");
+//! };
+//! let points: Vec<_> = p99.points().map(|p| (p.start_ms, p.end_ms, p.value)).collect();
+//! assert_eq!(points, [(1000, 31000, Some(2.5)), (31000, 61000, None)]);
+//!
+//! let csv = view.to_csv();
+//! assert!(csv.starts_with("step_start_ms,step_end_ms,metric,labels,value\n"));
+//! assert!(csv.contains("\n1000,31000,baseten_end_to_end_response_time_seconds,quantile=0.99,2.5\n"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`IndexMappedResponse`]: crate::index_mapped::IndexMappedResponse
+
+mod csv_export;
+mod decode;
+mod labels;
+mod table;
+mod unit;
+mod validate;
+mod view;
+
+pub use csv_export::{CSV_HEADER, format_labels, format_value};
+pub use decode::{DecodeError, ValueLocation, decode};
+pub use labels::{Histogram, QuantileSeries, StatusMatch};
+pub use table::{LongRow, WideTable};
+pub use unit::Unit;
+pub use validate::{AlignmentError, SUMMARY_MODE, validate};
+pub use view::{Lookup, Metric, Point, Series, Step, Validated};

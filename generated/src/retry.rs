@@ -1,0 +1,187 @@
+//! When and how long the client waits before sending an idempotent request again.
+
+use std::time::Duration;
+
+use backon::{BackoffBuilder, ExponentialBuilder};
+
+/// How the client retries requests that failed in a way that may pass.
+///
+/// Only idempotent requests (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`) are
+/// ever sent again; `POST` and `PATCH` get exactly one attempt, since a
+/// retry could repeat their side effect. What is retried:
+///
+/// - `429 Too Many Requests`: after the wait the server asks for, its body's
+///   `retry_after` (seconds) or else its `Retry-After` header (seconds), or
+///   the backoff below if it names none. A requested wait longer than
+///   [`max_retry_after`](Self::max_retry_after) is not sat out: the client
+///   returns [`Error::RateLimited`](crate::Error::RateLimited) at once,
+///   carrying the wait.
+/// - Server errors (5xx other than 501, and 408), timeouts and connection
+///   failures: after the wait a 5xx names the same way (given up on, with
+///   the [`Error::Api`](crate::Error::Api), if it is over the cap), or else
+///   an exponential backoff with jitter. The `n`-th wait is
+///   `initial_backoff · 2ⁿ⁻¹` plus a random extra of up to as much again,
+///   never more than [`with_max_backoff`](Self::with_max_backoff).
+///
+/// The default is 3 attempts in all, backoff from 500 ms up to 8 s, and
+/// server-requested waits of up to 60 s.
+///
+/// ```
+/// use std::time::Duration;
+/// let patient = baseten_api::RetryPolicy::default()
+///     .with_max_attempts(5)
+///     .with_max_backoff(Duration::from_secs(30));
+/// assert_eq!(patient.max_attempts(), 5);
+/// assert_eq!(baseten_api::RetryPolicy::none().max_attempts(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    max_attempts: u32,
+    initial_backoff: Duration,
+    max_backoff: Duration,
+    max_retry_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 3 attempts, 500 ms initial and 8 s longest backoff, server-requested
+    /// waits of up to 60 s.
+    fn default() -> Self {
+        Self {
+            max_attempts: 3,
+            initial_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(8),
+            max_retry_after: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries: every request is sent exactly once.
+    #[must_use]
+    pub fn none() -> Self {
+        Self::default().with_max_attempts(1)
+    }
+
+    /// How many times a request may be sent in all, the first attempt
+    /// included. `0` counts as `1`.
+    #[must_use]
+    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// The first backoff wait, before jitter; each later one doubles.
+    #[must_use]
+    pub fn with_initial_backoff(mut self, wait: Duration) -> Self {
+        self.initial_backoff = wait;
+        self
+    }
+
+    /// The longest backoff wait, jitter included.
+    #[must_use]
+    pub fn with_max_backoff(mut self, wait: Duration) -> Self {
+        self.max_backoff = wait;
+        self
+    }
+
+    /// The longest wait a server may ask for (with `retry_after` or
+    /// `Retry-After`) that the client sits out before retrying; asked for
+    /// more, it gives up and reports the wait instead.
+    #[must_use]
+    pub fn with_max_retry_after(mut self, wait: Duration) -> Self {
+        self.max_retry_after = wait;
+        self
+    }
+
+    /// See [`with_max_attempts`](Self::with_max_attempts).
+    #[must_use]
+    pub fn max_attempts(&self) -> u32 {
+        self.max_attempts
+    }
+
+    /// See [`with_initial_backoff`](Self::with_initial_backoff).
+    #[must_use]
+    pub fn initial_backoff(&self) -> Duration {
+        self.initial_backoff
+    }
+
+    /// See [`with_max_backoff`](Self::with_max_backoff).
+    #[must_use]
+    pub fn max_backoff(&self) -> Duration {
+        self.max_backoff
+    }
+
+    /// See [`with_max_retry_after`](Self::with_max_retry_after).
+    #[must_use]
+    pub fn max_retry_after(&self) -> Duration {
+        self.max_retry_after
+    }
+
+    /// The backoff waits, one per retry, endless (the caller counts
+    /// attempts): exponential with jitter, each capped at `max_backoff`.
+    pub(crate) fn backoff(&self) -> impl Iterator<Item = Duration> + use<> {
+        let max = self.max_backoff;
+        ExponentialBuilder::new()
+            .with_min_delay(self.initial_backoff.min(max))
+            .with_max_delay(max)
+            .with_factor(2.0)
+            .with_jitter()
+            .without_max_times()
+            .build()
+            // backon adds the jitter on top of the capped delay.
+            .map(move |wait| wait.min(max))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let policy = RetryPolicy::default();
+        assert_eq!(policy.max_attempts(), 3);
+        assert_eq!(policy.initial_backoff(), Duration::from_millis(500));
+        assert_eq!(policy.max_backoff(), Duration::from_secs(8));
+        assert_eq!(policy.max_retry_after(), Duration::from_secs(60));
+        assert_eq!(RetryPolicy::none().max_attempts(), 1);
+        assert_eq!(
+            RetryPolicy::default().with_max_attempts(0).max_attempts(),
+            1
+        );
+    }
+
+    #[test]
+    fn backoff_grows_with_jitter_and_stays_capped() {
+        for _ in 0..50 {
+            let waits: Vec<Duration> = RetryPolicy::default().backoff().take(8).collect();
+            let ms: Vec<u128> = waits.iter().map(Duration::as_millis).collect();
+            assert!((500..=1000).contains(&ms[0]), "{ms:?}");
+            assert!((1000..=2000).contains(&ms[1]), "{ms:?}");
+            assert!((2000..=4000).contains(&ms[2]), "{ms:?}");
+            assert!(ms.iter().all(|&wait| wait <= 8000), "{ms:?}");
+            assert!(ms[5..].iter().all(|&wait| wait == 8000), "{ms:?}");
+        }
+        let tiny = RetryPolicy::default()
+            .with_initial_backoff(Duration::from_secs(5))
+            .with_max_backoff(Duration::from_millis(10));
+        assert!(
+            tiny.backoff()
+                .take(5)
+                .all(|w| w == Duration::from_millis(10))
+        );
+        let zero = RetryPolicy::default().with_initial_backoff(Duration::ZERO);
+        assert!(zero.backoff().take(5).all(|w| w == Duration::ZERO));
+        // Absurd settings saturate rather than overflow.
+        let huge = RetryPolicy::default()
+            .with_initial_backoff(Duration::MAX)
+            .with_max_backoff(Duration::MAX);
+        for _ in 0..200 {
+            assert!(
+                huge.backoff()
+                    .take(3)
+                    .all(|w| w > Duration::from_secs(1 << 60))
+            );
+        }
+    }
+}
