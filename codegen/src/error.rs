@@ -103,8 +103,26 @@ impl Pointer {
     }
 
     pub(crate) fn join(&self, segment: impl fmt::Display) -> Self {
-        let escaped = segment.to_string().replace('~', "~0").replace('/', "~1");
-        Pointer(format!("{}/{}", self.0, escaped))
+        // One allocation: pointers are built at every step of every walk, not only on errors.
+        use fmt::Write;
+        struct Escaping<'a>(&'a mut String);
+        impl Write for Escaping<'_> {
+            fn write_str(&mut self, text: &str) -> fmt::Result {
+                for c in text.chars() {
+                    match c {
+                        '~' => self.0.push_str("~0"),
+                        '/' => self.0.push_str("~1"),
+                        c => self.0.push(c),
+                    }
+                }
+                Ok(())
+            }
+        }
+        let mut pointer = String::with_capacity(self.0.len() + 24);
+        pointer.push_str(&self.0);
+        pointer.push('/');
+        let _ = write!(Escaping(&mut pointer), "{segment}");
+        Pointer(pointer)
     }
 
     pub(crate) fn as_str(&self) -> &str {

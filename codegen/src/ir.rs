@@ -320,6 +320,17 @@ impl<'a> Builder<'a> {
         });
     }
 
+    /// Takes `name` before defining it, so that a member referring back finds it taken.
+    fn reserve(&mut self, name: &str) {
+        let placeholder = AliasDef {
+            name: name.to_owned(),
+            doc: None,
+            ty: TypeRef::Json,
+        };
+        self.types
+            .insert(name.to_owned(), TypeDef::Alias(placeholder));
+    }
+
     fn inline_name(&mut self, hint: &str) -> String {
         self.type_names.claim(&names::camel_ident(hint, "T"), "")
     }
@@ -520,14 +531,7 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
     ) -> Result<(), Error> {
         // Reserve the name first: variants may refer back to the union.
-        self.types.insert(
-            name.to_owned(),
-            TypeDef::Alias(AliasDef {
-                name: name.to_owned(),
-                doc: None,
-                ty: TypeRef::Json,
-            }),
-        );
+        self.reserve(name);
         // Tags from the mapping, else (as the spec says) each member's component name.
         let mut tagged: Vec<(String, &'a str)> = discriminator
             .mapping
@@ -561,10 +565,7 @@ impl<'a> Builder<'a> {
                 ty,
             });
         }
-        let fallback = ["Unknown", "Other", "UnknownValue"]
-            .into_iter()
-            .find(|candidate| !variant_names.contains(candidate))
-            .map_or_else(|| variant_names.claim("Unknown", ""), str::to_owned);
+        let fallback = fallback_variant(&mut variant_names);
         let tag_property = discriminator.property_name.clone();
         self.types.insert(
             name.to_owned(),
@@ -590,10 +591,7 @@ impl<'a> Builder<'a> {
                 rust_name: variant_names.claim(&names::camel_ident(wire, "V"), ""),
             })
             .collect();
-        let fallback = ["Unknown", "Other", "UnknownValue"]
-            .into_iter()
-            .find(|candidate| !variant_names.contains(candidate))
-            .map_or_else(|| variant_names.claim("Unknown", ""), str::to_owned);
+        let fallback = fallback_variant(&mut variant_names);
         self.types.insert(
             name.to_owned(),
             TypeDef::Enum(EnumDef {
@@ -622,14 +620,7 @@ impl<'a> Builder<'a> {
             );
         }
         // Reserve the name before the fields, so that a field referring back finds it taken.
-        self.types.insert(
-            name.to_owned(),
-            TypeDef::Alias(AliasDef {
-                name: name.to_owned(),
-                doc: None,
-                ty: TypeRef::Json,
-            }),
-        );
+        self.reserve(name);
         let mut field_names = Namespace::new();
         let mut fields = Vec::with_capacity(parts.properties.len());
         for (wire, property) in parts.properties {
@@ -1153,6 +1144,14 @@ impl<'s> SchemaAt<'s> {
     }
 }
 
+/// The variant that keeps values the document does not list, named clear of the known ones.
+fn fallback_variant(variant_names: &mut Namespace) -> String {
+    let free = ["Unknown", "Other", "UnknownValue"]
+        .into_iter()
+        .find(|candidate| !variant_names.contains(candidate));
+    variant_names.claim(free.unwrap_or("Unknown"), "")
+}
+
 fn is_json(media_type: &str) -> bool {
     let essence = media_type.split(';').next().unwrap_or_default().trim();
     essence == "application/json" || essence.ends_with("+json")
@@ -1314,7 +1313,10 @@ fn operation_names(found: &[Found<'_>], config: &Config) -> Result<Vec<String>, 
     Ok(result)
 }
 
-/// Boxes fields whose type contains the struct again with no `Vec` or map in between.
+/// Boxes every field whose type leads back to its own struct with no `Vec` or map in between
+/// (an infinitely sized type otherwise). Decided by structure alone, through the strongly
+/// connected components of the "contains inline" graph, so adding an unrelated type never
+/// changes which fields are boxed.
 fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
     fn direct_target(ty: &TypeRef) -> Option<&str> {
         match ty {
@@ -1323,66 +1325,106 @@ fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
             _ => None,
         }
     }
-    fn direct_edges<'t>(types: &'t BTreeMap<String, TypeDef>, name: &str) -> Vec<&'t str> {
-        match types.get(name) {
-            Some(TypeDef::Struct(s)) => s
-                .fields
-                .iter()
-                .filter(|f| !f.boxed)
-                .filter_map(|f| direct_target(&f.ty))
-                .collect(),
-            Some(TypeDef::Alias(a)) => direct_target(&a.ty).into_iter().collect(),
-            // A variant holds its payload inline.
-            Some(TypeDef::Union(u)) => u
-                .variants
-                .iter()
-                .filter_map(|v| direct_target(&v.ty))
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-    fn reaches(types: &BTreeMap<String, TypeDef>, from: &str, goal: &str) -> bool {
-        let mut stack = vec![from.to_owned()];
-        let mut seen = BTreeSet::new();
-        while let Some(current) = stack.pop() {
-            if current == goal {
-                return true;
-            }
-            if seen.insert(current.clone()) {
-                stack.extend(direct_edges(types, &current).into_iter().map(str::to_owned));
-            }
-        }
-        false
-    }
-    let struct_names: Vec<String> = types
+    let names: Vec<&String> = types.keys().collect();
+    let index: BTreeMap<&str, usize> = names
         .iter()
-        .filter(|(_, t)| matches!(t, TypeDef::Struct(_)))
-        .map(|(n, _)| n.clone())
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
         .collect();
-    for name in struct_names {
-        let field_count = match types.get(&name) {
-            Some(TypeDef::Struct(s)) => s.fields.len(),
-            _ => 0,
-        };
-        for index in 0..field_count {
-            let target = match types.get(&name) {
+    let edges: Vec<Vec<usize>> = names
+        .iter()
+        .map(|name| {
+            let targets: Vec<&str> = match types.get(*name) {
                 Some(TypeDef::Struct(s)) => s
                     .fields
-                    .get(index)
-                    .and_then(|f| direct_target(&f.ty))
-                    .map(str::to_owned),
-                _ => None,
+                    .iter()
+                    .filter_map(|f| direct_target(&f.ty))
+                    .collect(),
+                Some(TypeDef::Alias(a)) => direct_target(&a.ty).into_iter().collect(),
+                // A variant holds its payload inline.
+                Some(TypeDef::Union(u)) => u
+                    .variants
+                    .iter()
+                    .filter_map(|v| direct_target(&v.ty))
+                    .collect(),
+                _ => Vec::new(),
             };
-            let Some(target) = target else { continue };
-            if reaches(types, &target, &name) {
-                if let Some(TypeDef::Struct(s)) = types.get_mut(&name) {
-                    if let Some(field) = s.fields.get_mut(index) {
-                        field.boxed = true;
-                    }
+            targets
+                .into_iter()
+                .filter_map(|t| index.get(t).copied())
+                .collect()
+        })
+        .collect();
+    let component = strongly_connected_components(&edges);
+    let mut boxed: Vec<(String, usize)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let Some(TypeDef::Struct(def)) = types.get(*name) else {
+            continue;
+        };
+        for (f, field) in def.fields.iter().enumerate() {
+            let target = direct_target(&field.ty).and_then(|t| index.get(t).copied());
+            if target.is_some_and(|t| component[t] == component[i]) {
+                boxed.push(((*name).clone(), f));
+            }
+        }
+    }
+    for (name, f) in boxed {
+        if let Some(TypeDef::Struct(def)) = types.get_mut(&name) {
+            if let Some(field) = def.fields.get_mut(f) {
+                field.boxed = true;
+            }
+        }
+    }
+}
+
+/// Component id per node (Kosaraju, iterative, so a long chain cannot overflow the stack).
+fn strongly_connected_components(edges: &[Vec<usize>]) -> Vec<usize> {
+    let n = edges.len();
+    let mut order = Vec::with_capacity(n);
+    let mut visited = vec![false; n];
+    for start in 0..n {
+        if visited[start] {
+            continue;
+        }
+        visited[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&target) = edges[node].get(next) {
+                stack.push((node, next + 1));
+                if !visited[target] {
+                    visited[target] = true;
+                    stack.push((target, 0));
+                }
+            } else {
+                order.push(node);
+            }
+        }
+    }
+    let mut reverse = vec![Vec::new(); n];
+    for (from, targets) in edges.iter().enumerate() {
+        for &to in targets {
+            reverse[to].push(from);
+        }
+    }
+    let mut component = vec![usize::MAX; n];
+    let mut count = 0;
+    for &root in order.iter().rev() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        component[root] = count;
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            for &from in &reverse[node] {
+                if component[from] == usize::MAX {
+                    component[from] = count;
+                    stack.push(from);
                 }
             }
         }
+        count += 1;
     }
+    component
 }
 
 /// `type A = Vec<A>` does not compile; such a document is reported, not emitted.

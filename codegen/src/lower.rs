@@ -24,7 +24,7 @@ pub struct Lowered {
     pub notes: Vec<Note>,
 }
 
-/// Schema keywords the 3.0 model keeps (besides `x-` extensions).
+/// Schema keywords the 3.0 model keeps.
 const KEPT_KEYWORDS: &[&str] = &[
     "$ref",
     "title",
@@ -152,10 +152,16 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
         }
     }
 
-    let openapi = serde_path_to_error::deserialize(document).map_err(|error| Error::Invalid {
-        pointer: pointer_of(error.path()),
-        reason: error.inner().to_string(),
-    })?;
+    // Tracking the path costs time on every value; only a failure needs it, so decode again
+    // with it then.
+    use serde::Deserialize;
+    let openapi = match openapiv3::OpenAPI::deserialize(&document) {
+        Ok(openapi) => openapi,
+        Err(_) => serde_path_to_error::deserialize(&document).map_err(|error| Error::Invalid {
+            pointer: pointer_of(error.path()),
+            reason: error.inner().to_string(),
+        })?,
+    };
     Ok(Lowered {
         openapi,
         notes: lowerer.notes,
@@ -209,6 +215,7 @@ impl Lowerer {
                 continue;
             };
             let pointer = pointer.join(method);
+            strip_extensions(operation);
             if let Some(Value::Array(parameters)) = operation.get_mut("parameters") {
                 for (i, parameter) in parameters.iter_mut().enumerate() {
                     self.parameter(parameter, &pointer.join("parameters").join(i))?;
@@ -350,9 +357,10 @@ impl Lowerer {
                 }
             }
         }
+        strip_extensions(object);
         let dropped: Vec<String> = object
             .keys()
-            .filter(|key| !key.starts_with("x-") && !KEPT_KEYWORDS.contains(&key.as_str()))
+            .filter(|key| !KEPT_KEYWORDS.contains(&key.as_str()))
             .cloned()
             .collect();
         for key in dropped {
@@ -444,6 +452,12 @@ impl Lowerer {
             }
         }
     }
+}
+
+/// `x-` extensions (code samples, stability markers) feed nothing the emitters use, and
+/// decoding them into the 3.0 model is a good part of its cost.
+fn strip_extensions(object: &mut Map<String, Value>) {
+    object.retain(|key, _| !key.starts_with("x-"));
 }
 
 fn is_null_schema(schema: &Value) -> bool {

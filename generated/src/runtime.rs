@@ -1,6 +1,6 @@
 //! Support the generated code calls: the request it hands to
 //! [`Client::execute`](crate::Client::execute), path and body encoding, and
-//! serde helpers for open enums.
+//! the impls of open enums.
 //!
 //! This module is hand-written and public only so that the generated
 //! modules can reach it; most users never need it.
@@ -82,28 +82,90 @@ pub fn json_body<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Err
     })
 }
 
-/// Serialises an open enum by its wire string.
+/// Implements an open enum's inherent API, conversions and serde by wire string.
 ///
-/// # Errors
-///
-/// Whatever the serializer reports for a string.
-pub fn serialize_wire_str<S: serde::Serializer>(
-    value: &str,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(value)
+/// The generator emits each enum's definition (variants and docs, readable in the generated
+/// file) followed by one call of this macro, so the boilerplate shared by every open enum is
+/// written once here instead of a hundred times in the emitted code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! open_enum_impls {
+    ($name:ident, $fallback:ident, [$($variant:ident = $wire:literal),* $(,)?]) => {
+        impl $name {
+            /// Every value the document lists, in its order.
+            pub const KNOWN: &'static [Self] = &[$(Self::$variant),*];
+
+            /// The value as sent on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $wire,)*
+                    Self::$fallback(value) => value,
+                }
+            }
+
+            /// Whether this is a value the document does not list.
+            pub fn is_unknown(&self) -> bool {
+                matches!(self, Self::$fallback(_))
+            }
+        }
+
+        impl ::core::convert::From<&str> for $name {
+            fn from(value: &str) -> Self {
+                match value {
+                    $($wire => Self::$variant,)*
+                    other => Self::$fallback(other.to_owned()),
+                }
+            }
+        }
+
+        impl ::core::convert::From<::std::string::String> for $name {
+            fn from(value: ::std::string::String) -> Self {
+                match value.as_str() {
+                    $($wire => Self::$variant,)*
+                    _ => Self::$fallback(value),
+                }
+            }
+        }
+
+        impl ::core::str::FromStr for $name {
+            type Err = ::core::convert::Infallible;
+            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+                Ok(Self::from(value))
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl $crate::runtime::__private::serde::Serialize for $name {
+            fn serialize<S: $crate::runtime::__private::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> $crate::runtime::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::runtime::__private::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                <::std::string::String as $crate::runtime::__private::serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::from)
+            }
+        }
+    };
 }
 
-/// Deserialises the wire string of an open enum (any string is accepted, so
-/// values the schema does not list yet still decode).
-///
-/// # Errors
-///
-/// Whatever the deserializer reports when the input is not a string.
-pub fn deserialize_wire_string<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<String, D::Error> {
-    <String as serde::Deserialize>::deserialize(deserializer)
+pub use crate::open_enum_impls;
+
+/// Paths the macros above expand to, so that a crate using them needs no serde of its own.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
 }
 
 #[cfg(test)]
@@ -164,22 +226,32 @@ mod tests {
         assert!(matches!(json_body(&bad), Err(Error::InvalidRequest(_))));
     }
 
-    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-    struct Wire(
-        #[serde(
-            serialize_with = "serialize_wire_str",
-            deserialize_with = "deserialize_wire_string"
-        )]
-        String,
-    );
+    #[derive(Debug, Clone, PartialEq)]
+    enum Level {
+        Low,
+        High,
+        Unknown(String),
+    }
+    crate::open_enum_impls!(Level, Unknown, [Low = "LOW", High = "HIGH"]);
 
     #[test]
-    fn wire_string_helpers_round_trip() {
-        let wire = Wire("SOMETHING_NEW".to_owned());
-        let json = serde_json::to_string(&wire).ok();
-        assert_eq!(json.as_deref(), Some("\"SOMETHING_NEW\""));
-        let back: Option<Wire> = serde_json::from_str("\"SOMETHING_NEW\"").ok();
-        assert_eq!(back, Some(wire));
-        assert!(serde_json::from_str::<Wire>("1").is_err());
+    fn open_enums_round_trip_known_and_unknown_values() {
+        assert_eq!(Level::KNOWN, &[Level::Low, Level::High]);
+        assert_eq!(
+            serde_json::from_str::<Level>("\"HIGH\"").ok(),
+            Some(Level::High)
+        );
+        let new: Option<Level> = serde_json::from_str("\"EXTREME\"").ok();
+        assert_eq!(new, Some(Level::Unknown("EXTREME".to_owned())));
+        assert_eq!(
+            serde_json::to_string(&Level::Unknown("EXTREME".to_owned()))
+                .ok()
+                .as_deref(),
+            Some("\"EXTREME\"")
+        );
+        assert_eq!("LOW".parse::<Level>(), Ok(Level::Low));
+        assert_eq!(Level::from("x").to_string(), "x");
+        assert!(Level::from("x").is_unknown() && !Level::Low.is_unknown());
+        assert!(serde_json::from_str::<Level>("1").is_err());
     }
 }

@@ -7,7 +7,7 @@ use quote::quote;
 use super::ident;
 use crate::index_mapped::IndexMapped;
 
-pub(super) fn emit(shapes: &[IndexMapped], runtime: &syn::Path) -> TokenStream {
+pub(super) fn emit(shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
     let impls = shapes.iter().map(emit_impls);
     let imports = (!shapes.is_empty()).then(|| {
         quote! {

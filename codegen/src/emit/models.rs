@@ -6,17 +6,12 @@ use quote::quote;
 use super::{doc_attrs, ident, type_tokens};
 use crate::ir::{AliasDef, Api, EnumDef, Field, StructDef, TypeDef, UnionDef};
 
-pub(super) fn emit(api: &Api) -> TokenStream {
-    let items = api.types.values().map(|def| match def {
-        TypeDef::Struct(def) => emit_struct(def),
-        TypeDef::Enum(def) => emit_enum(def),
-        TypeDef::Alias(def) => emit_alias(def),
-        TypeDef::Union(def) => emit_union(def),
-    });
+/// The top of `models.rs`: module docs and imports.
+pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
     let imports = if api
         .types
         .values()
-        .any(|def| matches!(def, TypeDef::Struct(_) | TypeDef::Enum(_)))
+        .any(|def| !matches!(def, TypeDef::Alias(_)))
     {
         quote!(
             use serde::{Deserialize, Serialize};
@@ -27,8 +22,19 @@ pub(super) fn emit(api: &Api) -> TokenStream {
     quote! {
         //! Types of the API's request and response bodies.
         #imports
-        #(#items)*
+        use #runtime as rt;
     }
+}
+
+/// A run of type definitions; `models.rs` is the header, then every run in order.
+pub(super) fn emit_types(defs: &[&TypeDef]) -> TokenStream {
+    let items = defs.iter().map(|def| match def {
+        TypeDef::Struct(def) => emit_struct(def),
+        TypeDef::Enum(def) => emit_enum(def),
+        TypeDef::Alias(def) => emit_alias(def),
+        TypeDef::Union(def) => emit_union(def),
+    });
+    quote!(#(#items)*)
 }
 
 fn emit_struct(def: &StructDef) -> TokenStream {
@@ -80,6 +86,8 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let wires: Vec<&str> = def.variants.iter().map(|v| v.wire.as_str()).collect();
     let variant_docs = wires.iter().map(|wire| format!(" `{wire}`"));
+    // The definition is emitted (what users read); the impls every open enum shares (`KNOWN`,
+    // `as_str`, `From`, `FromStr`, `Display`, serde by wire string) come from the runtime.
     quote! {
         #doc
         ///
@@ -92,66 +100,7 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
             #fallback(String),
         }
 
-        impl #name {
-            /// Every value the document lists, in its order.
-            pub const KNOWN: &'static [Self] = &[#(Self::#variant_names),*];
-
-            /// The value as sent on the wire.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    #(Self::#variant_names => #wires,)*
-                    Self::#fallback(value) => value,
-                }
-            }
-
-            /// Whether this is a value the document does not list.
-            pub fn is_unknown(&self) -> bool {
-                matches!(self, Self::#fallback(_))
-            }
-        }
-
-        impl From<&str> for #name {
-            fn from(value: &str) -> Self {
-                match value {
-                    #(#wires => Self::#variant_names,)*
-                    other => Self::#fallback(other.to_owned()),
-                }
-            }
-        }
-
-        impl From<String> for #name {
-            fn from(value: String) -> Self {
-                match value.as_str() {
-                    #(#wires => Self::#variant_names,)*
-                    _ => Self::#fallback(value),
-                }
-            }
-        }
-
-        impl std::str::FromStr for #name {
-            type Err = std::convert::Infallible;
-            fn from_str(value: &str) -> Result<Self, Self::Err> {
-                Ok(Self::from(value))
-            }
-        }
-
-        impl std::fmt::Display for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                String::deserialize(deserializer).map(Self::from)
-            }
-        }
+        rt::open_enum_impls!(#name, #fallback, [#(#variant_names = #wires),*]);
     }
 }
 

@@ -6,15 +6,14 @@ use quote::quote;
 use super::{doc_attrs, ident, type_tokens};
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 
-pub(super) fn emit(api: &Api, runtime: &syn::Path) -> TokenStream {
+/// The top of `operations.rs`: module docs, imports and the base URL.
+pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
     let base_url = api.base_url.as_deref().unwrap_or_default();
     let models = (!api.types.is_empty()).then(|| {
         quote!(
             use super::models::*;
         )
     });
-    let query_types = api.operations.iter().map(emit_query_type);
-    let methods = api.operations.iter().map(emit_method);
     quote! {
         //! One async method on [`Client`] per operation, and the query parameters they take.
         use super::Client;
@@ -23,7 +22,15 @@ pub(super) fn emit(api: &Api, runtime: &syn::Path) -> TokenStream {
 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
+    }
+}
 
+/// A run of operations: their query structs, then one `impl Client` block with their methods.
+/// `operations.rs` is the header, then every run in order.
+pub(super) fn emit_operations(operations: &[Operation]) -> TokenStream {
+    let query_types = operations.iter().map(emit_query_type);
+    let methods = operations.iter().map(emit_method);
+    quote! {
         #(#query_types)*
 
         impl Client {

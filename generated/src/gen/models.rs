@@ -2,6 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
+use crate::runtime as rt;
 /// Metrics over a time window in index-mapped form. Each metric is described once, in `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order, so the value for descriptor i is at values\[i\].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetModelMetricsResponseV1 {
@@ -46,66 +47,10 @@ pub enum ModelMetricKindV1 {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl ModelMetricKindV1 {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[Self::Gauge, Self::Counter, Self::Histogram];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Gauge => "GAUGE",
-            Self::Counter => "COUNTER",
-            Self::Histogram => "HISTOGRAM",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for ModelMetricKindV1 {
-    fn from(value: &str) -> Self {
-        match value {
-            "GAUGE" => Self::Gauge,
-            "COUNTER" => Self::Counter,
-            "HISTOGRAM" => Self::Histogram,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for ModelMetricKindV1 {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "GAUGE" => Self::Gauge,
-            "COUNTER" => Self::Counter,
-            "HISTOGRAM" => Self::Histogram,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for ModelMetricKindV1 {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for ModelMetricKindV1 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for ModelMetricKindV1 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for ModelMetricKindV1 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(
+    ModelMetricKindV1, Unknown, [Gauge = "GAUGE", Counter = "COUNTER", Histogram =
+    "HISTOGRAM"]
+);
 /// How values are aggregated. CURRENT: one snapshot taken at request time. SUMMARY: one value set aggregating the whole window. SERIES: value sets at a fixed step across the window.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
@@ -121,66 +66,10 @@ pub enum ModelMetricModeV1 {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl ModelMetricModeV1 {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[Self::Current, Self::Summary, Self::Series];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Current => "CURRENT",
-            Self::Summary => "SUMMARY",
-            Self::Series => "SERIES",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for ModelMetricModeV1 {
-    fn from(value: &str) -> Self {
-        match value {
-            "CURRENT" => Self::Current,
-            "SUMMARY" => Self::Summary,
-            "SERIES" => Self::Series,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for ModelMetricModeV1 {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "CURRENT" => Self::Current,
-            "SUMMARY" => Self::Summary,
-            "SERIES" => Self::Series,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for ModelMetricModeV1 {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for ModelMetricModeV1 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for ModelMetricModeV1 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for ModelMetricModeV1 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(
+    ModelMetricModeV1, Unknown, [Current = "CURRENT", Summary = "SUMMARY", Series =
+    "SERIES"]
+);
 /// Advisory unit of a metric's raw values; values are passed through as scraped, not converted. PER_SECOND: a rate per second. SECONDS: a duration. BYTES: a size in bytes. MEBIBYTES: a size in MiB (GPU memory is reported this way). COUNT: a plain tally of things. RATIO: a unitless ratio, normally between 0 and 1 but able to exceed 1 (CPU usage measured in cores, for instance).
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
@@ -202,82 +91,10 @@ pub enum ModelMetricUnitHintV1 {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl ModelMetricUnitHintV1 {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[
-        Self::PerSecond,
-        Self::Seconds,
-        Self::Bytes,
-        Self::Mebibytes,
-        Self::Count,
-        Self::Ratio,
-    ];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::PerSecond => "PER_SECOND",
-            Self::Seconds => "SECONDS",
-            Self::Bytes => "BYTES",
-            Self::Mebibytes => "MEBIBYTES",
-            Self::Count => "COUNT",
-            Self::Ratio => "RATIO",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for ModelMetricUnitHintV1 {
-    fn from(value: &str) -> Self {
-        match value {
-            "PER_SECOND" => Self::PerSecond,
-            "SECONDS" => Self::Seconds,
-            "BYTES" => Self::Bytes,
-            "MEBIBYTES" => Self::Mebibytes,
-            "COUNT" => Self::Count,
-            "RATIO" => Self::Ratio,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for ModelMetricUnitHintV1 {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "PER_SECOND" => Self::PerSecond,
-            "SECONDS" => Self::Seconds,
-            "BYTES" => Self::Bytes,
-            "MEBIBYTES" => Self::Mebibytes,
-            "COUNT" => Self::Count,
-            "RATIO" => Self::Ratio,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for ModelMetricUnitHintV1 {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for ModelMetricUnitHintV1 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for ModelMetricUnitHintV1 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for ModelMetricUnitHintV1 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(
+    ModelMetricUnitHintV1, Unknown, [PerSecond = "PER_SECOND", Seconds = "SECONDS", Bytes
+    = "BYTES", Mebibytes = "MEBIBYTES", Count = "COUNT", Ratio = "RATIO"]
+);
 /// All metric values for one step. `values` is indexed like the response's `metric_descriptors`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelMetricValueSetV1 {

@@ -2,6 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
+use baseten_api::runtime as rt;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NearMiss {
     pub start_epoch_millis: i64,

@@ -2,6 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
+use baseten_api::runtime as rt;
 /// A schema named with a keyword.
 pub type Self_ = String;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,79 +53,7 @@ pub enum ThingStatus {
     /// A value not in the document this code was generated from.
     Other(String),
 }
-impl ThingStatus {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[
-        Self::V2xx,
-        Self::V5xx,
-        Self::AB,
-        Self::AB2,
-        Self::Unknown,
-        Self::Empty,
-    ];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V2xx => "2xx",
-            Self::V5xx => "5xx",
-            Self::AB => "a-b",
-            Self::AB2 => "a_b",
-            Self::Unknown => "Unknown",
-            Self::Empty => "",
-            Self::Other(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Other(_))
-    }
-}
-impl From<&str> for ThingStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "2xx" => Self::V2xx,
-            "5xx" => Self::V5xx,
-            "a-b" => Self::AB,
-            "a_b" => Self::AB2,
-            "Unknown" => Self::Unknown,
-            "" => Self::Empty,
-            other => Self::Other(other.to_owned()),
-        }
-    }
-}
-impl From<String> for ThingStatus {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "2xx" => Self::V2xx,
-            "5xx" => Self::V5xx,
-            "a-b" => Self::AB,
-            "a_b" => Self::AB2,
-            "Unknown" => Self::Unknown,
-            "" => Self::Empty,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl std::str::FromStr for ThingStatus {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for ThingStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for ThingStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for ThingStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(
+    ThingStatus, Other, [V2xx = "2xx", V5xx = "5xx", AB = "a-b", AB2 = "a_b", Unknown =
+    "Unknown", Empty = ""]
+);

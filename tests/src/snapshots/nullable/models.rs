@@ -2,6 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
+use baseten_api::runtime as rt;
 /// An open enum.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
@@ -15,63 +16,7 @@ pub enum Level {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl Level {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[Self::Low, Self::High];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Low => "LOW",
-            Self::High => "HIGH",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for Level {
-    fn from(value: &str) -> Self {
-        match value {
-            "LOW" => Self::Low,
-            "HIGH" => Self::High,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for Level {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "LOW" => Self::Low,
-            "HIGH" => Self::High,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for Level {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for Level {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for Level {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(Level, Unknown, [Low = "LOW", High = "HIGH"]);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reading {
     /// 3.1 type array with null.
@@ -124,63 +69,7 @@ pub enum ReadingInlineMode {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl ReadingInlineMode {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[Self::A, Self::B];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::A => "A",
-            Self::B => "B",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for ReadingInlineMode {
-    fn from(value: &str) -> Self {
-        match value {
-            "A" => Self::A,
-            "B" => Self::B,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for ReadingInlineMode {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "A" => Self::A,
-            "B" => Self::B,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for ReadingInlineMode {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for ReadingInlineMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for ReadingInlineMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for ReadingInlineMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(ReadingInlineMode, Unknown, [A = "A", B = "B"]);
 /// A const is a one-value enum.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
@@ -192,57 +81,4 @@ pub enum ReadingKind {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl ReadingKind {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[Self::Reading];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Reading => "reading",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for ReadingKind {
-    fn from(value: &str) -> Self {
-        match value {
-            "reading" => Self::Reading,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for ReadingKind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "reading" => Self::Reading,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for ReadingKind {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for ReadingKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for ReadingKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for ReadingKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(ReadingKind, Unknown, [Reading = "reading"]);

@@ -2,6 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
+use baseten_api::runtime as rt;
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -14,63 +15,7 @@ pub enum GetWidgetsOrder {
     /// A value not in the document this code was generated from.
     Unknown(String),
 }
-impl GetWidgetsOrder {
-    /// Every value the document lists, in its order.
-    pub const KNOWN: &'static [Self] = &[Self::Asc, Self::Desc];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Asc => "asc",
-            Self::Desc => "desc",
-            Self::Unknown(value) => value,
-        }
-    }
-    /// Whether this is a value the document does not list.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
-}
-impl From<&str> for GetWidgetsOrder {
-    fn from(value: &str) -> Self {
-        match value {
-            "asc" => Self::Asc,
-            "desc" => Self::Desc,
-            other => Self::Unknown(other.to_owned()),
-        }
-    }
-}
-impl From<String> for GetWidgetsOrder {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "asc" => Self::Asc,
-            "desc" => Self::Desc,
-            _ => Self::Unknown(value),
-        }
-    }
-}
-impl std::str::FromStr for GetWidgetsOrder {
-    type Err = std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Self::from(value))
-    }
-}
-impl std::fmt::Display for GetWidgetsOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl Serialize for GetWidgetsOrder {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> Deserialize<'de> for GetWidgetsOrder {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
-    }
-}
+rt::open_enum_impls!(GetWidgetsOrder, Unknown, [Asc = "asc", Desc = "desc"]);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetWidgetsResponse {
     pub widgets: Vec<Widget>,

@@ -2,6 +2,7 @@
 
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
+use baseten_api::runtime as rt;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkedNode {
     pub value: i64,
@@ -16,7 +17,7 @@ pub struct Ping {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pong {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ping: Option<Ping>,
+    pub ping: Option<Box<Ping>>,
 }
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tree {
