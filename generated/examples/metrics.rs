@@ -1,17 +1,29 @@
-//! Prints a saved model-metrics response as a readable table, or as the CSV contract.
+//! Prints a model-metrics response, saved or fetched live, as a readable table or as the CSV
+//! contract.
 //!
 //! ```text
 //! cargo run -p baseten-api --example metrics -- --input FILE [--format table|csv]
+//! cargo run -p baseten-api --example metrics -- --model ID (--environment NAME | --deployment ID)
+//!     [--mode current|summary|series] [--start MS] [--end MS] [--metric NAME]...
+//!     [--base-url URL] [--api-key KEY] [--format table|csv]
 //! ```
 //!
-//! `FILE` is a saved response of either metrics operation (both return
-//! `GetModelMetricsResponseV1`); `-` reads standard input. The response is decoded, validated
-//! and rendered: `table` (the default) is a wide table with units for people, `csv` is the long
-//! table of [`Validated::write_csv`]. Any failure prints one line to standard error and exits
-//! non-zero (2 for bad flags, 1 otherwise).
+//! With `--input`, `FILE` is a saved response of either metrics operation (both return
+//! `GetModelMetricsResponseV1`); `-` reads standard input. Without it, the response is fetched
+//! from the API through the typestate requests of [`baseten_api::requests`]: the model's
+//! environment or deployment, in `--mode` (default `current`), over the window from `--start`
+//! to `--end` (epoch milliseconds; a side left out is filled in by the server), for each
+//! `--metric` (repeatable; none means the server's default set). The base URL and API key come
+//! from `--base-url` and `--api-key`, else from `BASETEN_BASE_URL` and `BASETEN_API_KEY`.
 //!
-//! The steps are kept apart (parse arguments → read bytes → decode → validate → render) so that
-//! live fetching can replace "read bytes" with a request built from more flags.
+//! What the API would refuse is refused before anything is sent: a window with
+//! `--mode current`, a start not before the end, a window longer than 7 days, and giving both
+//! or neither of `--environment` and `--deployment`.
+//!
+//! The response is decoded, checked and rendered: `table` (the default) is a wide table with
+//! units for people, `csv` is the long table of [`Validated::write_csv`]. Any failure prints one
+//! line to standard error, never containing the API key, and exits non-zero (2 for bad flags
+//! and refused requests, 1 otherwise).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,8 +34,13 @@ use std::process::ExitCode;
 use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{self, Validated, format_value};
 use baseten_api::models::GetModelMetricsResponseV1;
+use baseten_api::{Client, Window};
 
-const USAGE: &str = "usage: metrics --input FILE|- [--format table|csv]";
+const USAGE: &str = "\
+usage: metrics --input FILE|- [--format table|csv]
+       metrics --model ID (--environment NAME | --deployment ID)
+               [--mode current|summary|series] [--start MS] [--end MS] [--metric NAME]...
+               [--base-url URL] [--api-key KEY] [--format table|csv]";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1)) {
@@ -37,17 +54,56 @@ fn main() -> ExitCode {
 }
 
 fn run(args: impl IntoIterator<Item = String>) -> Result<(), Failure> {
-    let options = match parse_args(args).map_err(Failure::usage)? {
+    let options = match parse_args(args)? {
         Command::Help => return write_stdout(|out| writeln!(out, "{USAGE}")),
         Command::Render(options) => options,
     };
-    let bytes = read_input(&options.input)?;
-    let response: GetModelMetricsResponseV1 = metrics::decode(&bytes)
-        .map_err(|error| Failure::new(format!("{}: invalid response: {error}", options.input)))?;
-    let view = metrics::validate(&response).map_err(|error| {
-        Failure::new(format!("{}: misaligned response: {error}", options.input))
-    })?;
-    match options.format {
+    match options.source {
+        Source::Saved(input) => {
+            let bytes = read_input(&input)?;
+            let response: GetModelMetricsResponseV1 = metrics::decode(&bytes)
+                .map_err(|error| Failure::new(format!("{input}: invalid response: {error}")))?;
+            let view = metrics::validate(&response)
+                .map_err(|error| Failure::new(format!("{input}: misaligned response: {error}")))?;
+            render(view, &options.format)
+        }
+        Source::Live(live) => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|error| Failure::new(format!("starting the async runtime: {error}")))?;
+            runtime.block_on(fetch_and_render(&live, &options.format))
+        }
+    }
+}
+
+/// Fetches the response `live` asks for and renders it.
+async fn fetch_and_render(live: &Live, format: &Format) -> Result<(), Failure> {
+    let client = live.client()?;
+    let request = match &live.target {
+        Target::Environment(name) => client.environment_metrics(&live.model, name),
+        Target::Deployment(id) => client.deployment_metrics(&live.model, id),
+    }
+    .metrics(&live.metrics);
+    let failed = |error: baseten_api::Error| Failure::new(format!("fetching metrics: {error}"));
+    match live.mode {
+        LiveMode::Current => {
+            let result = request.current().send().await.map_err(failed)?;
+            render(result.view(), format)
+        }
+        LiveMode::Summary(window) => {
+            let result = request.summary(window).send().await.map_err(failed)?;
+            render(result.view(), format)
+        }
+        LiveMode::Series(window) => {
+            let result = request.series(window).send().await.map_err(failed)?;
+            render(result.view(), format)
+        }
+    }
+}
+
+fn render<R: IndexMappedResponse>(view: Validated<'_, R>, format: &Format) -> Result<(), Failure> {
+    match format {
         Format::Table => write_stdout(|out| out.write_all(render_table(view).as_bytes())),
         Format::Csv => write_stdout(|out| view.write_csv(out)),
     }
@@ -62,11 +118,18 @@ enum Command {
 
 #[derive(Debug, PartialEq)]
 struct Options {
-    input: Input,
+    source: Source,
     format: Format,
 }
 
 /// Where the response comes from.
+#[derive(Debug, PartialEq)]
+enum Source {
+    Saved(Input),
+    Live(Live),
+}
+
+/// A saved response.
 #[derive(Debug, PartialEq)]
 enum Input {
     Stdin,
@@ -88,13 +151,75 @@ enum Format {
     Csv,
 }
 
-/// Parses `--flag value` and `--flag=value` pairs; each flag at most once.
+/// A request to send, already checked.
+#[derive(Debug, PartialEq)]
+struct Live {
+    base_url: Option<String>,
+    api_key: Option<ApiKey>,
+    model: String,
+    target: Target,
+    mode: LiveMode,
+    metrics: Vec<String>,
+}
+
+impl Live {
+    /// The client: flags first, then `BASETEN_BASE_URL` / `BASETEN_API_KEY`.
+    fn client(&self) -> Result<Client, Failure> {
+        let mut builder = Client::builder();
+        builder = match &self.base_url {
+            Some(url) => builder.base_url(url),
+            None => builder.base_url_from_env(),
+        };
+        builder = match &self.api_key {
+            Some(ApiKey(key)) => builder.api_key(key),
+            None => builder.api_key_from_env(),
+        };
+        // The client's errors never repeat the key.
+        builder
+            .build()
+            .map_err(|error| Failure::refused(error.to_string()))
+    }
+}
+
+/// The API key, kept out of `Debug` output.
+#[derive(PartialEq)]
+struct ApiKey(String);
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Target {
+    Environment(String),
+    Deployment(String),
+}
+
+#[derive(Debug, PartialEq)]
+enum LiveMode {
+    Current,
+    Summary(Window),
+    Series(Window),
+}
+
+/// Parses `--flag value` and `--flag=value` pairs; each flag at most once, except `--metric`.
 ///
-/// Hand-written rather than a dependency: a handful of flags, and new ones (for fetching live)
-/// are one match arm each.
-fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+/// Hand-written rather than a dependency: a handful of flags, one match arm each. Everything
+/// the API would refuse about the request is refused here, before a client exists.
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, Failure> {
     let mut input = None;
     let mut format = None;
+    let mut base_url = None;
+    let mut api_key = None;
+    let mut model = None;
+    let mut environment = None;
+    let mut deployment = None;
+    let mut mode = None;
+    let mut start = None;
+    let mut end = None;
+    let mut metrics = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         if arg == "-h" || arg == "--help" {
@@ -110,7 +235,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, String>
             inline_value
                 .clone()
                 .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
+                .ok_or_else(|| Failure::usage(format!("{flag} needs a value")))
         };
         match flag.as_str() {
             "--input" => {
@@ -126,22 +251,131 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, String>
                 let parsed = match value()?.as_str() {
                     "table" => Format::Table,
                     "csv" => Format::Csv,
-                    other => return Err(format!("--format must be table or csv, not {other:?}")),
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--format must be table or csv, not {other:?}"
+                        )));
+                    }
                 };
                 set_once(&mut format, parsed, &flag)?;
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            "--mode" => {
+                let parsed = match value()?.as_str() {
+                    "current" => Mode::Current,
+                    "summary" => Mode::Summary,
+                    "series" => Mode::Series,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--mode must be current, summary or series, not {other:?}"
+                        )));
+                    }
+                };
+                set_once(&mut mode, parsed, &flag)?;
+            }
+            "--start" => set_once(&mut start, millis(&flag, &value()?)?, &flag)?,
+            "--end" => set_once(&mut end, millis(&flag, &value()?)?, &flag)?,
+            "--base-url" => set_once(&mut base_url, value()?, &flag)?,
+            // Never echoed: the value only ever goes to the client.
+            "--api-key" => set_once(&mut api_key, ApiKey(value()?), &flag)?,
+            "--model" => set_once(&mut model, value()?, &flag)?,
+            "--environment" => set_once(&mut environment, value()?, &flag)?,
+            "--deployment" => set_once(&mut deployment, value()?, &flag)?,
+            "--metric" => metrics.push(value()?),
+            other => return Err(Failure::usage(format!("unknown argument {other:?}"))),
         }
     }
+    let format = format.unwrap_or(Format::Table);
+    let live_flags_given = base_url.is_some()
+        || api_key.is_some()
+        || model.is_some()
+        || environment.is_some()
+        || deployment.is_some()
+        || mode.is_some()
+        || start.is_some()
+        || end.is_some()
+        || !metrics.is_empty();
+    if let Some(input) = input {
+        if live_flags_given {
+            return Err(Failure::usage(
+                "--input reads a saved response; it takes no request flags".to_owned(),
+            ));
+        }
+        return Ok(Command::Render(Options {
+            source: Source::Saved(input),
+            format,
+        }));
+    }
+    let model = model.ok_or_else(|| {
+        Failure::usage("--input FILE, or --model to fetch live, is required".to_owned())
+    })?;
+    let target = match (environment, deployment) {
+        (Some(name), None) => Target::Environment(name),
+        (None, Some(id)) => Target::Deployment(id),
+        (Some(_), Some(_)) => {
+            return Err(Failure::usage(
+                "give one of --environment and --deployment, not both".to_owned(),
+            ));
+        }
+        (None, None) => {
+            return Err(Failure::usage(
+                "--environment NAME or --deployment ID is required".to_owned(),
+            ));
+        }
+    };
+    let mode = match mode.unwrap_or(Mode::Current) {
+        Mode::Current if start.is_some() || end.is_some() => {
+            return Err(Failure::refused(
+                "--mode current is a snapshot taken now: it takes no --start or --end".to_owned(),
+            ));
+        }
+        Mode::Current => LiveMode::Current,
+        Mode::Summary => LiveMode::Summary(window(start, end)?),
+        Mode::Series => LiveMode::Series(window(start, end)?),
+    };
     Ok(Command::Render(Options {
-        input: input.ok_or("--input is required")?,
-        format: format.unwrap_or(Format::Table),
+        source: Source::Live(Live {
+            base_url,
+            api_key,
+            model,
+            target,
+            mode,
+            metrics,
+        }),
+        format,
     }))
 }
 
-fn set_once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), String> {
+/// The `--mode` flag, before its window is checked.
+enum Mode {
+    Current,
+    Summary,
+    Series,
+}
+
+/// The window from `--start` and `--end`; a side left out is the server's to fill in.
+fn window(start: Option<i64>, end: Option<i64>) -> Result<Window, Failure> {
+    match (start, end) {
+        (Some(start), Some(end)) => {
+            Window::new(start, end).map_err(|error| Failure::refused(error.to_string()))
+        }
+        (Some(start), None) => Ok(Window::since(start)),
+        (None, Some(end)) => Ok(Window::until(end)),
+        (None, None) => Ok(Window::last_hour()),
+    }
+}
+
+/// An epoch-milliseconds flag value.
+fn millis(flag: &str, value: &str) -> Result<i64, Failure> {
+    value.parse().map_err(|_| {
+        Failure::usage(format!(
+            "{flag} must be milliseconds since the Unix epoch, not {value:?}"
+        ))
+    })
+}
+
+fn set_once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), Failure> {
     if slot.replace(value).is_some() {
-        return Err(format!("{flag} given more than once"));
+        return Err(Failure::usage(format!("{flag} given more than once")));
     }
     Ok(())
 }
@@ -327,9 +561,18 @@ impl Failure {
         }
     }
 
+    /// A bad command line.
     fn usage(message: String) -> Self {
         Self {
-            message: format!("{message} ({USAGE})"),
+            message: format!("{message} (see --help)"),
+            exit_code: 2,
+        }
+    }
+
+    /// A request the API would refuse (or a client that cannot be built): nothing is sent.
+    fn refused(message: String) -> Self {
+        Self {
+            message,
             exit_code: 2,
         }
     }
@@ -339,8 +582,20 @@ impl Failure {
 mod tests {
     use super::*;
 
-    fn parse(args: &[&str]) -> Result<Command, String> {
+    /// The parsed command, or the failure's exit code and message.
+    fn parse(args: &[&str]) -> Result<Command, (u8, String)> {
         parse_args(args.iter().map(|arg| (*arg).to_owned()))
+            .map_err(|failure| (failure.exit_code, failure.message))
+    }
+
+    fn live(args: &[&str]) -> Live {
+        match parse(args) {
+            Ok(Command::Render(Options {
+                source: Source::Live(live),
+                ..
+            })) => live,
+            other => panic!("{args:?}: {other:?}"),
+        }
     }
 
     #[test]
@@ -348,24 +603,121 @@ mod tests {
         assert_eq!(
             parse(&["--input", "a.json"]),
             Ok(Command::Render(Options {
-                input: Input::File("a.json".into()),
+                source: Source::Saved(Input::File("a.json".into())),
                 format: Format::Table
             }))
         );
         assert_eq!(
             parse(&["--format=csv", "--input=-"]),
             Ok(Command::Render(Options {
-                input: Input::Stdin,
+                source: Source::Saved(Input::Stdin),
                 format: Format::Csv
             }))
         );
         assert_eq!(parse(&["--help"]), Ok(Command::Help));
-        assert!(parse(&[]).is_err());
-        assert!(parse(&["--input"]).is_err());
-        assert!(parse(&["--input", "a", "--input", "b"]).is_err());
-        assert!(parse(&["--input", "a", "--format", "xml"]).is_err());
-        assert!(parse(&["--input", "a", "extra"]).is_err());
-        assert!(parse(&["--verbose"]).is_err());
+        for bad in [
+            &[][..],
+            &["--input"],
+            &["--input", "a", "--input", "b"],
+            &["--input", "a", "--format", "xml"],
+            &["--input", "a", "extra"],
+            &["--verbose"],
+            &["--input", "a", "--model", "m"],
+            &["--model", "m", "--environment", "e", "--mode", "daily"],
+            &["--model", "m", "--environment", "e", "--start", "soon"],
+        ] {
+            let failure = parse(bad);
+            assert!(matches!(failure, Err((2, _))), "{bad:?}: {failure:?}");
+        }
+    }
+
+    #[test]
+    fn live_flags_parse() {
+        let parsed = live(&[
+            "--model=m",
+            "--environment",
+            "production",
+            "--mode",
+            "series",
+            "--start",
+            "1000",
+            "--end=2000",
+            "--metric",
+            "a",
+            "--metric",
+            "b",
+            "--base-url",
+            "http://127.0.0.1:1",
+            "--api-key",
+            "secret-key-1",
+        ]);
+        assert_eq!(
+            parsed,
+            Live {
+                base_url: Some("http://127.0.0.1:1".to_owned()),
+                api_key: Some(ApiKey("secret-key-1".to_owned())),
+                model: "m".to_owned(),
+                target: Target::Environment("production".to_owned()),
+                mode: LiveMode::Series(Window::new(1000, 2000).unwrap_or_default()),
+                metrics: vec!["a".to_owned(), "b".to_owned()],
+            }
+        );
+        assert!(!format!("{parsed:?}").contains("secret-key-1"));
+        let parsed = live(&["--model", "m", "--deployment", "d"]);
+        assert_eq!(
+            (parsed.target, parsed.mode),
+            (Target::Deployment("d".to_owned()), LiveMode::Current)
+        );
+        let open_end = live(&[
+            "--model",
+            "m",
+            "--deployment",
+            "d",
+            "--mode=summary",
+            "--start=5",
+        ]);
+        assert_eq!(open_end.mode, LiveMode::Summary(Window::since(5)));
+        let open = live(&["--model", "m", "--deployment", "d", "--mode=series"]);
+        assert_eq!(open.mode, LiveMode::Series(Window::last_hour()));
+    }
+
+    #[test]
+    fn requests_the_api_would_refuse_are_refused() {
+        for (args, wanted) in [
+            (
+                &["--mode", "current", "--start", "1"][..],
+                "--mode current is a snapshot taken now: it takes no --start or --end",
+            ),
+            (&["--end", "1"][..], "takes no --start or --end"),
+            (
+                &["--mode", "series", "--start", "5", "--end", "5"],
+                "window start 5 ms is not before its end 5 ms",
+            ),
+            (
+                &["--mode", "summary", "--start", "0", "--end", "604800001"],
+                "more than the 7 days",
+            ),
+        ] {
+            let mut full = vec!["--model", "m", "--environment", "e", "--api-key", "secret"];
+            full.extend_from_slice(args);
+            match parse(&full) {
+                Err((2, message)) => {
+                    assert!(message.contains(wanted), "{args:?}: {message}");
+                    assert!(!message.contains("secret"), "{message}");
+                }
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+        // Exactly 7 days is allowed.
+        let week = ["--mode", "series", "--start", "0", "--end", "604800000"];
+        let mut full = vec!["--model", "m", "--deployment", "d"];
+        full.extend_from_slice(&week);
+        assert!(parse(&full).is_ok());
+        for targets in [&["--environment", "e", "--deployment", "d"][..], &[]] {
+            let mut full = vec!["--model", "m"];
+            full.extend_from_slice(targets);
+            assert!(matches!(parse(&full), Err((2, _))), "{targets:?}");
+        }
     }
 
     #[test]

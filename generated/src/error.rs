@@ -90,6 +90,13 @@ pub enum Error {
     /// that is not a valid header value. The message never repeats secrets.
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+
+    /// The server answered 2xx with JSON of the right type, but not with an answer to the
+    /// request that was sent: a metrics response in another mode than the one asked for, with
+    /// the wrong number of value sets for its mode, or misaligned (see
+    /// [`requests`](crate::requests)).
+    #[error("invalid response: {0}")]
+    InvalidResponse(#[source] crate::requests::ResponseError),
 }
 
 impl Error {
@@ -101,7 +108,10 @@ impl Error {
             Self::RateLimited { .. } => Some(429),
             Self::Api { status, .. } => Some(*status),
             Self::Transport(source) => source.status().map(|status| status.as_u16()),
-            Self::Decode { .. } | Self::Timeout { .. } | Self::InvalidRequest(_) => None,
+            Self::Decode { .. }
+            | Self::Timeout { .. }
+            | Self::InvalidRequest(_)
+            | Self::InvalidResponse(_) => None,
         }
     }
 
@@ -119,7 +129,7 @@ impl Error {
             Self::RateLimited { .. } | Self::Timeout { .. } => true,
             Self::Api { status, .. } => retryable_status(*status),
             Self::Transport(source) => retryable_transport(source),
-            Self::Decode { .. } | Self::InvalidRequest(_) => false,
+            Self::Decode { .. } | Self::InvalidRequest(_) | Self::InvalidResponse(_) => false,
         }
     }
 }
@@ -459,6 +469,16 @@ mod tests {
         assert_eq!(timeout.status(), None);
         assert!(timeout.is_retryable());
         assert!(!Error::InvalidRequest(String::new()).is_retryable());
+        let invalid = Error::InvalidResponse(crate::requests::ResponseError::ValueSetCount {
+            mode: crate::models::ModelMetricModeV1::Summary,
+            count: 2,
+        });
+        assert_eq!(
+            invalid.to_string(),
+            "invalid response: SUMMARY response has 2 value sets, expected exactly 1"
+        );
+        assert_eq!(invalid.status(), None);
+        assert!(!invalid.is_retryable());
         assert!(!api(501, "").is_retryable());
         assert!(api(408, "").is_retryable());
         assert!(!api(404, "").is_retryable());

@@ -8,6 +8,8 @@
 //! |---|---|---|
 //! | [`models`] | generated (`src/gen/models.rs`) | request and response types |
 //! | [`operations`] | generated (`src/gen/operations.rs`) | one call per API operation, and [`DEFAULT_BASE_URL`] |
+//! | [`requests`] | hand-written | typestate metrics requests: [`Client::environment_metrics`], [`Client::deployment_metrics`], [`Window`], mode-checked results |
+//! | [`metrics`] | hand-written | decoding, validating and reading index-mapped metrics responses |
 //! | [`runtime`] | hand-written | the small support layer the generated code calls |
 //! | [`Client`], [`ClientBuilder`], [`AuthScheme`], [`RetryPolicy`], [`Error`] | hand-written | connection settings, authentication, timeouts and retries, error type |
 //!
@@ -38,6 +40,47 @@
 //! connection pool, so build it once and pass it around. Idempotent
 //! requests are retried on rate limits, server errors and timeouts as its
 //! [`RetryPolicy`] allows; what finally goes wrong is an [`Error`].
+//!
+//! # Fetching metrics
+//!
+//! [`Client::environment_metrics`] and [`Client::deployment_metrics`] build a request whose
+//! mode is part of its type (see [`requests`]): `CURRENT` takes no window, `SUMMARY` and
+//! `SERIES` take a [`Window`] checked when it is built, and the result offers only what its
+//! mode has. Here, the p99 end-to-end latency of an environment over twenty minutes, step by
+//! step:
+//!
+//! ```no_run
+//! use baseten_api::metrics::Lookup;
+//! use baseten_api::{Client, Window};
+//!
+//! # async fn run() -> Result<(), baseten_api::Error> {
+//! let client = Client::from_env()?;
+//! // At most 7 days, start before end: checked here, before anything is sent.
+//! let window = Window::new(1_783_191_332_703, 1_783_192_532_703)?;
+//! let series = client
+//!     .environment_metrics("abcd1234", "production")
+//!     .series(window)
+//!     .metric("baseten_end_to_end_response_time_seconds")
+//!     .send()
+//!     .await?;
+//! println!("{} steps of nominally {} s", series.steps().len(), series.step_seconds());
+//!
+//! let latency = "baseten_end_to_end_response_time_seconds";
+//! match series.series(latency, &[("quantile", "0.99")]) {
+//!     Lookup::Found(p99) => {
+//!         for point in p99.points() {
+//!             // `None`: no requests in that step.
+//!             println!("{}..{} ms: {:?} s", point.start_ms, point.end_ms, point.value);
+//!         }
+//!     }
+//!     Lookup::NotFound => println!("no p99 latency (no traffic in the window?)"),
+//!     Lookup::Ambiguous(all) => println!("{} p99 series with the same labels", all.len()),
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! The full view of any result, for tables and the CSV export, is
+//! [`Metrics::view`](requests::Metrics::view) (see [`metrics`]).
 
 #![warn(missing_docs)]
 
@@ -62,6 +105,7 @@ mod index_mapped_impls;
 
 pub mod index_mapped;
 pub mod metrics;
+pub mod requests;
 pub mod runtime;
 
 mod client;
@@ -74,4 +118,13 @@ pub use client::{
 };
 pub use error::Error;
 pub use operations::DEFAULT_BASE_URL;
+pub use requests::{
+    CurrentMetrics, MetricsRequest, ResponseError, SeriesMetrics, SummaryMetrics, Window,
+    WindowError,
+};
 pub use retry::RetryPolicy;
+
+// The README's Rust examples, compiled as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

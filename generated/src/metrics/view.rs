@@ -37,8 +37,10 @@ impl<R: IndexMappedResponse> fmt::Debug for Validated<'_, R> {
 }
 
 impl<'a, R: IndexMappedResponse> Validated<'a, R> {
-    /// Only [`validate`](super::validate) may build one, after its checks pass.
-    pub(super) fn new(response: &'a R) -> Self {
+    /// Only [`validate`](super::validate) may build one, after its checks pass, or code holding
+    /// a response that passed them and cannot have changed since (the typestate results in
+    /// `crate::requests`, which own theirs).
+    pub(crate) fn new(response: &'a R) -> Self {
         Self { response }
     }
 

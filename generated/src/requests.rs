@@ -1,0 +1,979 @@
+//! Typestate requests for the two metrics operations: what the API refuses does not compile.
+//!
+//! [`Client::environment_metrics`] and [`Client::deployment_metrics`] take both ids and return a
+//! [`MetricsRequest`] with no mode chosen yet. Choosing one fixes what the request may carry:
+//!
+//! | Mode | Chosen with | Window | Result | Read with |
+//! |---|---|---|---|---|
+//! | `CURRENT` | [`current()`](MetricsRequest::current) | none (a snapshot taken now) | [`CurrentMetrics`] | [`values`](Metrics::values), [`readings`](Metrics::readings), [`series`](Metrics::series) |
+//! | `SUMMARY` | [`summary(window)`](MetricsRequest::summary) | a [`Window`] | [`SummaryMetrics`] | the same |
+//! | `SERIES` | [`series(window)`](MetricsRequest::series) | a [`Window`] | [`SeriesMetrics`] | [`steps`](Metrics::steps), [`step_seconds`](Metrics::step_seconds), [`series`](Metrics#method.series-1) |
+//!
+//! The compiler refuses sending without a mode, a window on `CURRENT`, an unchecked
+//! `(start, end)` pair where a [`Window`] belongs, and reading steps from a result that holds
+//! one value set. A [`Window`] is checked when it is built (start before end, at most
+//! [`Window::MAX_SPAN_MS`]), so nothing the API would refuse for its window is sent.
+//!
+//! [`send`](MetricsRequest::send) calls the generated operation, then checks the response
+//! against the mode before handing it out: the mode it echoes, one value set for `CURRENT` and
+//! `SUMMARY`, a step length for `SERIES`, and the alignment [`metrics::validate`] checks. A
+//! response that fails is [`Error::InvalidResponse`]. The result owns the response; its
+//! readers borrow it and copy no values.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use baseten_api::{Client, Window};
+//!
+//! # async fn run() -> Result<(), baseten_api::Error> {
+//! let client = Client::from_env()?;
+//!
+//! // What the replicas and latency are right now.
+//! let now = client
+//!     .deployment_metrics("abcd1234", "q4w8e2r")
+//!     .current()
+//!     .metrics(["baseten_replicas_active", "baseten_end_to_end_response_time_seconds"])
+//!     .send()
+//!     .await?;
+//! for reading in now.readings() {
+//!     println!("{} {:?} = {:?}", reading.series.name, reading.series.labels, reading.value);
+//! }
+//!
+//! // The p99 latency over twenty minutes, as one number.
+//! let window = Window::new(1_783_191_332_703, 1_783_192_532_703)?;
+//! let summary = client
+//!     .environment_metrics("abcd1234", "production")
+//!     .summary(window)
+//!     .metric("baseten_end_to_end_response_time_seconds")
+//!     .send()
+//!     .await?;
+//! let p99 = summary
+//!     .series("baseten_end_to_end_response_time_seconds", &[("quantile", "0.99")])
+//!     .found()
+//!     .and_then(|reading| reading.value);
+//! println!("p99: {p99:?} s");
+//! # Ok(()) }
+//! ```
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use crate::metrics::{self, AlignmentError, Lookup, Series, Step, Validated};
+use crate::models::{GetModelMetricsResponseV1, ModelMetricModeV1};
+use crate::operations::{GetModelDeploymentMetricsQuery, GetModelEnvironmentMetricsQuery};
+use crate::{Client, Error};
+
+/// A time window for `SUMMARY` and `SERIES` requests, checked when built.
+///
+/// A window bounded on both sides ([`Window::new`]) starts strictly before it ends and spans at
+/// most [`MAX_SPAN_MS`](Self::MAX_SPAN_MS) (7 days). A side left open is filled in by the
+/// server: the end defaults to now and the start to one hour before the end. So
+/// [`Window::since`] means "from `start` until now", [`Window::until`] "the hour before
+/// `end`", and [`Window::last_hour`] "the hour up to now". The client cannot check a window
+/// with an open end against the server's clock: a [`Window::since`] more than 7 days ago (or in
+/// the future) is the server's to refuse.
+///
+/// Times are milliseconds since the Unix epoch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Window {
+    start_ms: Option<i64>,
+    end_ms: Option<i64>,
+}
+
+impl Window {
+    /// The longest window the API accepts: 7 days, in milliseconds.
+    pub const MAX_SPAN_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+
+    /// The window `[start_ms, end_ms)`.
+    ///
+    /// # Errors
+    ///
+    /// [`WindowError::NotBeforeEnd`] unless `start_ms < end_ms`;
+    /// [`WindowError::TooLong`] if it spans more than [`MAX_SPAN_MS`](Self::MAX_SPAN_MS).
+    pub const fn new(start_ms: i64, end_ms: i64) -> Result<Self, WindowError> {
+        if start_ms >= end_ms {
+            return Err(WindowError::NotBeforeEnd { start_ms, end_ms });
+        }
+        let span_ms = end_ms.abs_diff(start_ms);
+        if span_ms > Self::MAX_SPAN_MS {
+            return Err(WindowError::TooLong {
+                start_ms,
+                end_ms,
+                span_ms,
+            });
+        }
+        Ok(Self {
+            start_ms: Some(start_ms),
+            end_ms: Some(end_ms),
+        })
+    }
+
+    /// From `start_ms` until now: the server fills in the end.
+    #[must_use]
+    pub const fn since(start_ms: i64) -> Self {
+        Self {
+            start_ms: Some(start_ms),
+            end_ms: None,
+        }
+    }
+
+    /// The hour before `end_ms`: the server fills in the start.
+    #[must_use]
+    pub const fn until(end_ms: i64) -> Self {
+        Self {
+            start_ms: None,
+            end_ms: Some(end_ms),
+        }
+    }
+
+    /// The hour up to now: the server fills in both sides. Also [`Window::default`].
+    #[must_use]
+    pub const fn last_hour() -> Self {
+        Self {
+            start_ms: None,
+            end_ms: None,
+        }
+    }
+
+    /// The start sent with the request, if any.
+    #[must_use]
+    pub const fn start_ms(&self) -> Option<i64> {
+        self.start_ms
+    }
+
+    /// The end sent with the request, if any.
+    #[must_use]
+    pub const fn end_ms(&self) -> Option<i64> {
+        self.end_ms
+    }
+
+    /// How long the window is, when both sides are given.
+    #[must_use]
+    pub fn span(&self) -> Option<Duration> {
+        match (self.start_ms, self.end_ms) {
+            (Some(start), Some(end)) => Some(Duration::from_millis(end.abs_diff(start))),
+            _ => None,
+        }
+    }
+}
+
+/// Why [`Window::new`] refused a window. Converts into [`Error::InvalidRequest`] with `?`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WindowError {
+    /// The start is not strictly before the end.
+    #[error("window start {start_ms} ms is not before its end {end_ms} ms")]
+    NotBeforeEnd {
+        /// The start given, epoch milliseconds.
+        start_ms: i64,
+        /// The end given, epoch milliseconds.
+        end_ms: i64,
+    },
+    /// The window spans more than [`Window::MAX_SPAN_MS`].
+    #[error(
+        "window from {start_ms} ms to {end_ms} ms spans {span_ms} ms, more than the 7 days \
+         ({max_ms} ms) the API allows",
+        max_ms = Window::MAX_SPAN_MS
+    )]
+    TooLong {
+        /// The start given, epoch milliseconds.
+        start_ms: i64,
+        /// The end given, epoch milliseconds.
+        end_ms: i64,
+        /// `end_ms - start_ms`.
+        span_ms: u64,
+    },
+}
+
+impl From<WindowError> for Error {
+    /// A refused window is a request that was never sent: [`Error::InvalidRequest`].
+    fn from(error: WindowError) -> Self {
+        Self::InvalidRequest(error.to_string())
+    }
+}
+
+/// Why a response cannot be the answer to the request that was sent; the payload of
+/// [`Error::InvalidResponse`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// The response says it was aggregated in another mode than the one asked for.
+    #[error("asked for {requested} metrics, the response is {returned}")]
+    ModeMismatch {
+        /// The mode sent.
+        requested: ModelMetricModeV1,
+        /// The mode the response names.
+        returned: ModelMetricModeV1,
+    },
+    /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
+    #[error("{mode} response has {count} value sets, expected exactly 1")]
+    ValueSetCount {
+        /// The mode (`CURRENT` or `SUMMARY`).
+        mode: ModelMetricModeV1,
+        /// How many value sets it holds.
+        count: usize,
+    },
+    /// A `SERIES` response has no positive `step_seconds`.
+    #[error("SERIES response has step_seconds {step_seconds:?}, expected a positive number")]
+    StepSeconds {
+        /// What the response has instead.
+        step_seconds: Option<i64>,
+    },
+    /// The values do not line up with the descriptors, or the steps are out of order (see
+    /// [`metrics::validate`]).
+    #[error("misaligned response: {0}")]
+    Misaligned(#[source] AlignmentError),
+}
+
+/// Which resource a request is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Environment {
+        model_id: String,
+        env_name: String,
+    },
+    Deployment {
+        model_id: String,
+        deployment_id: String,
+    },
+}
+
+/// The modes as types: the state of a [`MetricsRequest`] and the kind of a [`Metrics`] result.
+///
+/// None of these types has a value; they only appear as type parameters.
+pub mod mode {
+    use crate::models::ModelMetricModeV1;
+
+    /// No mode chosen yet: the state [`Client::environment_metrics`](crate::Client::environment_metrics)
+    /// and [`Client::deployment_metrics`](crate::Client::deployment_metrics) start in. Choose
+    /// one with [`current`](super::MetricsRequest::current),
+    /// [`summary`](super::MetricsRequest::summary) or [`series`](super::MetricsRequest::series).
+    #[derive(Debug)]
+    pub enum Unset {}
+
+    /// `CURRENT`: one snapshot taken when the request arrives; no window.
+    #[derive(Debug)]
+    pub enum Current {}
+
+    /// `SUMMARY`: one value set aggregating a [`Window`](super::Window).
+    #[derive(Debug)]
+    pub enum Summary {}
+
+    /// `SERIES`: one value set per step across a [`Window`](super::Window).
+    #[derive(Debug)]
+    pub enum Series {}
+
+    /// A mode chosen, so the request can be sent.
+    #[diagnostic::on_unimplemented(
+        message = "no metrics mode chosen: call `.current()`, `.summary(window)` or `.series(window)` before `.send()`",
+        label = "this request has no mode yet",
+        note = "the server needs to know how to aggregate: a snapshot now, one value set over a window, or a series of steps"
+    )]
+    pub trait Mode: sealed::Sealed {}
+
+    /// A result holding exactly one value set (`CURRENT` or `SUMMARY`).
+    #[diagnostic::on_unimplemented(
+        message = "a SERIES result has one value set per step, not a single one",
+        label = "this is a SERIES result",
+        note = "read its steps with `.steps()`, or one series' points with `.series(name, labels)`"
+    )]
+    pub trait OneValueSet: Mode {}
+
+    /// A result made of steps (`SERIES`).
+    #[diagnostic::on_unimplemented(
+        message = "only a SERIES result has steps; a CURRENT or SUMMARY result holds one value set",
+        label = "this result holds one value set, not steps",
+        note = "read it with `.values()`, `.readings()` or `.series(name, labels)`; request `.series(window)` for steps"
+    )]
+    pub trait Stepped: Mode {}
+
+    impl Mode for Current {}
+    impl Mode for Summary {}
+    impl Mode for Series {}
+    impl OneValueSet for Current {}
+    impl OneValueSet for Summary {}
+    impl Stepped for Series {}
+
+    pub(super) mod sealed {
+        use super::ModelMetricModeV1;
+
+        /// Keeps [`Mode`](super::Mode) closed, and says what each mode sends.
+        pub trait Sealed {
+            /// The mode's wire value.
+            fn wire() -> ModelMetricModeV1;
+        }
+
+        impl Sealed for super::Current {
+            fn wire() -> ModelMetricModeV1 {
+                ModelMetricModeV1::Current
+            }
+        }
+
+        impl Sealed for super::Summary {
+            fn wire() -> ModelMetricModeV1 {
+                ModelMetricModeV1::Summary
+            }
+        }
+
+        impl Sealed for super::Series {
+            fn wire() -> ModelMetricModeV1 {
+                ModelMetricModeV1::Series
+            }
+        }
+    }
+}
+
+impl Client {
+    /// A metrics request for environment `env_name` (e.g. `production`) of model `model_id`,
+    /// combined over every deployment that served it; choose a mode next.
+    ///
+    /// Sent as `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    /// ([`Client::get_model_environment_metrics`]).
+    pub fn environment_metrics(
+        &self,
+        model_id: impl Into<String>,
+        env_name: impl Into<String>,
+    ) -> MetricsRequest<'_, mode::Unset> {
+        MetricsRequest::new(
+            self,
+            Target::Environment {
+                model_id: model_id.into(),
+                env_name: env_name.into(),
+            },
+        )
+    }
+
+    /// A metrics request for deployment `deployment_id` of model `model_id`; choose a mode
+    /// next.
+    ///
+    /// Sent as `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    /// ([`Client::get_model_deployment_metrics`]).
+    pub fn deployment_metrics(
+        &self,
+        model_id: impl Into<String>,
+        deployment_id: impl Into<String>,
+    ) -> MetricsRequest<'_, mode::Unset> {
+        MetricsRequest::new(
+            self,
+            Target::Deployment {
+                model_id: model_id.into(),
+                deployment_id: deployment_id.into(),
+            },
+        )
+    }
+}
+
+/// A metrics request being built; `M` is its [`mode`] (at first [`mode::Unset`]).
+///
+/// Made by [`Client::environment_metrics`] or [`Client::deployment_metrics`]. Nothing is sent
+/// until [`send`](Self::send) is awaited.
+#[must_use = "a metrics request does nothing until `.send().await`"]
+pub struct MetricsRequest<'c, M> {
+    client: &'c Client,
+    target: Target,
+    window: Option<Window>,
+    metrics: Vec<String>,
+    mode: PhantomData<fn() -> M>,
+}
+
+impl<M> Clone for MetricsRequest<'_, M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client,
+            target: self.target.clone(),
+            window: self.window,
+            metrics: self.metrics.clone(),
+            mode: PhantomData,
+        }
+    }
+}
+
+impl<M> fmt::Debug for MetricsRequest<'_, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MetricsRequest")
+            .field("mode", &std::any::type_name::<M>())
+            .field("target", &self.target)
+            .field("window", &self.window)
+            .field("metrics", &self.metrics)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'c> MetricsRequest<'c, mode::Unset> {
+    fn new(client: &'c Client, target: Target) -> Self {
+        Self {
+            client,
+            target,
+            window: None,
+            metrics: Vec::new(),
+            mode: PhantomData,
+        }
+    }
+
+    /// `CURRENT`: one snapshot taken when the request arrives. Takes no window.
+    pub fn current(self) -> MetricsRequest<'c, mode::Current> {
+        self.into_mode(None)
+    }
+
+    /// `SUMMARY`: one value set aggregating `window`.
+    pub fn summary(self, window: Window) -> MetricsRequest<'c, mode::Summary> {
+        self.into_mode(Some(window))
+    }
+
+    /// `SERIES`: one value set per step across `window`; the server picks the step length
+    /// from the window's length.
+    pub fn series(self, window: Window) -> MetricsRequest<'c, mode::Series> {
+        self.into_mode(Some(window))
+    }
+
+    fn into_mode<N>(self, window: Option<Window>) -> MetricsRequest<'c, N> {
+        MetricsRequest {
+            client: self.client,
+            target: self.target,
+            window,
+            metrics: self.metrics,
+            mode: PhantomData,
+        }
+    }
+}
+
+impl<M> MetricsRequest<'_, M> {
+    /// Asks for the metric `name` too. Without any, the server returns its default set (active
+    /// replicas, request totals and end-to-end response time). A name already asked for is not
+    /// sent twice.
+    ///
+    /// A name the server does not know makes it refuse the request; a known metric without
+    /// data for this model is left out of the response.
+    pub fn metric(mut self, name: impl Into<String>) -> Self {
+        self.push_metric(name.into());
+        self
+    }
+
+    /// Asks for each of `names` too, like [`metric`](Self::metric): in order, each name once.
+    pub fn metrics<I>(mut self, names: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        for name in names {
+            self.push_metric(name.into());
+        }
+        self
+    }
+
+    fn push_metric(&mut self, name: String) {
+        if !self.metrics.contains(&name) {
+            self.metrics.push(name);
+        }
+    }
+
+    /// The metric names asked for so far, each once, in the order first asked.
+    #[must_use]
+    pub fn metric_names(&self) -> &[String] {
+        &self.metrics
+    }
+
+    /// The window to send: `None` before a mode is chosen and for `CURRENT`.
+    #[must_use]
+    pub fn requested_window(&self) -> Option<Window> {
+        self.window
+    }
+
+    /// The model's id.
+    #[must_use]
+    pub fn model_id(&self) -> &str {
+        match &self.target {
+            Target::Environment { model_id, .. } | Target::Deployment { model_id, .. } => model_id,
+        }
+    }
+
+    /// Sends the request and checks the response against the mode.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the generated operation returns (see [`Error`]), for instance
+    /// [`Error::InvalidRequest`] for an id that cannot be a path segment (empty, `.`, `..`)
+    /// and [`Error::Api`] for a model, environment or metric name the server does not know;
+    /// [`Error::InvalidResponse`] if the response is not a well-formed answer in this mode.
+    pub async fn send(self) -> Result<Metrics<M>, Error>
+    where
+        M: mode::Mode,
+    {
+        let mode = M::wire();
+        let (start, end) = self
+            .window
+            .map_or((None, None), |window| (window.start_ms, window.end_ms));
+        let response = match &self.target {
+            Target::Environment { model_id, env_name } => {
+                let query = GetModelEnvironmentMetricsQuery {
+                    mode: Some(mode),
+                    start_epoch_millis: start,
+                    end_epoch_millis: end,
+                    metrics: self.metrics,
+                };
+                self.client
+                    .get_model_environment_metrics(model_id, env_name, &query)
+                    .await?
+            }
+            Target::Deployment {
+                model_id,
+                deployment_id,
+            } => {
+                let query = GetModelDeploymentMetricsQuery {
+                    mode: Some(mode),
+                    start_epoch_millis: start,
+                    end_epoch_millis: end,
+                    metrics: self.metrics,
+                };
+                self.client
+                    .get_model_deployment_metrics(model_id, deployment_id, &query)
+                    .await?
+            }
+        };
+        Metrics::check(response).map_err(Error::InvalidResponse)
+    }
+}
+
+/// A response checked against mode `M`; see [`CurrentMetrics`], [`SummaryMetrics`] and
+/// [`SeriesMetrics`].
+///
+/// It owns the response, and everything it hands out borrows it. What can be read depends on
+/// the mode: [`values`](Self::values), [`readings`](Self::readings) and
+/// [`series`](Self::series) for the one value set of `CURRENT` and `SUMMARY`;
+/// [`steps`](Self::steps), [`step_seconds`](Self::step_seconds) and
+/// [`series`](#method.series-1) for `SERIES`. [`view`](Self::view) is the full
+/// [`Validated`] view in any mode (tables, CSV, every lookup).
+pub struct Metrics<M> {
+    response: GetModelMetricsResponseV1,
+    mode: PhantomData<fn() -> M>,
+}
+
+/// A `CURRENT` result: one snapshot.
+pub type CurrentMetrics = Metrics<mode::Current>;
+
+/// A `SUMMARY` result: one value set covering the window.
+pub type SummaryMetrics = Metrics<mode::Summary>;
+
+/// A `SERIES` result: one value set per step.
+pub type SeriesMetrics = Metrics<mode::Series>;
+
+impl<M> Clone for Metrics<M> {
+    fn clone(&self) -> Self {
+        Self {
+            response: self.response.clone(),
+            mode: PhantomData,
+        }
+    }
+}
+
+impl<M> fmt::Debug for Metrics<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Metrics")
+            .field("mode", &std::any::type_name::<M>())
+            .field("response", &self.response)
+            .finish()
+    }
+}
+
+impl<M: mode::Mode> Metrics<M> {
+    /// Checks `response` as the answer to a request in mode `M`.
+    fn check(response: GetModelMetricsResponseV1) -> Result<Self, ResponseError> {
+        let requested = M::wire();
+        if response.mode != requested {
+            return Err(ResponseError::ModeMismatch {
+                requested,
+                returned: response.mode,
+            });
+        }
+        let count = response.metric_values.len();
+        match requested {
+            ModelMetricModeV1::Series => match response.step_seconds {
+                Some(seconds) if seconds > 0 => {}
+                step_seconds => return Err(ResponseError::StepSeconds { step_seconds }),
+            },
+            mode if count != 1 => return Err(ResponseError::ValueSetCount { mode, count }),
+            _ => {}
+        }
+        metrics::validate(&response).map_err(ResponseError::Misaligned)?;
+        Ok(Self {
+            response,
+            mode: PhantomData,
+        })
+    }
+}
+
+impl<M> Metrics<M> {
+    /// The response itself.
+    #[must_use]
+    pub fn response(&self) -> &GetModelMetricsResponseV1 {
+        &self.response
+    }
+
+    /// The response, given up.
+    #[must_use]
+    pub fn into_response(self) -> GetModelMetricsResponseV1 {
+        self.response
+    }
+
+    /// The full validated view: metrics, series, steps, tables and CSV (see [`metrics`]).
+    #[must_use]
+    pub fn view(&self) -> Validated<'_, GetModelMetricsResponseV1> {
+        // `check` validated this very response, which cannot have changed since.
+        Validated::new(&self.response)
+    }
+
+    /// Start of the window the server used, epoch milliseconds.
+    #[must_use]
+    pub fn window_start_ms(&self) -> i64 {
+        self.response.start_epoch_millis
+    }
+
+    /// End of the window the server used, epoch milliseconds.
+    #[must_use]
+    pub fn window_end_ms(&self) -> i64 {
+        self.response.end_epoch_millis
+    }
+
+    /// The one value set, as a [`Step`] spanning the window (`CURRENT` and `SUMMARY` only).
+    ///
+    /// `values.values[descriptor][label_set]` is a value; [`readings`](Self::readings) pairs
+    /// each with its series.
+    #[must_use]
+    pub fn values(&self) -> Step<'_>
+    where
+        M: mode::OneValueSet,
+    {
+        let start_ms = self
+            .response
+            .metric_values
+            .first()
+            .map_or(self.response.start_epoch_millis, |set| {
+                set.start_epoch_millis
+            });
+        Step {
+            index: 0,
+            start_ms,
+            end_ms: self.response.end_epoch_millis,
+            values: self
+                .response
+                .metric_values
+                .first()
+                .map_or(&[][..], |set| set.values.as_slice()),
+        }
+    }
+
+    /// Every series with its value, in response order (`CURRENT` and `SUMMARY` only).
+    pub fn readings(&self) -> impl Iterator<Item = Reading<'_>> + use<'_, M>
+    where
+        M: mode::OneValueSet,
+    {
+        self.view().all_series().map(Reading::of)
+    }
+
+    /// The steps, in time order (`SERIES` only).
+    pub fn steps(&self) -> impl ExactSizeIterator<Item = Step<'_>> + use<'_, M>
+    where
+        M: mode::Stepped,
+    {
+        self.view().steps()
+    }
+
+    /// The server's nominal step length in seconds (`SERIES` only); always positive.
+    ///
+    /// Informational: step boundaries come from the value sets' starts (see [`Step`]).
+    #[must_use]
+    pub fn step_seconds(&self) -> i64
+    where
+        M: mode::Stepped,
+    {
+        // `check` refused a SERIES response without a positive step.
+        self.response.step_seconds.unwrap_or(0)
+    }
+}
+
+impl<M: mode::OneValueSet> Metrics<M> {
+    /// The value of the one series named `name` whose labels are exactly `labels`.
+    ///
+    /// Matches like [`Validated::series`]: `&[]` is the unlabelled series; a name and label set
+    /// the response repeats is [`Lookup::Ambiguous`].
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Reading<'_>> {
+        self.view().series(name, labels).map(Reading::of)
+    }
+}
+
+impl Metrics<mode::Series> {
+    /// The one series named `name` whose labels are exactly `labels`, with its points.
+    ///
+    /// Matches like [`Validated::series`]: `&[]` is the unlabelled series; a name and label set
+    /// the response repeats is [`Lookup::Ambiguous`].
+    pub fn series(
+        &self,
+        name: &str,
+        labels: &[(&str, &str)],
+    ) -> Lookup<Series<'_, GetModelMetricsResponseV1>> {
+        self.view().series(name, labels)
+    }
+}
+
+/// One series of a `CURRENT` or `SUMMARY` result and its value.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading<'a> {
+    /// The series: name, labels, unit and kind.
+    pub series: Series<'a, GetModelMetricsResponseV1>,
+    /// Its value; `None` when it had no data.
+    pub value: Option<f64>,
+}
+
+impl<'a> Reading<'a> {
+    fn of(series: Series<'a, GetModelMetricsResponseV1>) -> Self {
+        Self {
+            value: series.value_at(0),
+            series,
+        }
+    }
+
+    /// The value converted into the base unit of the series' unit (mebibytes become bytes;
+    /// everything else is unchanged).
+    #[must_use]
+    pub fn value_in_base_unit(&self) -> Option<f64> {
+        let unit = self.series.unit();
+        self.value.map(|value| unit.to_base(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SERIES: &str = r#"{
+      "start_epoch_millis": 1000, "end_epoch_millis": 61000, "mode": "SERIES", "step_seconds": 30,
+      "metric_descriptors": [
+        {"name": "latency", "unit_hint": "SECONDS", "kind": "HISTOGRAM",
+         "label_sets": [{"quantile": "0.99"}, {"stat": "avg"}]},
+        {"name": "memory", "unit_hint": "MEBIBYTES", "kind": "GAUGE", "label_sets": [{}]}
+      ],
+      "metric_values": [
+        {"start_epoch_millis": 1000, "values": [[2.5, 1.0], [1.0]]},
+        {"start_epoch_millis": 31000, "values": [[null, null], [2.0]]}
+      ]
+    }"#;
+
+    fn response(mode: &str, step_seconds: Option<i64>, sets: usize) -> GetModelMetricsResponseV1 {
+        let mut response: GetModelMetricsResponseV1 = match metrics::decode(SERIES.as_bytes()) {
+            Ok(response) => response,
+            Err(error) => panic!("{error}"),
+        };
+        response.mode = mode.into();
+        response.step_seconds = step_seconds;
+        response.metric_values.truncate(sets);
+        response
+    }
+
+    fn client() -> Client {
+        match Client::builder().base_url("http://127.0.0.1:9").build() {
+            Ok(client) => client,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    #[test]
+    fn windows_are_checked_when_built() {
+        let window = Window::new(1, 2);
+        assert_eq!(
+            window.map(|w| (w.start_ms(), w.end_ms())),
+            Ok((Some(1), Some(2)))
+        );
+        assert_eq!(
+            Window::new(5, 5),
+            Err(WindowError::NotBeforeEnd {
+                start_ms: 5,
+                end_ms: 5
+            })
+        );
+        assert!(Window::new(6, 5).is_err());
+        let week = 604_800_000;
+        assert_eq!(
+            Window::new(0, week).ok().and_then(|w| w.span()),
+            Some(Duration::from_secs(7 * 86_400))
+        );
+        assert_eq!(
+            Window::new(0, week + 1).map_err(|e| e.to_string()),
+            Err(
+                "window from 0 ms to 604800001 ms spans 604800001 ms, more than the 7 days \
+                 (604800000 ms) the API allows"
+                    .to_owned()
+            )
+        );
+        assert!(matches!(
+            Window::new(i64::MIN, i64::MAX),
+            Err(WindowError::TooLong { .. })
+        ));
+        assert_eq!(
+            (Window::since(3).start_ms(), Window::since(3).end_ms()),
+            (Some(3), None)
+        );
+        assert_eq!(
+            (Window::until(3).start_ms(), Window::until(3).end_ms()),
+            (None, Some(3))
+        );
+        assert_eq!(Window::last_hour(), Window::default());
+        assert_eq!(Window::since(3).span(), None);
+        let error: Error = WindowError::NotBeforeEnd {
+            start_ms: 2,
+            end_ms: 1,
+        }
+        .into();
+        assert!(matches!(error, Error::InvalidRequest(_)), "{error}");
+    }
+
+    #[test]
+    fn metric_names_are_deduplicated_in_first_seen_order() {
+        let client = client();
+        let request = client
+            .environment_metrics("m", "production")
+            .metric("b")
+            .metrics(["a", "b", "c", "a"])
+            .series(Window::since(7))
+            .metric("c")
+            .metric(String::from("d"));
+        assert_eq!(request.metric_names(), ["b", "a", "c", "d"]);
+        assert_eq!(request.requested_window(), Some(Window::since(7)));
+        assert_eq!(request.model_id(), "m");
+        let current = client.deployment_metrics("m2", "d").current();
+        assert_eq!(current.requested_window(), None);
+        assert_eq!(current.model_id(), "m2");
+        assert!(format!("{current:?}").contains("Current"));
+    }
+
+    #[test]
+    fn responses_must_match_their_mode() {
+        let mismatch = Metrics::<mode::Summary>::check(response("SERIES", Some(30), 1));
+        assert_eq!(
+            mismatch.map(|_| ()).map_err(|e| e.to_string()),
+            Err("asked for SUMMARY metrics, the response is SERIES".to_owned())
+        );
+        for (mode, sets) in [
+            ("CURRENT", 0),
+            ("CURRENT", 2),
+            ("SUMMARY", 0),
+            ("SUMMARY", 2),
+        ] {
+            let error = match mode {
+                "CURRENT" => Metrics::<mode::Current>::check(response(mode, None, sets)).err(),
+                _ => Metrics::<mode::Summary>::check(response(mode, None, sets)).err(),
+            };
+            assert_eq!(
+                error,
+                Some(ResponseError::ValueSetCount {
+                    mode: mode.into(),
+                    count: sets
+                })
+            );
+        }
+        for step_seconds in [None, Some(0), Some(-30)] {
+            assert_eq!(
+                Metrics::<mode::Series>::check(response("SERIES", step_seconds, 2)).err(),
+                Some(ResponseError::StepSeconds { step_seconds })
+            );
+        }
+        let mut misaligned = response("SERIES", Some(30), 2);
+        misaligned.metric_values[1].values.pop();
+        assert!(matches!(
+            Metrics::<mode::Series>::check(misaligned),
+            Err(ResponseError::Misaligned(
+                AlignmentError::DescriptorCountMismatch { value_set: 1, .. }
+            ))
+        ));
+    }
+
+    #[test]
+    fn one_value_set_results_read_directly() {
+        let summary = match Metrics::<mode::Summary>::check(response("SUMMARY", None, 1)) {
+            Ok(summary) => summary,
+            Err(error) => panic!("{error}"),
+        };
+        let values = summary.values();
+        assert_eq!((values.start_ms, values.end_ms), (1000, 61000));
+        assert_eq!(values.value(0, 0), Some(2.5));
+        let p99 = summary.series("latency", &[("quantile", "0.99")]).found();
+        assert_eq!(p99.map(|r| r.value), Some(Some(2.5)));
+        let memory = summary.series("memory", &[]).found();
+        assert_eq!(
+            memory.and_then(|r| r.value_in_base_unit()),
+            Some(1_048_576.0)
+        );
+        let readings: Vec<_> = summary
+            .readings()
+            .map(|r| (r.series.name, r.value))
+            .collect();
+        assert_eq!(
+            readings,
+            [
+                ("latency", Some(2.5)),
+                ("latency", Some(1.0)),
+                ("memory", Some(1.0))
+            ]
+        );
+        assert!(!summary.series("absent", &[]).is_found());
+        assert_eq!(summary.view().step_count(), 1);
+        assert_eq!(summary.clone().into_response().mode, "SUMMARY".into());
+    }
+
+    #[test]
+    fn series_results_read_by_step() {
+        let series = match Metrics::<mode::Series>::check(response("SERIES", Some(30), 2)) {
+            Ok(series) => series,
+            Err(error) => panic!("{error}"),
+        };
+        assert_eq!(series.step_seconds(), 30);
+        let spans: Vec<_> = series.steps().map(|s| (s.start_ms, s.end_ms)).collect();
+        assert_eq!(spans, [(1000, 31000), (31000, 61000)]);
+        let p99 = series.series("latency", &[("quantile", "0.99")]).found();
+        let values: Vec<_> = p99
+            .map(|s| s.points().map(|p| p.value).collect())
+            .unwrap_or_default();
+        assert_eq!(values, [Some(2.5), None]);
+        assert_eq!(
+            (series.window_start_ms(), series.window_end_ms()),
+            (1000, 61000)
+        );
+        assert_eq!(series.response().metric_descriptors.len(), 2);
+    }
+
+    #[test]
+    fn requests_futures_and_results_cross_threads() {
+        fn assert_send<T: Send>(_: &T) {}
+        fn assert_send_sync<T: Send + Sync + 'static>() {}
+        let client = client();
+        let request = client
+            .environment_metrics("m", "e")
+            .series(Window::last_hour());
+        assert_send(&request);
+        assert_send(&request.send());
+        assert_send_sync::<CurrentMetrics>();
+        assert_send_sync::<SummaryMetrics>();
+        assert_send_sync::<SeriesMetrics>();
+        assert_send_sync::<Window>();
+        assert_send_sync::<ResponseError>();
+    }
+
+    #[tokio::test]
+    async fn bad_ids_fail_before_sending() {
+        let client = client();
+        let sent = client.environment_metrics("m", "").current().send().await;
+        assert!(
+            matches!(&sent, Err(Error::InvalidRequest(message)) if message.contains("env_name")),
+            "{sent:?}"
+        );
+        let sent = client
+            .deployment_metrics("..", "d")
+            .series(Window::last_hour())
+            .send()
+            .await;
+        assert!(
+            matches!(&sent, Err(Error::InvalidRequest(message)) if message.contains("model_id")),
+            "{sent:?}"
+        );
+    }
+}

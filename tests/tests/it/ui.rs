@@ -1,0 +1,12 @@
+//! Compile-fail cases for the typestate metrics requests (`tests/ui/*.rs`): each must fail to
+//! compile with the message in its `.stderr`.
+//!
+//! After a deliberate change to the API or its diagnostics, or a new compiler release, rewrite
+//! the expected messages with `TRYBUILD=overwrite cargo test -p baseten-tests --test it ui` and
+//! review the diff.
+
+#[test]
+fn wrong_combinations_do_not_compile() {
+    let cases = baseten_tests::tests_dir().join("ui").join("*.rs");
+    trybuild::TestCases::new().compile_fail(cases);
+}
