@@ -75,14 +75,68 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     /// then descriptor by descriptor, then label set by label set. A descriptor without label
     /// sets contributes no rows.
     pub fn long_rows(&self) -> impl Iterator<Item = LongRow<'a, R>> + use<'a, R> {
-        let view = *self;
-        self.steps().flat_map(move |step| {
-            view.all_series().map(move |series| LongRow {
-                step,
-                series,
-                value: step.value(series.descriptor_index, series.label_index),
-            })
-        })
+        LongRows {
+            view: *self,
+            series: self.all_series().collect(),
+            step: None,
+            next_step: 0,
+            next_series: 0,
+        }
+    }
+}
+
+/// The iterator behind [`Validated::long_rows`]: steps in order, and in each every series.
+///
+/// Hand-written rather than nested `flat_map`s, which rebuilt every metric and series for each
+/// step and ran slower: here the series are listed once, and a row is a step, a copied
+/// [`Series`] and one indexed value.
+struct LongRows<'a, R> {
+    view: Validated<'a, R>,
+    /// Every series, in response order.
+    series: Vec<Series<'a, R>>,
+    /// The step whose rows are being produced.
+    step: Option<Step<'a>>,
+    /// Index of the step after it.
+    next_step: usize,
+    /// Index into `series` of the next row's series.
+    next_series: usize,
+}
+
+impl<'a, R: IndexMappedResponse> Iterator for LongRows<'a, R> {
+    type Item = LongRow<'a, R>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let (Some(step), Some(&series)) = (self.step, self.series.get(self.next_series)) {
+                self.next_series += 1;
+                return Some(LongRow {
+                    step,
+                    series,
+                    value: step.value(series.descriptor_index, series.label_index),
+                });
+            }
+            if self.series.is_empty() {
+                return None;
+            }
+            self.step = Some(self.view.step(self.next_step)?);
+            self.next_step += 1;
+            self.next_series = 0;
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let in_step = match self.step {
+            Some(_) => self.series.len() - self.next_series,
+            None => 0,
+        };
+        let later = self
+            .view
+            .step_count()
+            .saturating_sub(self.next_step)
+            .checked_mul(self.series.len());
+        let remaining = later.and_then(|later| later.checked_add(in_step));
+        (remaining.unwrap_or(usize::MAX), remaining)
     }
 }
 

@@ -3,9 +3,12 @@
 mod bad_input;
 mod client;
 mod conformance;
+mod example_live;
 mod golden;
 mod lowering;
+mod properties;
 mod resilience;
 mod smoke;
 mod snapshots;
+mod ui;
 mod xtask;

@@ -48,7 +48,11 @@ fn main() -> Result<()> {
     let (ours_timing, ours_output) = time_runs(args.runs, || {
         baseten_codegen::generate(&input).context("our generator failed")
     })?;
-    let ours_lines: usize = ours_output.files.values().map(|text| text.lines().count()).sum();
+    let ours_lines: usize = ours_output
+        .files
+        .values()
+        .map(|text| text.lines().count())
+        .sum();
 
     let prepared = progenitor_input(&input)?;
     // Progenitor's runs start from the prepared 3.0 JSON text, so deserialising it is inside
@@ -56,9 +60,12 @@ fn main() -> Result<()> {
     let progenitor = time_runs(args.runs, || generate_progenitor(&prepared.json));
 
     println!("document: {}", args.spec);
-    println!("generation runs: {} each; timed cargo check runs: {} each", args.runs, args.check_runs);
     println!(
-        "progenitor input: {} operations named from our IR, {} rewrites applied",
+        "generation runs: {} each; timed cargo check runs: {} each",
+        args.runs, args.check_runs
+    );
+    println!(
+        "progenitor input: {} operations named from our IR; {}",
         prepared.named_operations, prepared.rewrites
     );
 
@@ -87,12 +94,19 @@ fn main() -> Result<()> {
             let lines = generated.code.lines().count();
             let dir = scratch_dir("progenitor");
             let mut files = BTreeMap::new();
-            files.insert("Cargo.toml".to_owned(), progenitor_cargo_toml(&generated.deps));
+            files.insert(
+                "Cargo.toml".to_owned(),
+                progenitor_cargo_toml(&generated.deps),
+            );
             files.insert("src/lib.rs".to_owned(), generated.code);
             write_crate(&dir, &files)?;
             let check = time_check(&dir, &check_root, args.check_runs)
                 .context("checking progenitor's output")?;
-            Some(Figures { timing, lines, check })
+            Some(Figures {
+                timing,
+                lines,
+                check,
+            })
         }
         Err(error) => {
             println!("progenitor could not generate: {error:#}");
@@ -113,7 +127,7 @@ fn main() -> Result<()> {
         "# Our generator vs progenitor\n\n\
          Document: `{}`; {} generation runs each; `cargo check` after touching `src/lib.rs`, \
          median of {} runs each. Progenitor's input: our 3.0 lowering with operationIds from \
-         our method names, {} rewrites.\n\n{table}",
+         our method names; {}.\n\n{table}",
         args.spec, args.runs, args.check_runs, prepared.rewrites
     );
     fs::write(&report, markdown).with_context(|| format!("writing {}", report.display()))?;
@@ -137,7 +151,9 @@ impl Args {
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--runs" | "--check-runs" => {
-                    let value = args.next().with_context(|| format!("{arg} needs a value"))?;
+                    let value = args
+                        .next()
+                        .with_context(|| format!("{arg} needs a value"))?;
                     let value: usize = value
                         .parse()
                         .with_context(|| format!("{arg} {value}: not a count"))?;
@@ -151,7 +167,9 @@ impl Args {
                     }
                 }
                 _ if spec.is_none() && !arg.starts_with("--") => spec = Some(arg),
-                _ => bail!("unexpected argument {arg}; usage: DOCUMENT [--runs N] [--check-runs N]"),
+                _ => {
+                    bail!("unexpected argument {arg}; usage: DOCUMENT [--runs N] [--check-runs N]")
+                }
             }
         }
         let spec = spec.context("usage: DOCUMENT [--runs N] [--check-runs N]")?;
@@ -206,7 +224,7 @@ impl Timing {
     fn of(mut samples: Vec<Duration>) -> Self {
         samples.sort();
         let middle = samples.len() / 2;
-        let median = if samples.len() % 2 == 0 {
+        let median = if samples.len().is_multiple_of(2) {
             (samples[middle - 1] + samples[middle]) / 2
         } else {
             samples[middle]
@@ -236,14 +254,14 @@ fn time_runs<T>(runs: usize, mut run: impl FnMut() -> Result<T>) -> Result<(Timi
 struct Prepared {
     json: String,
     named_operations: usize,
-    rewrites: usize,
+    rewrites: Rewrites,
 }
 
 /// Lowers the document as our generator does and names every operation after our method for
 /// it, then applies the rewrites progenitor needs (see [`rewrite_for_progenitor`]).
 fn progenitor_input(input: &Input<'_>) -> Result<Prepared> {
-    let document = baseten_codegen::load::parse_document(input.spec_text)
-        .context("parsing the document")?;
+    let document =
+        baseten_codegen::load::parse_document(input.spec_text).context("parsing the document")?;
     let mut openapi: OpenAPI = baseten_codegen::lower::lower(document)
         .context("lowering the document")?
         .openapi;
@@ -253,7 +271,10 @@ fn progenitor_input(input: &Input<'_>) -> Result<Prepared> {
         .iter()
         .map(|operation| {
             (
-                (operation.method.to_ascii_lowercase(), operation.path.as_str()),
+                (
+                    operation.method.to_ascii_lowercase(),
+                    operation.path.as_str(),
+                ),
                 operation.name.as_str(),
             )
         })
@@ -303,10 +324,161 @@ fn progenitor_input(input: &Input<'_>) -> Result<Prepared> {
     })
 }
 
-/// The smallest changes that let progenitor generate from the lowered document; returns how
-/// many were made.
-fn rewrite_for_progenitor(_document: &mut Value) -> usize {
-    0
+/// The smallest changes that let progenitor generate, and its output compile, from the lowered
+/// document; returns how many were made. Each is one of:
+///
+/// 1. [`drop_enum_defaults`]: `default` dropped from a one-value `enum` holding that value.
+/// 2. [`rename_shadowed_components`]: a component renamed to its own `title` when its key is
+///    also the `title` of another schema.
+fn rewrite_for_progenitor(document: &mut Value) -> Rewrites {
+    Rewrites {
+        enum_defaults: drop_enum_defaults(document),
+        renamed: rename_shadowed_components(document),
+    }
+}
+
+/// What [`rewrite_for_progenitor`] changed.
+struct Rewrites {
+    enum_defaults: usize,
+    /// Old and new key of each renamed component.
+    renamed: BTreeMap<String, String>,
+}
+
+impl std::fmt::Display for Rewrites {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} rewrites ({} one-value enum defaults dropped, {} component renames",
+            self.enum_defaults + self.renamed.len(),
+            self.enum_defaults,
+            self.renamed.len()
+        )?;
+        for (old, new) in &self.renamed {
+            write!(f, "; {old} → {new}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Drops `default` from every schema whose `enum` holds exactly that one value; returns how many.
+///
+/// These come from 3.1 `const` tags with a matching default (`kind: model_archive`, the `type`
+/// of each deployment patch op, ...), which our lowering turns into one-value enums. typify 0.8
+/// rejects such a default with "value does not conform to the given schema" and aborts the
+/// whole generation. The default says nothing the enum does not, so only an optional tag
+/// property loses its fill-in value.
+fn drop_enum_defaults(value: &mut Value) -> usize {
+    match value {
+        Value::Object(object) => {
+            let only_value = match object.get("enum") {
+                Some(Value::Array(values)) if values.len() == 1 => values.first(),
+                _ => None,
+            };
+            let dropped = if only_value.is_some() && only_value == object.get("default") {
+                object.remove("default");
+                1
+            } else {
+                0
+            };
+            dropped + object.values_mut().map(drop_enum_defaults).sum::<usize>()
+        }
+        Value::Array(values) => values.iter_mut().map(drop_enum_defaults).sum(),
+        _ => 0,
+    }
+}
+
+const SCHEMA_REF_PREFIX: &str = "#/components/schemas/";
+
+/// Renames each component whose key is also the `title` of some other schema to its own
+/// `title` (when no component has that name), pointing every `$ref` at the new name; returns
+/// the renames.
+///
+/// typify names an inline schema that needs a type of its own after its `title`. The document
+/// has a component keyed `Name` (titled `LoopsDeploymentStatus`) and an inline length-limited
+/// string titled `Name` (`UpdateDeploymentRequestV1.name`), so progenitor emits two
+/// `types::Name` and its output does not compile.
+fn rename_shadowed_components(document: &mut Value) -> BTreeMap<String, String> {
+    let Some(schemas) = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    else {
+        return BTreeMap::new();
+    };
+    let mut titles = Vec::new();
+    for schema in schemas.values() {
+        // A component's own title names that component, so only titles below it count.
+        if let Value::Object(schema) = schema {
+            for keyword in schema.values() {
+                collect_titles(keyword, &mut titles);
+            }
+        }
+    }
+    if let Some(paths) = document.get("paths") {
+        collect_titles(paths, &mut titles);
+    }
+    let renames: BTreeMap<String, String> = schemas
+        .iter()
+        .filter_map(|(key, schema)| {
+            let title = schema.get("title")?.as_str()?;
+            let shadowed = titles.contains(&key.as_str());
+            (shadowed && title != key && !schemas.contains_key(title))
+                .then(|| (key.clone(), title.to_owned()))
+        })
+        .collect();
+    if renames.is_empty() {
+        return renames;
+    }
+
+    if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
+        for (old, new) in &renames {
+            if let Some(schema) = schemas.remove(old) {
+                schemas.insert(new.clone(), schema);
+            }
+        }
+    }
+    retarget_refs(document, &renames);
+    renames
+}
+
+fn collect_titles<'a>(value: &'a Value, titles: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(title)) = object.get("title") {
+                titles.push(title);
+            }
+            for child in object.values() {
+                collect_titles(child, titles);
+            }
+        }
+        Value::Array(values) => {
+            for child in values {
+                collect_titles(child, titles);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn retarget_refs(value: &mut Value, renames: &BTreeMap<String, String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get_mut("$ref")
+                && let Some(name) = reference.strip_prefix(SCHEMA_REF_PREFIX)
+                && let Some(new) = renames.get(name)
+            {
+                *reference = format!("{SCHEMA_REF_PREFIX}{new}");
+            }
+            for child in object.values_mut() {
+                retarget_refs(child, renames);
+            }
+        }
+        Value::Array(values) => {
+            for child in values {
+                retarget_refs(child, renames);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Progenitor's output and what its `Cargo.toml` must provide.
@@ -395,8 +567,7 @@ fn write_crate(dir: &Path, files: &BTreeMap<String, String>) -> Result<()> {
     for (name, contents) in files {
         let path = dir.join(name);
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
+            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
         fs::write(&path, contents).with_context(|| format!("writing {}", path.display()))?;
     }
@@ -468,19 +639,21 @@ fn table(ours: &Figures, progenitor: Option<&Figures>) -> String {
         }
     };
     let mut rows: Vec<[String; 5]> = Vec::new();
-    let mut row = |metric: &str, ours: String, theirs: Option<String>, ratio: Option<f64>, target: String| {
-        rows.push([
-            metric.to_owned(),
-            ours,
-            theirs.unwrap_or_else(|| "n/a".to_owned()),
-            ratio.map_or_else(|| "n/a".to_owned(), |ratio| format!("{ratio:.2}×")),
-            target,
-        ]);
-    };
+    let mut row =
+        |metric: &str, ours: String, theirs: Option<String>, ratio: Option<f64>, target: String| {
+            rows.push([
+                metric.to_owned(),
+                ours,
+                theirs.unwrap_or_else(|| "n/a".to_owned()),
+                ratio.map_or_else(|| "n/a".to_owned(), |ratio| format!("{ratio:.2}×")),
+                target,
+            ]);
+        };
 
-    let generation_median = progenitor
-        .map(|theirs| ratio(millis(ours.timing.median), millis(theirs.timing.median)));
-    let check = progenitor.map(|theirs| ratio(ours.check.as_secs_f64(), theirs.check.as_secs_f64()));
+    let generation_median =
+        progenitor.map(|theirs| ratio(millis(ours.timing.median), millis(theirs.timing.median)));
+    let check =
+        progenitor.map(|theirs| ratio(ours.check.as_secs_f64(), theirs.check.as_secs_f64()));
     row(
         "generation, min (ms)",
         format!("{:.1}", millis(ours.timing.min)),

@@ -1,0 +1,403 @@
+//! Benchmarks of metrics alignment on a large `SERIES` response: what reading a response by
+//! position through [`baseten_api::metrics`] costs over decoding it, and against walking a
+//! `serde_json::Value` by hand.
+//!
+//! Run with `cargo bench -p baseten-api --bench alignment` (divan; add a filter such as
+//! `decode` to run some). The response is built in memory once: 5,000 steps × 40 metrics × 1 to 7
+//! label sets (155 series, about 4 per metric), about 5% of values null; 775,000 rows, 7.3 MB of
+//! JSON. `ALIGNMENT_BENCH_STEPS=500` sets another number of steps.
+//!
+//! - `decode/*`: JSON bytes to `GetModelMetricsResponseV1`, by `serde_json::from_slice` and by
+//!   [`metrics::decode`] (which reports a failure's JSON path).
+//! - `decode_and_align/*`: decode, [`metrics::validate`], then every
+//!   [`long_rows`](metrics::Validated::long_rows) row: what a user of the alignment layer pays.
+//! - `value_walk`: parse to `serde_json::Value`, then index descriptors and values by hand, with
+//!   the same checks, producing the same rows.
+//! - `parts/*`, on a response decoded beforehand: `validate`, `long_rows` (rows of a validated
+//!   view), and `typed_loop`, a hand-written nested loop over the typed response's fields, the
+//!   least any reader of the rows pays.
+//!
+//! `ALIGNMENT_BENCH_PAIRED=1` runs, instead of divan, the three pipelines (typed decode; decode,
+//! validate and rows; `Value` walk) interleaved round by round and prints their ratios: on a
+//! shared machine whose speed drifts, that compares like with like where benches run one after
+//! another cannot.
+//!
+//! Every variant folds each row (step start and end, metric name, label count, value) into the
+//! same [`Tally`], so they do the same work per row. Each returns what it decoded, so that divan
+//! drops it outside the timed section in every variant alike (freeing a decoded response costs
+//! about as much as aligning it).
+
+use std::hint::black_box;
+use std::sync::LazyLock;
+
+use baseten_api::metrics;
+use baseten_api::models::{
+    GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricValueSetV1,
+};
+use divan::Bencher;
+use divan::counter::{BytesCount, ItemsCount};
+use serde_json::Value;
+
+fn main() {
+    eprintln!(
+        "response: {:.1} MB of JSON, {} steps x {METRICS} metrics ({SERIES} series), {} rows",
+        JSON.len() as f64 / 1e6,
+        *STEPS,
+        rows()
+    );
+    if std::env::var_os("ALIGNMENT_BENCH_PAIRED").is_some() {
+        paired(60);
+    } else {
+        divan::main();
+    }
+}
+
+/// Times typed decode, decode + validate + rows, and the `Value` walk in turn, `rounds` times,
+/// and prints each one's fastest and median time and the median of the per-round ratios.
+fn paired(rounds: usize) {
+    use std::time::Instant;
+    let json = &*JSON;
+    let mut times: [Vec<f64>; 3] = Default::default();
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let response: GetModelMetricsResponseV1 =
+            serde_json::from_slice(black_box(json)).expect("decodes");
+        times[0].push(start.elapsed().as_secs_f64() * 1e3);
+        drop(black_box(response));
+
+        let start = Instant::now();
+        let response: GetModelMetricsResponseV1 =
+            metrics::decode(black_box(json)).expect("decodes");
+        black_box(align(&response));
+        times[1].push(start.elapsed().as_secs_f64() * 1e3);
+        drop(black_box(response));
+
+        let start = Instant::now();
+        let (root, tally) = value_walk(black_box(json));
+        black_box(tally);
+        times[2].push(start.elapsed().as_secs_f64() * 1e3);
+        drop(black_box(root));
+    }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let mut overhead: Vec<f64> = (0..rounds).map(|i| times[1][i] / times[0][i]).collect();
+    let mut walk: Vec<f64> = (0..rounds).map(|i| times[2][i] / times[1][i]).collect();
+    let (overhead, walk) = (median(&mut overhead), median(&mut walk));
+    for (name, times) in ["typed decode", "decode + validate + rows", "Value walk"]
+        .iter()
+        .zip(&mut times)
+    {
+        let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let median = median(times);
+        eprintln!("{name:>26}: fastest {fastest:7.2} ms, median {median:7.2} ms");
+    }
+    eprintln!(
+        "alignment adds {:.1}% to typed decode; the Value walk takes {walk:.2}x as long (medians of {rounds} rounds)",
+        (overhead - 1.0) * 100.0
+    );
+}
+
+/// Number of steps: `ALIGNMENT_BENCH_STEPS`, else 5,000.
+static STEPS: LazyLock<usize> = LazyLock::new(|| {
+    std::env::var("ALIGNMENT_BENCH_STEPS")
+        .ok()
+        .and_then(|steps| steps.parse().ok())
+        .unwrap_or(5_000)
+});
+const METRICS: usize = 40;
+/// Label sets of metric `m`: 1 to 7.
+const fn label_sets_of(m: usize) -> usize {
+    1 + m % 7
+}
+/// Series in all: label sets summed over the metrics.
+const SERIES: usize = {
+    let mut total = 0;
+    let mut m = 0;
+    while m < METRICS {
+        total += label_sets_of(m);
+        m += 1;
+    }
+    total
+};
+const STEP_MS: i64 = 60_000;
+const START_MS: i64 = 1_700_000_000_000;
+
+fn rows() -> usize {
+    *STEPS * SERIES
+}
+
+/// The response's JSON, built once.
+static JSON: LazyLock<Vec<u8>> =
+    LazyLock::new(|| serde_json::to_vec(&build_response()).expect("a response serializes"));
+
+/// The same response, decoded once, for the benches that start from a decoded response.
+static DECODED: LazyLock<GetModelMetricsResponseV1> =
+    LazyLock::new(|| serde_json::from_slice(&JSON).expect("the response decodes"));
+
+fn build_response() -> GetModelMetricsResponseV1 {
+    let kinds = ["GAUGE", "COUNTER", "HISTOGRAM"];
+    let units = ["SECONDS", "COUNT", "BYTES", "RATIO", "PER_SECOND"];
+    let metric_descriptors = (0..METRICS)
+        .map(|m| ModelMetricDescriptorV1 {
+            name: format!("baseten_bench_metric_{m}_total"),
+            unit_hint: units[m % units.len()].into(),
+            kind: kinds[m % kinds.len()].into(),
+            label_sets: (0..label_sets_of(m))
+                .map(|l| {
+                    let mut labels = std::collections::BTreeMap::new();
+                    if l + 1 < label_sets_of(m) {
+                        labels.insert("quantile".to_owned(), format!("0.{}", 5 + l));
+                    } else if l > 0 {
+                        labels.insert("stat".to_owned(), "avg".to_owned());
+                    }
+                    if m % 2 == 0 && !labels.is_empty() {
+                        labels.insert("zone".to_owned(), format!("z{}", m % 3));
+                    }
+                    labels
+                })
+                .collect(),
+        })
+        .collect();
+    // A fixed xorshift sequence: the same numbers on every run.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let steps = *STEPS;
+    let metric_values = (0..steps)
+        .map(|step| ModelMetricValueSetV1 {
+            start_epoch_millis: START_MS + step as i64 * STEP_MS,
+            values: (0..METRICS)
+                .map(|m| {
+                    (0..label_sets_of(m))
+                        .map(|_| {
+                            let x = next();
+                            // About 1 in 20 is null; the rest have 1 to 6 decimals.
+                            (x % 20 != 0).then(|| {
+                                let digits = (x >> 8) % 10_000_000;
+                                let scale = 10_f64.powi(1 + ((x >> 40) % 6) as i32);
+                                digits as f64 / scale
+                            })
+                        })
+                        .collect()
+                })
+                .collect(),
+        })
+        .collect();
+    GetModelMetricsResponseV1 {
+        start_epoch_millis: START_MS,
+        end_epoch_millis: START_MS + steps as i64 * STEP_MS,
+        mode: "SERIES".into(),
+        step_seconds: Some(STEP_MS / 1000),
+        metric_descriptors,
+        metric_values,
+    }
+}
+
+/// What every variant folds its rows into, so that none of them can skip work.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    rows: usize,
+    nulls: usize,
+    sum: f64,
+    spans: i64,
+    name_bytes: usize,
+    labels: usize,
+}
+
+impl Tally {
+    #[inline]
+    fn row(&mut self, start_ms: i64, end_ms: i64, name: &str, labels: usize, value: Option<f64>) {
+        self.rows += 1;
+        self.spans = self.spans.wrapping_add(end_ms.wrapping_sub(start_ms));
+        self.name_bytes += name.len();
+        self.labels += labels;
+        match value {
+            Some(value) => self.sum += value,
+            None => self.nulls += 1,
+        }
+    }
+}
+
+/// Folds every row of a validated view.
+fn fold_rows(view: metrics::Validated<'_, GetModelMetricsResponseV1>) -> Tally {
+    let mut tally = Tally::default();
+    for row in view.long_rows() {
+        tally.row(
+            row.step.start_ms,
+            row.step.end_ms,
+            row.series.name,
+            row.series.labels.len(),
+            row.value,
+        );
+    }
+    tally
+}
+
+/// Validates, then folds every row.
+fn align(response: &GetModelMetricsResponseV1) -> Tally {
+    fold_rows(metrics::validate(response).expect("the response validates"))
+}
+
+/// Parses `json` to a `serde_json::Value` and walks it (see [`walk`]).
+fn value_walk(json: &[u8]) -> (Value, Tally) {
+    let root: Value = serde_json::from_slice(json).expect("valid JSON");
+    let tally = walk(&root);
+    (root, tally)
+}
+
+/// The same rows from a `serde_json::Value`, indexed by hand with the checks the alignment
+/// layer makes (one value list per descriptor, one value per label set, increasing starts).
+fn walk(root: &Value) -> Tally {
+    let end_ms = root["end_epoch_millis"].as_i64().expect("window end");
+    let descriptors = root["metric_descriptors"]
+        .as_array()
+        .expect("descriptor list");
+    let described: Vec<(&str, Vec<usize>)> = descriptors
+        .iter()
+        .map(|descriptor| {
+            let name = descriptor["name"].as_str().expect("metric name");
+            let label_counts = descriptor["label_sets"]
+                .as_array()
+                .expect("label sets")
+                .iter()
+                .map(|labels| labels.as_object().expect("label map").len())
+                .collect();
+            (name, label_counts)
+        })
+        .collect();
+    let sets = root["metric_values"].as_array().expect("value sets");
+    let starts: Vec<i64> = sets
+        .iter()
+        .map(|set| set["start_epoch_millis"].as_i64().expect("step start"))
+        .collect();
+    assert!(starts.windows(2).all(|pair| pair[0] < pair[1]));
+    let mut tally = Tally::default();
+    for (index, set) in sets.iter().enumerate() {
+        let step_end = starts.get(index + 1).copied().unwrap_or(end_ms);
+        let values = set["values"].as_array().expect("values");
+        assert_eq!(values.len(), described.len());
+        for ((name, label_counts), list) in described.iter().zip(values) {
+            let list = list.as_array().expect("value list");
+            assert_eq!(list.len(), label_counts.len());
+            for (labels, value) in label_counts.iter().zip(list) {
+                let value = if value.is_null() {
+                    None
+                } else {
+                    Some(value.as_f64().expect("a number"))
+                };
+                tally.row(starts[index], step_end, name, *labels, value);
+            }
+        }
+    }
+    tally
+}
+
+/// The rows read straight from the typed response's fields, without validation or views.
+fn typed_loop(response: &GetModelMetricsResponseV1) -> Tally {
+    let sets = &response.metric_values;
+    let mut tally = Tally::default();
+    for (index, set) in sets.iter().enumerate() {
+        let end_ms = sets
+            .get(index + 1)
+            .map_or(response.end_epoch_millis, |next| next.start_epoch_millis);
+        for (descriptor, list) in response.metric_descriptors.iter().zip(&set.values) {
+            for (labels, value) in descriptor.label_sets.iter().zip(list) {
+                tally.row(
+                    set.start_epoch_millis,
+                    end_ms,
+                    &descriptor.name,
+                    labels.len(),
+                    *value,
+                );
+            }
+        }
+    }
+    tally
+}
+
+#[divan::bench_group(sample_count = 30)]
+mod decode {
+    use super::*;
+
+    #[divan::bench]
+    fn serde_json_from_slice(bencher: Bencher) {
+        bencher
+            .counter(BytesCount::of_slice(&*JSON))
+            .bench(|| serde_json::from_slice::<GetModelMetricsResponseV1>(black_box(&JSON)));
+    }
+
+    #[divan::bench]
+    fn metrics_decode(bencher: Bencher) {
+        bencher
+            .counter(BytesCount::of_slice(&*JSON))
+            .bench(|| metrics::decode::<GetModelMetricsResponseV1>(black_box(&JSON)));
+    }
+}
+
+#[divan::bench_group(sample_count = 30)]
+mod decode_and_align {
+    use super::*;
+
+    #[divan::bench]
+    fn serde_json_from_slice(bencher: Bencher) {
+        bencher.counter(ItemsCount::new(rows())).bench(|| {
+            let response: GetModelMetricsResponseV1 =
+                serde_json::from_slice(black_box(&JSON)).expect("decodes");
+            let tally = align(&response);
+            (response, tally)
+        });
+    }
+
+    #[divan::bench]
+    fn metrics_decode(bencher: Bencher) {
+        bencher.counter(ItemsCount::new(rows())).bench(|| {
+            let response: GetModelMetricsResponseV1 =
+                metrics::decode(black_box(&JSON)).expect("decodes");
+            let tally = align(&response);
+            (response, tally)
+        });
+    }
+}
+
+#[divan::bench(sample_count = 30)]
+fn value_walk_from_bytes(bencher: Bencher) {
+    // Every reader must see the same rows.
+    assert_eq!(value_walk(&JSON).1, align(&DECODED));
+    assert_eq!(typed_loop(&DECODED), align(&DECODED));
+    bencher
+        .counter(ItemsCount::new(rows()))
+        .bench(|| value_walk(black_box(&JSON)));
+}
+
+#[divan::bench_group(sample_count = 100)]
+mod parts {
+    use super::*;
+
+    #[divan::bench]
+    fn validate(bencher: Bencher) {
+        let response = &*DECODED;
+        bencher.bench(|| metrics::validate(black_box(response)).is_ok());
+    }
+
+    #[divan::bench]
+    fn long_rows(bencher: Bencher) {
+        let view = metrics::validate(&*DECODED).expect("the response validates");
+        bencher
+            .counter(ItemsCount::new(rows()))
+            .bench(|| fold_rows(black_box(view)));
+    }
+
+    #[divan::bench]
+    fn typed_loop(bencher: Bencher) {
+        let response = &*DECODED;
+        bencher
+            .counter(ItemsCount::new(rows()))
+            .bench(|| super::typed_loop(black_box(response)));
+    }
+}
