@@ -78,3 +78,18 @@ pub fn cargo_command() -> std::process::Command {
     command.current_dir(workspace_root());
     command
 }
+
+/// `cargo run -p baseten-api --example metrics --`, ready for the example's own flags.
+pub fn metrics_example_command() -> std::process::Command {
+    let mut command = cargo_command();
+    command.args([
+        "run",
+        "-q",
+        "-p",
+        "baseten-api",
+        "--example",
+        "metrics",
+        "--",
+    ]);
+    command
+}

@@ -33,16 +33,7 @@ async fn server_answering(name: &str) -> MockServer {
 /// test's runtime meanwhile.
 async fn run_example(args: Vec<String>) -> Output {
     tokio::task::spawn_blocking(move || {
-        baseten_tests::cargo_command()
-            .args([
-                "run",
-                "-q",
-                "-p",
-                "baseten-api",
-                "--example",
-                "metrics",
-                "--",
-            ])
+        baseten_tests::metrics_example_command()
             .args(&args)
             // Only the flags may configure the client.
             .env_remove("BASETEN_BASE_URL")

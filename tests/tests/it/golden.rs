@@ -372,18 +372,8 @@ fn example_binary_matches_golden_output() {
 }
 
 fn run_example(input: &Path) -> std::process::Output {
-    let mut command = baseten_tests::cargo_command();
-    command
-        .args([
-            "run",
-            "-q",
-            "-p",
-            "baseten-api",
-            "--example",
-            "metrics",
-            "--",
-            "--input",
-        ])
+    baseten_tests::metrics_example_command()
+        .arg("--input")
         .arg(input)
         .args(["--format", "csv"])
         .output()
