@@ -15,7 +15,8 @@ use std::collections::BTreeMap;
 
 use baseten_api::metrics::{self, AlignmentError, CSV_HEADER};
 use baseten_api::models::{
-    GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricModeV1, ModelMetricValueSetV1,
+    GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricKindV1, ModelMetricModeV1,
+    ModelMetricUnitHintV1, ModelMetricValueSetV1,
 };
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
@@ -67,22 +68,19 @@ fn label_set() -> impl Strategy<Value = BTreeMap<String, String>> {
 }
 
 /// A known wire string of an open enum, or an unknown one.
-fn wire_string(known: &'static [&'static str]) -> impl Strategy<Value = String> {
-    prop_oneof![4 => select(known).prop_map(str::to_owned), 1 => text()]
+/// Mostly a value the generated enum knows (its `KNOWN` list), sometimes any other string.
+fn wire_string<E>(known: &'static [E]) -> impl Strategy<Value = String>
+where
+    E: Clone + std::fmt::Debug + std::fmt::Display + 'static,
+{
+    prop_oneof![4 => select(known).prop_map(|value| value.to_string()), 1 => text()]
 }
 
 fn descriptor() -> impl Strategy<Value = ModelMetricDescriptorV1> {
     (
         text(),
-        wire_string(&[
-            "PER_SECOND",
-            "SECONDS",
-            "BYTES",
-            "MEBIBYTES",
-            "COUNT",
-            "RATIO",
-        ]),
-        wire_string(&["GAUGE", "COUNTER", "HISTOGRAM"]),
+        wire_string(ModelMetricUnitHintV1::KNOWN),
+        wire_string(ModelMetricKindV1::KNOWN),
         vec(label_set(), 0..4),
     )
         .prop_map(
@@ -166,7 +164,7 @@ fn timeline(sets: std::ops::Range<usize>) -> impl Strategy<Value = (i64, i64, Ve
 }
 
 fn mode() -> impl Strategy<Value = ModelMetricModeV1> {
-    wire_string(&["SERIES", "CURRENT", "SUMMARY"]).prop_map(ModelMetricModeV1::from)
+    wire_string(ModelMetricModeV1::KNOWN).prop_map(ModelMetricModeV1::from)
 }
 
 /// A response that passes validation, with at least `min_sets` value sets.
