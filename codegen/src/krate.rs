@@ -1,51 +1,113 @@
-//! A standalone crate around the emitted modules, for generating from any document
-//! (`cargo xtask regen --spec PATH --out DIR`): Cargo.toml, a `lib.rs` declaring the emitted
-//! modules, and a `Client` that adds this document's operations to the `baseten-api` runtime.
+//! A whole crate around the emitted modules, for generating from any document
+//! (`cargo xtask regen --spec PATH --out DIR --name NAME`): `Cargo.toml`, a `lib.rs` declaring the
+//! emitted modules and re-exporting the runtime, and `src/gen/*.rs`.
+//!
+//! The crate has the shape of the workspace's own `baseten-api`: the same features (`client`, on
+//! by default), the same crate root ([`CRATE_ROOT`], which `generated/src/lib.rs` holds too, as a
+//! test checks), a crate-local `Client` with `new`, `from_env` and `builder`. Nothing it writes
+//! names an absolute path: the runtime is found by the relative path the caller passes.
 
 use std::collections::BTreeMap;
 
 use crate::{Config, Error, Input, Output};
 
-/// How the standalone crate is named and where it finds the runtime.
+/// How the crate is named and where it finds the runtime.
 #[derive(Debug, Clone)]
 pub struct CrateSettings<'a> {
-    /// The package name.
+    /// The package name (`baseten-full`).
     pub name: &'a str,
-    /// The path of the `baseten-api` runtime crate, as Cargo.toml should spell it.
+    /// The `baseten-runtime` crate's directory, relative to the crate's own directory, with `/`
+    /// separators (`../baseten-api/generated/runtime`).
     pub runtime_path: &'a str,
-    /// The command that regenerates it, for the headers.
-    pub command: &'a str,
+    /// The document's name as the headers should say it (a file name, not a path).
+    pub spec_name: &'a str,
+    /// Whether `Cargo.toml` gets an empty `[workspace]` table, making the crate the root of a
+    /// workspace of its own rather than a member of an enclosing one.
+    pub own_workspace: bool,
 }
+
+/// The items of every generated crate's root, after its docs: the runtime re-exported so one
+/// dependency is enough, then the emitted modules. `generated/src/lib.rs` contains exactly this
+/// text too.
+pub const CRATE_ROOT: &str = r#"pub use baseten_runtime as runtime;
+pub use runtime::{
+    CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
+    Metrics, MetricsMode, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
+    index_mapped, metrics, requests,
+};
+#[cfg(feature = "client")]
+pub use runtime::{
+    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest, RetryPolicy,
+};
+
+// The generated modules are declared like this (rather than through `include!`) so that
+// rust-analyzer sees them as ordinary files; rustfmt and the lints are switched off because the
+// generator owns their formatting.
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/models.rs"]
+pub mod models;
+
+#[cfg(feature = "client")]
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/operations.rs"]
+pub mod operations;
+
+#[cfg(feature = "client")]
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/client.rs"]
+pub mod client;
+
+// Only trait impls: nothing to name from outside.
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/index_mapped.rs"]
+mod index_mapped_impls;
+
+#[cfg(feature = "client")]
+pub use client::{Client, DEFAULT_BASE_URL};
+"#;
 
 /// Generates a crate: `Cargo.toml`, `src/lib.rs` and `src/gen/*.rs`.
 pub fn generate_crate(input: &Input<'_>, settings: &CrateSettings<'_>) -> Result<Output, Error> {
-    let mut config = match input.config_text {
+    let config = match input.config_text {
         Some(text) => Config::parse(text)?,
         None => Config::default(),
     };
-    config.runtime_path = "baseten_api::runtime".to_owned();
-    let output = crate::generate_with(input, &config)?;
+    let named = Input {
+        spec_path: settings.spec_name,
+        ..*input
+    };
+    let output = crate::generate_with(&named, &config)?;
     let mut files = BTreeMap::new();
-    let module_names: Vec<String> = output
-        .files
-        .keys()
-        .map(|name| name.trim_end_matches(".rs").to_owned())
-        .collect();
     for (name, contents) in output.files {
         files.insert(format!("src/gen/{name}"), contents);
     }
     files.insert("Cargo.toml".to_owned(), cargo_toml(settings));
-    files.insert(
-        "src/lib.rs".to_owned(),
-        lib_rs(input.spec_path, settings, &module_names),
-    );
+    files.insert("src/lib.rs".to_owned(), lib_rs(settings));
     Ok(Output {
         files,
         notes: output.notes,
     })
 }
 
+/// The command the headers name; no paths, so the bytes do not depend on where it ran.
+fn command(settings: &CrateSettings<'_>) -> String {
+    format!(
+        "cargo xtask regen --spec … --out … --name {} from {}",
+        settings.name, settings.spec_name
+    )
+}
+
 fn cargo_toml(settings: &CrateSettings<'_>) -> String {
+    let workspace = if settings.own_workspace {
+        "\n# The root of a workspace of its own, not a member of an enclosing one.\n[workspace]\n"
+    } else {
+        ""
+    };
     format!(
         "# @generated by {command}. Do not edit.\n\
          [package]\n\
@@ -54,45 +116,29 @@ fn cargo_toml(settings: &CrateSettings<'_>) -> String {
          edition = \"2024\"\n\
          publish = false\n\
          \n\
+         [features]\n\
+         default = [\"client\"]\n\
+         # The HTTP client and the `Client`; without it, the models and `metrics` on serde alone.\n\
+         client = [\"baseten-runtime/client\"]\n\
+         \n\
          [dependencies]\n\
-         baseten-api = {{ path = {runtime:?} }}\n\
+         baseten-runtime = {{ path = {runtime:?}, default-features = false }}\n\
          serde = {{ version = \"1\", features = [\"derive\"] }}\n\
          serde_json = \"1\"\n\
-         \n\
-         # Standalone: not a member of any enclosing workspace.\n\
-         [workspace]\n",
-        command = settings.command,
+         {workspace}",
+        command = command(settings),
         name = settings.name,
         runtime = settings.runtime_path,
     )
 }
 
-fn lib_rs(spec_path: &str, settings: &CrateSettings<'_>, modules: &[String]) -> String {
-    let mut text = format!(
+fn lib_rs(settings: &CrateSettings<'_>) -> String {
+    format!(
         "// @generated by {command}. Do not edit.\n\
-         //! A client generated from `{spec_path}` over the `baseten-api` runtime.\n\
+         //! A typed client for the API `{spec}` describes, over the `baseten-runtime` runtime.\n\
          \n\
-         /// The `baseten-api` runtime client with this document's operations added.\n\
-         #[derive(Debug, Clone)]\n\
-         pub struct Client(pub baseten_api::Client);\n\
-         \n\
-         impl std::ops::Deref for Client {{\n\
-         \x20   type Target = baseten_api::Client;\n\
-         \n\
-         \x20   fn deref(&self) -> &baseten_api::Client {{\n\
-         \x20       &self.0\n\
-         \x20   }}\n\
-         }}\n",
-        command = settings.command,
-    );
-    for module in modules {
-        let visibility = if module == "index_mapped" { "" } else { "pub " };
-        text.push_str(&format!(
-            "\n#[rustfmt::skip]\n\
-             #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]\n\
-             #[path = \"gen/{module}.rs\"]\n\
-             {visibility}mod {module};\n"
-        ));
-    }
-    text
+         {CRATE_ROOT}",
+        command = command(settings),
+        spec = settings.spec_name,
+    )
 }

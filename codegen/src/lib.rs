@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 pub use config::Config;
 pub use error::{Error, Note};
-pub use krate::{CrateSettings, generate_crate};
+pub use krate::{CRATE_ROOT, CrateSettings, generate_crate};
 
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]

@@ -80,11 +80,24 @@ fn run(args: impl IntoIterator<Item = String>) -> Result<(), Failure> {
 /// Fetches the response `live` asks for and renders it.
 async fn fetch_and_render(live: &Live, format: &Format) -> Result<(), Failure> {
     let client = live.client()?;
-    let request = match &live.target {
-        Target::Environment(name) => client.environment_metrics(&live.model, name),
-        Target::Deployment(id) => client.deployment_metrics(&live.model, id),
+    match &live.target {
+        Target::Environment(name) => {
+            let request = client.environment_metrics(&live.model, name);
+            send_and_render(request.metrics(&live.metrics), live, format).await
+        }
+        Target::Deployment(id) => {
+            let request = client.deployment_metrics(&live.model, id);
+            send_and_render(request.metrics(&live.metrics), live, format).await
+        }
     }
-    .metrics(&live.metrics);
+}
+
+/// Sends `request` in the mode `live` asks for and renders the result.
+async fn send_and_render<O: baseten_api::runtime::MetricsOperation>(
+    request: baseten_api::MetricsRequest<O>,
+    live: &Live,
+    format: &Format,
+) -> Result<(), Failure> {
     let failed = |error: baseten_api::Error| Failure::new(format!("fetching metrics: {error}"));
     match live.mode {
         LiveMode::Current => {

@@ -1,21 +1,31 @@
 //! Typed async client for Baseten's management API (`https://api.baseten.co`).
 //!
-//! Most of this crate is generated from the OpenAPI document in the
-//! workspace's `schema/` directory by `cargo xtask regen`; do not edit the
-//! generated files by hand, change the schema or the generator instead.
+//! Most of this crate is generated from the OpenAPI document in the workspace's `schema/`
+//! directory by `cargo xtask regen`; do not edit the generated files by hand, change the schema
+//! or the generator instead. Everything hand-written lives in the runtime crate,
+//! [`baseten_runtime`], re-exported here as [`runtime`], so this crate is the only dependency a
+//! user needs.
 //!
 //! | Module | Origin | Contents |
 //! |---|---|---|
 //! | [`models`] | generated (`src/gen/models.rs`) | request and response types |
-//! | [`operations`] | generated (`src/gen/operations.rs`) | one call per API operation, and [`DEFAULT_BASE_URL`] |
-//! | [`requests`] | hand-written | typestate metrics requests: [`Client::environment_metrics`], [`Client::deployment_metrics`], [`Window`], mode-checked results |
-//! | [`metrics`] | hand-written | decoding, validating and reading index-mapped metrics responses |
-//! | [`runtime`] | hand-written | the small support layer the generated code calls |
-//! | [`Client`], [`ClientBuilder`], [`AuthScheme`], [`RetryPolicy`], [`Error`] | hand-written | connection settings, authentication, timeouts and retries, error type |
+//! | [`operations`] | generated (`src/gen/operations.rs`) | one async method on [`Client`] per operation, and their query types |
+//! | [`client`] | generated (`src/gen/client.rs`) | [`Client`], [`DEFAULT_BASE_URL`], the typestate metrics requests [`Client::environment_metrics`] and [`Client::deployment_metrics`] |
+//! | [`requests`] | runtime | [`Window`], mode-checked results ([`Metrics`]) |
+//! | [`metrics`] | runtime | decoding, validating and reading index-mapped metrics responses |
+//! | [`runtime`] | runtime | [`ClientBuilder`], [`RetryPolicy`], [`Error`], and what the generated code calls |
+//!
+//! # Features
+//!
+//! `client` (default): the HTTP client (reqwest with rustls, tokio's timer), [`Client`] and the
+//! [`operations`]. With `default-features = false` the crate is the [`models`], their open
+//! enums and the whole [`metrics`] module on serde and serde_json (and csv) alone: for code that
+//! only reads saved responses.
 //!
 //! # Example
 //!
 //! ```no_run
+//! # #[cfg(feature = "client")]
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
 //! use baseten_api::{Client, RetryPolicy};
@@ -30,10 +40,13 @@
 //!     .connect_timeout(Duration::from_secs(5))
 //!     .timeout(Duration::from_secs(60))
 //!     .retry_policy(RetryPolicy::default().with_max_attempts(5))
+//!     .default_header("x-team", "autoscaler")
 //!     .build()?;
 //! assert_eq!(client.base_url(), baseten_api::DEFAULT_BASE_URL);
 //! # Ok(())
 //! # }
+//! # #[cfg(not(feature = "client"))]
+//! # fn main() {}
 //! ```
 //!
 //! A [`Client`] is cheap to clone and is `Send + Sync`: clones share one
@@ -46,14 +59,15 @@
 //! [`Client::environment_metrics`] and [`Client::deployment_metrics`] build a request whose
 //! mode is part of its type (see [`requests`]): `CURRENT` takes no window, `SUMMARY` and
 //! `SERIES` take a [`Window`] checked when it is built, and the result offers only what its
-//! mode has. Here, the p99 end-to-end latency of an environment over twenty minutes, step by
-//! step:
+//! mode has. A request owns a clone of the client, so it can be spawned. Here, the p99
+//! end-to-end latency of an environment over twenty minutes, step by step:
 //!
 //! ```no_run
+//! # #[cfg(feature = "client")]
+//! # async fn run() -> Result<(), baseten_api::Error> {
 //! use baseten_api::metrics::Lookup;
 //! use baseten_api::{Client, Window};
 //!
-//! # async fn run() -> Result<(), baseten_api::Error> {
 //! let client = Client::from_env()?;
 //! // At most 7 days, start before end: checked here, before anything is sent.
 //! let window = Window::new(1_783_191_332_703, 1_783_192_532_703)?;
@@ -80,22 +94,41 @@
 //! ```
 //!
 //! The full view of any result, for tables and the CSV export, is
-//! [`Metrics::view`](requests::Metrics::view) (see [`metrics`]).
+//! [`Metrics::view`] (see [`metrics`]).
 
 #![warn(missing_docs)]
 
-// The generated modules are declared like this (rather than through
-// `include!`) so that rust-analyzer sees them as ordinary files; rustfmt and
-// the lints are switched off because the generator owns their formatting.
+pub use baseten_runtime as runtime;
+#[cfg(feature = "client")]
+pub use runtime::{
+    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest, RetryPolicy,
+};
+pub use runtime::{
+    CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
+    Metrics, MetricsMode, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
+    index_mapped, metrics, requests,
+};
+
+// The generated modules are declared like this (rather than through `include!`) so that
+// rust-analyzer sees them as ordinary files; rustfmt and the lints are switched off because the
+// generator owns their formatting.
 #[rustfmt::skip]
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
 #[path = "gen/models.rs"]
 pub mod models;
 
+#[cfg(feature = "client")]
 #[rustfmt::skip]
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
 #[path = "gen/operations.rs"]
 pub mod operations;
+
+#[cfg(feature = "client")]
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/client.rs"]
+pub mod client;
 
 // Only trait impls: nothing to name from outside.
 #[rustfmt::skip]
@@ -103,26 +136,8 @@ pub mod operations;
 #[path = "gen/index_mapped.rs"]
 mod index_mapped_impls;
 
-pub mod index_mapped;
-pub mod metrics;
-pub mod requests;
-pub mod runtime;
-
-mod client;
-mod error;
-mod retry;
-
-pub use client::{
-    API_KEY_ENV, AuthScheme, BASE_URL_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_TIMEOUT,
-};
-pub use error::Error;
-pub use operations::DEFAULT_BASE_URL;
-pub use requests::{
-    CurrentMetrics, MetricsRequest, ResponseError, SeriesMetrics, SummaryMetrics, Window,
-    WindowError,
-};
-pub use retry::RetryPolicy;
+#[cfg(feature = "client")]
+pub use client::{Client, DEFAULT_BASE_URL};
 
 // The README's Rust examples, compiled as doctests so they cannot rot.
 #[cfg(doctest)]

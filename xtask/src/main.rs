@@ -3,72 +3,100 @@
 
 mod regen;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::{Result, bail};
 
 const USAGE: &str = "\
 usage: cargo xtask regen [--check] [--root DIR]
-       cargo xtask regen --spec PATH --out DIR [--config PATH] [--check]
+       cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check]
        cargo xtask diff OLD NEW
 
-  regen          generate generated/src/gen/ from schema/
-  regen --check  write nothing; fail with a diff when the output is stale
-  --root DIR     a workspace other than this one (tests use a scratch copy)
-  --spec PATH    generate a standalone crate from any OpenAPI document into --out DIR,
-                 all operations unless --config selects some
-  diff OLD NEW   the changes NEW makes to the generated API, each breaking or additive";
+  regen            generate generated/src/gen/ from schema/
+  regen --check    write nothing; fail with a diff when the output is stale
+  --root DIR       a workspace other than the one this is run in (tests use a scratch copy)
+  --spec PATH      generate a crate from any OpenAPI document into --out DIR, all operations
+                   unless --config selects some; it depends on this workspace's runtime by a
+                   relative path
+  --name NAME      the generated crate's package name (default: generated-<file stem>)
+  --own-workspace  give the generated crate a [workspace] table of its own (for a crate
+                   outside any workspace); without it, it can be an enclosing workspace's member
+  diff OLD NEW     the changes NEW makes to the generated API, each breaking or additive";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut take = |flag: &str| -> Result<Option<std::path::PathBuf>, ()> {
-        match args.iter().position(|arg| *arg == flag) {
-            Some(at) if at + 1 < args.len() => {
-                let value = std::path::PathBuf::from(args[at + 1]);
-                args.drain(at..at + 2);
-                Ok(Some(value))
-            }
-            Some(_) => Err(()),
-            None => Ok(None),
-        }
-    };
-    let (Ok(root), Ok(spec), Ok(out), Ok(config)) = (
-        take("--root"),
-        take("--spec"),
-        take("--out"),
-        take("--config"),
-    ) else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let root = root.unwrap_or_else(regen::workspace_root);
-    let mode = if args.contains(&"--check") {
-        regen::Mode::Check
-    } else {
-        regen::Mode::Overwrite
-    };
-    args.retain(|arg| *arg != "--check");
-    let result = match (args.as_slice(), spec, out) {
-        (["regen"], None, None) => regen::run(&root, mode),
-        (["diff", old, new], None, None) => {
-            regen::diff(std::path::Path::new(old), std::path::Path::new(new))
-        }
-        (["regen"], Some(spec), Some(out)) => {
-            regen::run_standalone(&spec, &out, config.as_deref(), mode)
-        }
-        (["help" | "--help" | "-h"], None, None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        _ => {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+    match run(pico_args::Arguments::from_env()) {
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
+    if args.contains(["-h", "--help"]) {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let parsed = (|| -> Result<_, pico_args::Error> {
+        let mode = if args.contains("--check") {
+            regen::Mode::Check
+        } else {
+            regen::Mode::Overwrite
+        };
+        let own_workspace = args.contains("--own-workspace");
+        let root: Option<PathBuf> = args.opt_value_from_os_str("--root", to_path)?;
+        let spec: Option<PathBuf> = args.opt_value_from_os_str("--spec", to_path)?;
+        let out: Option<PathBuf> = args.opt_value_from_os_str("--out", to_path)?;
+        let config: Option<PathBuf> = args.opt_value_from_os_str("--config", to_path)?;
+        let name: Option<String> = args.opt_value_from_str("--name")?;
+        Ok((mode, own_workspace, root, spec, out, config, name))
+    })();
+    let Ok((mode, own_workspace, root, spec, out, config, name)) = parsed else {
+        eprintln!("{USAGE}");
+        return Ok(ExitCode::from(2));
+    };
+    let free: Vec<String> = args
+        .finish()
+        .into_iter()
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect();
+    let free: Vec<&str> = free.iter().map(String::as_str).collect();
+    match (free.as_slice(), spec, out) {
+        (["regen"], None, None) if name.is_none() && config.is_none() && !own_workspace => {
+            let root = match root {
+                Some(root) => root,
+                None => regen::workspace_root()?,
+            };
+            regen::run(&root, mode)?;
+        }
+        (["regen"], Some(spec), Some(out)) if root.is_none() => {
+            let runtime = regen::workspace_root()?.join(regen::RUNTIME_DIR);
+            let target = regen::Standalone {
+                spec: &spec,
+                out: &out,
+                config: config.as_deref(),
+                name: name.as_deref(),
+                own_workspace,
+                runtime: &runtime,
+            };
+            regen::run_standalone(&target, mode)?;
+        }
+        (["diff", old, new], None, None) => {
+            regen::diff(std::path::Path::new(old), std::path::Path::new(new))?;
+        }
+        (["regen"], Some(_), None) | (["regen"], None, Some(_)) => {
+            bail!("--spec and --out go together\n\n{USAGE}")
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return Ok(ExitCode::from(2));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn to_path(value: &std::ffi::OsStr) -> Result<PathBuf, std::convert::Infallible> {
+    Ok(PathBuf::from(value))
 }

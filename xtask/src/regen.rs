@@ -13,6 +13,8 @@ pub const SPEC: &str = "schema/baseten-management.yaml";
 pub const CONFIG: &str = "schema/codegen.yaml";
 /// Where the emitted files go; the generator owns this directory entirely.
 pub const OUT_DIR: &str = "generated/src/gen";
+/// The runtime crate every generated crate depends on, relative to the workspace root.
+pub const RUNTIME_DIR: &str = "generated/runtime";
 
 const FIX: &str = "run `cargo xtask regen` and commit the result";
 
@@ -44,20 +46,86 @@ pub fn run(root: &Path, mode: Mode) -> Result<()> {
     }
 }
 
-/// Generates a standalone crate from any document into `out` (depending on this workspace's
-/// runtime by path).
-pub fn run_standalone(spec: &Path, out: &Path, config: Option<&Path>, mode: Mode) -> Result<()> {
+/// What `regen --spec PATH --out DIR` generates.
+pub struct Standalone<'a> {
+    pub spec: &'a Path,
+    pub out: &'a Path,
+    pub config: Option<&'a Path>,
+    pub name: Option<&'a str>,
+    pub own_workspace: bool,
+    /// This workspace's runtime crate directory.
+    pub runtime: &'a Path,
+}
+
+/// Generates a crate from any document into `out`, depending on this workspace's runtime by a
+/// path relative to `out`.
+pub fn run_standalone(target: &Standalone<'_>, mode: Mode) -> Result<()> {
+    let spec = target.spec;
     let spec_text =
         fs::read_to_string(spec).with_context(|| format!("reading {}", spec.display()))?;
-    let config_text = config
+    let config_text = target
+        .config
         .map(|path| fs::read_to_string(path).with_context(|| format!("reading {}", path.display())))
         .transpose()?;
-    let spec_display = spec.display().to_string();
-    let name = spec
+    let spec_name = spec
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match target.name {
+        Some(name) => {
+            if !is_package_name(name) {
+                bail!("--name {name:?} is not a package name (ASCII letters, digits, `-`, `_`)");
+            }
+            name.to_owned()
+        }
+        None => default_package_name(spec),
+    };
+    fs::create_dir_all(target.out).with_context(|| format!("creating {}", target.out.display()))?;
+    let runtime_path = relative_path(target.out, target.runtime)?;
+    let settings = baseten_codegen::CrateSettings {
+        name: &name,
+        runtime_path: &runtime_path,
+        spec_name: &spec_name,
+        own_workspace: target.own_workspace,
+    };
+    let input = baseten_codegen::Input {
+        spec_path: &spec_name,
+        spec_text: &spec_text,
+        config_text: config_text.as_deref(),
+    };
+    let output = baseten_codegen::generate_crate(&input, &settings)
+        .with_context(|| format!("generating from {}", spec.display()))?;
+    for note in &output.notes {
+        eprintln!(
+            "note: {spec_name}{}",
+            note.to_string().trim_start_matches('#')
+        );
+    }
+    let mut stale = Vec::new();
+    for (relative, contents) in &output.files {
+        if ensure_file_contents(mode, target.out, relative, contents)? {
+            stale.push(relative.clone());
+        }
+    }
+    if mode == Mode::Check && !stale.is_empty() {
+        bail!(
+            "{} is out of date ({}); rerun `cargo xtask regen --spec {} --out {}`",
+            target.out.display(),
+            stale.join(", "),
+            spec.display(),
+            target.out.display(),
+        );
+    }
+    Ok(())
+}
+
+/// `generated-<stem>`, the stem lower-cased with anything but ASCII letters and digits as `-`.
+fn default_package_name(spec: &Path) -> String {
+    let stem = spec
         .file_stem()
         .map(|stem| stem.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let name: String = name
+    let stem: String = stem
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -67,38 +135,35 @@ pub fn run_standalone(spec: &Path, out: &Path, config: Option<&Path>, mode: Mode
             }
         })
         .collect();
-    let runtime = workspace_root().join("generated");
-    let command = format!(
-        "cargo xtask regen --spec {spec_display} --out {}",
-        out.display()
+    format!("generated-{stem}")
+}
+
+fn is_package_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// `to` relative to the directory `from`, with `/` separators, both resolved first (so symlinks
+/// and `..` do not confuse the count).
+pub fn relative_path(from: &Path, to: &Path) -> Result<String> {
+    let from = fs::canonicalize(from).with_context(|| format!("resolving {}", from.display()))?;
+    let to = fs::canonicalize(to).with_context(|| format!("resolving {}", to.display()))?;
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_owned(); from.len() - shared];
+    parts.extend(
+        to[shared..]
+            .iter()
+            .map(|part| part.as_os_str().to_string_lossy().into_owned()),
     );
-    let settings = baseten_codegen::CrateSettings {
-        name: &format!("generated-{name}"),
-        runtime_path: &runtime.display().to_string(),
-        command: &command,
-    };
-    let input = baseten_codegen::Input {
-        spec_path: &spec_display,
-        spec_text: &spec_text,
-        config_text: config_text.as_deref(),
-    };
-    let output = baseten_codegen::generate_crate(&input, &settings)
-        .with_context(|| format!("generating from {spec_display}"))?;
-    eprintln!("{spec_display}: {} notes", output.notes.len());
-    let mut stale = Vec::new();
-    for (relative, contents) in &output.files {
-        if ensure_file_contents(mode, out, relative, contents)? {
-            stale.push(relative.clone());
-        }
-    }
-    if mode == Mode::Check && !stale.is_empty() {
-        bail!(
-            "{} is out of date ({}); rerun {command}",
-            out.display(),
-            stale.join(", ")
-        );
-    }
-    Ok(())
+    Ok(if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    })
 }
 
 /// Prints the API change report from one document to another (all operations of each).
@@ -167,11 +232,33 @@ fn report_changes_since_commit(root: &Path) {
     }
 }
 
-pub fn workspace_root() -> PathBuf {
-    // xtask/ sits directly under the root.
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+/// The workspace this xtask runs in, found at run time (after rust-analyzer's xtask): the
+/// directory above the `CARGO_MANIFEST_DIR` cargo sets when it runs the binary, else the nearest
+/// directory at or above the current one that holds `schema/` and a `Cargo.toml`. Never a path
+/// baked in when the binary was compiled: a binary shared between checkouts (one
+/// `CARGO_TARGET_DIR`) must still check the checkout it is run in.
+pub fn workspace_root() -> Result<PathBuf> {
+    if let Some(manifest_dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
+        let manifest_dir = PathBuf::from(manifest_dir);
+        if let Some(root) = manifest_dir.parent().filter(|root| is_workspace_root(root)) {
+            return Ok(root.to_path_buf());
+        }
+    }
+    let current = std::env::current_dir().context("reading the current directory")?;
+    current
+        .ancestors()
+        .find(|dir| is_workspace_root(dir))
+        .map(Path::to_path_buf)
+        .with_context(|| {
+            format!(
+                "no workspace at or above {} (looking for Cargo.toml beside {SPEC})",
+                current.display()
+            )
+        })
+}
+
+fn is_workspace_root(dir: &Path) -> bool {
+    dir.join("Cargo.toml").is_file() && dir.join(SPEC).is_file()
 }
 
 /// Runs the generator on `schema/`; prints its notes; returns the files it emitted.
@@ -297,7 +384,7 @@ mod tests {
     /// The committed output matches what the generator makes of the committed schema.
     #[test]
     fn generated_code_is_fresh() {
-        let root = workspace_root();
+        let root = workspace_root().expect("the workspace is found");
         let files = generate(&root).expect("generation succeeds");
         let stale = sync_dir(&root, OUT_DIR, &files, Mode::Check).expect("check runs");
         assert!(

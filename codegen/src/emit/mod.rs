@@ -1,5 +1,6 @@
 //! Emitters: one module per output file, each returning tokens; formatting happens here once.
 
+mod client;
 mod index_mapped;
 mod models;
 mod operations;
@@ -40,8 +41,18 @@ pub(crate) fn emit_files(
     let types: Vec<&TypeDef> = api.types.values().collect();
     let mut jobs = vec![
         Job {
+            file: "client.rs",
+            emit: Box::new({
+                let shapes = &shapes;
+                move || client::emit(api, shapes, &runtime_tokens())
+            }),
+        },
+        Job {
             file: "index_mapped.rs",
-            emit: Box::new(move || index_mapped::emit(&shapes, &runtime_tokens())),
+            emit: Box::new({
+                let shapes = &shapes;
+                move || index_mapped::emit(shapes, &runtime_tokens())
+            }),
         },
         Job {
             file: "operations.rs",

@@ -1,4 +1,4 @@
-//! Emits `operations.rs`: the base URL, query structs, and one async `Client` method per operation.
+//! Emits `operations.rs`: query structs, and one async `Client` method per operation.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -6,9 +6,8 @@ use quote::quote;
 use super::{doc_attrs, ident, type_tokens};
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 
-/// The top of `operations.rs`: module docs, imports and the base URL.
+/// The top of `operations.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
-    let base_url = api.base_url.as_deref().unwrap_or_default();
     let models = (!api.types.is_empty()).then(|| {
         quote!(
             use super::models::*;
@@ -19,9 +18,6 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
         use super::Client;
         #models
         use #runtime as rt;
-
-        /// The first server URL in the document.
-        pub const DEFAULT_BASE_URL: &str = #base_url;
     }
 }
 
@@ -199,11 +195,15 @@ fn emit_method(operation: &Operation) -> TokenStream {
         }
     };
     let (output, call) = match &operation.response {
-        ResponseKind::Json(ty) => (type_tokens(ty), quote!(self.execute(request).await)),
+        ResponseKind::Json(ty) => (
+            type_tokens(ty),
+            quote!(self.runtime().execute(request).await),
+        ),
         ResponseKind::Empty => (
             quote!(()),
             quote!(
-                self.execute::<::serde::de::IgnoredAny>(request)
+                self.runtime()
+                    .execute::<::serde::de::IgnoredAny>(request)
                     .await
                     .map(|_| ())
             ),

@@ -4,8 +4,6 @@
 use super::Client;
 use super::models::*;
 use crate::runtime as rt;
-/// The first server URL in the document.
-pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 /// Optional query parameters of [`Client::get_model_deployment_metrics`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetModelDeploymentMetricsQuery {
@@ -125,7 +123,7 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
     /// Gets the metrics for a model environment.
     ///
@@ -161,6 +159,6 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
 }

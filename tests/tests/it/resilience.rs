@@ -30,14 +30,14 @@ fn fast_retries(attempts: u32) -> RetryPolicy {
         .with_max_backoff(ms(20))
 }
 
-fn builder(base_url: &str) -> ClientBuilder {
+fn builder(base_url: &str) -> ClientBuilder<Client> {
     Client::builder()
         .api_key(API_KEY)
         .base_url(base_url)
         .retry_policy(fast_retries(3))
 }
 
-fn build(builder: ClientBuilder) -> Client {
+fn build(builder: ClientBuilder<Client>) -> Client {
     builder
         .build()
         .unwrap_or_else(|error| panic!("client: {error}"))
@@ -327,6 +327,7 @@ async fn permission_denied_is_typed_and_not_retried() {
             code,
             message,
             detail: None,
+            request_id: None,
             body: got,
         } => {
             assert_eq!(code.as_deref(), Some("PERMISSION_DENIED"));
@@ -356,6 +357,7 @@ async fn detail_body_is_typed() {
             code: None,
             message: None,
             detail,
+            request_id: None,
             body: got,
         } => {
             assert_eq!(detail.as_deref(), Some("Invalid API key"));
@@ -384,6 +386,7 @@ async fn bad_gateway_html_is_retried_and_kept_raw() {
             code: None,
             message: None,
             detail: None,
+            request_id: None,
             body,
         } => assert_eq!(body, html),
         other => panic!("{other:?}"),
@@ -503,7 +506,7 @@ async fn non_idempotent_requests_are_sent_once() {
                 query: Vec::new(),
                 body: Some(br#"{"name":"x"}"#.to_vec()),
             };
-            let error = expect_error(client.execute::<serde_json::Value>(request).await);
+            let error = expect_error(client.runtime().execute::<serde_json::Value>(request).await);
             assert_eq!(error.status(), Some(status), "{method}");
             assert_eq!(received(&server).await.len(), 1, "{method} {status}");
             if status == 429 {
@@ -530,7 +533,7 @@ async fn non_idempotent_requests_are_sent_once() {
         query: Vec::new(),
         body: Some(br#"{"name":"x"}"#.to_vec()),
     };
-    let result = client.execute::<()>(request).await;
+    let result = client.runtime().execute::<()>(request).await;
     assert!(result.is_ok(), "{result:?}");
     let requests = received(&server).await;
     assert_eq!(requests.len(), 2);

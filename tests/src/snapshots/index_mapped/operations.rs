@@ -4,8 +4,6 @@
 use super::Client;
 use super::models::*;
 use baseten_api::runtime as rt;
-/// The first server URL in the document.
-pub const DEFAULT_BASE_URL: &str = "";
 impl Client {
     /// `GET /v1/widgets/{widget_id}/usage`
     pub async fn get_widget_usage(
@@ -22,6 +20,6 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
 }

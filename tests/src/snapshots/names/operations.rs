@@ -4,8 +4,6 @@
 use super::Client;
 use super::models::*;
 use baseten_api::runtime as rt;
-/// The first server URL in the document.
-pub const DEFAULT_BASE_URL: &str = "https://names.example";
 /// Optional query parameters of [`Client::get_thing`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetThingQuery {
@@ -51,7 +49,7 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
     /// `GET /v1/things`
     pub async fn get_things(&self) -> Result<Vec<Thing>, rt::Error> {
@@ -64,6 +62,6 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
 }

@@ -4,8 +4,6 @@
 use super::Client;
 use super::models::*;
 use baseten_api::runtime as rt;
-/// The first server URL in the document.
-pub const DEFAULT_BASE_URL: &str = "https://ops.example";
 /// Optional query parameters of [`Client::get_widgets`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetWidgetsQuery {
@@ -50,7 +48,7 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
     /// Derives the same name as `/v1/widget/{widget_id}`, so both say their parameter.
     ///
@@ -66,7 +64,7 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
     /// Collides with nothing; `/v1/widgets/{widget_id}` has no GET.
     ///
@@ -85,7 +83,7 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
     /// Lists widgets.
     ///
@@ -112,7 +110,7 @@ impl Client {
             query: pairs,
             body: None,
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
     /// `PATCH /v1/widgets/{widget_id}`
     pub async fn patch_widget(
@@ -133,7 +131,7 @@ impl Client {
                 None => None,
             },
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
     /// Creates a widget.
     ///
@@ -148,6 +146,6 @@ impl Client {
             query: pairs,
             body: Some(rt::json_body(body)?),
         };
-        self.execute(request).await
+        self.runtime().execute(request).await
     }
 }

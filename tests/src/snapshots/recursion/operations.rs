@@ -4,5 +4,3 @@
 use super::Client;
 use super::models::*;
 use baseten_api::runtime as rt;
-/// The first server URL in the document.
-pub const DEFAULT_BASE_URL: &str = "";

@@ -1,18 +1,16 @@
-//! Support the generated code calls: the request it hands to
-//! [`Client::execute`](crate::Client::execute), path and body encoding, and
-//! the impls of open enums.
-//!
-//! This module is hand-written and public only so that the generated
-//! modules can reach it; most users never need it.
+//! Support the generated code calls: the request it hands to `Client::execute`, path and body
+//! encoding, and the impls of open enums. Re-exported at the crate root; most users never need it.
 
+#[cfg(feature = "client")]
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-pub use crate::error::Error;
-pub use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+use crate::error::Error;
+#[cfg(feature = "client")]
 pub use reqwest::Method;
 
 /// One HTTP request an emitted operation hands to
 /// [`Client::execute`](crate::Client::execute).
+#[cfg(feature = "client")]
 #[derive(Debug, Clone)]
 pub struct Request {
     /// The operation's name (its OpenAPI `operationId`), for diagnostics.
@@ -37,6 +35,7 @@ pub struct Request {
 /// sub-delimiters that would be legal, means no value can add a segment
 /// (`/`), start a query (`?`) or fragment (`#`), or smuggle in an escape
 /// (`%`).
+#[cfg(feature = "client")]
 const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
@@ -55,6 +54,7 @@ const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 /// # Errors
 ///
 /// [`Error::InvalidRequest`] for an empty, `.` or `..` value.
+#[cfg(feature = "client")]
 pub fn encode_path_segment(name: &'static str, value: &str) -> Result<String, Error> {
     match value {
         "" => Err(Error::InvalidRequest(format!(
@@ -140,8 +140,8 @@ macro_rules! open_enum_impls {
             }
         }
 
-        impl $crate::runtime::__private::serde::Serialize for $name {
-            fn serialize<S: $crate::runtime::__private::serde::Serializer>(
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<S: $crate::__private::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::core::result::Result<S::Ok, S::Error> {
@@ -149,18 +149,16 @@ macro_rules! open_enum_impls {
             }
         }
 
-        impl<'de> $crate::runtime::__private::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::runtime::__private::serde::Deserializer<'de>>(
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                <::std::string::String as $crate::runtime::__private::serde::Deserialize>::deserialize(deserializer)
+                <::std::string::String as $crate::__private::serde::Deserialize>::deserialize(deserializer)
                     .map(Self::from)
             }
         }
     };
 }
-
-pub use crate::open_enum_impls;
 
 /// Paths the macros above expand to, so that a crate using them needs no serde of its own.
 #[doc(hidden)]
@@ -172,6 +170,7 @@ pub mod __private {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "client")]
     fn encode(value: &str) -> String {
         match encode_path_segment("model_id", value) {
             Ok(encoded) => encoded,
@@ -179,6 +178,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "client")]
     #[test]
     fn path_segment_keeps_unreserved() {
         assert_eq!(encode("abcXYZ019-._~"), "abcXYZ019-._~");
@@ -187,6 +187,7 @@ mod tests {
         assert_eq!(encode("a..b"), "a..b");
     }
 
+    #[cfg(feature = "client")]
     #[test]
     fn path_segment_encodes_delimiters() {
         assert_eq!(encode("a/b"), "a%2Fb");
@@ -198,12 +199,14 @@ mod tests {
         assert_eq!(encode("a\\b;c=d"), "a%5Cb%3Bc%3Dd");
     }
 
+    #[cfg(feature = "client")]
     #[test]
     fn path_segment_encodes_unicode() {
         assert_eq!(encode("é"), "%C3%A9");
         assert_eq!(encode("🦀"), "%F0%9F%A6%80");
     }
 
+    #[cfg(feature = "client")]
     #[test]
     fn path_segment_refuses_navigation() {
         for value in ["", ".", ".."] {

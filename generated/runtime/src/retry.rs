@@ -28,11 +28,11 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 ///
 /// ```
 /// use std::time::Duration;
-/// let patient = baseten_api::RetryPolicy::default()
+/// let patient = baseten_runtime::RetryPolicy::default()
 ///     .with_max_attempts(5)
 ///     .with_max_backoff(Duration::from_secs(30));
 /// assert_eq!(patient.max_attempts(), 5);
-/// assert_eq!(baseten_api::RetryPolicy::none().max_attempts(), 1);
+/// assert_eq!(baseten_runtime::RetryPolicy::none().max_attempts(), 1);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {

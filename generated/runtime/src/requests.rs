@@ -1,7 +1,10 @@
-//! Typestate requests for the two metrics operations: what the API refuses does not compile.
+//! Typestate metrics requests: what the API refuses does not compile.
 //!
-//! [`Client::environment_metrics`] and [`Client::deployment_metrics`] take both ids and return a
-//! [`MetricsRequest`] with no mode chosen yet. Choosing one fixes what the request may carry:
+//! A generated crate's `Client` has one entry point per metrics operation it recognised in its
+//! document (the workspace's `baseten-api` has `environment_metrics(model, env)` and
+//! `deployment_metrics(model, deployment)`); each returns a [`MetricsRequest`] with no mode
+//! chosen yet, over that operation's own response type. Choosing a mode fixes what the request
+//! may carry:
 //!
 //! | Mode | Chosen with | Window | Result | Read with |
 //! |---|---|---|---|---|
@@ -14,55 +17,22 @@
 //! one value set. A [`Window`] is checked when it is built (start before end, at most
 //! [`Window::MAX_SPAN_MS`]), so nothing the API would refuse for its window is sent.
 //!
-//! [`send`](MetricsRequest::send) calls the generated operation, then checks the response
-//! against the mode before handing it out: the mode it echoes, one value set for `CURRENT` and
-//! `SUMMARY`, a step length for `SERIES`, and the alignment [`metrics::validate`] checks. A
-//! response that fails is [`Error::InvalidResponse`]. The result owns the response; its
-//! readers borrow it and copy no values.
-//!
-//! # Example
-//!
-//! ```no_run
-//! use baseten_api::{Client, Window};
-//!
-//! # async fn run() -> Result<(), baseten_api::Error> {
-//! let client = Client::from_env()?;
-//!
-//! // What the replicas and latency are right now.
-//! let now = client
-//!     .deployment_metrics("abcd1234", "q4w8e2r")
-//!     .current()
-//!     .metrics(["baseten_replicas_active", "baseten_end_to_end_response_time_seconds"])
-//!     .send()
-//!     .await?;
-//! for reading in now.readings() {
-//!     println!("{} {:?} = {:?}", reading.series.name, reading.series.labels, reading.value);
-//! }
-//!
-//! // The p99 latency over twenty minutes, as one number.
-//! let window = Window::new(1_783_191_332_703, 1_783_192_532_703)?;
-//! let summary = client
-//!     .environment_metrics("abcd1234", "production")
-//!     .summary(window)
-//!     .metric("baseten_end_to_end_response_time_seconds")
-//!     .send()
-//!     .await?;
-//! let p99 = summary
-//!     .series("baseten_end_to_end_response_time_seconds", &[("quantile", "0.99")])
-//!     .found()
-//!     .and_then(|reading| reading.value);
-//! println!("p99: {p99:?} s");
-//! # Ok(()) }
-//! ```
+//! A request owns what it needs (a clone of the client, which shares one connection pool, and
+//! the ids), so it is `'static` and `Send`: it can be built in one place and spawned in another.
+//! [`send`](MetricsRequest::send) calls the generated operation ([`MetricsOperation`]), then
+//! checks the response against the mode before handing it out: the mode it echoes, one value
+//! set for `CURRENT` and `SUMMARY`, a step length for `SERIES`, and the alignment
+//! [`metrics::validate`] checks. A response that fails is [`Error::InvalidResponse`]. The result
+//! owns the response; its readers borrow it and copy no values.
 
 use std::fmt;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::time::Duration;
 
+use crate::Error;
+use crate::index_mapped::IndexMappedResponse;
 use crate::metrics::{self, AlignmentError, Lookup, Series, Step, Validated};
-use crate::models::{GetModelMetricsResponseV1, ModelMetricModeV1};
-use crate::operations::{GetModelDeploymentMetricsQuery, GetModelEnvironmentMetricsQuery};
-use crate::{Client, Error};
 
 /// A time window for `SUMMARY` and `SERIES` requests, checked when built.
 ///
@@ -193,6 +163,37 @@ impl From<WindowError> for Error {
     }
 }
 
+/// The three aggregation modes, as the runtime names them (a generated crate has its own open
+/// enum for the wire values; this one is what errors and [`MetricsQuery`] carry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MetricsMode {
+    /// `CURRENT`: one snapshot taken now.
+    Current,
+    /// `SUMMARY`: one value set covering the window.
+    Summary,
+    /// `SERIES`: value sets at a regular step.
+    Series,
+}
+
+impl MetricsMode {
+    /// The wire value: `CURRENT`, `SUMMARY` or `SERIES`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Current => "CURRENT",
+            Self::Summary => "SUMMARY",
+            Self::Series => "SERIES",
+        }
+    }
+}
+
+impl fmt::Display for MetricsMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why a response cannot be the answer to the request that was sent; the payload of
 /// [`Error::InvalidResponse`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -202,15 +203,15 @@ pub enum ResponseError {
     #[error("asked for {requested} metrics, the response is {returned}")]
     ModeMismatch {
         /// The mode sent.
-        requested: ModelMetricModeV1,
-        /// The mode the response names.
-        returned: ModelMetricModeV1,
+        requested: MetricsMode,
+        /// The mode the response names, as it names it.
+        returned: String,
     },
     /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
     #[error("{mode} response has {count} value sets, expected exactly 1")]
     ValueSetCount {
         /// The mode (`CURRENT` or `SUMMARY`).
-        mode: ModelMetricModeV1,
+        mode: MetricsMode,
         /// How many value sets it holds.
         count: usize,
     },
@@ -226,27 +227,40 @@ pub enum ResponseError {
     Misaligned(#[source] AlignmentError),
 }
 
-/// Which resource a request is about.
+/// What a [`MetricsRequest`] asks for, handed to its [`MetricsOperation`] to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Target {
-    Environment {
-        model_id: String,
-        env_name: String,
-    },
-    Deployment {
-        model_id: String,
-        deployment_id: String,
-    },
+#[non_exhaustive]
+pub struct MetricsQuery {
+    /// The mode.
+    pub mode: MetricsMode,
+    /// The window: `None` for `CURRENT`.
+    pub window: Option<Window>,
+    /// The metric names, each once, in the order first asked for; empty for the server's default
+    /// set.
+    pub metrics: Vec<String>,
+}
+
+/// One metrics operation of a generated crate: how to send a [`MetricsQuery`] and what comes
+/// back. The generator implements it for each operation whose query takes a mode, a window and
+/// metric names and whose response is index-mapped; the value holds the client and the ids.
+pub trait MetricsOperation: fmt::Debug + Send + Sync + 'static {
+    /// The operation's response type.
+    type Response: IndexMappedResponse + fmt::Debug + Clone + Send + Sync + 'static;
+
+    /// Sends `query` through the generated operation.
+    fn send(
+        self,
+        query: MetricsQuery,
+    ) -> impl Future<Output = Result<Self::Response, Error>> + Send + 'static;
 }
 
 /// The modes as types: the state of a [`MetricsRequest`] and the kind of a [`Metrics`] result.
 ///
 /// None of these types has a value; they only appear as type parameters.
 pub mod mode {
-    use crate::models::ModelMetricModeV1;
+    use super::MetricsMode;
 
-    /// No mode chosen yet: the state [`Client::environment_metrics`](crate::Client::environment_metrics)
-    /// and [`Client::deployment_metrics`](crate::Client::deployment_metrics) start in. Choose
+    /// No mode chosen yet: the state a generated crate's metrics entry points start in. Choose
     /// one with [`current`](super::MetricsRequest::current),
     /// [`summary`](super::MetricsRequest::summary) or [`series`](super::MetricsRequest::series).
     #[derive(Debug)]
@@ -296,92 +310,49 @@ pub mod mode {
     impl Stepped for Series {}
 
     pub(super) mod sealed {
-        use super::ModelMetricModeV1;
+        use super::MetricsMode;
 
         /// Keeps [`Mode`](super::Mode) closed, and says what each mode sends.
         pub trait Sealed {
-            /// The mode's wire value.
-            fn wire() -> ModelMetricModeV1;
+            /// The mode sent.
+            const MODE: MetricsMode;
         }
 
         impl Sealed for super::Current {
-            fn wire() -> ModelMetricModeV1 {
-                ModelMetricModeV1::Current
-            }
+            const MODE: MetricsMode = MetricsMode::Current;
         }
 
         impl Sealed for super::Summary {
-            fn wire() -> ModelMetricModeV1 {
-                ModelMetricModeV1::Summary
-            }
+            const MODE: MetricsMode = MetricsMode::Summary;
         }
 
         impl Sealed for super::Series {
-            fn wire() -> ModelMetricModeV1 {
-                ModelMetricModeV1::Series
-            }
+            const MODE: MetricsMode = MetricsMode::Series;
         }
     }
+
+    // Only the sealed trait's constant names the runtime's mode; keep the import used.
+    const _: MetricsMode = MetricsMode::Current;
 }
 
-impl Client {
-    /// A metrics request for environment `env_name` (e.g. `production`) of model `model_id`,
-    /// combined over every deployment that served it; choose a mode next.
-    ///
-    /// Sent as `GET /v1/models/{model_id}/environments/{env_name}/metrics`
-    /// ([`Client::get_model_environment_metrics`]).
-    pub fn environment_metrics(
-        &self,
-        model_id: impl Into<String>,
-        env_name: impl Into<String>,
-    ) -> MetricsRequest<'_, mode::Unset> {
-        MetricsRequest::new(
-            self,
-            Target::Environment {
-                model_id: model_id.into(),
-                env_name: env_name.into(),
-            },
-        )
-    }
-
-    /// A metrics request for deployment `deployment_id` of model `model_id`; choose a mode
-    /// next.
-    ///
-    /// Sent as `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
-    /// ([`Client::get_model_deployment_metrics`]).
-    pub fn deployment_metrics(
-        &self,
-        model_id: impl Into<String>,
-        deployment_id: impl Into<String>,
-    ) -> MetricsRequest<'_, mode::Unset> {
-        MetricsRequest::new(
-            self,
-            Target::Deployment {
-                model_id: model_id.into(),
-                deployment_id: deployment_id.into(),
-            },
-        )
-    }
-}
-
-/// A metrics request being built; `M` is its [`mode`] (at first [`mode::Unset`]).
+/// A metrics request being built for operation `O`; `M` is its [`mode`] (at first
+/// [`mode::Unset`]).
 ///
-/// Made by [`Client::environment_metrics`] or [`Client::deployment_metrics`]. Nothing is sent
-/// until [`send`](Self::send) is awaited.
+/// Made by a generated crate's metrics entry points. Nothing is sent until
+/// [`send`](Self::send) is awaited. It owns its operation (a client clone and the ids), so it is
+/// `'static` and, with its future, `Send`.
 #[must_use = "a metrics request does nothing until `.send().await`"]
-pub struct MetricsRequest<'c, M> {
-    client: &'c Client,
-    target: Target,
+pub struct MetricsRequest<O, M = mode::Unset> {
+    operation: O,
     window: Option<Window>,
     metrics: Vec<String>,
     mode: PhantomData<fn() -> M>,
 }
 
-impl<M> Clone for MetricsRequest<'_, M> {
+impl<O: Clone, M> Clone for MetricsRequest<O, M> {
     fn clone(&self) -> Self {
         Self {
-            client: self.client,
-            target: self.target.clone(),
+            operation: self.operation.clone(),
             window: self.window,
             metrics: self.metrics.clone(),
             mode: PhantomData,
@@ -389,22 +360,22 @@ impl<M> Clone for MetricsRequest<'_, M> {
     }
 }
 
-impl<M> fmt::Debug for MetricsRequest<'_, M> {
+impl<O: fmt::Debug, M> fmt::Debug for MetricsRequest<O, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MetricsRequest")
             .field("mode", &std::any::type_name::<M>())
-            .field("target", &self.target)
+            .field("operation", &self.operation)
             .field("window", &self.window)
             .field("metrics", &self.metrics)
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
-impl<'c> MetricsRequest<'c, mode::Unset> {
-    fn new(client: &'c Client, target: Target) -> Self {
+impl<O: MetricsOperation> MetricsRequest<O, mode::Unset> {
+    /// A request for `operation` with no mode chosen yet; generated entry points call this.
+    pub fn new(operation: O) -> Self {
         Self {
-            client,
-            target,
+            operation,
             window: None,
             metrics: Vec::new(),
             mode: PhantomData,
@@ -412,25 +383,24 @@ impl<'c> MetricsRequest<'c, mode::Unset> {
     }
 
     /// `CURRENT`: one snapshot taken when the request arrives. Takes no window.
-    pub fn current(self) -> MetricsRequest<'c, mode::Current> {
+    pub fn current(self) -> MetricsRequest<O, mode::Current> {
         self.into_mode(None)
     }
 
     /// `SUMMARY`: one value set aggregating `window`.
-    pub fn summary(self, window: Window) -> MetricsRequest<'c, mode::Summary> {
+    pub fn summary(self, window: Window) -> MetricsRequest<O, mode::Summary> {
         self.into_mode(Some(window))
     }
 
     /// `SERIES`: one value set per step across `window`; the server picks the step length
     /// from the window's length.
-    pub fn series(self, window: Window) -> MetricsRequest<'c, mode::Series> {
+    pub fn series(self, window: Window) -> MetricsRequest<O, mode::Series> {
         self.into_mode(Some(window))
     }
 
-    fn into_mode<N>(self, window: Option<Window>) -> MetricsRequest<'c, N> {
+    fn into_mode<N>(self, window: Option<Window>) -> MetricsRequest<O, N> {
         MetricsRequest {
-            client: self.client,
-            target: self.target,
+            operation: self.operation,
             window,
             metrics: self.metrics,
             mode: PhantomData,
@@ -438,7 +408,7 @@ impl<'c> MetricsRequest<'c, mode::Unset> {
     }
 }
 
-impl<M> MetricsRequest<'_, M> {
+impl<O: MetricsOperation, M> MetricsRequest<O, M> {
     /// Asks for the metric `name` too. Without any, the server returns its default set (active
     /// replicas, request totals and end-to-end response time). A name already asked for is not
     /// sent twice.
@@ -480,15 +450,15 @@ impl<M> MetricsRequest<'_, M> {
         self.window
     }
 
-    /// The model's id.
+    /// The operation this request goes to (it holds the ids).
     #[must_use]
-    pub fn model_id(&self) -> &str {
-        match &self.target {
-            Target::Environment { model_id, .. } | Target::Deployment { model_id, .. } => model_id,
-        }
+    pub fn operation(&self) -> &O {
+        &self.operation
     }
 
     /// Sends the request and checks the response against the mode.
+    ///
+    /// The future owns everything it uses: it is `Send + 'static`, so it can be spawned.
     ///
     /// # Errors
     ///
@@ -496,42 +466,22 @@ impl<M> MetricsRequest<'_, M> {
     /// [`Error::InvalidRequest`] for an id that cannot be a path segment (empty, `.`, `..`)
     /// and [`Error::Api`] for a model, environment or metric name the server does not know;
     /// [`Error::InvalidResponse`] if the response is not a well-formed answer in this mode.
-    pub async fn send(self) -> Result<Metrics<M>, Error>
+    pub fn send(
+        self,
+    ) -> impl Future<Output = Result<Metrics<O::Response, M>, Error>> + Send + 'static
     where
         M: mode::Mode,
     {
-        let mode = M::wire();
-        let (start, end) = self
-            .window
-            .map_or((None, None), |window| (window.start_ms, window.end_ms));
-        let response = match &self.target {
-            Target::Environment { model_id, env_name } => {
-                let query = GetModelEnvironmentMetricsQuery {
-                    mode: Some(mode),
-                    start_epoch_millis: start,
-                    end_epoch_millis: end,
-                    metrics: self.metrics,
-                };
-                self.client
-                    .get_model_environment_metrics(model_id, env_name, &query)
-                    .await?
-            }
-            Target::Deployment {
-                model_id,
-                deployment_id,
-            } => {
-                let query = GetModelDeploymentMetricsQuery {
-                    mode: Some(mode),
-                    start_epoch_millis: start,
-                    end_epoch_millis: end,
-                    metrics: self.metrics,
-                };
-                self.client
-                    .get_model_deployment_metrics(model_id, deployment_id, &query)
-                    .await?
-            }
+        let query = MetricsQuery {
+            mode: M::MODE,
+            window: self.window,
+            metrics: self.metrics,
         };
-        Metrics::check(response).map_err(Error::InvalidResponse)
+        let sent = self.operation.send(query);
+        async move {
+            let response = sent.await?;
+            Metrics::check(response).map_err(Error::InvalidResponse)
+        }
     }
 }
 
@@ -544,21 +494,21 @@ impl<M> MetricsRequest<'_, M> {
 /// [`steps`](Self::steps), [`step_seconds`](Self::step_seconds) and
 /// [`series`](#method.series-1) for `SERIES`. [`view`](Self::view) is the full
 /// [`Validated`] view in any mode (tables, CSV, every lookup).
-pub struct Metrics<M> {
-    response: GetModelMetricsResponseV1,
+pub struct Metrics<R, M> {
+    response: R,
     mode: PhantomData<fn() -> M>,
 }
 
 /// A `CURRENT` result: one snapshot.
-pub type CurrentMetrics = Metrics<mode::Current>;
+pub type CurrentMetrics<R> = Metrics<R, mode::Current>;
 
 /// A `SUMMARY` result: one value set covering the window.
-pub type SummaryMetrics = Metrics<mode::Summary>;
+pub type SummaryMetrics<R> = Metrics<R, mode::Summary>;
 
 /// A `SERIES` result: one value set per step.
-pub type SeriesMetrics = Metrics<mode::Series>;
+pub type SeriesMetrics<R> = Metrics<R, mode::Series>;
 
-impl<M> Clone for Metrics<M> {
+impl<R: Clone, M> Clone for Metrics<R, M> {
     fn clone(&self) -> Self {
         Self {
             response: self.response.clone(),
@@ -567,7 +517,7 @@ impl<M> Clone for Metrics<M> {
     }
 }
 
-impl<M> fmt::Debug for Metrics<M> {
+impl<R: fmt::Debug, M> fmt::Debug for Metrics<R, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Metrics")
             .field("mode", &std::any::type_name::<M>())
@@ -576,19 +526,26 @@ impl<M> fmt::Debug for Metrics<M> {
     }
 }
 
-impl<M: mode::Mode> Metrics<M> {
+impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     /// Checks `response` as the answer to a request in mode `M`.
-    fn check(response: GetModelMetricsResponseV1) -> Result<Self, ResponseError> {
-        let requested = M::wire();
-        if response.mode != requested {
-            return Err(ResponseError::ModeMismatch {
-                requested,
-                returned: response.mode,
-            });
+    ///
+    /// # Errors
+    ///
+    /// [`ResponseError`] if the response names another mode, holds the wrong number of value
+    /// sets for its mode, lacks a positive step (`SERIES`), or is misaligned.
+    pub fn check(response: R) -> Result<Self, ResponseError> {
+        let requested = M::MODE;
+        if let Some(returned) = response.mode_str() {
+            if returned != requested.as_str() {
+                return Err(ResponseError::ModeMismatch {
+                    requested,
+                    returned: returned.to_owned(),
+                });
+            }
         }
-        let count = response.metric_values.len();
+        let count = response.value_sets().len();
         match requested {
-            ModelMetricModeV1::Series => match response.step_seconds {
+            MetricsMode::Series => match response.step_seconds() {
                 Some(seconds) if seconds > 0 => {}
                 step_seconds => return Err(ResponseError::StepSeconds { step_seconds }),
             },
@@ -603,22 +560,22 @@ impl<M: mode::Mode> Metrics<M> {
     }
 }
 
-impl<M> Metrics<M> {
+impl<R: IndexMappedResponse, M> Metrics<R, M> {
     /// The response itself.
     #[must_use]
-    pub fn response(&self) -> &GetModelMetricsResponseV1 {
+    pub fn response(&self) -> &R {
         &self.response
     }
 
     /// The response, given up.
     #[must_use]
-    pub fn into_response(self) -> GetModelMetricsResponseV1 {
+    pub fn into_response(self) -> R {
         self.response
     }
 
     /// The full validated view: metrics, series, steps, tables and CSV (see [`metrics`]).
     #[must_use]
-    pub fn view(&self) -> Validated<'_, GetModelMetricsResponseV1> {
+    pub fn view(&self) -> Validated<'_, R> {
         // `check` validated this very response, which cannot have changed since.
         Validated::new(&self.response)
     }
@@ -626,13 +583,13 @@ impl<M> Metrics<M> {
     /// Start of the window the server used, epoch milliseconds.
     #[must_use]
     pub fn window_start_ms(&self) -> i64 {
-        self.response.start_epoch_millis
+        self.response.window_start_millis()
     }
 
     /// End of the window the server used, epoch milliseconds.
     #[must_use]
     pub fn window_end_ms(&self) -> i64 {
-        self.response.end_epoch_millis
+        self.response.window_end_millis()
     }
 
     /// The one value set, as a [`Step`] spanning the window (`CURRENT` and `SUMMARY` only).
@@ -644,27 +601,20 @@ impl<M> Metrics<M> {
     where
         M: mode::OneValueSet,
     {
-        let start_ms = self
-            .response
-            .metric_values
-            .first()
-            .map_or(self.response.start_epoch_millis, |set| {
-                set.start_epoch_millis
-            });
+        use crate::index_mapped::IndexMappedValueSet as _;
+        let first = self.response.value_sets().first();
         Step {
             index: 0,
-            start_ms,
-            end_ms: self.response.end_epoch_millis,
-            values: self
-                .response
-                .metric_values
-                .first()
-                .map_or(&[][..], |set| set.values.as_slice()),
+            start_ms: first.map_or(self.response.window_start_millis(), |set| {
+                set.start_epoch_millis()
+            }),
+            end_ms: self.response.window_end_millis(),
+            values: first.map_or(&[][..], |set| set.values()),
         }
     }
 
     /// Every series with its value, in response order (`CURRENT` and `SUMMARY` only).
-    pub fn readings(&self) -> impl Iterator<Item = Reading<'_>> + use<'_, M>
+    pub fn readings(&self) -> impl Iterator<Item = Reading<'_, R>> + use<'_, R, M>
     where
         M: mode::OneValueSet,
     {
@@ -672,7 +622,7 @@ impl<M> Metrics<M> {
     }
 
     /// The steps, in time order (`SERIES` only).
-    pub fn steps(&self) -> impl ExactSizeIterator<Item = Step<'_>> + use<'_, M>
+    pub fn steps(&self) -> impl ExactSizeIterator<Item = Step<'_>> + use<'_, R, M>
     where
         M: mode::Stepped,
     {
@@ -688,45 +638,49 @@ impl<M> Metrics<M> {
         M: mode::Stepped,
     {
         // `check` refused a SERIES response without a positive step.
-        self.response.step_seconds.unwrap_or(0)
+        self.response.step_seconds().unwrap_or(0)
     }
 }
 
-impl<M: mode::OneValueSet> Metrics<M> {
+impl<R: IndexMappedResponse, M: mode::OneValueSet> Metrics<R, M> {
     /// The value of the one series named `name` whose labels are exactly `labels`.
     ///
     /// Matches like [`Validated::series`]: `&[]` is the unlabelled series; a name and label set
     /// the response repeats is [`Lookup::Ambiguous`].
-    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Reading<'_>> {
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Reading<'_, R>> {
         self.view().series(name, labels).map(Reading::of)
     }
 }
 
-impl Metrics<mode::Series> {
+impl<R: IndexMappedResponse> Metrics<R, mode::Series> {
     /// The one series named `name` whose labels are exactly `labels`, with its points.
     ///
     /// Matches like [`Validated::series`]: `&[]` is the unlabelled series; a name and label set
     /// the response repeats is [`Lookup::Ambiguous`].
-    pub fn series(
-        &self,
-        name: &str,
-        labels: &[(&str, &str)],
-    ) -> Lookup<Series<'_, GetModelMetricsResponseV1>> {
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Series<'_, R>> {
         self.view().series(name, labels)
     }
 }
 
 /// One series of a `CURRENT` or `SUMMARY` result and its value.
-#[derive(Debug, Clone, Copy)]
-pub struct Reading<'a> {
+#[derive(Debug)]
+pub struct Reading<'a, R> {
     /// The series: name, labels, unit and kind.
-    pub series: Series<'a, GetModelMetricsResponseV1>,
+    pub series: Series<'a, R>,
     /// Its value; `None` when it had no data.
     pub value: Option<f64>,
 }
 
-impl<'a> Reading<'a> {
-    fn of(series: Series<'a, GetModelMetricsResponseV1>) -> Self {
+impl<R> Clone for Reading<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Reading<'_, R> {}
+
+impl<'a, R: IndexMappedResponse> Reading<'a, R> {
+    fn of(series: Series<'a, R>) -> Self {
         Self {
             value: series.value_at(0),
             series,
@@ -745,6 +699,7 @@ impl<'a> Reading<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::GetModelMetricsResponseV1;
 
     const SERIES: &str = r#"{
       "start_epoch_millis": 1000, "end_epoch_millis": 61000, "mode": "SERIES", "step_seconds": 30,
@@ -770,9 +725,41 @@ mod tests {
         response
     }
 
-    fn client() -> Client {
-        match Client::builder().base_url("http://127.0.0.1:9").build() {
-            Ok(client) => client,
+    /// An operation that answers every query with `SERIES` (or refuses an empty id, as the
+    /// generated path encoding does), and records nothing: what a generated one looks like.
+    #[derive(Debug, Clone)]
+    struct Fake {
+        id: String,
+    }
+
+    impl MetricsOperation for Fake {
+        type Response = GetModelMetricsResponseV1;
+
+        fn send(
+            self,
+            query: MetricsQuery,
+        ) -> impl Future<Output = Result<Self::Response, Error>> + Send + 'static {
+            async move {
+                if self.id.is_empty() {
+                    return Err(Error::InvalidRequest("path parameter `id` is empty".into()));
+                }
+                let mut answer = response(query.mode.as_str(), Some(30), 2);
+                if query.mode != MetricsMode::Series {
+                    answer.step_seconds = None;
+                    answer.metric_values.truncate(1);
+                }
+                Ok(answer)
+            }
+        }
+    }
+
+    fn request(id: &str) -> MetricsRequest<Fake> {
+        MetricsRequest::new(Fake { id: id.to_owned() })
+    }
+
+    fn block_on<F: Future>(future: F) -> F::Output {
+        match tokio::runtime::Builder::new_current_thread().build() {
+            Ok(runtime) => runtime.block_on(future),
             Err(error) => panic!("{error}"),
         }
     }
@@ -829,9 +816,7 @@ mod tests {
 
     #[test]
     fn metric_names_are_deduplicated_in_first_seen_order() {
-        let client = client();
-        let request = client
-            .environment_metrics("m", "production")
+        let request = request("m")
             .metric("b")
             .metrics(["a", "b", "c", "a"])
             .series(Window::since(7))
@@ -839,16 +824,17 @@ mod tests {
             .metric(String::from("d"));
         assert_eq!(request.metric_names(), ["b", "a", "c", "d"]);
         assert_eq!(request.requested_window(), Some(Window::since(7)));
-        assert_eq!(request.model_id(), "m");
-        let current = client.deployment_metrics("m2", "d").current();
+        assert_eq!(request.operation().id, "m");
+        let current = super::tests::request("m2").current();
         assert_eq!(current.requested_window(), None);
-        assert_eq!(current.model_id(), "m2");
+        assert_eq!(current.operation().id, "m2");
         assert!(format!("{current:?}").contains("Current"));
+        assert!(format!("{:?}", current.clone()).contains("m2"));
     }
 
     #[test]
     fn responses_must_match_their_mode() {
-        let mismatch = Metrics::<mode::Summary>::check(response("SERIES", Some(30), 1));
+        let mismatch = Metrics::<_, mode::Summary>::check(response("SERIES", Some(30), 1));
         assert_eq!(
             mismatch.map(|_| ()).map_err(|e| e.to_string()),
             Err("asked for SUMMARY metrics, the response is SERIES".to_owned())
@@ -860,27 +846,31 @@ mod tests {
             ("SUMMARY", 2),
         ] {
             let error = match mode {
-                "CURRENT" => Metrics::<mode::Current>::check(response(mode, None, sets)).err(),
-                _ => Metrics::<mode::Summary>::check(response(mode, None, sets)).err(),
+                "CURRENT" => Metrics::<_, mode::Current>::check(response(mode, None, sets)).err(),
+                _ => Metrics::<_, mode::Summary>::check(response(mode, None, sets)).err(),
             };
             assert_eq!(
                 error,
                 Some(ResponseError::ValueSetCount {
-                    mode: mode.into(),
+                    mode: if mode == "CURRENT" {
+                        MetricsMode::Current
+                    } else {
+                        MetricsMode::Summary
+                    },
                     count: sets
                 })
             );
         }
         for step_seconds in [None, Some(0), Some(-30)] {
             assert_eq!(
-                Metrics::<mode::Series>::check(response("SERIES", step_seconds, 2)).err(),
+                Metrics::<_, mode::Series>::check(response("SERIES", step_seconds, 2)).err(),
                 Some(ResponseError::StepSeconds { step_seconds })
             );
         }
         let mut misaligned = response("SERIES", Some(30), 2);
         misaligned.metric_values[1].values.pop();
         assert!(matches!(
-            Metrics::<mode::Series>::check(misaligned),
+            Metrics::<_, mode::Series>::check(misaligned),
             Err(ResponseError::Misaligned(
                 AlignmentError::DescriptorCountMismatch { value_set: 1, .. }
             ))
@@ -889,7 +879,7 @@ mod tests {
 
     #[test]
     fn one_value_set_results_read_directly() {
-        let summary = match Metrics::<mode::Summary>::check(response("SUMMARY", None, 1)) {
+        let summary = match Metrics::<_, mode::Summary>::check(response("SUMMARY", None, 1)) {
             Ok(summary) => summary,
             Err(error) => panic!("{error}"),
         };
@@ -917,12 +907,12 @@ mod tests {
         );
         assert!(!summary.series("absent", &[]).is_found());
         assert_eq!(summary.view().step_count(), 1);
-        assert_eq!(summary.clone().into_response().mode, "SUMMARY".into());
+        assert_eq!(summary.clone().into_response().mode, "SUMMARY");
     }
 
     #[test]
     fn series_results_read_by_step() {
-        let series = match Metrics::<mode::Series>::check(response("SERIES", Some(30), 2)) {
+        let series = match Metrics::<_, mode::Series>::check(response("SERIES", Some(30), 2)) {
             Ok(series) => series,
             Err(error) => panic!("{error}"),
         };
@@ -945,35 +935,42 @@ mod tests {
     fn requests_futures_and_results_cross_threads() {
         fn assert_send<T: Send>(_: &T) {}
         fn assert_send_sync<T: Send + Sync + 'static>() {}
-        let client = client();
-        let request = client
-            .environment_metrics("m", "e")
-            .series(Window::last_hour());
+        let request = request("m").series(Window::last_hour());
         assert_send(&request);
-        assert_send(&request.send());
-        assert_send_sync::<CurrentMetrics>();
-        assert_send_sync::<SummaryMetrics>();
-        assert_send_sync::<SeriesMetrics>();
+        assert_send_sync::<MetricsRequest<Fake, mode::Series>>();
+        let future = request.send();
+        assert_send(&future);
+        // Spawnable: the request owns everything it needs.
+        let sent = block_on(async { std::thread::spawn(move || block_on(future)).join() });
+        assert!(matches!(sent, Ok(Ok(_))));
+        assert_send_sync::<CurrentMetrics<GetModelMetricsResponseV1>>();
+        assert_send_sync::<SummaryMetrics<GetModelMetricsResponseV1>>();
+        assert_send_sync::<SeriesMetrics<GetModelMetricsResponseV1>>();
         assert_send_sync::<Window>();
         assert_send_sync::<ResponseError>();
     }
 
-    #[tokio::test]
-    async fn bad_ids_fail_before_sending() {
-        let client = client();
-        let sent = client.environment_metrics("m", "").current().send().await;
+    #[test]
+    fn send_checks_the_answer_and_passes_errors_through() {
+        let current = block_on(request("m").current().metric("x").send());
+        assert!(current.is_ok_and(|c| c.values().values.len() == 2));
+        let series = block_on(request("m").series(Window::last_hour()).send());
+        assert!(series.is_ok_and(|s| s.step_seconds() == 30));
+        let refused = block_on(request("").summary(Window::last_hour()).send());
         assert!(
-            matches!(&sent, Err(Error::InvalidRequest(message)) if message.contains("env_name")),
-            "{sent:?}"
+            matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("`id`")),
+            "{refused:?}"
         );
-        let sent = client
-            .deployment_metrics("..", "d")
-            .series(Window::last_hour())
-            .send()
-            .await;
-        assert!(
-            matches!(&sent, Err(Error::InvalidRequest(message)) if message.contains("model_id")),
-            "{sent:?}"
-        );
+    }
+
+    #[test]
+    fn modes_name_their_wire_values() {
+        let all = [
+            MetricsMode::Current,
+            MetricsMode::Summary,
+            MetricsMode::Series,
+        ];
+        let names: Vec<String> = all.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["CURRENT", "SUMMARY", "SERIES"]);
     }
 }

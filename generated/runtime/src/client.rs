@@ -3,9 +3,13 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, RETRY_AFTER,
+};
 use reqwest::{Method, StatusCode};
 use tracing::Instrument as _;
 use tracing::field::Empty;
@@ -14,16 +18,16 @@ use crate::error::{
     Error, ErrorBody, excerpt, parse_seconds, retryable_status, retryable_transport,
 };
 use crate::retry::RetryPolicy;
-use crate::runtime::Request;
+use crate::support::Request;
 
 /// Sent with every request so Baseten can tell this client's traffic apart.
 const USER_AGENT: &str = concat!("baseten-api-rust/", env!("CARGO_PKG_VERSION"));
 
-/// The environment variable [`Client::from_env`] and
+/// The environment variable a generated `Client::from_env` and
 /// [`ClientBuilder::api_key_from_env`] read the API key from.
 pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
 
-/// The environment variable [`Client::from_env`] and
+/// The environment variable a generated `Client::from_env` and
 /// [`ClientBuilder::base_url_from_env`] read a base URL from, when it is set.
 pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
 
@@ -33,6 +37,10 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one attempt (connecting, sending, and reading the whole
 /// response) may take by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The response header whose value [`Error::Api`] keeps as `request_id`, unless
+/// [`ClientBuilder::request_id_header`] names another.
+pub const DEFAULT_REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// The message for a key that cannot be sent as a header; it deliberately
 /// says nothing about the key itself.
@@ -83,11 +91,12 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// A client for Baseten's management API.
+/// The HTTP client under a generated crate's `Client`: connection pool, base URL, credentials,
+/// timeouts and retries.
 ///
-/// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so
-/// create one client and reuse it, across tasks too. The generated
-/// operations (see [`crate::operations`]) send their requests through it.
+/// Cheap to clone (one `Arc`), `Send` and `Sync`: clones share one connection pool, so
+/// create one client and reuse it, across tasks too. A generated crate's operations send their
+/// requests through [`execute`](Self::execute).
 ///
 /// Every request carries `Accept: application/json`, a `User-Agent` naming
 /// this crate and its version, and the API key (if any) in the
@@ -100,6 +109,12 @@ impl fmt::Debug for ApiKey {
 /// debug event with its wait. Neither the key nor the full URL is logged.
 #[derive(Clone)]
 pub struct Client {
+    inner: Arc<Settings>,
+}
+
+/// Everything a [`Client`] holds, behind one `Arc`.
+#[derive(Clone)]
+struct Settings {
     http: reqwest::Client,
     /// Without a trailing slash; request paths start with one.
     base_url: String,
@@ -107,81 +122,73 @@ pub struct Client {
     retry: RetryPolicy,
     connect_timeout: Duration,
     timeout: Duration,
+    default_headers: HeaderMap,
+    request_id_header: HeaderName,
 }
 
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let settings = &*self.inner;
         f.debug_struct("Client")
-            .field("base_url", &self.base_url)
-            .field("api_key", &self.api_key)
-            .field("retry", &self.retry)
-            .field("connect_timeout", &self.connect_timeout)
-            .field("timeout", &self.timeout)
+            .field("base_url", &settings.base_url)
+            .field("api_key", &settings.api_key)
+            .field("retry", &settings.retry)
+            .field("connect_timeout", &settings.connect_timeout)
+            .field("timeout", &settings.timeout)
+            .field(
+                "default_headers",
+                &settings.default_headers.keys().collect::<Vec<_>>(),
+            )
+            .field("request_id_header", &settings.request_id_header)
             .finish_non_exhaustive()
     }
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL) that
-    /// authenticates with `api_key` as `Authorization: Bearer <key>`, with
-    /// the default timeouts and retry policy.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidRequest`] if the key is empty or cannot be sent as an
-    /// HTTP header value; [`Error::Transport`] if the HTTP stack cannot be
-    /// initialised.
-    pub fn new(api_key: impl Into<String>) -> Result<Self, Error> {
-        Self::builder().api_key(api_key).build()
-    }
-
-    /// A client configured from the environment: the API key from
-    /// `BASETEN_API_KEY` ([`API_KEY_ENV`]), and the base URL from
-    /// `BASETEN_BASE_URL` ([`BASE_URL_ENV`]) if that is set and not empty,
-    /// else [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidRequest`] if `BASETEN_API_KEY` is unset, empty or not
-    /// a valid header value, or `BASETEN_BASE_URL` is not a usable URL;
-    /// [`Error::Transport`] if the HTTP stack cannot be initialised.
-    pub fn from_env() -> Result<Self, Error> {
-        Self::builder()
-            .api_key_from_env()
-            .base_url_from_env()
-            .build()
-    }
-
-    /// A builder for a client with other credentials, base URL, timeouts or
-    /// retry policy.
+    /// A copy of this client (sharing its connection pool) whose attempts may each take
+    /// `timeout` instead: for one slow call without a second client.
     #[must_use]
-    pub fn builder() -> ClientBuilder {
-        ClientBuilder::default()
+    pub fn with_timeout(&self, timeout: Duration) -> Self {
+        self.with_settings(|settings| settings.timeout = timeout)
+    }
+
+    /// A copy of this client (sharing its connection pool) that retries as `policy` says.
+    #[must_use]
+    pub fn with_retry_policy(&self, policy: RetryPolicy) -> Self {
+        self.with_settings(|settings| settings.retry = policy)
+    }
+
+    fn with_settings(&self, change: impl FnOnce(&mut Settings)) -> Self {
+        let mut settings = (*self.inner).clone();
+        change(&mut settings);
+        Self {
+            inner: Arc::new(settings),
+        }
     }
 
     /// The base URL requests go to, without a trailing slash.
     #[must_use]
     pub fn base_url(&self) -> &str {
-        &self.base_url
+        &self.inner.base_url
     }
 
     /// The retry policy in force.
     #[must_use]
     pub fn retry_policy(&self) -> &RetryPolicy {
-        &self.retry
+        &self.inner.retry
     }
 
     /// How long establishing a connection may take.
     #[must_use]
     pub fn connect_timeout(&self) -> Duration {
-        self.connect_timeout
+        self.inner.connect_timeout
     }
 
     /// How long one attempt, from connecting to reading the whole response,
     /// may take.
     #[must_use]
     pub fn timeout(&self) -> Duration {
-        self.timeout
+        self.inner.timeout
     }
 
     /// Sends one request, retrying it as the [`RetryPolicy`] allows, and
@@ -242,23 +249,23 @@ impl Client {
     ) -> Result<Vec<u8>, Error> {
         let url = self.url_for(&request)?;
         let max_attempts = if is_idempotent(&request.method) {
-            self.retry.max_attempts()
+            self.inner.retry.max_attempts()
         } else {
             1
         };
-        let mut backoff = self.retry.backoff();
+        let mut backoff = self.inner.retry.backoff();
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
             span.record("attempt", attempt);
             let failure = match self.send_once(&request, url.clone()).await {
-                Ok((status, _, body)) if status.is_success() => {
-                    span.record("status", status.as_u16());
-                    return Ok(body);
+                Ok(answer) if answer.status.is_success() => {
+                    span.record("status", answer.status.as_u16());
+                    return Ok(answer.body);
                 }
-                Ok((status, retry_after_header, body)) => {
-                    span.record("status", status.as_u16());
-                    Failure::from_response(status, retry_after_header, &body, attempt)
+                Ok(answer) => {
+                    span.record("status", answer.status.as_u16());
+                    Failure::from_response(answer, attempt)
                 }
                 Err(source) => Failure::from_transport(source, attempt),
             };
@@ -268,9 +275,13 @@ impl Client {
             let wait = match failure.retry_after {
                 // The server wants more patience than the policy allows:
                 // report its wait rather than sit it out.
-                Some(wait) if wait > self.retry.max_retry_after() => return Err(failure.error),
+                Some(wait) if wait > self.inner.retry.max_retry_after() => {
+                    return Err(failure.error);
+                }
                 Some(wait) => wait,
-                None => backoff.next().unwrap_or_else(|| self.retry.max_backoff()),
+                None => backoff
+                    .next()
+                    .unwrap_or_else(|| self.inner.retry.max_backoff()),
             };
             tracing::debug!(
                 attempt,
@@ -282,18 +293,22 @@ impl Client {
         }
     }
 
-    /// One attempt: the status, the `Retry-After` header in seconds (if
-    /// usable) and the whole body.
+    /// One attempt: the status, the headers that matter and the whole body.
     async fn send_once(
         &self,
         request: &Request,
         url: reqwest::Url,
-    ) -> Result<(StatusCode, Option<Duration>, Vec<u8>), reqwest::Error> {
-        let mut builder = self
+    ) -> Result<Answer, reqwest::Error> {
+        let settings = &*self.inner;
+        let mut builder = settings
             .http
             .request(request.method.clone(), url)
+            // Per request rather than on the reqwest client, so that it holds for a client
+            // brought with `ClientBuilder::http_client` too.
+            .timeout(settings.timeout)
+            .headers(settings.default_headers.clone())
             .header(ACCEPT, HeaderValue::from_static("application/json"));
-        if let Some(key) = &self.api_key {
+        if let Some(key) = &settings.api_key {
             builder = builder.header(AUTHORIZATION, key.0.clone());
         }
         if let Some(body) = &request.body {
@@ -303,13 +318,22 @@ impl Client {
         }
         let response = builder.send().await?;
         let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|value| value.to_str().ok())
-            .and_then(parse_seconds);
+        let header = |name: &HeaderName| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        let retry_after = header(&RETRY_AFTER).as_deref().and_then(parse_seconds);
+        let request_id = header(&settings.request_id_header);
         let body = response.bytes().await?;
-        Ok((status, retry_after, body.to_vec()))
+        Ok(Answer {
+            status,
+            retry_after,
+            request_id,
+            body: body.to_vec(),
+        })
     }
 
     /// `{base_url}{path}?{query}`. The path arrives percent-encoded; query
@@ -321,14 +345,13 @@ impl Client {
                 request.operation
             )));
         }
-        let mut url = reqwest::Url::parse(&format!("{}{}", self.base_url, request.path)).map_err(
-            |source| {
+        let mut url = reqwest::Url::parse(&format!("{}{}", self.inner.base_url, request.path))
+            .map_err(|source| {
                 Error::InvalidRequest(format!(
                     "{}: cannot build the request URL: {source}",
                     request.operation
                 ))
-            },
-        )?;
+            })?;
         if !request.query.is_empty() {
             url.query_pairs_mut()
                 .extend_pairs(request.query.iter().map(|(k, v)| (*k, v.as_str())));
@@ -354,6 +377,16 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// One response, read whole.
+struct Answer {
+    status: StatusCode,
+    /// The `Retry-After` header, if usable.
+    retry_after: Option<Duration>,
+    /// The request id header's value, if the server sent one.
+    request_id: Option<String>,
+    body: Vec<u8>,
+}
+
 /// A failed attempt: the error to report if it is the last, whether another
 /// attempt may help, and how long the server asked to wait first.
 struct Failure {
@@ -363,15 +396,16 @@ struct Failure {
 }
 
 impl Failure {
-    fn from_response(
-        status: StatusCode,
-        retry_after_header: Option<Duration>,
-        bytes: &[u8],
-        attempts: u32,
-    ) -> Self {
-        let parsed = ErrorBody::parse(bytes);
+    fn from_response(answer: Answer, attempts: u32) -> Self {
+        let Answer {
+            status,
+            retry_after: retry_after_header,
+            request_id,
+            body: bytes,
+        } = answer;
+        let parsed = ErrorBody::parse(&bytes);
         let retry_after = parsed.retry_after.or(retry_after_header);
-        let body = String::from_utf8_lossy(bytes).into_owned();
+        let body = String::from_utf8_lossy(&bytes).into_owned();
         if status == StatusCode::TOO_MANY_REQUESTS {
             return Self {
                 error: Error::RateLimited {
@@ -390,6 +424,7 @@ impl Failure {
                 code: parsed.code,
                 message: parsed.message,
                 detail: parsed.detail,
+                request_id,
                 body,
             },
             retryable: retryable_status(status),
@@ -435,56 +470,95 @@ enum KeySource {
     Env,
 }
 
-/// Configures a [`Client`]; start with [`Client::builder`].
+/// Configures a client; a generated crate's `Client::builder()` starts one with its document's
+/// default base URL, and [`build`](Self::build) gives that crate's `Client` (`C`).
 ///
-/// Defaults: no API key, [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL),
-/// [`AuthScheme::Bearer`], [`DEFAULT_CONNECT_TIMEOUT`] (10 s),
-/// [`DEFAULT_TIMEOUT`] (30 s per attempt) and [`RetryPolicy::default`].
-#[derive(Clone)]
-pub struct ClientBuilder {
+/// Defaults: no API key, the document's base URL, [`AuthScheme::Bearer`],
+/// [`DEFAULT_CONNECT_TIMEOUT`] (10 s), [`DEFAULT_TIMEOUT`] (30 s per attempt),
+/// [`RetryPolicy::default`], request ids read from [`DEFAULT_REQUEST_ID_HEADER`].
+pub struct ClientBuilder<C = Client> {
     api_key: KeySource,
     auth_scheme: AuthScheme,
+    default_base_url: String,
     base_url: Option<String>,
     base_url_from_env: bool,
     connect_timeout: Duration,
     timeout: Duration,
     retry: RetryPolicy,
+    http: Option<reqwest::Client>,
+    default_headers: Vec<(String, String)>,
+    request_id_header: String,
+    client: PhantomData<fn() -> C>,
 }
 
-impl Default for ClientBuilder {
-    fn default() -> Self {
+impl<C> Clone for ClientBuilder<C> {
+    fn clone(&self) -> Self {
         Self {
-            api_key: KeySource::None,
-            auth_scheme: AuthScheme::Bearer,
-            base_url: None,
-            base_url_from_env: false,
-            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
-            timeout: DEFAULT_TIMEOUT,
-            retry: RetryPolicy::default(),
+            api_key: self.api_key.clone(),
+            auth_scheme: self.auth_scheme,
+            default_base_url: self.default_base_url.clone(),
+            base_url: self.base_url.clone(),
+            base_url_from_env: self.base_url_from_env,
+            connect_timeout: self.connect_timeout,
+            timeout: self.timeout,
+            retry: self.retry,
+            http: self.http.clone(),
+            default_headers: self.default_headers.clone(),
+            request_id_header: self.request_id_header.clone(),
+            client: PhantomData,
         }
     }
 }
 
-impl fmt::Debug for ClientBuilder {
+impl<C> fmt::Debug for ClientBuilder<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let api_key = match self.api_key {
             KeySource::None => "none",
             KeySource::Given(_) => "<redacted>",
             KeySource::Env => API_KEY_ENV,
         };
+        // Header values may be credentials of their own: names only.
+        let headers: Vec<&str> = self
+            .default_headers
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
         f.debug_struct("ClientBuilder")
             .field("api_key", &api_key)
             .field("auth_scheme", &self.auth_scheme)
+            .field("default_base_url", &self.default_base_url)
             .field("base_url", &self.base_url)
             .field("base_url_from_env", &self.base_url_from_env)
             .field("connect_timeout", &self.connect_timeout)
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
+            .field("http_client", &self.http.is_some())
+            .field("default_headers", &headers)
+            .field("request_id_header", &self.request_id_header)
             .finish()
     }
 }
 
-impl ClientBuilder {
+impl<C: From<Client>> ClientBuilder<C> {
+    /// A builder for a client that sends to `default_base_url` unless told otherwise.
+    #[must_use]
+    pub fn new(default_base_url: impl Into<String>) -> Self {
+        Self {
+            api_key: KeySource::None,
+            auth_scheme: AuthScheme::Bearer,
+            default_base_url: default_base_url.into(),
+            base_url: None,
+            base_url_from_env: false,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            timeout: DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+            http: None,
+            default_headers: Vec::new(),
+            request_id_header: DEFAULT_REQUEST_ID_HEADER.to_owned(),
+            client: PhantomData,
+        }
+    }
+
     /// The API key to send in the `Authorization` header (see
     /// [`auth_scheme`](Self::auth_scheme)). Without one, requests go out
     /// unauthenticated.
@@ -510,8 +584,7 @@ impl ClientBuilder {
         self
     }
 
-    /// Where to send requests instead of
-    /// [`DEFAULT_BASE_URL`](crate::DEFAULT_BASE_URL), e.g. a test server.
+    /// Where to send requests instead of the document's base URL, e.g. a test server.
     /// An absolute `http` or `https` URL, optionally with a path prefix;
     /// trailing slashes are ignored. It may not carry credentials
     /// (`https://user:password@host`).
@@ -531,7 +604,8 @@ impl ClientBuilder {
     }
 
     /// How long establishing a connection (TCP and TLS) may take; default
-    /// 10 s. A connect timeout counts as a timed-out attempt.
+    /// 10 s. A connect timeout counts as a timed-out attempt. Not applied to a client brought
+    /// with [`http_client`](Self::http_client), which keeps its own.
     #[must_use]
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
@@ -554,6 +628,33 @@ impl ClientBuilder {
         self
     }
 
+    /// Sends through `http` instead of a reqwest client of this crate's making: for proxies,
+    /// custom root certificates, or middleware set up on it. Its own timeouts, user agent and
+    /// redirect policy stay as configured there; the per-attempt [`timeout`](Self::timeout)
+    /// still applies.
+    #[must_use]
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = Some(http);
+        self
+    }
+
+    /// Sends `name: value` with every request (checked when the client is built). The API key's
+    /// `Authorization` header and `Accept` are set per request and win over a default of the same
+    /// name.
+    #[must_use]
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.default_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The response header [`Error::Api`] takes its `request_id` from; default
+    /// [`DEFAULT_REQUEST_ID_HEADER`].
+    #[must_use]
+    pub fn request_id_header(mut self, name: impl Into<String>) -> Self {
+        self.request_id_header = name.into();
+        self
+    }
+
     /// Builds the client.
     ///
     /// # Errors
@@ -561,14 +662,14 @@ impl ClientBuilder {
     /// [`Error::InvalidRequest`] if the API key is empty, not a valid HTTP
     /// header value, or to be read from an unset variable; if the base URL
     /// is not an absolute `http(s)` URL without credentials, query or
-    /// fragment; or if a timeout is zero. [`Error::Transport`] if the HTTP
-    /// stack cannot be initialised.
-    pub fn build(self) -> Result<Client, Error> {
+    /// fragment; if a timeout is zero; or if a default header or the request id header is not
+    /// a valid header. [`Error::Transport`] if the HTTP stack cannot be initialised.
+    pub fn build(self) -> Result<C, Error> {
         self.build_with_env(|name| std::env::var_os(name))
     }
 
     /// [`build`](Self::build), reading environment variables through `env`.
-    fn build_with_env(self, env: impl Fn(&str) -> Option<OsString>) -> Result<Client, Error> {
+    fn build_with_env(self, env: impl Fn(&str) -> Option<OsString>) -> Result<C, Error> {
         let key = match self.api_key {
             KeySource::None => None,
             KeySource::Given(key) => Some(key),
@@ -589,7 +690,7 @@ impl ClientBuilder {
             from_env
                 .as_deref()
                 .or(self.base_url.as_deref())
-                .unwrap_or(crate::operations::DEFAULT_BASE_URL),
+                .unwrap_or(&self.default_base_url),
         )?;
         for (name, timeout) in [
             ("connect timeout", self.connect_timeout),
@@ -599,20 +700,46 @@ impl ClientBuilder {
                 return Err(Error::InvalidRequest(format!("{name} is zero")));
             }
         }
-        let http = reqwest::Client::builder()
-            .user_agent(USER_AGENT)
-            .connect_timeout(self.connect_timeout)
-            .timeout(self.timeout)
-            .build()
-            .map_err(Error::Transport)?;
-        Ok(Client {
-            http,
-            base_url,
-            api_key,
-            retry: self.retry,
-            connect_timeout: self.connect_timeout,
-            timeout: self.timeout,
-        })
+        let mut default_headers = HeaderMap::new();
+        for (name, value) in &self.default_headers {
+            let name = HeaderName::try_from(name.as_str()).map_err(|_| {
+                Error::InvalidRequest(format!("default header name {name:?} is not valid"))
+            })?;
+            // The value is not echoed: it may be a credential.
+            let mut value = HeaderValue::try_from(value.as_str()).map_err(|_| {
+                Error::InvalidRequest(format!("default header {name} has an invalid value"))
+            })?;
+            value.set_sensitive(true);
+            default_headers.append(name, value);
+        }
+        let request_id_header =
+            HeaderName::try_from(self.request_id_header.as_str()).map_err(|_| {
+                Error::InvalidRequest(format!(
+                    "request id header {:?} is not a valid header name",
+                    self.request_id_header
+                ))
+            })?;
+        let http = match self.http {
+            Some(http) => http,
+            None => reqwest::Client::builder()
+                .user_agent(USER_AGENT)
+                .connect_timeout(self.connect_timeout)
+                .timeout(self.timeout)
+                .build()
+                .map_err(Error::Transport)?,
+        };
+        Ok(C::from(Client {
+            inner: Arc::new(Settings {
+                http,
+                base_url,
+                api_key,
+                retry: self.retry,
+                connect_timeout: self.connect_timeout,
+                timeout: self.timeout,
+                default_headers,
+                request_id_header,
+            }),
+        }))
     }
 }
 
@@ -671,6 +798,19 @@ mod tests {
     use super::*;
 
     const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
+    /// What a generated crate passes as its document's base URL.
+    const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
+
+    /// What a generated crate's `Client` offers, on the runtime client.
+    impl Client {
+        fn builder() -> ClientBuilder {
+            ClientBuilder::new(DEFAULT_BASE_URL)
+        }
+
+        fn new(api_key: &str) -> Result<Self, Error> {
+            Self::builder().api_key(api_key).build()
+        }
+    }
 
     fn client_for(base_url: &str) -> Client {
         match Client::builder().api_key(SECRET).base_url(base_url).build() {
@@ -693,13 +833,16 @@ mod tests {
         for shown in [
             format!("{client:?}"),
             format!("{client:#?}"),
-            format!("{:?}", client.api_key),
+            format!("{:?}", client.inner.api_key),
             format!("{:?}", Client::builder().api_key(SECRET)),
         ] {
             assert!(!shown.contains(SECRET), "{shown}");
             assert!(!shown.contains("SuperSecret"), "{shown}");
         }
-        assert_eq!(format!("{:?}", client.api_key), "Some(ApiKey(<redacted>))");
+        assert_eq!(
+            format!("{:?}", client.inner.api_key),
+            "Some(ApiKey(<redacted>))"
+        );
     }
 
     #[test]
@@ -713,7 +856,13 @@ mod tests {
             .timeout(Duration::from_secs(2))
             .retry_policy(RetryPolicy::none())
             .build();
-        let tuned = tuned.map(|c| (c.connect_timeout(), c.timeout(), c.retry.max_attempts()));
+        let tuned = tuned.map(|c| {
+            (
+                c.connect_timeout(),
+                c.timeout(),
+                c.inner.retry.max_attempts(),
+            )
+        });
         assert_eq!(
             tuned.ok(),
             Some((Duration::from_millis(250), Duration::from_secs(2), 1))
@@ -754,7 +903,7 @@ mod tests {
     #[test]
     fn default_and_custom_base_urls() {
         let default = Client::new(SECRET).map(|c| c.base_url().to_owned()).ok();
-        assert_eq!(default.as_deref(), Some(crate::DEFAULT_BASE_URL));
+        assert_eq!(default.as_deref(), Some(DEFAULT_BASE_URL));
         assert_eq!(
             client_for("http://127.0.0.1:9/prefix//").base_url(),
             "http://127.0.0.1:9/prefix"
@@ -794,8 +943,8 @@ mod tests {
         let from_env = || Client::builder().api_key_from_env().base_url_from_env();
         let client = build_in(from_env(), &[(API_KEY_ENV, SECRET)]);
         let client = client.unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(client.base_url(), crate::DEFAULT_BASE_URL);
-        let header = client.api_key.as_ref().map(|key| key.0.clone());
+        assert_eq!(client.base_url(), DEFAULT_BASE_URL);
+        let header = client.inner.api_key.as_ref().map(|key| key.0.clone());
         assert_eq!(
             header.as_ref().and_then(|h| h.to_str().ok()),
             Some(format!("Bearer {SECRET}").as_str())
@@ -814,11 +963,14 @@ mod tests {
         let builder = Client::builder().api_key_from_env();
         let vars = [(API_KEY_ENV, SECRET), (BASE_URL_ENV, "http://127.0.0.1:9/")];
         let client = build_in(builder, &vars).map(|c| c.base_url().to_owned());
-        assert_eq!(client.ok().as_deref(), Some(crate::DEFAULT_BASE_URL));
+        assert_eq!(client.ok().as_deref(), Some(DEFAULT_BASE_URL));
 
         let legacy = from_env().auth_scheme(AuthScheme::ApiKey);
         let client = build_in(legacy, &[(API_KEY_ENV, SECRET)]);
-        let header = client.ok().and_then(|c| c.api_key).map(|key| key.0);
+        let header = client
+            .ok()
+            .and_then(|c| c.inner.api_key.clone())
+            .map(|key| key.0);
         assert_eq!(
             header.as_ref().and_then(|h| h.to_str().ok()),
             Some(format!("Api-Key {SECRET}").as_str())

@@ -1,5 +1,8 @@
 //! The error type every API call returns, and the parsing of Baseten's JSON error bodies.
 
+// Without the HTTP client, only the variants and helpers that need no response are reachable.
+#![cfg_attr(not(feature = "client"), allow(dead_code))]
+
 use std::fmt;
 use std::time::Duration;
 
@@ -53,6 +56,9 @@ pub enum Error {
         /// The body's `detail`: the string itself, or compact JSON when the
         /// server sent a structure (validation errors list their fields).
         detail: Option<String>,
+        /// The server's id for the request (the `x-request-id` response header, or the one
+        /// the client was configured with), for a support ticket or the server's logs.
+        request_id: Option<String>,
         /// The complete response body, decoded as UTF-8 (invalid bytes are
         /// replaced with U+FFFD).
         body: String,
@@ -82,6 +88,7 @@ pub enum Error {
     // reqwest's message names the URL, which never carries the API key: the
     // key only travels in the Authorization header, and base URLs with
     // credentials in them are refused.
+    #[cfg(feature = "client")]
     #[error("HTTP transport failed: {0}")]
     Transport(#[source] reqwest::Error),
 
@@ -107,6 +114,7 @@ impl Error {
         match self {
             Self::RateLimited { .. } => Some(429),
             Self::Api { status, .. } => Some(*status),
+            #[cfg(feature = "client")]
             Self::Transport(source) => source.status().map(|status| status.as_u16()),
             Self::Decode { .. }
             | Self::Timeout { .. }
@@ -128,6 +136,7 @@ impl Error {
         match self {
             Self::RateLimited { .. } | Self::Timeout { .. } => true,
             Self::Api { status, .. } => retryable_status(*status),
+            #[cfg(feature = "client")]
             Self::Transport(source) => retryable_transport(source),
             Self::Decode { .. } | Self::InvalidRequest(_) | Self::InvalidResponse(_) => false,
         }
@@ -147,6 +156,7 @@ pub(crate) fn retryable_status(status: u16) -> bool {
 /// reqwest reports a body cut short as a "decode" error; the client never
 /// has reqwest decode anything (it reads raw bytes and parses them itself),
 /// so here that always means the body could not be read.
+#[cfg(feature = "client")]
 pub(crate) fn retryable_transport(source: &reqwest::Error) -> bool {
     source.is_connect()
         || source.is_timeout()
@@ -321,6 +331,7 @@ mod tests {
             code: parsed.code,
             message: parsed.message,
             detail: parsed.detail,
+            request_id: None,
             body: body.to_owned(),
         }
     }
@@ -470,7 +481,7 @@ mod tests {
         assert!(timeout.is_retryable());
         assert!(!Error::InvalidRequest(String::new()).is_retryable());
         let invalid = Error::InvalidResponse(crate::requests::ResponseError::ValueSetCount {
-            mode: crate::models::ModelMetricModeV1::Summary,
+            mode: crate::requests::MetricsMode::Summary,
             count: 2,
         });
         assert_eq!(

@@ -1,0 +1,271 @@
+//! Emits `client.rs`: the crate's own `Client` over the runtime's, its default base URL, and a
+//! typestate metrics request for every operation of the metrics shape.
+//!
+//! An operation has the metrics shape when its response type is index-mapped (see
+//! [`crate::index_mapped`]), its path parameters are strings, and its only query parameters are
+//! optional ones named `mode`, `start_epoch_millis`, `end_epoch_millis` and `metrics`. Its entry
+//! point is named after the resource its last path parameter identifies
+//! (`/v1/models/{model_id}/environments/{env_name}/metrics` → `environment_metrics`), and returns
+//! the runtime's `MetricsRequest` over the operation's own response type.
+
+use heck::ToUpperCamelCase;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{ident, type_tokens};
+use crate::index_mapped::IndexMapped;
+use crate::ir::{Api, Operation, ResponseKind, TypeRef};
+
+/// One operation of the metrics shape and the names its typestate request gets.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MetricsEntry<'a> {
+    pub(crate) operation: &'a Operation,
+    /// The `Client` method that starts the request.
+    pub(crate) method: String,
+    /// The struct that implements the runtime's `MetricsOperation`.
+    pub(crate) operation_type: String,
+    /// The response type's Rust name.
+    pub(crate) response: String,
+}
+
+/// The metrics-shaped operations, each with names that collide with no operation method (an
+/// operation whose natural entry name is taken gets `<operation>_request`).
+pub(crate) fn metrics_entries<'a>(api: &'a Api, shapes: &[IndexMapped]) -> Vec<MetricsEntry<'a>> {
+    let mut taken: std::collections::BTreeSet<String> =
+        api.operations.iter().map(|op| op.name.clone()).collect();
+    let mut entries = Vec::new();
+    for operation in &api.operations {
+        let ResponseKind::Json(TypeRef::Named(response)) = &operation.response else {
+            continue;
+        };
+        if !shapes.iter().any(|shape| shape.response == *response) || !is_metrics_query(operation) {
+            continue;
+        }
+        let natural = entry_name(&operation.path);
+        let method = match natural {
+            Some(name) if !taken.contains(&name) => name,
+            _ => format!("{}_request", operation.name),
+        };
+        if taken.contains(&method) {
+            continue;
+        }
+        taken.insert(method.clone());
+        entries.push(MetricsEntry {
+            operation,
+            operation_type: format!("{}Operation", method.to_upper_camel_case()),
+            method,
+            response: response.clone(),
+        });
+    }
+    entries
+}
+
+fn is_metrics_query(operation: &Operation) -> bool {
+    let expected: [(&str, fn(&TypeRef) -> bool); 4] = [
+        ("mode", |ty| {
+            matches!(ty, TypeRef::Named(_) | TypeRef::String)
+        }),
+        ("start_epoch_millis", |ty| *ty == TypeRef::Integer),
+        ("end_epoch_millis", |ty| *ty == TypeRef::Integer),
+        ("metrics", |ty| {
+            *ty == TypeRef::Vec(Box::new(TypeRef::String))
+        }),
+    ];
+    operation.required_query.is_empty()
+        && operation.body.is_none()
+        && operation.query_type.is_some()
+        && operation
+            .path_params
+            .iter()
+            .all(|p| p.ty == TypeRef::String)
+        && operation.optional_query.len() == expected.len()
+        && expected.iter().all(|(wire, fits)| {
+            operation
+                .optional_query
+                .iter()
+                .any(|param| param.wire_name == *wire && fits(&param.ty))
+        })
+}
+
+/// `environment_metrics` for `/v1/models/{model_id}/environments/{env_name}/metrics`: the static
+/// segment before the last parameter, singular, then the last static segment.
+fn entry_name(path: &str) -> Option<String> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let last = segments.last()?;
+    if last.starts_with('{') {
+        return None;
+    }
+    let parameter_at = segments.iter().rposition(|s| s.starts_with('{'))?;
+    let resource = segments.get(parameter_at.checked_sub(1)?)?;
+    if resource.starts_with('{') {
+        return None;
+    }
+    let resource = crate::names::operation_name("x", &format!("/{resource}/{{id}}"));
+    let resource = resource.strip_prefix("x_")?;
+    let name = format!("{resource}_{}", crate::names::snake_ident(last));
+    crate::names::is_valid_snake_ident(&name).then_some(name)
+}
+
+/// The whole of `client.rs`.
+pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
+    let base_url = api.base_url.as_deref().unwrap_or_default();
+    let entries = metrics_entries(api, shapes);
+    let metrics = entries.iter().map(emit_metrics_entry);
+    quote! {
+        //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
+        //! [`operations`](super::operations)) and a typestate request per metrics operation.
+        use #runtime as rt;
+
+        /// The first server URL in the document.
+        pub const DEFAULT_BASE_URL: &str = #base_url;
+
+        /// A client for this API: one method per operation.
+        ///
+        /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
+        /// pass it around. Requests it builds own a clone, so they can be spawned.
+        #[derive(Debug, Clone)]
+        pub struct Client {
+            runtime: rt::Client,
+        }
+
+        impl Client {
+            /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
+            /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
+            ///
+            /// # Errors
+            ///
+            /// [`rt::Error::InvalidRequest`] if the key is empty or not a valid header value.
+            pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
+                Self::builder().api_key(api_key).build()
+            }
+
+            /// A client configured from the environment: the key from `BASETEN_API_KEY`, the
+            /// base URL from `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
+            ///
+            /// # Errors
+            ///
+            /// [`rt::Error::InvalidRequest`] if the key is unset, empty or not a valid header
+            /// value, or the base URL is unusable.
+            pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
+                Self::builder().api_key_from_env().base_url_from_env().build()
+            }
+
+            /// A builder for every other setting: base URL, timeouts, retries, headers, a
+            /// reqwest client of your own.
+            #[must_use]
+            pub fn builder() -> rt::ClientBuilder<Self> {
+                rt::ClientBuilder::new(DEFAULT_BASE_URL)
+            }
+
+            /// The runtime client underneath: settings, and `execute` for requests of your own.
+            #[must_use]
+            pub fn runtime(&self) -> &rt::Client {
+                &self.runtime
+            }
+
+            /// The base URL requests go to, without a trailing slash.
+            #[must_use]
+            pub fn base_url(&self) -> &str {
+                self.runtime.base_url()
+            }
+
+            /// A copy (sharing the connection pool) whose attempts may each take `timeout`.
+            #[must_use]
+            pub fn with_timeout(&self, timeout: ::std::time::Duration) -> Self {
+                Self::from(self.runtime.with_timeout(timeout))
+            }
+
+            /// A copy (sharing the connection pool) that retries as `policy` says.
+            #[must_use]
+            pub fn with_retry_policy(&self, policy: rt::RetryPolicy) -> Self {
+                Self::from(self.runtime.with_retry_policy(policy))
+            }
+        }
+
+        impl ::core::convert::From<rt::Client> for Client {
+            fn from(runtime: rt::Client) -> Self {
+                Self { runtime }
+            }
+        }
+
+        #(#metrics)*
+    }
+}
+
+fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
+    let operation = entry.operation;
+    let method = ident(&entry.method);
+    let operation_type = ident(&entry.operation_type);
+    let call = ident(&operation.name);
+    let response = type_tokens(&TypeRef::Named(entry.response.clone()));
+    let query_type = ident(operation.query_type.as_deref().unwrap_or_default());
+    let ids: Vec<_> = operation
+        .path_params
+        .iter()
+        .map(|param| ident(&param.rust_name))
+        .collect();
+    let field = |wire: &str| {
+        operation
+            .optional_query
+            .iter()
+            .find(|param| param.wire_name == wire)
+            .map(|param| ident(&param.rust_name))
+    };
+    let (Some(mode), Some(start), Some(end), Some(names)) = (
+        field("mode"),
+        field("start_epoch_millis"),
+        field("end_epoch_millis"),
+        field("metrics"),
+    ) else {
+        return TokenStream::new();
+    };
+    let method_doc = format!(
+        " A metrics request for `{} {}` ([`Client::{}`]) whose mode is part of its type; choose \
+         one next with `.current()`, `.summary(window)` or `.series(window)`.",
+        operation.method, operation.path, operation.name
+    );
+    let type_doc = format!(
+        " `{} {}` as the runtime's metrics operation: the client and the ids of one \
+         [`Client::{}`] request.",
+        operation.method, operation.path, entry.method
+    );
+    quote! {
+        impl Client {
+            #[doc = #method_doc]
+            pub fn #method(&self, #(#ids: impl ::core::convert::Into<::std::string::String>),*)
+                -> rt::MetricsRequest<#operation_type>
+            {
+                rt::MetricsRequest::new(#operation_type {
+                    client: self.clone(),
+                    #(#ids: #ids.into(),)*
+                })
+            }
+        }
+
+        #[doc = #type_doc]
+        #[derive(Debug, Clone)]
+        pub struct #operation_type {
+            client: Client,
+            #(#ids: ::std::string::String,)*
+        }
+
+        impl rt::MetricsOperation for #operation_type {
+            type Response = super::models::#response;
+
+            fn send(self, query: rt::MetricsQuery)
+                -> impl ::core::future::Future<
+                    Output = ::core::result::Result<Self::Response, rt::Error>,
+                > + ::core::marker::Send + 'static
+            {
+                async move {
+                    let mut options = super::operations::#query_type::default();
+                    options.#mode = ::core::option::Option::Some(query.mode.as_str().into());
+                    options.#start = query.window.and_then(|window| window.start_ms());
+                    options.#end = query.window.and_then(|window| window.end_ms());
+                    options.#names = query.metrics;
+                    self.client.#call(#(&self.#ids,)* &options).await
+                }
+            }
+        }
+    }
+}

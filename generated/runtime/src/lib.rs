@@ -1,0 +1,55 @@
+//! The hand-written runtime under every crate generated from a Baseten OpenAPI document.
+//!
+//! A generated crate (the workspace's `baseten-api`, or any crate `cargo xtask regen --spec DOC
+//! --out DIR` writes) is thin: its models, its operations and a crate-local `Client` that calls
+//! into this crate. This crate names nothing generated: what it knows of a document's types it
+//! knows through traits the generator implements ([`IndexMappedResponse`],
+//! [`MetricsOperation`]), so one runtime serves every document.
+//!
+//! | Module | Contents |
+//! |---|---|
+//! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries (feature `client`) |
+//! | [`Error`] | the error every call returns |
+//! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
+//! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
+//! | [`index_mapped`] | the traits the generator implements for index-mapped response types |
+//!
+//! Everything but the HTTP client works without the default `client` feature, on serde and
+//! serde_json (and csv) alone.
+
+#![warn(missing_docs)]
+
+#[cfg(feature = "client")]
+mod client;
+mod error;
+pub mod index_mapped;
+pub mod metrics;
+pub mod requests;
+#[cfg(feature = "client")]
+mod retry;
+mod support;
+
+#[cfg(test)]
+#[path = "test_models.rs"]
+mod models;
+
+#[cfg(feature = "client")]
+pub use client::{
+    API_KEY_ENV, AuthScheme, BASE_URL_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
+};
+pub use error::Error;
+pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+#[cfg(feature = "client")]
+pub use requests::MetricsRequest;
+pub use requests::{
+    CurrentMetrics, Metrics, MetricsMode, MetricsOperation, MetricsQuery, ResponseError,
+    SeriesMetrics, SummaryMetrics, Window, WindowError, mode,
+};
+#[cfg(feature = "client")]
+pub use retry::RetryPolicy;
+#[doc(hidden)]
+pub use support::__private;
+pub use support::json_body;
+#[cfg(feature = "client")]
+pub use support::{Method, Request, encode_path_segment};
