@@ -39,8 +39,8 @@ pub use runtime::{
 };
 pub use runtime::{
     CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
-    Metrics, MetricsMode, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
-    index_mapped, metrics, requests,
+    Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics, Window,
+    WindowError, index_mapped, metrics, requests,
 };
 
 // The generated modules are declared like this (rather than through `include!`) so that
@@ -62,6 +62,12 @@ pub mod operations;
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
 #[path = "gen/client.rs"]
 pub mod client;
+
+#[cfg(feature = "mock")]
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/mock.rs"]
+pub mod mock;
 
 // Only trait impls: nothing to name from outside.
 #[rustfmt::skip]
@@ -122,6 +128,8 @@ fn cargo_toml(settings: &CrateSettings<'_>) -> String {
          default = [\"client\"]\n\
          # The HTTP client and the `Client`; without it, the models and `metrics` on serde alone.\n\
          client = [\"baseten-runtime/client\"]\n\
+         # A fake of the API for tests: `mock::FakeBaseten` (wiremock). For dev-dependencies.\n\
+         mock = [\"client\", \"baseten-runtime/mock\"]\n\
          \n\
          [dependencies]\n\
          baseten-runtime = {{ path = {runtime:?}, default-features = false }}\n\

@@ -107,7 +107,7 @@ pub use runtime::{
 };
 pub use runtime::{
     CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
-    Metrics, MetricsMode, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
+    Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
     index_mapped, metrics, requests,
 };
 
@@ -130,6 +130,12 @@ pub mod operations;
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
 #[path = "gen/client.rs"]
 pub mod client;
+
+#[cfg(feature = "mock")]
+#[rustfmt::skip]
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
+#[path = "gen/mock.rs"]
+pub mod mock;
 
 // Only trait impls: nothing to name from outside.
 #[rustfmt::skip]

@@ -12,6 +12,7 @@ macro_rules! snapshot {
 
             pub mod client;
             pub mod index_mapped;
+            pub mod mock;
             pub mod models;
             pub mod operations;
         }

@@ -14,7 +14,7 @@ use quote::quote;
 
 use super::{ident, type_tokens};
 use crate::index_mapped::IndexMapped;
-use crate::ir::{Api, Operation, ResponseKind, TypeRef};
+use crate::ir::{Api, Field, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 
 /// One operation of the metrics shape and the names its typestate request gets.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,15 +109,116 @@ fn entry_name(path: &str) -> Option<String> {
     crate::names::is_valid_snake_ident(&name).then_some(name)
 }
 
+/// One cursor-paginated operation: its query takes a `cursor`; its response has one list of
+/// items and a cursor / has-more pair (on itself or on one struct field, e.g. `pagination`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Paginated<'a> {
+    pub(crate) operation: &'a Operation,
+    /// The query struct's cursor field.
+    pub(crate) cursor_param: String,
+    /// The response's list field and its item type.
+    pub(crate) items_field: String,
+    pub(crate) item: TypeRef,
+    /// The field holding the cursor / has-more pair, `None` when the response holds them.
+    pub(crate) info_field: Option<String>,
+    pub(crate) cursor_field: String,
+    pub(crate) has_more_field: String,
+}
+
+/// Every paginated operation whose `_pages` / `_items` names are free.
+pub(crate) fn paginated(api: &Api) -> Vec<Paginated<'_>> {
+    let taken: std::collections::BTreeSet<&str> =
+        api.operations.iter().map(|op| op.name.as_str()).collect();
+    let find = |name: &str| match api.types.get(name) {
+        Some(TypeDef::Struct(def)) => Some(def),
+        _ => None,
+    };
+    let info = |def: &StructDef| {
+        let cursor = def.fields.iter().find(|f| {
+            f.wire_name == "cursor" && f.ty == TypeRef::String && (f.nullable || !f.required)
+        })?;
+        let has_more = def.fields.iter().find(|f| {
+            f.wire_name == "has_more" && f.ty == TypeRef::Boolean && f.required && !f.nullable
+        })?;
+        Some((cursor.rust_name.clone(), has_more.rust_name.clone()))
+    };
+    let plain = |f: &&Field| f.required && !f.nullable;
+    api.operations
+        .iter()
+        .filter_map(|operation| {
+            let ResponseKind::Json(TypeRef::Named(response)) = &operation.response else {
+                return None;
+            };
+            let cursor_param = operation
+                .optional_query
+                .iter()
+                .find(|p| p.wire_name == "cursor" && p.ty == TypeRef::String)?;
+            let free = ["pages", "items"]
+                .iter()
+                .all(|suffix| !taken.contains(format!("{}_{suffix}", operation.name).as_str()));
+            if !free
+                || operation.body.is_some()
+                || !operation.required_query.is_empty()
+                || operation
+                    .path_params
+                    .iter()
+                    .any(|p| p.ty != TypeRef::String)
+            {
+                return None;
+            }
+            let def = find(response)?;
+            let (info_field, (cursor_field, has_more_field)) = match info(def) {
+                Some(pair) => (None, pair),
+                None => def
+                    .fields
+                    .iter()
+                    .filter(plain)
+                    .find_map(|field| match &field.ty {
+                        TypeRef::Named(name) => {
+                            Some((Some(field.rust_name.clone()), info(find(name)?)?))
+                        }
+                        _ => None,
+                    })?,
+            };
+            let mut lists = def.fields.iter().filter(plain).filter_map(|f| match &f.ty {
+                TypeRef::Vec(item) => Some((f.rust_name.clone(), (**item).clone())),
+                _ => None,
+            });
+            let (items_field, item) = lists.next()?;
+            if lists.next().is_some() {
+                return None;
+            }
+            Some(Paginated {
+                operation,
+                cursor_param: cursor_param.rust_name.clone(),
+                items_field,
+                item,
+                info_field,
+                cursor_field,
+                has_more_field,
+            })
+        })
+        .collect()
+}
+
 /// The whole of `client.rs`.
 pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
     let base_url = api.base_url.as_deref().unwrap_or_default();
     let entries = metrics_entries(api, shapes);
     let metrics = entries.iter().map(emit_metrics_entry);
+    let paginated = paginated(api);
+    let models = (!paginated.is_empty()).then(|| {
+        quote!(
+            use super::models::*;
+        )
+    });
+    let streams = paginated.iter().map(emit_paginated);
     quote! {
         //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
-        //! [`operations`](super::operations)) and a typestate request per metrics operation.
+        //! [`operations`](super::operations)), a typestate request per metrics operation, and
+        //! streams over every paginated operation.
         use #runtime as rt;
+        #models
 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
@@ -192,6 +293,87 @@ pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> 
         }
 
         #(#metrics)*
+
+        #(#streams)*
+    }
+}
+
+fn emit_paginated(paged: &Paginated<'_>) -> TokenStream {
+    let operation = paged.operation;
+    let call = ident(&operation.name);
+    let pages = ident(&format!("{}_pages", operation.name));
+    let items = ident(&format!("{}_items", operation.name));
+    let ResponseKind::Json(response) = &operation.response else {
+        return TokenStream::new();
+    };
+    let response = type_tokens(response);
+    let item = type_tokens(&paged.item);
+    let query_type = ident(operation.query_type.as_deref().unwrap_or_default());
+    let cursor_param = ident(&paged.cursor_param);
+    let items_field = ident(&paged.items_field);
+    let (cursor_field, has_more_field) = (ident(&paged.cursor_field), ident(&paged.has_more_field));
+    let info = match &paged.info_field {
+        Some(field) => {
+            let field = ident(field);
+            quote!(page.#field)
+        }
+        None => quote!(page),
+    };
+    let ids: Vec<_> = operation
+        .path_params
+        .iter()
+        .map(|p| ident(&p.rust_name))
+        .collect();
+    let pages_doc = format!(
+        " Every page of [`Client::{}`] (`{} {}`), each fetched when the stream is read: the \
+         first without a cursor, then each with the cursor the last returned, until the server \
+         says there is no more. A cursor the server repeats ends the stream with an error \
+         instead of looping. `query`'s own cursor is ignored.",
+        operation.name, operation.method, operation.path
+    );
+    let items_doc = format!(
+        " Every item of every page of [`Client::{}`], in order (see [`Client::{}_pages`]).",
+        operation.name, operation.name
+    );
+    quote! {
+        impl Client {
+            #[doc = #pages_doc]
+            pub fn #pages(
+                &self,
+                #(#ids: impl ::core::convert::Into<::std::string::String>,)*
+                query: &super::operations::#query_type,
+            ) -> impl rt::pages::Stream<Item = ::core::result::Result<#response, rt::Error>>
+                   + ::core::marker::Send + 'static
+            {
+                let client = self.clone();
+                let query = query.clone();
+                #(let #ids: ::std::string::String = #ids.into();)*
+                rt::pages::pages(
+                    move |cursor| {
+                        let client = client.clone();
+                        let mut query = query.clone();
+                        query.#cursor_param = cursor;
+                        #(let #ids = #ids.clone();)*
+                        async move { client.#call(#(&#ids,)* &query).await }
+                    },
+                    |page: &#response| rt::pages::PageInfo {
+                        cursor: #info.#cursor_field.clone(),
+                        has_more: #info.#has_more_field,
+                    },
+                )
+            }
+
+            #[doc = #items_doc]
+            pub fn #items(
+                &self,
+                #(#ids: impl ::core::convert::Into<::std::string::String>,)*
+                query: &super::operations::#query_type,
+            ) -> impl rt::pages::Stream<Item = ::core::result::Result<#item, rt::Error>>
+                   + ::core::marker::Send + 'static
+            {
+                rt::pages::items(self.#pages(#(#ids,)* query), |page: #response| page.#items_field)
+            }
+        }
     }
 }
 

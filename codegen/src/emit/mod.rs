@@ -2,8 +2,10 @@
 
 mod client;
 mod index_mapped;
+mod mock;
 mod models;
 mod operations;
+mod write_only;
 
 use std::collections::BTreeMap;
 
@@ -39,12 +41,20 @@ pub(crate) fn emit_files(
     let runtime_tokens = move || runtime.parse::<TokenStream>().unwrap_or_default();
     let shapes = crate::index_mapped::recognise(&api.types);
     let types: Vec<&TypeDef> = api.types.values().collect();
+    let write_only = write_only::write_only_types(api);
     let mut jobs = vec![
         Job {
             file: "client.rs",
             emit: Box::new({
                 let shapes = &shapes;
                 move || client::emit(api, shapes, &runtime_tokens())
+            }),
+        },
+        Job {
+            file: "mock.rs",
+            emit: Box::new({
+                let shapes = &shapes;
+                move || mock::emit(api, shapes, &runtime_tokens())
             }),
         },
         Job {
@@ -72,7 +82,10 @@ pub(crate) fn emit_files(
     for chunk in types.chunks(TYPES_PER_JOB) {
         jobs.push(Job {
             file: "models.rs",
-            emit: Box::new(move || models::emit_types(chunk)),
+            emit: Box::new({
+                let write_only = &write_only;
+                move || models::emit_types(chunk, write_only)
+            }),
         });
     }
     let formatted = run_in_parallel(&jobs, |job| format_piece(job.file, (job.emit)()));

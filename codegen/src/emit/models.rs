@@ -27,9 +27,14 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
 }
 
 /// A run of type definitions; `models.rs` is the header, then every run in order.
-pub(super) fn emit_types(defs: &[&TypeDef]) -> TokenStream {
+/// Structs in `write_only` (used by request bodies alone) get `Patch<T>` for their optional
+/// nullable fields, and `Default` when every field is optional.
+pub(super) fn emit_types(
+    defs: &[&TypeDef],
+    write_only: &std::collections::BTreeSet<String>,
+) -> TokenStream {
     let items = defs.iter().map(|def| match def {
-        TypeDef::Struct(def) => emit_struct(def),
+        TypeDef::Struct(def) => emit_struct(def, write_only.contains(&def.name)),
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
         TypeDef::Union(def) => emit_union(def),
@@ -37,20 +42,21 @@ pub(super) fn emit_types(defs: &[&TypeDef]) -> TokenStream {
     quote!(#(#items)*)
 }
 
-fn emit_struct(def: &StructDef) -> TokenStream {
+fn emit_struct(def: &StructDef, write_only: bool) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
-    let fields = def.fields.iter().map(emit_field);
+    let fields = def.fields.iter().map(|field| emit_field(field, write_only));
+    let default = (write_only && def.fields.iter().all(|f| !f.required)).then(|| quote!(Default,));
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
         pub struct #name {
             #(#fields)*
         }
     }
 }
 
-fn emit_field(field: &Field) -> TokenStream {
+fn emit_field(field: &Field, write_only: bool) -> TokenStream {
     let name = ident(&field.rust_name);
     let doc = doc_attrs(field.doc.as_deref());
     let mut ty = type_tokens(&field.ty);
@@ -66,6 +72,11 @@ fn emit_field(field: &Field) -> TokenStream {
         // Required but nullable: absence decodes as `None` too (a real capture omitted
         // `step_seconds`), and `None` is sent as `null`, as the document requires.
         (true, true) => (quote!(#[serde(default)]), quote!(Option<#ty>)),
+        // Absent, `null` and a value say three different things to a PATCH.
+        (false, true) if write_only => (
+            quote!(#[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]),
+            quote!(rt::Patch<#ty>),
+        ),
         (false, _) => (
             quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
             quote!(Option<#ty>),

@@ -24,6 +24,11 @@ mod client;
 mod error;
 pub mod index_mapped;
 pub mod metrics;
+#[cfg(feature = "mock")]
+pub mod mock;
+#[cfg(feature = "client")]
+pub mod pages;
+mod patch;
 pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
@@ -40,6 +45,7 @@ pub use client::{
 };
 pub use error::Error;
 pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+pub use patch::Patch;
 #[cfg(feature = "client")]
 pub use requests::MetricsRequest;
 pub use requests::{

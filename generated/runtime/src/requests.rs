@@ -225,6 +225,16 @@ pub enum ResponseError {
     /// [`metrics::validate`]).
     #[error("misaligned response: {0}")]
     Misaligned(#[source] AlignmentError),
+    /// A page says there is more but names no cursor, or a cursor already followed: the
+    /// next request would loop.
+    #[error("{}", match cursor {
+        Some(cursor) => format!("the server returned cursor {cursor:?} again; paging would never end"),
+        None => "the server says there are more pages but gives no cursor".to_owned(),
+    })]
+    PaginationStalled {
+        /// The cursor the page named, if any.
+        cursor: Option<String>,
+    },
 }
 
 /// What a [`MetricsRequest`] asks for, handed to its [`MetricsOperation`] to send.

@@ -20,7 +20,7 @@ rt::open_enum_impls!(GetWidgetsOrder, Unknown, [Asc = "asc", Desc = "desc"]);
 pub struct GetWidgetsResponse {
     pub widgets: Vec<Widget>,
 }
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct PatchWidgetBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

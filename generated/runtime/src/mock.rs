@@ -1,0 +1,190 @@
+//! A fake Baseten for consumers' tests (feature `mock`): a local HTTP server (wiremock) that a
+//! generated crate's `FakeBaseten` wraps with one typed `on_<operation>` expectation per
+//! operation, and builders for metrics responses that always satisfy the index-mapped
+//! contract. Test-only: enable it in `[dev-dependencies]`.
+
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use serde::Serialize;
+use wiremock::matchers::{body_json, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+pub mod metrics;
+
+/// The API key a fake's client sends; any key works with a fake.
+pub const FAKE_API_KEY: &str = "fake-baseten-key";
+
+/// A running fake server. It stops when dropped; requests no expectation matches get 404.
+#[derive(Debug)]
+pub struct FakeServer {
+    server: MockServer,
+}
+
+impl FakeServer {
+    /// Starts a server on 127.0.0.1 at a free port.
+    pub async fn start() -> Self {
+        Self {
+            server: MockServer::start().await,
+        }
+    }
+
+    /// Its base URL (`http://127.0.0.1:PORT`), for `ClientBuilder::base_url`.
+    pub fn uri(&self) -> String {
+        self.server.uri()
+    }
+
+    /// An expectation for `method_name path` (the path already filled in); generated
+    /// `on_<operation>` methods call this with their operation's method and path.
+    pub fn on<T>(&self, method_name: &'static str, request_path: String) -> Expectation<'_, T> {
+        Expectation {
+            server: &self.server,
+            method: method_name,
+            path: request_path,
+            query: Vec::new(),
+            body: None,
+            times: None,
+            response: PhantomData,
+        }
+    }
+
+    /// Every request the server has received, in order.
+    pub async fn received(&self) -> Vec<wiremock::Request> {
+        self.server.received_requests().await.unwrap_or_default()
+    }
+
+    /// The wiremock server itself, for anything the typed expectations do not cover.
+    pub fn wiremock(&self) -> &MockServer {
+        &self.server
+    }
+}
+
+/// A retry policy for clients of a fake: the default attempts, millisecond backoffs.
+pub fn fast_retries() -> crate::RetryPolicy {
+    crate::RetryPolicy::default()
+        .with_initial_backoff(Duration::from_millis(1))
+        .with_max_backoff(Duration::from_millis(5))
+}
+
+/// `template` with each `{name}` replaced by its value, percent-encoded as the client encodes
+/// it (a value the client would refuse is put in as it is, so it matches nothing).
+pub fn fill_path(template: &str, values: &[(&str, &str)]) -> String {
+    let mut filled = template.to_owned();
+    for (name, value) in values {
+        let encoded =
+            crate::encode_path_segment("path", value).unwrap_or_else(|_| (*value).to_owned());
+        filled = filled.replace(&format!("{{{name}}}"), &encoded);
+    }
+    filled
+}
+
+/// What the fake answers one matching request with.
+#[derive(Debug, Clone)]
+pub enum Reply<T> {
+    /// `200` with this body.
+    Ok(T),
+    /// This status with this JSON body (Baseten's error shape is `{"code", "message"}`).
+    Status(u16, serde_json::Value),
+    /// `429` with `Retry-After` (whole seconds, rounded up) and the same wait in the body.
+    RateLimited(Duration),
+}
+
+/// Requests an `on_<operation>` expectation matches, and what it answers.
+#[must_use = "an expectation does nothing until one of its `respond…` methods is awaited"]
+pub struct Expectation<'s, T> {
+    server: &'s MockServer,
+    method: &'static str,
+    path: String,
+    query: Vec<(String, String)>,
+    body: Option<serde_json::Value>,
+    times: Option<u64>,
+    response: PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Expectation<'_, T> {
+    /// Only requests carrying this query pair (others may be present too).
+    pub fn query(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.query.push((key.into(), value.into()));
+        self
+    }
+
+    /// Only requests whose JSON body equals `body` exactly (absent fields must be absent).
+    pub fn json_body(mut self, body: impl Serialize) -> Self {
+        self.body = Some(serde_json::to_value(body).unwrap_or(serde_json::Value::Null));
+        self
+    }
+
+    /// Fails the test (when the fake is dropped) unless exactly `n` requests matched.
+    pub fn times(mut self, n: u64) -> Self {
+        self.times = Some(n);
+        self
+    }
+
+    fn mock(&self) -> wiremock::MockBuilder {
+        let mut mock = Mock::given(method(self.method)).and(path(self.path.as_str()));
+        for (key, value) in &self.query {
+            mock = mock.and(query_param(key.as_str(), value.as_str()));
+        }
+        if let Some(body) = &self.body {
+            mock = mock.and(body_json(body));
+        }
+        mock
+    }
+
+    /// Answers every matching request with `200` and `body`.
+    pub async fn respond(self, body: &T) {
+        self.respond_with(Reply::Ok(body)).await;
+    }
+
+    /// Answers every matching request with `status` and a JSON error body.
+    pub async fn respond_status(self, status: u16, body: serde_json::Value) {
+        self.respond_with(Reply::<&T>::Status(status, body)).await;
+    }
+
+    /// Answers every matching request with `429` asking for `retry_after`.
+    pub async fn rate_limited(self, retry_after: Duration) {
+        self.respond_with(Reply::<&T>::RateLimited(retry_after))
+            .await;
+    }
+
+    /// Answers matching requests with `replies` in turn; the last one repeats.
+    pub async fn respond_in_turn(self, replies: Vec<Reply<T>>) {
+        let count = replies.len();
+        for (index, reply) in replies.iter().enumerate() {
+            let mut mock = self
+                .mock()
+                .respond_with(template(reply))
+                // Lower numbers win: earlier replies first, each once.
+                .with_priority(u8::try_from(index + 1).unwrap_or(u8::MAX));
+            if index + 1 < count {
+                mock = mock.up_to_n_times(1);
+            }
+            mock.mount(self.server).await;
+        }
+    }
+
+    async fn respond_with<B: Serialize>(self, reply: Reply<B>) {
+        let mut mock = self.mock().respond_with(template(&reply));
+        if let Some(times) = self.times {
+            mock = mock.expect(times);
+        }
+        mock.mount(self.server).await;
+    }
+}
+
+fn template<B: Serialize>(reply: &Reply<B>) -> ResponseTemplate {
+    match reply {
+        Reply::Ok(body) => ResponseTemplate::new(200).set_body_json(body),
+        Reply::Status(status, body) => ResponseTemplate::new(*status).set_body_json(body),
+        Reply::RateLimited(wait) => {
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", seconds.to_string().as_str())
+                .set_body_json(serde_json::json!({
+                    "code": "RATE_LIMITED",
+                    "message": "slow down",
+                    "retry_after": wait.as_secs_f64(),
+                }))
+        }
+    }
+}
