@@ -147,15 +147,17 @@ impl<T: Serialize> Expectation<'_, T> {
             .await;
     }
 
-    /// Answers matching requests with `replies` in turn; the last one repeats.
+    /// Answers matching requests with `replies` in turn; the last one repeats. A sequence
+    /// yields to any `respond…` expectation that also matches (it is the fallback).
     pub async fn respond_in_turn(self, replies: Vec<Reply<T>>) {
         let count = replies.len();
         for (index, reply) in replies.iter().enumerate() {
             let mut mock = self
                 .mock()
                 .respond_with(template(reply))
-                // Lower numbers win: earlier replies first, each once.
-                .with_priority(u8::try_from(index + 1).unwrap_or(u8::MAX));
+                // Lower numbers win: earlier replies first, each once, all after wiremock's
+                // default priority (5) of the plain expectations.
+                .with_priority(u8::try_from(index + 10).unwrap_or(u8::MAX));
             if index + 1 < count {
                 mock = mock.up_to_n_times(1);
             }

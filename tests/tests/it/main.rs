@@ -3,6 +3,7 @@
 mod bad_input;
 mod client;
 mod conformance;
+mod consumer_ops;
 mod consumers;
 mod example_live;
 mod golden;

@@ -63,6 +63,11 @@ fn file_name(path: &Path) -> String {
 }
 
 #[test]
+fn consumers() {
+    check("consumers");
+}
+
+#[test]
 fn index_mapped() {
     check("index_mapped");
 }
