@@ -833,7 +833,7 @@ impl<'de> Deserialize<'de> for AuditLogEntryV1EventData {
         }
     }
 }
-/// An API key was created.
+/// Someone issued a new API key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventApiKeyCreatedV1 {
     pub event_type: AuditLogEventApiKeyCreatedV1EventType,
@@ -855,7 +855,7 @@ pub enum AuditLogEventApiKeyCreatedV1EventType {
 rt::open_enum_impls!(
     AuditLogEventApiKeyCreatedV1EventType, Unknown, [ApiKeyCreated = "API_KEY_CREATED"]
 );
-/// An API key was revoked.
+/// Someone revoked an API key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventApiKeyDeletedV1 {
     pub event_type: AuditLogEventApiKeyDeletedV1EventType,
@@ -963,7 +963,7 @@ pub struct AuditLogEventAutoscalingSettingsV1 {
     #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
 }
-/// A chain was deleted.
+/// Someone removed a chain, with its deployments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventChainDeletedV1 {
     pub event_type: AuditLogEventChainDeletedV1EventType,
@@ -1010,7 +1010,7 @@ pub enum AuditLogEventChainDeployedV1EventType {
 rt::open_enum_impls!(
     AuditLogEventChainDeployedV1EventType, Unknown, [ChainDeployed = "CHAIN_DEPLOYED"]
 );
-/// A chain deployment was activated.
+/// Someone turned a chain deployment on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventChainDeploymentActivatedV1 {
     pub event_type: AuditLogEventChainDeploymentActivatedV1EventType,
@@ -1034,7 +1034,7 @@ rt::open_enum_impls!(
     AuditLogEventChainDeploymentActivatedV1EventType, Unknown, [ChainDeploymentActivated
     = "CHAIN_DEPLOYMENT_ACTIVATED"]
 );
-/// A chain deployment was deactivated.
+/// Someone turned a chain deployment off.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventChainDeploymentDeactivatedV1 {
     pub event_type: AuditLogEventChainDeploymentDeactivatedV1EventType,
@@ -1058,7 +1058,7 @@ rt::open_enum_impls!(
     AuditLogEventChainDeploymentDeactivatedV1EventType, Unknown,
     [ChainDeploymentDeactivated = "CHAIN_DEPLOYMENT_DEACTIVATED"]
 );
-/// A chain deployment was deleted.
+/// Someone removed a chain deployment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventChainDeploymentDeletedV1 {
     pub event_type: AuditLogEventChainDeploymentDeletedV1EventType,
@@ -1323,7 +1323,7 @@ rt::open_enum_impls!(
     AuditLogEventEnvironmentCreatedV1EventType, Unknown, [EnvironmentCreated =
     "ENVIRONMENT_CREATED"]
 );
-/// A model environment was deleted.
+/// Someone removed one of a model's environments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventEnvironmentDeletedV1 {
     pub event_type: AuditLogEventEnvironmentDeletedV1EventType,
@@ -1569,7 +1569,7 @@ pub enum AuditLogEventModelDeployedV1EventType {
 rt::open_enum_impls!(
     AuditLogEventModelDeployedV1EventType, Unknown, [ModelDeployed = "MODEL_DEPLOYED"]
 );
-/// A model deployment was activated.
+/// Someone turned a model deployment on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventModelDeploymentActivatedV1 {
     pub event_type: AuditLogEventModelDeploymentActivatedV1EventType,
@@ -1637,7 +1637,7 @@ rt::open_enum_impls!(
     [ModelDeploymentAutoscalingSettingsChanged =
     "MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED"]
 );
-/// A model deployment was deactivated.
+/// Someone turned a model deployment off.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventModelDeploymentDeactivatedV1 {
     pub event_type: AuditLogEventModelDeploymentDeactivatedV1EventType,
@@ -1660,7 +1660,7 @@ rt::open_enum_impls!(
     AuditLogEventModelDeploymentDeactivatedV1EventType, Unknown,
     [ModelDeploymentDeactivated = "MODEL_DEPLOYMENT_DEACTIVATED"]
 );
-/// A model deployment was deleted.
+/// Someone removed a model deployment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventModelDeploymentDeletedV1 {
     pub event_type: AuditLogEventModelDeploymentDeletedV1EventType,
@@ -2129,7 +2129,7 @@ pub enum AuditLogEventUserInvitedV1EventType {
 rt::open_enum_impls!(
     AuditLogEventUserInvitedV1EventType, Unknown, [UserInvited = "USER_INVITED"]
 );
-/// A user joined the organization.
+/// An invited user accepted and joined the organization.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventUserJoinedOrganizationV1 {
     pub event_type: AuditLogEventUserJoinedOrganizationV1EventType,
@@ -2150,7 +2150,7 @@ rt::open_enum_impls!(
     AuditLogEventUserJoinedOrganizationV1EventType, Unknown, [UserJoinedOrganization =
     "USER_JOINED_ORGANIZATION"]
 );
-/// A user was removed from the organization.
+/// Someone removed a user from the organization.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventUserRemovedV1 {
     pub event_type: AuditLogEventUserRemovedV1EventType,
@@ -2215,7 +2215,7 @@ rt::open_enum_impls!(
     AuditLogEventUserTeamRoleUpdatedV1EventType, Unknown, [UserTeamRoleUpdated =
     "USER_TEAM_ROLE_UPDATED"]
 );
-/// A webhook signing secret was created.
+/// Someone added a webhook signing secret.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventWebhookSigningSecretCreatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretCreatedV1EventType,
@@ -2235,7 +2235,7 @@ rt::open_enum_impls!(
     AuditLogEventWebhookSigningSecretCreatedV1EventType, Unknown,
     [WebhookSigningSecretCreated = "WEBHOOK_SIGNING_SECRET_CREATED"]
 );
-/// A webhook signing secret was deleted.
+/// Someone removed a webhook signing secret.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventWebhookSigningSecretDeletedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretDeletedV1EventType,
@@ -2255,7 +2255,7 @@ rt::open_enum_impls!(
     AuditLogEventWebhookSigningSecretDeletedV1EventType, Unknown,
     [WebhookSigningSecretDeleted = "WEBHOOK_SIGNING_SECRET_DELETED"]
 );
-/// A webhook signing secret was rotated.
+/// Someone replaced a webhook signing secret with a new value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventWebhookSigningSecretRotatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretRotatedV1EventType,
@@ -2819,7 +2819,7 @@ pub struct ModelApiItemV1 {
     pub input_tokens: i64,
     /// Output tokens generated.
     pub output_tokens: i64,
-    /// Input tokens served from the prompt cache.
+    /// Input tokens read from the prompt cache rather than processed again.
     pub cached_input_tokens: i64,
     /// The same figures per day.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2943,7 +2943,7 @@ pub struct ModelV1 {
     /// Name of the team that owns the model.
     pub team_name: String,
 }
-/// A list of models.
+/// The models a listing returned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelsV1 {
     pub models: Vec<ModelV1>,
@@ -3083,7 +3083,7 @@ rt::open_enum_impls!(RollingDeployStrategyV1, Unknown, [Replica = "REPLICA"]);
 /// Cost and usage of one training job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainingItemV1 {
-    /// The training job.
+    /// The training job billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD.
     pub subtotal: ::serde_json::Value,
