@@ -3,6 +3,2721 @@
 //! Types of the API's request and response bodies.
 use serde::{Deserialize, Serialize};
 use crate::runtime as rt;
+/// USER: a workspace member. API_KEY: a request made with an API key. BASETEN_USER: Baseten staff. BASETEN_SYSTEM: Baseten's own automation. TOMBSTONE_USER: a user who has since been removed.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogActorTypeV1 {
+    /// `USER`
+    User,
+    /// `API_KEY`
+    ApiKey,
+    /// `BASETEN_USER`
+    BasetenUser,
+    /// `BASETEN_SYSTEM`
+    BasetenSystem,
+    /// `TOMBSTONE_USER`
+    TombstoneUser,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogActorTypeV1, Unknown, [User = "USER", ApiKey = "API_KEY", BasetenUser =
+    "BASETEN_USER", BasetenSystem = "BASETEN_SYSTEM", TombstoneUser = "TOMBSTONE_USER"]
+);
+/// The person, key or system that took an action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogActorV1 {
+    /// What kind of actor it was.
+    #[serde(rename = "type")]
+    pub type_: AuditLogActorTypeV1,
+    /// The user's email address, for a user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// The key's public prefix, when an API key acted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_prefix: Option<String>,
+    /// The key's name, when an API key acted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_name: Option<String>,
+}
+/// What an API key may do: a PERSONAL key acts as its user; the service account kinds are limited to creating deployments, managing keys, invoking (all or chosen models, environments or shared endpoints) or exporting metrics (all or chosen models).
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogApiKeyTypeV1 {
+    /// `PERSONAL`
+    Personal,
+    /// `CREATOR_SERVICE_ACCOUNT`
+    CreatorServiceAccount,
+    /// `MANAGE_API_KEYS_SERVICE_ACCOUNT`
+    ManageApiKeysServiceAccount,
+    /// `INVOKE_ALL_MODELS_SERVICE_ACCOUNT`
+    InvokeAllModelsServiceAccount,
+    /// `INVOKE_ALLOWED_MODELS_SERVICE_ACCOUNT`
+    InvokeAllowedModelsServiceAccount,
+    /// `INVOKE_SCOPED_ENVS_AND_MODELS_SERVICE_ACCOUNT`
+    InvokeScopedEnvsAndModelsServiceAccount,
+    /// `EXPORT_METRICS_ALL_MODELS_SERVICE_ACCOUNT`
+    ExportMetricsAllModelsServiceAccount,
+    /// `EXPORT_METRICS_ALLOWED_MODELS_SERVICE_ACCOUNT`
+    ExportMetricsAllowedModelsServiceAccount,
+    /// `INVOKE_ALL_SHARED_ENDPOINTS_SERVICE_ACCOUNT`
+    InvokeAllSharedEndpointsServiceAccount,
+    /// `INVOKE_ALLOWED_SHARED_ENDPOINTS_SERVICE_ACCOUNT`
+    InvokeAllowedSharedEndpointsServiceAccount,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogApiKeyTypeV1, Unknown, [Personal = "PERSONAL", CreatorServiceAccount =
+    "CREATOR_SERVICE_ACCOUNT", ManageApiKeysServiceAccount =
+    "MANAGE_API_KEYS_SERVICE_ACCOUNT", InvokeAllModelsServiceAccount =
+    "INVOKE_ALL_MODELS_SERVICE_ACCOUNT", InvokeAllowedModelsServiceAccount =
+    "INVOKE_ALLOWED_MODELS_SERVICE_ACCOUNT", InvokeScopedEnvsAndModelsServiceAccount =
+    "INVOKE_SCOPED_ENVS_AND_MODELS_SERVICE_ACCOUNT", ExportMetricsAllModelsServiceAccount
+    = "EXPORT_METRICS_ALL_MODELS_SERVICE_ACCOUNT",
+    ExportMetricsAllowedModelsServiceAccount =
+    "EXPORT_METRICS_ALLOWED_MODELS_SERVICE_ACCOUNT",
+    InvokeAllSharedEndpointsServiceAccount =
+    "INVOKE_ALL_SHARED_ENDPOINTS_SERVICE_ACCOUNT",
+    InvokeAllowedSharedEndpointsServiceAccount =
+    "INVOKE_ALLOWED_SHARED_ENDPOINTS_SERVICE_ACCOUNT"]
+);
+/// One recorded action, who took it, and through what.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEntryV1 {
+    /// The entry's ID.
+    pub id: String,
+    /// When the action happened.
+    pub created: String,
+    /// What kind of action it was; also the tag of `event_data`.
+    pub event_type: AuditLogEventTypeV1,
+    /// The details of the action; which fields it has depends on `event_type`.
+    pub event_data: AuditLogEntryV1EventData,
+    /// The surface the action came through, if recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<AuditLogSourceV1>,
+    /// Who took the action.
+    pub actor: AuditLogActorV1,
+    /// Name of the client program that made the call (such as `truss`), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_name: Option<String>,
+    /// Version of that client program, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_version: Option<String>,
+    /// Session ID the client sent, tying related entries together, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_session_id: Option<String>,
+}
+/// The details of the action; which fields it has depends on `event_type`.
+///
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AuditLogEntryV1EventData {
+    /// `event_type` is `API_KEY_CREATED`.
+    ApiKeyCreated(AuditLogEventApiKeyCreatedV1),
+    /// `event_type` is `API_KEY_DELETED`.
+    ApiKeyDeleted(AuditLogEventApiKeyDeletedV1),
+    /// `event_type` is `CHAINLET_AUTOSCALING_SETTINGS_CHANGED`.
+    ChainletAutoscalingSettingsChanged(
+        AuditLogEventChainletAutoscalingSettingsChangedV1,
+    ),
+    /// `event_type` is `CHAINLET_INSTANCE_TYPE_CHANGED`.
+    ChainletInstanceTypeChanged(AuditLogEventChainletInstanceTypeChangedV1),
+    /// `event_type` is `CHAIN_DELETED`.
+    ChainDeleted(AuditLogEventChainDeletedV1),
+    /// `event_type` is `CHAIN_DEPLOYED`.
+    ChainDeployed(AuditLogEventChainDeployedV1),
+    /// `event_type` is `CHAIN_DEPLOYMENT_ACTIVATED`.
+    ChainDeploymentActivated(AuditLogEventChainDeploymentActivatedV1),
+    /// `event_type` is `CHAIN_DEPLOYMENT_DEACTIVATED`.
+    ChainDeploymentDeactivated(AuditLogEventChainDeploymentDeactivatedV1),
+    /// `event_type` is `CHAIN_DEPLOYMENT_DELETED`.
+    ChainDeploymentDeleted(AuditLogEventChainDeploymentDeletedV1),
+    /// `event_type` is `CHAIN_DEPLOYMENT_PROMOTED`.
+    ChainDeploymentPromoted(AuditLogEventChainDeploymentPromotedV1),
+    /// `event_type` is `CHAIN_ENVIRONMENT_CREATED`.
+    ChainEnvironmentCreated(AuditLogEventChainEnvironmentCreatedV1),
+    /// `event_type` is `CHAIN_ENVIRONMENT_UPDATED`.
+    ChainEnvironmentUpdated(AuditLogEventChainEnvironmentUpdatedV1),
+    /// `event_type` is `DIRECTORY_GROUP_ROLE_UPDATED`.
+    DirectoryGroupRoleUpdated(AuditLogEventDirectoryGroupRoleUpdatedV1),
+    /// `event_type` is `ENVIRONMENT_CREATED`.
+    EnvironmentCreated(AuditLogEventEnvironmentCreatedV1),
+    /// `event_type` is `ENVIRONMENT_DELETED`.
+    EnvironmentDeleted(AuditLogEventEnvironmentDeletedV1),
+    /// `event_type` is `ENVIRONMENT_UPDATED`.
+    EnvironmentUpdated(AuditLogEventEnvironmentUpdatedV1),
+    /// `event_type` is `GATEWAY_ENDPOINT_CREATED`.
+    GatewayEndpointCreated(AuditLogEventGatewayEndpointCreatedV1),
+    /// `event_type` is `GATEWAY_ENDPOINT_DELETED`.
+    GatewayEndpointDeleted(AuditLogEventGatewayEndpointDeletedV1),
+    /// `event_type` is `GATEWAY_ENDPOINT_UPDATED`.
+    GatewayEndpointUpdated(AuditLogEventGatewayEndpointUpdatedV1),
+    /// `event_type` is `MODEL_DELETED`.
+    ModelDeleted(AuditLogEventModelDeletedV1),
+    /// `event_type` is `MODEL_DEPLOYED`.
+    ModelDeployed(AuditLogEventModelDeployedV1),
+    /// `event_type` is `MODEL_DEPLOYMENT_ACTIVATED`.
+    ModelDeploymentActivated(AuditLogEventModelDeploymentActivatedV1),
+    /// `event_type` is `MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED`.
+    ModelDeploymentAutoscalingSettingsChanged(
+        AuditLogEventModelDeploymentAutoscalingSettingsChangedV1,
+    ),
+    /// `event_type` is `MODEL_DEPLOYMENT_DEACTIVATED`.
+    ModelDeploymentDeactivated(AuditLogEventModelDeploymentDeactivatedV1),
+    /// `event_type` is `MODEL_DEPLOYMENT_DELETED`.
+    ModelDeploymentDeleted(AuditLogEventModelDeploymentDeletedV1),
+    /// `event_type` is `MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED`.
+    ModelDeploymentInstanceTypeChanged(
+        AuditLogEventModelDeploymentInstanceTypeChangedV1,
+    ),
+    /// `event_type` is `MODEL_DEPLOYMENT_PROMOTED`.
+    ModelDeploymentPromoted(AuditLogEventModelDeploymentPromotedV1),
+    /// `event_type` is `MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED`.
+    ModelDeploymentRequestBackpressureSettingsChanged(
+        AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1,
+    ),
+    /// `event_type` is `MODEL_DEPLOYMENT_RETRIED`.
+    ModelDeploymentRetried(AuditLogEventModelDeploymentRetriedV1),
+    /// `event_type` is `MODEL_PROMOTION_CONTROL_ACTION`.
+    ModelPromotionControlAction(AuditLogEventModelPromotionControlActionV1),
+    /// `event_type` is `REPLICA_TERMINATED`.
+    ReplicaTerminated(AuditLogEventReplicaTerminatedV1),
+    /// `event_type` is `REQUIRE_GROUP_BASED_ADMINS_ENABLED`.
+    RequireGroupBasedAdminsEnabled(AuditLogEventRequireGroupBasedAdminsEnabledV1),
+    /// `event_type` is `SECRET_DELETED`.
+    SecretDeleted(AuditLogEventSecretDeletedV1),
+    /// `event_type` is `SECRET_UPDATED`.
+    SecretUpdated(AuditLogEventSecretUpdatedV1),
+    /// `event_type` is `SSH_CERTIFICATE_SIGNED`.
+    SshCertificateSigned(AuditLogEventSshCertificateSignedV1),
+    /// `event_type` is `USER_INVITED`.
+    UserInvited(AuditLogEventUserInvitedV1),
+    /// `event_type` is `USER_JOINED_ORGANIZATION`.
+    UserJoinedOrganization(AuditLogEventUserJoinedOrganizationV1),
+    /// `event_type` is `USER_REMOVED`.
+    UserRemoved(AuditLogEventUserRemovedV1),
+    /// `event_type` is `USER_ROLE_UPDATED`.
+    UserRoleUpdated(AuditLogEventUserRoleUpdatedV1),
+    /// `event_type` is `USER_TEAM_ROLE_UPDATED`.
+    UserTeamRoleUpdated(AuditLogEventUserTeamRoleUpdatedV1),
+    /// `event_type` is `WEBHOOK_SIGNING_SECRET_CREATED`.
+    WebhookSigningSecretCreated(AuditLogEventWebhookSigningSecretCreatedV1),
+    /// `event_type` is `WEBHOOK_SIGNING_SECRET_DELETED`.
+    WebhookSigningSecretDeleted(AuditLogEventWebhookSigningSecretDeletedV1),
+    /// `event_type` is `WEBHOOK_SIGNING_SECRET_ROTATED`.
+    WebhookSigningSecretRotated(AuditLogEventWebhookSigningSecretRotatedV1),
+    /// A `event_type` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+impl AuditLogEntryV1EventData {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "event_type";
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::ApiKeyCreated(_) => Some("API_KEY_CREATED"),
+            Self::ApiKeyDeleted(_) => Some("API_KEY_DELETED"),
+            Self::ChainletAutoscalingSettingsChanged(_) => {
+                Some("CHAINLET_AUTOSCALING_SETTINGS_CHANGED")
+            }
+            Self::ChainletInstanceTypeChanged(_) => {
+                Some("CHAINLET_INSTANCE_TYPE_CHANGED")
+            }
+            Self::ChainDeleted(_) => Some("CHAIN_DELETED"),
+            Self::ChainDeployed(_) => Some("CHAIN_DEPLOYED"),
+            Self::ChainDeploymentActivated(_) => Some("CHAIN_DEPLOYMENT_ACTIVATED"),
+            Self::ChainDeploymentDeactivated(_) => Some("CHAIN_DEPLOYMENT_DEACTIVATED"),
+            Self::ChainDeploymentDeleted(_) => Some("CHAIN_DEPLOYMENT_DELETED"),
+            Self::ChainDeploymentPromoted(_) => Some("CHAIN_DEPLOYMENT_PROMOTED"),
+            Self::ChainEnvironmentCreated(_) => Some("CHAIN_ENVIRONMENT_CREATED"),
+            Self::ChainEnvironmentUpdated(_) => Some("CHAIN_ENVIRONMENT_UPDATED"),
+            Self::DirectoryGroupRoleUpdated(_) => Some("DIRECTORY_GROUP_ROLE_UPDATED"),
+            Self::EnvironmentCreated(_) => Some("ENVIRONMENT_CREATED"),
+            Self::EnvironmentDeleted(_) => Some("ENVIRONMENT_DELETED"),
+            Self::EnvironmentUpdated(_) => Some("ENVIRONMENT_UPDATED"),
+            Self::GatewayEndpointCreated(_) => Some("GATEWAY_ENDPOINT_CREATED"),
+            Self::GatewayEndpointDeleted(_) => Some("GATEWAY_ENDPOINT_DELETED"),
+            Self::GatewayEndpointUpdated(_) => Some("GATEWAY_ENDPOINT_UPDATED"),
+            Self::ModelDeleted(_) => Some("MODEL_DELETED"),
+            Self::ModelDeployed(_) => Some("MODEL_DEPLOYED"),
+            Self::ModelDeploymentActivated(_) => Some("MODEL_DEPLOYMENT_ACTIVATED"),
+            Self::ModelDeploymentAutoscalingSettingsChanged(_) => {
+                Some("MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED")
+            }
+            Self::ModelDeploymentDeactivated(_) => Some("MODEL_DEPLOYMENT_DEACTIVATED"),
+            Self::ModelDeploymentDeleted(_) => Some("MODEL_DEPLOYMENT_DELETED"),
+            Self::ModelDeploymentInstanceTypeChanged(_) => {
+                Some("MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED")
+            }
+            Self::ModelDeploymentPromoted(_) => Some("MODEL_DEPLOYMENT_PROMOTED"),
+            Self::ModelDeploymentRequestBackpressureSettingsChanged(_) => {
+                Some("MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED")
+            }
+            Self::ModelDeploymentRetried(_) => Some("MODEL_DEPLOYMENT_RETRIED"),
+            Self::ModelPromotionControlAction(_) => {
+                Some("MODEL_PROMOTION_CONTROL_ACTION")
+            }
+            Self::ReplicaTerminated(_) => Some("REPLICA_TERMINATED"),
+            Self::RequireGroupBasedAdminsEnabled(_) => {
+                Some("REQUIRE_GROUP_BASED_ADMINS_ENABLED")
+            }
+            Self::SecretDeleted(_) => Some("SECRET_DELETED"),
+            Self::SecretUpdated(_) => Some("SECRET_UPDATED"),
+            Self::SshCertificateSigned(_) => Some("SSH_CERTIFICATE_SIGNED"),
+            Self::UserInvited(_) => Some("USER_INVITED"),
+            Self::UserJoinedOrganization(_) => Some("USER_JOINED_ORGANIZATION"),
+            Self::UserRemoved(_) => Some("USER_REMOVED"),
+            Self::UserRoleUpdated(_) => Some("USER_ROLE_UPDATED"),
+            Self::UserTeamRoleUpdated(_) => Some("USER_TEAM_ROLE_UPDATED"),
+            Self::WebhookSigningSecretCreated(_) => {
+                Some("WEBHOOK_SIGNING_SECRET_CREATED")
+            }
+            Self::WebhookSigningSecretDeleted(_) => {
+                Some("WEBHOOK_SIGNING_SECRET_DELETED")
+            }
+            Self::WebhookSigningSecretRotated(_) => {
+                Some("WEBHOOK_SIGNING_SECRET_ROTATED")
+            }
+            Self::Unknown(value) => {
+                value.get(Self::TAG_PROPERTY).and_then(|tag| tag.as_str())
+            }
+        }
+    }
+}
+impl Serialize for AuditLogEntryV1EventData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (tag, mut value) = match self {
+            Self::ApiKeyCreated(payload) => {
+                (
+                    "API_KEY_CREATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ApiKeyDeleted(payload) => {
+                (
+                    "API_KEY_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainletAutoscalingSettingsChanged(payload) => {
+                (
+                    "CHAINLET_AUTOSCALING_SETTINGS_CHANGED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainletInstanceTypeChanged(payload) => {
+                (
+                    "CHAINLET_INSTANCE_TYPE_CHANGED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainDeleted(payload) => {
+                (
+                    "CHAIN_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainDeployed(payload) => {
+                (
+                    "CHAIN_DEPLOYED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainDeploymentActivated(payload) => {
+                (
+                    "CHAIN_DEPLOYMENT_ACTIVATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainDeploymentDeactivated(payload) => {
+                (
+                    "CHAIN_DEPLOYMENT_DEACTIVATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainDeploymentDeleted(payload) => {
+                (
+                    "CHAIN_DEPLOYMENT_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainDeploymentPromoted(payload) => {
+                (
+                    "CHAIN_DEPLOYMENT_PROMOTED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainEnvironmentCreated(payload) => {
+                (
+                    "CHAIN_ENVIRONMENT_CREATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ChainEnvironmentUpdated(payload) => {
+                (
+                    "CHAIN_ENVIRONMENT_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::DirectoryGroupRoleUpdated(payload) => {
+                (
+                    "DIRECTORY_GROUP_ROLE_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::EnvironmentCreated(payload) => {
+                (
+                    "ENVIRONMENT_CREATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::EnvironmentDeleted(payload) => {
+                (
+                    "ENVIRONMENT_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::EnvironmentUpdated(payload) => {
+                (
+                    "ENVIRONMENT_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::GatewayEndpointCreated(payload) => {
+                (
+                    "GATEWAY_ENDPOINT_CREATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::GatewayEndpointDeleted(payload) => {
+                (
+                    "GATEWAY_ENDPOINT_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::GatewayEndpointUpdated(payload) => {
+                (
+                    "GATEWAY_ENDPOINT_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeleted(payload) => {
+                (
+                    "MODEL_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeployed(payload) => {
+                (
+                    "MODEL_DEPLOYED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentActivated(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_ACTIVATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentAutoscalingSettingsChanged(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentDeactivated(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_DEACTIVATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentDeleted(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentInstanceTypeChanged(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentPromoted(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_PROMOTED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentRequestBackpressureSettingsChanged(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelDeploymentRetried(payload) => {
+                (
+                    "MODEL_DEPLOYMENT_RETRIED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ModelPromotionControlAction(payload) => {
+                (
+                    "MODEL_PROMOTION_CONTROL_ACTION",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::ReplicaTerminated(payload) => {
+                (
+                    "REPLICA_TERMINATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::RequireGroupBasedAdminsEnabled(payload) => {
+                (
+                    "REQUIRE_GROUP_BASED_ADMINS_ENABLED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::SecretDeleted(payload) => {
+                (
+                    "SECRET_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::SecretUpdated(payload) => {
+                (
+                    "SECRET_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::SshCertificateSigned(payload) => {
+                (
+                    "SSH_CERTIFICATE_SIGNED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::UserInvited(payload) => {
+                (
+                    "USER_INVITED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::UserJoinedOrganization(payload) => {
+                (
+                    "USER_JOINED_ORGANIZATION",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::UserRemoved(payload) => {
+                (
+                    "USER_REMOVED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::UserRoleUpdated(payload) => {
+                (
+                    "USER_ROLE_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::UserTeamRoleUpdated(payload) => {
+                (
+                    "USER_TEAM_ROLE_UPDATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::WebhookSigningSecretCreated(payload) => {
+                (
+                    "WEBHOOK_SIGNING_SECRET_CREATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::WebhookSigningSecretDeleted(payload) => {
+                (
+                    "WEBHOOK_SIGNING_SECRET_DELETED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::WebhookSigningSecretRotated(payload) => {
+                (
+                    "WEBHOOK_SIGNING_SECRET_ROTATED",
+                    ::serde_json::to_value(payload)
+                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                )
+            }
+            Self::Unknown(value) => return value.serialize(serializer),
+        };
+        if let ::serde_json::Value::Object(object) = &mut value {
+            object
+                .entry(Self::TAG_PROPERTY)
+                .or_insert_with(|| ::serde_json::Value::from(tag));
+        }
+        value.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for AuditLogEntryV1EventData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = ::serde_json::Value::deserialize(deserializer)?;
+        let tag = value
+            .get(Self::TAG_PROPERTY)
+            .and_then(|tag| tag.as_str())
+            .map(str::to_owned);
+        match tag.as_deref() {
+            Some("API_KEY_CREATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ApiKeyCreated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("API_KEY_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ApiKeyDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAINLET_AUTOSCALING_SETTINGS_CHANGED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainletAutoscalingSettingsChanged)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAINLET_INSTANCE_TYPE_CHANGED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainletInstanceTypeChanged)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_DEPLOYED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainDeployed)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_DEPLOYMENT_ACTIVATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainDeploymentActivated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_DEPLOYMENT_DEACTIVATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainDeploymentDeactivated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_DEPLOYMENT_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainDeploymentDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_DEPLOYMENT_PROMOTED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainDeploymentPromoted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_ENVIRONMENT_CREATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainEnvironmentCreated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("CHAIN_ENVIRONMENT_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ChainEnvironmentUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("DIRECTORY_GROUP_ROLE_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::DirectoryGroupRoleUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("ENVIRONMENT_CREATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::EnvironmentCreated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("ENVIRONMENT_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::EnvironmentDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("ENVIRONMENT_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::EnvironmentUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("GATEWAY_ENDPOINT_CREATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::GatewayEndpointCreated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("GATEWAY_ENDPOINT_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::GatewayEndpointDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("GATEWAY_ENDPOINT_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::GatewayEndpointUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeployed)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_ACTIVATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentActivated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentAutoscalingSettingsChanged)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_DEACTIVATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentDeactivated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentInstanceTypeChanged)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_PROMOTED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentPromoted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentRequestBackpressureSettingsChanged)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_DEPLOYMENT_RETRIED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelDeploymentRetried)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("MODEL_PROMOTION_CONTROL_ACTION") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ModelPromotionControlAction)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("REPLICA_TERMINATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::ReplicaTerminated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("REQUIRE_GROUP_BASED_ADMINS_ENABLED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::RequireGroupBasedAdminsEnabled)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("SECRET_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::SecretDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("SECRET_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::SecretUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("SSH_CERTIFICATE_SIGNED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::SshCertificateSigned)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("USER_INVITED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::UserInvited)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("USER_JOINED_ORGANIZATION") => {
+                ::serde_json::from_value(value)
+                    .map(Self::UserJoinedOrganization)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("USER_REMOVED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::UserRemoved)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("USER_ROLE_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::UserRoleUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("USER_TEAM_ROLE_UPDATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::UserTeamRoleUpdated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("WEBHOOK_SIGNING_SECRET_CREATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::WebhookSigningSecretCreated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("WEBHOOK_SIGNING_SECRET_DELETED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::WebhookSigningSecretDeleted)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            Some("WEBHOOK_SIGNING_SECRET_ROTATED") => {
+                ::serde_json::from_value(value)
+                    .map(Self::WebhookSigningSecretRotated)
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+            _ => Ok(Self::Unknown(value)),
+        }
+    }
+}
+/// Someone issued a new API key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventApiKeyCreatedV1 {
+    pub event_type: AuditLogEventApiKeyCreatedV1EventType,
+    pub api_key_id: String,
+    pub api_key_type: AuditLogApiKeyTypeV1,
+    /// The key's public prefix.
+    pub prefix: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventApiKeyCreatedV1EventType {
+    /// `API_KEY_CREATED`
+    ApiKeyCreated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventApiKeyCreatedV1EventType, Unknown, [ApiKeyCreated = "API_KEY_CREATED"]
+);
+/// Someone revoked an API key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventApiKeyDeletedV1 {
+    pub event_type: AuditLogEventApiKeyDeletedV1EventType,
+    pub api_key_id: String,
+    pub api_key_type: AuditLogApiKeyTypeV1,
+    /// The key's public prefix.
+    pub prefix: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventApiKeyDeletedV1EventType {
+    /// `API_KEY_DELETED`
+    ApiKeyDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventApiKeyDeletedV1EventType, Unknown, [ApiKeyDeleted = "API_KEY_DELETED"]
+);
+/// What happened to one autoscaling schedule in a settings change.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventAutoscalingScheduleActionV1 {
+    /// `CREATED`
+    Created,
+    /// `UPDATED`
+    Updated,
+    /// `DELETED`
+    Deleted,
+    /// `UNCHANGED`
+    Unchanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventAutoscalingScheduleActionV1, Unknown, [Created = "CREATED", Updated =
+    "UPDATED", Deleted = "DELETED", Unchanged = "UNCHANGED"]
+);
+/// One autoscaling schedule's settings before and after a change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventAutoscalingScheduleChangeV1 {
+    pub action: AuditLogEventAutoscalingScheduleActionV1,
+    pub schedule_id: String,
+    /// The schedule before the change; null if it was created.
+    #[serde(default)]
+    pub previous: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
+    /// The schedule after the change; null if it was deleted.
+    #[serde(default)]
+    pub current: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
+}
+/// An autoscaling schedule as recorded in the audit log: its window and the settings it applies. Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at` and `end_at`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
+    pub min_replica: i64,
+    pub max_replica: i64,
+    #[serde(default)]
+    pub concurrency_target: Option<i64>,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+    pub schedule_name: String,
+    pub enabled: bool,
+    pub cadence: String,
+    pub timezone: String,
+    #[serde(default)]
+    pub weekdays: Option<Vec<String>>,
+    #[serde(default)]
+    pub start_hour: Option<i64>,
+    #[serde(default)]
+    pub start_minute: Option<i64>,
+    #[serde(default)]
+    pub end_hour: Option<i64>,
+    #[serde(default)]
+    pub end_minute: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_at: Option<String>,
+}
+/// Autoscaling settings as recorded in the audit log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventAutoscalingSettingsV1 {
+    pub min_replica: i64,
+    pub max_replica: i64,
+    pub concurrency_target: i64,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+}
+/// Someone removed a chain, with its deployments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainDeletedV1 {
+    pub event_type: AuditLogEventChainDeletedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainDeletedV1EventType {
+    /// `CHAIN_DELETED`
+    ChainDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainDeletedV1EventType, Unknown, [ChainDeleted = "CHAIN_DELETED"]
+);
+/// A new deployment of a chain was created.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainDeployedV1 {
+    pub event_type: AuditLogEventChainDeployedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+    pub is_primary: bool,
+    pub publish: bool,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainDeployedV1EventType {
+    /// `CHAIN_DEPLOYED`
+    ChainDeployed,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainDeployedV1EventType, Unknown, [ChainDeployed = "CHAIN_DEPLOYED"]
+);
+/// Someone turned a chain deployment on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainDeploymentActivatedV1 {
+    pub event_type: AuditLogEventChainDeploymentActivatedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainDeploymentActivatedV1EventType {
+    /// `CHAIN_DEPLOYMENT_ACTIVATED`
+    ChainDeploymentActivated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainDeploymentActivatedV1EventType, Unknown, [ChainDeploymentActivated
+    = "CHAIN_DEPLOYMENT_ACTIVATED"]
+);
+/// Someone turned a chain deployment off.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainDeploymentDeactivatedV1 {
+    pub event_type: AuditLogEventChainDeploymentDeactivatedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainDeploymentDeactivatedV1EventType {
+    /// `CHAIN_DEPLOYMENT_DEACTIVATED`
+    ChainDeploymentDeactivated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainDeploymentDeactivatedV1EventType, Unknown,
+    [ChainDeploymentDeactivated = "CHAIN_DEPLOYMENT_DEACTIVATED"]
+);
+/// Someone removed a chain deployment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainDeploymentDeletedV1 {
+    pub event_type: AuditLogEventChainDeploymentDeletedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub deployment_name: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainDeploymentDeletedV1EventType {
+    /// `CHAIN_DEPLOYMENT_DELETED`
+    ChainDeploymentDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainDeploymentDeletedV1EventType, Unknown, [ChainDeploymentDeleted =
+    "CHAIN_DEPLOYMENT_DELETED"]
+);
+/// A chain deployment was promoted into an environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainDeploymentPromotedV1 {
+    pub event_type: AuditLogEventChainDeploymentPromotedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+    #[serde(default)]
+    pub environment_name: Option<String>,
+    #[serde(default)]
+    pub environment_id: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainDeploymentPromotedV1EventType {
+    /// `CHAIN_DEPLOYMENT_PROMOTED`
+    ChainDeploymentPromoted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainDeploymentPromotedV1EventType, Unknown, [ChainDeploymentPromoted =
+    "CHAIN_DEPLOYMENT_PROMOTED"]
+);
+/// An environment was created for a chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainEnvironmentCreatedV1 {
+    pub event_type: AuditLogEventChainEnvironmentCreatedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub environment_name: String,
+    #[serde(default)]
+    pub redeploy_on_promotion: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_while_promoting: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_duration_seconds: Option<i64>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainEnvironmentCreatedV1EventType {
+    /// `CHAIN_ENVIRONMENT_CREATED`
+    ChainEnvironmentCreated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainEnvironmentCreatedV1EventType, Unknown, [ChainEnvironmentCreated =
+    "CHAIN_ENVIRONMENT_CREATED"]
+);
+/// A chain environment's promotion settings changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainEnvironmentUpdatedV1 {
+    pub event_type: AuditLogEventChainEnvironmentUpdatedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub environment_name: String,
+    #[serde(default)]
+    pub redeploy_on_promotion: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_while_promoting: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_duration_seconds: Option<i64>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainEnvironmentUpdatedV1EventType {
+    /// `CHAIN_ENVIRONMENT_UPDATED`
+    ChainEnvironmentUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainEnvironmentUpdatedV1EventType, Unknown, [ChainEnvironmentUpdated =
+    "CHAIN_ENVIRONMENT_UPDATED"]
+);
+/// A chainlet's autoscaling settings changed; the top-level fields are the new settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainletAutoscalingSettingsChangedV1 {
+    pub min_replica: i64,
+    pub max_replica: i64,
+    pub concurrency_target: i64,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+    pub event_type: AuditLogEventChainletAutoscalingSettingsChangedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+    pub chainlet_name: String,
+    pub chainlet_id: String,
+    /// The settings before the change, if recorded.
+    #[serde(default)]
+    pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainletAutoscalingSettingsChangedV1EventType {
+    /// `CHAINLET_AUTOSCALING_SETTINGS_CHANGED`
+    ChainletAutoscalingSettingsChanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainletAutoscalingSettingsChangedV1EventType, Unknown,
+    [ChainletAutoscalingSettingsChanged = "CHAINLET_AUTOSCALING_SETTINGS_CHANGED"]
+);
+/// A chainlet was moved to another instance type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventChainletInstanceTypeChangedV1 {
+    pub event_type: AuditLogEventChainletInstanceTypeChangedV1EventType,
+    pub chain_id: String,
+    pub chain_name: String,
+    pub chain_deployment_id: String,
+    #[serde(default)]
+    pub chain_deployment_name: Option<String>,
+    pub chainlet_name: String,
+    pub chainlet_id: String,
+    /// The new instance type.
+    pub instance_type_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventChainletInstanceTypeChangedV1EventType {
+    /// `CHAINLET_INSTANCE_TYPE_CHANGED`
+    ChainletInstanceTypeChanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventChainletInstanceTypeChangedV1EventType, Unknown,
+    [ChainletInstanceTypeChanged = "CHAINLET_INSTANCE_TYPE_CHANGED"]
+);
+/// The role granted to a directory (SSO) group changed, organization-wide or, when a team is named, within that team.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
+    pub event_type: AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
+    pub directory_group_id: String,
+    pub directory_group_name: String,
+    pub new_role_name: String,
+    #[serde(default)]
+    pub team_id: Option<String>,
+    #[serde(default)]
+    pub team_name: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventDirectoryGroupRoleUpdatedV1EventType {
+    /// `DIRECTORY_GROUP_ROLE_UPDATED`
+    DirectoryGroupRoleUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventDirectoryGroupRoleUpdatedV1EventType, Unknown,
+    [DirectoryGroupRoleUpdated = "DIRECTORY_GROUP_ROLE_UPDATED"]
+);
+/// An environment was created for a model; the fields are its initial autoscaling and promotion settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventEnvironmentCreatedV1 {
+    pub min_replica: i64,
+    pub max_replica: i64,
+    pub concurrency_target: i64,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+    #[serde(default)]
+    pub redeploy_on_promotion: Option<bool>,
+    #[serde(default)]
+    pub rolling_deploy: Option<bool>,
+    #[serde(default)]
+    pub rolling_deploy_strategy: Option<String>,
+    #[serde(default)]
+    pub max_unavailable_percent: Option<i64>,
+    #[serde(default)]
+    pub max_surge_percent: Option<i64>,
+    #[serde(default)]
+    pub stabilization_time_seconds: Option<i64>,
+    #[serde(default)]
+    pub replica_overhead_percent: Option<i64>,
+    #[serde(default)]
+    pub promotion_cleanup_strategy: Option<String>,
+    #[serde(default)]
+    pub ramp_up_while_promoting: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_duration_seconds: Option<i64>,
+    #[serde(default)]
+    pub ramp_up_step_size: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_backpressure_policy: Option<String>,
+    pub model_id: String,
+    pub model_name: String,
+    pub environment_name: String,
+    #[serde(default)]
+    pub deployment_type: Option<String>,
+    pub event_type: AuditLogEventEnvironmentCreatedV1EventType,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventEnvironmentCreatedV1EventType {
+    /// `ENVIRONMENT_CREATED`
+    EnvironmentCreated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventEnvironmentCreatedV1EventType, Unknown, [EnvironmentCreated =
+    "ENVIRONMENT_CREATED"]
+);
+/// Someone removed one of a model's environments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventEnvironmentDeletedV1 {
+    pub event_type: AuditLogEventEnvironmentDeletedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub environment_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventEnvironmentDeletedV1EventType {
+    /// `ENVIRONMENT_DELETED`
+    EnvironmentDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventEnvironmentDeletedV1EventType, Unknown, [EnvironmentDeleted =
+    "ENVIRONMENT_DELETED"]
+);
+/// An environment's autoscaling and promotion settings as recorded in the audit log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventEnvironmentSettingsV1 {
+    pub min_replica: i64,
+    pub max_replica: i64,
+    pub concurrency_target: i64,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+    #[serde(default)]
+    pub redeploy_on_promotion: Option<bool>,
+    #[serde(default)]
+    pub rolling_deploy: Option<bool>,
+    #[serde(default)]
+    pub rolling_deploy_strategy: Option<String>,
+    #[serde(default)]
+    pub max_unavailable_percent: Option<i64>,
+    #[serde(default)]
+    pub max_surge_percent: Option<i64>,
+    #[serde(default)]
+    pub stabilization_time_seconds: Option<i64>,
+    #[serde(default)]
+    pub replica_overhead_percent: Option<i64>,
+    #[serde(default)]
+    pub promotion_cleanup_strategy: Option<String>,
+    #[serde(default)]
+    pub ramp_up_while_promoting: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_duration_seconds: Option<i64>,
+    #[serde(default)]
+    pub ramp_up_step_size: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_backpressure_policy: Option<String>,
+}
+/// A model environment's settings changed; the top-level fields are the new settings and `previous_settings` the old ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventEnvironmentUpdatedV1 {
+    /// Per-schedule changes, if schedules were touched.
+    #[serde(default)]
+    pub schedules: Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>,
+    pub min_replica: i64,
+    pub max_replica: i64,
+    pub concurrency_target: i64,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+    #[serde(default)]
+    pub redeploy_on_promotion: Option<bool>,
+    #[serde(default)]
+    pub rolling_deploy: Option<bool>,
+    #[serde(default)]
+    pub rolling_deploy_strategy: Option<String>,
+    #[serde(default)]
+    pub max_unavailable_percent: Option<i64>,
+    #[serde(default)]
+    pub max_surge_percent: Option<i64>,
+    #[serde(default)]
+    pub stabilization_time_seconds: Option<i64>,
+    #[serde(default)]
+    pub replica_overhead_percent: Option<i64>,
+    #[serde(default)]
+    pub promotion_cleanup_strategy: Option<String>,
+    #[serde(default)]
+    pub ramp_up_while_promoting: Option<bool>,
+    #[serde(default)]
+    pub ramp_up_duration_seconds: Option<i64>,
+    #[serde(default)]
+    pub ramp_up_step_size: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_backpressure_policy: Option<String>,
+    pub model_id: String,
+    pub model_name: String,
+    pub environment_name: String,
+    #[serde(default)]
+    pub deployment_type: Option<String>,
+    pub event_type: AuditLogEventEnvironmentUpdatedV1EventType,
+    /// The settings before the change, if recorded.
+    #[serde(default)]
+    pub previous_settings: Option<AuditLogEventEnvironmentSettingsV1>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventEnvironmentUpdatedV1EventType {
+    /// `ENVIRONMENT_UPDATED`
+    EnvironmentUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventEnvironmentUpdatedV1EventType, Unknown, [EnvironmentUpdated =
+    "ENVIRONMENT_UPDATED"]
+);
+/// A gateway endpoint was created.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventGatewayEndpointCreatedV1 {
+    pub event_type: AuditLogEventGatewayEndpointCreatedV1EventType,
+    pub gateway_endpoint_id: String,
+    pub slug: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventGatewayEndpointCreatedV1EventType {
+    /// `GATEWAY_ENDPOINT_CREATED`
+    GatewayEndpointCreated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventGatewayEndpointCreatedV1EventType, Unknown, [GatewayEndpointCreated =
+    "GATEWAY_ENDPOINT_CREATED"]
+);
+/// A gateway endpoint was deleted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventGatewayEndpointDeletedV1 {
+    pub event_type: AuditLogEventGatewayEndpointDeletedV1EventType,
+    pub gateway_endpoint_id: String,
+    pub slug: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventGatewayEndpointDeletedV1EventType {
+    /// `GATEWAY_ENDPOINT_DELETED`
+    GatewayEndpointDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventGatewayEndpointDeletedV1EventType, Unknown, [GatewayEndpointDeleted =
+    "GATEWAY_ENDPOINT_DELETED"]
+);
+/// A gateway endpoint was changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventGatewayEndpointUpdatedV1 {
+    pub event_type: AuditLogEventGatewayEndpointUpdatedV1EventType,
+    pub gateway_endpoint_id: String,
+    pub slug: String,
+    /// The slug before the change, if it was renamed.
+    #[serde(default)]
+    pub previous_slug: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventGatewayEndpointUpdatedV1EventType {
+    /// `GATEWAY_ENDPOINT_UPDATED`
+    GatewayEndpointUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventGatewayEndpointUpdatedV1EventType, Unknown, [GatewayEndpointUpdated =
+    "GATEWAY_ENDPOINT_UPDATED"]
+);
+/// A model was deleted, with all its deployments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeletedV1 {
+    pub event_type: AuditLogEventModelDeletedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeletedV1EventType {
+    /// `MODEL_DELETED`
+    ModelDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeletedV1EventType, Unknown, [ModelDeleted = "MODEL_DELETED"]
+);
+/// A new deployment of a model was created.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeployedV1 {
+    pub event_type: AuditLogEventModelDeployedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    /// Whether the deployment it replaced was scaled to zero.
+    pub scale_previous_to_zero: bool,
+    pub trusted: bool,
+    /// Whether it was published as a named deployment rather than a development one.
+    pub publish: bool,
+    /// The environment it was deployed straight into, if any.
+    #[serde(default)]
+    pub environment_name: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeployedV1EventType {
+    /// `MODEL_DEPLOYED`
+    ModelDeployed,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeployedV1EventType, Unknown, [ModelDeployed = "MODEL_DEPLOYED"]
+);
+/// Someone turned a model deployment on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentActivatedV1 {
+    pub event_type: AuditLogEventModelDeploymentActivatedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentActivatedV1EventType {
+    /// `MODEL_DEPLOYMENT_ACTIVATED`
+    ModelDeploymentActivated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentActivatedV1EventType, Unknown, [ModelDeploymentActivated
+    = "MODEL_DEPLOYMENT_ACTIVATED"]
+);
+/// A model deployment's autoscaling settings (and possibly its schedules) changed; the top-level fields are the new settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
+    /// Per-schedule changes, if schedules were touched.
+    #[serde(default)]
+    pub schedules: Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>,
+    pub min_replica: i64,
+    pub max_replica: i64,
+    pub concurrency_target: i64,
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default)]
+    pub max_scale_down_rate: Option<f64>,
+    pub event_type: AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    #[serde(default)]
+    pub deployment_type: Option<String>,
+    /// The settings before the change, if recorded.
+    #[serde(default)]
+    pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType {
+    /// `MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED`
+    ModelDeploymentAutoscalingSettingsChanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType, Unknown,
+    [ModelDeploymentAutoscalingSettingsChanged =
+    "MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED"]
+);
+/// Someone turned a model deployment off.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentDeactivatedV1 {
+    pub event_type: AuditLogEventModelDeploymentDeactivatedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentDeactivatedV1EventType {
+    /// `MODEL_DEPLOYMENT_DEACTIVATED`
+    ModelDeploymentDeactivated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentDeactivatedV1EventType, Unknown,
+    [ModelDeploymentDeactivated = "MODEL_DEPLOYMENT_DEACTIVATED"]
+);
+/// Someone removed a model deployment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentDeletedV1 {
+    pub event_type: AuditLogEventModelDeploymentDeletedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentDeletedV1EventType {
+    /// `MODEL_DEPLOYMENT_DELETED`
+    ModelDeploymentDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentDeletedV1EventType, Unknown, [ModelDeploymentDeleted =
+    "MODEL_DEPLOYMENT_DELETED"]
+);
+/// A model deployment was moved to another instance type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
+    pub event_type: AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    /// The new instance type.
+    pub instance_type_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentInstanceTypeChangedV1EventType {
+    /// `MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED`
+    ModelDeploymentInstanceTypeChanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentInstanceTypeChangedV1EventType, Unknown,
+    [ModelDeploymentInstanceTypeChanged = "MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED"]
+);
+/// A model deployment was promoted into an environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentPromotedV1 {
+    pub event_type: AuditLogEventModelDeploymentPromotedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    #[serde(default)]
+    pub environment_name: Option<String>,
+    #[serde(default)]
+    pub environment_id: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentPromotedV1EventType {
+    /// `MODEL_DEPLOYMENT_PROMOTED`
+    ModelDeploymentPromoted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentPromotedV1EventType, Unknown, [ModelDeploymentPromoted =
+    "MODEL_DEPLOYMENT_PROMOTED"]
+);
+/// A model deployment's request backpressure policy changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
+    pub event_type: AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    /// The new policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+    /// The policy before the change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_policy: Option<String>,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType {
+    /// `MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED`
+    ModelDeploymentRequestBackpressureSettingsChanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType, Unknown,
+    [ModelDeploymentRequestBackpressureSettingsChanged =
+    "MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED"]
+);
+/// A failed model deployment was retried.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelDeploymentRetriedV1 {
+    pub event_type: AuditLogEventModelDeploymentRetriedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    pub retried: bool,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelDeploymentRetriedV1EventType {
+    /// `MODEL_DEPLOYMENT_RETRIED`
+    ModelDeploymentRetried,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelDeploymentRetriedV1EventType, Unknown, [ModelDeploymentRetried =
+    "MODEL_DEPLOYMENT_RETRIED"]
+);
+/// Someone intervened in a model promotion that was under way.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventModelPromotionControlActionV1 {
+    pub event_type: AuditLogEventModelPromotionControlActionV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    pub environment_name: String,
+    #[serde(default)]
+    pub environment_id: Option<String>,
+    pub action: AuditLogPromotionControlActionV1,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventModelPromotionControlActionV1EventType {
+    /// `MODEL_PROMOTION_CONTROL_ACTION`
+    ModelPromotionControlAction,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventModelPromotionControlActionV1EventType, Unknown,
+    [ModelPromotionControlAction = "MODEL_PROMOTION_CONTROL_ACTION"]
+);
+/// A single replica of a model deployment was terminated by hand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventReplicaTerminatedV1 {
+    pub event_type: AuditLogEventReplicaTerminatedV1EventType,
+    pub model_id: String,
+    pub model_name: String,
+    pub deployment_id: String,
+    pub deployment_name: String,
+    pub replica_id: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventReplicaTerminatedV1EventType {
+    /// `REPLICA_TERMINATED`
+    ReplicaTerminated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventReplicaTerminatedV1EventType, Unknown, [ReplicaTerminated =
+    "REPLICA_TERMINATED"]
+);
+/// The organization started requiring admin rights to come from directory groups.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventRequireGroupBasedAdminsEnabledV1 {
+    pub event_type: AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
+    pub organization_id: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventRequireGroupBasedAdminsEnabledV1EventType {
+    /// `REQUIRE_GROUP_BASED_ADMINS_ENABLED`
+    RequireGroupBasedAdminsEnabled,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventRequireGroupBasedAdminsEnabledV1EventType, Unknown,
+    [RequireGroupBasedAdminsEnabled = "REQUIRE_GROUP_BASED_ADMINS_ENABLED"]
+);
+/// A workspace secret was deleted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventSecretDeletedV1 {
+    pub event_type: AuditLogEventSecretDeletedV1EventType,
+    pub secret_id: String,
+    pub secret_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventSecretDeletedV1EventType {
+    /// `SECRET_DELETED`
+    SecretDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventSecretDeletedV1EventType, Unknown, [SecretDeleted = "SECRET_DELETED"]
+);
+/// A workspace secret was created or its value changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventSecretUpdatedV1 {
+    pub event_type: AuditLogEventSecretUpdatedV1EventType,
+    pub secret_id: String,
+    pub secret_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventSecretUpdatedV1EventType {
+    /// `SECRET_UPDATED`
+    SecretUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventSecretUpdatedV1EventType, Unknown, [SecretUpdated = "SECRET_UPDATED"]
+);
+/// An SSH certificate was issued for shell access to a running workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventSshCertificateSignedV1 {
+    pub event_type: AuditLogEventSshCertificateSignedV1EventType,
+    pub workload_type: String,
+    pub workload_id: String,
+    pub project_id: String,
+    pub replica_id: String,
+    pub proxy_address: String,
+    /// When the certificate stops being valid.
+    pub expires_at: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventSshCertificateSignedV1EventType {
+    /// `SSH_CERTIFICATE_SIGNED`
+    SshCertificateSigned,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventSshCertificateSignedV1EventType, Unknown, [SshCertificateSigned =
+    "SSH_CERTIFICATE_SIGNED"]
+);
+/// A family of related audit-log event types, used to filter the log.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventTypeGroupV1 {
+    /// `DEPLOYED`
+    Deployed,
+    /// `PROMOTED`
+    Promoted,
+    /// `ACTIVATED_DEACTIVATED`
+    ActivatedDeactivated,
+    /// `AUTOSCALING_SETTINGS`
+    AutoscalingSettings,
+    /// `REQUEST_BACKPRESSURE_SETTINGS`
+    RequestBackpressureSettings,
+    /// `INSTANCE_TYPE_CHANGED`
+    InstanceTypeChanged,
+    /// `ENVIRONMENT_SETTINGS`
+    EnvironmentSettings,
+    /// `REPLICA_TERMINATED`
+    ReplicaTerminated,
+    /// `DELETED`
+    Deleted,
+    /// `SECRETS`
+    Secrets,
+    /// `API_KEYS`
+    ApiKeys,
+    /// `GATEWAY`
+    Gateway,
+    /// `WEBHOOK_SIGNING_SECRETS`
+    WebhookSigningSecrets,
+    /// `USER_MANAGEMENT`
+    UserManagement,
+    /// `DIRECTORY_GROUP_MANAGEMENT`
+    DirectoryGroupManagement,
+    /// `SSH`
+    Ssh,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventTypeGroupV1, Unknown, [Deployed = "DEPLOYED", Promoted = "PROMOTED",
+    ActivatedDeactivated = "ACTIVATED_DEACTIVATED", AutoscalingSettings =
+    "AUTOSCALING_SETTINGS", RequestBackpressureSettings =
+    "REQUEST_BACKPRESSURE_SETTINGS", InstanceTypeChanged = "INSTANCE_TYPE_CHANGED",
+    EnvironmentSettings = "ENVIRONMENT_SETTINGS", ReplicaTerminated =
+    "REPLICA_TERMINATED", Deleted = "DELETED", Secrets = "SECRETS", ApiKeys = "API_KEYS",
+    Gateway = "GATEWAY", WebhookSigningSecrets = "WEBHOOK_SIGNING_SECRETS",
+    UserManagement = "USER_MANAGEMENT", DirectoryGroupManagement =
+    "DIRECTORY_GROUP_MANAGEMENT", Ssh = "SSH"]
+);
+/// The kind of action an audit-log entry records; each value has its own `event_data` shape. New kinds may be added.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventTypeV1 {
+    /// `MODEL_DEPLOYED`
+    ModelDeployed,
+    /// `MODEL_DEPLOYMENT_ACTIVATED`
+    ModelDeploymentActivated,
+    /// `MODEL_DEPLOYMENT_DEACTIVATED`
+    ModelDeploymentDeactivated,
+    /// `MODEL_DEPLOYMENT_RETRIED`
+    ModelDeploymentRetried,
+    /// `MODEL_DEPLOYMENT_PROMOTED`
+    ModelDeploymentPromoted,
+    /// `MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED`
+    ModelDeploymentAutoscalingSettingsChanged,
+    /// `MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED`
+    ModelDeploymentRequestBackpressureSettingsChanged,
+    /// `MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED`
+    ModelDeploymentInstanceTypeChanged,
+    /// `MODEL_DEPLOYMENT_DELETED`
+    ModelDeploymentDeleted,
+    /// `MODEL_DELETED`
+    ModelDeleted,
+    /// `CHAIN_DEPLOYED`
+    ChainDeployed,
+    /// `CHAIN_DEPLOYMENT_ACTIVATED`
+    ChainDeploymentActivated,
+    /// `CHAIN_DEPLOYMENT_DEACTIVATED`
+    ChainDeploymentDeactivated,
+    /// `CHAIN_DEPLOYMENT_PROMOTED`
+    ChainDeploymentPromoted,
+    /// `CHAINLET_AUTOSCALING_SETTINGS_CHANGED`
+    ChainletAutoscalingSettingsChanged,
+    /// `CHAINLET_INSTANCE_TYPE_CHANGED`
+    ChainletInstanceTypeChanged,
+    /// `CHAIN_DEPLOYMENT_DELETED`
+    ChainDeploymentDeleted,
+    /// `CHAIN_DELETED`
+    ChainDeleted,
+    /// `CHAIN_ENVIRONMENT_CREATED`
+    ChainEnvironmentCreated,
+    /// `CHAIN_ENVIRONMENT_UPDATED`
+    ChainEnvironmentUpdated,
+    /// `SECRET_UPDATED`
+    SecretUpdated,
+    /// `SECRET_DELETED`
+    SecretDeleted,
+    /// `API_KEY_CREATED`
+    ApiKeyCreated,
+    /// `API_KEY_DELETED`
+    ApiKeyDeleted,
+    /// `GATEWAY_ENDPOINT_CREATED`
+    GatewayEndpointCreated,
+    /// `GATEWAY_ENDPOINT_UPDATED`
+    GatewayEndpointUpdated,
+    /// `GATEWAY_ENDPOINT_DELETED`
+    GatewayEndpointDeleted,
+    /// `USER_INVITED`
+    UserInvited,
+    /// `USER_JOINED_ORGANIZATION`
+    UserJoinedOrganization,
+    /// `WEBHOOK_SIGNING_SECRET_CREATED`
+    WebhookSigningSecretCreated,
+    /// `WEBHOOK_SIGNING_SECRET_ROTATED`
+    WebhookSigningSecretRotated,
+    /// `WEBHOOK_SIGNING_SECRET_DELETED`
+    WebhookSigningSecretDeleted,
+    /// `USER_ROLE_UPDATED`
+    UserRoleUpdated,
+    /// `USER_TEAM_ROLE_UPDATED`
+    UserTeamRoleUpdated,
+    /// `USER_REMOVED`
+    UserRemoved,
+    /// `DIRECTORY_GROUP_ROLE_UPDATED`
+    DirectoryGroupRoleUpdated,
+    /// `REQUIRE_GROUP_BASED_ADMINS_ENABLED`
+    RequireGroupBasedAdminsEnabled,
+    /// `ENVIRONMENT_CREATED`
+    EnvironmentCreated,
+    /// `ENVIRONMENT_UPDATED`
+    EnvironmentUpdated,
+    /// `ENVIRONMENT_DELETED`
+    EnvironmentDeleted,
+    /// `REPLICA_TERMINATED`
+    ReplicaTerminated,
+    /// `MODEL_PROMOTION_CONTROL_ACTION`
+    ModelPromotionControlAction,
+    /// `SSH_CERTIFICATE_SIGNED`
+    SshCertificateSigned,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventTypeV1, Unknown, [ModelDeployed = "MODEL_DEPLOYED",
+    ModelDeploymentActivated = "MODEL_DEPLOYMENT_ACTIVATED", ModelDeploymentDeactivated =
+    "MODEL_DEPLOYMENT_DEACTIVATED", ModelDeploymentRetried = "MODEL_DEPLOYMENT_RETRIED",
+    ModelDeploymentPromoted = "MODEL_DEPLOYMENT_PROMOTED",
+    ModelDeploymentAutoscalingSettingsChanged =
+    "MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED",
+    ModelDeploymentRequestBackpressureSettingsChanged =
+    "MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED",
+    ModelDeploymentInstanceTypeChanged = "MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED",
+    ModelDeploymentDeleted = "MODEL_DEPLOYMENT_DELETED", ModelDeleted = "MODEL_DELETED",
+    ChainDeployed = "CHAIN_DEPLOYED", ChainDeploymentActivated =
+    "CHAIN_DEPLOYMENT_ACTIVATED", ChainDeploymentDeactivated =
+    "CHAIN_DEPLOYMENT_DEACTIVATED", ChainDeploymentPromoted =
+    "CHAIN_DEPLOYMENT_PROMOTED", ChainletAutoscalingSettingsChanged =
+    "CHAINLET_AUTOSCALING_SETTINGS_CHANGED", ChainletInstanceTypeChanged =
+    "CHAINLET_INSTANCE_TYPE_CHANGED", ChainDeploymentDeleted =
+    "CHAIN_DEPLOYMENT_DELETED", ChainDeleted = "CHAIN_DELETED", ChainEnvironmentCreated =
+    "CHAIN_ENVIRONMENT_CREATED", ChainEnvironmentUpdated = "CHAIN_ENVIRONMENT_UPDATED",
+    SecretUpdated = "SECRET_UPDATED", SecretDeleted = "SECRET_DELETED", ApiKeyCreated =
+    "API_KEY_CREATED", ApiKeyDeleted = "API_KEY_DELETED", GatewayEndpointCreated =
+    "GATEWAY_ENDPOINT_CREATED", GatewayEndpointUpdated = "GATEWAY_ENDPOINT_UPDATED",
+    GatewayEndpointDeleted = "GATEWAY_ENDPOINT_DELETED", UserInvited = "USER_INVITED",
+    UserJoinedOrganization = "USER_JOINED_ORGANIZATION", WebhookSigningSecretCreated =
+    "WEBHOOK_SIGNING_SECRET_CREATED", WebhookSigningSecretRotated =
+    "WEBHOOK_SIGNING_SECRET_ROTATED", WebhookSigningSecretDeleted =
+    "WEBHOOK_SIGNING_SECRET_DELETED", UserRoleUpdated = "USER_ROLE_UPDATED",
+    UserTeamRoleUpdated = "USER_TEAM_ROLE_UPDATED", UserRemoved = "USER_REMOVED",
+    DirectoryGroupRoleUpdated = "DIRECTORY_GROUP_ROLE_UPDATED",
+    RequireGroupBasedAdminsEnabled = "REQUIRE_GROUP_BASED_ADMINS_ENABLED",
+    EnvironmentCreated = "ENVIRONMENT_CREATED", EnvironmentUpdated =
+    "ENVIRONMENT_UPDATED", EnvironmentDeleted = "ENVIRONMENT_DELETED", ReplicaTerminated
+    = "REPLICA_TERMINATED", ModelPromotionControlAction =
+    "MODEL_PROMOTION_CONTROL_ACTION", SshCertificateSigned = "SSH_CERTIFICATE_SIGNED"]
+);
+/// Someone was invited to the organization.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventUserInvitedV1 {
+    pub event_type: AuditLogEventUserInvitedV1EventType,
+    pub invited_user_email: String,
+    /// The role the invitee will get.
+    pub role_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventUserInvitedV1EventType {
+    /// `USER_INVITED`
+    UserInvited,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventUserInvitedV1EventType, Unknown, [UserInvited = "USER_INVITED"]
+);
+/// An invited user accepted and joined the organization.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventUserJoinedOrganizationV1 {
+    pub event_type: AuditLogEventUserJoinedOrganizationV1EventType,
+    pub new_user_email: String,
+    pub user_id: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventUserJoinedOrganizationV1EventType {
+    /// `USER_JOINED_ORGANIZATION`
+    UserJoinedOrganization,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventUserJoinedOrganizationV1EventType, Unknown, [UserJoinedOrganization =
+    "USER_JOINED_ORGANIZATION"]
+);
+/// Someone removed a user from the organization.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventUserRemovedV1 {
+    pub event_type: AuditLogEventUserRemovedV1EventType,
+    pub removed_user_email: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventUserRemovedV1EventType {
+    /// `USER_REMOVED`
+    UserRemoved,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventUserRemovedV1EventType, Unknown, [UserRemoved = "USER_REMOVED"]
+);
+/// A user's organization role changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventUserRoleUpdatedV1 {
+    pub event_type: AuditLogEventUserRoleUpdatedV1EventType,
+    pub user_id: String,
+    pub user_email: String,
+    pub new_role_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventUserRoleUpdatedV1EventType {
+    /// `USER_ROLE_UPDATED`
+    UserRoleUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventUserRoleUpdatedV1EventType, Unknown, [UserRoleUpdated =
+    "USER_ROLE_UPDATED"]
+);
+/// A user's role in a team changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventUserTeamRoleUpdatedV1 {
+    pub event_type: AuditLogEventUserTeamRoleUpdatedV1EventType,
+    pub user_id: String,
+    pub user_email: String,
+    pub team_id: String,
+    pub team_name: String,
+    pub new_role_name: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventUserTeamRoleUpdatedV1EventType {
+    /// `USER_TEAM_ROLE_UPDATED`
+    UserTeamRoleUpdated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventUserTeamRoleUpdatedV1EventType, Unknown, [UserTeamRoleUpdated =
+    "USER_TEAM_ROLE_UPDATED"]
+);
+/// Someone added a webhook signing secret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventWebhookSigningSecretCreatedV1 {
+    pub event_type: AuditLogEventWebhookSigningSecretCreatedV1EventType,
+    pub webhook_signing_secret_id: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventWebhookSigningSecretCreatedV1EventType {
+    /// `WEBHOOK_SIGNING_SECRET_CREATED`
+    WebhookSigningSecretCreated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventWebhookSigningSecretCreatedV1EventType, Unknown,
+    [WebhookSigningSecretCreated = "WEBHOOK_SIGNING_SECRET_CREATED"]
+);
+/// Someone removed a webhook signing secret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventWebhookSigningSecretDeletedV1 {
+    pub event_type: AuditLogEventWebhookSigningSecretDeletedV1EventType,
+    pub webhook_signing_secret_id: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventWebhookSigningSecretDeletedV1EventType {
+    /// `WEBHOOK_SIGNING_SECRET_DELETED`
+    WebhookSigningSecretDeleted,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventWebhookSigningSecretDeletedV1EventType, Unknown,
+    [WebhookSigningSecretDeleted = "WEBHOOK_SIGNING_SECRET_DELETED"]
+);
+/// Someone replaced a webhook signing secret with a new value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLogEventWebhookSigningSecretRotatedV1 {
+    pub event_type: AuditLogEventWebhookSigningSecretRotatedV1EventType,
+    pub webhook_signing_secret_id: String,
+}
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogEventWebhookSigningSecretRotatedV1EventType {
+    /// `WEBHOOK_SIGNING_SECRET_ROTATED`
+    WebhookSigningSecretRotated,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogEventWebhookSigningSecretRotatedV1EventType, Unknown,
+    [WebhookSigningSecretRotated = "WEBHOOK_SIGNING_SECRET_ROTATED"]
+);
+/// An operator's intervention in a running promotion: PAUSE or RESUME it, cancel it gracefully or by force, or force it to completion.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogPromotionControlActionV1 {
+    /// `PAUSE`
+    Pause,
+    /// `RESUME`
+    Resume,
+    /// `FORCE_CANCEL`
+    ForceCancel,
+    /// `FORCE_ROLL_FORWARD`
+    ForceRollForward,
+    /// `GRACEFUL_CANCEL`
+    GracefulCancel,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogPromotionControlActionV1, Unknown, [Pause = "PAUSE", Resume = "RESUME",
+    ForceCancel = "FORCE_CANCEL", ForceRollForward = "FORCE_ROLL_FORWARD", GracefulCancel
+    = "GRACEFUL_CANCEL"]
+);
+/// Order of audit-log entries by time; DESC is newest first, ASC oldest first.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogSortDirectionV1 {
+    /// `DESC`
+    Desc,
+    /// `ASC`
+    Asc,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(AuditLogSortDirectionV1, Unknown, [Desc = "DESC", Asc = "ASC"]);
+/// The surface an action came through: the web UI, the REST API, an MCP client, Baseten itself (SYSTEM), or something else.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AuditLogSourceV1 {
+    /// `UI`
+    Ui,
+    /// `API`
+    Api,
+    /// `MCP`
+    Mcp,
+    /// `SYSTEM`
+    System,
+    /// `OTHER`
+    Other,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AuditLogSourceV1, Unknown, [Ui = "UI", Api = "API", Mcp = "MCP", System = "SYSTEM",
+    Other = "OTHER"]
+);
+/// How often a schedule's window repeats.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AutoscalingScheduleCadenceV1 {
+    /// `DAILY`
+    Daily,
+    /// `HOURLY`
+    Hourly,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AutoscalingScheduleCadenceV1, Unknown, [Daily = "DAILY", Hourly = "HOURLY"]
+);
+/// Settings a schedule applies. Every field must be sent; null keeps the environment's own value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoscalingScheduleSettingsRequestV1 {
+    /// Fewest replicas while the schedule applies.
+    pub min_replica: i64,
+    /// Most replicas while the schedule applies.
+    pub max_replica: i64,
+    /// Seconds of traffic looked at when scaling.
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    /// Seconds to wait before scaling down.
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    /// Concurrent requests per replica to aim for.
+    #[serde(default)]
+    pub concurrency_target: Option<i64>,
+    /// Share of the concurrency target to aim for, in percent.
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    /// Tokens in flight per replica to aim for.
+    #[serde(default)]
+    pub target_in_flight_tokens: Option<i64>,
+    /// Largest share of replicas removed per scale-down step, 1 to 50 percent.
+    #[serde(default)]
+    pub max_scale_down_rate: Option<i64>,
+}
+/// The autoscaling settings in force now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoscalingScheduleStateV1 {
+    /// ID of the schedule that set them, or null for the environment's own settings.
+    #[serde(default)]
+    pub schedule_id: Option<String>,
+    /// The effective settings.
+    pub autoscaling_settings: AutoscalingSettingsV1,
+}
+/// A recurring schedule to create, or to replace when `id` is set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoscalingScheduleUpsertV1 {
+    /// ID of the schedule to replace; leave it out to create one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The schedule's name.
+    pub name: String,
+    /// Whether the schedule takes effect.
+    pub enabled: bool,
+    /// Whether the window repeats daily or hourly.
+    pub cadence: AutoscalingScheduleCadenceV1,
+    /// Days of the week the schedule runs on.
+    pub weekdays: Vec<AutoscalingScheduleWeekdayV1>,
+    /// Hour the window opens; required for daily schedules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_hour: Option<i64>,
+    /// Minute the window opens.
+    pub start_minute: i64,
+    /// Hour the window closes; required for daily schedules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_hour: Option<i64>,
+    /// Minute the window closes.
+    pub end_minute: i64,
+    /// The settings to apply while the window is open.
+    pub autoscaling_settings: AutoscalingScheduleSettingsRequestV1,
+}
+/// A day of the week.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AutoscalingScheduleWeekdayV1 {
+    /// `SUNDAY`
+    Sunday,
+    /// `MONDAY`
+    Monday,
+    /// `TUESDAY`
+    Tuesday,
+    /// `WEDNESDAY`
+    Wednesday,
+    /// `THURSDAY`
+    Thursday,
+    /// `FRIDAY`
+    Friday,
+    /// `SATURDAY`
+    Saturday,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    AutoscalingScheduleWeekdayV1, Unknown, [Sunday = "SUNDAY", Monday = "MONDAY", Tuesday
+    = "TUESDAY", Wednesday = "WEDNESDAY", Thursday = "THURSDAY", Friday = "FRIDAY",
+    Saturday = "SATURDAY"]
+);
+/// How a deployment adds and removes replicas with load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AutoscalingSettingsV1 {
+    /// Fewest replicas to keep; 0 lets it scale to zero.
+    pub min_replica: i64,
+    /// Most replicas to run.
+    pub max_replica: i64,
+    /// Seconds of traffic looked at when deciding to scale.
+    #[serde(default)]
+    pub autoscaling_window: Option<i64>,
+    /// Seconds to wait after load drops before removing replicas.
+    #[serde(default)]
+    pub scale_down_delay: Option<i64>,
+    /// Concurrent requests one replica should handle before another is added.
+    pub concurrency_target: i64,
+    /// Share of the concurrency target (in percent) to aim for, leaving headroom.
+    #[serde(default)]
+    pub target_utilization_percentage: Option<i64>,
+    /// Tokens in flight per replica to aim for, when scaling on tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_in_flight_tokens: Option<i64>,
+    /// Largest share of replicas (in percent) removed in one scale-down step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_scale_down_rate: Option<i64>,
+}
+/// A resource that incurs cost (a deployment, training job or chainlet).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BillableResourceV1 {
+    /// The resource's ID.
+    pub id: String,
+    /// What sort of resource it is.
+    pub kind: ResourceKind,
+    /// The resource's name, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Name of the model the resource belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name: Option<String>,
+    /// Whether the resource has since been deleted.
+    pub is_deleted: bool,
+    /// Name of the instance type it ran on, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_type: Option<String>,
+    /// Environment it served, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment_name: Option<String>,
+    /// The chain it belongs to, for a chainlet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_metadata: Option<ChainMetadataV1>,
+    /// ID of the owning team, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<String>,
+    /// Name of the owning team, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_name: Option<String>,
+}
+/// Identifies the chain and chain deployment a chainlet belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChainMetadataV1 {
+    /// The chain's ID.
+    pub chain_id: String,
+    /// The chain's name, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_name: Option<String>,
+    /// The chain deployment's ID.
+    pub chain_deployment_id: String,
+}
+/// One day of a dedicated resource's cost and usage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DailyDedicatedUsageV1 {
+    /// The day (UTC).
+    pub date: String,
+    /// Cost in USD that day.
+    pub subtotal: ::serde_json::Value,
+    /// Compute cost in USD that day.
+    pub compute_cost: ::serde_json::Value,
+    /// Surcharges in USD that day.
+    pub surcharge_cost: ::serde_json::Value,
+    /// Compute minutes that day.
+    pub minutes: i64,
+    /// Inference requests served that day.
+    pub inference_requests: i64,
+}
+/// One day of a Model API model's cost and tokens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DailyModelApiUsageV1 {
+    /// The day (UTC).
+    pub date: String,
+    /// Cost in USD that day.
+    pub subtotal: ::serde_json::Value,
+    /// Input tokens that day.
+    pub input_tokens: i64,
+    /// Output tokens that day.
+    pub output_tokens: i64,
+    /// Cached input tokens that day.
+    pub cached_input_tokens: i64,
+}
+/// One day of a training job's cost and usage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DailyTrainingUsageV1 {
+    /// The day (UTC).
+    pub date: String,
+    /// Cost in USD that day.
+    pub subtotal: ::serde_json::Value,
+    /// Compute minutes that day.
+    pub minutes: i64,
+}
+/// Cost and usage of one billed resource.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DedicatedItemV1 {
+    /// What was billed.
+    pub billable_resource: BillableResourceV1,
+    /// Cost in USD, compute plus surcharges.
+    pub subtotal: ::serde_json::Value,
+    /// Cost of the compute time, in USD.
+    pub compute_cost: ::serde_json::Value,
+    /// Surcharges on top of compute, in USD.
+    pub surcharge_cost: ::serde_json::Value,
+    /// Compute minutes used.
+    pub minutes: i64,
+    /// Number of inference requests served.
+    pub inference_requests: i64,
+    /// The same figures per day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<Vec<DailyDedicatedUsageV1>>,
+}
+/// Cost and usage of dedicated deployments over the range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DedicatedUsageV1 {
+    /// Cost in USD before credits.
+    pub subtotal: ::serde_json::Value,
+    /// Credits applied, in USD.
+    pub credits_used: ::serde_json::Value,
+    /// Amount owed in USD after credits.
+    pub total: ::serde_json::Value,
+    /// Compute minutes used.
+    pub minutes: i64,
+    /// The same figures per deployment or chainlet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<Vec<DedicatedItemV1>>,
+}
+/// Lifecycle state of a deployment: being built or deployed, loading, ACTIVE and serving, UNHEALTHY, failed at some step, UPDATING, SCALED_TO_ZERO (no replicas, wakes on traffic), WAKING_UP, or deactivated.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DeploymentStatusV1 {
+    /// `BUILDING`
+    Building,
+    /// `DEPLOYING`
+    Deploying,
+    /// `DEPLOY_FAILED`
+    DeployFailed,
+    /// `LOADING_MODEL`
+    LoadingModel,
+    /// `ACTIVE`
+    Active,
+    /// `UNHEALTHY`
+    Unhealthy,
+    /// `BUILD_FAILED`
+    BuildFailed,
+    /// `BUILD_STOPPED`
+    BuildStopped,
+    /// `DEACTIVATING`
+    Deactivating,
+    /// `INACTIVE`
+    Inactive,
+    /// `FAILED`
+    Failed,
+    /// `UPDATING`
+    Updating,
+    /// `SCALED_TO_ZERO`
+    ScaledToZero,
+    /// `WAKING_UP`
+    WakingUp,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    DeploymentStatusV1, Unknown, [Building = "BUILDING", Deploying = "DEPLOYING",
+    DeployFailed = "DEPLOY_FAILED", LoadingModel = "LOADING_MODEL", Active = "ACTIVE",
+    Unhealthy = "UNHEALTHY", BuildFailed = "BUILD_FAILED", BuildStopped =
+    "BUILD_STOPPED", Deactivating = "DEACTIVATING", Inactive = "INACTIVE", Failed =
+    "FAILED", Updating = "UPDATING", ScaledToZero = "SCALED_TO_ZERO", WakingUp =
+    "WAKING_UP"]
+);
+/// One deployment (a built, versioned instance) of a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeploymentV1 {
+    /// The deployment's ID.
+    pub id: String,
+    /// When the deployment was created.
+    pub created_at: String,
+    /// The deployment's name.
+    pub name: String,
+    /// ID of the model this deployment belongs to.
+    pub model_id: String,
+    /// Whether this deployment currently serves the production environment.
+    pub is_production: bool,
+    /// Whether this is the model's development deployment.
+    pub is_development: bool,
+    /// Where the deployment is in its lifecycle.
+    pub status: DeploymentStatusV1,
+    /// How many replicas are running right now.
+    pub active_replica_count: i64,
+    /// How the deployment scales, or null when it has no autoscaling settings.
+    #[serde(default)]
+    pub autoscaling_settings: Option<AutoscalingSettingsV1>,
+    /// Name of the instance type the deployment runs on, if known.
+    #[serde(default)]
+    pub instance_type_name: Option<String>,
+    /// Name of the environment the deployment serves, or null if none.
+    #[serde(default)]
+    pub environment: Option<String>,
+    /// Free-form labels attached to the deployment, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<::std::collections::BTreeMap<String, ::serde_json::Value>>,
+    /// Region the deployment runs in, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<RegionV1>,
+    /// What happens to requests once the deployment's queue is full.
+    pub request_backpressure_settings: RequestBackpressureSettingsV1,
+}
+/// A list of a model's deployments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeploymentsV1 {
+    /// The deployments.
+    pub deployments: Vec<DeploymentV1>,
+}
+/// An environment's autoscaling schedules and which one is in force.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentAutoscalingSchedulesV1 {
+    /// IANA time zone the schedules' times are read in, e.g. `America/New_York`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// The schedules, recurring or one-time.
+    pub schedules: Vec<::serde_json::Value>,
+    /// The settings in force now and the schedule they come from, if known.
+    #[serde(default)]
+    pub applied_state: Option<AutoscalingScheduleStateV1>,
+}
+/// A named, stable target for a model (such as `production`) that one deployment serves at a time; promoting swaps that deployment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentV1 {
+    /// The environment's name.
+    pub name: String,
+    /// When the environment was created.
+    pub created_at: String,
+    /// ID of the model the environment belongs to.
+    pub model_id: String,
+    /// The deployment now serving the environment, or null if none.
+    #[serde(default)]
+    pub current_deployment: Option<DeploymentV1>,
+    /// The deployment being promoted into the environment, if a promotion is under way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate_deployment: Option<DeploymentV1>,
+    /// Progress of a running promotion, or null when none runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_progress_promotion: Option<InProgressPromotionV1>,
+    /// How the environment's deployment scales.
+    pub autoscaling_settings: AutoscalingSettingsV1,
+    /// How deployments are promoted into the environment.
+    pub promotion_settings: PromotionSettingsV1,
+    /// The hardware the environment's deployment runs on.
+    pub instance_type: InstanceTypeV1,
+    /// What happens to requests once the queue is full.
+    pub request_backpressure_settings: RequestBackpressureSettingsV1,
+    /// Time-based overrides of the autoscaling settings, if any are set up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoscaling_schedules: Option<EnvironmentAutoscalingSchedulesV1>,
+}
+/// A list of a model's environments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentsV1 {
+    pub environments: Vec<EnvironmentV1>,
+}
 /// Metrics over a time window in index-mapped form. Each metric is described once, in `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order, so the value for descriptor i is at values\[i\].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetModelMetricsResponseV1 {
@@ -19,6 +2734,109 @@ pub struct GetModelMetricsResponseV1 {
     pub metric_descriptors: Vec<ModelMetricDescriptorV1>,
     /// The value sets, one per step, in time order, together covering the window. CURRENT and SUMMARY responses hold exactly one value set.
     pub metric_values: Vec<ModelMetricValueSetV1>,
+}
+/// Phase of a promotion, from RELEASING through ramping to its outcome.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InProgressPromotionStatusV1 {
+    /// `RELEASING`
+    Releasing,
+    /// `RAMPING_UP`
+    RampingUp,
+    /// `RAMPING_DOWN`
+    RampingDown,
+    /// `PAUSED`
+    Paused,
+    /// `SUCCEEDED`
+    Succeeded,
+    /// `FAILED`
+    Failed,
+    /// `CANCELED`
+    Canceled,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    InProgressPromotionStatusV1, Unknown, [Releasing = "RELEASING", RampingUp =
+    "RAMPING_UP", RampingDown = "RAMPING_DOWN", Paused = "PAUSED", Succeeded =
+    "SUCCEEDED", Failed = "FAILED", Canceled = "CANCELED"]
+);
+/// How far a running promotion has got.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InProgressPromotionV1 {
+    /// The promotion's current phase.
+    pub status: InProgressPromotionStatusV1,
+    /// Percent of traffic already sent to the new deployment.
+    pub percent_traffic_to_new_version: i64,
+    /// Why the promotion failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// Whether the promotion replaces replicas gradually (a rolling deploy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy: Option<bool>,
+}
+/// A hardware configuration a deployment runs on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstanceTypeV1 {
+    /// The instance type's ID.
+    pub id: String,
+    /// The instance type's name.
+    pub name: String,
+    /// Memory available, in MiB.
+    pub memory_limit_mib: i64,
+    /// CPU available, in thousandths of a core.
+    pub millicpu_limit: i64,
+    /// Number of GPUs.
+    pub gpu_count: i64,
+    /// GPU model, or null for a CPU-only instance.
+    #[serde(default)]
+    pub gpu_type: Option<String>,
+    /// Memory per GPU in MiB, or null without a GPU.
+    #[serde(default)]
+    pub gpu_memory_limit_mib: Option<i64>,
+}
+/// One page of audit-log entries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListAuditLogsResponseV1 {
+    /// The entries on this page, in the requested order.
+    pub items: Vec<AuditLogEntryV1>,
+    /// Whether more entries follow, and the cursor to fetch them.
+    pub pagination: PaginationResponseV1,
+}
+/// Cost and token usage of one Model API model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelApiItemV1 {
+    /// The model's name.
+    pub model_name: String,
+    /// The family the model belongs to, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_family: Option<String>,
+    /// Cost in USD.
+    pub subtotal: ::serde_json::Value,
+    /// Input tokens billed at the full rate.
+    pub input_tokens: i64,
+    /// Output tokens generated.
+    pub output_tokens: i64,
+    /// Input tokens read from the prompt cache rather than processed again.
+    pub cached_input_tokens: i64,
+    /// The same figures per day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<Vec<DailyModelApiUsageV1>>,
+}
+/// Cost and token usage of Model APIs over the range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelApisUsageV1 {
+    /// Cost in USD before credits.
+    pub subtotal: ::serde_json::Value,
+    /// Credits applied, in USD.
+    pub credits_used: ::serde_json::Value,
+    /// Amount owed in USD after credits.
+    pub total: ::serde_json::Value,
+    /// The same figures per model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<Vec<ModelApiItemV1>>,
 }
 /// Names and explains one metric. Where it sits in `metric_descriptors` tells you where to find its values in each value set. A metric can consist of several labelled series (latency quantiles, requests per status, ...); `label_sets` lists them, and the metric's entry in a value set is a list in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -102,4 +2920,346 @@ pub struct ModelMetricValueSetV1 {
     pub start_epoch_millis: i64,
     /// One entry per descriptor, in descriptor order. Each entry is a list with one number per label set of that descriptor (a one-element list for an unlabelled metric). A series that had no data during this step is null.
     pub values: Vec<Vec<Option<f64>>>,
+}
+/// A model, the named container that holds its deployments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelV1 {
+    /// The model's ID.
+    pub id: String,
+    /// When the model was created.
+    pub created_at: String,
+    /// The model's name, unique within its team.
+    pub name: String,
+    /// How many deployments the model has.
+    pub deployments_count: i64,
+    /// ID of the deployment behind the production environment, or null if none.
+    #[serde(default)]
+    pub production_deployment_id: Option<String>,
+    /// ID of the development deployment, or null if the model has none.
+    #[serde(default)]
+    pub development_deployment_id: Option<String>,
+    /// Name of the instance type the model runs on, e.g. `1x4`.
+    pub instance_type_name: String,
+    /// Name of the team that owns the model.
+    pub team_name: String,
+}
+/// The models a listing returned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelsV1 {
+    pub models: Vec<ModelV1>,
+}
+/// Where a page sits in a longer listing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaginationResponseV1 {
+    /// Whether there are entries after this page.
+    pub has_more: bool,
+    /// Pass this as `cursor` to get the next page; null on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+/// What happens to the replaced deployment after a promotion: KEEP it running, SCALE_TO_ZERO, or DEACTIVATE it.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PromotionCleanupStrategyV1 {
+    /// `KEEP`
+    Keep,
+    /// `SCALE_TO_ZERO`
+    ScaleToZero,
+    /// `DEACTIVATE`
+    Deactivate,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    PromotionCleanupStrategyV1, Unknown, [Keep = "KEEP", ScaleToZero = "SCALE_TO_ZERO",
+    Deactivate = "DEACTIVATE"]
+);
+/// How a deployment is promoted into an environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PromotionSettingsV1 {
+    /// Whether promoting rebuilds the deployment with the environment's settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redeploy_on_promotion: Option<bool>,
+    /// Whether to replace replicas gradually instead of all at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy: Option<bool>,
+    /// What to do with the previous deployment once a promotion finishes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotion_cleanup_strategy: Option<PromotionCleanupStrategyV1>,
+    /// Tuning of a rolling deploy, when one is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy_config: Option<RollingDeployConfigV1>,
+    /// Whether to shift traffic to the new deployment step by step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ramp_up_while_promoting: Option<bool>,
+    /// How long, in seconds, the traffic ramp-up lasts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ramp_up_duration_seconds: Option<i64>,
+}
+/// A region a deployment can run in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegionV1 {
+    /// The region's identifier.
+    pub slug: String,
+    /// The region's human-readable name.
+    pub display_name: String,
+}
+/// QUEUE_ON_FULL: keep queueing requests when the queue is full. REJECT_ON_FULL: turn new requests away instead.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RequestBackpressurePolicyV1 {
+    /// `QUEUE_ON_FULL`
+    QueueOnFull,
+    /// `REJECT_ON_FULL`
+    RejectOnFull,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    RequestBackpressurePolicyV1, Unknown, [QueueOnFull = "QUEUE_ON_FULL", RejectOnFull =
+    "REJECT_ON_FULL"]
+);
+/// What happens to requests when a deployment's queue is full.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequestBackpressureSettingsV1 {
+    /// The policy in effect, or null for the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<RequestBackpressurePolicyV1>,
+}
+/// The sort of a billed resource.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ResourceKind {
+    /// `MODEL_DEPLOYMENT`
+    ModelDeployment,
+    /// `TRAINING_JOB`
+    TrainingJob,
+    /// `CHAINLET`
+    Chainlet,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    ResourceKind, Unknown, [ModelDeployment = "MODEL_DEPLOYMENT", TrainingJob =
+    "TRAINING_JOB", Chainlet = "CHAINLET"]
+);
+/// Tuning of a rolling deploy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RollingDeployConfigV1 {
+    /// What the rollout replaces one step at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy_strategy: Option<RollingDeployStrategyV1>,
+    /// Extra replicas allowed during the rollout, as a percent of the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_surge_percent: Option<i64>,
+    /// Replicas allowed to be unavailable during the rollout, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable_percent: Option<i64>,
+    /// Seconds to wait after each step before taking the next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stabilization_time_seconds: Option<i64>,
+    /// Additional replicas, in percent, kept while rolling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_overhead_percent: Option<i64>,
+}
+/// How a rolling deploy proceeds; REPLICA swaps replicas one batch at a time.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RollingDeployStrategyV1 {
+    /// `REPLICA`
+    Replica,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(RollingDeployStrategyV1, Unknown, [Replica = "REPLICA"]);
+/// Cost and usage of one training job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingItemV1 {
+    /// The training job billed.
+    pub billable_resource: BillableResourceV1,
+    /// Cost in USD.
+    pub subtotal: ::serde_json::Value,
+    /// Compute minutes used.
+    pub minutes: i64,
+    /// The same figures per day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<Vec<DailyTrainingUsageV1>>,
+}
+/// Cost and usage of training jobs over the range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingUsageV1 {
+    /// Cost in USD before credits.
+    pub subtotal: ::serde_json::Value,
+    /// Credits applied, in USD.
+    pub credits_used: ::serde_json::Value,
+    /// Amount owed in USD after credits.
+    pub total: ::serde_json::Value,
+    /// Compute minutes used.
+    pub minutes: i64,
+    /// The same figures per training job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<Vec<TrainingItemV1>>,
+}
+/// Schedules to create or change, and schedules to remove.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateAutoscalingScheduleSettingsV1 {
+    /// New IANA time zone for all of the environment's schedules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// Schedules to write: one with an `id` replaces that schedule, one without creates a new schedule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedules: Option<Vec<AutoscalingScheduleUpsertV1>>,
+    /// IDs of schedules to remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_schedules: Option<Vec<String>>,
+}
+/// The outcome of an autoscaling change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateAutoscalingSettingsResponseV1 {
+    /// Whether the change was taken up.
+    pub status: UpdateAutoscalingSettingsStatusV1,
+    /// A human-readable explanation of the status.
+    pub message: String,
+}
+/// ACCEPTED: being applied now. QUEUED: will be applied after a change already in progress. UNCHANGED: the settings already had these values.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UpdateAutoscalingSettingsStatusV1 {
+    /// `ACCEPTED`
+    Accepted,
+    /// `QUEUED`
+    Queued,
+    /// `UNCHANGED`
+    Unchanged,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+rt::open_enum_impls!(
+    UpdateAutoscalingSettingsStatusV1, Unknown, [Accepted = "ACCEPTED", Queued =
+    "QUEUED", Unchanged = "UNCHANGED"]
+);
+/// A change to autoscaling settings. Only the fields given (and not null) are changed; the rest keep their values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateAutoscalingSettingsV1 {
+    /// New fewest replicas; 0 allows scaling to zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_replica: Option<i64>,
+    /// New most replicas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_replica: Option<i64>,
+    /// New look-back window for scaling decisions, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoscaling_window: Option<i64>,
+    /// New wait before scaling down, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_down_delay: Option<i64>,
+    /// New number of concurrent requests per replica to aim for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency_target: Option<i64>,
+    /// New share of the concurrency target to aim for, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_utilization_percentage: Option<i64>,
+    /// New number of tokens in flight per replica to aim for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_in_flight_tokens: Option<i64>,
+    /// New largest share of replicas removed per scale-down step, 1 to 50 percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_scale_down_rate: Option<i64>,
+}
+/// A change to an environment's settings. Each group is optional; a group left out or null is not touched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateEnvironmentRequestV1 {
+    /// Changes to the autoscaling settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoscaling_settings: Option<UpdateAutoscalingSettingsV1>,
+    /// Changes to the promotion settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotion_settings: Option<UpdatePromotionSettingsV1>,
+    /// Schedules to create, change or remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoscaling_schedule_settings: Option<UpdateAutoscalingScheduleSettingsV1>,
+    /// A change to the backpressure policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_backpressure_settings: Option<UpdateRequestBackpressureSettingsV1>,
+}
+/// The reply to an environment change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateEnvironmentResponseV1 {
+    /// The environment as the server sees it once the change was accepted.
+    pub environment: EnvironmentV1,
+    /// Deprecated; read `environment` instead.
+    pub status: UpdateAutoscalingSettingsStatusV1,
+    /// Deprecated; read `environment` instead.
+    pub message: String,
+}
+/// A change to promotion settings; null fields keep their values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdatePromotionSettingsV1 {
+    /// Whether promoting rebuilds the deployment with the environment's settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redeploy_on_promotion: Option<bool>,
+    /// Whether to replace replicas gradually.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy: Option<bool>,
+    /// What to do with the previous deployment after a promotion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotion_cleanup_strategy: Option<PromotionCleanupStrategyV1>,
+    /// Changes to the rolling-deploy tuning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy_config: Option<UpdateRollingDeployConfigV1>,
+    /// Whether to shift traffic to the new deployment step by step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ramp_up_while_promoting: Option<bool>,
+    /// How long the traffic ramp-up lasts, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ramp_up_duration_seconds: Option<i64>,
+}
+/// A change to the backpressure policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateRequestBackpressureSettingsV1 {
+    /// The new policy; null leaves it unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<RequestBackpressurePolicyV1>,
+}
+/// A change to rolling-deploy tuning; null fields keep their values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateRollingDeployConfigV1 {
+    /// What the rollout replaces one step at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_deploy_strategy: Option<RollingDeployStrategyV1>,
+    /// Extra replicas allowed during the rollout, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_surge_percent: Option<i64>,
+    /// Replicas allowed to be unavailable during the rollout, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable_percent: Option<i64>,
+    /// Seconds to wait after each step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stabilization_time_seconds: Option<i64>,
+    /// Additional replicas kept while rolling, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_overhead_percent: Option<i64>,
+}
+/// Billed usage over a date range, by product. A product the workspace did not use is null.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UsageSummaryV1 {
+    /// Dedicated model serving.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dedicated_usage: Option<DedicatedUsageV1>,
+    /// Training jobs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training_usage: Option<TrainingUsageV1>,
+    /// Model APIs, billed by token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_apis_usage: Option<ModelApisUsageV1>,
 }

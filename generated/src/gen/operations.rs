@@ -4,6 +4,132 @@
 use super::Client;
 use super::models::*;
 use crate::runtime as rt;
+/// Optional query parameters of [`Client::get_audit_logs`]; unset ones are not sent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetAuditLogsQuery {
+    /// The `pagination.cursor` of the previous page. Leave it out for the first page.
+    pub cursor: Option<String>,
+    /// Most entries to return in one page, from 1 to 200 (20 if left out).
+    pub limit: Option<i64>,
+    /// Order by when the action happened: DESC (newest first, the default) or ASC. Has no effect once a cursor is given.
+    pub direction: Option<AuditLogSortDirectionV1>,
+    /// Text looked for, ignoring case, within the names and IDs of the resources an entry refers to.
+    pub search: Option<String>,
+    /// Only return entries whose event type belongs to one of these groups.
+    pub event_type_groups: Vec<AuditLogEventTypeGroupV1>,
+    /// Only return entries for actions taken by one of these users.
+    pub user_ids: Vec<String>,
+    /// Only return entries that refer to one of these model deployments.
+    pub deployment_ids: Vec<String>,
+    /// Only return entries that refer to one of these chain deployments.
+    pub chain_deployment_ids: Vec<String>,
+    /// Only return entries about one of these environments.
+    pub environment_names: Vec<String>,
+    /// Only return entries for actions made through one of these surfaces.
+    pub sources: Vec<AuditLogSourceV1>,
+    /// Earliest time to include, in milliseconds since the Unix epoch. Without it the log is read from its beginning.
+    pub start_epoch_millis: Option<i64>,
+    /// Latest time to include, in milliseconds since the Unix epoch; defaults to now.
+    pub end_epoch_millis: Option<i64>,
+}
+impl GetAuditLogsQuery {
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn cursor(mut self, value: impl Into<String>) -> Self {
+        self.cursor = Some(value.into());
+        self
+    }
+    /// Sets `limit`.
+    #[must_use]
+    pub fn limit(mut self, value: impl Into<i64>) -> Self {
+        self.limit = Some(value.into());
+        self
+    }
+    /// Sets `direction`.
+    #[must_use]
+    pub fn direction(mut self, value: impl Into<AuditLogSortDirectionV1>) -> Self {
+        self.direction = Some(value.into());
+        self
+    }
+    /// Sets `search`.
+    #[must_use]
+    pub fn search(mut self, value: impl Into<String>) -> Self {
+        self.search = Some(value.into());
+        self
+    }
+    /// Sets `event_type_groups`.
+    #[must_use]
+    pub fn event_type_groups<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<AuditLogEventTypeGroupV1>,
+    {
+        self.event_type_groups = values.into_iter().map(Into::into).collect();
+        self
+    }
+    /// Sets `user_ids`.
+    #[must_use]
+    pub fn user_ids<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.user_ids = values.into_iter().map(Into::into).collect();
+        self
+    }
+    /// Sets `deployment_ids`.
+    #[must_use]
+    pub fn deployment_ids<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.deployment_ids = values.into_iter().map(Into::into).collect();
+        self
+    }
+    /// Sets `chain_deployment_ids`.
+    #[must_use]
+    pub fn chain_deployment_ids<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.chain_deployment_ids = values.into_iter().map(Into::into).collect();
+        self
+    }
+    /// Sets `environment_names`.
+    #[must_use]
+    pub fn environment_names<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.environment_names = values.into_iter().map(Into::into).collect();
+        self
+    }
+    /// Sets `sources`.
+    #[must_use]
+    pub fn sources<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<AuditLogSourceV1>,
+    {
+        self.sources = values.into_iter().map(Into::into).collect();
+        self
+    }
+    /// Sets `start_epoch_millis`.
+    #[must_use]
+    pub fn start_epoch_millis(mut self, value: impl Into<i64>) -> Self {
+        self.start_epoch_millis = Some(value.into());
+        self
+    }
+    /// Sets `end_epoch_millis`.
+    #[must_use]
+    pub fn end_epoch_millis(mut self, value: impl Into<i64>) -> Self {
+        self.end_epoch_millis = Some(value.into());
+        self
+    }
+}
 /// Optional query parameters of [`Client::get_model_deployment_metrics`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GetModelDeploymentMetricsQuery {
@@ -43,6 +169,20 @@ impl GetModelDeploymentMetricsQuery {
         I::Item: Into<String>,
     {
         self.metrics = values.into_iter().map(Into::into).collect();
+        self
+    }
+}
+/// Optional query parameters of [`Client::get_model_deployments`]; unset ones are not sent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetModelDeploymentsQuery {
+    /// Only return the deployment called exactly this, if there is one.
+    pub name: Option<String>,
+}
+impl GetModelDeploymentsQuery {
+    /// Sets `name`.
+    #[must_use]
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }
@@ -88,7 +228,139 @@ impl GetModelEnvironmentMetricsQuery {
         self
     }
 }
+/// Optional query parameters of [`Client::get_models`]; unset ones are not sent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GetModelsQuery {
+    /// Only return models called exactly this. Model names are unique within a team, not across the organization, so more than one model can match.
+    pub name: Option<String>,
+}
+impl GetModelsQuery {
+    /// Sets `name`.
+    #[must_use]
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
 impl Client {
+    /// Lists the workspace's audit log.
+    ///
+    /// Returns one page of audit-log entries (who did what to which model, chain or workspace setting), newest first unless asked otherwise. The filters narrow the entries; pass the previous page's cursor to get the next page. Where a workspace has several teams, only organization admins may read it.
+    ///
+    /// `GET /v1/audit_logs`
+    pub async fn get_audit_logs(
+        &self,
+        query: &GetAuditLogsQuery,
+    ) -> Result<ListAuditLogsResponseV1, rt::Error> {
+        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        if let Some(value) = &query.cursor {
+            pairs.push(("cursor", value.to_string()));
+        }
+        if let Some(value) = &query.limit {
+            pairs.push(("limit", value.to_string()));
+        }
+        if let Some(value) = &query.direction {
+            pairs.push(("direction", value.to_string()));
+        }
+        if let Some(value) = &query.search {
+            pairs.push(("search", value.to_string()));
+        }
+        for value in query.event_type_groups.iter() {
+            pairs.push(("event_type_groups", value.to_string()));
+        }
+        for value in query.user_ids.iter() {
+            pairs.push(("user_ids", value.to_string()));
+        }
+        for value in query.deployment_ids.iter() {
+            pairs.push(("deployment_ids", value.to_string()));
+        }
+        for value in query.chain_deployment_ids.iter() {
+            pairs.push(("chain_deployment_ids", value.to_string()));
+        }
+        for value in query.environment_names.iter() {
+            pairs.push(("environment_names", value.to_string()));
+        }
+        for value in query.sources.iter() {
+            pairs.push(("sources", value.to_string()));
+        }
+        if let Some(value) = &query.start_epoch_millis {
+            pairs.push(("start_epoch_millis", value.to_string()));
+        }
+        if let Some(value) = &query.end_epoch_millis {
+            pairs.push(("end_epoch_millis", value.to_string()));
+        }
+        let request = rt::Request {
+            operation: "get_audit_logs",
+            method: rt::Method::GET,
+            path_template: "/v1/audit_logs",
+            path: "/v1/audit_logs".to_owned(),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Summarizes billed usage over a date range.
+    ///
+    /// Returns what the workspace used and owes between two dates, split into dedicated model serving, training and Model APIs. The range may span at most 31 days.
+    ///
+    /// `GET /v1/billing/usage_summary`
+    pub async fn get_billing_usage_summary(
+        &self,
+        start_date: &str,
+        end_date: &str,
+    ) -> Result<UsageSummaryV1, rt::Error> {
+        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        pairs.push(("start_date", start_date.to_string()));
+        pairs.push(("end_date", end_date.to_string()));
+        let request = rt::Request {
+            operation: "get_billing_usage_summary",
+            method: rt::Method::GET,
+            path_template: "/v1/billing/usage_summary",
+            path: "/v1/billing/usage_summary".to_owned(),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Gets one model.
+    ///
+    /// `GET /v1/models/{model_id}`
+    pub async fn get_model(&self, model_id: &str) -> Result<ModelV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "get_model",
+            method: rt::Method::GET,
+            path_template: "/v1/models/{model_id}",
+            path: format!("/v1/models/{model_id}"),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Gets one deployment of a model.
+    ///
+    /// Returns the deployment with its status, replica count, autoscaling settings and the environment it serves, if any.
+    ///
+    /// `GET /v1/models/{model_id}/deployments/{deployment_id}`
+    pub async fn get_model_deployment(
+        &self,
+        model_id: &str,
+        deployment_id: &str,
+    ) -> Result<DeploymentV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "get_model_deployment",
+            method: rt::Method::GET,
+            path_template: "/v1/models/{model_id}/deployments/{deployment_id}",
+            path: format!("/v1/models/{model_id}/deployments/{deployment_id}"),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
     /// Gets the metrics for a model deployment.
     ///
     /// Returns the metrics of one deployment over the requested window.
@@ -120,6 +392,52 @@ impl Client {
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
             path: format!("/v1/models/{model_id}/deployments/{deployment_id}/metrics"),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Lists a model's deployments.
+    ///
+    /// `GET /v1/models/{model_id}/deployments`
+    pub async fn get_model_deployments(
+        &self,
+        model_id: &str,
+        query: &GetModelDeploymentsQuery,
+    ) -> Result<DeploymentsV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        if let Some(value) = &query.name {
+            pairs.push(("name", value.to_string()));
+        }
+        let request = rt::Request {
+            operation: "get_model_deployments",
+            method: rt::Method::GET,
+            path_template: "/v1/models/{model_id}/deployments",
+            path: format!("/v1/models/{model_id}/deployments"),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Gets one environment of a model.
+    ///
+    /// Returns the environment with its current (and any candidate) deployment, a promotion in progress, and its settings.
+    ///
+    /// `GET /v1/models/{model_id}/environments/{env_name}`
+    pub async fn get_model_environment(
+        &self,
+        model_id: &str,
+        env_name: &str,
+    ) -> Result<EnvironmentV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let env_name = rt::encode_path_segment("env_name", env_name)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "get_model_environment",
+            method: rt::Method::GET,
+            path_template: "/v1/models/{model_id}/environments/{env_name}",
+            path: format!("/v1/models/{model_id}/environments/{env_name}"),
             query: pairs,
             body: None,
         };
@@ -158,6 +476,100 @@ impl Client {
             path: format!("/v1/models/{model_id}/environments/{env_name}/metrics"),
             query: pairs,
             body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Lists a model's environments.
+    ///
+    /// Returns each environment of the model (such as `production`) with the deployment behind it and its autoscaling and promotion settings.
+    ///
+    /// `GET /v1/models/{model_id}/environments`
+    pub async fn get_model_environments(
+        &self,
+        model_id: &str,
+    ) -> Result<EnvironmentsV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "get_model_environments",
+            method: rt::Method::GET,
+            path_template: "/v1/models/{model_id}/environments",
+            path: format!("/v1/models/{model_id}/environments"),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Lists the workspace's models.
+    ///
+    /// Returns every model the API key can see, each with its production and development deployment IDs.
+    ///
+    /// `GET /v1/models`
+    pub async fn get_models(
+        &self,
+        query: &GetModelsQuery,
+    ) -> Result<ModelsV1, rt::Error> {
+        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        if let Some(value) = &query.name {
+            pairs.push(("name", value.to_string()));
+        }
+        let request = rt::Request {
+            operation: "get_models",
+            method: rt::Method::GET,
+            path_template: "/v1/models",
+            path: "/v1/models".to_owned(),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+    /// Changes a deployment's autoscaling settings.
+    ///
+    /// Applies the fields that are set and leaves the others as they are. The response says whether the change was taken up, queued behind another one, or had nothing to change.
+    ///
+    /// `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings`
+    pub async fn patch_model_deployment_autoscaling_settings(
+        &self,
+        model_id: &str,
+        deployment_id: &str,
+        body: &UpdateAutoscalingSettingsV1,
+    ) -> Result<UpdateAutoscalingSettingsResponseV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "patch_model_deployment_autoscaling_settings",
+            method: rt::Method::PATCH,
+            path_template: "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings",
+            path: format!(
+                "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings"
+            ),
+            query: pairs,
+            body: Some(rt::json_body(body)?),
+        };
+        self.runtime().execute(request).await
+    }
+    /// Changes an environment's settings.
+    ///
+    /// Changes any of the environment's autoscaling, promotion, scheduled autoscaling and backpressure settings; groups left out stay as they are. The change is applied in the background: read the environment again to see what is in effect.
+    ///
+    /// `PATCH /v1/models/{model_id}/environments/{env_name}`
+    pub async fn patch_model_environment(
+        &self,
+        model_id: &str,
+        env_name: &str,
+        body: &UpdateEnvironmentRequestV1,
+    ) -> Result<UpdateEnvironmentResponseV1, rt::Error> {
+        let model_id = rt::encode_path_segment("model_id", model_id)?;
+        let env_name = rt::encode_path_segment("env_name", env_name)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "patch_model_environment",
+            method: rt::Method::PATCH,
+            path_template: "/v1/models/{model_id}/environments/{env_name}",
+            path: format!("/v1/models/{model_id}/environments/{env_name}"),
+            query: pairs,
+            body: Some(rt::json_body(body)?),
         };
         self.runtime().execute(request).await
     }
