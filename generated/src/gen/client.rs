@@ -4,6 +4,7 @@
 //! [`operations`](super::operations)), a typestate request per metrics operation, and
 //! streams over every paginated operation.
 use crate::runtime as rt;
+use super::models::*;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 /// A client for this API: one method per operation.
@@ -154,5 +155,41 @@ impl rt::MetricsOperation for EnvironmentMetricsOperation {
                 .get_model_environment_metrics(&self.model_id, &self.env_name, &options)
                 .await
         }
+    }
+}
+impl Client {
+    /// Every page of [`Client::get_audit_logs`] (`GET /v1/audit_logs`), each fetched when the stream is read: the first without a cursor, then each with the cursor the last returned, until the server says there is no more. A cursor the server repeats ends the stream with an error instead of looping. `query`'s own cursor is ignored.
+    pub fn get_audit_logs_pages(
+        &self,
+        query: &super::operations::GetAuditLogsQuery,
+    ) -> impl rt::pages::Stream<
+        Item = ::core::result::Result<ListAuditLogsResponseV1, rt::Error>,
+    > + ::core::marker::Send + 'static {
+        let client = self.clone();
+        let query = query.clone();
+        rt::pages::pages(
+            move |cursor| {
+                let client = client.clone();
+                let mut query = query.clone();
+                query.cursor = cursor;
+                async move { client.get_audit_logs(&query).await }
+            },
+            |page: &ListAuditLogsResponseV1| rt::pages::PageInfo {
+                cursor: page.pagination.cursor.clone(),
+                has_more: page.pagination.has_more,
+            },
+        )
+    }
+    /// Every item of every page of [`Client::get_audit_logs`], in order (see [`Client::get_audit_logs_pages`]).
+    pub fn get_audit_logs_items(
+        &self,
+        query: &super::operations::GetAuditLogsQuery,
+    ) -> impl rt::pages::Stream<
+        Item = ::core::result::Result<AuditLogEntryV1, rt::Error>,
+    > + ::core::marker::Send + 'static {
+        rt::pages::items(
+            self.get_audit_logs_pages(query),
+            |page: ListAuditLogsResponseV1| page.items,
+        )
     }
 }

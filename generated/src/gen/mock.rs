@@ -38,6 +38,40 @@ impl FakeBaseten {
     pub fn server(&self) -> &rt::mock::FakeServer {
         &self.server
     }
+    /// Requests of `GET /v1/audit_logs` ([`Client::get_audit_logs`](super::Client::get_audit_logs)) with these path parameters.
+    pub fn on_get_audit_logs(
+        &self,
+    ) -> rt::mock::Expectation<'_, ListAuditLogsResponseV1> {
+        let path = rt::mock::fill_path("/v1/audit_logs", &[]);
+        self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/billing/usage_summary` ([`Client::get_billing_usage_summary`](super::Client::get_billing_usage_summary)) with these path parameters.
+    pub fn on_get_billing_usage_summary(
+        &self,
+    ) -> rt::mock::Expectation<'_, UsageSummaryV1> {
+        let path = rt::mock::fill_path("/v1/billing/usage_summary", &[]);
+        self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/models/{model_id}` ([`Client::get_model`](super::Client::get_model)) with these path parameters.
+    pub fn on_get_model(&self, model_id: &str) -> rt::mock::Expectation<'_, ModelV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}",
+            &[("model_id", model_id)],
+        );
+        self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}` ([`Client::get_model_deployment`](super::Client::get_model_deployment)) with these path parameters.
+    pub fn on_get_model_deployment(
+        &self,
+        model_id: &str,
+        deployment_id: &str,
+    ) -> rt::mock::Expectation<'_, DeploymentV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}/deployments/{deployment_id}",
+            &[("model_id", model_id), ("deployment_id", deployment_id)],
+        );
+        self.server.on("GET", path)
+    }
     /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` ([`Client::get_model_deployment_metrics`](super::Client::get_model_deployment_metrics)) with these path parameters.
     pub fn on_get_model_deployment_metrics(
         &self,
@@ -47,6 +81,29 @@ impl FakeBaseten {
         let path = rt::mock::fill_path(
             "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
             &[("model_id", model_id), ("deployment_id", deployment_id)],
+        );
+        self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/models/{model_id}/deployments` ([`Client::get_model_deployments`](super::Client::get_model_deployments)) with these path parameters.
+    pub fn on_get_model_deployments(
+        &self,
+        model_id: &str,
+    ) -> rt::mock::Expectation<'_, DeploymentsV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}/deployments",
+            &[("model_id", model_id)],
+        );
+        self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}` ([`Client::get_model_environment`](super::Client::get_model_environment)) with these path parameters.
+    pub fn on_get_model_environment(
+        &self,
+        model_id: &str,
+        env_name: &str,
+    ) -> rt::mock::Expectation<'_, EnvironmentV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}/environments/{env_name}",
+            &[("model_id", model_id), ("env_name", env_name)],
         );
         self.server.on("GET", path)
     }
@@ -61,6 +118,46 @@ impl FakeBaseten {
             &[("model_id", model_id), ("env_name", env_name)],
         );
         self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/models/{model_id}/environments` ([`Client::get_model_environments`](super::Client::get_model_environments)) with these path parameters.
+    pub fn on_get_model_environments(
+        &self,
+        model_id: &str,
+    ) -> rt::mock::Expectation<'_, EnvironmentsV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}/environments",
+            &[("model_id", model_id)],
+        );
+        self.server.on("GET", path)
+    }
+    /// Requests of `GET /v1/models` ([`Client::get_models`](super::Client::get_models)) with these path parameters.
+    pub fn on_get_models(&self) -> rt::mock::Expectation<'_, ModelsV1> {
+        let path = rt::mock::fill_path("/v1/models", &[]);
+        self.server.on("GET", path)
+    }
+    /// Requests of `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings` ([`Client::patch_model_deployment_autoscaling_settings`](super::Client::patch_model_deployment_autoscaling_settings)) with these path parameters.
+    pub fn on_patch_model_deployment_autoscaling_settings(
+        &self,
+        model_id: &str,
+        deployment_id: &str,
+    ) -> rt::mock::Expectation<'_, UpdateAutoscalingSettingsResponseV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings",
+            &[("model_id", model_id), ("deployment_id", deployment_id)],
+        );
+        self.server.on("PATCH", path)
+    }
+    /// Requests of `PATCH /v1/models/{model_id}/environments/{env_name}` ([`Client::patch_model_environment`](super::Client::patch_model_environment)) with these path parameters.
+    pub fn on_patch_model_environment(
+        &self,
+        model_id: &str,
+        env_name: &str,
+    ) -> rt::mock::Expectation<'_, UpdateEnvironmentResponseV1> {
+        let path = rt::mock::fill_path(
+            "/v1/models/{model_id}/environments/{env_name}",
+            &[("model_id", model_id), ("env_name", env_name)],
+        );
+        self.server.on("PATCH", path)
     }
     /// The requests [`Client::deployment_metrics`](super::Client::deployment_metrics) sends: [`on_get_model_deployment_metrics`](Self::on_get_model_deployment_metrics).
     pub fn on_deployment_metrics(

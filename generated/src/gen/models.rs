@@ -2391,8 +2391,8 @@ pub struct AutoscalingScheduleStateV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutoscalingScheduleUpsertV1 {
     /// ID of the schedule to replace; leave it out to create one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub id: rt::Patch<String>,
     /// The schedule's name.
     pub name: String,
     /// Whether the schedule takes effect.
@@ -2402,13 +2402,13 @@ pub struct AutoscalingScheduleUpsertV1 {
     /// Days of the week the schedule runs on.
     pub weekdays: Vec<AutoscalingScheduleWeekdayV1>,
     /// Hour the window opens; required for daily schedules.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_hour: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub start_hour: rt::Patch<i64>,
     /// Minute the window opens.
     pub start_minute: i64,
     /// Hour the window closes; required for daily schedules.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end_hour: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub end_hour: rt::Patch<i64>,
     /// Minute the window closes.
     pub end_minute: i64,
     /// The settings to apply while the window is open.
@@ -3109,11 +3109,11 @@ pub struct TrainingUsageV1 {
     pub breakdown: Option<Vec<TrainingItemV1>>,
 }
 /// Schedules to create or change, and schedules to remove.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdateAutoscalingScheduleSettingsV1 {
     /// New IANA time zone for all of the environment's schedules.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timezone: Option<String>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub timezone: rt::Patch<String>,
     /// Schedules to write: one with an `id` replaces that schedule, one without creates a new schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedules: Option<Vec<AutoscalingScheduleUpsertV1>>,
@@ -3149,48 +3149,48 @@ rt::open_enum_impls!(
     "QUEUED", Unchanged = "UNCHANGED"]
 );
 /// A change to autoscaling settings. Only the fields given (and not null) are changed; the rest keep their values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdateAutoscalingSettingsV1 {
     /// New fewest replicas; 0 allows scaling to zero.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_replica: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub min_replica: rt::Patch<i64>,
     /// New most replicas.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_replica: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub max_replica: rt::Patch<i64>,
     /// New look-back window for scaling decisions, in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub autoscaling_window: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub autoscaling_window: rt::Patch<i64>,
     /// New wait before scaling down, in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_down_delay: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub scale_down_delay: rt::Patch<i64>,
     /// New number of concurrent requests per replica to aim for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concurrency_target: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub concurrency_target: rt::Patch<i64>,
     /// New share of the concurrency target to aim for, in percent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target_utilization_percentage: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub target_utilization_percentage: rt::Patch<i64>,
     /// New number of tokens in flight per replica to aim for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target_in_flight_tokens: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub target_in_flight_tokens: rt::Patch<i64>,
     /// New largest share of replicas removed per scale-down step, 1 to 50 percent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_scale_down_rate: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub max_scale_down_rate: rt::Patch<i64>,
 }
 /// A change to an environment's settings. Each group is optional; a group left out or null is not touched.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdateEnvironmentRequestV1 {
     /// Changes to the autoscaling settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub autoscaling_settings: Option<UpdateAutoscalingSettingsV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub autoscaling_settings: rt::Patch<UpdateAutoscalingSettingsV1>,
     /// Changes to the promotion settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub promotion_settings: Option<UpdatePromotionSettingsV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub promotion_settings: rt::Patch<UpdatePromotionSettingsV1>,
     /// Schedules to create, change or remove.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub autoscaling_schedule_settings: Option<UpdateAutoscalingScheduleSettingsV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub autoscaling_schedule_settings: rt::Patch<UpdateAutoscalingScheduleSettingsV1>,
     /// A change to the backpressure policy.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request_backpressure_settings: Option<UpdateRequestBackpressureSettingsV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub request_backpressure_settings: rt::Patch<UpdateRequestBackpressureSettingsV1>,
 }
 /// The reply to an environment change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -3203,52 +3203,52 @@ pub struct UpdateEnvironmentResponseV1 {
     pub message: String,
 }
 /// A change to promotion settings; null fields keep their values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdatePromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub redeploy_on_promotion: Option<bool>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub redeploy_on_promotion: rt::Patch<bool>,
     /// Whether to replace replicas gradually.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rolling_deploy: Option<bool>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub rolling_deploy: rt::Patch<bool>,
     /// What to do with the previous deployment after a promotion.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub promotion_cleanup_strategy: Option<PromotionCleanupStrategyV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub promotion_cleanup_strategy: rt::Patch<PromotionCleanupStrategyV1>,
     /// Changes to the rolling-deploy tuning.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rolling_deploy_config: Option<UpdateRollingDeployConfigV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub rolling_deploy_config: rt::Patch<UpdateRollingDeployConfigV1>,
     /// Whether to shift traffic to the new deployment step by step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ramp_up_while_promoting: Option<bool>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub ramp_up_while_promoting: rt::Patch<bool>,
     /// How long the traffic ramp-up lasts, in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ramp_up_duration_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub ramp_up_duration_seconds: rt::Patch<i64>,
 }
 /// A change to the backpressure policy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdateRequestBackpressureSettingsV1 {
     /// The new policy; null leaves it unchanged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub policy: Option<RequestBackpressurePolicyV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub policy: rt::Patch<RequestBackpressurePolicyV1>,
 }
 /// A change to rolling-deploy tuning; null fields keep their values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdateRollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rolling_deploy_strategy: Option<RollingDeployStrategyV1>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub rolling_deploy_strategy: rt::Patch<RollingDeployStrategyV1>,
     /// Extra replicas allowed during the rollout, in percent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_surge_percent: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub max_surge_percent: rt::Patch<i64>,
     /// Replicas allowed to be unavailable during the rollout, in percent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_unavailable_percent: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub max_unavailable_percent: rt::Patch<i64>,
     /// Seconds to wait after each step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stabilization_time_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub stabilization_time_seconds: rt::Patch<i64>,
     /// Additional replicas kept while rolling, in percent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replica_overhead_percent: Option<i64>,
+    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub replica_overhead_percent: rt::Patch<i64>,
 }
 /// Billed usage over a date range, by product. A product the workspace did not use is null.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

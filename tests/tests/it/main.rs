@@ -9,6 +9,7 @@ mod example_live;
 mod golden;
 mod http_hostile;
 mod lowering;
+mod operations_live;
 mod properties;
 mod resilience;
 mod smoke;
