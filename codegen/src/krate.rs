@@ -40,7 +40,7 @@ pub use runtime::{
 pub use runtime::{
     CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
     Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
-    index_mapped, metrics, requests,
+    index_mapped, metric_names, metrics, requests,
 };
 
 // The generated modules are declared like this (rather than through `include!`) so that

@@ -23,6 +23,7 @@
 mod client;
 mod error;
 pub mod index_mapped;
+pub mod metric_names;
 pub mod metrics;
 #[cfg(feature = "mock")]
 pub mod mock;

@@ -106,6 +106,30 @@ impl Window {
         }
     }
 
+    /// The `span` up to now (by this machine's clock).
+    ///
+    /// # Errors
+    ///
+    /// [`WindowError::TooLong`] for more than 7 days; [`WindowError::NotBeforeEnd`] for a zero
+    /// span.
+    pub fn last(span: Duration) -> Result<Self, WindowError> {
+        let now = std::time::SystemTime::now();
+        Self::between(now.checked_sub(span).unwrap_or(std::time::UNIX_EPOCH), now)
+    }
+
+    /// `[start, end)` from two points in time: `SystemTime`, or anything that converts into
+    /// it, such as a `jiff::Timestamp`. Times before the epoch count as the epoch.
+    ///
+    /// # Errors
+    ///
+    /// As [`Window::new`].
+    pub fn between(
+        start: impl Into<std::time::SystemTime>,
+        end: impl Into<std::time::SystemTime>,
+    ) -> Result<Self, WindowError> {
+        Self::new(epoch_ms(start.into()), epoch_ms(end.into()))
+    }
+
     /// The start sent with the request, if any.
     #[must_use]
     pub const fn start_ms(&self) -> Option<i64> {
@@ -126,6 +150,14 @@ impl Window {
             _ => None,
         }
     }
+}
+
+/// Milliseconds since the epoch, saturating (before it: 0; past `i64`: `i64::MAX`).
+fn epoch_ms(time: std::time::SystemTime) -> i64 {
+    time.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+        })
 }
 
 /// Why [`Window::new`] refused a window. Converts into [`Error::InvalidRequest`] with `?`.
@@ -965,6 +997,44 @@ mod tests {
         assert!(
             matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("`id`")),
             "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn windows_from_durations_and_times() {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        let at = |ms: u64| UNIX_EPOCH + Duration::from_millis(ms);
+        assert_eq!(
+            Window::between(at(1_000), at(61_000)),
+            Window::new(1_000, 61_000)
+        );
+        assert_eq!(
+            Window::between(at(5), at(5)),
+            Err(WindowError::NotBeforeEnd {
+                start_ms: 5,
+                end_ms: 5
+            })
+        );
+        let before_epoch = UNIX_EPOCH - Duration::from_secs(1);
+        assert_eq!(Window::between(before_epoch, at(10)), Window::new(0, 10));
+        let hour = match Window::last(Duration::from_secs(3600)) {
+            Ok(window) => window,
+            Err(error) => panic!("{error}"),
+        };
+        assert_eq!(hour.span(), Some(Duration::from_secs(3600)));
+        let now = epoch_ms(SystemTime::now());
+        assert!(
+            hour.end_ms()
+                .is_some_and(|end| (now - 5_000..=now).contains(&end))
+        );
+        assert!(matches!(
+            Window::last(Duration::from_secs(8 * 86_400)),
+            Err(WindowError::TooLong { .. })
+        ));
+        assert!(Window::last(Duration::ZERO).is_err());
+        assert_eq!(
+            epoch_ms(UNIX_EPOCH + Duration::from_secs(u64::MAX / 4)),
+            i64::MAX
         );
     }
 

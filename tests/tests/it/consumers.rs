@@ -90,7 +90,7 @@ fn consumer_crates_with_and_without_the_client() {
     let api = workspace_root().join("generated");
     write(
         &root.join("Cargo.toml"),
-        "[workspace]\nresolver = \"3\"\nmembers = [\"decode-only\", \"spawns\"]\n",
+        "[workspace]\nresolver = \"3\"\nmembers = [\"decode-only\", \"spawns\", \"tested\"]\n",
     );
     std::fs::copy(workspace_root().join("Cargo.lock"), root.join("Cargo.lock")).unwrap();
     write(
@@ -145,6 +145,57 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
 "#
         ),
     );
+
+    // A consumer whose own tests use the fake, from its dev-dependencies only.
+    write(
+        &root.join("tested/Cargo.toml"),
+        &format!(
+            "[package]\nname = \"tested\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nbaseten-api = {{ path = {api:?} }}\n\n\
+             [dev-dependencies]\nbaseten-api = {{ path = {api:?}, features = [\"mock\"] }}\n\
+             tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n"
+        ),
+    );
+    write(
+        &root.join("tested/src/lib.rs"),
+        r#"
+/// How many replicas an environment runs right now.
+pub async fn active_replicas(client: &baseten_api::Client, model: &str) -> Result<f64, baseten_api::Error> {
+    use baseten_api::metric_names::REPLICAS_ACTIVE;
+    let now = client.environment_metrics(model, "production").current().metric(REPLICAS_ACTIVE).send().await?;
+    Ok(now.series(REPLICAS_ACTIVE, &[]).found().and_then(|r| r.value).unwrap_or(0.0))
+}
+"#,
+    );
+    write(
+        &root.join("tested/tests/fake.rs"),
+        r#"
+use baseten_api::runtime::mock::metrics::MetricsResponseBuilder;
+
+#[tokio::test]
+async fn counts_replicas_against_the_fake() {
+    let fake = baseten_api::mock::FakeBaseten::start().await;
+    let now = MetricsResponseBuilder::current(0).gauge("baseten_replicas_active", "COUNT", &[Some(3.0)]);
+    fake.on_environment_metrics("m1", "production").respond(&now.build().unwrap()).await;
+    assert_eq!(tested::active_replicas(&fake.client().unwrap(), "m1").await.unwrap(), 3.0);
+}
+"#,
+    );
+    let mut tested = cargo_in(root);
+    tested.args(["test", "-q", "-p", "tested"]);
+    let output = run(tested);
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("1 passed"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    // The fake stays out of the consumer's normal tree.
+    let mut normal = cargo_in(root);
+    normal.args([
+        "tree", "-q", "-p", "tested", "-e", "normal", "--prefix", "none",
+    ]);
+    let normal = String::from_utf8(run(normal).stdout).unwrap();
+    assert!(!normal.contains("wiremock"), "{normal}");
 
     let mut tree = cargo_in(root);
     tree.args([
