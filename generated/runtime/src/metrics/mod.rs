@@ -63,6 +63,8 @@
 mod csv_export;
 mod decode;
 mod labels;
+mod number;
+mod strict;
 mod table;
 mod unit;
 mod validate;
