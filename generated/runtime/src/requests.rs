@@ -188,6 +188,19 @@ impl MetricsMode {
     }
 }
 
+impl MetricsMode {
+    /// The mode for a wire value; `None` for one this crate does not know.
+    #[must_use]
+    pub fn from_wire(wire: &str) -> Option<Self> {
+        match wire {
+            "CURRENT" => Some(Self::Current),
+            "SUMMARY" => Some(Self::Summary),
+            "SERIES" => Some(Self::Series),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for MetricsMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -543,21 +556,34 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
                 });
             }
         }
-        let count = response.value_sets().len();
-        match requested {
-            MetricsMode::Series => match response.step_seconds() {
-                Some(seconds) if seconds > 0 => {}
-                step_seconds => return Err(ResponseError::StepSeconds { step_seconds }),
-            },
-            mode if count != 1 => return Err(ResponseError::ValueSetCount { mode, count }),
-            _ => {}
-        }
-        metrics::validate(&response).map_err(ResponseError::Misaligned)?;
+        check_shape(requested, &response)?;
         Ok(Self {
             response,
             mode: PhantomData,
         })
     }
+}
+
+/// The checks every response of `mode` must pass, fetched or saved: a `CURRENT` or `SUMMARY`
+/// response holds one value set, a `SERIES` one has a positive `step_seconds`, and then
+/// [`metrics::validate`].
+///
+/// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
+/// [`metrics::validate_response`] on a saved one, in the mode it names.
+pub(crate) fn check_shape<R: IndexMappedResponse>(
+    mode: MetricsMode,
+    response: &R,
+) -> Result<Validated<'_, R>, ResponseError> {
+    let count = response.value_sets().len();
+    match mode {
+        MetricsMode::Series => match response.step_seconds() {
+            Some(seconds) if seconds > 0 => {}
+            step_seconds => return Err(ResponseError::StepSeconds { step_seconds }),
+        },
+        mode if count != 1 => return Err(ResponseError::ValueSetCount { mode, count }),
+        _ => {}
+    }
+    metrics::validate(response).map_err(ResponseError::Misaligned)
 }
 
 impl<R: IndexMappedResponse, M> Metrics<R, M> {

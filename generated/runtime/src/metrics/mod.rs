@@ -75,5 +75,5 @@ pub use decode::{DecodeError, ValueLocation, decode};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
-pub use validate::{AlignmentError, SUMMARY_MODE, validate};
+pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};
 pub use view::{Lookup, Metric, Point, Series, Step, Validated};

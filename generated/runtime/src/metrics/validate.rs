@@ -3,6 +3,7 @@
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 
 use super::view::Validated;
+use crate::requests::{MetricsMode, ResponseError, check_shape};
 
 /// The mode string of a summary response, which must hold exactly one value set.
 pub const SUMMARY_MODE: &str = "SUMMARY";
@@ -133,6 +134,21 @@ pub fn validate<R: IndexMappedResponse>(response: &R) -> Result<Validated<'_, R>
         check_values(value_set, descriptors, set.values())?;
     }
     Ok(Validated::new(response))
+}
+
+/// Checks a saved response as a fetched one is checked, in the mode it names.
+///
+/// A fetched response passes [`Metrics::check`](crate::requests::Metrics::check); this runs the
+/// same checks on one read from a file: a `CURRENT` or `SUMMARY` response holds exactly one
+/// value set, a `SERIES` response has a positive `step_seconds`, and then [`validate`]. A mode
+/// this crate does not know (or a type without one) gets [`validate`] alone.
+pub fn validate_response<R: IndexMappedResponse>(
+    response: &R,
+) -> Result<Validated<'_, R>, ResponseError> {
+    match response.mode_str().and_then(MetricsMode::from_wire) {
+        Some(mode) => check_shape(mode, response),
+        None => validate(response).map_err(ResponseError::Misaligned),
+    }
 }
 
 /// Checks one value set's `values` against the descriptors.
@@ -345,5 +361,46 @@ mod tests {
         let message = error(&r).to_string();
         assert!(!message.contains('\n'), "{message}");
         assert!(message.contains(r#""b\nc""#), "{message}");
+    }
+
+    #[test]
+    fn saved_responses_get_the_checks_of_their_mode() {
+        let two = [(0, good()), (30_000, good())];
+        assert_eq!(
+            validate_response(&response("CURRENT", &two)).err(),
+            Some(ResponseError::ValueSetCount {
+                mode: MetricsMode::Current,
+                count: 2
+            })
+        );
+        assert_eq!(
+            validate_response(&response("SUMMARY", &[])).err(),
+            Some(ResponseError::ValueSetCount {
+                mode: MetricsMode::Summary,
+                count: 0
+            })
+        );
+        for step_seconds in [None, Some(0), Some(-30)] {
+            let mut r = response("SERIES", &two);
+            r.step_seconds = step_seconds;
+            assert_eq!(
+                validate_response(&r).err(),
+                Some(ResponseError::StepSeconds { step_seconds })
+            );
+        }
+        let mut r = response("SERIES", &two);
+        r.step_seconds = Some(1);
+        assert_eq!(validate_response(&r).map(|v| v.step_count()).ok(), Some(2));
+        assert!(validate_response(&response("CURRENT", &[(0, good())])).is_ok());
+        // An unknown mode gets the alignment checks alone, as `validate` does.
+        assert!(validate_response(&response("HOURLY", &two)).is_ok());
+        assert_eq!(
+            validate_response(&response("HOURLY", &[(0, good()), (0, good())])).err(),
+            Some(ResponseError::Misaligned(AlignmentError::StartNotIncreasing {
+                value_set: 1,
+                start_ms: 0,
+                previous_start_ms: 0
+            }))
+        );
     }
 }
