@@ -556,7 +556,12 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
                 });
             }
         }
-        check_shape(requested, &response)?;
+        check_mode_counts(
+            requested,
+            response.value_sets().len(),
+            response.step_seconds(),
+        )?;
+        metrics::validate(&response).map_err(ResponseError::Misaligned)?;
         Ok(Self {
             response,
             mode: PhantomData,
@@ -564,26 +569,29 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     }
 }
 
-/// The checks every response of `mode` must pass, fetched or saved: a `CURRENT` or `SUMMARY`
-/// response holds one value set, a `SERIES` one has a positive `step_seconds`, and then
-/// [`metrics::validate`].
+/// The checks of a response's value-set count and step that its mode asks for, fetched or
+/// saved: a `CURRENT` or `SUMMARY` response holds one value set, a `SERIES` one has a positive
+/// `step_seconds`.
 ///
 /// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
-/// [`metrics::validate_response`] on a saved one, in the mode it names.
-pub(crate) fn check_shape<R: IndexMappedResponse>(
+/// [`metrics::validate_response`] on a saved one, in the mode it names; both then run
+/// [`metrics::validate`].
+pub(crate) fn check_mode_counts(
     mode: MetricsMode,
-    response: &R,
-) -> Result<Validated<'_, R>, ResponseError> {
-    let count = response.value_sets().len();
+    value_sets: usize,
+    step_seconds: Option<i64>,
+) -> Result<(), ResponseError> {
     match mode {
-        MetricsMode::Series => match response.step_seconds() {
-            Some(seconds) if seconds > 0 => {}
-            step_seconds => return Err(ResponseError::StepSeconds { step_seconds }),
+        MetricsMode::Series => match step_seconds {
+            Some(seconds) if seconds > 0 => Ok(()),
+            step_seconds => Err(ResponseError::StepSeconds { step_seconds }),
         },
-        mode if count != 1 => return Err(ResponseError::ValueSetCount { mode, count }),
-        _ => {}
+        mode if value_sets != 1 => Err(ResponseError::ValueSetCount {
+            mode,
+            count: value_sets,
+        }),
+        _ => Ok(()),
     }
-    metrics::validate(response).map_err(ResponseError::Misaligned)
 }
 
 impl<R: IndexMappedResponse, M> Metrics<R, M> {

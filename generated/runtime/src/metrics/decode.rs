@@ -42,7 +42,7 @@ pub fn decode<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeError> {
 /// [`decode`] without the path, as `serde_json::from_slice` with the [`Strict`] rules.
 fn decode_plainly<R: DeserializeOwned>(json: &[u8]) -> Result<R, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let response = R::deserialize(Strict(&mut deserializer))?;
+    let response = R::deserialize(Strict::new(&mut deserializer))?;
     deserializer.end()?;
     Ok(response)
 }
@@ -50,7 +50,7 @@ fn decode_plainly<R: DeserializeOwned>(json: &[u8]) -> Result<R, serde_json::Err
 /// [`decode`] with the JSON path tracked, for its error.
 fn decode_tracking_path<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeError> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let response = serde_path_to_error::deserialize(Strict(&mut deserializer)).map_err(|error| {
+    let response = serde_path_to_error::deserialize(Strict::new(&mut deserializer)).map_err(|error| {
         let location = value_location(error.path());
         // A path of only unknown segments (`?`, e.g. for a truncated document) says nothing
         // more than "somewhere in the document"; serde_path_to_error drops it the same way.

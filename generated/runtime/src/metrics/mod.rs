@@ -62,6 +62,7 @@
 
 mod csv_export;
 mod decode;
+mod export;
 mod labels;
 mod number;
 mod strict;
@@ -72,6 +73,7 @@ mod view;
 
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use decode::{DecodeError, ValueLocation, decode};
+pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;

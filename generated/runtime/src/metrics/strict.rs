@@ -5,24 +5,67 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
+use serde::de::value::{BorrowedStrDeserializer, SeqDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Wraps a deserializer, and every nested one, with the strict rules.
-pub(crate) struct Strict<D>(pub(crate) D);
+///
+/// `divert`, given only to the document's own deserializer, receives the value of the
+/// document's `metric_values` key in place of the type being decoded, which then sees an empty
+/// list there (see [`Divert`]).
+pub(crate) struct Strict<D, S = NoDivert> {
+    pub(crate) de: D,
+    pub(crate) divert: Option<S>,
+}
+
+impl<D> Strict<D> {
+    /// The strict rules, diverting nothing.
+    pub(crate) fn new(de: D) -> Self {
+        Self { de, divert: None }
+    }
+}
+
+/// The name of the value-set list in the index-mapped responses of the metrics contract.
+pub(crate) const VALUE_SETS_KEY: &str = "metric_values";
+
+/// Takes over decoding the value sets of a document, so that they need not be held as the
+/// response type holds them.
+pub(crate) trait Divert<'de> {
+    /// Decodes the value of the document's `metric_values` key.
+    fn divert<D: Deserializer<'de>>(&mut self, deserializer: D) -> Result<(), D::Error>;
+}
+
+/// Diverts nothing: every value is decoded as its type asks.
+pub(crate) enum NoDivert {}
+
+impl<'de> Divert<'de> for NoDivert {
+    fn divert<D: Deserializer<'de>>(&mut self, _deserializer: D) -> Result<(), D::Error> {
+        match *self {}
+    }
+}
+
+impl<'de, T: Divert<'de>> Divert<'de> for &mut T {
+    fn divert<D: Deserializer<'de>>(&mut self, deserializer: D) -> Result<(), D::Error> {
+        (**self).divert(deserializer)
+    }
+}
 
 /// Wraps a visitor; `integer` is set when the caller asked for an integer.
-struct StrictVisitor<V> {
+struct StrictVisitor<V, S> {
     inner: V,
     integer: bool,
+    divert: Option<S>,
 }
 
 struct StrictSeed<S>(S);
 struct StrictSeq<A>(A);
 
 /// Wraps a map's entries, remembering its keys to refuse a repeated one.
-struct StrictMap<'de, A> {
+struct StrictMap<'de, A, S> {
     map: A,
+    divert: Option<S>,
+    /// Set when the last key read is `metric_values` and `divert` is given.
+    diverting: bool,
     keys: Vec<Key<'de>>,
     /// Set when the last key read repeats an earlier one. The error is raised for its value,
     /// not the key, so that its JSON path ends with the repeated key.
@@ -30,13 +73,13 @@ struct StrictMap<'de, A> {
 }
 
 /// A map key, borrowed from the input when it has no escapes.
-enum Key<'de> {
+pub(crate) enum Key<'de> {
     Borrowed(&'de str),
     Owned(String),
 }
 
 impl Key<'_> {
-    fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             Key::Borrowed(key) => key,
             Key::Owned(key) => key,
@@ -69,12 +112,12 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 macro_rules! forward {
     ($integer:literal => $($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {$(
         fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
-            self.0.$method($($arg,)* StrictVisitor { inner: visitor, integer: $integer })
+            self.de.$method($($arg,)* StrictVisitor { inner: visitor, integer: $integer, divert: self.divert })
         }
     )*};
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+impl<'de, D: Deserializer<'de>, S: Divert<'de>> Deserializer<'de> for Strict<D, S> {
     type Error = D::Error;
 
     forward!(true =>
@@ -96,7 +139,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
     );
 
     fn is_human_readable(&self) -> bool {
-        self.0.is_human_readable()
+        self.de.is_human_readable()
     }
 }
 
@@ -108,7 +151,7 @@ macro_rules! pass {
     )*};
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
+impl<'de, V: Visitor<'de>, S: Divert<'de>> Visitor<'de> for StrictVisitor<V, S> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -142,14 +185,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
     }
 
     fn visit_some<D2: Deserializer<'de>>(self, deserializer: D2) -> Result<V::Value, D2::Error> {
-        self.inner.visit_some(Strict(deserializer))
+        self.inner.visit_some(Strict::new(deserializer))
     }
 
     fn visit_newtype_struct<D2: Deserializer<'de>>(
         self,
         deserializer: D2,
     ) -> Result<V::Value, D2::Error> {
-        self.inner.visit_newtype_struct(Strict(deserializer))
+        self.inner.visit_newtype_struct(Strict::new(deserializer))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
@@ -159,6 +202,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for StrictVisitor<V> {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         self.inner.visit_map(StrictMap {
             map,
+            divert: self.divert,
+            diverting: false,
             keys: Vec::new(),
             repeated: false,
         })
@@ -175,7 +220,18 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
     type Value = S::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict(deserializer))
+        self.0.deserialize(Strict::new(deserializer))
+    }
+}
+
+/// Hands a value to a [`Divert`], under the strict rules.
+struct DivertSeed<'a, S>(&'a mut S);
+
+impl<'de, S: Divert<'de>> DeserializeSeed<'de> for DivertSeed<'_, S> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        self.0.divert(Strict::new(deserializer))
     }
 }
 
@@ -194,7 +250,7 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for StrictSeq<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictMap<'de, A> {
+impl<'de, A: MapAccess<'de>, S: Divert<'de>> MapAccess<'de> for StrictMap<'de, A, S> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -205,6 +261,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictMap<'de, A> {
             return Ok(None);
         };
         self.repeated = self.keys.iter().any(|seen| seen.as_str() == key.as_str());
+        self.diverting = self.divert.is_some() && key.as_str() == VALUE_SETS_KEY;
         let value = match &key {
             Key::Borrowed(text) => seed.deserialize(BorrowedStrDeserializer::new(text))?,
             Key::Owned(text) => seed.deserialize(StringDeserializer::new(text.clone()))?,
@@ -214,6 +271,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictMap<'de, A> {
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        if let (false, true, Some(divert)) = (self.repeated, self.diverting, self.divert.as_mut()) {
+            self.map.next_value_seed(DivertSeed(divert))?;
+            // The response type gets an empty list: its value sets are held by `divert`.
+            return seed.deserialize(SeqDeserializer::new(std::iter::empty::<()>()));
+        }
         if self.repeated {
             // Handed to the seed, so that a path-tracking seed records the key in the path.
             let key = self.keys.last().map_or("", Key::as_str);
