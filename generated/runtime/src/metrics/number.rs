@@ -3,17 +3,64 @@
 /// Appends `value` to `out` exactly as `value.to_string()` would write it.
 ///
 /// `Display` for `f64` writes the shortest digits that parse back to the same value, in plain
-/// positional notation. ryu finds the same shortest digits several times faster but writes them
-/// its own way (`1e21`, `1.5e-7`, `0.1`, `2.0`); this rewrites ryu's text into `Display`'s form:
-/// the digits, with the decimal point moved by the exponent and padded with zeros.
+/// positional notation. zmij finds the same shortest digits many times faster but writes them
+/// its own way: `2.0` for 2, and an exponent outside a middle range (`1e21`, `1.5e-7`). Without
+/// an exponent its text is `Display`'s but for that `.0`; with one, the digits are rewritten:
+/// the decimal point moved by the exponent, padded with zeros.
 pub(crate) fn write_value(out: &mut Vec<u8>, value: f64) {
     if !value.is_finite() || value == 0.0 {
         // NaN, the infinities and both zeros: rare, and `Display` is the contract for them.
         out.extend_from_slice(value.to_string().as_bytes());
         return;
     }
-    let mut buffer = ryu::Buffer::new();
+    let mut buffer = zmij::Buffer::new();
     let text = buffer.format_finite(value).as_bytes();
+    if text.contains(&b'e') {
+        write_from_exponent_form(out, text, value);
+        return;
+    }
+    let text = text.strip_suffix(b".0").unwrap_or(text);
+    let fraction_digits = text
+        .iter()
+        .position(|&b| b == b'.')
+        .map_or(0, |dot| text.len() - dot - 1);
+    if is_tie(value, fraction_digits) {
+        out.extend_from_slice(value.to_string().as_bytes());
+    } else {
+        out.extend_from_slice(text);
+    }
+}
+
+/// Whether the shortest digits, `fraction_digits` after the point, are one of two equally near.
+///
+/// A value with `f` fractional bits is exactly a decimal with `f` fractional digits, the last a
+/// 5. When the shortest round-trip form has `f - 1` of them, the value lies exactly halfway
+/// between two such forms, both of which round-trip: zmij then picks the even one, `Display`
+/// the one further from zero. Only then do they differ, so only then is `Display` asked.
+fn is_tie(value: f64, fraction_digits: usize) -> bool {
+    fraction_bits(value).checked_sub(1) == Some(fraction_digits as u32)
+}
+
+/// The number of binary digits after the point in `value`'s exact value (0 for an integer).
+fn fraction_bits(value: f64) -> u32 {
+    let bits = value.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    let (mantissa, exponent) = if exponent == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), exponent - 1075)
+    };
+    if mantissa == 0 {
+        return 0;
+    }
+    let lowest_bit = exponent + mantissa.trailing_zeros() as i32;
+    if lowest_bit < 0 { lowest_bit.unsigned_abs() } else { 0 }
+}
+
+/// Rewrites `[-]digits[.digits]e[+|-]exponent`, zmij's text for `value`, into plain positional
+/// notation.
+fn write_from_exponent_form(out: &mut Vec<u8>, text: &[u8], value: f64) {
     let (negative, text) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, text),
@@ -42,10 +89,14 @@ pub(crate) fn write_value(out: &mut Vec<u8>, value: f64) {
     while let [rest @ .., b'0'] = digits {
         digits = rest;
     }
+    let count = digits.len() as i32;
+    if is_tie(value, (count - point).max(0) as usize) {
+        out.extend_from_slice(value.to_string().as_bytes());
+        return;
+    }
     if negative {
         out.push(b'-');
     }
-    let count = digits.len() as i32;
     if point <= 0 {
         out.extend_from_slice(b"0.");
         out.resize(out.len() + point.unsigned_abs() as usize, b'0');
@@ -61,7 +112,7 @@ pub(crate) fn write_value(out: &mut Vec<u8>, value: f64) {
     }
 }
 
-/// Splits ryu's text at its `e`, returning the mantissa and the exponent (0 without one).
+/// Splits zmij's text at its `e`, returning the mantissa and the exponent (0 without one).
 fn split_exponent(text: &[u8]) -> (&[u8], i32) {
     let Some(e) = text.iter().position(|&b| b == b'e') else {
         return (text, 0);
@@ -69,6 +120,7 @@ fn split_exponent(text: &[u8]) -> (&[u8], i32) {
     let (mantissa, exponent) = (&text[..e], &text[e + 1..]);
     let (sign, magnitude) = match exponent.split_first() {
         Some((b'-', rest)) => (-1, rest),
+        Some((b'+', rest)) => (1, rest),
         _ => (1, exponent),
     };
     let magnitude = magnitude
@@ -144,10 +196,52 @@ mod tests {
     }
 
     #[test]
+    fn ties_between_two_shortest_forms_round_away_from_zero_as_display_does() {
+        // Exactly ...797.25 and 8 + 2^-16: each halfway between two shortest forms.
+        for value in [
+            -1149636667324797.25,
+            1149636667324797.75,
+            8.0 + 1.0 / 65536.0,
+            1.0e-7 + f64::EPSILON,
+        ] {
+            assert_eq!(written(value), value.to_string(), "{value:e}");
+        }
+        assert_eq!(written(-1149636667324797.25), "-1149636667324797.3");
+        assert_eq!(fraction_bits(0.75), 2);
+        assert_eq!(fraction_bits(-0.5), 1);
+        assert_eq!(fraction_bits(3.0), 0);
+        assert_eq!(fraction_bits(1e300), 0);
+        assert_eq!(fraction_bits(5e-324), 1074);
+        assert_eq!(fraction_bits(f64::MIN_POSITIVE), 1022);
+        assert_eq!(fraction_bits(0.0), 0);
+        assert!(is_tie(1149636667324797.75, 1));
+        assert!(!is_tie(1149636667324797.75, 2));
+        assert!(!is_tie(0.5, 1));
+    }
+
+    #[test]
     fn appends_after_existing_bytes() {
         let mut out = b"x,".to_vec();
         write_value(&mut out, 0.25);
         write_value(&mut out, -0.0);
         assert_eq!(out, b"x,0.25-0");
+    }
+
+    #[test]
+    fn random_bit_patterns_and_short_decimals_match_display() {
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let bits = f64::from_bits(next());
+            let decimal = (next() % 100_000_000) as f64 / 10_f64.powi((next() % 12) as i32);
+            for value in [bits, decimal, -decimal] {
+                assert_eq!(written(value), value.to_string(), "{:#x}", value.to_bits());
+            }
+        }
     }
 }
