@@ -211,7 +211,9 @@ where
         Err(error) => {
             let text = error.render().to_string();
             return if error.use_stderr() {
-                let _ = stderr.write_all(text.as_bytes());
+                // clap's first line is `error: …`; the usage after it would make it several.
+                let first = text.lines().next().unwrap_or("error: invalid arguments");
+                let _ = writeln!(stderr, "{} (see --help)", one_line(first));
                 ExitCode::from(2)
             } else {
                 let _ = stdout.write_all(text.as_bytes());

@@ -1,9 +1,9 @@
 //! The workspace's one integration-test binary: a module per feature, each with a `check` driver.
 
 mod bad_input;
+mod cli;
 mod client;
 mod conformance;
-mod example_live;
 mod golden;
 mod lowering;
 mod properties;
