@@ -37,12 +37,18 @@ async fn main() -> Result<(), Box<dyn Error>> {
 fn print(view: Validated<'_, GetModelMetricsResponseV1>) -> Result<(), Box<dyn Error>> {
     for metric in view.metrics() {
         let unit = metric.unit().symbol().unwrap_or("?");
-        eprintln!("{} [{unit}]: {} series", metric.name, metric.label_sets.len());
+        eprintln!(
+            "{} [{unit}]: {} series",
+            metric.name,
+            metric.label_sets.len()
+        );
     }
     let p99 = ("quantile", "0.99");
     if let Lookup::Found(series) = view.series("baseten_end_to_end_response_time_seconds", &[p99]) {
         for point in series.points() {
-            let value = point.value.map_or("no data".to_owned(), |v| format!("{v} s"));
+            let value = point
+                .value
+                .map_or("no data".to_owned(), |v| format!("{v} s"));
             eprintln!("p99 [{}, {}): {value}", point.start_ms, point.end_ms);
         }
     }

@@ -116,7 +116,11 @@ struct Target {
     #[arg(long)]
     model: String,
     /// An environment of the model, e.g. `production`.
-    #[arg(long, conflicts_with = "deployment", required_unless_present = "deployment")]
+    #[arg(
+        long,
+        conflicts_with = "deployment",
+        required_unless_present = "deployment"
+    )]
     environment: Option<String>,
     /// A deployment of the model.
     #[arg(long)]
@@ -201,7 +205,12 @@ impl Failure {
 /// arguments and requests the API would refuse (nothing is sent then). A failure is one line
 /// on `stderr`, `error: …`, never containing the API key. `--help` and `--version` print to
 /// `stdout` and succeed.
-pub fn run<I, T>(args: I, context: &Context, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
+pub fn run<I, T>(
+    args: I,
+    context: &Context,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -254,11 +263,20 @@ fn execute(
             count,
             output,
         } => {
-            let interval = Duration::try_from_secs_f64(interval)
-                .map_err(|_| Failure::refused(format!("--interval {interval}: not a number of seconds")))?;
+            let interval = Duration::try_from_secs_f64(interval).map_err(|_| {
+                Failure::refused(format!("--interval {interval}: not a number of seconds"))
+            })?;
             // The loop waits out rate limits itself, so each poll is one request.
             let client = client(&target, context, RetryPolicy::none())?;
-            block_on(watch(&client, &target, interval, count, output.format, stdout, stderr))
+            block_on(watch(
+                &client,
+                &target,
+                interval,
+                count,
+                output.format,
+                stdout,
+                stderr,
+            ))
         }
     }
 }
@@ -308,7 +326,9 @@ fn window_for(mode: Mode, args: &WindowArgs, now: Timestamp) -> Result<Option<Wi
     }
     let start = match (&args.since, &args.start) {
         (Some(since), _) => Some(parse_since(since, now).map_err(Failure::refused)?),
-        (None, Some(start)) => Some(parse_time(start).map_err(|e| Failure::refused(format!("--start: {e}")))?),
+        (None, Some(start)) => {
+            Some(parse_time(start).map_err(|e| Failure::refused(format!("--start: {e}")))?)
+        }
         (None, None) => None,
     };
     let end = match &args.end {
@@ -316,7 +336,9 @@ fn window_for(mode: Mode, args: &WindowArgs, now: Timestamp) -> Result<Option<Wi
         None => None,
     };
     let window = match (start, end) {
-        (Some(start), Some(end)) => Window::new(start, end).map_err(|e| Failure::refused(e.to_string()))?,
+        (Some(start), Some(end)) => {
+            Window::new(start, end).map_err(|e| Failure::refused(e.to_string()))?
+        }
         (Some(start), None) => Window::since(start),
         (None, Some(end)) => Window::until(end),
         (None, None) => Window::last_hour(),
@@ -335,7 +357,9 @@ fn client(target: &Target, context: &Context, retry: RetryPolicy) -> Result<Clie
         builder = builder.base_url(url);
     }
     // The client's errors never repeat the key.
-    builder.build().map_err(|error| Failure::refused(error.to_string()))
+    builder
+        .build()
+        .map_err(|error| Failure::refused(error.to_string()))
 }
 
 fn block_on<F: Future<Output = Result<(), Failure>>>(future: F) -> Result<(), Failure> {
@@ -357,11 +381,25 @@ async fn fetch(
     match (&target.environment, &target.deployment) {
         (Some(environment), _) => {
             let request = client.environment_metrics(&target.model, environment);
-            send(request.metrics(&target.metrics), mode, window, format, stdout).await
+            send(
+                request.metrics(&target.metrics),
+                mode,
+                window,
+                format,
+                stdout,
+            )
+            .await
         }
         (None, Some(deployment)) => {
             let request = client.deployment_metrics(&target.model, deployment);
-            send(request.metrics(&target.metrics), mode, window, format, stdout).await
+            send(
+                request.metrics(&target.metrics),
+                mode,
+                window,
+                format,
+                stdout,
+            )
+            .await
         }
         (None, None) => Err(Failure::refused("give --environment or --deployment")),
     }

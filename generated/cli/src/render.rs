@@ -32,7 +32,9 @@ pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
         }
     }
     let header: &[&str] = if stepped {
-        &["metric", "labels", "unit", "points", "min", "mean", "max", "last"]
+        &[
+            "metric", "labels", "unit", "points", "min", "mean", "max", "last",
+        ]
     } else {
         &["metric", "labels", "unit", "value"]
     };
@@ -176,7 +178,10 @@ pub fn write_wide_csv<R: IndexMappedResponse, W: Write>(
     writer.write_record(&header)?;
     for step in view.steps() {
         let mut record = vec![step.start_ms.to_string(), step.end_ms.to_string()];
-        record.extend(step.cells().map(|cell| cell.map(format_value).unwrap_or_default()));
+        record.extend(
+            step.cells()
+                .map(|cell| cell.map(format_value).unwrap_or_default()),
+        );
         writer.write_record(&record)?;
     }
     writer.flush()

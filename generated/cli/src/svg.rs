@@ -37,13 +37,14 @@ pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
     );
     let starts: Vec<i64> = view.steps().map(|step| step.start_ms).collect();
     // Steps may start a little before the window (they are aligned to whole seconds).
-    let x_min = starts
-        .first()
-        .map_or(view.window_start_ms(), |&first| first.min(view.window_start_ms()));
+    let x_min = starts.first().map_or(view.window_start_ms(), |&first| {
+        first.min(view.window_start_ms())
+    });
     let x_max = view.window_end_ms().max(x_min.saturating_add(1));
     let x_of = |ms: i64| {
-        PLOT_LEFT + (ms.saturating_sub(x_min)) as f64 / (x_max.saturating_sub(x_min)) as f64
-            * (PLOT_RIGHT - PLOT_LEFT)
+        PLOT_LEFT
+            + (ms.saturating_sub(x_min)) as f64 / (x_max.saturating_sub(x_min)) as f64
+                * (PLOT_RIGHT - PLOT_LEFT)
     };
     if metrics.is_empty() {
         let _ = writeln!(
@@ -85,7 +86,10 @@ pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
             top + PLOT_TOP,
             PLOT_RIGHT - PLOT_LEFT
         );
-        for (value, y) in [(high, top + PLOT_TOP + 4.0), (low, top + PLOT_TOP + PLOT_HEIGHT)] {
+        for (value, y) in [
+            (high, top + PLOT_TOP + 4.0),
+            (low, top + PLOT_TOP + PLOT_HEIGHT),
+        ] {
             let _ = writeln!(
                 svg,
                 r#"<text class="y-tick" x="{}" y="{y:.2}" text-anchor="end">{} {}</text>"#,
@@ -116,7 +120,10 @@ pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
                 path_data(&points)
             );
             for (at, point) in points.iter().enumerate() {
-                let alone = at.checked_sub(1).and_then(|before| points.get(before)).is_none_or(Option::is_none)
+                let alone = at
+                    .checked_sub(1)
+                    .and_then(|before| points.get(before))
+                    .is_none_or(Option::is_none)
                     && points.get(at + 1).is_none_or(Option::is_none);
                 if let (Some((x, y)), true) = (point, alone) {
                     let _ = writeln!(
@@ -125,7 +132,11 @@ pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
                     );
                 }
             }
-            let legend = if labels.is_empty() { "(no labels)" } else { &labels };
+            let legend = if labels.is_empty() {
+                "(no labels)"
+            } else {
+                &labels
+            };
             let _ = writeln!(
                 svg,
                 r#"<text class="legend" x="{}" y="{:.2}" fill="{colour}">{}</text>"#,
@@ -197,7 +208,9 @@ fn escape(text: &str) -> String {
             '"' => escaped.push_str("&quot;"),
             '\'' => escaped.push_str("&apos;"),
             '\t' | '\n' | '\r' => escaped.push_str(&format!("&#{};", c as u32)),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => escaped.push('\u{FFFD}'),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                escaped.push('\u{FFFD}')
+            }
             c => escaped.push(c),
         }
     }
@@ -221,7 +234,10 @@ mod tests {
         assert_eq!(y_range(std::iter::empty()), (0.0, 1.0));
         assert_eq!(y_range([5.0].into_iter()), (4.0, 6.0));
         assert_eq!(y_range([100.0, 100.0].into_iter()), (90.0, 110.0));
-        assert_eq!(y_range([f64::MAX, -f64::MAX].into_iter()), (-f64::MAX, f64::MAX));
+        assert_eq!(
+            y_range([f64::MAX, -f64::MAX].into_iter()),
+            (-f64::MAX, f64::MAX)
+        );
         let (low, high) = y_range([-f64::MAX].into_iter());
         assert!(low == -f64::MAX && high > low && high.is_finite());
     }

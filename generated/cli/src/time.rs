@@ -81,7 +81,10 @@ mod tests {
         assert_eq!(parse_time("-5"), Ok(-5));
         assert_eq!(parse_time("0"), Ok(0));
         assert_eq!(parse_time("2026-07-04T19:00:00Z"), Ok(1_783_191_600_000));
-        assert_eq!(parse_time("2026-07-04T21:00:00+02:00"), Ok(1_783_191_600_000));
+        assert_eq!(
+            parse_time("2026-07-04T21:00:00+02:00"),
+            Ok(1_783_191_600_000)
+        );
         assert_eq!(parse_time("1970-01-01T00:00:00.25Z"), Ok(250));
         for bad in ["", "-", "1h", "2026-07-04", "99999999999999999999", "12ab"] {
             assert!(parse_time(bad).is_err(), "{bad:?}");

@@ -19,11 +19,15 @@ const END: &str = "1787667165264";
 const SECRET_KEY: &str = "abcdefgh.SuperSecretExampleKey0123456789";
 
 fn fixture(name: &str) -> PathBuf {
-    tests_dir().join("fixtures/metrics").join(format!("{name}.json"))
+    tests_dir()
+        .join("fixtures/metrics")
+        .join(format!("{name}.json"))
 }
 
 fn response_fixture(name: &str) -> PathBuf {
-    tests_dir().join("fixtures/responses").join(format!("{name}.json"))
+    tests_dir()
+        .join("fixtures/responses")
+        .join(format!("{name}.json"))
 }
 
 fn show(path: &Path, format: &str) -> CliOutput {
@@ -38,7 +42,8 @@ fn show(path: &Path, format: &str) -> CliOutput {
 fn saved(json: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("temporary directory: {error}"));
     let path = dir.path().join("response.json");
-    std::fs::write(&path, json).unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
+    std::fs::write(&path, json)
+        .unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
     (dir, path)
 }
 
@@ -49,7 +54,12 @@ fn decoded(path: &Path) -> GetModelMetricsResponseV1 {
 
 /// Asserts a failure: exit code, nothing on stdout, exactly `message` on one stderr line.
 fn assert_fails(output: &CliOutput, code: u8, message: &str) {
-    assert_eq!(output.code, ExitCode::from(code), "stderr: {}", output.stderr);
+    assert_eq!(
+        output.code,
+        ExitCode::from(code),
+        "stderr: {}",
+        output.stderr
+    );
     assert_eq!(output.stdout, "");
     assert_eq!(output.stderr, format!("error: {message}\n"));
 }
@@ -67,11 +77,19 @@ fn table_of_a_summary_lists_each_series_with_its_unit() {
     let r = decoded(&input);
     let view = metrics::validate(&r).unwrap();
     assert_eq!(lines.len(), 3 + view.series_count(), "{}", output.stdout);
-    assert!(lines[0].starts_with("SUMMARY from ") && lines[0].contains(" to "), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("SUMMARY from ") && lines[0].contains(" to "),
+        "{}",
+        lines[0]
+    );
     assert!(lines[1].starts_with("metric"));
     assert!(lines[2].chars().all(|c| c == '-'));
     for (line, series) in lines[3..].iter().zip(view.all_series()) {
-        let cells: Vec<&str> = line.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        let cells: Vec<&str> = line
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
         assert_eq!(cells.first(), Some(&series.name), "{line}");
         let unit = series.unit().symbol().unwrap_or("");
         assert!(cells.contains(&unit), "{line}");
@@ -89,7 +107,9 @@ fn table_of_a_series_summarises_each_series() {
     );
     assert_eq!(
         lines[1].split_whitespace().collect::<Vec<_>>(),
-        ["metric", "labels", "unit", "points", "min", "mean", "max", "last"]
+        [
+            "metric", "labels", "unit", "points", "min", "mean", "max", "last"
+        ]
     );
     // p99: 2.4, null, 3.05, null.
     let p99: Vec<&str> = lines[3].split_whitespace().collect();
@@ -162,7 +182,9 @@ fn drawn_series(svg: &str) -> Vec<(String, Vec<(String, String)>)> {
         .map(|group| {
             let paths = group
                 .children()
-                .filter(|node| node.has_tag_name("path") && node.attribute("class") == Some("series"))
+                .filter(|node| {
+                    node.has_tag_name("path") && node.attribute("class") == Some("series")
+                })
                 .map(|path| {
                     (
                         path.attribute("data-labels").unwrap_or_default().to_owned(),
@@ -170,7 +192,13 @@ fn drawn_series(svg: &str) -> Vec<(String, Vec<(String, String)>)> {
                     )
                 })
                 .collect();
-            (group.attribute("data-metric").unwrap_or_default().to_owned(), paths)
+            (
+                group
+                    .attribute("data-metric")
+                    .unwrap_or_default()
+                    .to_owned(),
+                paths,
+            )
         })
         .collect()
 }
@@ -182,11 +210,21 @@ fn assert_one_path_per_label_set(svg: &str, response: &GetModelMetricsResponseV1
         .metric_descriptors
         .iter()
         .filter(|d| !d.label_sets.is_empty())
-        .map(|d| (d.name.clone(), d.label_sets.iter().map(format_labels).collect()))
+        .map(|d| {
+            (
+                d.name.clone(),
+                d.label_sets.iter().map(format_labels).collect(),
+            )
+        })
         .collect();
     let actual: Vec<(String, Vec<String>)> = drawn
         .iter()
-        .map(|(name, paths)| (name.clone(), paths.iter().map(|(labels, _)| labels.clone()).collect()))
+        .map(|(name, paths)| {
+            (
+                name.clone(),
+                paths.iter().map(|(labels, _)| labels.clone()).collect(),
+            )
+        })
         .collect();
     assert_eq!(actual, expected);
 }
@@ -200,7 +238,10 @@ fn runs(d: &str) -> Vec<Vec<(f64, f64)>> {
         let point = (x.parse().unwrap(), y.parse().unwrap());
         match kind {
             "M" => runs.push(vec![point]),
-            "L" => runs.last_mut().unwrap_or_else(|| panic!("L before M in {d}")).push(point),
+            "L" => runs
+                .last_mut()
+                .unwrap_or_else(|| panic!("L before M in {d}"))
+                .push(point),
             other => panic!("unexpected command {other} in {d}"),
         }
     }
@@ -234,7 +275,10 @@ fn svg_lines_break_at_nulls() {
     assert_one_path_per_label_set(&output.stdout, &decoded(&input));
     let drawn = drawn_series(&output.stdout);
     let run_lengths = |metric: usize, series: usize| -> Vec<usize> {
-        runs(&drawn[metric].1[series].1).iter().map(Vec::len).collect()
+        runs(&drawn[metric].1[series].1)
+            .iter()
+            .map(Vec::len)
+            .collect()
     };
     // p99: 2.4, null, 3.05, null → two lone points; p50: 0.8, 0.75, null, null → one line of 2;
     // replicas: 1, 1, 1, null → one line of 3.
@@ -259,7 +303,11 @@ fn svg_places_irregular_steps_at_their_real_times() {
     let response = decoded(&input);
     let drawn = drawn_series(&output.stdout);
     let points = runs(&drawn[0].1[0].1).concat();
-    let starts: Vec<i64> = response.metric_values.iter().map(|set| set.start_epoch_millis).collect();
+    let starts: Vec<i64> = response
+        .metric_values
+        .iter()
+        .map(|set| set.start_epoch_millis)
+        .collect();
     assert_eq!(points.len(), starts.len());
     // x is affine in the step start: equal time differences give equal x differences.
     let scale = (points[1].0 - points[0].0) / (starts[1] - starts[0]) as f64;
@@ -269,7 +317,11 @@ fn svg_places_irregular_steps_at_their_real_times() {
         assert!((point.0 - expected).abs() < 0.02, "{point:?} vs {expected}");
     }
     // The y axis carries the unit of the hint.
-    assert!(output.stdout.contains(">baseten_inference_requests_total (count)<"));
+    assert!(
+        output
+            .stdout
+            .contains(">baseten_inference_requests_total (count)<")
+    );
 }
 
 #[test]
@@ -280,7 +332,10 @@ fn svg_of_a_single_value_set_marks_every_point() {
     let response = decoded(&input);
     assert_one_path_per_label_set(&output.stdout, &response);
     let document = roxmltree::Document::parse(&output.stdout).unwrap();
-    let circles = document.descendants().filter(|n| n.has_tag_name("circle")).count();
+    let circles = document
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .count();
     let with_values = response.metric_values[0]
         .values
         .iter()
@@ -317,11 +372,18 @@ fn no_format_panics_on_names_and_labels_wider_than_65535_characters() {
     }
     let table = show(&path, "table").stdout;
     for line in table.lines().skip(1) {
-        assert!(line.chars().count() <= 8 * (baseten_metrics::MAX_CELL + 2), "{}", line.len());
+        assert!(
+            line.chars().count() <= 8 * (baseten_metrics::MAX_CELL + 2),
+            "{}",
+            line.len()
+        );
     }
     assert!(table.contains('…'));
     let csv = show(&path, "csv").stdout;
-    assert!(csv.contains(&"n".repeat(70_000)), "the CSV keeps the whole name");
+    assert!(
+        csv.contains(&"n".repeat(70_000)),
+        "the CSV keeps the whole name"
+    );
 }
 
 #[test]
@@ -354,7 +416,10 @@ fn minus_zero_is_an_integer() {
     let (_dir, path) = saved(json);
     let output = show(&path, "csv");
     assert!(output.success(), "{}", output.stderr);
-    assert_eq!(output.stdout, "step_start_ms,step_end_ms,metric,labels,value\n0,60000,m,,-0\n");
+    assert_eq!(
+        output.stdout,
+        "step_start_ms,step_end_ms,metric,labels,value\n0,60000,m,,-0\n"
+    );
 }
 
 /// Responses a fetch refuses, with the message it refuses them with.
@@ -364,7 +429,8 @@ fn refused_responses() -> Vec<(String, &'static str)> {
     let mut two_sets: serde_json::Value = serde_json::from_str(&current).unwrap();
     let sets = two_sets["metric_values"].as_array_mut().unwrap();
     let mut later = sets[0].clone();
-    later["start_epoch_millis"] = serde_json::json!(later["start_epoch_millis"].as_i64().unwrap() + 1);
+    later["start_epoch_millis"] =
+        serde_json::json!(later["start_epoch_millis"].as_i64().unwrap() + 1);
     sets.push(later);
     let with_step = |step: serde_json::Value| {
         let mut value: serde_json::Value = serde_json::from_str(&series).unwrap();
@@ -372,10 +438,22 @@ fn refused_responses() -> Vec<(String, &'static str)> {
         value.to_string()
     };
     vec![
-        (two_sets.to_string(), "CURRENT response has 2 value sets, expected exactly 1"),
-        (with_step(serde_json::Value::Null), "SERIES response has step_seconds None, expected a positive number"),
-        (with_step(serde_json::json!(0)), "SERIES response has step_seconds Some(0), expected a positive number"),
-        (with_step(serde_json::json!(-30)), "SERIES response has step_seconds Some(-30), expected a positive number"),
+        (
+            two_sets.to_string(),
+            "CURRENT response has 2 value sets, expected exactly 1",
+        ),
+        (
+            with_step(serde_json::Value::Null),
+            "SERIES response has step_seconds None, expected a positive number",
+        ),
+        (
+            with_step(serde_json::json!(0)),
+            "SERIES response has step_seconds Some(0), expected a positive number",
+        ),
+        (
+            with_step(serde_json::json!(-30)),
+            "SERIES response has step_seconds Some(-30), expected a positive number",
+        ),
     ]
 }
 
@@ -384,7 +462,11 @@ fn saved_responses_get_the_checks_fetched_ones_get() {
     for (json, message) in refused_responses() {
         let (_dir, path) = saved(&json);
         for format in ["csv", "table", "svg"] {
-            assert_fails(&show(&path, format), 1, &format!("{}: {message}", path.display()));
+            assert_fails(
+                &show(&path, format),
+                1,
+                &format!("{}: {message}", path.display()),
+            );
         }
     }
 }
@@ -392,9 +474,21 @@ fn saved_responses_get_the_checks_fetched_ones_get() {
 #[tokio::test(flavor = "multi_thread")]
 async fn fetched_responses_are_refused_with_the_same_messages() {
     for (json, message) in refused_responses() {
-        let mode = if message.starts_with("CURRENT") { "current" } else { "series" };
+        let mode = if message.starts_with("CURRENT") {
+            "current"
+        } else {
+            "series"
+        };
         let server = server_answering_body(json.into_bytes()).await;
-        let mut args = vec!["fetch", "--model", "m", "--environment", "e", "--mode", mode];
+        let mut args = vec![
+            "fetch",
+            "--model",
+            "m",
+            "--environment",
+            "e",
+            "--mode",
+            mode,
+        ];
         if mode == "series" {
             args.extend(["--start", START, "--end", END]);
         }
@@ -429,7 +523,11 @@ async fn server_answering(name: &str) -> MockServer {
 
 /// Runs the CLI with `--base-url` set to `server`, on a blocking thread so that the server
 /// keeps answering on this test's runtime.
-async fn run_live(server: &MockServer, args: &[&str], context: baseten_metrics::Context) -> CliOutput {
+async fn run_live(
+    server: &MockServer,
+    args: &[&str],
+    context: baseten_metrics::Context,
+) -> CliOutput {
     let mut full: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
     full.extend(["--base-url".to_owned(), server.uri()]);
     tokio::task::spawn_blocking(move || {
@@ -453,14 +551,29 @@ async fn series_of_an_environment_as_csv() {
     let output = run_live(
         &server,
         &[
-            "fetch", "--model", "m", "--environment", "production", "--mode", "series", "--start",
-            START, "--end", END, "--metric", "x", "--format", "csv",
+            "fetch",
+            "--model",
+            "m",
+            "--environment",
+            "production",
+            "--mode",
+            "series",
+            "--start",
+            START,
+            "--end",
+            END,
+            "--metric",
+            "x",
+            "--format",
+            "csv",
         ],
         cli_context(),
     )
     .await;
     assert!(output.success(), "stderr: {}", output.stderr);
-    let expected = metrics::validate(&decoded(&response_fixture("series"))).unwrap().to_csv();
+    let expected = metrics::validate(&decoded(&response_fixture("series")))
+        .unwrap()
+        .to_csv();
     assert_eq!(output.stdout, expected);
 
     let requests = received(&server).await;
@@ -468,13 +581,22 @@ async fn series_of_an_environment_as_csv() {
         panic!("expected one request, got {requests:?}");
     };
     assert_eq!(request.method.as_str(), "GET");
-    assert_eq!(request.url.path(), "/v1/models/m/environments/production/metrics");
     assert_eq!(
-        request.url.query(),
-        Some(format!("mode=SERIES&start_epoch_millis={START}&end_epoch_millis={END}&metrics=x").as_str())
+        request.url.path(),
+        "/v1/models/m/environments/production/metrics"
     );
     assert_eq!(
-        request.headers.get("authorization").and_then(|value| value.to_str().ok()),
+        request.url.query(),
+        Some(
+            format!("mode=SERIES&start_epoch_millis={START}&end_epoch_millis={END}&metrics=x")
+                .as_str()
+        )
+    );
+    assert_eq!(
+        request
+            .headers
+            .get("authorization")
+            .and_then(|value| value.to_str().ok()),
         Some("Bearer k")
     );
 }
@@ -485,14 +607,31 @@ async fn summary_of_a_deployment_since_an_hour_ago_as_table() {
     let output = run_live(
         &server,
         &[
-            "fetch", "--model", "m", "--deployment", "d1", "--mode", "summary", "--since", "1h",
-            "--metric", "a", "--metric", "b", "--metric", "a",
+            "fetch",
+            "--model",
+            "m",
+            "--deployment",
+            "d1",
+            "--mode",
+            "summary",
+            "--since",
+            "1h",
+            "--metric",
+            "a",
+            "--metric",
+            "b",
+            "--metric",
+            "a",
         ],
         cli_context(),
     )
     .await;
     assert!(output.success(), "stderr: {}", output.stderr);
-    assert!(output.stdout.starts_with("SUMMARY from "), "stdout: {}", output.stdout);
+    assert!(
+        output.stdout.starts_with("SUMMARY from "),
+        "stdout: {}",
+        output.stdout
+    );
 
     let requests = received(&server).await;
     let [request] = requests.as_slice() else {
@@ -513,8 +652,19 @@ async fn times_are_read_as_rfc3339() {
     let output = run_live(
         &server,
         &[
-            "fetch", "--model", "m", "--environment", "e", "--mode", "series", "--start",
-            "2026-07-04T18:00:00Z", "--end", "2026-07-04T19:00:00+00:00", "--format", "json",
+            "fetch",
+            "--model",
+            "m",
+            "--environment",
+            "e",
+            "--mode",
+            "series",
+            "--start",
+            "2026-07-04T18:00:00Z",
+            "--end",
+            "2026-07-04T19:00:00+00:00",
+            "--format",
+            "json",
         ],
         cli_context(),
     )
@@ -533,17 +683,65 @@ async fn refused_requests_are_never_sent() {
     let week_and_a_millisecond = "604800001";
     let cases: [(&[&str], &str); 6] = [
         (
-            &["--environment", "production", "--mode", "current", "--start", "1"],
+            &[
+                "--environment",
+                "production",
+                "--mode",
+                "current",
+                "--start",
+                "1",
+            ],
             "--mode current takes no window (--since, --start, --end)",
         ),
         (
-            &["--environment", "production", "--mode", "series", "--start", "0", "--end", week_and_a_millisecond],
+            &[
+                "--environment",
+                "production",
+                "--mode",
+                "series",
+                "--start",
+                "0",
+                "--end",
+                week_and_a_millisecond,
+            ],
             "",
         ),
-        (&["--environment", "production", "--mode", "summary", "--start", END, "--end", START], ""),
+        (
+            &[
+                "--environment",
+                "production",
+                "--mode",
+                "summary",
+                "--start",
+                END,
+                "--end",
+                START,
+            ],
+            "",
+        ),
         (&["--environment", "production", "--deployment", "d1"], ""),
-        (&["--environment", "production", "--mode", "series", "--since", "soon"], ""),
-        (&["--environment", "production", "--mode", "series", "--start", "yesterday"], ""),
+        (
+            &[
+                "--environment",
+                "production",
+                "--mode",
+                "series",
+                "--since",
+                "soon",
+            ],
+            "",
+        ),
+        (
+            &[
+                "--environment",
+                "production",
+                "--mode",
+                "series",
+                "--start",
+                "yesterday",
+            ],
+            "",
+        ),
     ];
     let context = baseten_metrics::Context {
         api_key: Some(SECRET_KEY.to_owned()),
@@ -553,7 +751,12 @@ async fn refused_requests_are_never_sent() {
         let mut args = vec!["fetch", "--model", "m"];
         args.extend(case);
         let output = run_live(&server, &args, context.clone()).await;
-        assert_eq!(output.code, ExitCode::from(2), "{case:?}: stderr: {}", output.stderr);
+        assert_eq!(
+            output.code,
+            ExitCode::from(2),
+            "{case:?}: stderr: {}",
+            output.stderr
+        );
         assert!(output.stdout.is_empty(), "{case:?}");
         let lines: Vec<&str> = output.stderr.lines().collect();
         assert!(
@@ -584,8 +787,17 @@ async fn api_errors_are_one_line_without_the_key() {
         api_key: Some(SECRET_KEY.to_owned()),
         ..cli_context()
     };
-    let output = run_live(&server, &["fetch", "--model", "m", "--environment", "production"], context).await;
-    assert_fails(&output, 1, "fetching metrics: HTTP 404 NOT_FOUND: no model m");
+    let output = run_live(
+        &server,
+        &["fetch", "--model", "m", "--environment", "production"],
+        context,
+    )
+    .await;
+    assert_fails(
+        &output,
+        1,
+        "fetching metrics: HTTP 404 NOT_FOUND: no model m",
+    );
     assert_eq!(received(&server).await.len(), 1);
 }
 
@@ -610,7 +822,17 @@ async fn watch_polls_current_redraws_and_waits_out_rate_limits() {
         .await;
     let output = run_live(
         &server,
-        &["watch", "--model", "m", "--environment", "e", "--interval", "0", "--count", "3"],
+        &[
+            "watch",
+            "--model",
+            "m",
+            "--environment",
+            "e",
+            "--interval",
+            "0",
+            "--count",
+            "3",
+        ],
         cli_context(),
     )
     .await;
@@ -624,7 +846,11 @@ async fn watch_polls_current_redraws_and_waits_out_rate_limits() {
     assert!(frames[1].starts_with("CURRENT from "), "{}", frames[1]);
     let requests = received(&server).await;
     assert_eq!(requests.len(), 3);
-    assert!(requests.iter().all(|r| r.url.query() == Some("mode=CURRENT")));
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.url.query() == Some("mode=CURRENT"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -632,12 +858,26 @@ async fn watch_as_csv_prints_each_answer_whole() {
     let server = server_answering("current").await;
     let output = run_live(
         &server,
-        &["watch", "--model", "m", "--deployment", "d", "--interval", "0", "--count", "2", "--format", "csv"],
+        &[
+            "watch",
+            "--model",
+            "m",
+            "--deployment",
+            "d",
+            "--interval",
+            "0",
+            "--count",
+            "2",
+            "--format",
+            "csv",
+        ],
         cli_context(),
     )
     .await;
     assert!(output.success(), "stderr: {}", output.stderr);
-    let one = metrics::validate(&decoded(&response_fixture("current"))).unwrap().to_csv();
+    let one = metrics::validate(&decoded(&response_fixture("current")))
+        .unwrap()
+        .to_csv();
     assert_eq!(output.stdout, format!("{one}{one}"));
     assert_eq!(received(&server).await.len(), 2);
 }
@@ -656,10 +896,20 @@ fn help_goes_to_stdout_and_bad_arguments_fail_on_one_line() {
     let bad = run_cli(&["show", "x.json", "--format", "xml"], &cli_context());
     assert_eq!(bad.code, ExitCode::from(2));
     assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
-    assert!(bad.stderr.starts_with("error: invalid value 'xml'"), "{}", bad.stderr);
+    assert!(
+        bad.stderr.starts_with("error: invalid value 'xml'"),
+        "{}",
+        bad.stderr
+    );
     let missing = run_cli(&["show", "/nonexistent/response.json"], &cli_context());
     assert_eq!(missing.code, ExitCode::from(1));
-    assert!(missing.stderr.starts_with("error: reading /nonexistent/response.json: "), "{}", missing.stderr);
+    assert!(
+        missing
+            .stderr
+            .starts_with("error: reading /nonexistent/response.json: "),
+        "{}",
+        missing.stderr
+    );
 }
 
 #[test]

@@ -384,7 +384,10 @@ fn check_export_and_cli(input: &Path) {
 #[test]
 fn compact_export_and_cli_match_the_typed_path_on_every_input() {
     let mut inputs = files_with_extension(&fixtures_dir(), "json");
-    inputs.extend(files_with_extension(&fixtures_dir().join("malformed"), "json"));
+    inputs.extend(files_with_extension(
+        &fixtures_dir().join("malformed"),
+        "json",
+    ));
     if let Some(dir) = shared_dir("recorded") {
         inputs.extend(files_with_extension(&dir, "json"));
     }

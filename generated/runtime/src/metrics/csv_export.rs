@@ -74,7 +74,12 @@ impl<W: io::Write> CsvRows<W> {
 
     /// Writes one step's rows from its values flattened: one per series, in response order,
     /// NaN for no data.
-    pub(crate) fn flat_step(&mut self, start_ms: i64, end_ms: i64, values: &[f64]) -> io::Result<()> {
+    pub(crate) fn flat_step(
+        &mut self,
+        start_ms: i64,
+        end_ms: i64,
+        values: &[f64],
+    ) -> io::Result<()> {
         self.set_bounds(start_ms, end_ms);
         for (&value, middle) in values.iter().zip(&self.middles) {
             let value = (!value.is_nan()).then_some(value);

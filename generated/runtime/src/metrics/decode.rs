@@ -50,21 +50,22 @@ fn decode_plainly<R: DeserializeOwned>(json: &[u8]) -> Result<R, serde_json::Err
 /// [`decode`] with the JSON path tracked, for its error.
 fn decode_tracking_path<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeError> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let response = serde_path_to_error::deserialize(Strict::new(&mut deserializer)).map_err(|error| {
-        let location = value_location(error.path());
-        // A path of only unknown segments (`?`, e.g. for a truncated document) says nothing
-        // more than "somewhere in the document"; serde_path_to_error drops it the same way.
-        let path = if error.path().iter().all(|s| matches!(s, Segment::Unknown)) {
-            ROOT_PATH.to_owned()
-        } else {
-            error.path().to_string()
-        };
-        DecodeError {
-            path,
-            location,
-            source: error.into_inner(),
-        }
-    })?;
+    let response =
+        serde_path_to_error::deserialize(Strict::new(&mut deserializer)).map_err(|error| {
+            let location = value_location(error.path());
+            // A path of only unknown segments (`?`, e.g. for a truncated document) says nothing
+            // more than "somewhere in the document"; serde_path_to_error drops it the same way.
+            let path = if error.path().iter().all(|s| matches!(s, Segment::Unknown)) {
+                ROOT_PATH.to_owned()
+            } else {
+                error.path().to_string()
+            };
+            DecodeError {
+                path,
+                location,
+                source: error.into_inner(),
+            }
+        })?;
     // `deserialize` stops after the first complete value; `end` rejects anything but whitespace
     // after it, as `serde_json::from_slice` would.
     deserializer.end().map_err(|source| DecodeError {
@@ -297,23 +298,30 @@ mod tests {
 
     #[test]
     fn a_key_repeated_with_escapes_is_still_the_same_key() {
-        let json = response_with_values("[[1],[2,3]]").replace(
-            r#"{"k":"v"}"#,
-            r#"{"k":"v","\u006b":"w"}"#,
-        );
+        let json = response_with_values("[[1],[2,3]]")
+            .replace(r#"{"k":"v"}"#, r#"{"k":"v","\u006b":"w"}"#);
         let error = decode_error(&json);
         assert_eq!(error.path(), "metric_descriptors[1].label_sets[1].k");
-        assert!(error.to_string().contains(r#"duplicate key "k""#), "{error}");
+        assert!(
+            error.to_string().contains(r#"duplicate key "k""#),
+            "{error}"
+        );
     }
 
     #[test]
     fn a_repeated_top_level_field_is_an_error() {
-        let json = response_with_values("[[1],[2,3]]")
-            .replacen(r#""mode":"SERIES""#, r#""mode":"SERIES","mode":"SUMMARY""#, 1);
+        let json = response_with_values("[[1],[2,3]]").replacen(
+            r#""mode":"SERIES""#,
+            r#""mode":"SERIES","mode":"SUMMARY""#,
+            1,
+        );
         let error = decode_error(&json);
         // serde's own check for struct fields comes first.
         assert_eq!(error.path(), ".");
-        assert!(error.to_string().starts_with("duplicate field `mode`"), "{error}");
+        assert!(
+            error.to_string().starts_with("duplicate field `mode`"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -322,7 +330,10 @@ mod tests {
             .replace(r#"{"k":"v"}"#, r#"{"b":"1","a":"2","c":"3"}"#);
         let response: GetModelMetricsResponseV1 = decode(json.as_bytes()).unwrap();
         let labels = &response.metric_descriptors[1].label_sets[1];
-        let pairs: Vec<_> = labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let pairs: Vec<_> = labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         assert_eq!(pairs, [("a", "2"), ("b", "1"), ("c", "3")]);
     }
 
@@ -336,11 +347,29 @@ mod tests {
         assert_eq!(response.metric_values[0].start_epoch_millis, 0);
         assert_eq!(response.step_seconds, Some(0));
         // Only zero: other floats are still no integers, and a value keeps its sign.
-        let error = decode_error(&json.replacen(r#""end_epoch_millis":60000"#, r#""end_epoch_millis":-1.0"#, 1));
+        let error = decode_error(&json.replacen(
+            r#""end_epoch_millis":60000"#,
+            r#""end_epoch_millis":-1.0"#,
+            1,
+        ));
         assert_eq!(error.path(), "end_epoch_millis");
-        assert!(error.to_string().contains("invalid type: floating point `-1.0`, expected i64"), "{error}");
-        let error = decode_error(&json.replacen(r#""end_epoch_millis":60000"#, r#""end_epoch_millis":0.0"#, 1));
-        assert!(error.to_string().contains("invalid type: floating point `0.0`, expected i64"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("invalid type: floating point `-1.0`, expected i64"),
+            "{error}"
+        );
+        let error = decode_error(&json.replacen(
+            r#""end_epoch_millis":60000"#,
+            r#""end_epoch_millis":0.0"#,
+            1,
+        ));
+        assert!(
+            error
+                .to_string()
+                .contains("invalid type: floating point `0.0`, expected i64"),
+            "{error}"
+        );
         let response: GetModelMetricsResponseV1 =
             decode(response_with_values("[[-0],[2,3]]").as_bytes()).unwrap();
         let value = response.metric_values[1].values[0][0].unwrap();

@@ -5,7 +5,8 @@ use std::fmt;
 use std::io;
 
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
+    Visitor,
 };
 
 use super::csv_export::CsvRows;
@@ -160,7 +161,10 @@ impl FlatSets {
     ) -> io::Result<()> {
         let series = response.descriptors().iter().flat_map(|descriptor| {
             let name = descriptor.name();
-            descriptor.label_sets().iter().map(move |labels| (name, labels))
+            descriptor
+                .label_sets()
+                .iter()
+                .map(move |labels| (name, labels))
         });
         let mut rows = CsvRows::new(out, series)?;
         for (index, &start_ms) in self.starts.iter().enumerate() {
@@ -337,16 +341,21 @@ mod tests {
     #[test]
     fn valid_responses_export_as_the_typed_path_does() {
         for json in [
-            response(r#"[{"start_epoch_millis":0,"values":[[1],[],[2.5,null]]},
-                {"values":[[-0.0],[],[1e21,5e-324]],"start_epoch_millis":30000,"extra":{"x":[1]}}]"#),
+            response(
+                r#"[{"start_epoch_millis":0,"values":[[1],[],[2.5,null]]},
+                {"values":[[-0.0],[],[1e21,5e-324]],"start_epoch_millis":30000,"extra":{"x":[1]}}]"#,
+            ),
             // An unknown field is skipped unread, by both paths.
             response(r#"[{"start_epoch_millis":-0,"values":[[1],[],[2,3]],"x":{"a":1,"a":2}}]"#),
             response("[]"),
             // Value sets as arrays, which the compact reader leaves to the typed decode.
             response(r#"[[0,[[1],[],[2,3]]]]"#),
             // Another key first: the divert is only for the document's own `metric_values`.
-            response(r#"[{"start_epoch_millis":0,"values":[[1],[],[2,3]]}]"#)
-                .replacen("\"name\":\"a\"", "\"name\":\"a\",\"metric_values\":1", 1),
+            response(r#"[{"start_epoch_millis":0,"values":[[1],[],[2,3]]}]"#).replacen(
+                "\"name\":\"a\"",
+                "\"name\":\"a\",\"metric_values\":1",
+                1,
+            ),
         ] {
             let exported = exported(&json);
             assert!(exported.is_ok(), "{exported:?}");
@@ -391,9 +400,14 @@ mod tests {
             (r#""step_seconds":30"#, r#""step_seconds":0"#),
             (r#""mode":"SERIES""#, r#""mode":"SUMMARY""#),
         ] {
-            let json = json.replace(from, to).replace("\"values\":[[1]", "\"values\":[[1]");
+            let json = json
+                .replace(from, to)
+                .replace("\"values\":[[1]", "\"values\":[[1]");
             let json = if to.contains("SUMMARY") {
-                json.replace("}]}", "},{\"start_epoch_millis\":1,\"values\":[[1],[],[2,3]]}]}")
+                json.replace(
+                    "}]}",
+                    "},{\"start_epoch_millis\":1,\"values\":[[1],[],[2,3]]}]}",
+                )
             } else {
                 json
             };
@@ -402,11 +416,16 @@ mod tests {
             assert_eq!(exported, typed(&json), "{to}");
         }
         assert_eq!(
-            exported(&json.replace(r#""step_seconds":30"#, r#""step_seconds":-0"#)).err().as_deref(),
+            exported(&json.replace(r#""step_seconds":30"#, r#""step_seconds":-0"#))
+                .err()
+                .as_deref(),
             Some("SERIES response has step_seconds Some(0), expected a positive number")
         );
         assert_eq!(
-            exported(&format!("{json} x")).err().as_deref().map(|e| e.starts_with("invalid response: trailing characters")),
+            exported(&format!("{json} x"))
+                .err()
+                .as_deref()
+                .map(|e| e.starts_with("invalid response: trailing characters")),
             Some(true)
         );
     }

@@ -55,7 +55,11 @@ fn fraction_bits(value: f64) -> u32 {
         return 0;
     }
     let lowest_bit = exponent + mantissa.trailing_zeros() as i32;
-    if lowest_bit < 0 { lowest_bit.unsigned_abs() } else { 0 }
+    if lowest_bit < 0 {
+        lowest_bit.unsigned_abs()
+    } else {
+        0
+    }
 }
 
 /// Rewrites `[-]digits[.digits]e[+|-]exponent`, zmij's text for `value`, into plain positional

@@ -108,7 +108,11 @@ pub fn validate<R: IndexMappedResponse>(response: &R) -> Result<Validated<'_, R>
     check_value_sets(
         response,
         value_sets.len(),
-        |index| value_sets.get(index).map_or(0, |set| set.start_epoch_millis()),
+        |index| {
+            value_sets
+                .get(index)
+                .map_or(0, |set| set.start_epoch_millis())
+        },
         |index| {
             let values = value_sets.get(index).map_or(&[][..], |set| set.values());
             check_values(index, response.descriptors(), values)
@@ -417,11 +421,13 @@ mod tests {
         assert!(validate_response(&response("HOURLY", &two)).is_ok());
         assert_eq!(
             validate_response(&response("HOURLY", &[(0, good()), (0, good())])).err(),
-            Some(ResponseError::Misaligned(AlignmentError::StartNotIncreasing {
-                value_set: 1,
-                start_ms: 0,
-                previous_start_ms: 0
-            }))
+            Some(ResponseError::Misaligned(
+                AlignmentError::StartNotIncreasing {
+                    value_set: 1,
+                    start_ms: 0,
+                    previous_start_ms: 0
+                }
+            ))
         );
     }
 }
