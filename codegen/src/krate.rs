@@ -29,16 +29,18 @@ pub struct CrateSettings<'a> {
 /// The items of every generated crate's root, after its docs: the runtime re-exported so one
 /// dependency is enough, then the emitted modules. `generated/src/lib.rs` contains exactly this
 /// text too.
+/// (In the order rustfmt keeps, since the hand-written copy is formatted.)
 pub const CRATE_ROOT: &str = r#"pub use baseten_runtime as runtime;
+#[cfg(feature = "client")]
+pub use runtime::{
+    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest,
+    RetryPolicy,
+};
 pub use runtime::{
     CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
     Metrics, MetricsMode, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
     index_mapped, metrics, requests,
-};
-#[cfg(feature = "client")]
-pub use runtime::{
-    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest, RetryPolicy,
 };
 
 // The generated modules are declared like this (rather than through `include!`) so that

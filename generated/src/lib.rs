@@ -102,7 +102,8 @@ pub use baseten_runtime as runtime;
 #[cfg(feature = "client")]
 pub use runtime::{
     API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest, RetryPolicy,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest,
+    RetryPolicy,
 };
 pub use runtime::{
     CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,

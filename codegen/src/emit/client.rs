@@ -60,8 +60,11 @@ pub(crate) fn metrics_entries<'a>(api: &'a Api, shapes: &[IndexMapped]) -> Vec<M
     entries
 }
 
+/// A query parameter's wire name and the test its type must pass.
+type ExpectedParam = (&'static str, fn(&TypeRef) -> bool);
+
 fn is_metrics_query(operation: &Operation) -> bool {
-    let expected: [(&str, fn(&TypeRef) -> bool); 4] = [
+    let expected: [ExpectedParam; 4] = [
         ("mode", |ty| {
             matches!(ty, TypeRef::Named(_) | TypeRef::String)
         }),

@@ -15,7 +15,7 @@ use tracing::Instrument as _;
 use tracing::field::Empty;
 
 use crate::error::{
-    Error, ErrorBody, excerpt, parse_seconds, retryable_status, retryable_transport,
+    Error, ErrorBody, excerpt, parse_retry_after, retryable_status, retryable_transport,
 };
 use crate::retry::RetryPolicy;
 use crate::support::Request;
@@ -42,6 +42,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// [`ClientBuilder::request_id_header`] names another.
 pub const DEFAULT_REQUEST_ID_HEADER: &str = "x-request-id";
 
+/// The longest response body a client reads by default: 64 MiB, ten times the largest metrics
+/// response a 7-day window at the finest step gives.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// The message for a key that cannot be sent as a header; it deliberately
 /// says nothing about the key itself.
 const INVALID_KEY: &str = "API key is not a valid HTTP header value";
@@ -67,22 +71,49 @@ impl AuthScheme {
     }
 }
 
-/// A ready-made `Authorization` header value. Kept private and redacted so
-/// the key cannot leak through `Debug` output or reqwest's own logging
-/// (the value is marked sensitive).
+/// A ready-made `Authorization` header value, and the key itself so that a server echoing it
+/// back can be scrubbed from what errors keep. Kept private and redacted so the key cannot leak
+/// through `Debug` output or reqwest's own logging (the value is marked sensitive).
 #[derive(Clone)]
-struct ApiKey(HeaderValue);
+struct ApiKey {
+    header: HeaderValue,
+    secret: String,
+}
 
 impl ApiKey {
     fn new(key: &str, scheme: AuthScheme) -> Result<Self, Error> {
         if key.is_empty() {
             return Err(Error::InvalidRequest("API key is empty".to_owned()));
         }
-        let mut value = HeaderValue::try_from(format!("{} {key}", scheme.prefix()))
+        let mut header = HeaderValue::try_from(format!("{} {key}", scheme.prefix()))
             .map_err(|_| Error::InvalidRequest(INVALID_KEY.to_owned()))?;
-        value.set_sensitive(true);
-        Ok(Self(value))
+        header.set_sensitive(true);
+        Ok(Self {
+            header,
+            secret: key.to_owned(),
+        })
     }
+}
+
+/// What a scrubbed key is replaced with.
+const REDACTED: &str = "<redacted>";
+
+/// Removes every occurrence of the key from `text` — raw, and percent-encoded or JSON-escaped as
+/// a server might echo it; the `Bearer`/`Api-Key` forms contain the raw key, so they go too.
+fn scrub(text: String, key: Option<&ApiKey>) -> String {
+    let Some(key) = key else { return text };
+    let mut text = text;
+    let encoded =
+        percent_encoding::utf8_percent_encode(&key.secret, percent_encoding::NON_ALPHANUMERIC)
+            .to_string();
+    let escaped = serde_json::to_string(&key.secret).unwrap_or_default();
+    let escaped = escaped.trim_matches('"');
+    for form in [key.secret.as_str(), encoded.as_str(), escaped] {
+        if !form.is_empty() && text.contains(form) {
+            text = text.replace(form, REDACTED);
+        }
+    }
+    text
 }
 
 impl fmt::Debug for ApiKey {
@@ -124,6 +155,7 @@ struct Settings {
     timeout: Duration,
     default_headers: HeaderMap,
     request_id_header: HeaderName,
+    max_response_bytes: u64,
 }
 
 impl fmt::Debug for Client {
@@ -140,6 +172,7 @@ impl fmt::Debug for Client {
                 &settings.default_headers.keys().collect::<Vec<_>>(),
             )
             .field("request_id_header", &settings.request_id_header)
+            .field("max_response_bytes", &settings.max_response_bytes)
             .finish_non_exhaustive()
     }
 }
@@ -227,7 +260,7 @@ impl Client {
             let result = self.execute_with_retries(request, &span).await;
             span.record("elapsed_ms", millis(started.elapsed()));
             match result {
-                Ok(bytes) => decode(&bytes),
+                Ok(bytes) => decode(&bytes, self.inner.api_key.as_ref()),
                 Err(error) => {
                     tracing::debug!(error = %error, "request failed");
                     Err(error)
@@ -265,9 +298,16 @@ impl Client {
                 }
                 Ok(answer) => {
                     span.record("status", answer.status.as_u16());
-                    Failure::from_response(answer, attempt)
+                    Failure::from_response(answer, attempt, self.inner.api_key.as_ref())
                 }
-                Err(source) => Failure::from_transport(source, attempt),
+                Err(SendError::Transport(source)) => Failure::from_transport(source, attempt),
+                Err(SendError::TooLarge) => Failure {
+                    error: Error::ResponseTooLarge {
+                        limit_bytes: self.inner.max_response_bytes,
+                    },
+                    retryable: false,
+                    retry_after: None,
+                },
             };
             if !failure.retryable || attempt >= max_attempts {
                 return Err(failure.error);
@@ -294,11 +334,7 @@ impl Client {
     }
 
     /// One attempt: the status, the headers that matter and the whole body.
-    async fn send_once(
-        &self,
-        request: &Request,
-        url: reqwest::Url,
-    ) -> Result<Answer, reqwest::Error> {
+    async fn send_once(&self, request: &Request, url: reqwest::Url) -> Result<Answer, SendError> {
         let settings = &*self.inner;
         let mut builder = settings
             .http
@@ -309,14 +345,14 @@ impl Client {
             .headers(settings.default_headers.clone())
             .header(ACCEPT, HeaderValue::from_static("application/json"));
         if let Some(key) = &settings.api_key {
-            builder = builder.header(AUTHORIZATION, key.0.clone());
+            builder = builder.header(AUTHORIZATION, key.header.clone());
         }
         if let Some(body) = &request.body {
             builder = builder
                 .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
                 .body(body.clone());
         }
-        let response = builder.send().await?;
+        let mut response = builder.send().await?;
         let status = response.status();
         let header = |name: &HeaderName| {
             response
@@ -325,14 +361,31 @@ impl Client {
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned)
         };
-        let retry_after = header(&RETRY_AFTER).as_deref().and_then(parse_seconds);
+        let retry_after = header(&RETRY_AFTER)
+            .as_deref()
+            .and_then(|text| parse_retry_after(text, std::time::SystemTime::now()));
         let request_id = header(&settings.request_id_header);
-        let body = response.bytes().await?;
+        let limit = settings.max_response_bytes;
+        if response
+            .content_length()
+            .is_some_and(|length| length > limit)
+        {
+            return Err(SendError::TooLarge);
+        }
+        // Read chunk by chunk against the cap: a body without a (truthful) length must not be
+        // taken whole into memory first.
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await? {
+            if body.len() as u64 + chunk.len() as u64 > limit {
+                return Err(SendError::TooLarge);
+            }
+            body.extend_from_slice(&chunk);
+        }
         Ok(Answer {
             status,
             retry_after,
             request_id,
-            body: body.to_vec(),
+            body,
         })
     }
 
@@ -377,6 +430,19 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// Why one attempt got no answer.
+enum SendError {
+    Transport(reqwest::Error),
+    /// The body is longer than the client's cap.
+    TooLarge,
+}
+
+impl From<reqwest::Error> for SendError {
+    fn from(source: reqwest::Error) -> Self {
+        Self::Transport(source)
+    }
+}
+
 /// One response, read whole.
 struct Answer {
     status: StatusCode,
@@ -396,7 +462,8 @@ struct Failure {
 }
 
 impl Failure {
-    fn from_response(answer: Answer, attempts: u32) -> Self {
+    /// The error for a non-2xx answer; every text taken from the body is scrubbed of `key`.
+    fn from_response(answer: Answer, attempts: u32, key: Option<&ApiKey>) -> Self {
         let Answer {
             status,
             retry_after: retry_after_header,
@@ -405,7 +472,9 @@ impl Failure {
         } = answer;
         let parsed = ErrorBody::parse(&bytes);
         let retry_after = parsed.retry_after.or(retry_after_header);
-        let body = String::from_utf8_lossy(&bytes).into_owned();
+        let body = scrub(String::from_utf8_lossy(&bytes).into_owned(), key);
+        let clean = |text: Option<String>| text.map(|text| scrub(text, key));
+        let request_id = clean(request_id);
         if status == StatusCode::TOO_MANY_REQUESTS {
             return Self {
                 error: Error::RateLimited {
@@ -421,9 +490,9 @@ impl Failure {
         Self {
             error: Error::Api {
                 status,
-                code: parsed.code,
-                message: parsed.message,
-                detail: parsed.detail,
+                code: clean(parsed.code),
+                message: clean(parsed.message),
+                detail: clean(parsed.detail),
                 request_id,
                 body,
             },
@@ -448,16 +517,28 @@ impl Failure {
     }
 }
 
-/// Decodes a 2xx body; an empty (or all-whitespace) body counts as `null`.
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+/// Decodes a 2xx body through [`metrics::decode`](crate::metrics::decode), so a failure names
+/// its JSON path as a saved response's would; an empty (or all-whitespace) body counts as `null`.
+/// serde's message can quote a value of the body, so it is scrubbed of the key like the excerpt.
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], key: Option<&ApiKey>) -> Result<T, Error> {
     let json: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"null"
     } else {
         bytes
     };
-    serde_json::from_slice(json).map_err(|source| Error::Decode {
-        source,
-        body_excerpt: excerpt(&String::from_utf8_lossy(bytes)),
+    crate::metrics::decode(json).map_err(|error| {
+        let category = std::error::Error::source(&error)
+            .and_then(|source| source.downcast_ref::<serde_json::Error>())
+            .map_or(
+                serde_json::error::Category::Data,
+                serde_json::Error::classify,
+            );
+        Error::Decode {
+            path: error.path().to_owned(),
+            category,
+            message: scrub(error.to_string(), key),
+            body_excerpt: excerpt(&scrub(String::from_utf8_lossy(bytes).into_owned(), key)),
+        }
     })
 }
 
@@ -488,6 +569,7 @@ pub struct ClientBuilder<C = Client> {
     http: Option<reqwest::Client>,
     default_headers: Vec<(String, String)>,
     request_id_header: String,
+    max_response_bytes: u64,
     client: PhantomData<fn() -> C>,
 }
 
@@ -505,6 +587,7 @@ impl<C> Clone for ClientBuilder<C> {
             http: self.http.clone(),
             default_headers: self.default_headers.clone(),
             request_id_header: self.request_id_header.clone(),
+            max_response_bytes: self.max_response_bytes,
             client: PhantomData,
         }
     }
@@ -535,6 +618,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("http_client", &self.http.is_some())
             .field("default_headers", &headers)
             .field("request_id_header", &self.request_id_header)
+            .field("max_response_bytes", &self.max_response_bytes)
             .finish()
     }
 }
@@ -555,6 +639,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             http: None,
             default_headers: Vec::new(),
             request_id_header: DEFAULT_REQUEST_ID_HEADER.to_owned(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             client: PhantomData,
         }
     }
@@ -655,6 +740,15 @@ impl<C: From<Client>> ClientBuilder<C> {
         self
     }
 
+    /// The longest response body the client reads, in bytes; default
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB). A longer one ends the request with
+    /// [`Error::ResponseTooLarge`] as soon as the cap is passed, without reading the rest.
+    #[must_use]
+    pub fn max_response_bytes(mut self, limit: u64) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
     /// Builds the client.
     ///
     /// # Errors
@@ -738,6 +832,7 @@ impl<C: From<Client>> ClientBuilder<C> {
                 timeout: self.timeout,
                 default_headers,
                 request_id_header,
+                max_response_bytes: self.max_response_bytes,
             }),
         }))
     }
@@ -944,7 +1039,7 @@ mod tests {
         let client = build_in(from_env(), &[(API_KEY_ENV, SECRET)]);
         let client = client.unwrap_or_else(|err| panic!("{err}"));
         assert_eq!(client.base_url(), DEFAULT_BASE_URL);
-        let header = client.inner.api_key.as_ref().map(|key| key.0.clone());
+        let header = client.inner.api_key.as_ref().map(|key| key.header.clone());
         assert_eq!(
             header.as_ref().and_then(|h| h.to_str().ok()),
             Some(format!("Bearer {SECRET}").as_str())
@@ -970,7 +1065,7 @@ mod tests {
         let header = client
             .ok()
             .and_then(|c| c.inner.api_key.clone())
-            .map(|key| key.0);
+            .map(|key| key.header);
         assert_eq!(
             header.as_ref().and_then(|h| h.to_str().ok()),
             Some(format!("Api-Key {SECRET}").as_str())
@@ -1032,11 +1127,11 @@ mod tests {
 
     #[test]
     fn decode_treats_empty_as_null_and_bounds_excerpt() {
-        assert!(matches!(decode::<()>(b""), Ok(())));
-        assert!(matches!(decode::<Option<u8>>(b" \n"), Ok(None)));
-        assert!(matches!(decode::<u8>(b"7"), Ok(7)));
+        assert!(matches!(decode::<()>(b"", None), Ok(())));
+        assert!(matches!(decode::<Option<u8>>(b" \n", None), Ok(None)));
+        assert!(matches!(decode::<u8>(b"7", None), Ok(7)));
         let long = format!("<html>{}</html>", "é".repeat(5000));
-        match decode::<u8>(long.as_bytes()) {
+        match decode::<u8>(long.as_bytes(), None) {
             Err(Error::Decode { body_excerpt, .. }) => {
                 assert!(body_excerpt.starts_with("<html>é"));
                 assert!(body_excerpt.chars().count() <= 201);

@@ -66,13 +66,29 @@ pub enum Error {
 
     /// The server answered 2xx, but the body is not the JSON the operation
     /// expects.
-    #[error("response body is not the expected JSON: {source} (body: {body_excerpt})")]
+    #[error("response body is not the expected JSON: {message} (body: {body_excerpt})")]
     Decode {
-        /// What `serde_json` objected to.
-        source: serde_json::Error,
+        /// The JSON path of the value that failed (`metric_values[3].values[1][0]`), `.` for
+        /// the document as a whole.
+        path: String,
+        /// What kind of failure serde_json saw: syntax, end of input, or data of the wrong
+        /// shape.
+        category: serde_json::error::Category,
+        /// The path and what serde_json objected to, scrubbed of the API key (serde quotes
+        /// offending values, and a server may echo the key).
+        message: String,
         /// The start of the body, on one line and at most about 200
-        /// characters, so the error stays loggable.
+        /// characters, so the error stays loggable; scrubbed of the API key.
         body_excerpt: String,
+    },
+
+    /// The response body is longer than the client reads
+    /// ([`ClientBuilder::max_response_bytes`](crate::ClientBuilder::max_response_bytes)); it
+    /// was not read to its end.
+    #[error("response body is longer than the {limit_bytes} bytes this client reads")]
+    ResponseTooLarge {
+        /// The cap in force.
+        limit_bytes: u64,
     },
 
     /// No complete response arrived within the client's connect or request
@@ -88,8 +104,12 @@ pub enum Error {
     // reqwest's message names the URL, which never carries the API key: the
     // key only travels in the Authorization header, and base URLs with
     // credentials in them are refused.
+    ///
+    /// `Display` is one line with the whole cause chain (`error sending request for url (…):
+    /// client error (Connect): tcp connect error: Connection refused (os error 111)`), since
+    /// reqwest's own message names only the first link.
     #[cfg(feature = "client")]
-    #[error("HTTP transport failed: {0}")]
+    #[error("HTTP transport failed: {}", CauseChain(.0))]
     Transport(#[source] reqwest::Error),
 
     /// A check on the client side failed before anything was sent, for
@@ -117,6 +137,7 @@ impl Error {
             #[cfg(feature = "client")]
             Self::Transport(source) => source.status().map(|status| status.as_u16()),
             Self::Decode { .. }
+            | Self::ResponseTooLarge { .. }
             | Self::Timeout { .. }
             | Self::InvalidRequest(_)
             | Self::InvalidResponse(_) => None,
@@ -138,7 +159,10 @@ impl Error {
             Self::Api { status, .. } => retryable_status(*status),
             #[cfg(feature = "client")]
             Self::Transport(source) => retryable_transport(source),
-            Self::Decode { .. } | Self::InvalidRequest(_) | Self::InvalidResponse(_) => false,
+            Self::Decode { .. }
+            | Self::ResponseTooLarge { .. }
+            | Self::InvalidRequest(_)
+            | Self::InvalidResponse(_) => false,
         }
     }
 }
@@ -151,18 +175,45 @@ pub(crate) fn retryable_status(status: u16) -> bool {
 
 /// Transport failures worth another attempt: the connection could not be
 /// made, broke while sending, or broke while reading the body. Not a
-/// redirect loop or a request reqwest could not even build.
+/// redirect loop (or too many redirects) or a request reqwest could not even build: those
+/// fail the same way every time.
 ///
 /// reqwest reports a body cut short as a "decode" error; the client never
 /// has reqwest decode anything (it reads raw bytes and parses them itself),
 /// so here that always means the body could not be read.
 #[cfg(feature = "client")]
 pub(crate) fn retryable_transport(source: &reqwest::Error) -> bool {
+    if source.is_redirect() || source.is_builder() {
+        return false;
+    }
     source.is_connect()
         || source.is_timeout()
         || source.is_request()
         || source.is_body()
         || source.is_decode()
+}
+
+/// Writes an error and each of its sources, `: `-separated, skipping a source whose text its
+/// predecessor already ends with (hyper and reqwest often repeat their inner error).
+#[cfg(feature = "client")]
+struct CauseChain<'a>(&'a reqwest::Error);
+
+#[cfg(feature = "client")]
+impl fmt::Display for CauseChain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut previous = self.0.to_string();
+        f.write_str(&previous)?;
+        let mut source = std::error::Error::source(self.0);
+        while let Some(cause) = source {
+            let text = cause.to_string();
+            if !previous.ends_with(&text) {
+                write!(f, ": {text}")?;
+            }
+            previous = text;
+            source = cause.source();
+        }
+        Ok(())
+    }
 }
 
 /// Writes `1 attempt` / `3 attempts`.
@@ -261,29 +312,52 @@ impl ErrorBody {
 }
 
 /// A `retry_after` JSON value: a non-negative number of seconds, or a
-/// string holding one.
+/// string holding one (or an HTTP date).
 fn retry_after_value(value: &serde_json::Value) -> Option<Duration> {
     match value {
         serde_json::Value::Number(number) => number.as_f64().and_then(seconds),
-        serde_json::Value::String(text) => parse_seconds(text),
+        serde_json::Value::String(text) => parse_retry_after(text, std::time::SystemTime::now()),
         _ => None,
     }
 }
 
-/// A `Retry-After`-style number of seconds (`1`, `0.25`); HTTP dates and
-/// anything negative, non-finite or absurdly large give `None`.
-pub(crate) fn parse_seconds(text: &str) -> Option<Duration> {
+/// A `Retry-After` value as a wait from `now`: seconds, whole or fractional (`1`, `0.25`), or an
+/// HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`; one in the past is no wait). A number too large
+/// for a `Duration` is [`Duration::MAX`], so that it is over any cap and reported rather than
+/// dropped. Anything else (negative, `inf`, `1e3`, garbage) is `None`.
+pub(crate) fn parse_retry_after(text: &str, now: std::time::SystemTime) -> Option<Duration> {
     let text = text.trim();
-    // `f64::from_str` accepts `inf` and `NaN`; only plain decimals will do.
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        return None;
+    let plain_decimal = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && text.bytes().any(|b| b.is_ascii_digit());
+    if plain_decimal {
+        // 400 nines parse as infinity: absurdly large, not invalid.
+        return text.parse::<f64>().ok().map(|value| {
+            if value.is_finite() {
+                seconds(value).unwrap_or(Duration::MAX)
+            } else {
+                Duration::MAX
+            }
+        });
     }
-    text.parse::<f64>().ok().and_then(seconds)
+    let date = httpdate_parse(text)?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
+#[cfg(feature = "client")]
+fn httpdate_parse(text: &str) -> Option<std::time::SystemTime> {
+    httpdate::parse_http_date(text).ok()
+}
+
+#[cfg(not(feature = "client"))]
+fn httpdate_parse(_: &str) -> Option<std::time::SystemTime> {
+    None
+}
+
+/// Non-negative finite seconds as a `Duration`; too large for one is [`Duration::MAX`].
 fn seconds(value: f64) -> Option<Duration> {
     if value.is_finite() && value >= 0.0 {
-        Duration::try_from_secs_f64(value).ok()
+        Some(Duration::try_from_secs_f64(value).unwrap_or(Duration::MAX))
     } else {
         None
     }
@@ -434,23 +508,31 @@ mod tests {
     }
 
     #[test]
-    fn parse_seconds_accepts_plain_decimals_only() {
-        assert_eq!(parse_seconds(" 1 "), Some(Duration::from_secs(1)));
-        assert_eq!(parse_seconds("0.5"), Some(Duration::from_millis(500)));
-        assert_eq!(parse_seconds("0"), Some(Duration::ZERO));
-        for bad in [
-            "",
-            "-1",
-            "inf",
-            "NaN",
-            "1e3",
-            ".",
-            "1.2.3",
-            "Wed, 21 Oct 2015 07:28:00 GMT",
-            &"9".repeat(400),
-        ] {
-            assert_eq!(parse_seconds(bad), None, "{bad}");
+    fn retry_after_takes_seconds_dates_and_absurd_values() {
+        use std::time::SystemTime;
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_400); // 07:26:40 GMT
+        let parse = |text: &str| parse_retry_after(text, now);
+        assert_eq!(parse(" 1 "), Some(Duration::from_secs(1)));
+        assert_eq!(parse("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse("0"), Some(Duration::ZERO));
+        assert_eq!(parse("90000"), Some(Duration::from_secs(90_000)));
+        assert_eq!(parse(&"9".repeat(400)), Some(Duration::MAX));
+        assert_eq!(parse("1e300".trim_start_matches('1')), None);
+        assert_eq!(parse(&format!("{}.5", "9".repeat(30))), Some(Duration::MAX));
+        assert_eq!(
+            parse("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::from_secs(80))
+        );
+        assert_eq!(parse("Wed, 21 Oct 2015 07:00:00 GMT"), Some(Duration::ZERO));
+        for bad in ["", "-1", "inf", "NaN", "1e3", ".", "1.2.3", "soon", "-0.5"] {
+            assert_eq!(parse(bad), None, "{bad}");
         }
+        assert_eq!(seconds(1e300), Some(Duration::MAX));
+        assert_eq!(seconds(-1.0), None);
+        assert_eq!(
+            ErrorBody::parse(br#"{"retry_after": 1e300}"#).retry_after,
+            Some(Duration::MAX)
+        );
     }
 
     #[test]

@@ -36,7 +36,7 @@ mod models;
 #[cfg(feature = "client")]
 pub use client::{
     API_KEY_ENV, AuthScheme, BASE_URL_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
 };
 pub use error::Error;
 pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};

@@ -769,21 +769,16 @@ mod tests {
     impl MetricsOperation for Fake {
         type Response = GetModelMetricsResponseV1;
 
-        fn send(
-            self,
-            query: MetricsQuery,
-        ) -> impl Future<Output = Result<Self::Response, Error>> + Send + 'static {
-            async move {
-                if self.id.is_empty() {
-                    return Err(Error::InvalidRequest("path parameter `id` is empty".into()));
-                }
-                let mut answer = response(query.mode.as_str(), Some(30), 2);
-                if query.mode != MetricsMode::Series {
-                    answer.step_seconds = None;
-                    answer.metric_values.truncate(1);
-                }
-                Ok(answer)
+        async fn send(self, query: MetricsQuery) -> Result<Self::Response, Error> {
+            if self.id.is_empty() {
+                return Err(Error::InvalidRequest("path parameter `id` is empty".into()));
             }
+            let mut answer = response(query.mode.as_str(), Some(30), 2);
+            if query.mode != MetricsMode::Series {
+                answer.step_seconds = None;
+                answer.metric_values.truncate(1);
+            }
+            Ok(answer)
         }
     }
 

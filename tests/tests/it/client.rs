@@ -576,10 +576,12 @@ async fn check_decode_error(body: &str, category: Category, body_excerpt: &str) 
     );
     match error {
         Error::Decode {
-            source,
+            category: got_category,
+            message,
             body_excerpt: got,
+            ..
         } => {
-            assert_eq!(source.classify(), category, "{body:?}: {source}");
+            assert_eq!(got_category, category, "{body:?}: {message}");
             assert_eq!(got, body_excerpt);
         }
         other => panic!("expected Decode, got {other:?}"),

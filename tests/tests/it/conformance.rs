@@ -138,7 +138,7 @@ fn committed_selection_of_the_newest_document_equals_schema() {
 /// Authored samples decoded through the types generated from the newest document.
 const SAMPLES: &str = r#"//! Authored samples decoded through the types generated from the newest document.
 use generated_baseten_management_2026_08_22::models::*;
-use baseten_api::runtime::IndexMappedResponse;
+use generated_baseten_management_2026_08_22::runtime::IndexMappedResponse;
 
 #[test]
 fn audit_log_events_decode_as_a_tagged_union_open_to_new_tags() {
@@ -191,8 +191,9 @@ fn cargo() -> std::process::Command {
     command
 }
 
-/// `cargo xtask regen --spec PATH --out DIR` for every published document; each crate checks
-/// with zero warnings, and the newest one decodes the samples above.
+/// `cargo xtask regen --spec PATH --out DIR` for every published document, as members of one
+/// workspace checked by one cargo run (shared target dir, parallel): zero warnings, and the
+/// newest one decodes the samples above.
 #[test]
 fn every_published_document_compiles_as_a_standalone_crate() {
     let Some(dir) = shared_dir("specs") else {
@@ -205,9 +206,9 @@ fn every_published_document_compiles_as_a_standalone_crate() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
+    let mut members = Vec::new();
     for spec in files_with_extension(&dir, "json") {
         let stem = spec.file_stem().unwrap().to_string_lossy().into_owned();
-        let crate_dir = out.path().join(&stem);
         let status = cargo()
             .args([
                 "run",
@@ -220,41 +221,40 @@ fn every_published_document_compiles_as_a_standalone_crate() {
             ])
             .arg(&spec)
             .arg("--out")
-            .arg(&crate_dir)
+            .arg(out.path().join(&stem))
             .status()
             .unwrap();
         assert!(status.success(), "regen --spec {stem}");
-        // The workspace's lock file keeps dependency versions (and so build artifacts) shared.
-        std::fs::copy(
-            workspace_root().join("Cargo.lock"),
-            crate_dir.join("Cargo.lock"),
-        )
-        .unwrap();
-        let newest = stem == "baseten-management-2026-08-22";
-        if newest {
-            std::fs::create_dir_all(crate_dir.join("tests")).unwrap();
-            std::fs::write(crate_dir.join("tests/samples.rs"), SAMPLES).unwrap();
-        }
-        let manifest = crate_dir.join("Cargo.toml");
-        let subcommand = if newest { "test" } else { "check" };
-        let mut command = cargo();
-        command
-            .args([
-                subcommand,
-                "--quiet",
-                "--message-format",
-                "short",
-                "--manifest-path",
-            ])
-            .arg(&manifest);
-        if !newest {
-            command.arg("--all-targets");
-        }
-        let output = command.output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        members.push(format!("{stem:?}"));
+    }
+    std::fs::write(
+        out.path().join("Cargo.toml"),
+        format!(
+            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+            members.join(", ")
+        ),
+    )
+    .unwrap();
+    // The workspace's lock file keeps dependency versions (and so build artifacts) shared.
+    std::fs::copy(
+        workspace_root().join("Cargo.lock"),
+        out.path().join("Cargo.lock"),
+    )
+    .unwrap();
+    let newest = out.path().join("baseten-management-2026-08-22");
+    std::fs::create_dir_all(newest.join("tests")).unwrap();
+    std::fs::write(newest.join("tests/samples.rs"), SAMPLES).unwrap();
+    let run = |args: &[&str]| {
+        let output = cargo()
+            .current_dir(out.path())
+            .args(args)
+            .args(["--quiet", "--message-format", "short"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert!(
             output.status.success(),
-            "{subcommand} {stem} failed:\n{stderr}\n{}",
+            "cargo {args:?} failed:\n{stderr}\n{}",
             String::from_utf8_lossy(&output.stdout)
         );
         let warnings: Vec<&str> = stderr
@@ -263,10 +263,18 @@ fn every_published_document_compiles_as_a_standalone_crate() {
             .collect();
         assert!(
             warnings.is_empty(),
-            "{stem} has warnings:\n{}",
+            "cargo {args:?} warns:\n{}",
             warnings.join("\n")
         );
-    }
+    };
+    run(&["check", "--workspace", "--all-targets"]);
+    run(&[
+        "test",
+        "-p",
+        "generated-baseten-management-2026-08-22",
+        "--test",
+        "samples",
+    ]);
 }
 
 /// The change report along Baseten's real update history, against committed expectations

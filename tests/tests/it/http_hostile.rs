@@ -1,0 +1,366 @@
+//! The client against hostile or odd servers on 127.0.0.1: a server that echoes the API key in
+//! any shape, bodies larger than the cap (with and without a length), every form of
+//! `Retry-After`, redirect loops, refused connections; and the knobs a reqwest user expects
+//! (default headers, a reqwest client of one's own, per-client timeouts, request ids).
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::time::Duration;
+
+use baseten_api::{Client, ClientBuilder, Error, RetryPolicy};
+use wiremock::matchers::{any, header};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const API_KEY: &str = "abcdefgh.SuperSecretHostileKey77";
+
+fn fast(attempts: u32) -> RetryPolicy {
+    RetryPolicy::default()
+        .with_max_attempts(attempts)
+        .with_initial_backoff(Duration::from_millis(5))
+        .with_max_backoff(Duration::from_millis(20))
+}
+
+fn builder(base_url: &str) -> ClientBuilder<Client> {
+    Client::builder()
+        .api_key(API_KEY)
+        .base_url(base_url)
+        .retry_policy(fast(3))
+}
+
+fn build(builder: ClientBuilder<Client>) -> Client {
+    builder
+        .build()
+        .unwrap_or_else(|error| panic!("client: {error}"))
+}
+
+async fn serve(response: ResponseTemplate) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(response)
+        .mount(&server)
+        .await;
+    server
+}
+
+/// One call of a generated operation; every test goes through the emitted code.
+async fn call(client: &Client) -> Result<baseten_api::models::GetModelMetricsResponseV1, Error> {
+    let query = baseten_api::operations::GetModelEnvironmentMetricsQuery::default();
+    client
+        .get_model_environment_metrics("m1", "production", &query)
+        .await
+}
+
+async fn requests_seen(server: &MockServer) -> usize {
+    server.received_requests().await.map_or(0, |r| r.len())
+}
+
+/// Neither `Display`, `{:#}`-style chains nor `Debug` of `error` contain the key in any form.
+fn assert_no_key(error: &Error) {
+    let mut shown = vec![error.to_string(), format!("{error:?}")];
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        shown.push(cause.to_string());
+        source = cause.source();
+    }
+    for text in shown {
+        assert!(!text.contains(API_KEY), "key leaked: {text}");
+        assert!(!text.contains("SuperSecret"), "key leaked: {text}");
+    }
+}
+
+/// Each shape a server echoing the `Authorization` header has been seen to take.
+#[tokio::test]
+async fn an_echoed_key_is_scrubbed_from_every_error() {
+    let bearer = format!("Bearer {API_KEY}");
+    let cases = [
+        (
+            403,
+            format!(r#"{{"code": "DENIED", "message": "bad header: {bearer}"}}"#),
+        ),
+        (
+            401,
+            format!(r#"{{"detail": {{"authorization": "{bearer}"}}}}"#),
+        ),
+        (
+            502,
+            format!("<html><pre>Authorization: {bearer}</pre></html>"),
+        ),
+        (
+            200,
+            format!("<html>Authorization: Api-Key {API_KEY}</html>"),
+        ),
+        (200, format!(r#"{{"start_epoch_millis": "{bearer}"}}"#)),
+        (
+            429,
+            format!(
+                r#"{{"message": "{}", "retry_after": 999}}"#,
+                API_KEY.replace('.', "%2E")
+            ),
+        ),
+    ];
+    for (status, body) in cases {
+        let server =
+            serve(ResponseTemplate::new(status).set_body_raw(body.clone(), "text/plain")).await;
+        let client = build(builder(&server.uri()).retry_policy(RetryPolicy::none()));
+        let error = call(&client).await.expect_err("every case fails");
+        assert_no_key(&error);
+        let kept = match &error {
+            Error::Api {
+                body,
+                message,
+                detail,
+                ..
+            } => {
+                format!("{body}{message:?}{detail:?}")
+            }
+            Error::RateLimited { body, .. } => body.clone(),
+            Error::Decode {
+                body_excerpt,
+                message,
+                ..
+            } => format!("{body_excerpt}{message}"),
+            other => panic!("{status}: unexpected {other:?}"),
+        };
+        assert!(
+            kept.contains("<redacted>"),
+            "{status}: the rest is kept: {kept}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_body_over_the_cap_is_refused_while_reading() {
+    let big = "x".repeat(300_000);
+    let server = serve(ResponseTemplate::new(200).set_body_raw(big, "application/json")).await;
+    let client = build(builder(&server.uri()).max_response_bytes(100_000));
+    let error = call(&client).await.expect_err("over the cap");
+    assert!(
+        matches!(
+            error,
+            Error::ResponseTooLarge {
+                limit_bytes: 100_000
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(requests_seen(&server).await, 1, "not retried");
+    assert_eq!(
+        error.to_string(),
+        "response body is longer than the 100000 bytes this client reads"
+    );
+}
+
+/// A server that sends no length and never stops: the client stops at the cap.
+#[tokio::test]
+async fn an_endless_body_without_a_length_stops_at_the_cap() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = std::thread::spawn(move || {
+        let Ok((stream, _)) = listener.accept() else {
+            return 0;
+        };
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+            line.clear();
+        }
+        let mut stream = reader.into_inner();
+        let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n");
+        let chunk = vec![b'7'; 64 * 1024];
+        let mut sent = 0usize;
+        // Bounded: 64 MiB at most, far past the 1 MiB cap.
+        while sent < 64 * 1024 * 1024 && stream.write_all(&chunk).is_ok() {
+            sent += chunk.len();
+        }
+        sent
+    });
+    let client = build(builder(&base).max_response_bytes(1024 * 1024));
+    let error = call(&client).await.expect_err("over the cap");
+    assert!(matches!(error, Error::ResponseTooLarge { .. }), "{error:?}");
+    // Joined off the runtime: the connection is closed by a task that must keep running.
+    let sent = tokio::task::spawn_blocking(move || server.join().unwrap())
+        .await
+        .unwrap();
+    assert!(
+        sent < 64 * 1024 * 1024,
+        "the client hung up early ({sent} bytes sent)"
+    );
+}
+
+/// `Retry-After` longer than the cap, in any form, is `RateLimited` at once with the wait.
+#[tokio::test]
+async fn long_retry_after_in_any_form_is_returned_at_once() {
+    let in_an_hour =
+        httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(3600));
+    type Expected = fn(Duration) -> bool;
+    let cases: [(&str, Expected); 4] = [
+        ("120.5", |wait| wait == Duration::from_millis(120_500)),
+        ("99999999999999999999999999", |wait| wait == Duration::MAX),
+        ("", |wait| {
+            wait > Duration::from_secs(3590) && wait <= Duration::from_secs(3600)
+        }),
+        ("86400", |wait| wait == Duration::from_secs(86_400)),
+    ];
+    for (value, expected) in cases {
+        let value = if value.is_empty() {
+            in_an_hour.as_str()
+        } else {
+            value
+        };
+        let server = serve(ResponseTemplate::new(429).insert_header("retry-after", value)).await;
+        let client = build(builder(&server.uri()));
+        let error = call(&client).await.expect_err("rate limited");
+        match error {
+            Error::RateLimited {
+                retry_after: Some(wait),
+                attempts: 1,
+                ..
+            } => {
+                assert!(expected(wait), "{value}: waited {wait:?}");
+            }
+            other => panic!("{value}: {other:?}"),
+        }
+        assert_eq!(requests_seen(&server).await, 1, "{value}: not sat out");
+    }
+}
+
+#[tokio::test]
+async fn a_short_fractional_retry_after_is_waited_out() {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(429).insert_header("retry-after", "0.05"))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(500))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let client = build(builder(&server.uri()).retry_policy(fast(2)));
+    let started = std::time::Instant::now();
+    let error = call(&client).await.expect_err("500 after the wait");
+    assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+    assert!(started.elapsed() >= Duration::from_millis(50));
+    assert_eq!(requests_seen(&server).await, 2);
+}
+
+/// A redirect loop fails the same way every time: one attempt, not three.
+#[tokio::test]
+async fn a_redirect_loop_is_not_retried() {
+    let server = MockServer::start().await;
+    let target = format!(
+        "{}/v1/models/m1/environments/production/metrics",
+        server.uri()
+    );
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(302).insert_header("location", target.as_str()))
+        .mount(&server)
+        .await;
+    let client = build(builder(&server.uri()));
+    let error = call(&client).await.expect_err("redirect loop");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    assert!(!error.is_retryable());
+    let seen = requests_seen(&server).await;
+    assert!(
+        (2..=11).contains(&seen),
+        "one attempt's redirects only, saw {seen}"
+    );
+}
+
+#[tokio::test]
+async fn transport_errors_show_their_cause_chain_on_one_line() {
+    // A port nothing listens on: bind, note the address, close.
+    let address = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let client = build(builder(&format!("http://{address}")).retry_policy(RetryPolicy::none()));
+    let error = call(&client).await.expect_err("refused");
+    let shown = error.to_string();
+    assert!(
+        shown.starts_with("HTTP transport failed: error sending request"),
+        "{shown}"
+    );
+    assert!(shown.to_ascii_lowercase().contains("connect"), "{shown}");
+    assert!(
+        shown.contains("refused") || shown.contains("os error"),
+        "the root cause: {shown}"
+    );
+    assert!(!shown.contains('\n'), "{shown}");
+}
+
+#[tokio::test]
+async fn the_servers_request_id_is_kept_on_api_errors() {
+    let server = serve(ResponseTemplate::new(404).insert_header("x-request-id", "req-123")).await;
+    let client = build(builder(&server.uri()));
+    let error = call(&client).await.expect_err("404");
+    assert!(
+        matches!(&error, Error::Api { status: 404, request_id: Some(id), .. } if id == "req-123"),
+        "{error:?}"
+    );
+    let server = serve(ResponseTemplate::new(404).insert_header("cf-ray", "ray-9")).await;
+    let client = build(builder(&server.uri()).request_id_header("cf-ray"));
+    let error = call(&client).await.expect_err("404");
+    assert!(
+        matches!(&error, Error::Api { request_id: Some(id), .. } if id == "ray-9"),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn default_headers_and_a_clients_own_reqwest_are_used() {
+    let server = MockServer::start().await;
+    Mock::given(header("x-team", "autoscaler"))
+        .and(header("x-from-reqwest", "yes"))
+        .and(header(
+            "authorization",
+            format!("Bearer {API_KEY}").as_str(),
+        ))
+        .respond_with(ResponseTemplate::new(418))
+        .mount(&server)
+        .await;
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        "x-from-reqwest",
+        reqwest::header::HeaderValue::from_static("yes"),
+    );
+    let http = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap();
+    let client = build(
+        builder(&server.uri())
+            .http_client(http)
+            .default_header("x-team", "autoscaler"),
+    );
+    let error = call(&client).await.expect_err("418");
+    assert!(
+        matches!(error, Error::Api { status: 418, .. }),
+        "both headers matched: {error:?}"
+    );
+    assert!(matches!(
+        Client::builder().default_header("bad name", "v").build(),
+        Err(Error::InvalidRequest(_))
+    ));
+    assert!(matches!(
+        Client::builder().request_id_header("bad name").build(),
+        Err(Error::InvalidRequest(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_client_copy_can_have_a_shorter_timeout() {
+    let server = serve(ResponseTemplate::new(500).set_delay(Duration::from_millis(400))).await;
+    let client = build(builder(&server.uri()).retry_policy(RetryPolicy::none()));
+    let hasty = client.with_timeout(Duration::from_millis(50));
+    assert_eq!(hasty.runtime().timeout(), Duration::from_millis(50));
+    assert_eq!(client.runtime().timeout(), Duration::from_secs(30));
+    let error = call(&hasty).await.expect_err("times out");
+    assert!(matches!(error, Error::Timeout { attempts: 1 }), "{error:?}");
+    let error = call(&client.with_retry_policy(RetryPolicy::none()))
+        .await
+        .expect_err("500");
+    assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+}
