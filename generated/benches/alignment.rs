@@ -157,6 +157,9 @@ fn value_walk_csv(json: &[u8], out: impl std::io::Write) {
     writer.flush().expect("flushes");
 }
 
+/// A CSV exporter writing into memory.
+type Exporter = fn(&[u8], &mut Vec<u8>);
+
 /// Times the CSV export three ways (`Value` walk, typed, compact) in turn, `rounds` times, and
 /// prints the median ratios to the `Value` walk.
 fn paired_csv(rounds: usize) {
@@ -166,7 +169,7 @@ fn paired_csv(rounds: usize) {
     let mut times: [Vec<f64>; 3] = Default::default();
     let mut outputs: [usize; 3] = [0; 3];
     for _ in 0..rounds {
-        let exporters: [fn(&[u8], &mut Vec<u8>); 3] = [
+        let exporters: [Exporter; 3] = [
             |json, out| value_walk_csv(json, out),
             |json, out| typed_csv(json, out),
             |json, out| compact_csv(json, out),

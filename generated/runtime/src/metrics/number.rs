@@ -201,16 +201,19 @@ mod tests {
 
     #[test]
     fn ties_between_two_shortest_forms_round_away_from_zero_as_display_does() {
-        // Exactly ...797.25 and 8 + 2^-16: each halfway between two shortest forms.
+        // Exactly ...797.25 and 8 + 2^-16: each halfway between two shortest forms. (Sums, as
+        // their exact literals are longer than clippy accepts.)
+        let quarter = -(1_149_636_667_324_797.0 + 0.25);
+        let three_quarters = 1_149_636_667_324_797.0 + 0.75;
         for value in [
-            -1149636667324797.25,
-            1149636667324797.75,
+            quarter,
+            three_quarters,
             8.0 + 1.0 / 65536.0,
             1.0e-7 + f64::EPSILON,
         ] {
             assert_eq!(written(value), value.to_string(), "{value:e}");
         }
-        assert_eq!(written(-1149636667324797.25), "-1149636667324797.3");
+        assert_eq!(written(quarter), "-1149636667324797.3");
         assert_eq!(fraction_bits(0.75), 2);
         assert_eq!(fraction_bits(-0.5), 1);
         assert_eq!(fraction_bits(3.0), 0);
@@ -218,8 +221,8 @@ mod tests {
         assert_eq!(fraction_bits(5e-324), 1074);
         assert_eq!(fraction_bits(f64::MIN_POSITIVE), 1022);
         assert_eq!(fraction_bits(0.0), 0);
-        assert!(is_tie(1149636667324797.75, 1));
-        assert!(!is_tie(1149636667324797.75, 2));
+        assert!(is_tie(three_quarters, 1));
+        assert!(!is_tie(three_quarters, 2));
         assert!(!is_tie(0.5, 1));
     }
 
