@@ -20,7 +20,14 @@
 //! `ALIGNMENT_BENCH_PAIRED=1` runs, instead of divan, the three pipelines (typed decode; decode,
 //! validate and rows; `Value` walk) interleaved round by round and prints their ratios: on a
 //! shared machine whose speed drifts, that compares like with like where benches run one after
-//! another cannot.
+//! another cannot. It then does the same for the CSV export: a careful `Value` walk writing the
+//! contract (labels text once per series, one reused csv byte record), the typed path
+//! (`decode`, `validate_response`, `write_csv`) and [`metrics::export_csv`], checking that all
+//! three write the same bytes.
+//!
+//! For whole-process figures (`hyperfine`, `/usr/bin/time -v`): `ALIGNMENT_BENCH_DUMP=FILE`
+//! writes the response's JSON to `FILE`; `ALIGNMENT_BENCH_EXPORT=value-walk|typed|compact` with
+//! `ALIGNMENT_BENCH_INPUT=FILE` writes that file's CSV to standard output one of the three ways.
 //!
 //! Every variant folds each row (step start and end, metric name, label count, value) into the
 //! same [`Tally`], so they do the same work per row. Each returns what it decoded, so that divan

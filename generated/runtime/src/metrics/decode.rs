@@ -15,6 +15,14 @@ use super::strict::Strict;
 /// neither a number nor `null` (a string, a bare `NaN`, a number too large for an `f64`) is
 /// caught here, before validation. Trailing non-whitespace after the document is an error too.
 ///
+/// Two rules are stricter than serde_json's: a key repeated within one JSON object is an error
+/// (a label map would otherwise keep the last value silently, turning `{"status": "2xx",
+/// "status": "5xx"}` into a 5xx series), reported at the repeated key's path, e.g.
+/// `metric_descriptors[0].label_sets[1].status` (a repeated field of the response types
+/// themselves is serde's `duplicate field` error; keys inside an unknown field's value, which
+/// is skipped unread, are not checked); and an integer field accepts `-0` (serde_json reads it
+/// as the float `-0.0`), and `-0.0` with it, as 0.
+///
 /// ```
 /// use baseten_api::metrics::{self, ValueLocation};
 /// use baseten_api::models::GetModelMetricsResponseV1;
