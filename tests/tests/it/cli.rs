@@ -929,3 +929,49 @@ fn labels_in_every_format_keep_their_sorted_form() {
         .collect();
     assert_eq!(drawn, labels);
 }
+
+/// The client decodes through `metrics::decode`, so a fetched response gets its strict rules
+/// too: a repeated label key is refused at its path, and `-0` is an integer.
+#[tokio::test(flavor = "multi_thread")]
+async fn fetched_responses_get_the_strict_decode() {
+    let repeated = r#"{"start_epoch_millis":0,"end_epoch_millis":60000,"mode":"CURRENT",
+      "metric_descriptors":[{"name":"requests","unit_hint":"COUNT","kind":"COUNTER",
+        "label_sets":[{"status":"2xx","status":"5xx"}]}],
+      "metric_values":[{"start_epoch_millis":-0,"values":[[7]]}]}"#;
+    let server = server_answering_body(repeated.as_bytes().to_vec()).await;
+    let output = run_live(
+        &server,
+        &["fetch", "--model", "m", "--environment", "e"],
+        cli_context(),
+    )
+    .await;
+    assert_eq!(output.code, ExitCode::from(1), "{}", output.stderr);
+    assert!(
+        output.stderr.contains(
+            r#"metric_descriptors[0].label_sets[0].status: duplicate key "status" in one object"#
+        ),
+        "{}",
+        output.stderr
+    );
+    let minus_zero = repeated.replace(r#","status":"5xx""#, "");
+    let server = server_answering_body(minus_zero.into_bytes()).await;
+    let output = run_live(
+        &server,
+        &[
+            "fetch",
+            "--model",
+            "m",
+            "--environment",
+            "e",
+            "--format",
+            "csv",
+        ],
+        cli_context(),
+    )
+    .await;
+    assert!(output.success(), "{}", output.stderr);
+    assert_eq!(
+        output.stdout,
+        "step_start_ms,step_end_ms,metric,labels,value\n0,60000,requests,status=2xx,7\n"
+    );
+}
