@@ -938,11 +938,16 @@ async fn fetched_responses_get_the_strict_decode() {
       "metric_descriptors":[{"name":"requests","unit_hint":"COUNT","kind":"COUNTER",
         "label_sets":[{"status":"2xx","status":"5xx"}]}],
       "metric_values":[{"start_epoch_millis":-0,"values":[[7]]}]}"#;
+    // A key that cannot occur in the message: the client scrubs the key from every error.
+    let context = baseten_metrics::Context {
+        api_key: Some(SECRET_KEY.to_owned()),
+        ..cli_context()
+    };
     let server = server_answering_body(repeated.as_bytes().to_vec()).await;
     let output = run_live(
         &server,
         &["fetch", "--model", "m", "--environment", "e"],
-        cli_context(),
+        context,
     )
     .await;
     assert_eq!(output.code, ExitCode::from(1), "{}", output.stderr);
