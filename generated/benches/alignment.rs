@@ -20,7 +20,14 @@
 //! `ALIGNMENT_BENCH_PAIRED=1` runs, instead of divan, the three pipelines (typed decode; decode,
 //! validate and rows; `Value` walk) interleaved round by round and prints their ratios: on a
 //! shared machine whose speed drifts, that compares like with like where benches run one after
-//! another cannot.
+//! another cannot. It then does the same for the CSV export: a careful `Value` walk writing the
+//! contract (labels text once per series, one reused csv byte record), the typed path
+//! (`decode`, `validate_response`, `write_csv`) and [`metrics::export_csv`], checking that all
+//! three write the same bytes.
+//!
+//! For whole-process figures (`hyperfine`, `/usr/bin/time -v`): `ALIGNMENT_BENCH_DUMP=FILE`
+//! writes the response's JSON to `FILE`; `ALIGNMENT_BENCH_EXPORT=value-walk|typed|compact` with
+//! `ALIGNMENT_BENCH_INPUT=FILE` writes that file's CSV to standard output one of the three ways.
 //!
 //! Every variant folds each row (step start and end, metric name, label count, value) into the
 //! same [`Tally`], so they do the same work per row. Each returns what it decoded, so that divan
@@ -39,6 +46,14 @@ use divan::counter::{BytesCount, ItemsCount};
 use serde_json::Value;
 
 fn main() {
+    if let Some(path) = std::env::var_os("ALIGNMENT_BENCH_DUMP") {
+        std::fs::write(&path, &*JSON).expect("writing the response");
+        return;
+    }
+    if let Some(exporter) = std::env::var_os("ALIGNMENT_BENCH_EXPORT") {
+        export_process(&exporter.to_string_lossy());
+        return;
+    }
     eprintln!(
         "response: {:.1} MB of JSON, {} steps x {METRICS} metrics ({SERIES} series), {} rows",
         JSON.len() as f64 / 1e6,
@@ -47,9 +62,155 @@ fn main() {
     );
     if std::env::var_os("ALIGNMENT_BENCH_PAIRED").is_some() {
         paired(60);
+        paired_csv(20);
     } else {
         divan::main();
     }
+}
+
+/// One whole-process CSV export, for `hyperfine` and `/usr/bin/time -v`: reads the file named
+/// by `ALIGNMENT_BENCH_INPUT` and writes its CSV to standard output with `exporter`
+/// (`value-walk`, `typed` or `compact`).
+fn export_process(exporter: &str) {
+    let path = std::env::var_os("ALIGNMENT_BENCH_INPUT").expect("ALIGNMENT_BENCH_INPUT is set");
+    let json = std::fs::read(path).expect("reading the response");
+    let stdout = std::io::stdout().lock();
+    match exporter {
+        "value-walk" => value_walk_csv(&json, stdout),
+        "typed" => typed_csv(&json, stdout),
+        "compact" => compact_csv(&json, stdout),
+        other => panic!("unknown exporter {other:?}"),
+    }
+}
+
+/// The CSV by the typed path: decode, validate, `write_csv`.
+fn typed_csv(json: &[u8], out: impl std::io::Write) {
+    let response: GetModelMetricsResponseV1 = metrics::decode(json).expect("decodes");
+    let view = metrics::validate_response(&response).expect("validates");
+    view.write_csv(out).expect("writes");
+}
+
+/// The CSV by [`metrics::export_csv`], which holds the values compactly.
+fn compact_csv(json: &[u8], out: impl std::io::Write) {
+    metrics::export_csv::<GetModelMetricsResponseV1, _>(json, out).expect("exports");
+}
+
+/// The same CSV from a `serde_json::Value`, written with care: the labels text once per series,
+/// one reused record, the csv crate's byte-record writer, values by `Display`.
+fn value_walk_csv(json: &[u8], out: impl std::io::Write) {
+    use std::fmt::Write as _;
+    let root: Value = serde_json::from_slice(json).expect("valid JSON");
+    let end_ms = root["end_epoch_millis"].as_i64().expect("window end");
+    let series: Vec<Vec<(&str, String)>> = root["metric_descriptors"]
+        .as_array()
+        .expect("descriptor list")
+        .iter()
+        .map(|descriptor| {
+            let name = descriptor["name"].as_str().expect("metric name");
+            descriptor["label_sets"]
+                .as_array()
+                .expect("label sets")
+                .iter()
+                .map(|labels| {
+                    let mut pairs: Vec<(&String, &Value)> =
+                        labels.as_object().expect("label map").iter().collect();
+                    pairs.sort_by(|a, b| a.0.cmp(b.0));
+                    let text: Vec<String> = pairs
+                        .iter()
+                        .map(|(k, v)| format!("{k}={}", v.as_str().expect("label value")))
+                        .collect();
+                    (name, text.join(";"))
+                })
+                .collect()
+        })
+        .collect();
+    let sets = root["metric_values"].as_array().expect("value sets");
+    let starts: Vec<i64> = sets
+        .iter()
+        .map(|set| set["start_epoch_millis"].as_i64().expect("step start"))
+        .collect();
+    assert!(starts.windows(2).all(|pair| pair[0] < pair[1]));
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(out);
+    writer
+        .write_record(metrics::CSV_HEADER)
+        .expect("writes the header");
+    let mut record = csv::ByteRecord::new();
+    let mut value_text = String::new();
+    for (index, set) in sets.iter().enumerate() {
+        let start = starts[index].to_string();
+        let end = starts.get(index + 1).copied().unwrap_or(end_ms).to_string();
+        let values = set["values"].as_array().expect("values");
+        assert_eq!(values.len(), series.len());
+        for (labelled, list) in series.iter().zip(values) {
+            let list = list.as_array().expect("value list");
+            assert_eq!(list.len(), labelled.len());
+            for ((name, labels), value) in labelled.iter().zip(list) {
+                value_text.clear();
+                if !value.is_null() {
+                    let _ = write!(value_text, "{}", value.as_f64().expect("a number"));
+                }
+                record.clear();
+                record.push_field(start.as_bytes());
+                record.push_field(end.as_bytes());
+                record.push_field(name.as_bytes());
+                record.push_field(labels.as_bytes());
+                record.push_field(value_text.as_bytes());
+                writer.write_byte_record(&record).expect("writes a row");
+            }
+        }
+    }
+    writer.flush().expect("flushes");
+}
+
+/// A CSV exporter writing into memory.
+type Exporter = fn(&[u8], &mut Vec<u8>);
+
+/// Times the CSV export three ways (`Value` walk, typed, compact) in turn, `rounds` times, and
+/// prints the median ratios to the `Value` walk.
+fn paired_csv(rounds: usize) {
+    use std::time::Instant;
+    let json = &*JSON;
+    let mut out = Vec::with_capacity(64 << 20);
+    let mut times: [Vec<f64>; 3] = Default::default();
+    let mut outputs: [usize; 3] = [0; 3];
+    for _ in 0..rounds {
+        let exporters: [Exporter; 3] = [
+            |json, out| value_walk_csv(json, out),
+            |json, out| typed_csv(json, out),
+            |json, out| compact_csv(json, out),
+        ];
+        for (slot, export) in exporters.into_iter().enumerate() {
+            out.clear();
+            let start = Instant::now();
+            export(black_box(json), &mut out);
+            times[slot].push(start.elapsed().as_secs_f64() * 1e3);
+            outputs[slot] = out.len();
+        }
+    }
+    assert!(outputs.iter().all(|&len| len == outputs[0]), "{outputs:?}");
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let ratio = |slot: usize, times: &[Vec<f64>; 3]| {
+        let mut ratios: Vec<f64> = (0..rounds).map(|i| times[slot][i] / times[0][i]).collect();
+        median(&mut ratios)
+    };
+    let (typed, compact) = (ratio(1, &times), ratio(2, &times));
+    for (name, times) in ["Value walk CSV", "typed CSV", "compact CSV (export_csv)"]
+        .iter()
+        .zip(&mut times)
+    {
+        let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let median = median(times);
+        eprintln!("{name:>26}: fastest {fastest:7.2} ms, median {median:7.2} ms");
+    }
+    eprintln!(
+        "CSV of {:.1} MB: typed takes {typed:.2}x and compact {compact:.2}x the Value walk's time (medians of {rounds} rounds)",
+        outputs[0] as f64 / 1e6
+    );
 }
 
 /// Times typed decode, decode + validate + rows, and the `Value` walk in turn, `rounds` times,

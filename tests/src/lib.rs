@@ -79,17 +79,45 @@ pub fn cargo_command() -> std::process::Command {
     command
 }
 
-/// `cargo run -p baseten-api --example metrics --`, ready for the example's own flags.
-pub fn metrics_example_command() -> std::process::Command {
-    let mut command = cargo_command();
-    command.args([
-        "run",
-        "-q",
-        "-p",
-        "baseten-api",
-        "--example",
-        "metrics",
-        "--",
-    ]);
-    command
+/// What one in-process run of the `baseten-metrics` CLI printed, and its exit code.
+#[derive(Debug)]
+pub struct CliOutput {
+    /// The exit code `baseten_metrics::run` returned, as the process would exit with it.
+    pub code: std::process::ExitCode,
+    /// Standard output, as UTF-8 (invalid bytes replaced).
+    pub stdout: String,
+    /// Standard error, as UTF-8 (invalid bytes replaced).
+    pub stderr: String,
+}
+
+impl CliOutput {
+    /// Whether the run succeeded.
+    pub fn success(&self) -> bool {
+        self.code == std::process::ExitCode::SUCCESS
+    }
+}
+
+/// The context the CLI tests run in: API key `k`, no base URL, and now at
+/// `2026-07-04T19:00:00Z`.
+pub fn cli_context() -> baseten_metrics::Context {
+    baseten_metrics::Context {
+        api_key: Some("k".to_owned()),
+        base_url: None,
+        now: "2026-07-04T19:00:00Z".parse().unwrap_or_default(),
+    }
+}
+
+/// Runs `baseten-metrics ARGS…` in process with `context` and captures what it printed.
+///
+/// It blocks (the CLI runs its own async runtime), so async tests call it through
+/// `tokio::task::spawn_blocking`.
+pub fn run_cli(args: &[&str], context: &baseten_metrics::Context) -> CliOutput {
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let argv = std::iter::once("baseten-metrics").chain(args.iter().copied());
+    let code = baseten_metrics::run(argv, context, &mut stdout, &mut stderr);
+    CliOutput {
+        code,
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
 }

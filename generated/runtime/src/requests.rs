@@ -220,6 +220,19 @@ impl MetricsMode {
     }
 }
 
+impl MetricsMode {
+    /// The mode for a wire value; `None` for one this crate does not know.
+    #[must_use]
+    pub fn from_wire(wire: &str) -> Option<Self> {
+        match wire {
+            "CURRENT" => Some(Self::Current),
+            "SUMMARY" => Some(Self::Summary),
+            "SERIES" => Some(Self::Series),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for MetricsMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -585,20 +598,41 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
                 });
             }
         }
-        let count = response.value_sets().len();
-        match requested {
-            MetricsMode::Series => match response.step_seconds() {
-                Some(seconds) if seconds > 0 => {}
-                step_seconds => return Err(ResponseError::StepSeconds { step_seconds }),
-            },
-            mode if count != 1 => return Err(ResponseError::ValueSetCount { mode, count }),
-            _ => {}
-        }
+        check_mode_counts(
+            requested,
+            response.value_sets().len(),
+            response.step_seconds(),
+        )?;
         metrics::validate(&response).map_err(ResponseError::Misaligned)?;
         Ok(Self {
             response,
             mode: PhantomData,
         })
+    }
+}
+
+/// The checks of a response's value-set count and step that its mode asks for, fetched or
+/// saved: a `CURRENT` or `SUMMARY` response holds one value set, a `SERIES` one has a positive
+/// `step_seconds`.
+///
+/// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
+/// [`metrics::validate_response`] on a saved one, in the mode it names; both then run
+/// [`metrics::validate`].
+pub(crate) fn check_mode_counts(
+    mode: MetricsMode,
+    value_sets: usize,
+    step_seconds: Option<i64>,
+) -> Result<(), ResponseError> {
+    match mode {
+        MetricsMode::Series => match step_seconds {
+            Some(seconds) if seconds > 0 => Ok(()),
+            step_seconds => Err(ResponseError::StepSeconds { step_seconds }),
+        },
+        mode if value_sets != 1 => Err(ResponseError::ValueSetCount {
+            mode,
+            count: value_sets,
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -4,7 +4,9 @@
 //! is decoded and validated, and its CSV export and a short summary of the view are compared
 //! with `tests/fixtures/metrics/expected/<name>.csv` and `<name>.summary.txt` (`recorded-<name>`
 //! for captures). Each `tests/fixtures/metrics/malformed/*.json` must fail with the one line in
-//! `expected/malformed-<name>.txt`. The `metrics` example is run on one of each.
+//! `expected/malformed-<name>.txt`. Every input also goes through [`metrics::export_csv`], which
+//! must give the typed path's CSV or error exactly, and through the `baseten-metrics` CLI's
+//! `show --format csv`, in process.
 //!
 //! `UPDATE_GOLDEN=1 cargo test -p baseten-tests --test it golden` rewrites the expected files.
 
@@ -338,44 +340,94 @@ fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The example binary end to end: the recorded series as CSV matches its golden file; a
-/// malformed input fails with exactly one line on stderr, carrying the golden error.
+/// What the typed path makes of `bytes`: decode, the checks of a fetched response, the CSV;
+/// or the first error, as `export_csv` words it.
+fn typed_outcome(bytes: &[u8]) -> Result<String, String> {
+    let response: GetModelMetricsResponseV1 =
+        metrics::decode(bytes).map_err(|error| format!("invalid response: {error}"))?;
+    let view = metrics::validate_response(&response).map_err(|error| error.to_string())?;
+    Ok(view.to_csv())
+}
+
+/// What the compact path makes of `bytes`.
+fn compact_outcome(bytes: &[u8]) -> Result<String, String> {
+    let mut csv = Vec::new();
+    metrics::export_csv::<GetModelMetricsResponseV1, _>(bytes, &mut csv)
+        .map_err(|error| error.to_string())?;
+    Ok(String::from_utf8_lossy(&csv).into_owned())
+}
+
+/// Every input: the compact export and the CLI agree with the typed path exactly.
+fn check_export_and_cli(input: &Path) {
+    let bytes = read(input);
+    let typed = typed_outcome(&bytes);
+    assert_eq!(compact_outcome(&bytes), typed, "{}", input.display());
+    let path = input.to_string_lossy();
+    let output = baseten_tests::run_cli(
+        &["show", path.as_ref(), "--format", "csv"],
+        &baseten_tests::cli_context(),
+    );
+    match typed {
+        Ok(csv) => {
+            assert!(output.success(), "{}: {}", input.display(), output.stderr);
+            assert_eq!(output.stdout, csv, "{}", input.display());
+            assert_eq!(output.stderr, "");
+        }
+        Err(error) => {
+            assert_eq!(output.code, std::process::ExitCode::from(1));
+            assert_eq!(output.stdout, "");
+            assert_eq!(output.stderr, format!("error: {path}: {error}\n"));
+        }
+    }
+}
+
 #[test]
-fn example_binary_matches_golden_output() {
+fn compact_export_and_cli_match_the_typed_path_on_every_input() {
+    let mut inputs = files_with_extension(&fixtures_dir(), "json");
+    inputs.extend(files_with_extension(
+        &fixtures_dir().join("malformed"),
+        "json",
+    ));
     if let Some(dir) = shared_dir("recorded") {
-        let output = run_example(&dir.join("deployment-series-20m-requests.json"));
-        assert!(
-            output.status.success(),
-            "stderr: {}",
-            String::from_utf8_lossy(&output.stderr)
+        inputs.extend(files_with_extension(&dir, "json"));
+    }
+    assert!(inputs.len() >= 26, "{inputs:?}");
+    for input in &inputs {
+        check_export_and_cli(input);
+    }
+}
+
+/// The CLI on the recorded series matches its golden CSV; on a malformed input it fails with
+/// one line on stderr, carrying the golden error.
+#[test]
+fn cli_matches_golden_output() {
+    let context = baseten_tests::cli_context();
+    if let Some(dir) = shared_dir("recorded") {
+        let input = dir.join("deployment-series-20m-requests.json");
+        let output = baseten_tests::run_cli(
+            &["show", &input.to_string_lossy(), "--format", "csv"],
+            &context,
         );
+        assert!(output.success(), "stderr: {}", output.stderr);
         let expected =
             std::fs::read_to_string(expected_path("recorded-deployment-series-20m-requests.csv"))
                 .unwrap();
-        assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+        assert_eq!(output.stdout, expected);
     }
 
-    let output = run_example(&fixtures_dir().join("malformed/step-after-window-end.json"));
-    assert!(!output.status.success());
+    let input = fixtures_dir().join("malformed/step-after-window-end.json");
+    let output = baseten_tests::run_cli(&["show", &input.to_string_lossy()], &context);
+    assert_eq!(output.code, std::process::ExitCode::from(1));
     assert!(output.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "stderr: {stderr}");
+    let lines: Vec<&str> = output.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "stderr: {}", output.stderr);
     let expected =
         std::fs::read_to_string(expected_path("malformed-step-after-window-end.txt")).unwrap();
     assert!(
         lines
             .first()
             .is_some_and(|line| line.starts_with("error: ") && line.ends_with(expected.trim_end())),
-        "stderr: {stderr}"
+        "stderr: {}",
+        output.stderr
     );
-}
-
-fn run_example(input: &Path) -> std::process::Output {
-    baseten_tests::metrics_example_command()
-        .arg("--input")
-        .arg(input)
-        .args(["--format", "csv"])
-        .output()
-        .unwrap_or_else(|error| panic!("running the metrics example: {error}"))
 }

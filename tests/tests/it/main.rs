@@ -1,11 +1,11 @@
 //! The workspace's one integration-test binary: a module per feature, each with a `check` driver.
 
 mod bad_input;
+mod cli;
 mod client;
 mod conformance;
 mod consumer_ops;
 mod consumers;
-mod example_live;
 mod golden;
 mod http_hostile;
 mod lowering;

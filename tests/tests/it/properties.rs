@@ -5,7 +5,10 @@
 //!   decodes back to itself.
 //! - Any mutation that breaks one shape rule is reported as that rule's [`AlignmentError`].
 //! - No input makes decode, validate or the CSV export panic: arbitrary bytes, arbitrary JSON
-//!   trees, and valid documents with a subtree replaced or removed or a few bytes changed.
+//!   trees, and valid documents with a subtree replaced or removed or a few bytes changed; and
+//!   on every one of them [`metrics::export_csv`] gives exactly the typed path's CSV or error.
+//! - The CSV's value writer is `f64`'s `Display`, byte for byte, on random bit patterns and on
+//!   short decimals.
 //!
 //! Cases per property: `PROPTEST_CASES` (`.ci/run` sets 10000), else 256; 10,000 take about 20 s
 //! in a debug build. A failing case is shrunk and its seed saved in
@@ -410,6 +413,36 @@ proptest! {
         let decoded: GetModelMetricsResponseV1 = metrics::decode(&json)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(exact(&decoded), exact(&r));
+        export_matches_typed(&json)?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// a'. The CSV's numbers are `Display`'s
+// ---------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn values_are_written_as_display_writes_them(bits in any::<u64>()) {
+        let value = f64::from_bits(bits);
+        prop_assert_eq!(metrics::format_value(value), value.to_string());
+    }
+
+    #[test]
+    fn short_decimals_are_written_as_display_writes_them(
+        digits in 0u64..10_000_000_000,
+        scale in -30i32..30,
+        negative in any::<bool>(),
+    ) {
+        let magnitude = digits as f64 * 10f64.powi(scale);
+        let value = if negative { -magnitude } else { magnitude };
+        prop_assert_eq!(metrics::format_value(value), value.to_string());
+        // The same value parsed from its decimal text, as a response carries it.
+        let text = format!("{}e{scale}", digits);
+        let parsed: f64 = text.parse().map_err(|_| TestCaseError::fail(text.clone()))?;
+        prop_assert_eq!(metrics::format_value(parsed), parsed.to_string());
     }
 }
 
@@ -660,8 +693,32 @@ proptest! {
 // c. No input panics
 // ---------------------------------------------------------------------------------------------
 
+/// The typed path: decode, the checks of a fetched response, the CSV; or the first error, as
+/// `export_csv` words it.
+fn typed_outcome(bytes: &[u8]) -> Result<String, String> {
+    let response: GetModelMetricsResponseV1 =
+        metrics::decode(bytes).map_err(|error| format!("invalid response: {error}"))?;
+    let view = metrics::validate_response(&response).map_err(|error| error.to_string())?;
+    Ok(view.to_csv())
+}
+
+/// [`metrics::export_csv`] must give exactly what the typed path gives, and write nothing when
+/// it fails.
+fn export_matches_typed(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let mut csv = Vec::new();
+    let exported = metrics::export_csv::<GetModelMetricsResponseV1, _>(bytes, &mut csv)
+        .map(|()| String::from_utf8_lossy(&csv).into_owned())
+        .map_err(|error| error.to_string());
+    if exported.is_err() {
+        prop_assert!(csv.is_empty());
+    }
+    prop_assert_eq!(exported, typed_outcome(bytes));
+    Ok(())
+}
+
 /// Decodes, validates and exports; on success the CSV must have a row per step and series.
 fn exercise(bytes: &[u8]) -> Result<(), TestCaseError> {
+    export_matches_typed(bytes)?;
     let response = match metrics::decode::<GetModelMetricsResponseV1>(bytes) {
         Ok(response) => response,
         Err(error) => {

@@ -5,7 +5,144 @@ use std::io;
 
 use crate::index_mapped::IndexMappedResponse;
 
+use super::number::write_value;
 use super::view::Validated;
+
+/// Bytes gathered before they are handed to the writer: large enough that the writer is called
+/// rarely, small enough to stay in cache.
+const CHUNK: usize = 1 << 16;
+
+/// The CSV export's row loop, shared by every view that has steps of values.
+///
+/// Everything that is the same for many rows is formatted once: each series' `,metric,labels,`
+/// middle (quoted where needed) when the writer is made, each step's `start,end` once per step.
+/// A row is then two copies, a value written by [`write_value`] and a newline, into one reused
+/// buffer.
+pub(crate) struct CsvRows<W> {
+    out: W,
+    buffer: Vec<u8>,
+    /// `,metric,labels,` of every series, in response order.
+    middles: Vec<Box<[u8]>>,
+    /// `start,end` of the current step.
+    bounds: Vec<u8>,
+}
+
+impl<W: io::Write> CsvRows<W> {
+    /// Writes the header and prepares the series' middles.
+    pub(crate) fn new<'s>(
+        out: W,
+        series: impl Iterator<Item = (&'s str, &'s BTreeMap<String, String>)>,
+    ) -> io::Result<Self> {
+        let middles = series
+            .map(|(name, labels)| {
+                let mut middle = vec![b','];
+                push_field(&mut middle, name.as_bytes());
+                middle.push(b',');
+                push_field(&mut middle, format_labels(labels).as_bytes());
+                middle.push(b',');
+                middle.into_boxed_slice()
+            })
+            .collect();
+        let mut buffer = Vec::with_capacity(CHUNK + 1024);
+        buffer.extend_from_slice(CSV_HEADER.join(",").as_bytes());
+        buffer.push(b'\n');
+        Ok(Self {
+            out,
+            buffer,
+            middles,
+            bounds: Vec::with_capacity(40),
+        })
+    }
+
+    /// Writes one step's rows; `lists` holds one value list per descriptor, one value per label
+    /// set, as validation guarantees.
+    pub(crate) fn step(
+        &mut self,
+        start_ms: i64,
+        end_ms: i64,
+        lists: &[Vec<Option<f64>>],
+    ) -> io::Result<()> {
+        self.set_bounds(start_ms, end_ms);
+        let mut middles = self.middles.iter();
+        for list in lists {
+            for (value, middle) in list.iter().zip(middles.by_ref()) {
+                push_row(&mut self.buffer, &self.bounds, middle, *value);
+            }
+        }
+        self.flush_full()
+    }
+
+    /// Writes one step's rows from its values flattened: one per series, in response order,
+    /// NaN for no data.
+    pub(crate) fn flat_step(
+        &mut self,
+        start_ms: i64,
+        end_ms: i64,
+        values: &[f64],
+    ) -> io::Result<()> {
+        self.set_bounds(start_ms, end_ms);
+        for (&value, middle) in values.iter().zip(&self.middles) {
+            let value = (!value.is_nan()).then_some(value);
+            push_row(&mut self.buffer, &self.bounds, middle, value);
+        }
+        self.flush_full()
+    }
+
+    /// Writes what is left and flushes the writer.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        self.out.write_all(&self.buffer)?;
+        self.out.flush()
+    }
+
+    fn set_bounds(&mut self, start_ms: i64, end_ms: i64) {
+        let mut integer = itoa::Buffer::new();
+        self.bounds.clear();
+        self.bounds
+            .extend_from_slice(integer.format(start_ms).as_bytes());
+        self.bounds.push(b',');
+        self.bounds
+            .extend_from_slice(integer.format(end_ms).as_bytes());
+    }
+
+    /// Hands the buffer to the writer once it holds a chunk.
+    fn flush_full(&mut self) -> io::Result<()> {
+        if self.buffer.len() >= CHUNK {
+            self.out.write_all(&self.buffer)?;
+            self.buffer.clear();
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn push_row(buffer: &mut Vec<u8>, bounds: &[u8], middle: &[u8], value: Option<f64>) {
+    buffer.extend_from_slice(bounds);
+    buffer.extend_from_slice(middle);
+    if let Some(value) = value {
+        write_value(buffer, value);
+    }
+    buffer.push(b'\n');
+}
+
+/// Appends a field, quoted as the contract says: only when it holds a comma, a double quote,
+/// CR or LF, with each double quote inside doubled (the csv crate's `QuoteStyle::Necessary`).
+pub(crate) fn push_field(out: &mut Vec<u8>, field: &[u8]) {
+    if !field
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
+        out.extend_from_slice(field);
+        return;
+    }
+    out.push(b'"');
+    for &byte in field {
+        if byte == b'"' {
+            out.push(b'"');
+        }
+        out.push(byte);
+    }
+    out.push(b'"');
+}
 
 /// The header row of the CSV export.
 pub const CSV_HEADER: [&str; 5] = ["step_start_ms", "step_end_ms", "metric", "labels", "value"];
@@ -27,7 +164,10 @@ pub const CSV_HEADER: [&str; 5] = ["step_start_ms", "step_end_ms", "metric", "la
 /// Validated responses hold only finite values; for completeness, NaN is written `NaN` and the
 /// infinities `inf` and `-inf`.
 pub fn format_value(value: f64) -> String {
-    value.to_string()
+    let mut out = Vec::with_capacity(24);
+    write_value(&mut out, value);
+    // `write_value` writes ASCII only.
+    String::from_utf8(out).unwrap_or_else(|_| value.to_string())
 }
 
 /// Writes a label set as the CSV export does: `key=value` pairs in key order, joined by `;`.
@@ -61,29 +201,14 @@ impl<R: IndexMappedResponse> Validated<'_, R> {
     ///   RFC 4180 (a double quote inside is doubled). Lines end with LF (`\n`), including the
     ///   last; text is UTF-8.
     ///
-    /// The writer is buffered and flushed before returning.
+    /// Output is gathered in 64 KiB chunks, so the writer need not be buffered; it is flushed
+    /// before returning.
     pub fn write_csv<W: io::Write>(&self, out: W) -> io::Result<()> {
-        // Every setting is spelled out, rather than left to the csv crate's defaults, because
-        // the output is a contract that must not change with the crate.
-        let mut writer = csv::WriterBuilder::new()
-            .delimiter(b',')
-            .quote(b'"')
-            .double_quote(true)
-            .quote_style(csv::QuoteStyle::Necessary)
-            .terminator(csv::Terminator::Any(b'\n'))
-            .has_headers(false)
-            .from_writer(out);
-        writer.write_record(CSV_HEADER)?;
-        for row in self.long_rows() {
-            writer.write_record([
-                row.step.start_ms.to_string(),
-                row.step.end_ms.to_string(),
-                row.series.name.to_owned(),
-                format_labels(row.series.labels),
-                row.value.map(format_value).unwrap_or_default(),
-            ])?;
+        let mut rows = CsvRows::new(out, self.all_series().map(|s| (s.name, s.labels)))?;
+        for step in self.steps() {
+            rows.step(step.start_ms, step.end_ms, step.values)?;
         }
-        writer.flush()
+        rows.finish()
     }
 
     /// The CSV of [`write_csv`](Self::write_csv) as a string.

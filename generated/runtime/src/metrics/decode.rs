@@ -5,6 +5,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_path_to_error::Segment;
 
+use super::strict::Strict;
+
 /// Decodes a response from JSON bytes.
 ///
 /// Unlike `serde_json::from_slice`, a failure says *where*: [`DecodeError::path`] is the JSON
@@ -12,6 +14,14 @@ use serde_path_to_error::Segment;
 /// inside a value set's `values`, [`DecodeError::location`] gives its indices. A value that is
 /// neither a number nor `null` (a string, a bare `NaN`, a number too large for an `f64`) is
 /// caught here, before validation. Trailing non-whitespace after the document is an error too.
+///
+/// Two rules are stricter than serde_json's: a key repeated within one JSON object is an error
+/// (a label map would otherwise keep the last value silently, turning `{"status": "2xx",
+/// "status": "5xx"}` into a 5xx series), reported at the repeated key's path, e.g.
+/// `metric_descriptors[0].label_sets[1].status` (a repeated field of the response types
+/// themselves is serde's `duplicate field` error; keys inside an unknown field's value, which
+/// is skipped unread, are not checked); and an integer field accepts `-0` (serde_json reads it
+/// as the float `-0.0`), and `-0.0` with it, as 0.
 ///
 /// ```
 /// use baseten_api::metrics::{self, ValueLocation};
@@ -31,30 +41,39 @@ pub fn decode<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeError> {
     // Tracking the path slows decoding by a third or more, and only a failure needs it: decode
     // plainly first, and on failure decode again with the path tracked, to report the error.
     // Both read the same bytes into the same type, so they succeed or fail alike.
-    match serde_json::from_slice(json) {
+    match decode_plainly(json) {
         Ok(response) => Ok(response),
         Err(_) => decode_tracking_path(json),
     }
 }
 
+/// [`decode`] without the path, as `serde_json::from_slice` with the [`Strict`] rules.
+fn decode_plainly<R: DeserializeOwned>(json: &[u8]) -> Result<R, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
+    let response = R::deserialize(Strict::new(&mut deserializer))?;
+    deserializer.end()?;
+    Ok(response)
+}
+
 /// [`decode`] with the JSON path tracked, for its error.
 fn decode_tracking_path<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeError> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let response = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let location = value_location(error.path());
-        // A path of only unknown segments (`?`, e.g. for a truncated document) says nothing
-        // more than "somewhere in the document"; serde_path_to_error drops it the same way.
-        let path = if error.path().iter().all(|s| matches!(s, Segment::Unknown)) {
-            ROOT_PATH.to_owned()
-        } else {
-            error.path().to_string()
-        };
-        DecodeError {
-            path,
-            location,
-            source: error.into_inner(),
-        }
-    })?;
+    let response =
+        serde_path_to_error::deserialize(Strict::new(&mut deserializer)).map_err(|error| {
+            let location = value_location(error.path());
+            // A path of only unknown segments (`?`, e.g. for a truncated document) says nothing
+            // more than "somewhere in the document"; serde_path_to_error drops it the same way.
+            let path = if error.path().iter().all(|s| matches!(s, Segment::Unknown)) {
+                ROOT_PATH.to_owned()
+            } else {
+                error.path().to_string()
+            };
+            DecodeError {
+                path,
+                location,
+                source: error.into_inner(),
+            }
+        })?;
     // `deserialize` stops after the first complete value; `end` rejects anything but whitespace
     // after it, as `serde_json::from_slice` would.
     deserializer.end().map_err(|source| DecodeError {
@@ -266,5 +285,102 @@ mod tests {
                 .contains("missing field `end_epoch_millis`"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_key_repeated_in_a_label_set_is_an_error_at_that_label_set() {
+        let json = r#"{"start_epoch_millis":0,"end_epoch_millis":1,"mode":"SUMMARY",
+            "metric_descriptors":[{"name":"r","unit_hint":"COUNT","kind":"COUNTER",
+              "label_sets":[{"status":"4xx"},{"status":"2xx","status":"5xx"}]}],
+            "metric_values":[{"start_epoch_millis":0,"values":[[1,2]]}]}"#;
+        let error = decode_error(json);
+        assert_eq!(error.path(), "metric_descriptors[0].label_sets[1].status");
+        assert_eq!(error.location(), None);
+        assert!(
+            error.to_string().starts_with(
+                r#"metric_descriptors[0].label_sets[1].status: duplicate key "status" in one object at line 3"#
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_key_repeated_with_escapes_is_still_the_same_key() {
+        let json = response_with_values("[[1],[2,3]]")
+            .replace(r#"{"k":"v"}"#, r#"{"k":"v","\u006b":"w"}"#);
+        let error = decode_error(&json);
+        assert_eq!(error.path(), "metric_descriptors[1].label_sets[1].k");
+        assert!(
+            error.to_string().contains(r#"duplicate key "k""#),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_repeated_top_level_field_is_an_error() {
+        let json = response_with_values("[[1],[2,3]]").replacen(
+            r#""mode":"SERIES""#,
+            r#""mode":"SERIES","mode":"SUMMARY""#,
+            1,
+        );
+        let error = decode_error(&json);
+        // serde's own check for struct fields comes first.
+        assert_eq!(error.path(), ".");
+        assert!(
+            error.to_string().starts_with("duplicate field `mode`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn distinct_keys_in_every_order_decode() {
+        let json = response_with_values("[[1],[2,3]]")
+            .replace(r#"{"k":"v"}"#, r#"{"b":"1","a":"2","c":"3"}"#);
+        let response: GetModelMetricsResponseV1 = decode(json.as_bytes()).unwrap();
+        let labels = &response.metric_descriptors[1].label_sets[1];
+        let pairs: Vec<_> = labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(pairs, [("a", "2"), ("b", "1"), ("c", "3")]);
+    }
+
+    #[test]
+    fn integers_accept_minus_zero() {
+        let json = response_with_values("[[1],[2,3]]")
+            .replacen(r#""start_epoch_millis":0"#, r#""start_epoch_millis":-0"#, 2)
+            .replacen(r#""step_seconds":30"#, r#""step_seconds":-0"#, 1);
+        let response: GetModelMetricsResponseV1 = decode(json.as_bytes()).unwrap();
+        assert_eq!(response.start_epoch_millis, 0);
+        assert_eq!(response.metric_values[0].start_epoch_millis, 0);
+        assert_eq!(response.step_seconds, Some(0));
+        // Only zero: other floats are still no integers, and a value keeps its sign.
+        let error = decode_error(&json.replacen(
+            r#""end_epoch_millis":60000"#,
+            r#""end_epoch_millis":-1.0"#,
+            1,
+        ));
+        assert_eq!(error.path(), "end_epoch_millis");
+        assert!(
+            error
+                .to_string()
+                .contains("invalid type: floating point `-1.0`, expected i64"),
+            "{error}"
+        );
+        let error = decode_error(&json.replacen(
+            r#""end_epoch_millis":60000"#,
+            r#""end_epoch_millis":0.0"#,
+            1,
+        ));
+        assert!(
+            error
+                .to_string()
+                .contains("invalid type: floating point `0.0`, expected i64"),
+            "{error}"
+        );
+        let response: GetModelMetricsResponseV1 =
+            decode(response_with_values("[[-0],[2,3]]").as_bytes()).unwrap();
+        let value = response.metric_values[1].values[0][0].unwrap();
+        assert!(value == 0.0 && value.is_sign_negative());
     }
 }

@@ -7,16 +7,22 @@
 //!
 //! 1. [`decode`] parses JSON bytes; a malformed value is reported with its JSON path (and, for a
 //!    value inside `metric_values[..].values[..][..]`, the value set, descriptor and label set).
+//!    Keys repeated within one object are refused, and integers accept `-0`.
 //! 2. [`validate`] checks that every value set lines up with the descriptors, that steps are in
 //!    time order and inside the window, that a summary has one value set and that every value is
 //!    finite. Only then is a view ([`Validated`]) handed out, so the views never meet a
-//!    misaligned response.
+//!    misaligned response. [`validate_response`] adds the checks of the response's own mode
+//!    that a fetched response gets (one value set for `CURRENT` and `SUMMARY`, a positive
+//!    `step_seconds` for `SERIES`): use it for saved responses.
 //! 3. The views borrow the response and copy no values: [`Validated::steps`],
 //!    [`Validated::all_series`], lookups by name and labels ([`Validated::series_named`],
 //!    [`Validated::series`]), per-series [`Point`]s, [`Histogram`] and status
 //!    ([`StatusMatch`]) helpers, unit conversion ([`Unit`]), a [`WideTable`], a long table
 //!    ([`Validated::long_rows`]) and its CSV export ([`Validated::write_csv`], whose format is a
 //!    stable contract documented there).
+//! 4. [`export_csv`] goes from JSON bytes straight to that CSV, with the same output and errors,
+//!    holding the values in a flat list (8 bytes each) rather than a `Vec` per descriptor and
+//!    step, so memory stays near the input's size.
 //!
 //! # Time
 //!
@@ -62,7 +68,10 @@
 
 mod csv_export;
 mod decode;
+mod export;
 mod labels;
+mod number;
+mod strict;
 mod table;
 mod unit;
 mod validate;
@@ -70,8 +79,9 @@ mod view;
 
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use decode::{DecodeError, ValueLocation, decode};
+pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
-pub use validate::{AlignmentError, SUMMARY_MODE, validate};
+pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};
 pub use view::{Lookup, Metric, Point, Series, Step, Validated};

@@ -1,8 +1,9 @@
 //! Validation: the checks a response must pass before any view of it is handed out.
 
-use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _};
 
 use super::view::Validated;
+use crate::requests::{MetricsMode, ResponseError, check_mode_counts};
 
 /// The mode string of a summary response, which must hold exactly one value set.
 pub const SUMMARY_MODE: &str = "SUMMARY";
@@ -103,17 +104,39 @@ pub enum AlignmentError {
 /// last step starting exactly at the window end (an empty step), unknown modes, unit hints and
 /// kinds, descriptors with no label sets, and responses with no descriptors or no value sets.
 pub fn validate<R: IndexMappedResponse>(response: &R) -> Result<Validated<'_, R>, AlignmentError> {
-    let descriptors = response.descriptors();
     let value_sets = response.value_sets();
-    if response.mode_str() == Some(SUMMARY_MODE) && value_sets.len() != 1 {
-        return Err(AlignmentError::SummaryValueSetCount {
-            count: value_sets.len(),
-        });
+    check_value_sets(
+        response,
+        value_sets.len(),
+        |index| {
+            value_sets
+                .get(index)
+                .map_or(0, |set| set.start_epoch_millis())
+        },
+        |index| {
+            let values = value_sets.get(index).map_or(&[][..], |set| set.values());
+            check_values(index, response.descriptors(), values)
+        },
+    )?;
+    Ok(Validated::new(response))
+}
+
+/// The checks of [`validate`], for value sets held in any layout: `count` value sets, the start
+/// of each by `start_of`, and the check of each one's values against the descriptors by
+/// `check_set`. One implementation, so that every layout reports the same first error.
+pub(crate) fn check_value_sets<R: IndexMappedResponse>(
+    response: &R,
+    count: usize,
+    start_of: impl Fn(usize) -> i64,
+    check_set: impl Fn(usize) -> Result<(), AlignmentError>,
+) -> Result<(), AlignmentError> {
+    if response.mode_str() == Some(SUMMARY_MODE) && count != 1 {
+        return Err(AlignmentError::SummaryValueSetCount { count });
     }
     let window_end_ms = response.window_end_millis();
     let mut previous_start_ms: Option<i64> = None;
-    for (value_set, set) in value_sets.iter().enumerate() {
-        let start_ms = set.start_epoch_millis();
+    for value_set in 0..count {
+        let start_ms = start_of(value_set);
         if let Some(previous_start_ms) = previous_start_ms.filter(|&previous| start_ms <= previous)
         {
             return Err(AlignmentError::StartNotIncreasing {
@@ -130,9 +153,27 @@ pub fn validate<R: IndexMappedResponse>(response: &R) -> Result<Validated<'_, R>
                 window_end_ms,
             });
         }
-        check_values(value_set, descriptors, set.values())?;
+        check_set(value_set)?;
     }
-    Ok(Validated::new(response))
+    Ok(())
+}
+
+/// Checks a saved response as a fetched one is checked, in the mode it names.
+///
+/// A fetched response passes [`Metrics::check`](crate::requests::Metrics::check); this runs the
+/// same checks on one read from a file: a `CURRENT` or `SUMMARY` response holds exactly one
+/// value set, a `SERIES` response has a positive `step_seconds`, and then [`validate`]. A mode
+/// this crate does not know (or a type without one) gets [`validate`] alone.
+pub fn validate_response<R: IndexMappedResponse>(
+    response: &R,
+) -> Result<Validated<'_, R>, ResponseError> {
+    match response.mode_str().and_then(MetricsMode::from_wire) {
+        Some(mode) => {
+            check_mode_counts(mode, response.value_sets().len(), response.step_seconds())?;
+            validate(response).map_err(ResponseError::Misaligned)
+        }
+        None => validate(response).map_err(ResponseError::Misaligned),
+    }
 }
 
 /// Checks one value set's `values` against the descriptors.
@@ -345,5 +386,48 @@ mod tests {
         let message = error(&r).to_string();
         assert!(!message.contains('\n'), "{message}");
         assert!(message.contains(r#""b\nc""#), "{message}");
+    }
+
+    #[test]
+    fn saved_responses_get_the_checks_of_their_mode() {
+        let two = [(0, good()), (30_000, good())];
+        assert_eq!(
+            validate_response(&response("CURRENT", &two)).err(),
+            Some(ResponseError::ValueSetCount {
+                mode: MetricsMode::Current,
+                count: 2
+            })
+        );
+        assert_eq!(
+            validate_response(&response("SUMMARY", &[])).err(),
+            Some(ResponseError::ValueSetCount {
+                mode: MetricsMode::Summary,
+                count: 0
+            })
+        );
+        for step_seconds in [None, Some(0), Some(-30)] {
+            let mut r = response("SERIES", &two);
+            r.step_seconds = step_seconds;
+            assert_eq!(
+                validate_response(&r).err(),
+                Some(ResponseError::StepSeconds { step_seconds })
+            );
+        }
+        let mut r = response("SERIES", &two);
+        r.step_seconds = Some(1);
+        assert_eq!(validate_response(&r).map(|v| v.step_count()).ok(), Some(2));
+        assert!(validate_response(&response("CURRENT", &[(0, good())])).is_ok());
+        // An unknown mode gets the alignment checks alone, as `validate` does.
+        assert!(validate_response(&response("HOURLY", &two)).is_ok());
+        assert_eq!(
+            validate_response(&response("HOURLY", &[(0, good()), (0, good())])).err(),
+            Some(ResponseError::Misaligned(
+                AlignmentError::StartNotIncreasing {
+                    value_set: 1,
+                    start_ms: 0,
+                    previous_start_ms: 0
+                }
+            ))
+        );
     }
 }

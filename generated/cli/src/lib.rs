@@ -1,0 +1,545 @@
+//! `baseten-metrics`: fetch, show and watch Baseten model metrics as a table, the CSV contract,
+//! a wide CSV, JSON or SVG line charts.
+//!
+//! The binary is a thin shell over [`run`], which takes its arguments, environment
+//! ([`Context`]) and output streams as parameters, so tests drive it in process. See the
+//! package's README for the commands.
+
+mod render;
+mod svg;
+mod time;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use baseten_api::index_mapped::IndexMappedResponse;
+use baseten_api::metrics::{self, Validated};
+use baseten_api::models::GetModelMetricsResponseV1;
+use baseten_api::runtime::MetricsOperation;
+use baseten_api::{Client, Error, MetricsRequest, RetryPolicy, Window};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use jiff::Timestamp;
+
+pub use render::MAX_CELL;
+pub use time::{format_time, parse_since, parse_time};
+
+/// What the process knows besides its arguments: the API key and base URL from the
+/// environment (`BASETEN_API_KEY`, `BASETEN_BASE_URL`) and the time now, for `--since`.
+#[derive(Clone)]
+pub struct Context {
+    /// The API key, if set.
+    pub api_key: Option<String>,
+    /// The base URL, if set; `--base-url` overrides it.
+    pub base_url: Option<String>,
+    /// The time `--since` counts back from.
+    pub now: Timestamp,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key is a secret: never printed.
+        f.debug_struct("Context")
+            .field("api_key", &self.api_key.as_ref().map(|_| "…"))
+            .field("base_url", &self.base_url)
+            .field("now", &self.now)
+            .finish()
+    }
+}
+
+impl Context {
+    /// The real environment and clock.
+    pub fn from_process() -> Self {
+        let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+        Self {
+            api_key: var(baseten_api::runtime::API_KEY_ENV),
+            base_url: var(baseten_api::runtime::BASE_URL_ENV),
+            now: Timestamp::now(),
+        }
+    }
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "baseten-metrics",
+    version,
+    about = "Fetch, show and watch Baseten model metrics."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Fetch metrics from the API and print them.
+    Fetch {
+        #[command(flatten)]
+        target: Target,
+        /// How values are aggregated.
+        #[arg(long, value_enum, default_value_t = Mode::Current)]
+        mode: Mode,
+        #[command(flatten)]
+        window: WindowArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Print a saved response (a file, or `-` for standard input).
+    Show {
+        /// The saved response: a JSON file, or `-` for standard input.
+        file: PathBuf,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Poll CURRENT metrics and redraw them, waiting as long as the server asks when rate
+    /// limited.
+    Watch {
+        #[command(flatten)]
+        target: Target,
+        /// Seconds between polls.
+        #[arg(long, default_value_t = 10.0)]
+        interval: f64,
+        /// Stop after this many polls (by default, never).
+        #[arg(long)]
+        count: Option<u64>,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+/// Which model's metrics, and where.
+#[derive(Debug, Args)]
+struct Target {
+    /// The model id.
+    #[arg(long)]
+    model: String,
+    /// An environment of the model, e.g. `production`.
+    #[arg(
+        long,
+        conflicts_with = "deployment",
+        required_unless_present = "deployment"
+    )]
+    environment: Option<String>,
+    /// A deployment of the model.
+    #[arg(long)]
+    deployment: Option<String>,
+    /// Metric names to ask for (repeatable); none asks for the server's default set.
+    #[arg(long = "metric", value_name = "NAME")]
+    metrics: Vec<String>,
+    /// The API's base URL (default: BASETEN_BASE_URL, else the public API).
+    #[arg(long)]
+    base_url: Option<String>,
+}
+
+/// The window of a SUMMARY or SERIES request.
+#[derive(Debug, Args)]
+struct WindowArgs {
+    /// Start this long before now, e.g. `1h`, `30m`, `2d`.
+    #[arg(long, conflicts_with = "start", value_name = "DURATION")]
+    since: Option<String>,
+    /// Start: RFC 3339 (`2026-07-04T19:00:00Z`) or epoch milliseconds.
+    #[arg(long, value_name = "TIME")]
+    start: Option<String>,
+    /// End: RFC 3339 or epoch milliseconds (default: left to the server, i.e. now).
+    #[arg(long, value_name = "TIME")]
+    end: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct Output {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Mode {
+    Current,
+    Summary,
+    Series,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A table for people.
+    Table,
+    /// The long CSV contract: a row per step and series.
+    Csv,
+    /// A row per step, a column per series.
+    WideCsv,
+    /// The response as JSON.
+    Json,
+    /// Line charts, a panel per metric.
+    Svg,
+}
+
+/// A failure: its one-line message and exit code.
+#[derive(Debug)]
+struct Failure {
+    message: String,
+    code: u8,
+}
+
+impl Failure {
+    /// Something went wrong while doing what was asked: exit 1.
+    fn failed(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    /// What was asked cannot be done (bad arguments, a request the API would refuse): exit 2.
+    fn refused(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: 2,
+        }
+    }
+}
+
+/// Runs the command line `args` (the first item is the program name) and returns the exit
+/// code: 0 on success, 1 when fetching, reading, checking or writing failed, 2 for bad
+/// arguments and requests the API would refuse (nothing is sent then). A failure is one line
+/// on `stderr`, `error: …`, never containing the API key. `--help` and `--version` print to
+/// `stdout` and succeed.
+pub fn run<I, T>(
+    args: I,
+    context: &Context,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let text = error.render().to_string();
+            return if error.use_stderr() {
+                // clap's first line is `error: …`; the usage after it would make it several.
+                let first = text.lines().next().unwrap_or("error: invalid arguments");
+                let _ = writeln!(stderr, "{} (see --help)", one_line(first));
+                ExitCode::from(2)
+            } else {
+                let _ = stdout.write_all(text.as_bytes());
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match execute(cli, context, stdout, stderr) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            let _ = writeln!(stderr, "error: {}", one_line(&failure.message));
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+fn execute(
+    cli: Cli,
+    context: &Context,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Failure> {
+    match cli.command {
+        Command::Show { file, output } => show(&file, output.format, stdout),
+        Command::Fetch {
+            target,
+            mode,
+            window,
+            output,
+        } => {
+            let window = window_for(mode, &window, context.now)?;
+            let client = client(&target, context, RetryPolicy::default())?;
+            block_on(fetch(&client, &target, mode, window, output.format, stdout))
+        }
+        Command::Watch {
+            target,
+            interval,
+            count,
+            output,
+        } => {
+            let interval = Duration::try_from_secs_f64(interval).map_err(|_| {
+                Failure::refused(format!("--interval {interval}: not a number of seconds"))
+            })?;
+            // The loop waits out rate limits itself, so each poll is one request.
+            let client = client(&target, context, RetryPolicy::none())?;
+            block_on(watch(
+                &client,
+                &target,
+                interval,
+                count,
+                output.format,
+                stdout,
+                stderr,
+            ))
+        }
+    }
+}
+
+/// Reads, decodes, checks (as a fetched response is checked) and prints a saved response.
+fn show(file: &PathBuf, format: Format, stdout: &mut dyn Write) -> Result<(), Failure> {
+    let name = if file.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        file.display().to_string()
+    };
+    let bytes = if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)
+            .map_err(|error| Failure::failed(format!("reading {name}: {error}")))?;
+        bytes
+    } else {
+        std::fs::read(file).map_err(|error| Failure::failed(format!("reading {name}: {error}")))?
+    };
+    if format == Format::Csv {
+        // The compact path: memory near the input's size, the same output and errors.
+        return metrics::export_csv::<GetModelMetricsResponseV1, _>(&bytes, stdout).map_err(
+            |error| match error {
+                metrics::ExportError::Write(error) => Failure::failed(format!("writing: {error}")),
+                other => Failure::failed(format!("{name}: {other}")),
+            },
+        );
+    }
+    let response: GetModelMetricsResponseV1 = metrics::decode(&bytes)
+        .map_err(|error| Failure::failed(format!("{name}: invalid response: {error}")))?;
+    let view = metrics::validate_response(&response)
+        .map_err(|error| Failure::failed(format!("{name}: {error}")))?;
+    render(view, format, stdout)
+}
+
+/// The window `mode` sends: none for CURRENT (refusing one), the one given, else the last hour.
+fn window_for(mode: Mode, args: &WindowArgs, now: Timestamp) -> Result<Option<Window>, Failure> {
+    let given = args.since.is_some() || args.start.is_some() || args.end.is_some();
+    if mode == Mode::Current {
+        return if given {
+            Err(Failure::refused(
+                "--mode current takes no window (--since, --start, --end)",
+            ))
+        } else {
+            Ok(None)
+        };
+    }
+    let start = match (&args.since, &args.start) {
+        (Some(since), _) => Some(parse_since(since, now).map_err(Failure::refused)?),
+        (None, Some(start)) => {
+            Some(parse_time(start).map_err(|e| Failure::refused(format!("--start: {e}")))?)
+        }
+        (None, None) => None,
+    };
+    let end = match &args.end {
+        Some(end) => Some(parse_time(end).map_err(|e| Failure::refused(format!("--end: {e}")))?),
+        None => None,
+    };
+    let window = match (start, end) {
+        (Some(start), Some(end)) => {
+            Window::new(start, end).map_err(|e| Failure::refused(e.to_string()))?
+        }
+        (Some(start), None) => Window::since(start),
+        (None, Some(end)) => Window::until(end),
+        (None, None) => Window::last_hour(),
+    };
+    Ok(Some(window))
+}
+
+/// The client: `--base-url`, else the context's base URL, else the public API; the context's
+/// API key.
+fn client(target: &Target, context: &Context, retry: RetryPolicy) -> Result<Client, Failure> {
+    let mut builder = Client::builder().retry_policy(retry);
+    if let Some(key) = &context.api_key {
+        builder = builder.api_key(key);
+    }
+    if let Some(url) = target.base_url.as_ref().or(context.base_url.as_ref()) {
+        builder = builder.base_url(url);
+    }
+    // The client's errors never repeat the key.
+    builder
+        .build()
+        .map_err(|error| Failure::refused(error.to_string()))
+}
+
+fn block_on<F: Future<Output = Result<(), Failure>>>(future: F) -> Result<(), Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| Failure::failed(format!("starting the async runtime: {error}")))?
+        .block_on(future)
+}
+
+async fn fetch(
+    client: &Client,
+    target: &Target,
+    mode: Mode,
+    window: Option<Window>,
+    format: Format,
+    stdout: &mut dyn Write,
+) -> Result<(), Failure> {
+    match (&target.environment, &target.deployment) {
+        (Some(environment), _) => {
+            let request = client.environment_metrics(&target.model, environment);
+            send(
+                request.metrics(&target.metrics),
+                mode,
+                window,
+                format,
+                stdout,
+            )
+            .await
+        }
+        (None, Some(deployment)) => {
+            let request = client.deployment_metrics(&target.model, deployment);
+            send(
+                request.metrics(&target.metrics),
+                mode,
+                window,
+                format,
+                stdout,
+            )
+            .await
+        }
+        (None, None) => Err(Failure::refused("give --environment or --deployment")),
+    }
+}
+
+/// Sends `request` in `mode` and prints the checked result.
+async fn send<O>(
+    request: MetricsRequest<O>,
+    mode: Mode,
+    window: Option<Window>,
+    format: Format,
+    stdout: &mut dyn Write,
+) -> Result<(), Failure>
+where
+    O: MetricsOperation<Response = GetModelMetricsResponseV1>,
+{
+    let failed = |error: Error| Failure::failed(format!("fetching metrics: {error}"));
+    let window = window.unwrap_or_else(Window::last_hour);
+    match mode {
+        Mode::Current => {
+            let result = request.current().send().await.map_err(failed)?;
+            render(result.view(), format, stdout)
+        }
+        Mode::Summary => {
+            let result = request.summary(window).send().await.map_err(failed)?;
+            render(result.view(), format, stdout)
+        }
+        Mode::Series => {
+            let result = request.series(window).send().await.map_err(failed)?;
+            render(result.view(), format, stdout)
+        }
+    }
+}
+
+/// Clears the terminal and moves to its top left, before each redraw of a table.
+const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
+
+/// Polls CURRENT `count` times (or forever), `interval` apart, printing each answer; a table is
+/// redrawn in place. When rate limited it says so on `stderr` and waits as long as the server
+/// asked (else `interval`) before the next poll; that wait counts as a poll.
+async fn watch(
+    client: &Client,
+    target: &Target,
+    interval: Duration,
+    count: Option<u64>,
+    format: Format,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut poll = 0;
+    while count.is_none_or(|count| poll < count) {
+        if poll > 0 {
+            tokio::time::sleep(interval).await;
+        }
+        poll += 1;
+        let answer = match (&target.environment, &target.deployment) {
+            (Some(environment), _) => {
+                let request = client.environment_metrics(&target.model, environment);
+                request.metrics(&target.metrics).current().send().await
+            }
+            (None, Some(deployment)) => {
+                let request = client.deployment_metrics(&target.model, deployment);
+                request.metrics(&target.metrics).current().send().await
+            }
+            (None, None) => return Err(Failure::refused("give --environment or --deployment")),
+        };
+        match answer {
+            Ok(result) => {
+                if format == Format::Table {
+                    write(stdout, CLEAR_SCREEN.as_bytes())?;
+                }
+                render(result.view(), format, stdout)?;
+                stdout
+                    .flush()
+                    .map_err(|error| Failure::failed(format!("writing: {error}")))?;
+            }
+            Err(Error::RateLimited { retry_after, .. }) => {
+                let wait = retry_after.unwrap_or(interval);
+                let _ = writeln!(
+                    stderr,
+                    "rate limited; next poll in {}",
+                    time::format_duration(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX))
+                );
+                // The wait the server asked for replaces the interval before the next poll.
+                tokio::time::sleep(wait.saturating_sub(interval)).await;
+            }
+            Err(error) => return Err(Failure::failed(format!("fetching metrics: {error}"))),
+        }
+    }
+    Ok(())
+}
+
+fn write(stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), Failure> {
+    stdout
+        .write_all(bytes)
+        .map_err(|error| Failure::failed(format!("writing: {error}")))
+}
+
+/// Prints a checked response in `format`.
+fn render<R>(view: Validated<'_, R>, format: Format, stdout: &mut dyn Write) -> Result<(), Failure>
+where
+    R: IndexMappedResponse + serde::Serialize,
+{
+    let written = match format {
+        Format::Table => stdout.write_all(render::table(view).as_bytes()),
+        Format::Csv => view.write_csv(&mut *stdout),
+        Format::WideCsv => render::write_wide_csv(view, &mut *stdout),
+        Format::Json => render::write_json(view.response(), &mut *stdout),
+        Format::Svg => stdout.write_all(svg::chart(view).as_bytes()),
+    };
+    written.map_err(|error| Failure::failed(format!("writing: {error}")))
+}
+
+/// `text` on one line: line breaks and other control characters escaped.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_stay_on_one_line() {
+        assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
+        assert_eq!(one_line("plain"), "plain");
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

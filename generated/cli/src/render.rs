@@ -1,0 +1,228 @@
+//! The text formats of a validated response: a table for people, the long CSV contract, a wide
+//! CSV (a column per series) and JSON.
+
+use std::io::{self, Write};
+
+use baseten_api::index_mapped::IndexMappedResponse;
+use baseten_api::metrics::{Series, Validated, format_labels, format_value};
+
+use crate::time::{format_duration, format_time};
+
+/// The longest cell a table shows, in characters; longer text is cut and ends with `…`, so no
+/// name or label can make a table unreadable (or overflow any width arithmetic).
+pub const MAX_CELL: usize = 60;
+
+/// A table for people: a title line, then one row per series. A `SERIES` response shows each
+/// series' points, minimum, mean, maximum and last value; the others show the one value.
+pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+    let mut title = format!(
+        "{} from {} to {}",
+        view.mode().unwrap_or("metrics"),
+        format_time(view.window_start_ms()),
+        format_time(view.window_end_ms()),
+    );
+    let stepped = view.mode() == Some("SERIES");
+    if stepped {
+        title.push_str(&format!(", {} steps", view.step_count()));
+        if let Some(seconds) = view.step_seconds() {
+            title.push_str(&format!(
+                " of {}",
+                format_duration(seconds.unsigned_abs().saturating_mul(1000))
+            ));
+        }
+    }
+    let header: &[&str] = if stepped {
+        &[
+            "metric", "labels", "unit", "points", "min", "mean", "max", "last",
+        ]
+    } else {
+        &["metric", "labels", "unit", "value"]
+    };
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
+    for series in view.all_series() {
+        let mut row = vec![
+            series.name.to_owned(),
+            format_labels(series.labels),
+            series.unit().symbol().unwrap_or("").to_owned(),
+        ];
+        if stepped {
+            row.extend(series_summary(&series));
+        } else {
+            row.push(human(series.value_at(0)));
+        }
+        rows.push(row);
+    }
+    let mut text = title;
+    text.push('\n');
+    text.push_str(&layout(&rows));
+    text
+}
+
+/// Points with data, minimum, mean, maximum and last value of a series.
+fn series_summary<R: IndexMappedResponse>(series: &Series<'_, R>) -> [String; 5] {
+    let values: Vec<f64> = series.points().filter_map(|point| point.value).collect();
+    let min = values.iter().copied().reduce(f64::min);
+    let max = values.iter().copied().reduce(f64::max);
+    let mean = (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64);
+    let last = series.points().last().and_then(|point| point.value);
+    [
+        format!("{}/{}", values.len(), series.points().len()),
+        human(min),
+        human(mean),
+        human(max),
+        human(last),
+    ]
+}
+
+/// A value for people: up to 6 decimals, trailing zeros dropped; an exponent for very large or
+/// very small magnitudes; `-` for no data.
+pub fn human(value: Option<f64>) -> String {
+    let Some(value) = value else {
+        return "-".to_owned();
+    };
+    let magnitude = value.abs();
+    if magnitude != 0.0 && !(1e-6..1e15).contains(&magnitude) {
+        return format!("{value:e}");
+    }
+    let text = format!("{value:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        return "0".to_owned();
+    }
+    text.to_owned()
+}
+
+/// Lays rows out in columns separated by two spaces, the first row underlined.
+fn layout(rows: &[Vec<String>]) -> String {
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(|cell| cell_text(cell)).collect())
+        .collect();
+    let columns = cells.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|column| {
+            cells
+                .iter()
+                .filter_map(|row| row.get(column))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    for (index, row) in cells.iter().enumerate() {
+        let mut line = String::new();
+        for (column, cell) in row.iter().enumerate() {
+            if column > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(cell);
+            let width = widths.get(column).copied().unwrap_or(0);
+            let pad = width.saturating_sub(cell.chars().count());
+            line.extend(std::iter::repeat_n(' ', pad));
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+        if index == 0 {
+            let total = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
+            text.extend(std::iter::repeat_n('-', total));
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// A cell on one line and at most [`MAX_CELL`] characters: control characters escaped, long
+/// text cut.
+fn cell_text(text: &str) -> String {
+    let mut cell = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        let piece: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        };
+        for c in piece.chars() {
+            if count + 1 >= MAX_CELL && text.chars().count() > MAX_CELL {
+                cell.push('…');
+                return cell;
+            }
+            cell.push(c);
+            count += 1;
+        }
+    }
+    cell
+}
+
+/// The wide CSV: `step_start_ms,step_end_ms`, then a column per series named
+/// `metric{labels}` (just `metric` for the unlabelled series), one row per step. Values as in
+/// the long CSV ([`format_value`]); empty for no data. Quoting as in the long CSV.
+pub fn write_wide_csv<R: IndexMappedResponse, W: Write>(
+    view: Validated<'_, R>,
+    out: W,
+) -> io::Result<()> {
+    let mut writer = csv::WriterBuilder::new()
+        .quote_style(csv::QuoteStyle::Necessary)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(out);
+    let mut header = vec!["step_start_ms".to_owned(), "step_end_ms".to_owned()];
+    header.extend(view.all_series().map(|series| {
+        let labels = format_labels(series.labels);
+        if labels.is_empty() {
+            series.name.to_owned()
+        } else {
+            format!("{}{{{labels}}}", series.name)
+        }
+    }));
+    writer.write_record(&header)?;
+    for step in view.steps() {
+        let mut record = vec![step.start_ms.to_string(), step.end_ms.to_string()];
+        record.extend(
+            step.cells()
+                .map(|cell| cell.map(format_value).unwrap_or_default()),
+        );
+        writer.write_record(&record)?;
+    }
+    writer.flush()
+}
+
+/// The response as pretty JSON, followed by a newline.
+pub fn write_json<R: serde::Serialize, W: Write>(response: &R, mut out: W) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut out, response)?;
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_read_well() {
+        assert_eq!(human(None), "-");
+        assert_eq!(human(Some(2.0)), "2");
+        assert_eq!(human(Some(-0.0)), "0");
+        assert_eq!(human(Some(0.123_456_789)), "0.123457");
+        assert_eq!(human(Some(1e21)), "1e21");
+        assert_eq!(human(Some(1e-7)), "1e-7");
+    }
+
+    #[test]
+    fn cells_stay_short_and_on_one_line() {
+        assert_eq!(cell_text("a\nb"), "a\\nb");
+        let long = "x".repeat(70_000);
+        let cell = cell_text(&long);
+        assert_eq!(cell.chars().count(), MAX_CELL);
+        assert!(cell.ends_with('…'));
+        assert_eq!(cell_text(&"y".repeat(MAX_CELL)), "y".repeat(MAX_CELL));
+    }
+
+    #[test]
+    fn columns_line_up() {
+        let rows = vec![
+            vec!["a".to_owned(), "bb".to_owned()],
+            vec!["ccc".to_owned(), "d".to_owned()],
+        ];
+        assert_eq!(layout(&rows), "a    bb\n-------\nccc  d\n");
+    }
+}
