@@ -8,6 +8,7 @@ use std::path::Path;
 use baseten_tests::workspace_root;
 
 const SPEC: &str = "schema/baseten-management.yaml";
+const CONFIG: &str = "schema/codegen.yaml";
 const GEN: &str = "generated/src/gen";
 
 /// A scratch workspace holding copies of the committed schema and emitted files.
@@ -16,6 +17,7 @@ fn scratch() -> tempfile::TempDir {
     let root = workspace_root();
     std::fs::create_dir_all(dir.path().join("schema")).unwrap();
     std::fs::copy(root.join(SPEC), dir.path().join(SPEC)).unwrap();
+    std::fs::copy(root.join(CONFIG), dir.path().join(CONFIG)).unwrap();
     std::fs::create_dir_all(dir.path().join(GEN)).unwrap();
     for (name, contents) in emitted(&root) {
         std::fs::write(dir.path().join(GEN).join(name), contents).unwrap();
@@ -36,7 +38,8 @@ fn emitted(root: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-/// Runs `cargo xtask regen [--check]` on `root`; returns (success, stderr).
+/// Runs `cargo xtask regen [--check]` on `root`; returns (success, stderr without the
+/// generator's `note:` lines, which every run prints).
 fn regen(root: &Path, check: bool) -> (bool, String) {
     let mut command = baseten_tests::cargo_command();
     command.args(["run", "--quiet", "--package", "xtask", "--", "regen"]);
@@ -44,10 +47,16 @@ fn regen(root: &Path, check: bool) -> (bool, String) {
         command.arg("--check");
     }
     let output = command.arg("--root").arg(root).output().unwrap();
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("note: "))
+        .collect();
+    let mut stderr = stderr.join("\n");
+    if !stderr.is_empty() {
+        stderr.push('\n');
+    }
+    (output.status.success(), stderr)
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
