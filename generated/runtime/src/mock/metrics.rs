@@ -22,6 +22,9 @@ pub enum BuildError {
     Misaligned(#[from] metrics::AlignmentError),
 }
 
+/// One series: its labels and one value per step.
+type SeriesSpec = (BTreeMap<String, String>, Vec<Option<f64>>);
+
 /// One metric and its series' values, step by step.
 #[derive(Debug, Clone)]
 struct MetricSpec {
@@ -29,7 +32,7 @@ struct MetricSpec {
     unit_hint: String,
     kind: String,
     /// Per label set: its labels and one value per step.
-    series: Vec<(BTreeMap<String, String>, Vec<Option<f64>>)>,
+    series: Vec<SeriesSpec>,
 }
 
 /// A metrics response under construction. Start with [`current`](Self::current),
