@@ -3,9 +3,12 @@
 //! YAML goes through `serde_yaml_ng`, a maintained fork of the deprecated `serde_yaml`, and only
 //! through [`parse_yaml`], so swapping the YAML crate touches one function.
 
+use std::cell::RefCell;
+
 use serde_json::{Map, Number, Value};
 
 use crate::Error;
+use crate::error::Pointer;
 
 /// Parses a document or config. Text whose first non-blank character is `{` is JSON; the rest
 /// is YAML (a superset of JSON for our purposes).
@@ -15,12 +18,7 @@ pub fn parse_document(text: &str) -> Result<Value, Error> {
         return Err(Error::Empty);
     }
     let value = if trimmed.starts_with('{') {
-        serde_json::from_str(trimmed).map_err(|error| Error::Syntax {
-            format: "JSON",
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        })?
+        parse_json(trimmed)?
     } else {
         parse_yaml(trimmed)?
     };
@@ -28,6 +26,129 @@ pub fn parse_document(text: &str) -> Result<Value, Error> {
         return Err(Error::Empty);
     }
     Ok(value)
+}
+
+/// The one place JSON is parsed. `serde_json::Value` keeps the last of two equal keys; YAML
+/// refuses them, and so does this, naming the second one.
+fn parse_json(text: &str) -> Result<Value, Error> {
+    use serde::de::DeserializeSeed;
+    let path = RefCell::new(Vec::new());
+    let duplicate = RefCell::new(None);
+    let seed = UniqueKeys {
+        path: &path,
+        duplicate: &duplicate,
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = seed
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    value.map_err(|error| match duplicate.into_inner() {
+        Some((pointer, key)) => Error::DuplicateKey {
+            pointer,
+            key,
+            line: error.line(),
+            column: error.column(),
+        },
+        None => Error::Syntax {
+            format: "JSON",
+            line: error.line(),
+            column: error.column(),
+            message: error.to_string(),
+        },
+    })
+}
+
+/// Deserialises a JSON value like `serde_json::Value` does, but refuses an object with a key
+/// twice, recording where. `path` holds the keys and indices down to the value being read.
+#[derive(Clone, Copy)]
+struct UniqueKeys<'p> {
+    path: &'p RefCell<Vec<String>>,
+    duplicate: &'p RefCell<Option<(String, String)>>,
+}
+
+impl UniqueKeys<'_> {
+    fn pointer_to(&self, last: &str) -> String {
+        let mut pointer = Pointer::root();
+        for segment in self.path.borrow().iter() {
+            pointer = pointer.join(segment);
+        }
+        pointer.join(last).to_string()
+    }
+
+    /// Reads one child value with `segment` on the path.
+    fn child<T>(&self, segment: String, read: impl FnOnce(Self) -> T) -> T {
+        self.path.borrow_mut().push(segment);
+        let value = read(*self);
+        self.path.borrow_mut().pop();
+        value
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for UniqueKeys<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(value).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) =
+            self.child(items.len().to_string(), |seed| seq.next_element_seed(seed))?
+        {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                *self.duplicate.borrow_mut() = Some((self.pointer_to(&key), key));
+                return Err(serde::de::Error::custom("duplicate key"));
+            }
+            let value = self.child(key.clone(), |seed| map.next_value_seed(seed))?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 /// The one place YAML is parsed.
