@@ -18,32 +18,129 @@ const KEYWORDS: &[&str] = &[
     "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// Names the emitted code refers to without a path (the std prelude, serde's derives and traits,
+/// the module's `Client` and the setters' generic `I`), so a document type must not take them;
+/// locals of the emitted methods (`pairs`, `request`, `value`), so an argument must not either.
+pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Box",
+    "Client",
+    "Clone",
+    "Copy",
+    "D",
+    "Debug",
+    "Default",
+    "Deserialize",
+    "Deserializer",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Future",
+    "Hash",
+    "I",
+    "Into",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "S",
+    "Send",
+    "Serialize",
+    "Serializer",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
+/// Locals and arguments of the emitted methods, which a document parameter must not take.
+pub(crate) const RESERVED_ARGUMENT_NAMES: &[&str] = &[
+    "body", "pairs", "query", "request", "self_", "value", "values",
+];
+
 /// A snake_case identifier (field, parameter, method) for a wire name.
 ///
-/// Keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot be a raw
-/// identifier); a leading digit gets a leading `_` (`2fa` → `_2fa`).
+/// See [`rust_ident`]; keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot
+/// be a raw identifier); a leading digit gets a leading `_` (`2fa` → `_2fa`).
 pub(crate) fn snake_ident(wire: &str) -> String {
-    let mut name = wire.to_snake_case();
+    let mut name = ascii_words(wire).to_snake_case();
     if name.is_empty() {
         name = "value".to_owned();
     }
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert(0, '_');
     }
-    if KEYWORDS.contains(&name.as_str()) {
-        name.push('_');
-    }
-    name
+    rust_ident(name)
 }
 
 /// An UpperCamelCase name for a type or variant; a leading digit gets `prefix` (`2xx` → `V2xx`).
 pub(crate) fn camel_ident(wire: &str, prefix: &str) -> String {
-    let mut name = wire.to_upper_camel_case();
+    let mut name = ascii_words(wire).to_upper_camel_case();
     if name.is_empty() {
         name = "Empty".to_owned();
     }
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert_str(0, prefix);
+    }
+    rust_ident(name)
+}
+
+/// Every character outside ASCII (but spaces) as a word of its own spelling its code point
+/// (`a²` → `a u00b2`), so that any document name gives an ASCII identifier: no character that
+/// Rust refuses in identifiers (`½`, `²`), no lint on confusable or uncommon code points, and
+/// no two spellings of one name that Rust's NFC normalisation would merge.
+fn ascii_words(wire: &str) -> String {
+    let mut out = String::with_capacity(wire.len());
+    for c in wire.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else if c.is_whitespace() {
+            out.push(' ');
+        } else {
+            out.push_str(&format!(" u{:04x} ", u32::from(c)));
+        }
+    }
+    out
+}
+
+/// The one gate every emitted name passes: a valid, non-keyword Rust identifier from any text.
+/// Characters outside `[A-Za-z0-9_]` become `_`, a leading digit gets a `_`, a keyword gets a
+/// trailing `_`, and nothing at all becomes `_value`.
+pub(crate) fn rust_ident(name: impl Into<String>) -> String {
+    let mut name: String = name
+        .into()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if name.is_empty() || name == "_" {
+        name = "_value".to_owned();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
     }
     if KEYWORDS.contains(&name.as_str()) {
         name.push('_');
@@ -109,7 +206,7 @@ pub(crate) fn operation_name(method: &str, path: &str) -> String {
         let followed_by_parameter = segments
             .get(i + 1)
             .is_some_and(|next| next.starts_with('{'));
-        let word = segment.to_snake_case();
+        let word = ascii_words(segment).to_snake_case();
         if word.is_empty() {
             continue;
         }
@@ -119,12 +216,7 @@ pub(crate) fn operation_name(method: &str, path: &str) -> String {
             word
         });
     }
-    let name = words.join("_");
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{name}")
-    } else {
-        name
-    }
+    rust_ident(words.join("_"))
 }
 
 /// The parameter names of a path template, for disambiguating colliding method names.
