@@ -5,6 +5,7 @@ mod client;
 mod conformance;
 mod example_live;
 mod golden;
+mod hostile;
 mod lowering;
 mod properties;
 mod resilience;
