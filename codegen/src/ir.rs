@@ -235,6 +235,7 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
     let mut builder = Builder {
         spec,
         resolved: schemas.map(resolve_aliases).unwrap_or_default(),
+        settled_compositions: HashSet::new(),
         notes,
         type_names,
         component_names: component_names.clone(),
@@ -312,6 +313,8 @@ struct Builder<'a> {
     /// The schema each component key finally names through `$ref`-only aliases, for every key
     /// whose chain ends in a schema: worked out once, so a long chain costs its length once.
     resolved: HashMap<&'a str, &'a str>,
+    /// Components whose chain of single-`$ref` `allOf` wrappers is known to end in a schema.
+    settled_compositions: HashSet<&'a str>,
     notes: &'a mut Vec<Note>,
     type_names: Namespace,
     component_names: BTreeMap<String, String>,
@@ -390,7 +393,7 @@ impl<'a> Builder<'a> {
 
     fn define_component(
         &mut self,
-        key: &str,
+        key: &'a str,
         schema: &'a ReferenceOr<Schema>,
     ) -> Result<(), Error> {
         let name = self
@@ -436,20 +439,24 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// `A: allOf[$ref B]`, `B: allOf[$ref A]` never reaches a schema of its own.
+    /// `A: allOf[$ref B]`, `B: allOf[$ref A]` never reaches a schema of its own. A walk stops
+    /// at a component an earlier walk already followed to its end, so a long chain of such
+    /// wrappers costs its length once, not once per link.
     fn check_composition_cycle(
-        &self,
-        key: &str,
+        &mut self,
+        key: &'a str,
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Result<(), Error> {
         let mut chain = vec![format!("{SCHEMAS}{key}")];
+        let mut seen: HashSet<String> = chain.iter().cloned().collect();
+        let mut walked = vec![key];
         let mut current = schema;
         while let SchemaKind::AllOf { all_of } = &current.schema_kind {
             let [ReferenceOr::Reference { reference }] = all_of.as_slice() else {
                 break;
             };
-            let repeated = chain.contains(reference);
+            let repeated = !seen.insert(reference.clone());
             chain.push(reference.clone());
             if repeated {
                 return Err(Error::RefCycle {
@@ -457,8 +464,14 @@ impl<'a> Builder<'a> {
                     chain,
                 });
             }
-            current = self.component(reference, pointer)?.1;
+            let (next_key, next) = self.component(reference, pointer)?;
+            if self.settled_compositions.contains(next_key) {
+                break;
+            }
+            walked.push(next_key);
+            current = next;
         }
+        self.settled_compositions.extend(walked);
         Ok(())
     }
 
@@ -978,16 +991,24 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// Follows aliases in a loop, not by recursion: a chain of them may be thousands long.
     fn is_scalar(&self, ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::String | TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => true,
-            TypeRef::Named(name) => match self.types.get(name) {
-                Some(TypeDef::Enum(_)) => true,
-                Some(TypeDef::Alias(alias)) => self.is_scalar(&alias.ty),
-                _ => false,
-            },
-            _ => false,
+        let mut current = ty;
+        // More steps than types means a cycle, which is not a scalar.
+        for _ in 0..=self.types.len() {
+            match current {
+                TypeRef::String | TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => {
+                    return true;
+                }
+                TypeRef::Named(name) => match self.types.get(name) {
+                    Some(TypeDef::Enum(_)) => return true,
+                    Some(TypeDef::Alias(alias)) => current = &alias.ty,
+                    _ => return false,
+                },
+                _ => return false,
+            }
         }
+        false
     }
 
     fn parameter(

@@ -25,7 +25,42 @@ pub fn parse_document(text: &str) -> Result<Value, Error> {
     if value.is_null() {
         return Err(Error::Empty);
     }
+    check_depth(&value, &Pointer::root(), 0)?;
     Ok(value)
+}
+
+/// Deepest nesting of objects and arrays accepted. Published documents nest about 11 deep;
+/// the later stages recurse per level, and this keeps them well inside a 2 MiB thread stack
+/// (a debug build overflowed one near 60 levels of nested `items`).
+pub const MAX_DEPTH: usize = 48;
+
+/// Refuses nesting deeper than [`MAX_DEPTH`], naming the first value too deep. The parsers
+/// stop at 128 levels, so this recursion is bounded too.
+fn check_depth(value: &Value, pointer: &Pointer, depth: usize) -> Result<(), Error> {
+    let too_deep = || Error::Invalid {
+        pointer: pointer.to_string(),
+        reason: format!("nested more than {MAX_DEPTH} levels deep"),
+    };
+    match value {
+        Value::Object(object) if !object.is_empty() => {
+            if depth >= MAX_DEPTH {
+                return Err(too_deep());
+            }
+            for (key, child) in object {
+                check_depth(child, &pointer.join(key), depth + 1)?;
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            if depth >= MAX_DEPTH {
+                return Err(too_deep());
+            }
+            for (i, child) in items.iter().enumerate() {
+                check_depth(child, &pointer.join(i), depth + 1)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// The one place JSON is parsed. `serde_json::Value` keeps the last of two equal keys; YAML

@@ -5,7 +5,7 @@
 //! `get_model`, `GET /v1/models` → `get_models`). They depend on nothing but the operation's own
 //! method and path, so they do not change when other operations come and go.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
@@ -162,6 +162,9 @@ pub(crate) fn is_valid_snake_ident(name: &str) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct Namespace {
     taken: BTreeSet<String>,
+    /// The next suffix to try per wanted name, so that many names wanting the same one cost
+    /// one step each, not one per earlier taker.
+    next_suffix: BTreeMap<String, usize>,
 }
 
 impl Namespace {
@@ -172,16 +175,18 @@ impl Namespace {
     pub(crate) fn with_reserved<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         Namespace {
             taken: names.into_iter().map(str::to_owned).collect(),
+            next_suffix: BTreeMap::new(),
         }
     }
 
     pub(crate) fn claim(&mut self, wanted: &str, separator: &str) -> String {
         let mut name = wanted.to_owned();
-        let mut n = 2;
+        let mut n = self.next_suffix.get(wanted).copied().unwrap_or(2);
         while self.taken.contains(&name) {
             name = format!("{wanted}{separator}{n}");
             n += 1;
         }
+        self.next_suffix.insert(wanted.to_owned(), n);
         self.taken.insert(name.clone());
         name
     }

@@ -315,6 +315,20 @@ fn duplicate_json_keys_are_refused() {
 }
 
 #[test]
+fn nesting_is_bounded_before_any_walk_recurses() {
+    let mut schema = "{type: string}".to_owned();
+    for _ in 0..60 {
+        schema = format!("{{type: array, items: {schema}}}");
+    }
+    let error = generate(&schemas(&format!("    A: {schema}\n"))).err();
+    let expected = format!(
+        "#/components/schemas/A{}: nested more than 48 levels deep",
+        "/items".repeat(45)
+    );
+    assert_eq!(error.map(|e| e.to_string()), Some(expected));
+}
+
+#[test]
 fn errors_name_the_exact_place() {
     check_error(
         &format!("{HEAD}paths:\n  /x:\n    get: 3\n"),
