@@ -30,30 +30,24 @@ pub fn parse_document(text: &str) -> Result<Value, Error> {
 }
 
 /// Deepest nesting of objects and arrays accepted. Published documents nest about 11 deep;
-/// the later stages recurse per level, and this keeps them well inside a 2 MiB thread stack
-/// (a debug build overflowed one near 60 levels of nested `items`).
-pub const MAX_DEPTH: usize = 48;
+/// the later stages recurse per level (decoding into `openapiv3` most of all), and this keeps
+/// them inside half of a 2 MiB thread stack even in a debug build, which overflowed 2 MiB near
+/// 60 levels of nested `items` and 1 MiB near 45.
+pub const MAX_DEPTH: usize = 32;
 
-/// Refuses nesting deeper than [`MAX_DEPTH`], naming the first value too deep. The parsers
-/// stop at 128 levels, so this recursion is bounded too.
+/// Refuses nesting deeper than [`MAX_DEPTH`], naming the first container too deep. The
+/// parsers stop at 128 levels, so this recursion is bounded too.
 fn check_depth(value: &Value, pointer: &Pointer, depth: usize) -> Result<(), Error> {
-    let too_deep = || Error::Invalid {
-        pointer: pointer.to_string(),
-        reason: format!("nested more than {MAX_DEPTH} levels deep"),
-    };
+    if depth >= MAX_DEPTH && (value.is_object() || value.is_array()) {
+        return Err(too_deep(pointer.to_string()));
+    }
     match value {
-        Value::Object(object) if !object.is_empty() => {
-            if depth >= MAX_DEPTH {
-                return Err(too_deep());
-            }
+        Value::Object(object) => {
             for (key, child) in object {
                 check_depth(child, &pointer.join(key), depth + 1)?;
             }
         }
-        Value::Array(items) if !items.is_empty() => {
-            if depth >= MAX_DEPTH {
-                return Err(too_deep());
-            }
+        Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
                 check_depth(child, &pointer.join(i), depth + 1)?;
             }
@@ -61,6 +55,13 @@ fn check_depth(value: &Value, pointer: &Pointer, depth: usize) -> Result<(), Err
         _ => {}
     }
     Ok(())
+}
+
+fn too_deep(pointer: String) -> Error {
+    Error::Invalid {
+        pointer,
+        reason: format!("nested more than {MAX_DEPTH} levels deep"),
+    }
 }
 
 /// The one place JSON is parsed. `serde_json::Value` keeps the last of two equal keys; YAML
@@ -78,12 +79,13 @@ fn parse_json(text: &str) -> Result<Value, Error> {
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
     value.map_err(|error| match duplicate.into_inner() {
-        Some((pointer, key)) => Error::DuplicateKey {
+        Some((pointer, Fault::DuplicateKey(key))) => Error::DuplicateKey {
             pointer,
             key,
             line: error.line(),
             column: error.column(),
         },
+        Some((pointer, Fault::TooDeep)) => too_deep(pointer),
         None => Error::Syntax {
             format: "JSON",
             line: error.line(),
@@ -93,21 +95,38 @@ fn parse_json(text: &str) -> Result<Value, Error> {
     })
 }
 
+/// What [`UniqueKeys`] refused, and where.
+enum Fault {
+    DuplicateKey(String),
+    /// Deeper than [`MAX_DEPTH`]: refused before `serde_json`'s own limit, which names no place.
+    TooDeep,
+}
+
 /// Deserialises a JSON value like `serde_json::Value` does, but refuses an object with a key
-/// twice, recording where. `path` holds the keys and indices down to the value being read.
+/// twice or nesting deeper than [`MAX_DEPTH`], recording where. `path` holds the keys and
+/// indices down to the value being read.
 #[derive(Clone, Copy)]
 struct UniqueKeys<'p> {
     path: &'p RefCell<Vec<String>>,
-    duplicate: &'p RefCell<Option<(String, String)>>,
+    duplicate: &'p RefCell<Option<(String, Fault)>>,
 }
 
 impl UniqueKeys<'_> {
-    fn pointer_to(&self, last: &str) -> String {
+    fn pointer(&self) -> Pointer {
         let mut pointer = Pointer::root();
         for segment in self.path.borrow().iter() {
             pointer = pointer.join(segment);
         }
-        pointer.join(last).to_string()
+        pointer
+    }
+
+    /// Refuses a container at [`MAX_DEPTH`], as [`check_depth`] does.
+    fn check_depth<E: serde::de::Error>(&self) -> Result<(), E> {
+        if self.path.borrow().len() < MAX_DEPTH {
+            return Ok(());
+        }
+        *self.duplicate.borrow_mut() = Some((self.pointer().to_string(), Fault::TooDeep));
+        Err(E::custom("nested too deep"))
     }
 
     /// Reads one child value with `segment` on the path.
@@ -163,6 +182,7 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.check_depth()?;
         let mut items = Vec::new();
         while let Some(item) =
             self.child(items.len().to_string(), |seed| seq.next_element_seed(seed))?
@@ -173,10 +193,12 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.check_depth()?;
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if object.contains_key(&key) {
-                *self.duplicate.borrow_mut() = Some((self.pointer_to(&key), key));
+                let pointer = self.pointer().join(&key).to_string();
+                *self.duplicate.borrow_mut() = Some((pointer, Fault::DuplicateKey(key)));
                 return Err(serde::de::Error::custom("duplicate key"));
             }
             let value = self.child(key.clone(), |seed| map.next_value_seed(seed))?;
