@@ -182,8 +182,14 @@ impl Namespace {
     pub(crate) fn claim(&mut self, wanted: &str, separator: &str) -> String {
         let mut name = wanted.to_owned();
         let mut n = self.next_suffix.get(wanted).copied().unwrap_or(2);
+        // `Self_` then `Self2`, `type_` then `type_2`: not `Self_2` or `type__2`, which rustc
+        // warns are not UpperCamelCase or snake_case.
+        let base = match wanted.trim_end_matches('_') {
+            "" => wanted,
+            trimmed => trimmed,
+        };
         while self.taken.contains(&name) {
-            name = format!("{wanted}{separator}{n}");
+            name = format!("{base}{separator}{n}");
             n += 1;
         }
         self.next_suffix.insert(wanted.to_owned(), n);
@@ -296,5 +302,15 @@ mod tests {
         assert_eq!(camel_ident("2xx", "V"), "V2xx");
         assert_eq!(camel_ident("self", "T"), "Self_");
         assert_eq!(camel_ident("", "V"), "Empty");
+    }
+
+    #[test]
+    fn suffixed_names_stay_in_case() {
+        let mut types = Namespace::new();
+        assert_eq!(types.claim("Self_", ""), "Self_");
+        assert_eq!(types.claim("Self_", ""), "Self2");
+        let mut fields = Namespace::new();
+        assert_eq!(fields.claim("type_", "_"), "type_");
+        assert_eq!(fields.claim("type_", "_"), "type_2");
     }
 }

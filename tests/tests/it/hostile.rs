@@ -215,6 +215,16 @@ fn document_names_never_shadow_what_the_emitted_code_uses() {
 }
 
 #[test]
+fn suffixed_keyword_names_stay_in_case() {
+    check_ir(
+        &schemas(
+            "    self: {type: object, properties: {type: {type: string}, Type: {type: string}}}\n    Self: {type: string}\n",
+        ),
+        "type Self2 = String\nstruct Self_ { type_: String, type_2: String }",
+    );
+}
+
+#[test]
 fn document_names_never_collide_with_emitted_locals_or_generics() {
     check_ir(
         &format!(
@@ -849,6 +859,7 @@ fn hostile_documents_compile_without_warnings() {
     control_characters_never_reach_a_comment();
     any_unicode_name_becomes_an_identifier();
     document_names_never_shadow_what_the_emitted_code_uses();
+    suffixed_keyword_names_stay_in_case();
     document_names_never_collide_with_emitted_locals_or_generics();
     unions_on_a_containment_cycle_are_boxed();
     let regressions = SUCCEEDED.with_borrow_mut(Option::take).unwrap_or_default();
