@@ -31,6 +31,28 @@ pub enum Error {
         /// What is wrong there.
         reason: String,
     },
+    /// A path template that is not a path with well-formed `{placeholders}`.
+    #[error("{pointer}: path template {template:?} {reason}")]
+    PathTemplate {
+        /// The first operation under the template (the path item when it has none).
+        pointer: String,
+        /// The template as written.
+        template: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A JSON object with the same key twice (YAML refuses these while parsing).
+    #[error("{pointer}: duplicate key {key:?} (JSON line {line}, column {column})")]
+    DuplicateKey {
+        /// The second occurrence.
+        pointer: String,
+        /// The key.
+        key: String,
+        /// 1-based line of the second occurrence.
+        line: usize,
+        /// 1-based column just past it.
+        column: usize,
+    },
     /// A `$ref` names nothing in the document.
     #[error("{pointer}: `$ref` {reference:?} does not resolve to anything in the document")]
     DanglingRef {

@@ -4,7 +4,7 @@
 //! reference-only cycles are errors), names every type and operation, and records as notes what
 //! it represents with a loss. The emitters read only this, never the document.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use openapiv3::{
     AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr, RequestBody,
@@ -65,6 +65,8 @@ pub struct UnionVariant {
     pub rust_name: String,
     /// The variant's payload type.
     pub ty: TypeRef,
+    /// Stored behind a `Box` because the union contains itself through this variant.
+    pub boxed: bool,
 }
 
 /// A struct: one field per property, in document order.
@@ -220,7 +222,7 @@ const RESPONSES: &str = "#/components/responses/";
 pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
-    let mut type_names = Namespace::new();
+    let mut type_names = Namespace::with_reserved(names::RESERVED_TYPE_NAMES.iter().copied());
     let mut component_names = BTreeMap::new();
     if let Some(schemas) = schemas {
         for key in schemas.keys() {
@@ -232,6 +234,8 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
     }
     let mut builder = Builder {
         spec,
+        resolved: schemas.map(resolve_aliases).unwrap_or_default(),
+        settled_compositions: HashSet::new(),
         notes,
         type_names,
         component_names: component_names.clone(),
@@ -261,7 +265,7 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
         crate::select::prune_unreachable(&mut types, &operations);
     }
     box_recursive_fields(&mut types);
-    check_alias_cycles(&types)?;
+    check_alias_cycles(&types, &component_names)?;
     let base_url = spec
         .servers
         .first()
@@ -306,6 +310,11 @@ struct ObjectParts<'s> {
 
 struct Builder<'a> {
     spec: &'a OpenAPI,
+    /// The schema each component key finally names through `$ref`-only aliases, for every key
+    /// whose chain ends in a schema: worked out once, so a long chain costs its length once.
+    resolved: HashMap<&'a str, &'a str>,
+    /// Components whose chain of single-`$ref` `allOf` wrappers is known to end in a schema.
+    settled_compositions: HashSet<&'a str>,
     notes: &'a mut Vec<Note>,
     type_names: Namespace,
     component_names: BTreeMap<String, String>,
@@ -341,7 +350,18 @@ impl<'a> Builder<'a> {
         reference: &str,
         pointer: &Pointer,
     ) -> Result<(&'a str, &'a Schema), Error> {
+        let schemas = self.spec.components.as_ref().map(|c| &c.schemas);
+        let key = local_key(reference, SCHEMAS, pointer)?;
+        if let Some((key, ReferenceOr::Item(schema))) = self
+            .resolved
+            .get(key.as_str())
+            .and_then(|target| schemas?.get_key_value(*target))
+        {
+            return Ok((key.as_str(), schema));
+        }
+        // Only a chain that fails is walked here, to name its exact fault.
         let mut chain = vec![reference.to_owned()];
+        let mut seen = HashSet::from([reference.to_owned()]);
         let mut current = reference;
         loop {
             let key = local_key(current, SCHEMAS, pointer)?;
@@ -357,7 +377,7 @@ impl<'a> Builder<'a> {
             match entry.1 {
                 ReferenceOr::Item(schema) => return Ok((entry.0.as_str(), schema)),
                 ReferenceOr::Reference { reference: next } => {
-                    let repeated = chain.contains(next);
+                    let repeated = !seen.insert(next.clone());
                     chain.push(next.clone());
                     if repeated {
                         return Err(Error::RefCycle {
@@ -373,7 +393,7 @@ impl<'a> Builder<'a> {
 
     fn define_component(
         &mut self,
-        key: &str,
+        key: &'a str,
         schema: &'a ReferenceOr<Schema>,
     ) -> Result<(), Error> {
         let name = self
@@ -419,20 +439,24 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// `A: allOf[$ref B]`, `B: allOf[$ref A]` never reaches a schema of its own.
+    /// `A: allOf[$ref B]`, `B: allOf[$ref A]` never reaches a schema of its own. A walk stops
+    /// at a component an earlier walk already followed to its end, so a long chain of such
+    /// wrappers costs its length once, not once per link.
     fn check_composition_cycle(
-        &self,
-        key: &str,
+        &mut self,
+        key: &'a str,
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Result<(), Error> {
         let mut chain = vec![format!("{SCHEMAS}{key}")];
+        let mut seen: HashSet<String> = chain.iter().cloned().collect();
+        let mut walked = vec![key];
         let mut current = schema;
         while let SchemaKind::AllOf { all_of } = &current.schema_kind {
             let [ReferenceOr::Reference { reference }] = all_of.as_slice() else {
                 break;
             };
-            let repeated = chain.contains(reference);
+            let repeated = !seen.insert(reference.clone());
             chain.push(reference.clone());
             if repeated {
                 return Err(Error::RefCycle {
@@ -440,8 +464,14 @@ impl<'a> Builder<'a> {
                     chain,
                 });
             }
-            current = self.component(reference, pointer)?.1;
+            let (next_key, next) = self.component(reference, pointer)?;
+            if self.settled_compositions.contains(next_key) {
+                break;
+            }
+            walked.push(next_key);
+            current = next;
         }
+        self.settled_compositions.extend(walked);
         Ok(())
     }
 
@@ -541,8 +571,9 @@ impl<'a> Builder<'a> {
         for (i, member) in members.iter().enumerate() {
             match member {
                 ReferenceOr::Reference { reference } => {
-                    if !tagged.iter().any(|(_, r)| r == reference) {
-                        let key = local_key(reference, SCHEMAS, &pointer.join("oneOf").join(i))?;
+                    let key = local_key(reference, SCHEMAS, &pointer.join("oneOf").join(i))?;
+                    // A tag already mapped (to this member or another) keeps its first meaning.
+                    if !tagged.iter().any(|(t, r)| r == reference || *t == key) {
                         tagged.push((key, reference.as_str()));
                     }
                 }
@@ -563,6 +594,7 @@ impl<'a> Builder<'a> {
                 rust_name: variant_names.claim(&names::camel_ident(&tag, "V"), ""),
                 tag,
                 ty,
+                boxed: false,
             });
         }
         let fallback = fallback_variant(&mut variant_names);
@@ -837,7 +869,8 @@ impl<'a> Builder<'a> {
             }
         }
 
-        let mut argument_names = Namespace::with_reserved(["query", "body", "self_"]);
+        let mut argument_names =
+            Namespace::with_reserved(names::RESERVED_ARGUMENT_NAMES.iter().copied());
         let mut path_params = Vec::new();
         let mut required_query = Vec::new();
         let mut optional_query = Vec::new();
@@ -958,16 +991,24 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// Follows aliases in a loop, not by recursion: a chain of them may be thousands long.
     fn is_scalar(&self, ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::String | TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => true,
-            TypeRef::Named(name) => match self.types.get(name) {
-                Some(TypeDef::Enum(_)) => true,
-                Some(TypeDef::Alias(alias)) => self.is_scalar(&alias.ty),
-                _ => false,
-            },
-            _ => false,
+        let mut current = ty;
+        // More steps than types means a cycle, which is not a scalar.
+        for _ in 0..=self.types.len() {
+            match current {
+                TypeRef::String | TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => {
+                    return true;
+                }
+                TypeRef::Named(name) => match self.types.get(name) {
+                    Some(TypeDef::Enum(_)) => return true,
+                    Some(TypeDef::Alias(alias)) => current = &alias.ty,
+                    _ => return false,
+                },
+                _ => return false,
+            }
         }
+        false
     }
 
     fn parameter(
@@ -1356,23 +1397,38 @@ fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
         })
         .collect();
     let component = strongly_connected_components(&edges);
+    let on_cycle = |from: usize, ty: &TypeRef| {
+        direct_target(ty)
+            .and_then(|t| index.get(t).copied())
+            .is_some_and(|t| component.get(t) == component.get(from))
+    };
+    // Struct fields and union variants alike: either holds its value inline.
     let mut boxed: Vec<(String, usize)> = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let Some(TypeDef::Struct(def)) = types.get(*name) else {
-            continue;
+        let members: Vec<&TypeRef> = match types.get(*name) {
+            Some(TypeDef::Struct(def)) => def.fields.iter().map(|f| &f.ty).collect(),
+            Some(TypeDef::Union(def)) => def.variants.iter().map(|v| &v.ty).collect(),
+            _ => continue,
         };
-        for (f, field) in def.fields.iter().enumerate() {
-            let target = direct_target(&field.ty).and_then(|t| index.get(t).copied());
-            if target.is_some_and(|t| component[t] == component[i]) {
-                boxed.push(((*name).clone(), f));
+        for (m, ty) in members.into_iter().enumerate() {
+            if on_cycle(i, ty) {
+                boxed.push(((*name).clone(), m));
             }
         }
     }
-    for (name, f) in boxed {
-        if let Some(TypeDef::Struct(def)) = types.get_mut(&name) {
-            if let Some(field) = def.fields.get_mut(f) {
-                field.boxed = true;
+    for (name, m) in boxed {
+        match types.get_mut(&name) {
+            Some(TypeDef::Struct(def)) => {
+                if let Some(field) = def.fields.get_mut(m) {
+                    field.boxed = true;
+                }
             }
+            Some(TypeDef::Union(def)) => {
+                if let Some(variant) = def.variants.get_mut(m) {
+                    variant.boxed = true;
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -1427,39 +1483,105 @@ fn strongly_connected_components(edges: &[Vec<usize>]) -> Vec<usize> {
     component
 }
 
-/// `type A = Vec<A>` does not compile; such a document is reported, not emitted.
-fn check_alias_cycles(types: &BTreeMap<String, TypeDef>) -> Result<(), Error> {
-    fn named_in(ty: &TypeRef, out: &mut Vec<String>) {
+/// `type A = Vec<A>` does not compile; such a document is reported, not emitted. An alias is
+/// on such a cycle when its strongly connected component in the alias → alias graph has more
+/// than one member or an edge to itself: linear, however long the aliases chain.
+fn check_alias_cycles(
+    types: &BTreeMap<String, TypeDef>,
+    component_names: &BTreeMap<String, String>,
+) -> Result<(), Error> {
+    fn named_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
         match ty {
-            TypeRef::Named(name) => out.push(name.clone()),
+            TypeRef::Named(name) => out.push(name),
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
                 named_in(inner, out)
             }
             _ => {}
         }
     }
-    for (start, def) in types {
-        let TypeDef::Alias(_) = def else { continue };
-        let mut stack = vec![start.clone()];
-        let mut seen = BTreeSet::new();
-        while let Some(current) = stack.pop() {
-            let Some(TypeDef::Alias(alias)) = types.get(&current) else {
-                continue;
-            };
-            let mut next = Vec::new();
-            named_in(&alias.ty, &mut next);
-            for name in next {
-                if name == *start {
-                    return Err(Error::Unsupported {
-                        pointer: format!("{SCHEMAS}{start}"),
-                        reason: "a type that contains itself only through arrays or maps of itself (a recursive alias)".into(),
-                    });
-                }
-                if seen.insert(name.clone()) {
-                    stack.push(name);
-                }
-            }
+    let aliases: Vec<(&String, &AliasDef)> = types
+        .iter()
+        .filter_map(|(name, def)| match def {
+            TypeDef::Alias(alias) => Some((name, alias)),
+            _ => None,
+        })
+        .collect();
+    let index: HashMap<&str, usize> = aliases
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| (name.as_str(), i))
+        .collect();
+    let edges: Vec<Vec<usize>> = aliases
+        .iter()
+        .map(|(_, alias)| {
+            let mut targets = Vec::new();
+            named_in(&alias.ty, &mut targets);
+            targets
+                .into_iter()
+                .filter_map(|t| index.get(t).copied())
+                .collect()
+        })
+        .collect();
+    let component = strongly_connected_components(&edges);
+    let mut sizes: HashMap<usize, usize> = HashMap::new();
+    for c in &component {
+        *sizes.entry(*c).or_default() += 1;
+    }
+    for (i, (name, _)) in aliases.iter().enumerate() {
+        let own = component.get(i);
+        let cyclic = own.is_some_and(|c| sizes.get(c).is_some_and(|size| *size > 1))
+            || edges.get(i).is_some_and(|targets| targets.contains(&i));
+        if cyclic {
+            let key = component_names
+                .iter()
+                .find(|(_, rust_name)| rust_name == name)
+                .map_or(name.as_str(), |(key, _)| key.as_str());
+            return Err(Error::Unsupported {
+                pointer: Pointer::from_ref("#/components/schemas").join(key).to_string(),
+                reason: "a type that contains itself only through arrays or maps of itself (a recursive alias)".into(),
+            });
         }
     }
     Ok(())
+}
+
+/// For every component key whose `$ref`-only chain ends in a schema, that schema's key. Each
+/// key is walked once: a walk stops at a key already resolved or already known to fail.
+fn resolve_aliases<'a>(
+    schemas: &'a indexmap::IndexMap<String, ReferenceOr<Schema>>,
+) -> HashMap<&'a str, &'a str> {
+    let mut resolved: HashMap<&'a str, &'a str> = HashMap::new();
+    let mut failed: HashSet<&'a str> = HashSet::new();
+    for start in schemas.keys() {
+        let mut walked: Vec<&'a str> = Vec::new();
+        let mut on_walk: HashSet<&'a str> = HashSet::new();
+        let mut current: &'a str = start;
+        let target = loop {
+            if let Some(target) = resolved.get(current) {
+                break Some(*target);
+            }
+            if failed.contains(current) || !on_walk.insert(current) {
+                break None;
+            }
+            walked.push(current);
+            let next = match schemas.get_key_value(current) {
+                Some((key, ReferenceOr::Item(_))) => break Some(key.as_str()),
+                Some((_, ReferenceOr::Reference { reference })) => {
+                    local_key(reference, SCHEMAS, &Pointer::root())
+                        .ok()
+                        .and_then(|key| schemas.get_key_value(key.as_str()))
+                }
+                None => None,
+            };
+            match next {
+                Some((key, _)) => current = key.as_str(),
+                None => break None,
+            }
+        };
+        match target {
+            Some(target) => resolved.extend(walked.into_iter().map(|key| (key, target))),
+            None => failed.extend(walked),
+        }
+    }
+    resolved
 }

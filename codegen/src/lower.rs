@@ -128,6 +128,10 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
     if let Some(Value::Object(paths)) = object.get_mut("paths") {
         let pointer = root.join("paths");
         for (path, item) in paths.iter_mut() {
+            // `x-` keys of the paths object are extensions, not templates.
+            if !path.starts_with("x-") {
+                check_path_template(path, item, &pointer.join(path))?;
+            }
             lowerer.path_item(item, &pointer.join(path))?;
         }
     }
@@ -157,14 +161,145 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
     use serde::Deserialize;
     let openapi = match openapiv3::OpenAPI::deserialize(&document) {
         Ok(openapi) => openapi,
-        Err(_) => serde_path_to_error::deserialize(&document).map_err(|error| Error::Invalid {
-            pointer: pointer_of(error.path()),
-            reason: error.inner().to_string(),
-        })?,
+        Err(_) => serde_path_to_error::deserialize(&document)
+            .map_err(|error| decode_error(&document, &error))?,
     };
     Ok(Lowered {
         openapi,
         notes: lowerer.notes,
+    })
+}
+
+/// A path template must be a path: a leading `/`, no query string or fragment, and balanced,
+/// non-empty, unnested `{placeholders}` (that each is declared is checked with the operation's
+/// parameters). The error names the first operation the template would have produced.
+fn check_path_template(template: &str, item: &Value, pointer: &Pointer) -> Result<(), Error> {
+    let fault = if !template.starts_with('/') {
+        Some("does not start with `/`")
+    } else if template.contains(['?', '#']) {
+        Some("holds a query string or fragment")
+    } else {
+        let mut fault = None;
+        let mut placeholder: Option<usize> = None;
+        for c in template.chars() {
+            match (c, placeholder) {
+                ('{', None) => placeholder = Some(0),
+                ('{', Some(_)) => fault = Some("has a `{` inside a placeholder"),
+                ('}', None) => fault = Some("has a `}` with no `{`"),
+                ('}', Some(0)) => fault = Some("has an empty placeholder"),
+                ('}', Some(_)) => placeholder = None,
+                (_, Some(length)) => placeholder = Some(length + 1),
+                (_, None) => {}
+            }
+            if fault.is_some() {
+                break;
+            }
+        }
+        fault.or(placeholder.map(|_| "has a `{` with no `}`"))
+    };
+    let Some(fault) = fault else {
+        return Ok(());
+    };
+    let first_operation = item
+        .as_object()
+        .and_then(|item| item.keys().find(|key| METHODS.contains(&key.as_str())));
+    let pointer = match first_operation {
+        Some(method) => pointer.join(method),
+        None => pointer.clone(),
+    };
+    Err(Error::PathTemplate {
+        pointer: pointer.to_string(),
+        template: template.to_owned(),
+        reason: fault.to_owned(),
+    })
+}
+
+/// The error of a failed decode, at its exact place. `openapiv3` reads path items, operations
+/// and responses through flattened maps, which hide the path below them; the parts of each are
+/// decoded alone then, down to the one at fault and the place inside it.
+fn decode_error(document: &Value, error: &serde_path_to_error::Error<serde_json::Error>) -> Error {
+    use openapiv3::{Operation, Parameter, PathItem, ReferenceOr, RequestBody, Response};
+    let mut found = (
+        Pointer::root(),
+        pointer_of(error.path()),
+        error.inner().to_string(),
+    );
+    if found.1 == "#/paths" {
+        let paths = document.get("paths").and_then(Value::as_object);
+        let root = Pointer::root().join("paths");
+        let at = paths.and_then(|paths| {
+            let items = paths.iter().filter(|(key, _)| !key.starts_with("x-"));
+            first_error::<ReferenceOr<PathItem>>(items, &root)
+        });
+        if let Some((at, item, inner)) = at {
+            found = (
+                at.clone(),
+                pointer_of(inner.path()),
+                inner.inner().to_string(),
+            );
+            let operations = item.as_object().map(|item| {
+                item.iter()
+                    .filter(|(key, _)| METHODS.contains(&key.as_str()))
+                    .collect::<Vec<_>>()
+            });
+            if let Some((at, operation, inner)) =
+                operations.and_then(|o| first_error::<Operation>(o.into_iter(), &at))
+            {
+                found = (
+                    at.clone(),
+                    pointer_of(inner.path()),
+                    inner.inner().to_string(),
+                );
+                let part = |key: &str| operation.get(key);
+                let narrower = part("responses")
+                    .and_then(Value::as_object)
+                    .and_then(|r| {
+                        first_error::<ReferenceOr<Response>>(r.iter(), &at.join("responses"))
+                    })
+                    .or_else(|| {
+                        part("parameters").and_then(Value::as_array).and_then(|p| {
+                            first_error::<ReferenceOr<Parameter>>(
+                                p.iter().enumerate().map(|(i, v)| (i.to_string(), v)),
+                                &at.join("parameters"),
+                            )
+                        })
+                    })
+                    .or_else(|| {
+                        let body = part("requestBody")?;
+                        let inner =
+                            serde_path_to_error::deserialize::<_, ReferenceOr<RequestBody>>(body)
+                                .err()?;
+                        Some((at.join("requestBody"), body, inner))
+                    });
+                if let Some((at, _, inner)) = narrower {
+                    found = (at, pointer_of(inner.path()), inner.inner().to_string());
+                }
+            }
+        }
+    }
+    let (at, inner, reason) = found;
+    // `inner` is a pointer from `#` of the part decoded alone; `at` is where that part stands.
+    let pointer = if at == Pointer::root() {
+        inner
+    } else {
+        format!("{at}{}", inner.trim_start_matches('#'))
+    };
+    Error::Invalid { pointer, reason }
+}
+
+/// The first of `parts` that does not decode as a `T`: where it stands, its value and the error.
+fn first_error<'v, T: serde::de::DeserializeOwned>(
+    mut parts: impl Iterator<Item = (impl std::fmt::Display, &'v Value)>,
+    parent: &Pointer,
+) -> Option<(
+    Pointer,
+    &'v Value,
+    serde_path_to_error::Error<serde_json::Error>,
+)> {
+    parts.find_map(|(key, value)| {
+        serde_path_to_error::deserialize::<_, T>(value)
+            .err()
+            .map(|error| (parent.join(key), value, error))
     })
 }
 

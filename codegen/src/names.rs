@@ -5,7 +5,7 @@
 //! `get_model`, `GET /v1/models` → `get_models`). They depend on nothing but the operation's own
 //! method and path, so they do not change when other operations come and go.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
@@ -18,32 +18,129 @@ const KEYWORDS: &[&str] = &[
     "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// Names the emitted code refers to without a path (the std prelude, serde's derives and traits,
+/// the module's `Client` and the setters' generic `I`), so a document type must not take them;
+/// locals of the emitted methods (`pairs`, `request`, `value`), so an argument must not either.
+pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Box",
+    "Client",
+    "Clone",
+    "Copy",
+    "D",
+    "Debug",
+    "Default",
+    "Deserialize",
+    "Deserializer",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Future",
+    "Hash",
+    "I",
+    "Into",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "S",
+    "Send",
+    "Serialize",
+    "Serializer",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
+/// Locals and arguments of the emitted methods, which a document parameter must not take.
+pub(crate) const RESERVED_ARGUMENT_NAMES: &[&str] = &[
+    "body", "pairs", "query", "request", "self_", "value", "values",
+];
+
 /// A snake_case identifier (field, parameter, method) for a wire name.
 ///
-/// Keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot be a raw
-/// identifier); a leading digit gets a leading `_` (`2fa` → `_2fa`).
+/// See [`rust_ident`]; keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot
+/// be a raw identifier); a leading digit gets a leading `_` (`2fa` → `_2fa`).
 pub(crate) fn snake_ident(wire: &str) -> String {
-    let mut name = wire.to_snake_case();
+    let mut name = ascii_words(wire).to_snake_case();
     if name.is_empty() {
         name = "value".to_owned();
     }
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert(0, '_');
     }
-    if KEYWORDS.contains(&name.as_str()) {
-        name.push('_');
-    }
-    name
+    rust_ident(name)
 }
 
 /// An UpperCamelCase name for a type or variant; a leading digit gets `prefix` (`2xx` → `V2xx`).
 pub(crate) fn camel_ident(wire: &str, prefix: &str) -> String {
-    let mut name = wire.to_upper_camel_case();
+    let mut name = ascii_words(wire).to_upper_camel_case();
     if name.is_empty() {
         name = "Empty".to_owned();
     }
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert_str(0, prefix);
+    }
+    rust_ident(name)
+}
+
+/// Every character outside ASCII (but spaces) as a word of its own spelling its code point
+/// (`a²` → `a u00b2`), so that any document name gives an ASCII identifier: no character that
+/// Rust refuses in identifiers (`½`, `²`), no lint on confusable or uncommon code points, and
+/// no two spellings of one name that Rust's NFC normalisation would merge.
+fn ascii_words(wire: &str) -> String {
+    let mut out = String::with_capacity(wire.len());
+    for c in wire.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else if c.is_whitespace() {
+            out.push(' ');
+        } else {
+            out.push_str(&format!(" u{:04x} ", u32::from(c)));
+        }
+    }
+    out
+}
+
+/// The one gate every emitted name passes: a valid, non-keyword Rust identifier from any text.
+/// Characters outside `[A-Za-z0-9_]` become `_`, a leading digit gets a `_`, a keyword gets a
+/// trailing `_`, and nothing at all becomes `_value`.
+pub(crate) fn rust_ident(name: impl Into<String>) -> String {
+    let mut name: String = name
+        .into()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if name.is_empty() || name == "_" {
+        name = "_value".to_owned();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
     }
     if KEYWORDS.contains(&name.as_str()) {
         name.push('_');
@@ -65,6 +162,9 @@ pub(crate) fn is_valid_snake_ident(name: &str) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct Namespace {
     taken: BTreeSet<String>,
+    /// The next suffix to try per wanted name, so that many names wanting the same one cost
+    /// one step each, not one per earlier taker.
+    next_suffix: BTreeMap<String, usize>,
 }
 
 impl Namespace {
@@ -75,16 +175,24 @@ impl Namespace {
     pub(crate) fn with_reserved<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
         Namespace {
             taken: names.into_iter().map(str::to_owned).collect(),
+            next_suffix: BTreeMap::new(),
         }
     }
 
     pub(crate) fn claim(&mut self, wanted: &str, separator: &str) -> String {
         let mut name = wanted.to_owned();
-        let mut n = 2;
+        let mut n = self.next_suffix.get(wanted).copied().unwrap_or(2);
+        // `Self_` then `Self2`, `type_` then `type_2`: not `Self_2` or `type__2`, which rustc
+        // warns are not UpperCamelCase or snake_case.
+        let base = match wanted.trim_end_matches('_') {
+            "" => wanted,
+            trimmed => trimmed,
+        };
         while self.taken.contains(&name) {
-            name = format!("{wanted}{separator}{n}");
+            name = format!("{base}{separator}{n}");
             n += 1;
         }
+        self.next_suffix.insert(wanted.to_owned(), n);
         self.taken.insert(name.clone());
         name
     }
@@ -109,7 +217,7 @@ pub(crate) fn operation_name(method: &str, path: &str) -> String {
         let followed_by_parameter = segments
             .get(i + 1)
             .is_some_and(|next| next.starts_with('{'));
-        let word = segment.to_snake_case();
+        let word = ascii_words(segment).to_snake_case();
         if word.is_empty() {
             continue;
         }
@@ -119,12 +227,7 @@ pub(crate) fn operation_name(method: &str, path: &str) -> String {
             word
         });
     }
-    let name = words.join("_");
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{name}")
-    } else {
-        name
-    }
+    rust_ident(words.join("_"))
 }
 
 /// The parameter names of a path template, for disambiguating colliding method names.
@@ -199,5 +302,15 @@ mod tests {
         assert_eq!(camel_ident("2xx", "V"), "V2xx");
         assert_eq!(camel_ident("self", "T"), "Self_");
         assert_eq!(camel_ident("", "V"), "Empty");
+    }
+
+    #[test]
+    fn suffixed_names_stay_in_case() {
+        let mut types = Namespace::new();
+        assert_eq!(types.claim("Self_", ""), "Self_");
+        assert_eq!(types.claim("Self_", ""), "Self2");
+        let mut fields = Namespace::new();
+        assert_eq!(fields.claim("type_", "_"), "type_");
+        assert_eq!(fields.claim("type_", "_"), "type_2");
     }
 }

@@ -325,11 +325,12 @@ fn emit_paginated(paged: &Paginated<'_>) -> TokenStream {
         .map(|p| ident(&p.rust_name))
         .collect();
     let pages_doc = format!(
-        " Every page of [`Client::{}`] (`{} {}`), each fetched when the stream is read: the \
+        " Every page of [`Client::{}`] ({}), each fetched when the stream is read: the \
          first without a cursor, then each with the cursor the last returned, until the server \
          says there is no more. A cursor the server repeats ends the stream with an error \
          instead of looping. `query`'s own cursor is ignored.",
-        operation.name, operation.method, operation.path
+        operation.name,
+        super::code_span(&format!("{} {}", operation.method, operation.path))
     );
     let items_doc = format!(
         " Every item of every page of [`Client::{}`], in order (see [`Client::{}_pages`]).",
@@ -405,14 +406,16 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let method_doc = format!(
-        " A metrics request for `{} {}` ([`Client::{}`]) whose mode is part of its type; choose \
+        " A metrics request for {} ([`Client::{}`]) whose mode is part of its type; choose \
          one next with `.current()`, `.summary(window)` or `.series(window)`.",
-        operation.method, operation.path, operation.name
+        super::code_span(&format!("{} {}", operation.method, operation.path)),
+        operation.name
     );
     let type_doc = format!(
-        " `{} {}` as the runtime's metrics operation: the client and the ids of one \
+        " {} as the runtime's metrics operation: the client and the ids of one \
          [`Client::{}`] request.",
-        operation.method, operation.path, entry.method
+        super::code_span(&format!("{} {}", operation.method, operation.path)),
+        entry.method
     );
     quote! {
         impl Client {

@@ -108,8 +108,10 @@ fn emit_expectation(operation: &Operation) -> TokenStream {
     let method = operation.method.as_str();
     let template = operation.path.as_str();
     let doc = format!(
-        " Requests of `{} {}` ([`Client::{}`](super::Client::{})) with these path parameters.",
-        operation.method, operation.path, operation.name, operation.name
+        " Requests of {} ([`Client::{}`](super::Client::{})) with these path parameters.",
+        super::code_span(&format!("{} {}", operation.method, operation.path)),
+        operation.name,
+        operation.name
     );
     quote! {
         #[doc = #doc]

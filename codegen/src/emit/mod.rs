@@ -144,8 +144,10 @@ fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
         .collect()
 }
 
+/// The IR's names are identifiers already; passing them through the one gate again means no
+/// name can make `Ident::new` panic, whatever built it.
 pub(crate) fn ident(name: &str) -> Ident {
-    Ident::new(name, Span::call_site())
+    Ident::new(&crate::names::rust_ident(name), Span::call_site())
 }
 
 /// The Rust spelling of a type use.
@@ -175,78 +177,183 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
     }
 }
 
-/// `#[doc]` attributes for document text. Lines lose their indentation and bare code fences
-/// are marked `text`, so that prose from the document never becomes a doctest.
+/// `#[doc]` attributes for document text; see [`doc_lines`].
 pub(crate) fn doc_attrs(text: Option<&str>) -> TokenStream {
     let Some(text) = text else {
         return TokenStream::new();
     };
-    let mut in_fence = false;
-    let lines: Vec<String> = text
+    let lines = doc_lines(text);
+    quote!(#(#[doc = #lines])*)
+}
+
+/// Document text as rustdoc lines that can only ever be read as text.
+///
+/// - Control characters go (a bare CR ends a line instead; a bare CR in a doc comment does not
+///   compile), and so do bidi controls (`text_direction_codepoint_in_comment` denies them).
+/// - Every fenced block, whatever its fence (```` ``` ````, `~~~`, longer runs) and info string
+///   (`rust`, `should_panic`, none), opens as `text` with the same fence, so rustdoc closes it
+///   exactly where this reading does; an unclosed one is closed at the end.
+/// - Outside fences, lines lose their indentation and runs of spaces (no indented code block,
+///   not even inside a list item or quote), and fence runs are escaped (no fence inside a list
+///   item or quote); see [`escape_prose`] for the rest.
+pub(crate) fn doc_lines(text: &str) -> Vec<String> {
+    let text = without_controls(text);
+    let mut fence: Option<(char, usize)> = None;
+    let mut lines: Vec<String> = text
         .trim()
         .lines()
         .map(|line| {
             let line = line.trim();
-            let line = if line.starts_with("```") {
-                let opening = !in_fence;
-                in_fence = !in_fence;
-                if opening && line == "```" {
-                    "```text".to_owned()
-                } else {
+            let rendered = match fence {
+                Some((c, length)) => {
+                    if line.len() >= length && line.chars().all(|l| l == c) {
+                        fence = None;
+                    }
                     line.to_owned()
                 }
-            } else if in_fence {
-                line.to_owned()
-            } else {
-                escape_prose(line)
+                None => match fence_run(line) {
+                    Some((c, length)) => {
+                        fence = Some((c, length));
+                        format!("{}text", c.to_string().repeat(length))
+                    }
+                    None => escape_prose(&line.split_whitespace().collect::<Vec<_>>().join(" ")),
+                },
             };
-            if line.is_empty() {
+            if rendered.is_empty() {
                 String::new()
             } else {
-                format!(" {line}")
+                format!(" {rendered}")
             }
         })
         .collect();
-    quote!(#(#[doc = #lines])*)
+    if let Some((c, length)) = fence {
+        lines.push(format!(" {}", c.to_string().repeat(length)));
+    }
+    lines
+}
+
+/// The fence a line opens with: three or more backticks or tildes (the line is trimmed, so
+/// this is every line CommonMark could read as an opening fence, and a few more).
+fn fence_run(line: &str) -> Option<(char, usize)> {
+    let c = line.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let length = line.chars().take_while(|l| *l == c).count();
+    (length >= 3).then_some((c, length))
+}
+
+/// Text with bare CRs as line breaks and no other control, bidi or line-separator characters.
+fn without_controls(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .chars()
+        .filter_map(|c| match c {
+            '\r' => Some('\n'),
+            '\n' => Some('\n'),
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            '\u{061c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{2028}'
+            | '\u{2029}' => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// `text` as one inline code span, whatever backticks or control characters it holds.
+pub(crate) fn code_span(text: &str) -> String {
+    let text: String = without_controls(text)
+        .chars()
+        .map(|c| if c == '\n' { ' ' } else { c })
+        .collect();
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    if longest == 0 {
+        format!("{fence}{text}{fence}")
+    } else {
+        // A space each side keeps a backtick at either end from joining the fence.
+        format!("{fence} {text} {fence}")
+    }
 }
 
 /// Outside code spans, `<` and `>` are escaped (rustdoc would read `<deployment_id>` as an HTML
-/// tag), so are `[` and `]` (`values[i]` would be a broken intra-doc link), and bare URLs are
-/// wrapped in `<…>` (rustdoc warns on bare URLs).
+/// tag), so are `[` and `]` (`values[i]` would be a broken intra-doc link), so are backticks
+/// that close no code span and runs of three or more tildes (a fence in a list item), and bare
+/// URLs are wrapped in `<…>` (rustdoc warns on bare URLs).
 fn escape_prose(line: &str) -> String {
     let mut out = String::with_capacity(line.len() + 8);
-    let mut in_code = false;
     let mut rest = line;
     while let Some(c) = rest.chars().next() {
         if c == '`' {
-            in_code = !in_code;
-        } else if !in_code && (rest.starts_with("https://") || rest.starts_with("http://")) {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            let after = &rest[run..];
+            match closing_run(after, run) {
+                // A code span, copied as written: nothing in it is markup.
+                Some(end) => {
+                    let span = run + end + run;
+                    out.push_str(&rest[..span]);
+                    rest = &rest[span..];
+                }
+                None => {
+                    out.push_str(&"\\`".repeat(run));
+                    rest = after;
+                }
+            }
+            continue;
+        }
+        if rest.starts_with("~~~") {
+            let run = rest.len() - rest.trim_start_matches('~').len();
+            out.push_str(&"\\~".repeat(run));
+            rest = &rest[run..];
+            continue;
+        }
+        if rest.starts_with("https://") || rest.starts_with("http://") {
             // The URL runs to the next space; trailing punctuation stays outside the brackets.
             let end = rest.find(' ').unwrap_or(rest.len());
             let url = rest[..end].trim_end_matches(['.', ',', ';', ')', '\'', '"']);
             out.push('<');
-            out.push_str(url);
+            out.push_str(&escape_url(url));
             out.push('>');
             rest = &rest[url.len()..];
             continue;
-        } else if !in_code {
-            match c {
-                '<' => {
-                    out.push_str("&lt;");
-                    rest = &rest[1..];
-                    continue;
-                }
-                '>' => {
-                    out.push_str("&gt;");
-                    rest = &rest[1..];
-                    continue;
-                }
-                '[' | ']' => out.push('\\'),
-                _ => {}
-            }
         }
-        out.push(c);
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
         rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+/// Where in `text` a run of exactly `length` backticks starts, if any (a code span's end).
+fn closing_run(text: &str, length: usize) -> Option<usize> {
+    let mut offset = 0;
+    let mut rest = text;
+    while let Some(start) = rest.find('`') {
+        let after = &rest[start..];
+        let run = after.len() - after.trim_start_matches('`').len();
+        if run == length {
+            return Some(offset + start);
+        }
+        offset += start + run;
+        rest = &after[run..];
+    }
+    None
+}
+
+/// An autolink ends at `<`, `>` or a space; those are percent-encoded so the link stays whole.
+fn escape_url(url: &str) -> String {
+    url.replace('<', "%3C").replace('>', "%3E")
 }

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{doc_attrs, ident, type_tokens};
+use super::{code_span, doc_attrs, ident, type_tokens};
 use crate::ir::{AliasDef, Api, EnumDef, Field, StructDef, TypeDef, UnionDef};
 
 /// The top of `models.rs`: module docs and imports.
@@ -96,7 +96,7 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
     let fallback = ident(&def.fallback);
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let wires: Vec<&str> = def.variants.iter().map(|v| v.wire.as_str()).collect();
-    let variant_docs = wires.iter().map(|wire| format!(" `{wire}`"));
+    let variant_docs = wires.iter().map(|wire| format!(" {}", code_span(wire)));
     // The definition is emitted (what users read); the impls every open enum shares (`KNOWN`,
     // `as_str`, `From`, `FromStr`, `Display`, serde by wire string) come from the runtime.
     quote! {
@@ -132,12 +132,16 @@ fn emit_union(def: &UnionDef) -> TokenStream {
     let tag_property = &def.tag_property;
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
-    let payloads = def.variants.iter().map(|v| type_tokens(&v.ty));
+    let payloads = def.variants.iter().map(|v| {
+        let ty = type_tokens(&v.ty);
+        if v.boxed { quote!(Box<#ty>) } else { ty }
+    });
     let variant_docs = tags
         .iter()
-        .map(|tag| format!(" `{tag_property}` is `{tag}`."));
+        .map(|tag| format!(" {} is {}.", code_span(tag_property), code_span(tag)));
     let fallback_doc = format!(
-        " A `{tag_property}` not in the document this code was generated from; keeps the whole value."
+        " A {} not in the document this code was generated from; keeps the whole value.",
+        code_span(tag_property)
     );
     quote! {
         #doc

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{doc_attrs, ident, type_tokens};
+use super::{code_span, doc_attrs, ident, type_tokens};
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 
 /// The top of `operations.rs`: module docs and imports.
@@ -58,7 +58,7 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
     });
     let setters = operation.optional_query.iter().map(|param| {
         let field = ident(&param.rust_name);
-        let doc = format!(" Sets `{}`.", param.wire_name);
+        let doc = format!(" Sets {}.", code_span(&param.wire_name));
         match &param.ty {
             TypeRef::Vec(element) => {
                 let element = type_tokens(element);

@@ -7,6 +7,7 @@ mod conformance;
 mod consumer_ops;
 mod consumers;
 mod golden;
+mod hostile;
 mod http_hostile;
 mod lowering;
 mod operations_live;
