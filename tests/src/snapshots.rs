@@ -20,6 +20,7 @@ macro_rules! snapshot {
 
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(index_mapped);
+snapshot!(media);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);

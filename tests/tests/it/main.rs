@@ -8,6 +8,7 @@ mod example_live;
 mod golden;
 mod http_hostile;
 mod lowering;
+mod media;
 mod properties;
 mod resilience;
 mod smoke;
