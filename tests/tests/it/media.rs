@@ -337,3 +337,32 @@ fn newest_baseten_document_with_a_multipart_upload_fails_strict_with_the_pointer
         ]),
     );
 }
+
+#[test]
+fn change_report_lists_a_left_out_operation_like_a_removed_one() {
+    let ir = |spec: &str| {
+        baseten_codegen::build_ir(&baseten_codegen::Input {
+            spec_path: "spec",
+            spec_text: spec,
+            config_text: None,
+        })
+        .map(|(api, _)| api)
+        .unwrap_or_else(|error| panic!("{error}"))
+    };
+    let multipart = fixture();
+    let binary = multipart.replace(
+        "          multipart/form-data:\n            schema:\n              type: object\n              properties:\n                file:",
+        "          application/octet-stream:\n            schema:\n              type: object\n              properties:\n                file:",
+    );
+    assert_ne!(binary, multipart);
+    let report = baseten_codegen::diff::api_changes(&ir(&binary), &ir(&multipart));
+    assert_eq!(
+        report.to_string(),
+        "1 changes to the generated API (1 breaking, 0 additive)\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content\n"
+    );
+    let back = baseten_codegen::diff::api_changes(&ir(&multipart), &ir(&binary));
+    assert_eq!(
+        back.to_string(),
+        "1 changes to the generated API (0 breaking, 1 additive)\n  additive  operation post_uploads added (POST /v1/uploads)\n"
+    );
+}
