@@ -183,7 +183,111 @@ fn collect_references<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
 
 #[cfg(test)]
 mod tests {
-    use super::glob_matches;
+    use std::collections::BTreeSet;
+
+    use super::{Selection, glob_matches, select};
+    use crate::Error;
+
+    const DOCUMENT: &str = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /pets/{id}:
+    parameters:
+      - $ref: "#/components/parameters/Id"
+    get:
+      tags: [pets]
+      responses:
+        "200":
+          $ref: "#/components/responses/Pet"
+  /broken:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Missing"}
+      responses:
+        "204": {description: none}
+components:
+  parameters:
+    Id:
+      name: id
+      in: path
+      required: true
+      schema: {$ref: "#/components/schemas/PetId"}
+  responses:
+    Pet:
+      description: a pet
+      content:
+        application/json:
+          schema: {$ref: "#/components/schemas/Pet"}
+  schemas:
+    PetId: {type: string}
+    Pet:
+      oneOf: [{$ref: "#/components/schemas/Cat"}]
+      discriminator:
+        propertyName: kind
+        mapping: {dog: "#/components/schemas/Dog"}
+    Cat: {type: object, properties: {kind: {type: string}}}
+    Dog: {type: object, properties: {kind: {type: string}}}
+    Unused: {type: object, properties: {x: {$ref: "#/components/schemas/Missing"}}}
+"##;
+
+    fn selection(selectors: &[&str]) -> Result<Selection, Error> {
+        let lowered = crate::lower::lower(crate::load::parse_document(DOCUMENT)?)?;
+        let selectors: Vec<String> = selectors.iter().map(|s| (*s).to_owned()).collect();
+        select(&lowered.openapi, &selectors)
+    }
+
+    #[test]
+    fn reaches_schemas_through_every_kind_of_reference() {
+        let expected = Selection {
+            operations: Some(BTreeSet::from([(
+                "/pets/{id}".to_owned(),
+                "get".to_owned(),
+            )])),
+            schemas: Some(
+                ["Cat", "Dog", "Pet", "PetId"]
+                    .map(str::to_owned)
+                    .into_iter()
+                    .collect(),
+            ),
+        };
+        assert_eq!(selection(&["tag:pets"]), Ok(expected.clone()));
+        assert_eq!(selection(&["GET /pets/*"]), Ok(expected));
+        assert_eq!(selection(&[]), Ok(Selection::everything()));
+    }
+
+    #[test]
+    fn a_selector_that_selects_nothing_is_named() {
+        assert_eq!(
+            selection(&["tag:pets", "GET /cats"]),
+            Err(Error::Config {
+                pointer: "#/select/1".to_owned(),
+                reason: "\"GET /cats\" selects no operation in the document".to_owned(),
+            })
+        );
+    }
+
+    #[test]
+    fn what_is_not_selected_is_never_converted() {
+        let generate = |config: &str| {
+            crate::generate(&crate::Input {
+                spec_path: "t.yaml",
+                spec_text: DOCUMENT,
+                config_text: Some(config),
+            })
+            .map(|output| output.notes)
+        };
+        assert_eq!(generate("select: [tag:pets]\nstrict: true"), Ok(Vec::new()));
+        assert_eq!(
+            generate("").map(|_| ()),
+            Err(Error::DanglingRef {
+                pointer: "#/components/schemas/Unused/properties/x".to_owned(),
+                reference: "#/components/schemas/Missing".to_owned(),
+            })
+        );
+    }
 
     #[test]
     fn globs() {

@@ -192,7 +192,9 @@ async fn an_endless_body_without_a_length_stops_at_the_cap() {
 async fn long_retry_after_in_any_form_is_returned_at_once() {
     let in_an_hour =
         httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(3600));
-    let cases: [(&str, fn(Duration) -> bool); 4] = [
+    // A `Retry-After` value and what the reported wait must satisfy.
+    type Case<'a> = (&'a str, fn(Duration) -> bool);
+    let cases: [Case<'_>; 4] = [
         ("120.5", |wait| wait == Duration::from_millis(120_500)),
         ("99999999999999999999999999", |wait| wait == Duration::MAX),
         ("", |wait| {

@@ -215,5 +215,9 @@ fn regen_prints_every_note_and_strict_refuses() {
         stderr.contains("#/paths/~1v1~1items/get/parameters/2/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out"),
         "{stderr}"
     );
-    assert_eq!(emitted(dir.path()), before, "a refused regen writes nothing");
+    assert_eq!(
+        emitted(dir.path()),
+        before,
+        "a refused regen writes nothing"
+    );
 }
