@@ -1916,3 +1916,30 @@ fn prune_unreachable(
     }
     types.retain(|name, _| reached.contains(name));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{MediaKind, media_kind};
+
+    #[test]
+    fn media_kinds() {
+        let cases = [
+            ("application/json", Some(MediaKind::Json)),
+            ("Application/JSON; charset=utf-8", Some(MediaKind::Json)),
+            ("application/problem+json", Some(MediaKind::Json)),
+            ("application/x-www-form-urlencoded", Some(MediaKind::Form)),
+            ("text/plain", Some(MediaKind::Text)),
+            ("text/csv; charset=utf-8", Some(MediaKind::Text)),
+            ("application/octet-stream", Some(MediaKind::Bytes)),
+            ("image/png", Some(MediaKind::Bytes)),
+            ("*/*", Some(MediaKind::Bytes)),
+            ("multipart/form-data", None),
+            ("text/plain\nX-Injected: 1", None),
+            ("text/plé", None),
+            ("", None),
+        ];
+        for (media_type, expected) in cases {
+            assert_eq!(media_kind(media_type), expected, "{media_type:?}");
+        }
+    }
+}

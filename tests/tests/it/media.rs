@@ -39,7 +39,7 @@ fn what_cannot_be_represented_is_left_out_with_a_note() {
         &fixture(),
         "",
         Ok(vec![
-            "#/paths/~1v1~1items/get/parameters/2/style: parameter `filter` is left out: a `deepObject` query parameter",
+            "#/paths/~1v1~1items/get/parameters/3/style: parameter `filter` is left out: a `deepObject` query parameter",
             "#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) is left out: a request body in no media type the generator can send (multipart/form-data)",
         ]),
     );
@@ -51,7 +51,7 @@ fn strict_mode_refuses_with_the_first_pointer() {
         &fixture(),
         "strict: true",
         Err(
-            "#/paths/~1v1~1items/get/parameters/2/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out",
+            "#/paths/~1v1~1items/get/parameters/3/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out",
         ),
     );
     // Selection comes first: what is not selected is never converted, so strict mode passes.
@@ -221,7 +221,7 @@ async fn enum_and_exploded_object_query_parameters() {
         )
         .mount(&server)
         .await;
-    let query = GetItemsQuery::default().limit(5).after("k 1");
+    let query = GetItemsQuery::default().limit(5).after("k 1").cursor(7);
     let items = client(&server)
         .get_items(&SortMode::NameDescending, &query)
         .await
@@ -230,7 +230,7 @@ async fn enum_and_exploded_object_query_parameters() {
     let request = only_request(&server).await;
     assert_eq!(
         request.url.query(),
-        Some("sort_by=name_descending&limit=5&after=k+1")
+        Some("sort_by=name_descending&limit=5&after=k+1&cursor=7")
     );
     assert_eq!(
         SortMode::KNOWN,

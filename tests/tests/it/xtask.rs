@@ -204,7 +204,7 @@ fn regen_prints_every_note_and_strict_refuses() {
     assert_eq!(
         notes,
         [
-            "note: schema/baseten-management.yaml/paths/~1v1~1items/get/parameters/2/style: parameter `filter` is left out: a `deepObject` query parameter",
+            "note: schema/baseten-management.yaml/paths/~1v1~1items/get/parameters/3/style: parameter `filter` is left out: a `deepObject` query parameter",
             "note: schema/baseten-management.yaml/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) is left out: a request body in no media type the generator can send (multipart/form-data)",
         ]
     );
@@ -212,7 +212,7 @@ fn regen_prints_every_note_and_strict_refuses() {
     let (ok, stderr) = regen_with(dir.path(), &["--strict"]);
     assert!(!ok, "{stderr}");
     assert!(
-        stderr.contains("#/paths/~1v1~1items/get/parameters/2/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out"),
+        stderr.contains("#/paths/~1v1~1items/get/parameters/3/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out"),
         "{stderr}"
     );
     assert_eq!(

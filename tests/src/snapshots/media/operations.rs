@@ -9,6 +9,7 @@ use baseten_api::runtime as rt;
 pub struct GetItemsQuery {
     pub limit: Option<i64>,
     pub after: Option<String>,
+    pub cursor: Option<String>,
 }
 impl GetItemsQuery {
     /// Sets `limit`.
@@ -21,6 +22,12 @@ impl GetItemsQuery {
     #[must_use]
     pub fn after(mut self, value: impl Into<String>) -> Self {
         self.after = Some(value.into());
+        self
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn cursor(mut self, value: impl ::std::fmt::Display) -> Self {
+        self.cursor = Some(value.to_string());
         self
     }
 }
@@ -38,6 +45,9 @@ impl Client {
         }
         if let Some(value) = &query.after {
             pairs.push(("after", value.to_string()));
+        }
+        if let Some(value) = &query.cursor {
+            pairs.push(("cursor", value.to_string()));
         }
         let request = rt::Request {
             operation: "get_items",
