@@ -19,6 +19,9 @@ pub struct Config {
     /// (`*` within one path segment, `**` across segments), or `"tag:NAME"`. Schemas that no
     /// selected operation reaches are not emitted.
     pub select: Vec<String>,
+    /// Whether what a selected operation cannot represent is an error rather than left out with
+    /// a note (an operation, a parameter, a request or response body).
+    pub strict: bool,
 }
 
 impl Default for Config {
@@ -27,6 +30,7 @@ impl Default for Config {
             runtime_path: "crate::runtime".to_owned(),
             operation_names: BTreeMap::new(),
             select: Vec::new(),
+            strict: false,
         }
     }
 }

@@ -7,7 +7,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::ir::{Api, Field, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{
+    Api, BodyKind, Field, Operation, ResponseKind, SkippedOperation, TypeDef, TypeRef,
+};
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -116,8 +118,22 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
         .iter()
         .map(|o| (o.name.as_str(), o))
         .collect();
+    let new_skipped: BTreeMap<&str, &SkippedOperation> =
+        new.skipped.iter().map(|o| (o.name.as_str(), o)).collect();
     for (name, old_op) in &old_ops {
         let Some(new_op) = new_ops.get(name) else {
+            // Left out because the new document has something the generator cannot represent:
+            // as breaking as a removal, but the reader should know it is still in the document.
+            if let Some(skipped) = new_skipped.get(name) {
+                push(
+                    Impact::Breaking,
+                    format!(
+                        "operation {name} left out ({} {}): {} at {}",
+                        skipped.method, skipped.path, skipped.reason, skipped.pointer
+                    ),
+                );
+                continue;
+            }
             push(
                 Impact::Breaking,
                 format!(
@@ -267,19 +283,33 @@ fn compare_operations(
             .path_params
             .iter()
             .chain(&op.required_query)
-            .map(|p| format!("{}: {}", p.rust_name, render(&rename(&p.ty, map))))
+            .map(|p| {
+                let ty = if p.any_scalar {
+                    "impl Display".to_owned()
+                } else {
+                    render(&rename(&p.ty, map))
+                };
+                format!("{}: {ty}", p.rust_name)
+            })
             .collect();
         if let Some(body) = &op.body {
+            let value = match &body.kind {
+                BodyKind::Json(ty) => format!("JSON {}", render(&rename(ty, map))),
+                BodyKind::Form(ty) => format!("form {}", render(&rename(ty, map))),
+                BodyKind::Text => "text".to_owned(),
+                BodyKind::Bytes => "bytes".to_owned(),
+            };
             parts.push(format!(
-                "body: {}{}",
+                "body: {}{value}",
                 if body.required { "" } else { "optional " },
-                render(&rename(&body.ty, map))
             ));
         }
         parts
     };
     let response = |op: &Operation, map: &BTreeMap<String, String>| match &op.response {
         ResponseKind::Json(ty) => render(&rename(ty, map)),
+        ResponseKind::Text(_) => "String".to_owned(),
+        ResponseKind::Bytes(_) => "Vec<u8>".to_owned(),
         ResponseKind::Empty => "()".to_owned(),
     };
     let empty = BTreeMap::new();
@@ -366,7 +396,7 @@ fn request_types(api: &Api) -> BTreeSet<String> {
     let mut pending: Vec<&TypeRef> = api
         .operations
         .iter()
-        .filter_map(|o| o.body.as_ref().map(|b| &b.ty))
+        .filter_map(|o| o.body.as_ref().and_then(|b| b.kind.value_type()))
         .collect();
     let mut seen = BTreeSet::new();
     while let Some(ty) = pending.pop() {

@@ -77,6 +77,17 @@ pub enum Error {
         /// What it is and why it cannot be represented.
         reason: String,
     },
+    /// Strict mode (`strict: true` in the config, `--strict`): something the generator would
+    /// otherwise leave out with a note.
+    #[error("{pointer}: {what} would be left out ({reason}); strict mode leaves nothing out")]
+    LeftOut {
+        /// Where the construct that cannot be represented stands.
+        pointer: String,
+        /// What would be left out: an operation, a parameter, a request or response body.
+        what: String,
+        /// Why.
+        reason: String,
+    },
     /// The generator config is malformed.
     #[error("generator config: {pointer}: {reason}")]
     Config {

@@ -7,12 +7,13 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use openapiv3::{
-    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr, RequestBody,
-    Response, Schema, SchemaKind, StatusCode, Type,
+    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr,
+    RequestBody, Response, Schema, SchemaKind, StatusCode, Type,
 };
 
 use crate::error::Pointer;
 use crate::names::{self, Namespace};
+use crate::select::Selection;
 use crate::{Config, Error, Note};
 
 /// The whole API as the emitters see it.
@@ -26,6 +27,8 @@ pub struct Api {
     pub operations: Vec<Operation>,
     /// The Rust name given to each component schema, by its key in the document.
     pub component_names: BTreeMap<String, String>,
+    /// Selected operations left out because they cannot be represented, sorted by method name.
+    pub skipped: Vec<SkippedOperation>,
 }
 
 /// A named Rust type.
@@ -176,7 +179,7 @@ pub struct Operation {
     pub optional_query: Vec<Param>,
     /// Name of the query struct, when there are optional query parameters.
     pub query_type: Option<String>,
-    /// The JSON request body.
+    /// The request body.
     pub body: Option<Body>,
     /// What a 2xx response carries.
     pub response: ResponseKind,
@@ -193,15 +196,43 @@ pub struct Param {
     pub doc: Option<String>,
     /// The value's type (`Vec<T>` for repeated query keys).
     pub ty: TypeRef,
+    /// A union of scalar types (`oneOf [integer, string]`): taken as anything `Display`, sent as
+    /// its text; `ty` is then `String`.
+    pub any_scalar: bool,
 }
 
-/// A JSON request body.
+/// A request body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Body {
-    /// Its type.
-    pub ty: TypeRef,
+    /// How it is encoded, and from what.
+    pub kind: BodyKind,
+    /// The media type as the document writes it, sent as `Content-Type`.
+    pub media_type: String,
     /// Whether it must be sent.
     pub required: bool,
+}
+
+/// How a request body is encoded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BodyKind {
+    /// A value of this type as JSON (`application/json`, `…+json`).
+    Json(TypeRef),
+    /// A value of this (object) type form-encoded (`application/x-www-form-urlencoded`).
+    Form(TypeRef),
+    /// Text as given (`text/*`).
+    Text,
+    /// Bytes as given (`application/octet-stream` and every other media type).
+    Bytes,
+}
+
+impl BodyKind {
+    /// The type the caller's value has, for the kinds that carry one.
+    pub fn value_type(&self) -> Option<&TypeRef> {
+        match self {
+            BodyKind::Json(ty) | BodyKind::Form(ty) => Some(ty),
+            BodyKind::Text | BodyKind::Bytes => None,
+        }
+    }
 }
 
 /// What a successful response decodes into.
@@ -209,8 +240,27 @@ pub struct Body {
 pub enum ResponseKind {
     /// A JSON body of this type.
     Json(TypeRef),
+    /// Text (`text/*`), asked for with this media type as `Accept`.
+    Text(String),
+    /// Bytes (any other media type), asked for with this media type as `Accept`.
+    Bytes(String),
     /// No body the generated code reads.
     Empty,
+}
+
+/// A selected operation the generator could not represent and left out, with a note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkippedOperation {
+    /// The method name it would have had.
+    pub name: String,
+    /// Upper-case HTTP method.
+    pub method: String,
+    /// The path template as written.
+    pub path: String,
+    /// Where the construct that could not be represented stands.
+    pub pointer: String,
+    /// Why it could not be represented.
+    pub reason: String,
 }
 
 const SCHEMAS: &str = "#/components/schemas/";
@@ -218,12 +268,18 @@ const PARAMETERS: &str = "#/components/parameters/";
 const REQUEST_BODIES: &str = "#/components/requestBodies/";
 const RESPONSES: &str = "#/components/responses/";
 
-/// Builds the IR from a lowered document.
-pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<Api, Error> {
+/// Builds the IR from a lowered document: only what `selection` names is converted.
+pub(crate) fn build(
+    spec: &OpenAPI,
+    selection: &Selection,
+    config: &Config,
+    notes: &mut Vec<Note>,
+) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
     let mut type_names = Namespace::with_reserved(names::RESERVED_TYPE_NAMES.iter().copied());
     let mut component_names = BTreeMap::new();
+    // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {
         for key in schemas.keys() {
             component_names.insert(
@@ -240,30 +296,33 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
         type_names,
         component_names: component_names.clone(),
         types: BTreeMap::new(),
+        left_out: Vec::new(),
+        skipped: Vec::new(),
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
-            builder.define_component(key, schema)?;
-        }
-    }
-    let mut operations = builder.operations(config)?;
-    operations.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut types = builder.types;
-    // Names were given over the whole document, so a selection never renames anything.
-    if !config.select.is_empty() {
-        for (i, selector) in config.select.iter().enumerate() {
-            if !operations.iter().any(|operation| {
-                crate::select::is_selected(std::slice::from_ref(selector), operation)
-            }) {
-                return Err(Error::Config {
-                    pointer: format!("#/select/{i}"),
-                    reason: format!("{selector:?} selects no operation in the document"),
-                });
+            if selection.has_schema(key) {
+                builder.define_component(key, schema)?;
             }
         }
-        operations.retain(|operation| crate::select::is_selected(&config.select, operation));
-        crate::select::prune_unreachable(&mut types, &operations);
     }
+    let mut operations = builder.operations(selection, config)?;
+    operations.sort_by(|a, b| a.name.cmp(&b.name));
+    if config.strict {
+        if let Some(first) = builder.left_out.first() {
+            return Err(first.clone());
+        }
+    }
+    let mut skipped = builder.skipped;
+    skipped.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut types = builder.types;
+    // A selection keeps only what its operations reach; without one every component stays.
+    // Either way, inline types of a left-out operation go with it.
+    let roots: Vec<String> = match selection.schemas {
+        Some(_) => Vec::new(),
+        None => component_names.values().cloned().collect(),
+    };
+    prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
     check_alias_cycles(&types, &component_names)?;
     let base_url = spec
@@ -275,6 +334,7 @@ pub fn build(spec: &OpenAPI, config: &Config, notes: &mut Vec<Note>) -> Result<A
         types,
         operations,
         component_names,
+        skipped,
     })
 }
 
@@ -319,9 +379,26 @@ struct Builder<'a> {
     type_names: Namespace,
     component_names: BTreeMap<String, String>,
     types: BTreeMap<String, TypeDef>,
+    /// Everything left out of a selected operation, as the error strict mode reports.
+    left_out: Vec<Error>,
+    /// Selected operations left out whole.
+    skipped: Vec<SkippedOperation>,
 }
 
 impl<'a> Builder<'a> {
+    /// Leaves `what` out with a note (an error in strict mode, reported at the end of the build).
+    fn leave_out(&mut self, pointer: &str, what: &str, reason: &str) {
+        self.notes.push(Note {
+            pointer: pointer.to_owned(),
+            message: format!("{what} is left out: {reason}"),
+        });
+        self.left_out.push(Error::LeftOut {
+            pointer: pointer.to_owned(),
+            what: what.to_owned(),
+            reason: reason.to_owned(),
+        });
+    }
+
     fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {
         self.notes.push(Note {
             pointer: pointer.to_string(),
@@ -492,6 +569,10 @@ impl<'a> Builder<'a> {
             return Ok(true);
         }
         if let Some(values) = string_enum(schema) {
+            self.define_enum(name, values, doc);
+            return Ok(true);
+        }
+        if let Some(values) = const_union(schema) {
             self.define_enum(name, values, doc);
             return Ok(true);
         }
@@ -759,7 +840,7 @@ impl<'a> Builder<'a> {
                 _ => self.define_inline(hint, schema, pointer)?,
             },
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if schema.schema_data.discriminator.is_some() =>
+                if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() =>
             {
                 self.define_inline(hint, schema, pointer)?
             }
@@ -793,7 +874,11 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn operations(&mut self, config: &Config) -> Result<Vec<Operation>, Error> {
+    fn operations(
+        &mut self,
+        selection: &Selection,
+        config: &Config,
+    ) -> Result<Vec<Operation>, Error> {
         let paths_pointer = Pointer::root().join("paths");
         let mut found = Vec::new();
         for (path, item) in &self.spec.paths.paths {
@@ -801,10 +886,15 @@ impl<'a> Builder<'a> {
             let item = match item {
                 ReferenceOr::Item(item) => item,
                 ReferenceOr::Reference { .. } => {
-                    return Err(Error::Unsupported {
-                        pointer: pointer.to_string(),
-                        reason: "a path item given as `$ref`".into(),
-                    });
+                    // A selection cannot pick what it cannot see; only an unselective run says so.
+                    if selection.operations.is_none() {
+                        self.leave_out(
+                            pointer.as_str(),
+                            &format!("path item {path}"),
+                            "a path item given as `$ref` is not supported",
+                        );
+                    }
+                    continue;
                 }
             };
             for (method, operation) in item.iter() {
@@ -817,33 +907,48 @@ impl<'a> Builder<'a> {
                 ));
             }
         }
+        // Named over the whole document, so a selection never renames an operation.
         let names = operation_names(&found, config)?;
         let mut operations = Vec::with_capacity(found.len());
         for ((path, method, operation, shared_parameters, pointer), name) in
             found.into_iter().zip(names)
         {
-            operations.push(self.operation(
-                name,
-                path,
-                method,
-                operation,
-                shared_parameters,
-                &pointer,
-            )?);
+            if !selection.has_operation(path, method) {
+                continue;
+            }
+            let built = self.operation(&name, path, method, operation, shared_parameters, &pointer);
+            match built {
+                Ok(built) => operations.push(built),
+                Err(Error::Unsupported {
+                    pointer: at,
+                    reason,
+                }) => {
+                    let method = method.to_ascii_uppercase();
+                    self.leave_out(&at, &format!("operation {name} ({method} {path})"), &reason);
+                    self.skipped.push(SkippedOperation {
+                        name,
+                        method,
+                        path: path.to_owned(),
+                        pointer: at,
+                        reason,
+                    });
+                }
+                Err(other) => return Err(other),
+            }
         }
         Ok(operations)
     }
 
     fn operation(
         &mut self,
-        name: String,
+        name: &str,
         path: &str,
         method: &str,
         operation: &'a openapiv3::Operation,
         shared_parameters: &'a [ReferenceOr<Parameter>],
         pointer: &Pointer,
     ) -> Result<Operation, Error> {
-        let camel = names::camel_ident(&name, "Op");
+        let camel = names::camel_ident(name, "Op");
         let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
         let path_item_pointer = Pointer::from_ref(
             pointer
@@ -876,61 +981,31 @@ impl<'a> Builder<'a> {
         let mut optional_query = Vec::new();
         for (parameter, at) in parameters {
             let data = parameter.parameter_data_ref();
-            let schema = match &data.format {
-                ParameterSchemaOrContent::Schema(schema) => schema,
-                ParameterSchemaOrContent::Content(_) => {
-                    return Err(Error::Unsupported {
-                        pointer: at.join("content").to_string(),
-                        reason: "a parameter serialised through `content`".into(),
-                    });
+            let lowered = match self.lower_parameter(parameter, &at, &camel) {
+                Ok(lowered) => lowered,
+                // An optional parameter can go alone; a required one takes its operation along.
+                Err(Error::Unsupported {
+                    pointer: place,
+                    reason,
+                }) if !data.required && !matches!(parameter, Parameter::Path { .. }) => {
+                    self.leave_out(&place, &format!("parameter `{}`", data.name), &reason);
+                    continue;
                 }
+                Err(error) => return Err(error),
             };
-            let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
-            let (ty, _nullable) = self.type_of(SchemaAt::of(schema), &hint, &at.join("schema"))?;
-            let param = |rust_name| Param {
-                wire_name: data.name.clone(),
-                rust_name,
-                doc: data.description.clone(),
-                ty: ty.clone(),
-            };
-            match parameter {
-                Parameter::Path { .. } => {
-                    if !self.is_scalar(&ty) {
-                        return Err(Error::Unsupported {
-                            pointer: at.join("schema").to_string(),
-                            reason:
-                                "a path parameter that is not a string, number, boolean or enum"
-                                    .into(),
-                        });
+            for (place, mut param) in lowered {
+                match place {
+                    Place::Path => {
+                        param.rust_name =
+                            argument_names.claim(&names::snake_ident(&param.wire_name), "_");
+                        path_params.push(param);
                     }
-                    path_params.push(param(
-                        argument_names.claim(&names::snake_ident(&data.name), "_"),
-                    ));
-                }
-                Parameter::Query { .. } => {
-                    let element = match &ty {
-                        TypeRef::Vec(element) => element.as_ref(),
-                        other => other,
-                    };
-                    if !self.is_scalar(element) {
-                        return Err(Error::Unsupported { pointer: at.join("schema").to_string(), reason: "a query parameter that is not a scalar, an enum, or an array of those".into() });
+                    Place::Query { required: true } => {
+                        param.rust_name =
+                            argument_names.claim(&names::snake_ident(&param.wire_name), "_");
+                        required_query.push(param);
                     }
-                    if data.required {
-                        required_query.push(param(
-                            argument_names.claim(&names::snake_ident(&data.name), "_"),
-                        ));
-                    } else {
-                        optional_query.push(param(names::snake_ident(&data.name)));
-                    }
-                }
-                Parameter::Header { .. } | Parameter::Cookie { .. } => {
-                    self.note(
-                        &at,
-                        format!(
-                            "header and cookie parameters are not generated (`{}`)",
-                            data.name
-                        ),
-                    );
+                    Place::Query { required: false } => optional_query.push(param),
                 }
             }
         }
@@ -961,7 +1036,17 @@ impl<'a> Builder<'a> {
         }
 
         let body = match &operation.request_body {
-            Some(body) => self.body(body, &camel, &pointer.join("requestBody"))?,
+            Some(body) => {
+                let body_pointer = pointer.join("requestBody");
+                match self.body(body, &camel, &body_pointer) {
+                    Ok(body) => body,
+                    Err(Error::Unsupported { pointer, reason }) if !self.body_required(body) => {
+                        self.leave_out(&pointer, "the optional request body", &reason);
+                        None
+                    }
+                    Err(error) => return Err(error),
+                }
+            }
             None => None,
         };
         let response = self.response(operation, &camel, &pointer.join("responses"))?;
@@ -977,7 +1062,7 @@ impl<'a> Builder<'a> {
         .collect::<Vec<_>>()
         .join("\n\n");
         Ok(Operation {
-            name,
+            name: name.to_owned(),
             method: method.to_ascii_uppercase(),
             path: path.to_owned(),
             tags: operation.tags.clone(),
@@ -989,6 +1074,196 @@ impl<'a> Builder<'a> {
             body,
             response,
         })
+    }
+
+    /// One parameter as the method's arguments or query fields: one, or one per property of
+    /// a `form`-exploded object. Rust names are given by the caller.
+    fn lower_parameter(
+        &mut self,
+        parameter: &'a Parameter,
+        at: &Pointer,
+        camel: &str,
+    ) -> Result<Vec<(Place, Param)>, Error> {
+        let data = parameter.parameter_data_ref();
+        let schema = match &data.format {
+            ParameterSchemaOrContent::Schema(schema) => schema,
+            ParameterSchemaOrContent::Content(_) => {
+                return Err(Error::Unsupported {
+                    pointer: at.join("content").to_string(),
+                    reason: "a parameter serialised through `content`".into(),
+                });
+            }
+        };
+        let schema_pointer = at.join("schema");
+        let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| Param {
+            wire_name: wire_name.to_owned(),
+            rust_name: names::snake_ident(wire_name),
+            doc,
+            ty,
+            any_scalar,
+        };
+        let place = match parameter {
+            Parameter::Path { .. } => Place::Path,
+            Parameter::Query { style, .. } => {
+                let unsupported = match style {
+                    QueryStyle::Form => None,
+                    QueryStyle::DeepObject => Some("a `deepObject` query parameter"),
+                    QueryStyle::SpaceDelimited | QueryStyle::PipeDelimited => {
+                        Some("a `spaceDelimited` or `pipeDelimited` query parameter")
+                    }
+                };
+                if let Some(reason) = unsupported {
+                    return Err(Error::Unsupported {
+                        pointer: at.join("style").to_string(),
+                        reason: reason.into(),
+                    });
+                }
+                Place::Query {
+                    required: data.required,
+                }
+            }
+            Parameter::Header { .. } | Parameter::Cookie { .. } => {
+                return Err(Error::Unsupported {
+                    pointer: at.to_string(),
+                    reason: "header and cookie parameters are not generated".into(),
+                });
+            }
+        };
+        if self.is_scalar_union(SchemaAt::of(schema), &schema_pointer)? {
+            return Ok(vec![(
+                place,
+                param(&data.name, data.description.clone(), TypeRef::String, true),
+            )]);
+        }
+        if let (Place::Query { .. }, Some(parts)) = (
+            place,
+            self.object_of(SchemaAt::of(schema), &schema_pointer)?,
+        ) {
+            if data.explode == Some(false) {
+                return Err(Error::Unsupported {
+                    pointer: at.join("explode").to_string(),
+                    reason: "an object query parameter with `explode: false`".into(),
+                });
+            }
+            // `style: form, explode: true`: every property is a query key of its own.
+            let mut expanded = Vec::with_capacity(parts.properties.len());
+            for (wire, property) in parts.properties {
+                let property_pointer = schema_pointer.join("properties").join(wire);
+                let property = SchemaAt::of_boxed(property);
+                let hint = format!("{camel}{}", names::camel_ident(wire, ""));
+                let (ty, any_scalar) = self.query_value(property, &hint, &property_pointer)?;
+                let doc = match property {
+                    SchemaAt::Item(schema) => doc_of(schema),
+                    SchemaAt::Ref(_) => None,
+                };
+                let required = data.required && parts.required.contains(wire.as_str());
+                expanded.push((Place::Query { required }, param(wire, doc, ty, any_scalar)));
+            }
+            return Ok(expanded);
+        }
+        let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
+        let doc = data.description.clone();
+        match place {
+            Place::Path => {
+                let (ty, _nullable) = self.type_of(SchemaAt::of(schema), &hint, &schema_pointer)?;
+                if !self.is_scalar(&ty) {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: "a path parameter that is not a string, number, boolean, enum \
+                                 or union of those"
+                            .into(),
+                    });
+                }
+                Ok(vec![(place, param(&data.name, doc, ty, false))])
+            }
+            Place::Query { .. } => {
+                let (ty, any_scalar) =
+                    self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+                Ok(vec![(place, param(&data.name, doc, ty, any_scalar))])
+            }
+        }
+    }
+
+    /// The type of one query value: a scalar, an enum, a union of scalars, or an array of
+    /// scalars or enums (a repeated key).
+    fn query_value(
+        &mut self,
+        at: SchemaAt<'a>,
+        hint: &str,
+        pointer: &Pointer,
+    ) -> Result<(TypeRef, bool), Error> {
+        if self.is_scalar_union(at, pointer)? {
+            return Ok((TypeRef::String, true));
+        }
+        let (ty, _nullable) = self.type_of(at, hint, pointer)?;
+        let element = match &ty {
+            TypeRef::Vec(element) => element.as_ref(),
+            other => other,
+        };
+        if !self.is_scalar(element) {
+            return Err(Error::Unsupported {
+                pointer: pointer.to_string(),
+                reason: "a query parameter that is not a scalar, an enum, or an array of those"
+                    .into(),
+            });
+        }
+        Ok((ty, false))
+    }
+
+    /// The schema a position holds, through `$ref`s.
+    fn resolve(&self, at: SchemaAt<'a>, pointer: &Pointer) -> Result<&'a Schema, Error> {
+        match at {
+            SchemaAt::Ref(reference) => Ok(self.component(reference, pointer)?.1),
+            SchemaAt::Item(schema) => Ok(schema),
+        }
+    }
+
+    /// The properties of an object schema with some (through `$ref` and a one-member `allOf`).
+    fn object_of(
+        &self,
+        at: SchemaAt<'a>,
+        pointer: &Pointer,
+    ) -> Result<Option<ObjectParts<'a>>, Error> {
+        let mut schema = self.resolve(at, pointer)?;
+        while let SchemaKind::AllOf { all_of } = &schema.schema_kind {
+            let [single] = all_of.as_slice() else { break };
+            schema = self.resolve(SchemaAt::of(single), pointer)?;
+        }
+        Ok(object_parts(schema).filter(|parts| !parts.properties.is_empty()))
+    }
+
+    /// Whether the position is a `oneOf`/`anyOf` whose members are all plain scalars (a string,
+    /// number, integer or boolean, through `$ref`s and one-member `allOf`s), and not a union of
+    /// string constants (which is an enum).
+    fn is_scalar_union(&self, at: SchemaAt<'a>, pointer: &Pointer) -> Result<bool, Error> {
+        let schema = self.resolve(at, pointer)?;
+        let members = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
+                if schema.schema_data.discriminator.is_none()
+                    && const_union(schema).is_none()
+                    && !members.is_empty() =>
+            {
+                members
+            }
+            _ => return Ok(false),
+        };
+        for member in members {
+            let mut member = self.resolve(SchemaAt::of(member), pointer)?;
+            while let SchemaKind::AllOf { all_of } = &member.schema_kind {
+                let [single] = all_of.as_slice() else { break };
+                member = self.resolve(SchemaAt::of(single), pointer)?;
+            }
+            let scalar = matches!(
+                member.schema_kind,
+                SchemaKind::Type(
+                    Type::String(_) | Type::Integer(_) | Type::Number(_) | Type::Boolean(_)
+                )
+            );
+            if !scalar {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Follows aliases in a loop, not by recursion: a chain of them may be thousands long.
@@ -1045,14 +1320,14 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn body(
-        &mut self,
+    /// The request body, through a `$ref` to `components/requestBodies`.
+    fn request_body(
+        &self,
         body: &'a ReferenceOr<RequestBody>,
-        camel: &str,
         pointer: &Pointer,
-    ) -> Result<Option<Body>, Error> {
-        let body = match body {
-            ReferenceOr::Item(body) => body,
+    ) -> Result<&'a RequestBody, Error> {
+        match body {
+            ReferenceOr::Item(body) => Ok(body),
             ReferenceOr::Reference { reference } => {
                 let key = local_key(reference, REQUEST_BODIES, pointer)?;
                 match self
@@ -1061,48 +1336,95 @@ impl<'a> Builder<'a> {
                     .as_ref()
                     .and_then(|c| c.request_bodies.get(key.as_str()))
                 {
-                    Some(ReferenceOr::Item(body)) => body,
-                    Some(ReferenceOr::Reference { .. }) => {
-                        return Err(Error::Unsupported {
-                            pointer: pointer.to_string(),
-                            reason: "a request body reference to a reference".into(),
-                        });
-                    }
-                    None => {
-                        return Err(Error::DanglingRef {
-                            pointer: pointer.to_string(),
-                            reference: reference.clone(),
-                        });
-                    }
+                    Some(ReferenceOr::Item(body)) => Ok(body),
+                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
+                        pointer: pointer.to_string(),
+                        reason: "a request body reference to a reference".into(),
+                    }),
+                    None => Err(Error::DanglingRef {
+                        pointer: pointer.to_string(),
+                        reference: reference.clone(),
+                    }),
                 }
             }
-        };
+        }
+    }
+
+    /// Whether a request body must be sent (an unresolvable one counts as required).
+    fn body_required(&self, body: &'a ReferenceOr<RequestBody>) -> bool {
+        self.request_body(body, &Pointer::root())
+            .map_or(true, |body| body.required)
+    }
+
+    /// The request body in the first media type the generator can send, preferring JSON, then
+    /// a form, then text, then bytes; `multipart/form-data` is not supported.
+    fn body(
+        &mut self,
+        body: &'a ReferenceOr<RequestBody>,
+        camel: &str,
+        pointer: &Pointer,
+    ) -> Result<Option<Body>, Error> {
+        let body = self.request_body(body, pointer)?;
         if body.content.is_empty() {
             return Ok(None);
         }
-        let Some((media_type, media)) = body
+        let content_pointer = pointer.join("content");
+        let usable: Vec<(&'a String, &'a openapiv3::MediaType, MediaKind)> = body
             .content
             .iter()
-            .find(|(media_type, _)| is_json(media_type))
+            .filter_map(|(media_type, media)| {
+                media_kind(media_type).map(|kind| (media_type, media, kind))
+            })
+            .collect();
+        let Some(&(media_type, media, kind)) = usable.iter().min_by_key(|(_, _, kind)| *kind)
         else {
+            let listed: Vec<&str> = body.content.keys().map(String::as_str).collect();
             return Err(Error::Unsupported {
-                pointer: pointer.join("content").to_string(),
-                reason: "a request body with no JSON media type".into(),
+                pointer: content_pointer.to_string(),
+                reason: format!(
+                    "a request body in no media type the generator can send ({})",
+                    listed.join(", ")
+                ),
             });
         };
-        let ty = match &media.schema {
-            Some(schema) => {
-                self.type_of(
-                    SchemaAt::of(schema),
-                    &format!("{camel}Body"),
-                    &pointer.join("content").join(media_type).join("schema"),
-                )?
-                .0
+        let schema_pointer = content_pointer.join(media_type).join("schema");
+        let value_type = |builder: &mut Self| -> Result<TypeRef, Error> {
+            match &media.schema {
+                Some(schema) => Ok(builder
+                    .type_of(
+                        SchemaAt::of(schema),
+                        &format!("{camel}Body"),
+                        &schema_pointer,
+                    )?
+                    .0),
+                None => Ok(TypeRef::Json),
             }
-            None => TypeRef::Json,
+        };
+        let kind = match kind {
+            MediaKind::Json => BodyKind::Json(value_type(self)?),
+            MediaKind::Form => {
+                let ty = value_type(self)?;
+                let is_object = match &ty {
+                    TypeRef::Map(_) => true,
+                    TypeRef::Named(name) => {
+                        matches!(self.types.get(name), Some(TypeDef::Struct(_)))
+                    }
+                    _ => false,
+                };
+                if !is_object {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: "a form-encoded body whose schema is not an object".into(),
+                    });
+                }
+                BodyKind::Form(ty)
+            }
+            MediaKind::Text => BodyKind::Text,
+            MediaKind::Bytes => BodyKind::Bytes,
         };
         Ok(Some(Body {
-            ty,
+            kind,
+            media_type: media_type.clone(),
             required: body.required,
         }))
     }
@@ -1154,28 +1476,85 @@ impl<'a> Builder<'a> {
         if response.content.is_empty() {
             return Ok(ResponseKind::Empty);
         }
-        let Some((media_type, media)) = response
+        let content_pointer = pointer.join("content");
+        let usable = response
             .content
             .iter()
-            .find(|(media_type, _)| is_json(media_type))
-        else {
-            self.note(
-                &pointer.join("content"),
-                "a response with no JSON media type is not decoded",
+            .filter_map(|(media_type, media)| {
+                media_kind(media_type).map(|kind| (media_type, media, kind))
+            })
+            // A form is never a response the generator decodes; JSON, then text, then bytes.
+            .filter(|(_, _, kind)| *kind != MediaKind::Form)
+            .min_by_key(|(_, _, kind)| *kind);
+        let Some((media_type, media, kind)) = usable else {
+            let listed: Vec<&str> = response.content.keys().map(String::as_str).collect();
+            self.leave_out(
+                content_pointer.as_str(),
+                "the response body",
+                &format!(
+                    "a response in no media type the generator can read ({})",
+                    listed.join(", ")
+                ),
             );
             return Ok(ResponseKind::Empty);
         };
-        Ok(match &media.schema {
-            Some(schema) => ResponseKind::Json(
-                self.type_of(
-                    SchemaAt::of(schema),
-                    &format!("{camel}Response"),
-                    &pointer.join("content").join(media_type).join("schema"),
-                )?
-                .0,
-            ),
-            None => ResponseKind::Json(TypeRef::Json),
+        Ok(match kind {
+            MediaKind::Json | MediaKind::Form => match &media.schema {
+                Some(schema) => ResponseKind::Json(
+                    self.type_of(
+                        SchemaAt::of(schema),
+                        &format!("{camel}Response"),
+                        &content_pointer.join(media_type).join("schema"),
+                    )?
+                    .0,
+                ),
+                None => ResponseKind::Json(TypeRef::Json),
+            },
+            MediaKind::Text => ResponseKind::Text(media_type.clone()),
+            MediaKind::Bytes => ResponseKind::Bytes(media_type.clone()),
         })
+    }
+}
+
+/// Where a parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Path,
+    Query { required: bool },
+}
+
+/// How a body of a media type is encoded, in order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum MediaKind {
+    Json,
+    Form,
+    Text,
+    Bytes,
+}
+
+/// The encoding of a media type, or `None` for one the generator cannot send or read:
+/// `multipart/*` (parts with their own headers), and anything that is not a valid header value.
+fn media_kind(media_type: &str) -> Option<MediaKind> {
+    // It is sent as `Content-Type` / `Accept`: visible ASCII and spaces only.
+    if media_type.is_empty() || !media_type.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return None;
+    }
+    let essence = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if is_json(&essence) {
+        Some(MediaKind::Json)
+    } else if essence == "application/x-www-form-urlencoded" {
+        Some(MediaKind::Form)
+    } else if essence.starts_with("multipart/") {
+        None
+    } else if essence.starts_with("text/") {
+        Some(MediaKind::Text)
+    } else {
+        Some(MediaKind::Bytes)
     }
 }
 
@@ -1234,6 +1613,27 @@ fn string_enum(schema: &Schema) -> Option<Vec<&str>> {
         }
         _ => Vec::new(),
     };
+    (!values.is_empty()).then_some(values)
+}
+
+/// The values of a `oneOf`/`anyOf` whose every member is an inline string enum (dropshot's
+/// documented constants: one `enum: [v]` or `const: v` with a description each): an enum.
+fn const_union(schema: &Schema) -> Option<Vec<&str>> {
+    let members = match &schema.schema_kind {
+        SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
+            if schema.schema_data.discriminator.is_none() =>
+        {
+            members
+        }
+        _ => return None,
+    };
+    let mut values = Vec::new();
+    for member in members {
+        let ReferenceOr::Item(member) = member else {
+            return None;
+        };
+        values.extend(string_enum(member)?);
+    }
     (!values.is_empty()).then_some(values)
 }
 
@@ -1584,4 +1984,84 @@ fn resolve_aliases<'a>(
         }
     }
     resolved
+}
+
+/// Removes every type that neither an operation (through parameters, bodies and responses) nor
+/// one of `roots` reaches.
+fn prune_unreachable(
+    types: &mut BTreeMap<String, TypeDef>,
+    operations: &[Operation],
+    roots: &[String],
+) {
+    let roots: Vec<TypeRef> = roots.iter().cloned().map(TypeRef::Named).collect();
+    let mut pending: Vec<&TypeRef> = roots.iter().collect();
+    for operation in operations {
+        let params = operation
+            .path_params
+            .iter()
+            .chain(&operation.required_query)
+            .chain(&operation.optional_query);
+        pending.extend(params.map(|param| &param.ty));
+        pending.extend(
+            operation
+                .body
+                .iter()
+                .filter_map(|body| body.kind.value_type()),
+        );
+        if let ResponseKind::Json(ty) = &operation.response {
+            pending.push(ty);
+        }
+    }
+    let mut reached: BTreeSet<String> = BTreeSet::new();
+    while let Some(ty) = pending.pop() {
+        match ty {
+            TypeRef::Named(name) => {
+                if !reached.insert(name.clone()) {
+                    continue;
+                }
+                match types.get(name) {
+                    Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
+                    Some(TypeDef::Alias(def)) => pending.push(&def.ty),
+                    Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
+                    Some(TypeDef::Enum(_)) | None => {}
+                }
+            }
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+                pending.push(inner)
+            }
+            TypeRef::String
+            | TypeRef::Integer
+            | TypeRef::Number
+            | TypeRef::Boolean
+            | TypeRef::Json => {}
+        }
+    }
+    types.retain(|name, _| reached.contains(name));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MediaKind, media_kind};
+
+    #[test]
+    fn media_kinds() {
+        let cases = [
+            ("application/json", Some(MediaKind::Json)),
+            ("Application/JSON; charset=utf-8", Some(MediaKind::Json)),
+            ("application/problem+json", Some(MediaKind::Json)),
+            ("application/x-www-form-urlencoded", Some(MediaKind::Form)),
+            ("text/plain", Some(MediaKind::Text)),
+            ("text/csv; charset=utf-8", Some(MediaKind::Text)),
+            ("application/octet-stream", Some(MediaKind::Bytes)),
+            ("image/png", Some(MediaKind::Bytes)),
+            ("*/*", Some(MediaKind::Bytes)),
+            ("multipart/form-data", None),
+            ("text/plain\nX-Injected: 1", None),
+            ("text/plé", None),
+            ("", None),
+        ];
+        for (media_type, expected) in cases {
+            assert_eq!(media_kind(media_type), expected, "{media_type:?}");
+        }
+    }
 }

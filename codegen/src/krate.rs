@@ -85,11 +85,20 @@ pub fn generate_crate(input: &Input<'_>, settings: &CrateSettings<'_>) -> Result
         Some(text) => Config::parse(text)?,
         None => Config::default(),
     };
+    generate_crate_with(input, &config, settings)
+}
+
+/// [`generate_crate`] with an already parsed config (the input's config text is not read).
+pub fn generate_crate_with(
+    input: &Input<'_>,
+    config: &Config,
+    settings: &CrateSettings<'_>,
+) -> Result<Output, Error> {
     let named = Input {
         spec_path: settings.spec_name,
         ..*input
     };
-    let output = crate::generate_with(&named, &config)?;
+    let output = crate::generate_with(&named, config)?;
     let mut files = BTreeMap::new();
     for (name, contents) in output.files {
         files.insert(format!("src/gen/{name}"), contents);

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 pub use config::Config;
 pub use error::{Error, Note};
-pub use krate::{CRATE_ROOT, CrateSettings, generate_crate};
+pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with};
 
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]
@@ -59,18 +59,23 @@ pub fn build_ir(input: &Input<'_>) -> Result<(ir::Api, Vec<Note>), Error> {
         Some(text) => Config::parse(text)?,
         None => Config::default(),
     };
+    build_ir_with(input, &config)
+}
+
+/// [`build_ir`] with an already parsed config (the input's config text is not read).
+pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec<Note>), Error> {
     let lowered = lower::lower(load::parse_document(input.spec_text)?)?;
     let mut notes = lowered.notes;
-    let api = ir::build(&lowered.openapi, &config, &mut notes)?;
+    // Selection first: what it leaves out is never converted, so it cannot fail the build.
+    let selection = select::select(&lowered.openapi, &config.select)?;
+    let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
     Ok((api, notes))
 }
 
-/// Runs the pipeline with an already parsed config (the input's config text is not read).
-fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
-    let document = load::parse_document(input.spec_text)?;
-    let lowered = lower::lower(document)?;
-    let mut notes = lowered.notes;
-    let api = ir::build(&lowered.openapi, config, &mut notes)?;
+/// [`generate`] with an already parsed config (the input's config text is not read), e.g. one
+/// whose `strict` a command-line flag has set.
+pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
+    let (api, notes) = build_ir_with(input, config)?;
     let files = emit::emit_files(&api, config, input.spec_path)?;
     Ok(Output { files, notes })
 }

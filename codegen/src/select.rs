@@ -1,19 +1,97 @@
-//! Operation selection (`select` in the config) and pruning of the types no selected
-//! operation reaches.
+//! Operation selection (`select` in the config), decided on the lowered document before any IR is
+//! built: what a selection leaves out is never converted, so nothing unselected can fail a regen.
+//!
+//! The pass knows the document only, not the IR: it returns the selected operations and the
+//! component schemas they reach through `$ref`s (and discriminator mappings), and `ir::build`
+//! converts exactly those.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use crate::ir::{Operation, ResponseKind, TypeDef, TypeRef};
+use openapiv3::{OpenAPI, ReferenceOr};
+use serde_json::Value;
 
-/// Whether any selector picks `operation`.
-pub(crate) fn is_selected(selectors: &[String], operation: &Operation) -> bool {
-    let key = format!("{} {}", operation.method, operation.path);
-    selectors
-        .iter()
-        .any(|selector| match selector.strip_prefix("tag:") {
-            Some(tag) => operation.tags.iter().any(|t| t == tag),
-            None => glob_matches(selector.as_bytes(), key.as_bytes()),
-        })
+use crate::Error;
+
+/// What to convert.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Selection {
+    /// `(path, lower-case method)` of every selected operation; `None`: every operation.
+    pub(crate) operations: Option<BTreeSet<(String, String)>>,
+    /// Keys of the component schemas to convert; `None`: every component schema.
+    pub(crate) schemas: Option<BTreeSet<String>>,
+}
+
+impl Selection {
+    /// Everything in the document (no `select` in the config).
+    pub(crate) fn everything() -> Self {
+        Selection {
+            operations: None,
+            schemas: None,
+        }
+    }
+
+    pub(crate) fn has_operation(&self, path: &str, method: &str) -> bool {
+        self.operations
+            .as_ref()
+            .is_none_or(|selected| selected.contains(&(path.to_owned(), method.to_owned())))
+    }
+
+    pub(crate) fn has_schema(&self, key: &str) -> bool {
+        self.schemas
+            .as_ref()
+            .is_none_or(|selected| selected.contains(key))
+    }
+}
+
+/// Applies `selectors` to `spec`. Every selector must pick at least one operation: one that picks
+/// none is a typo or an operation the document no longer has, and is reported as such.
+pub(crate) fn select(spec: &OpenAPI, selectors: &[String]) -> Result<Selection, Error> {
+    if selectors.is_empty() {
+        return Ok(Selection::everything());
+    }
+    let mut operations = BTreeSet::new();
+    let mut used = vec![false; selectors.len()];
+    for (path, item) in &spec.paths.paths {
+        // A path item given as `$ref` has no operations of its own to select.
+        let ReferenceOr::Item(item) = item else {
+            continue;
+        };
+        for (method, operation) in item.iter() {
+            let key = format!("{} {path}", method.to_ascii_uppercase());
+            let mut selected = false;
+            for (i, selector) in selectors.iter().enumerate() {
+                if is_selected(selector, &key, &operation.tags) {
+                    used[i] = true;
+                    selected = true;
+                }
+            }
+            if selected {
+                operations.insert((path.clone(), method.to_owned()));
+            }
+        }
+    }
+    if let Some(i) = used.iter().position(|used| !used) {
+        return Err(Error::Config {
+            pointer: format!("#/select/{i}"),
+            reason: format!(
+                "{:?} selects no operation in the document",
+                selectors.get(i).map_or("", String::as_str)
+            ),
+        });
+    }
+    let schemas = reachable_schemas(spec, &operations);
+    Ok(Selection {
+        operations: Some(operations),
+        schemas: Some(schemas),
+    })
+}
+
+/// Whether `selector` picks the operation `key` (`"GET /v1/models"`) with `tags`.
+fn is_selected(selector: &str, key: &str, tags: &[String]) -> bool {
+    match selector.strip_prefix("tag:") {
+        Some(tag) => tags.iter().any(|t| t == tag),
+        None => glob_matches(selector.as_bytes(), key.as_bytes()),
+    }
 }
 
 /// `*` matches within one path segment (no `/`), `**` matches anything; all else is literal.
@@ -30,51 +108,186 @@ fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
     }
 }
 
-/// Removes every type that no operation reaches through parameters, bodies and responses.
-pub(crate) fn prune_unreachable(types: &mut BTreeMap<String, TypeDef>, operations: &[Operation]) {
-    let mut pending: Vec<&TypeRef> = Vec::new();
-    for operation in operations {
-        let params = operation
-            .path_params
-            .iter()
-            .chain(&operation.required_query)
-            .chain(&operation.optional_query);
-        pending.extend(params.map(|param| &param.ty));
-        pending.extend(operation.body.iter().map(|body| &body.ty));
-        if let ResponseKind::Json(ty) = &operation.response {
-            pending.push(ty);
+/// The component schemas the selected operations reach, following every local `$ref` (through
+/// components of any kind: parameters, request bodies, responses) and discriminator mapping.
+/// The walk is over the document as JSON, so it sees every place a reference can stand.
+fn reachable_schemas(spec: &OpenAPI, operations: &BTreeSet<(String, String)>) -> BTreeSet<String> {
+    let Ok(document) = serde_json::to_value(spec) else {
+        // Not reachable for a document that was deserialised; converting everything is the
+        // safe answer (the same as no selection).
+        return all_schema_keys(spec);
+    };
+    let mut pending: Vec<&Value> = Vec::new();
+    let paths = document.get("paths");
+    for (path, method) in operations {
+        if let Some(item) = paths.and_then(|paths| paths.get(path)) {
+            pending.extend(item.get(method.as_str()));
+            pending.extend(item.get("parameters"));
         }
     }
-    let mut reached: BTreeSet<String> = BTreeSet::new();
-    while let Some(ty) = pending.pop() {
-        match ty {
-            TypeRef::Named(name) => {
-                if !reached.insert(name.clone()) {
-                    continue;
-                }
-                match types.get(name) {
-                    Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
-                    Some(TypeDef::Alias(def)) => pending.push(&def.ty),
-                    Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
-                    Some(TypeDef::Enum(_)) | None => {}
-                }
+    let mut seen_refs: BTreeSet<&str> = BTreeSet::new();
+    let mut schemas = BTreeSet::new();
+    while let Some(value) = pending.pop() {
+        let mut references = Vec::new();
+        collect_references(value, &mut references);
+        for reference in references {
+            if !seen_refs.insert(reference) {
+                continue;
             }
-            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
-                pending.push(inner)
+            let Some(target) = reference
+                .strip_prefix('#')
+                .and_then(|pointer| document.pointer(pointer))
+            else {
+                // Dangling or external: the IR build reports it where it stands.
+                continue;
+            };
+            if let Some(key) = reference.strip_prefix("#/components/schemas/") {
+                schemas.insert(key.replace("~1", "/").replace("~0", "~"));
             }
-            TypeRef::String
-            | TypeRef::Integer
-            | TypeRef::Number
-            | TypeRef::Boolean
-            | TypeRef::Json => {}
+            pending.push(target);
         }
     }
-    types.retain(|name, _| reached.contains(name));
+    schemas
+}
+
+fn all_schema_keys(spec: &OpenAPI) -> BTreeSet<String> {
+    spec.components
+        .iter()
+        .flat_map(|components| components.schemas.keys().cloned())
+        .collect()
+}
+
+/// Every `$ref` string and discriminator mapping target under `value`.
+fn collect_references<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                for (key, member) in object {
+                    match (key.as_str(), member) {
+                        ("$ref", Value::String(reference)) => out.push(reference),
+                        ("discriminator", Value::Object(discriminator)) => {
+                            if let Some(Value::Object(mapping)) = discriminator.get("mapping") {
+                                out.extend(mapping.values().filter_map(Value::as_str));
+                            }
+                        }
+                        _ => stack.push(member),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::glob_matches;
+    use std::collections::BTreeSet;
+
+    use super::{Selection, glob_matches, select};
+    use crate::Error;
+
+    const DOCUMENT: &str = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /pets/{id}:
+    parameters:
+      - $ref: "#/components/parameters/Id"
+    get:
+      tags: [pets]
+      responses:
+        "200":
+          $ref: "#/components/responses/Pet"
+  /broken:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Missing"}
+      responses:
+        "204": {description: none}
+components:
+  parameters:
+    Id:
+      name: id
+      in: path
+      required: true
+      schema: {$ref: "#/components/schemas/PetId"}
+  responses:
+    Pet:
+      description: a pet
+      content:
+        application/json:
+          schema: {$ref: "#/components/schemas/Pet"}
+  schemas:
+    PetId: {type: string}
+    Pet:
+      oneOf: [{$ref: "#/components/schemas/Cat"}]
+      discriminator:
+        propertyName: kind
+        mapping: {dog: "#/components/schemas/Dog"}
+    Cat: {type: object, properties: {kind: {type: string}}}
+    Dog: {type: object, properties: {kind: {type: string}}}
+    Unused: {type: object, properties: {x: {$ref: "#/components/schemas/Missing"}}}
+"##;
+
+    fn selection(selectors: &[&str]) -> Result<Selection, Error> {
+        let lowered = crate::lower::lower(crate::load::parse_document(DOCUMENT)?)?;
+        let selectors: Vec<String> = selectors.iter().map(|s| (*s).to_owned()).collect();
+        select(&lowered.openapi, &selectors)
+    }
+
+    #[test]
+    fn reaches_schemas_through_every_kind_of_reference() {
+        let expected = Selection {
+            operations: Some(BTreeSet::from([(
+                "/pets/{id}".to_owned(),
+                "get".to_owned(),
+            )])),
+            schemas: Some(
+                ["Cat", "Dog", "Pet", "PetId"]
+                    .map(str::to_owned)
+                    .into_iter()
+                    .collect(),
+            ),
+        };
+        assert_eq!(selection(&["tag:pets"]), Ok(expected.clone()));
+        assert_eq!(selection(&["GET /pets/*"]), Ok(expected));
+        assert_eq!(selection(&[]), Ok(Selection::everything()));
+    }
+
+    #[test]
+    fn a_selector_that_selects_nothing_is_named() {
+        assert_eq!(
+            selection(&["tag:pets", "GET /cats"]),
+            Err(Error::Config {
+                pointer: "#/select/1".to_owned(),
+                reason: "\"GET /cats\" selects no operation in the document".to_owned(),
+            })
+        );
+    }
+
+    #[test]
+    fn what_is_not_selected_is_never_converted() {
+        let generate = |config: &str| {
+            crate::generate(&crate::Input {
+                spec_path: "t.yaml",
+                spec_text: DOCUMENT,
+                config_text: Some(config),
+            })
+            .map(|output| output.notes)
+        };
+        assert_eq!(generate("select: [tag:pets]\nstrict: true"), Ok(Vec::new()));
+        assert_eq!(
+            generate("").map(|_| ()),
+            Err(Error::DanglingRef {
+                pointer: "#/components/schemas/Unused/properties/x".to_owned(),
+                reference: "#/components/schemas/Missing".to_owned(),
+            })
+        );
+    }
 
     #[test]
     fn globs() {

@@ -1,6 +1,9 @@
 //! Project automation. `cargo xtask regen` writes the emitted files of `baseten-api` from
-//! `schema/`; `cargo xtask regen --check` writes nothing and fails when they have drifted.
+//! `schema/`; `cargo xtask regen --check` writes nothing and fails when they have drifted;
+//! `cargo xtask corpus DIR` generates and compiles every document in a directory (see
+//! `codegen/CORPUS.md`).
 
+mod corpus;
 mod regen;
 
 use std::path::PathBuf;
@@ -9,9 +12,10 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask regen [--check] [--root DIR]
-       cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check]
+usage: cargo xtask regen [--check] [--strict] [--root DIR]
+       cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
        cargo xtask diff OLD NEW
+       cargo xtask corpus DIR [--out DIR] [--strict]
 
   regen            generate generated/src/gen/ from schema/
   regen --check    write nothing; fail with a diff when the output is stale
@@ -22,7 +26,11 @@ usage: cargo xtask regen [--check] [--root DIR]
   --name NAME      the generated crate's package name (default: generated-<file stem>)
   --own-workspace  give the generated crate a [workspace] table of its own (for a crate
                    outside any workspace); without it, it can be an enclosing workspace's member
-  diff OLD NEW     the changes NEW makes to the generated API, each breaking or additive";
+  --strict         what the generator cannot represent is an error, not a note (as
+                   `strict: true` in the config)
+  diff OLD NEW     the changes NEW makes to the generated API, each breaking or additive
+  corpus DIR       generate every document in DIR as a crate (members of one workspace, in
+                   --out DIR or a temporary directory), `cargo check` them once, print a table";
 
 fn main() -> ExitCode {
     match run(pico_args::Arguments::from_env()) {
@@ -46,14 +54,15 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
             regen::Mode::Overwrite
         };
         let own_workspace = args.contains("--own-workspace");
+        let strict = args.contains("--strict");
         let root: Option<PathBuf> = args.opt_value_from_os_str("--root", to_path)?;
         let spec: Option<PathBuf> = args.opt_value_from_os_str("--spec", to_path)?;
         let out: Option<PathBuf> = args.opt_value_from_os_str("--out", to_path)?;
         let config: Option<PathBuf> = args.opt_value_from_os_str("--config", to_path)?;
         let name: Option<String> = args.opt_value_from_str("--name")?;
-        Ok((mode, own_workspace, root, spec, out, config, name))
+        Ok((mode, own_workspace, strict, root, spec, out, config, name))
     })();
-    let Ok((mode, own_workspace, root, spec, out, config, name)) = parsed else {
+    let Ok((mode, own_workspace, strict, root, spec, out, config, name)) = parsed else {
         eprintln!("{USAGE}");
         return Ok(ExitCode::from(2));
     };
@@ -69,7 +78,7 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
                 Some(root) => root,
                 None => regen::workspace_root()?,
             };
-            regen::run(&root, mode)?;
+            regen::run(&root, mode, strict)?;
         }
         (["regen"], Some(spec), Some(out)) if root.is_none() => {
             let runtime = regen::workspace_root()?.join(regen::RUNTIME_DIR);
@@ -79,9 +88,19 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
                 config: config.as_deref(),
                 name: name.as_deref(),
                 own_workspace,
+                strict,
                 runtime: &runtime,
             };
             regen::run_standalone(&target, mode)?;
+        }
+        (["corpus", dir], None, out)
+            if root.is_none()
+                && name.is_none()
+                && config.is_none()
+                && mode == regen::Mode::Overwrite =>
+        {
+            let runtime = regen::workspace_root()?.join(regen::RUNTIME_DIR);
+            return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, strict);
         }
         (["diff", old, new], None, None) => {
             regen::diff(std::path::Path::new(old), std::path::Path::new(new))?;

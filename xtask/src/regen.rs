@@ -24,8 +24,8 @@ pub enum Mode {
     Check,
 }
 
-pub fn run(root: &Path, mode: Mode) -> Result<()> {
-    let files = generate(root)?;
+pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
+    let files = generate(root, strict)?;
     let stale = sync_dir(root, OUT_DIR, &files, mode)?;
     if stale.is_empty() {
         if mode == Mode::Overwrite {
@@ -53,6 +53,8 @@ pub struct Standalone<'a> {
     pub config: Option<&'a Path>,
     pub name: Option<&'a str>,
     pub own_workspace: bool,
+    /// `--strict`: what the generator would leave out is an error.
+    pub strict: bool,
     /// This workspace's runtime crate directory.
     pub runtime: &'a Path,
 }
@@ -93,7 +95,8 @@ pub fn run_standalone(target: &Standalone<'_>, mode: Mode) -> Result<()> {
         spec_text: &spec_text,
         config_text: config_text.as_deref(),
     };
-    let output = baseten_codegen::generate_crate(&input, &settings)
+    let config = parse_config(config_text.as_deref(), target.strict)?;
+    let output = baseten_codegen::generate_crate_with(&input, &config, &settings)
         .with_context(|| format!("generating from {}", spec.display()))?;
     for note in &output.notes {
         eprintln!(
@@ -261,8 +264,21 @@ fn is_workspace_root(dir: &Path) -> bool {
     dir.join("Cargo.toml").is_file() && dir.join(SPEC).is_file()
 }
 
+/// The generator config from its text (none: the defaults), made strict when `strict` is set
+/// (`--strict`); a config's own `strict: true` stays.
+pub fn parse_config(text: Option<&str>, strict: bool) -> Result<baseten_codegen::Config> {
+    let mut config = match text {
+        Some(text) => {
+            baseten_codegen::Config::parse(text).context("reading the generator config")?
+        }
+        None => baseten_codegen::Config::default(),
+    };
+    config.strict |= strict;
+    Ok(config)
+}
+
 /// Runs the generator on `schema/`; prints its notes; returns the files it emitted.
-pub fn generate(root: &Path) -> Result<BTreeMap<String, String>> {
+pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
     let spec_text =
         fs::read_to_string(root.join(SPEC)).with_context(|| format!("reading {SPEC}"))?;
     let config_text = match fs::read_to_string(root.join(CONFIG)) {
@@ -275,8 +291,9 @@ pub fn generate(root: &Path) -> Result<BTreeMap<String, String>> {
         spec_text: &spec_text,
         config_text: config_text.as_deref(),
     };
-    let output =
-        baseten_codegen::generate(&input).with_context(|| format!("generating from {SPEC}"))?;
+    let config = parse_config(config_text.as_deref(), strict)?;
+    let output = baseten_codegen::generate_with(&input, &config)
+        .with_context(|| format!("generating from {SPEC}"))?;
     for note in &output.notes {
         eprintln!("note: {SPEC}{}", note.to_string().trim_start_matches('#'));
     }
@@ -385,7 +402,7 @@ mod tests {
     #[test]
     fn generated_code_is_fresh() {
         let root = workspace_root().expect("the workspace is found");
-        let files = generate(&root).expect("generation succeeds");
+        let files = generate(&root, false).expect("generation succeeds");
         let stale = sync_dir(&root, OUT_DIR, &files, Mode::Check).expect("check runs");
         assert!(
             stale.is_empty(),

@@ -93,7 +93,8 @@ fn emit_expectation(operation: &Operation) -> TokenStream {
     let name = ident(&format!("on_{}", operation.name));
     let response = match &operation.response {
         ResponseKind::Json(ty) => type_tokens(ty),
-        ResponseKind::Empty => quote!(()),
+        // Text and bytes answers are sent with `respond_raw`; nothing to type.
+        ResponseKind::Empty | ResponseKind::Text(_) | ResponseKind::Bytes(_) => quote!(()),
     };
     let ids: Vec<_> = operation
         .path_params

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{code_span, doc_attrs, ident, type_tokens};
-use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
+use crate::ir::{Api, BodyKind, Operation, Param, ResponseKind, TypeRef};
 
 /// The top of `operations.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
@@ -75,6 +75,14 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
                     }
                 }
             }
+            _ if param.any_scalar => quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #field(mut self, value: impl ::std::fmt::Display) -> Self {
+                    self.#field = Some(value.to_string());
+                    self
+                }
+            },
             scalar => {
                 let scalar = type_tokens(scalar);
                 quote! {
@@ -101,10 +109,13 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
     }
 }
 
-fn argument_type(ty: &TypeRef) -> TokenStream {
-    match ty {
+fn argument_type(param: &Param) -> TokenStream {
+    if param.any_scalar {
+        return quote!(impl ::std::fmt::Display);
+    }
+    match &param.ty {
         TypeRef::String => quote!(&str),
-        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(ty),
+        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(&param.ty),
         TypeRef::Vec(element) => {
             let element = type_tokens(element);
             quote!(&[#element])
@@ -132,15 +143,23 @@ fn emit_method(operation: &Operation) -> TokenStream {
         .chain(&operation.required_query)
     {
         let arg = ident(&param.rust_name);
-        let ty = argument_type(&param.ty);
+        let ty = argument_type(param);
         arguments.push(quote!(#arg: #ty));
     }
     if let Some(body) = &operation.body {
-        let ty = type_tokens(&body.ty);
+        // Optional text and bytes take concrete types, so that `None` needs no annotation.
+        let (required, optional) = match &body.kind {
+            BodyKind::Json(ty) | BodyKind::Form(ty) => {
+                let ty = type_tokens(ty);
+                (quote!(&#ty), quote!(Option<&#ty>))
+            }
+            BodyKind::Text => (quote!(&str), quote!(Option<&str>)),
+            BodyKind::Bytes => (quote!(impl Into<Vec<u8>>), quote!(Option<Vec<u8>>)),
+        };
         arguments.push(if body.required {
-            quote!(body: &#ty)
+            quote!(body: #required)
         } else {
-            quote!(body: Option<&#ty>)
+            quote!(body: #optional)
         });
     }
     if let Some(query_type) = &operation.query_type {
@@ -174,11 +193,23 @@ fn emit_method(operation: &Operation) -> TokenStream {
         quote!(let pairs: Vec<(&'static str, String)> = Vec::new();)
     };
     let body = match &operation.body {
-        Some(body) if body.required => quote!(Some(rt::json_body(body)?)),
-        Some(_) => quote!(match body {
-            Some(body) => Some(rt::json_body(body)?),
-            None => None,
-        }),
+        Some(body) => {
+            let media_type = &body.media_type;
+            let encode = match &body.kind {
+                BodyKind::Json(_) => quote!(rt::Body::json(#media_type, body)?),
+                BodyKind::Form(_) => quote!(rt::Body::form(#media_type, body)?),
+                BodyKind::Text => quote!(rt::Body::text(#media_type, body)),
+                BodyKind::Bytes => quote!(rt::Body::bytes(#media_type, body)),
+            };
+            if body.required {
+                quote!(Some(#encode))
+            } else {
+                quote!(match body {
+                    Some(body) => Some(#encode),
+                    None => None,
+                })
+            }
+        }
         None => quote!(None),
     };
     let operation_name = &operation.name;
@@ -198,6 +229,14 @@ fn emit_method(operation: &Operation) -> TokenStream {
         ResponseKind::Json(ty) => (
             type_tokens(ty),
             quote!(self.runtime().execute(request).await),
+        ),
+        ResponseKind::Text(media_type) => (
+            quote!(String),
+            quote!(self.runtime().execute_text(request, #media_type).await),
+        ),
+        ResponseKind::Bytes(media_type) => (
+            quote!(Vec<u8>),
+            quote!(self.runtime().execute_bytes(request, #media_type).await),
         ),
         ResponseKind::Empty => (
             quote!(()),
@@ -240,7 +279,9 @@ fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
             let arg = ident(&param.rust_name);
             let wire = &param.wire_name;
             encodings.push(match param.ty {
-                TypeRef::String => quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;),
+                TypeRef::String if !param.any_scalar => {
+                    quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;)
+                }
                 _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
             });
         }

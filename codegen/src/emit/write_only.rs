@@ -12,7 +12,7 @@ pub(crate) fn write_only_types(api: &Api) -> BTreeSet<String> {
         api,
         api.operations
             .iter()
-            .filter_map(|op| op.body.as_ref().map(|b| &b.ty)),
+            .filter_map(|op| op.body.as_ref().and_then(|b| b.kind.value_type())),
     );
     let responses = reachable(
         api,

@@ -246,6 +246,44 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<T, Error> {
+        let bytes = self.execute_bytes(request, "application/json").await?;
+        decode(&bytes, self.inner.api_key.as_ref())
+    }
+
+    /// Like [`execute`](Self::execute), for a `text/*` response: the 2xx body as text, asked for
+    /// with `accept` as the `Accept` header.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute`](Self::execute), without the decoding; bytes that are not UTF-8 are
+    /// replaced by U+FFFD.
+    #[doc(hidden)]
+    pub async fn execute_text(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<String, Error> {
+        let bytes = self.execute_bytes(request, accept).await?;
+        // Text in another charset than UTF-8 keeps what it can rather than failing the call;
+        // `execute_bytes` is there for the exact bytes.
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        })
+    }
+
+    /// Like [`execute`](Self::execute), for any other response: the 2xx body as it came, asked
+    /// for with `accept` as the `Accept` header.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute`](Self::execute), without the decoding.
+    #[doc(hidden)]
+    pub async fn execute_bytes(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<Vec<u8>, Error> {
         let span = tracing::debug_span!(
             "baseten_api.request",
             operation = request.operation,
@@ -257,15 +295,12 @@ impl Client {
         );
         let work = async {
             let started = Instant::now();
-            let result = self.execute_with_retries(request, &span).await;
+            let result = self.execute_with_retries(request, accept, &span).await;
             span.record("elapsed_ms", millis(started.elapsed()));
-            match result {
-                Ok(bytes) => decode(&bytes, self.inner.api_key.as_ref()),
-                Err(error) => {
-                    tracing::debug!(error = %error, "request failed");
-                    Err(error)
-                }
+            if let Err(error) = &result {
+                tracing::debug!(error = %error, "request failed");
             }
+            result
         };
         work.instrument(span.clone()).await
     }
@@ -278,9 +313,22 @@ impl Client {
     async fn execute_with_retries(
         &self,
         request: Request,
+        accept: &'static str,
         span: &tracing::Span,
     ) -> Result<Vec<u8>, Error> {
         let url = self.url_for(&request)?;
+        // Checked once, before any attempt: the generator only emits valid media types, but a
+        // hand-built request must not panic the client either.
+        let accept = header_value("Accept", accept)?;
+        let content_type = request
+            .body
+            .as_ref()
+            .map(|body| header_value("Content-Type", body.content_type))
+            .transpose()?;
+        let headers = RequestHeaders {
+            accept,
+            content_type,
+        };
         let max_attempts = if is_idempotent(&request.method) {
             self.inner.retry.max_attempts()
         } else {
@@ -291,7 +339,7 @@ impl Client {
         loop {
             attempt += 1;
             span.record("attempt", attempt);
-            let failure = match self.send_once(&request, url.clone()).await {
+            let failure = match self.send_once(&request, &headers, url.clone()).await {
                 Ok(answer) if answer.status.is_success() => {
                     span.record("status", answer.status.as_u16());
                     return Ok(answer.body);
@@ -334,7 +382,12 @@ impl Client {
     }
 
     /// One attempt: the status, the headers that matter and the whole body.
-    async fn send_once(&self, request: &Request, url: reqwest::Url) -> Result<Answer, SendError> {
+    async fn send_once(
+        &self,
+        request: &Request,
+        headers: &RequestHeaders,
+        url: reqwest::Url,
+    ) -> Result<Answer, SendError> {
         let settings = &*self.inner;
         let mut builder = settings
             .http
@@ -343,14 +396,14 @@ impl Client {
             // brought with `ClientBuilder::http_client` too.
             .timeout(settings.timeout)
             .headers(settings.default_headers.clone())
-            .header(ACCEPT, HeaderValue::from_static("application/json"));
+            .header(ACCEPT, headers.accept.clone());
         if let Some(key) = &settings.api_key {
             builder = builder.header(AUTHORIZATION, key.header.clone());
         }
-        if let Some(body) = &request.body {
+        if let (Some(body), Some(content_type)) = (&request.body, &headers.content_type) {
             builder = builder
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(body.clone());
+                .header(CONTENT_TYPE, content_type.clone())
+                .body(body.bytes.clone());
         }
         let mut response = builder.send().await?;
         let status = response.status();
@@ -515,6 +568,19 @@ impl Failure {
             retry_after: None,
         }
     }
+}
+
+/// The per-request headers, validated once for every attempt.
+struct RequestHeaders {
+    accept: HeaderValue,
+    content_type: Option<HeaderValue>,
+}
+
+/// A media type as a header value; one that is not (a newline, a non-ASCII byte) is refused.
+fn header_value(name: &str, media_type: &'static str) -> Result<HeaderValue, Error> {
+    HeaderValue::from_str(media_type).map_err(|_| {
+        Error::InvalidRequest(format!("{media_type:?} is not a valid {name} header value"))
+    })
 }
 
 /// Decodes a 2xx body through [`metrics::decode`](crate::metrics::decode), so a failure names
@@ -891,6 +957,7 @@ mod tests {
     use std::thread::JoinHandle;
 
     use super::*;
+    use crate::support::Body;
 
     const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
     /// What a generated crate passes as its document's base URL.
@@ -1205,7 +1272,10 @@ mod tests {
             path_template: "/v1/things/{id}",
             path: path.to_owned(),
             query: vec![("metrics", "a b".to_owned()), ("metrics", "c&d".to_owned())],
-            body,
+            body: body.map(|bytes| Body {
+                content_type: "application/json",
+                bytes,
+            }),
         }
     }
 

@@ -59,4 +59,4 @@ pub use retry::RetryPolicy;
 pub use support::__private;
 pub use support::json_body;
 #[cfg(feature = "client")]
-pub use support::{Method, Request, encode_path_segment};
+pub use support::{Body, Method, Request, encode_path_segment};

@@ -136,6 +136,18 @@ impl<T: Serialize> Expectation<'_, T> {
         self.respond_with(Reply::Ok(body)).await;
     }
 
+    /// Answers every matching request with `status` and `body` as `content_type`: for
+    /// operations that return text or bytes, or a body no type describes.
+    pub async fn respond_raw(self, status: u16, content_type: &str, body: impl Into<Vec<u8>>) {
+        let mut mock = self
+            .mock()
+            .respond_with(ResponseTemplate::new(status).set_body_raw(body.into(), content_type));
+        if let Some(times) = self.times {
+            mock = mock.expect(times);
+        }
+        mock.mount(self.server).await;
+    }
+
     /// Answers every matching request with `status` and a JSON error body.
     pub async fn respond_status(self, status: u16, body: serde_json::Value) {
         self.respond_with(Reply::<&T>::Status(status, body)).await;

@@ -26,8 +26,71 @@ pub struct Request {
     /// Query pairs in order; a key may repeat (`metrics=a&metrics=b`).
     /// Values are encoded when the URL is built.
     pub query: Vec<(&'static str, String)>,
-    /// A serialised JSON body (see [`json_body`]), if the operation has one.
-    pub body: Option<Vec<u8>>,
+    /// The encoded body and its media type, if the operation has one.
+    pub body: Option<Body>,
+}
+
+/// An encoded request body and the `Content-Type` it is sent with.
+#[cfg(feature = "client")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body {
+    /// The media type as the document writes it (`application/json`, `text/plain`, …).
+    pub content_type: &'static str,
+    /// The bytes sent.
+    pub bytes: Vec<u8>,
+}
+
+#[cfg(feature = "client")]
+impl Body {
+    /// `value` as JSON.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] if `value` cannot be represented as JSON.
+    pub fn json<T: serde::Serialize + ?Sized>(
+        content_type: &'static str,
+        value: &T,
+    ) -> Result<Body, Error> {
+        Ok(Body {
+            content_type,
+            bytes: json_body(value)?,
+        })
+    }
+
+    /// `value` form-encoded (`application/x-www-form-urlencoded`): a flat object of scalars.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] if `value` is not a flat object (nested objects and arrays
+    /// have no form encoding).
+    pub fn form<T: serde::Serialize + ?Sized>(
+        content_type: &'static str,
+        value: &T,
+    ) -> Result<Body, Error> {
+        let text = serde_urlencoded::to_string(value).map_err(|source| {
+            Error::InvalidRequest(format!("request body cannot be form-encoded: {source}"))
+        })?;
+        Ok(Body {
+            content_type,
+            bytes: text.into_bytes(),
+        })
+    }
+
+    /// Text as given.
+    pub fn text(content_type: &'static str, value: &str) -> Body {
+        Body {
+            content_type,
+            bytes: value.as_bytes().to_vec(),
+        }
+    }
+
+    /// Bytes as given (a `Vec<u8>`, `bytes::Bytes`, `&[u8]`, a `String`, …).
+    pub fn bytes(content_type: &'static str, value: impl Into<Vec<u8>>) -> Body {
+        Body {
+            content_type,
+            bytes: value.into(),
+        }
+    }
 }
 
 /// Bytes left as they are in a path segment: RFC 3986 "unreserved"
@@ -217,6 +280,64 @@ mod tests {
                 other => panic!("{value:?} gave {other:?}"),
             }
         }
+    }
+
+    #[cfg(feature = "client")]
+    #[test]
+    fn bodies_keep_their_media_type() {
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            name: &'a str,
+            count: u32,
+        }
+        let form = Body::form(
+            "application/x-www-form-urlencoded",
+            &Form {
+                name: "a b&c",
+                count: 2,
+            },
+        );
+        assert_eq!(
+            form.ok(),
+            Some(Body {
+                content_type: "application/x-www-form-urlencoded",
+                bytes: b"name=a+b%26c&count=2".to_vec(),
+            })
+        );
+        let nested = Body::form(
+            "application/x-www-form-urlencoded",
+            &serde_json::json!({"a": {"b": 1}}),
+        );
+        match nested {
+            Err(Error::InvalidRequest(message)) => {
+                assert!(
+                    message.starts_with("request body cannot be form-encoded: "),
+                    "{message}"
+                );
+            }
+            other => panic!("nested form gave {other:?}"),
+        }
+        assert_eq!(
+            Body::text("text/plain", "hé"),
+            Body {
+                content_type: "text/plain",
+                bytes: "hé".as_bytes().to_vec(),
+            }
+        );
+        assert_eq!(
+            Body::bytes("application/octet-stream", &[0u8, 255][..]),
+            Body {
+                content_type: "application/octet-stream",
+                bytes: vec![0, 255],
+            }
+        );
+        assert_eq!(
+            Body::json("application/problem+json", &serde_json::json!({"x": 1})).ok(),
+            Some(Body {
+                content_type: "application/problem+json",
+                bytes: br#"{"x":1}"#.to_vec(),
+            })
+        );
     }
 
     #[test]

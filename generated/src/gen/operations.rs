@@ -545,7 +545,7 @@ impl Client {
                 "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings"
             ),
             query: pairs,
-            body: Some(rt::json_body(body)?),
+            body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
     }
@@ -569,7 +569,7 @@ impl Client {
             path_template: "/v1/models/{model_id}/environments/{env_name}",
             path: format!("/v1/models/{model_id}/environments/{env_name}"),
             query: pairs,
-            body: Some(rt::json_body(body)?),
+            body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
     }

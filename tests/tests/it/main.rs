@@ -10,6 +10,7 @@ mod golden;
 mod hostile;
 mod http_hostile;
 mod lowering;
+mod media;
 mod operations_live;
 mod properties;
 mod resilience;

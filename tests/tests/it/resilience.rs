@@ -504,7 +504,10 @@ async fn non_idempotent_requests_are_sent_once() {
                 path_template: "/v1/things",
                 path: "/v1/things".to_owned(),
                 query: Vec::new(),
-                body: Some(br#"{"name":"x"}"#.to_vec()),
+                body: Some(baseten_api::runtime::Body {
+                    content_type: "application/json",
+                    bytes: br#"{"name":"x"}"#.to_vec(),
+                }),
             };
             let error = expect_error(client.runtime().execute::<serde_json::Value>(request).await);
             assert_eq!(error.status(), Some(status), "{method}");
@@ -531,7 +534,10 @@ async fn non_idempotent_requests_are_sent_once() {
         path_template: "/v1/things/{id}",
         path: "/v1/things/t1".to_owned(),
         query: Vec::new(),
-        body: Some(br#"{"name":"x"}"#.to_vec()),
+        body: Some(baseten_api::runtime::Body {
+            content_type: "application/json",
+            bytes: br#"{"name":"x"}"#.to_vec(),
+        }),
     };
     let result = client.runtime().execute::<()>(request).await;
     assert!(result.is_ok(), "{result:?}");

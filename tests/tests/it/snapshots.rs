@@ -73,6 +73,11 @@ fn index_mapped() {
 }
 
 #[test]
+fn media() {
+    check("media");
+}
+
+#[test]
 fn names() {
     check("names");
 }

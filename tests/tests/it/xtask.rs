@@ -185,3 +185,48 @@ fn a_broken_schema_fails_and_leaves_generated_untouched() {
         );
     }
 }
+
+/// Runs `cargo xtask regen --root ROOT` with extra arguments; returns (success, stderr).
+fn regen_with(root: &Path, extra: &[&str]) -> (bool, String) {
+    let mut command = baseten_tests::cargo_command();
+    command.args(["run", "--quiet", "--package", "xtask", "--", "regen"]);
+    let output = command
+        .args(extra)
+        .arg("--root")
+        .arg(root)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn regen_prints_every_note_and_strict_refuses() {
+    let dir = scratch();
+    let media = baseten_tests::tests_dir().join("fixtures/specs/media.yaml");
+    std::fs::copy(media, dir.path().join(SPEC)).unwrap();
+    let (ok, stderr) = regen_with(dir.path(), &[]);
+    assert!(ok, "{stderr}");
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(
+        notes,
+        [
+            "note: schema/baseten-management.yaml/paths/~1v1~1items/get/parameters/3/style: parameter `filter` is left out: a `deepObject` query parameter",
+            "note: schema/baseten-management.yaml/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) is left out: a request body in no media type the generator can send (multipart/form-data)",
+        ]
+    );
+    let before = emitted(dir.path());
+    let (ok, stderr) = regen_with(dir.path(), &["--strict"]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains("#/paths/~1v1~1items/get/parameters/3/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out"),
+        "{stderr}"
+    );
+    assert_eq!(
+        emitted(dir.path()),
+        before,
+        "a refused regen writes nothing"
+    );
+}

@@ -65,7 +65,7 @@ impl Client {
             path_template: "/v1/things/{thing_id}/settings",
             path: format!("/v1/things/{thing_id}/settings"),
             query: pairs,
-            body: Some(rt::json_body(body)?),
+            body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
     }

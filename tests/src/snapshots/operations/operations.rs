@@ -127,7 +127,7 @@ impl Client {
             path: format!("/v1/widgets/{widget_id}"),
             query: pairs,
             body: match body {
-                Some(body) => Some(rt::json_body(body)?),
+                Some(body) => Some(rt::Body::json("application/json", body)?),
                 None => None,
             },
         };
@@ -144,7 +144,7 @@ impl Client {
             path_template: "/v1/widgets",
             path: "/v1/widgets".to_owned(),
             query: pairs,
-            body: Some(rt::json_body(body)?),
+            body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
     }

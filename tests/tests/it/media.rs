@@ -1,0 +1,368 @@
+//! Real-world documents beyond JSON: what the generator emits for text, bytes and form bodies
+//! (the `media` fixture) against a local server, what it leaves out with a note, what strict
+//! mode refuses, and Baseten's newest document with an added binary-upload operation.
+
+use baseten_tests::snapshots::media::Client;
+use baseten_tests::snapshots::media::models::{Login, SortMode};
+use baseten_tests::snapshots::media::operations::GetItemsQuery;
+use baseten_tests::{shared_dir, tests_dir};
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
+
+fn fixture() -> String {
+    std::fs::read_to_string(tests_dir().join("fixtures/specs/media.yaml"))
+        .unwrap_or_else(|error| panic!("media.yaml: {error}"))
+}
+
+/// The notes (pointer: message) a document and config give, or the error's text.
+fn generate(spec: &str, config: &str) -> Result<Vec<String>, String> {
+    let input = baseten_codegen::Input {
+        spec_path: "spec",
+        spec_text: spec,
+        config_text: Some(config),
+    };
+    baseten_codegen::generate(&input)
+        .map(|output| output.notes.iter().map(ToString::to_string).collect())
+        .map_err(|error| error.to_string())
+}
+
+fn check(spec: &str, config: &str, expected: Result<Vec<&str>, &str>) {
+    let expected = expected
+        .map(|notes| notes.into_iter().map(str::to_owned).collect())
+        .map_err(str::to_owned);
+    assert_eq!(generate(spec, config), expected, "config: {config}");
+}
+
+#[test]
+fn what_cannot_be_represented_is_left_out_with_a_note() {
+    check(
+        &fixture(),
+        "",
+        Ok(vec![
+            "#/paths/~1v1~1items/get/parameters/3/style: parameter `filter` is left out: a `deepObject` query parameter",
+            "#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) is left out: a request body in no media type the generator can send (multipart/form-data)",
+        ]),
+    );
+}
+
+#[test]
+fn strict_mode_refuses_with_the_first_pointer() {
+    check(
+        &fixture(),
+        "strict: true",
+        Err(
+            "#/paths/~1v1~1items/get/parameters/3/style: parameter `filter` would be left out (a `deepObject` query parameter); strict mode leaves nothing out",
+        ),
+    );
+    // Selection comes first: what is not selected is never converted, so strict mode passes.
+    check(
+        &fixture(),
+        "strict: true\nselect: [PUT /v1/blobs/*, POST /v1/notes, POST /v1/login]",
+        Ok(vec![]),
+    );
+    check(
+        &fixture(),
+        "strict: true\nselect: [POST /v1/uploads]",
+        Err(
+            "#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) would be left out (a request body in no media type the generator can send (multipart/form-data)); strict mode leaves nothing out",
+        ),
+    );
+}
+
+#[test]
+fn an_optional_unsupported_body_goes_alone() {
+    let spec = fixture().replace(
+        "      operationId: upload_form\n      requestBody:\n        required: true",
+        "      operationId: upload_form\n      requestBody:\n        required: false",
+    );
+    let output = baseten_codegen::generate(&baseten_codegen::Input {
+        spec_path: "spec",
+        spec_text: &spec,
+        config_text: Some("select: [POST /v1/uploads]"),
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1v1~1uploads/post/requestBody/content: the optional request body is left out: a request body in no media type the generator can send (multipart/form-data)"
+        ]
+    );
+    let operations = &output.files["operations.rs"];
+    assert!(
+        operations.contains("pub async fn post_uploads(&self) -> Result<(), rt::Error>"),
+        "{operations}"
+    );
+}
+
+fn client(server: &MockServer) -> Client {
+    Client::builder()
+        .api_key("k")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+async fn echo_server(content_type: &str) -> MockServer {
+    let server = MockServer::start().await;
+    let content_type = content_type.to_owned();
+    Mock::given(any())
+        .respond_with(move |request: &Request| {
+            ResponseTemplate::new(200).set_body_raw(request.body.clone(), &content_type)
+        })
+        .mount(&server)
+        .await;
+    server
+}
+
+async fn only_request(server: &MockServer) -> Request {
+    let mut requests = server.received_requests().await.unwrap_or_default();
+    assert_eq!(requests.len(), 1);
+    requests.remove(0)
+}
+
+fn header(request: &Request, name: &str) -> Option<String> {
+    request
+        .headers
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn bytes_round_trip_with_their_media_type() {
+    let server = echo_server("application/octet-stream").await;
+    let sent: Vec<u8> = (0..=255).collect();
+    let got = client(&server)
+        .put_blob(42, bytes::Bytes::from(sent.clone()))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(got, sent);
+    let request = only_request(&server).await;
+    assert_eq!(request.url.path(), "/v1/blobs/42");
+    assert_eq!(request.body, sent);
+    assert_eq!(
+        header(&request, "content-type").as_deref(),
+        Some("application/octet-stream")
+    );
+    assert_eq!(
+        header(&request, "accept").as_deref(),
+        Some("application/octet-stream")
+    );
+
+    // A string id through the same `Display` argument, encoded as one segment.
+    let server = echo_server("application/octet-stream").await;
+    let got = client(&server).put_blob("a/b", vec![1, 2]).await;
+    assert_eq!(got.ok(), Some(vec![1, 2]));
+    assert_eq!(only_request(&server).await.url.path(), "/v1/blobs/a%2Fb");
+}
+
+#[tokio::test]
+async fn text_is_sent_and_read_as_text() {
+    let server = echo_server("text/plain; charset=utf-8").await;
+    let got = client(&server).post_notes(Some("héllo\nworld")).await;
+    assert_eq!(got.ok().as_deref(), Some("héllo\nworld"));
+    let request = only_request(&server).await;
+    assert_eq!(request.body, "héllo\nworld".as_bytes());
+    assert_eq!(
+        header(&request, "content-type").as_deref(),
+        Some("text/plain")
+    );
+    assert_eq!(
+        header(&request, "accept").as_deref(),
+        Some("text/plain; charset=utf-8")
+    );
+
+    // No body: nothing sent, no content type.
+    let server = echo_server("text/plain").await;
+    let got = client(&server).post_notes(None).await;
+    assert_eq!(got.ok().as_deref(), Some(""));
+    let request = only_request(&server).await;
+    assert!(request.body.is_empty());
+    assert_eq!(header(&request, "content-type"), None);
+}
+
+#[tokio::test]
+async fn forms_are_encoded_and_json_with_parameters_decodes() {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(r#"{"token":"t1"}"#, "application/json; charset=utf-8"),
+        )
+        .mount(&server)
+        .await;
+    let login = Login {
+        user: "a b&c".to_owned(),
+        remember: Some(true),
+    };
+    let session = client(&server)
+        .post_login(&login)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(session.token.as_deref(), Some("t1"));
+    let request = only_request(&server).await;
+    assert_eq!(
+        String::from_utf8_lossy(&request.body),
+        "user=a+b%26c&remember=true"
+    );
+    assert_eq!(
+        header(&request, "content-type").as_deref(),
+        Some("application/x-www-form-urlencoded")
+    );
+}
+
+#[tokio::test]
+async fn enum_and_exploded_object_query_parameters() {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(r#"["x","y"]"#, "application/problem+json"),
+        )
+        .mount(&server)
+        .await;
+    let query = GetItemsQuery::default().limit(5).after("k 1").cursor(7);
+    let items = client(&server)
+        .get_items(&SortMode::NameDescending, &query)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(items, ["x", "y"]);
+    let request = only_request(&server).await;
+    assert_eq!(
+        request.url.query(),
+        Some("sort_by=name_descending&limit=5&after=k+1&cursor=7")
+    );
+    assert_eq!(
+        SortMode::KNOWN,
+        &[SortMode::NameAscending, SortMode::NameDescending]
+    );
+}
+
+fn newest() -> Option<String> {
+    let dir = shared_dir("specs")?;
+    Some(
+        std::fs::read_to_string(dir.join("baseten-management-2026-08-22.json"))
+            .unwrap_or_else(|error| panic!("{error}")),
+    )
+}
+
+/// Baseten's newest document, plus one operation with a binary upload body, built in memory
+/// (the shared document is not copied into the repository).
+fn newest_with_upload(media_type: &str) -> Option<String> {
+    let text = newest()?;
+    let mut document: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|error| panic!("{error}"));
+    let upload = serde_json::json!({
+        "post": {
+            "operationId": "upload_model_weights",
+            "parameters": [
+                {"name": "model_id", "in": "path", "required": true, "schema": {"type": "string"}}
+            ],
+            "requestBody": {
+                "required": true,
+                "content": {media_type: {"schema": {"type": "string", "format": "binary"}}}
+            },
+            "responses": {"204": {"description": "Stored."}}
+        }
+    });
+    document["paths"]["/v1/models/{model_id}/weights"] = upload;
+    Some(document.to_string())
+}
+
+fn committed_config() -> String {
+    std::fs::read_to_string(baseten_tests::workspace_root().join("schema/codegen.yaml"))
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+#[test]
+fn newest_baseten_document_with_a_binary_upload_regenerates() {
+    let Some(with_upload) = newest_with_upload("application/octet-stream") else {
+        return;
+    };
+    let config = committed_config();
+    assert!(config.contains("\nstrict: true\n"), "{config}");
+    // Unselected: never converted; the crate is the committed one, byte for byte.
+    let files = |spec: &str, config: &str| {
+        baseten_codegen::generate(&baseten_codegen::Input {
+            spec_path: "schema/baseten-management.yaml",
+            spec_text: spec,
+            config_text: Some(config),
+        })
+        .map(|output| output.files)
+        .unwrap_or_else(|error| panic!("{error}"))
+    };
+    let Some(newest) = newest() else { return };
+    assert!(files(&with_upload, &config) == files(&newest, &config));
+
+    // Selected: generated as bytes, strict and all.
+    let selected = format!("{config}\n  - POST /v1/models/{{model_id}}/weights\n")
+        .replace("\nstrict: true\n", "\n")
+        + "strict: true\n";
+    let operations = &files(&with_upload, &selected)["operations.rs"];
+    assert!(
+        operations.contains("body: Some(rt::Body::bytes(\"application/octet-stream\", body)),"),
+        "{operations}"
+    );
+}
+
+#[test]
+fn newest_baseten_document_with_a_multipart_upload_fails_strict_with_the_pointer() {
+    let Some(with_upload) = newest_with_upload("multipart/form-data") else {
+        return;
+    };
+    let config = committed_config();
+    // The committed selection does not reach it: strict or not, nothing to refuse.
+    assert_eq!(
+        generate(&with_upload, &config).map(|notes| notes.len()),
+        Ok(0)
+    );
+    // Selected, strict: refused, naming the pointer.
+    let selected = config.replace(
+        "select:\n",
+        "select:\n  - POST /v1/models/{model_id}/weights\n",
+    );
+    check(
+        &with_upload,
+        &selected,
+        Err(
+            "#/paths/~1v1~1models~1{model_id}~1weights/post/requestBody/content: operation post_model_weights (POST /v1/models/{model_id}/weights) would be left out (a request body in no media type the generator can send (multipart/form-data)); strict mode leaves nothing out",
+        ),
+    );
+    // Not strict: left out with that note, the rest generated.
+    check(
+        &with_upload,
+        &selected.replace("strict: true", "strict: false"),
+        Ok(vec![
+            "#/paths/~1v1~1models~1{model_id}~1weights/post/requestBody/content: operation post_model_weights (POST /v1/models/{model_id}/weights) is left out: a request body in no media type the generator can send (multipart/form-data)",
+        ]),
+    );
+}
+
+#[test]
+fn change_report_lists_a_left_out_operation_like_a_removed_one() {
+    let ir = |spec: &str| {
+        baseten_codegen::build_ir(&baseten_codegen::Input {
+            spec_path: "spec",
+            spec_text: spec,
+            config_text: None,
+        })
+        .map(|(api, _)| api)
+        .unwrap_or_else(|error| panic!("{error}"))
+    };
+    let multipart = fixture();
+    let binary = multipart.replace(
+        "          multipart/form-data:\n            schema:\n              type: object\n              properties:\n                file:",
+        "          application/octet-stream:\n            schema:\n              type: object\n              properties:\n                file:",
+    );
+    assert_ne!(binary, multipart);
+    let report = baseten_codegen::diff::api_changes(&ir(&binary), &ir(&multipart));
+    assert_eq!(
+        report.to_string(),
+        "1 changes to the generated API (1 breaking, 0 additive)\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content\n"
+    );
+    let back = baseten_codegen::diff::api_changes(&ir(&multipart), &ir(&binary));
+    assert_eq!(
+        back.to_string(),
+        "1 changes to the generated API (0 breaking, 1 additive)\n  additive  operation post_uploads added (POST /v1/uploads)\n"
+    );
+}

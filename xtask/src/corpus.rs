@@ -1,0 +1,317 @@
+//! `corpus DIR`: generate every OpenAPI document in a directory as a crate, all of them members of
+//! one workspace sharing one target directory, `cargo check` them in one run, and print a table
+//! (document / generated / left out / notes / compiled / warnings / time). Not part of CI: it
+//! measures how far the generator gets on real-world documents (see `codegen/CORPUS.md`).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::regen;
+
+/// One document's row.
+struct Row {
+    document: String,
+    package: String,
+    /// `None` when generation failed; the error text is printed below the table.
+    generated: Option<Generated>,
+    error: Option<String>,
+    time: Duration,
+}
+
+struct Generated {
+    notes: usize,
+    left_out: usize,
+}
+
+/// What `cargo check` said about one package.
+#[derive(Default)]
+struct Checked {
+    compiled: bool,
+    warnings: usize,
+    errors: usize,
+}
+
+pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, strict: bool) -> Result<ExitCode> {
+    let documents = documents(dir)?;
+    if documents.is_empty() {
+        bail!("{} holds no .json, .yaml or .yml document", dir.display());
+    }
+    let workspace = match out {
+        Some(out) => out.to_path_buf(),
+        None => std::env::temp_dir().join(format!("baseten-corpus-{}", std::process::id())),
+    };
+    fs::create_dir_all(&workspace).with_context(|| format!("creating {}", workspace.display()))?;
+    let config = regen::parse_config(None, strict)?;
+    let mut rows = Vec::new();
+    for document in &documents {
+        rows.push(generate_one(document, &workspace, runtime, &config)?);
+    }
+    let members: Vec<String> = rows
+        .iter()
+        .filter(|row| row.generated.is_some())
+        .map(|row| format!("{:?}", row.package))
+        .collect();
+    let manifest = format!(
+        "# Written by `cargo xtask corpus`: one member per generated document.\n\
+         [workspace]\nresolver = \"2\"\nmembers = [{}]\n",
+        members.join(", ")
+    );
+    fs::write(workspace.join("Cargo.toml"), manifest).context("writing the corpus Cargo.toml")?;
+    // The workspace's own lock file: the same dependency versions, nothing to resolve anew.
+    if let Some(lock) = runtime
+        .ancestors()
+        .map(|dir| dir.join("Cargo.lock"))
+        .find(|lock| lock.is_file())
+    {
+        fs::copy(&lock, workspace.join("Cargo.lock")).context("copying Cargo.lock")?;
+    }
+    let started = Instant::now();
+    let checked = if members.is_empty() {
+        BTreeMap::new()
+    } else {
+        cargo_check(&workspace)?
+    };
+    let check_time = started.elapsed();
+    print_table(&rows, &checked, check_time);
+    eprintln!("corpus workspace: {}", workspace.display());
+    let all_compiled = rows.iter().all(|row| {
+        checked
+            .get(&row.package)
+            .is_some_and(|checked| checked.compiled && checked.errors == 0)
+    });
+    Ok(if all_compiled {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn documents(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut found: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("listing {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+fn generate_one(
+    document: &Path,
+    workspace: &Path,
+    runtime: &Path,
+    config: &baseten_codegen::Config,
+) -> Result<Row> {
+    let started = Instant::now();
+    let file_name = document
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem: String = document
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let package = format!("corpus-{}", stem.trim_matches('-'));
+    let text =
+        fs::read_to_string(document).with_context(|| format!("reading {}", document.display()))?;
+    let crate_dir = workspace.join(&package);
+    fs::create_dir_all(&crate_dir).with_context(|| format!("creating {}", crate_dir.display()))?;
+    let runtime_path = regen::relative_path(&crate_dir, runtime)?;
+    let settings = baseten_codegen::CrateSettings {
+        name: &package,
+        runtime_path: &runtime_path,
+        spec_name: &file_name,
+        own_workspace: false,
+    };
+    let input = baseten_codegen::Input {
+        spec_path: &file_name,
+        spec_text: &text,
+        config_text: None,
+    };
+    let (generated, error) = match baseten_codegen::generate_crate_with(&input, config, &settings) {
+        Ok(output) => {
+            for note in &output.notes {
+                eprintln!(
+                    "note: {file_name}{}",
+                    note.to_string().trim_start_matches('#')
+                );
+            }
+            for (relative, contents) in &output.files {
+                regen::ensure_file_contents(
+                    regen::Mode::Overwrite,
+                    &crate_dir,
+                    relative,
+                    contents,
+                )?;
+            }
+            let left_out = output
+                .notes
+                .iter()
+                .filter(|note| note.message.contains(" is left out: "))
+                .count();
+            let generated = Generated {
+                notes: output.notes.len(),
+                left_out,
+            };
+            (Some(generated), None)
+        }
+        Err(error) => (None, Some(error.to_string())),
+    };
+    Ok(Row {
+        document: file_name,
+        package,
+        generated,
+        error,
+        time: started.elapsed(),
+    })
+}
+
+/// One `cargo check` over the whole corpus workspace, read as JSON messages per package.
+fn cargo_check(workspace: &Path) -> Result<BTreeMap<String, Checked>> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(workspace)
+        .args(["check", "--workspace", "--message-format=json", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    // This run's package variables would make the nested cargo see a changed environment.
+    for (name, _) in std::env::vars_os() {
+        let text = name.to_string_lossy();
+        if text.starts_with("CARGO_PKG_")
+            || text.starts_with("CARGO_MANIFEST_")
+            || text == "CARGO_CRATE_NAME"
+            || text == "CARGO_PRIMARY_PACKAGE"
+        {
+            command.env_remove(&name);
+        }
+    }
+    let output = command.output().context("running cargo check")?;
+    let mut checked: BTreeMap<String, Checked> = BTreeMap::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(package) = message
+            .get("package_id")
+            .and_then(serde_json::Value::as_str)
+            .and_then(package_name)
+        else {
+            continue;
+        };
+        let entry = checked.entry(package).or_default();
+        match message.get("reason").and_then(serde_json::Value::as_str) {
+            Some("compiler-artifact") => entry.compiled = true,
+            Some("compiler-message") => {
+                match message
+                    .pointer("/message/level")
+                    .and_then(serde_json::Value::as_str)
+                {
+                    Some("warning") => entry.warnings += 1,
+                    Some("error") => entry.errors += 1,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(checked)
+}
+
+/// The package name of a cargo package id: `path+file:///…/corpus-x#0.1.0` (new style) or
+/// `corpus-x 0.1.0 (path+file://…)` (old style); only corpus members are kept.
+fn package_name(id: &str) -> Option<String> {
+    let name = match id.split_once(' ') {
+        Some((name, _)) if !id.starts_with("path+") => name.to_owned(),
+        _ => match id.rsplit_once('#') {
+            // `…/dir#name@version` when the name is not the directory's.
+            Some((_, fragment)) if fragment.contains('@') => {
+                fragment.split('@').next().unwrap_or_default().to_owned()
+            }
+            Some((path, _)) => path.rsplit('/').next().unwrap_or_default().to_owned(),
+            None => id.rsplit('/').next().unwrap_or_default().to_owned(),
+        },
+    };
+    name.starts_with("corpus-").then_some(name)
+}
+
+fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Duration) {
+    let width = rows
+        .iter()
+        .map(|row| row.document.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    println!(
+        "{:<width$}  {:>9}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+        "document", "generated", "left out", "notes", "compiled", "warnings", "time (ms)"
+    );
+    for row in rows {
+        let checked = checked.get(&row.package);
+        let (generated, left_out, notes) = match &row.generated {
+            Some(g) => ("yes", g.left_out.to_string(), g.notes.to_string()),
+            None => ("no", "-".to_owned(), "-".to_owned()),
+        };
+        let compiled = match (row.generated.is_some(), checked) {
+            (false, _) => "-",
+            (true, Some(c)) if c.compiled && c.errors == 0 => "yes",
+            (true, _) => "no",
+        };
+        let warnings = checked.map_or("-".to_owned(), |c| c.warnings.to_string());
+        println!(
+            "{:<width$}  {:>9}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+            row.document,
+            generated,
+            left_out,
+            notes,
+            compiled,
+            warnings,
+            row.time.as_millis()
+        );
+    }
+    println!("cargo check of all members: {} ms", check_time.as_millis());
+    for row in rows {
+        if let Some(error) = &row.error {
+            println!("{}: {error}", row.document);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::package_name;
+
+    #[test]
+    fn package_ids_of_both_styles() {
+        assert_eq!(
+            package_name("path+file:///tmp/ws/corpus-a#0.1.0").as_deref(),
+            Some("corpus-a")
+        );
+        assert_eq!(
+            package_name("path+file:///tmp/ws/dir#corpus-b@0.1.0").as_deref(),
+            Some("corpus-b")
+        );
+        assert_eq!(
+            package_name("corpus-c 0.1.0 (path+file:///tmp/ws/corpus-c)").as_deref(),
+            Some("corpus-c")
+        );
+        assert_eq!(
+            package_name("registry+https://github.com/rust-lang/crates.io-index#serde@1.0.0"),
+            None
+        );
+    }
+}
