@@ -1102,12 +1102,18 @@ impl<'a> Builder<'a> {
             ty,
             any_scalar,
         };
+        let deep_object = matches!(
+            parameter,
+            Parameter::Query {
+                style: QueryStyle::DeepObject,
+                ..
+            }
+        );
         let place = match parameter {
             Parameter::Path { .. } => Place::Path,
             Parameter::Query { style, .. } => {
                 let unsupported = match style {
-                    QueryStyle::Form => None,
-                    QueryStyle::DeepObject => Some("a `deepObject` query parameter"),
+                    QueryStyle::Form | QueryStyle::DeepObject => None,
                     QueryStyle::SpaceDelimited | QueryStyle::PipeDelimited => {
                         Some("a `spaceDelimited` or `pipeDelimited` query parameter")
                     }
@@ -1139,13 +1145,14 @@ impl<'a> Builder<'a> {
             place,
             self.object_of(SchemaAt::of(schema), &schema_pointer)?,
         ) {
-            if data.explode == Some(false) {
+            if data.explode == Some(false) && !deep_object {
                 return Err(Error::Unsupported {
                     pointer: at.join("explode").to_string(),
                     reason: "an object query parameter with `explode: false`".into(),
                 });
             }
-            // `style: form, explode: true`: every property is a query key of its own.
+            // `style: form, explode: true`: every property is a query key of its own;
+            // `style: deepObject`: every property is `name[property]`.
             let mut expanded = Vec::with_capacity(parts.properties.len());
             for (wire, property) in parts.properties {
                 let property_pointer = schema_pointer.join("properties").join(wire);
@@ -1157,9 +1164,20 @@ impl<'a> Builder<'a> {
                     SchemaAt::Ref(_) => None,
                 };
                 let required = data.required && parts.required.contains(wire.as_str());
-                expanded.push((Place::Query { required }, param(wire, doc, ty, any_scalar)));
+                let key = if deep_object {
+                    format!("{}[{wire}]", data.name)
+                } else {
+                    wire.clone()
+                };
+                expanded.push((Place::Query { required }, param(&key, doc, ty, any_scalar)));
             }
             return Ok(expanded);
+        }
+        if deep_object {
+            return Err(Error::Unsupported {
+                pointer: schema_pointer.to_string(),
+                reason: "a `deepObject` query parameter that is not an object".into(),
+            });
         }
         let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
         let doc = data.description.clone();

@@ -10,6 +10,7 @@ pub struct GetItemsQuery {
     pub limit: Option<i64>,
     pub after: Option<String>,
     pub cursor: Option<String>,
+    pub filter_tag: Option<String>,
 }
 impl GetItemsQuery {
     /// Sets `limit`.
@@ -30,6 +31,12 @@ impl GetItemsQuery {
         self.cursor = Some(value.to_string());
         self
     }
+    /// Sets `filter[tag]`.
+    #[must_use]
+    pub fn filter_tag(mut self, value: impl Into<String>) -> Self {
+        self.filter_tag = Some(value.into());
+        self
+    }
 }
 impl Client {
     /// `GET /v1/items`
@@ -48,6 +55,9 @@ impl Client {
         }
         if let Some(value) = &query.cursor {
             pairs.push(("cursor", value.to_string()));
+        }
+        if let Some(value) = &query.filter_tag {
+            pairs.push(("filter[tag]", value.to_string()));
         }
         let request = rt::Request {
             operation: "get_items",
