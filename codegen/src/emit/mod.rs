@@ -107,6 +107,9 @@ fn format_piece(file: &str, tokens: TokenStream) -> Result<String, Error> {
     Ok(prettyplease::unparse(&parsed))
 }
 
+/// The stack of each formatting thread: room for the deepest nesting the loader lets through.
+const FORMAT_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Runs `work` on every item on all cores; results in item order, whatever the scheduling.
 fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     use std::sync::Mutex;
@@ -130,11 +133,19 @@ fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..workers {
-            // A thread that cannot be started leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, drain);
+        let mut started = 0;
+        for _ in 0..workers {
+            // syn and prettyplease recurse once per level of nesting, with large frames in a
+            // debug build (the xtask's): a stack of their own, not the caller's (a test
+            // thread has 2 MiB). A thread that cannot be started leaves its share to others.
+            let spawned = std::thread::Builder::new()
+                .stack_size(FORMAT_STACK_BYTES)
+                .spawn_scoped(scope, drain);
+            started += usize::from(spawned.is_ok());
         }
-        drain();
+        if started == 0 {
+            drain();
+        }
     });
     results
         .into_inner()
