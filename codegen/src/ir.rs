@@ -1242,12 +1242,30 @@ impl<'a> Builder<'a> {
         at: SchemaAt<'a>,
         pointer: &Pointer,
     ) -> Result<Option<ObjectParts<'a>>, Error> {
-        let mut schema = self.resolve(at, pointer)?;
+        let schema = self.through_single_all_of(self.resolve(at, pointer)?, pointer)?;
+        Ok(object_parts(schema).filter(|parts| !parts.properties.is_empty()))
+    }
+
+    /// Follows one-member `allOf`s (through `$ref`s) to the schema they wrap. A chain that comes
+    /// back to a schema it passed (`A: allOf [$ref A]`) is an error naming the place, not an
+    /// endless loop: parameters can reach such a chain before the composition check does.
+    fn through_single_all_of(
+        &self,
+        mut schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<&'a Schema, Error> {
+        let mut passed: HashSet<*const Schema> = HashSet::new();
         while let SchemaKind::AllOf { all_of } = &schema.schema_kind {
             let [single] = all_of.as_slice() else { break };
+            if !passed.insert(std::ptr::from_ref(schema)) {
+                return Err(Error::Unsupported {
+                    pointer: pointer.to_string(),
+                    reason: "a chain of one-member `allOf`s that leads back to itself".into(),
+                });
+            }
             schema = self.resolve(SchemaAt::of(single), pointer)?;
         }
-        Ok(object_parts(schema).filter(|parts| !parts.properties.is_empty()))
+        Ok(schema)
     }
 
     /// Whether the position is a `oneOf`/`anyOf` whose members are all plain scalars (a string,
@@ -1266,11 +1284,8 @@ impl<'a> Builder<'a> {
             _ => return Ok(false),
         };
         for member in members {
-            let mut member = self.resolve(SchemaAt::of(member), pointer)?;
-            while let SchemaKind::AllOf { all_of } = &member.schema_kind {
-                let [single] = all_of.as_slice() else { break };
-                member = self.resolve(SchemaAt::of(single), pointer)?;
-            }
+            let member =
+                self.through_single_all_of(self.resolve(SchemaAt::of(member), pointer)?, pointer)?;
             let scalar = matches!(
                 member.schema_kind,
                 SchemaKind::Type(

@@ -993,3 +993,48 @@ fn write_batch_crate(dir: &std::path::Path, modules: &[Output]) {
     }
     write(dir.join("src/lib.rs"), &lib);
 }
+
+/// Found by the harness in CI: a parameter whose schema is a one-member `allOf` wrapping an
+/// inline one-member `allOf` of itself looped forever (the composition check follows only
+/// `$ref` members, so it let this cycle through). Now an
+/// error naming the place, for a query and a path parameter, directly and through a `oneOf`.
+#[test]
+fn a_self_wrapping_all_of_in_a_parameter_is_an_error_not_a_hang() {
+    for (place, schema) in [
+        ("query", r##"{"$ref": "#/components/schemas/Loop"}"##),
+        (
+            "query",
+            r##"{"oneOf": [{"$ref": "#/components/schemas/Loop"}, {"type": "string"}]}"##,
+        ),
+        ("path", r##"{"$ref": "#/components/schemas/Loop"}"##),
+    ] {
+        let (name, path) = if place == "path" {
+            ("id", "/v1/x/{id}")
+        } else {
+            ("q", "/v1/x")
+        };
+        let text = format!(
+            r##"{{"openapi": "3.1.0", "info": {{"title": "t", "version": "1"}},
+               "paths": {{"{path}": {{"get": {{"parameters": [{{"name": "{name}", "in": "{place}",
+                   "required": true, "schema": {schema}}}],
+                 "responses": {{"204": {{"description": "none"}}}}}}}}}},
+               "components": {{"schemas": {{"Loop": {{"allOf": [{{"allOf": [{{"$ref": "#/components/schemas/Loop"}}]}}]}}}}}}}}"##
+        );
+        let input = Input {
+            spec_path: "loop.json",
+            spec_text: &text,
+            config_text: None,
+        };
+        match baseten_codegen::generate(&input) {
+            Err(error) => assert!(error.to_string().contains("#/"), "{error}"),
+            Ok(output) => assert!(
+                output
+                    .notes
+                    .iter()
+                    .any(|note| note.to_string().contains("#/")),
+                "{place}: neither an error nor a note: {:?}",
+                output.files.keys()
+            ),
+        }
+    }
+}
