@@ -530,8 +530,15 @@ impl<'a> Builder<'a> {
         let mut walked = vec![key];
         let mut current = schema;
         while let SchemaKind::AllOf { all_of } = &current.schema_kind {
-            let [ReferenceOr::Reference { reference }] = all_of.as_slice() else {
-                break;
+            let reference = match all_of.as_slice() {
+                [ReferenceOr::Reference { reference }] => reference,
+                // An inline one-member wrapper: look inside it (finite, as the document is),
+                // so a cycle through it (`A: allOf [{allOf [$ref A]}]`) is caught here too.
+                [ReferenceOr::Item(inline)] => {
+                    current = inline;
+                    continue;
+                }
+                _ => break,
             };
             let repeated = !seen.insert(reference.clone());
             chain.push(reference.clone());
