@@ -121,3 +121,11 @@ pub fn run_cli(args: &[&str], context: &baseten_metrics::Context) -> CliOutput {
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
     }
 }
+
+/// [`cargo_command`] building into the workspace's own target directory, so the crates a test
+/// writes elsewhere share its dependency builds.
+pub fn cargo_sharing_target() -> std::process::Command {
+    let mut command = cargo_command();
+    command.env("CARGO_TARGET_DIR", workspace_root().join("target"));
+    command
+}

@@ -139,13 +139,8 @@ impl<T: Serialize> Expectation<'_, T> {
     /// Answers every matching request with `status` and `body` as `content_type`: for
     /// operations that return text or bytes, or a body no type describes.
     pub async fn respond_raw(self, status: u16, content_type: &str, body: impl Into<Vec<u8>>) {
-        let mut mock = self
-            .mock()
-            .respond_with(ResponseTemplate::new(status).set_body_raw(body.into(), content_type));
-        if let Some(times) = self.times {
-            mock = mock.expect(times);
-        }
-        mock.mount(self.server).await;
+        self.mount(ResponseTemplate::new(status).set_body_raw(body.into(), content_type))
+            .await;
     }
 
     /// Answers every matching request with `status` and a JSON error body.
@@ -178,7 +173,12 @@ impl<T: Serialize> Expectation<'_, T> {
     }
 
     async fn respond_with<B: Serialize>(self, reply: Reply<B>) {
-        let mut mock = self.mock().respond_with(template(&reply));
+        self.mount(template(&reply)).await;
+    }
+
+    /// Mounts the expectation answering with `response`, counted when `times` was given.
+    async fn mount(self, response: ResponseTemplate) {
+        let mut mock = self.mock().respond_with(response);
         if let Some(times) = self.times {
             mock = mock.expect(times);
         }

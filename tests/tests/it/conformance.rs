@@ -184,13 +184,6 @@ fn metrics_responses_decode_and_are_index_mapped() {
 }
 "#;
 
-fn cargo() -> std::process::Command {
-    let mut command = baseten_tests::cargo_command();
-    // The workspace's own target directory: the standalone crates share its dependency builds.
-    command.env("CARGO_TARGET_DIR", workspace_root().join("target"));
-    command
-}
-
 /// `cargo xtask regen --spec PATH --out DIR` for every published document, as members of one
 /// workspace checked by one cargo run (shared target dir, parallel): zero warnings, and the
 /// newest one decodes the samples above.
@@ -209,7 +202,7 @@ fn every_published_document_compiles_as_a_standalone_crate() {
     let mut members = Vec::new();
     for spec in files_with_extension(&dir, "json") {
         let stem = spec.file_stem().unwrap().to_string_lossy().into_owned();
-        let status = cargo()
+        let status = baseten_tests::cargo_sharing_target()
             .args([
                 "run",
                 "--quiet",
@@ -245,7 +238,7 @@ fn every_published_document_compiles_as_a_standalone_crate() {
     std::fs::create_dir_all(newest.join("tests")).unwrap();
     std::fs::write(newest.join("tests/samples.rs"), SAMPLES).unwrap();
     let run = |args: &[&str]| {
-        let output = cargo()
+        let output = baseten_tests::cargo_sharing_target()
             .current_dir(out.path())
             .args(args)
             .args(["--quiet", "--message-format", "short"])

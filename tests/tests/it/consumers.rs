@@ -13,10 +13,8 @@ const HTTP_STACK: [&str; 5] = ["reqwest", "tokio", "hyper", "h2", "rustls"];
 
 /// `cargo` in `dir`, sharing the workspace's target directory (and so its dependency builds).
 fn cargo_in(dir: &Path) -> std::process::Command {
-    let mut command = baseten_tests::cargo_command();
-    command
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", workspace_root().join("target"));
+    let mut command = baseten_tests::cargo_sharing_target();
+    command.current_dir(dir);
     command
 }
 

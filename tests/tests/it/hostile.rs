@@ -911,7 +911,7 @@ fn hostile_documents_compile_without_warnings() {
 
     let dir = tempfile::tempdir().unwrap();
     write_batch_crate(dir.path(), &modules);
-    let output = cargo()
+    let output = baseten_tests::cargo_sharing_target()
         .args([
             "check",
             "--quiet",
@@ -934,7 +934,7 @@ fn hostile_documents_compile_without_warnings() {
         warnings.join("\n")
     );
     // Every fence and indented block the documents hold is in there: none may be a doctest.
-    let doctests = cargo()
+    let doctests = baseten_tests::cargo_sharing_target()
         .args(["test", "--doc", "--quiet", "--manifest-path"])
         .arg(dir.path().join("Cargo.toml"))
         .output()
@@ -945,16 +945,6 @@ fn hostile_documents_compile_without_warnings() {
         "text from the documents runs as doctests:\n{stdout}\n{}",
         String::from_utf8_lossy(&doctests.stderr)
     );
-}
-
-fn cargo() -> std::process::Command {
-    let mut command = baseten_tests::cargo_command();
-    // The workspace's own target directory: the batch shares its dependency builds.
-    command.env(
-        "CARGO_TARGET_DIR",
-        baseten_tests::workspace_root().join("target"),
-    );
-    command
 }
 
 /// Writes a crate at `dir` with one module per generator output (`src/doc_N/`).
