@@ -15,6 +15,7 @@ mod krate;
 pub mod load;
 pub mod lower;
 mod names;
+pub mod probe;
 mod select;
 
 use std::collections::BTreeMap;

@@ -1,11 +1,12 @@
 //! Emitters: one module per output file, each returning tokens; formatting happens here once.
 
+pub(crate) mod builders;
 mod client;
 mod index_mapped;
 mod mock;
 mod models;
 mod operations;
-mod write_only;
+pub(crate) mod write_only;
 
 use std::collections::BTreeMap;
 
@@ -97,6 +98,22 @@ pub(crate) fn emit_files(
         text.push_str(&piece?);
     }
     Ok(files)
+}
+
+/// Formats one whole file of tokens on a formatting thread (see [`FORMAT_STACK_BYTES`]); the
+/// tokens are built there too, since they cannot cross threads.
+pub(crate) fn format_file(
+    file: &'static str,
+    emit: impl Fn() -> TokenStream + Send + Sync,
+) -> Result<String, Error> {
+    run_in_parallel(&[()], |()| format_piece(file, emit()))
+        .pop()
+        .unwrap_or_else(|| {
+            Err(Error::EmittedInvalid {
+                file: file.to_owned(),
+                message: "no formatting thread ran".to_owned(),
+            })
+        })
 }
 
 fn format_piece(file: &str, tokens: TokenStream) -> Result<String, Error> {

@@ -1,0 +1,395 @@
+//! The compile probe: Rust emitted from one generated crate's IR that uses every item of that
+//! crate the way a user would, to be type-checked (`cargo check`) against another crate.
+//!
+//! Compiled against the crate it was emitted from, a probe compiles with no warnings. Compiled
+//! against a crate generated from a newer document, each error it gets is a place where code
+//! written against the old crate stops compiling; since every item is probed by a function of
+//! its own (named after it, see [`Probe::item_at_line`]), each error names the item, and the
+//! change report ([`crate::diff`]) can be checked against what the compiler says.
+//!
+//! What a probe does, per item:
+//! - a struct: reads every field as the exact type the old crate stores (`Option`, `Box` and
+//!   `Patch` included), builds one with `new` from typed placeholders, calls every setter and
+//!   clearer, and `Default::default()` when it had `Default`;
+//! - an open enum: matches every variant and the fallback, with the wildcard that
+//!   `#[non_exhaustive]` asks of other crates;
+//! - a tagged union: the same, checking each payload's type, and asserts (at compile time) the
+//!   tag property;
+//! - an alias: binds a value of it to its target type;
+//! - an operation: calls the `Client` method with typed placeholders in an `async fn` that is
+//!   never run, and binds its awaited output to the old output type;
+//! - a query struct: reads every field, builds one from `Default` and every setter.
+//!
+//! Placeholders come from `support::any::<T>()` with the type spelled out, so a changed
+//! argument type fails to compile rather than being inferred.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::emit::builders::{self, Storage};
+use crate::emit::{ident, type_tokens};
+use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
+use crate::ir::{AliasDef, TypeRef, UnionDef};
+use crate::{Error, emit};
+
+/// The change report's name for a type: `models::Foo`.
+pub fn type_item(name: &str) -> String {
+    format!("models::{name}")
+}
+
+/// The change report's name for an operation's method: `Client::get_models`.
+pub fn method_item(name: &str) -> String {
+    format!("Client::{name}")
+}
+
+/// The change report's name for a query struct: `operations::GetModelsQuery`.
+pub fn query_item(name: &str) -> String {
+    format!("operations::{name}")
+}
+
+/// One probe crate's `src/lib.rs`, and which function probes which item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    /// The formatted source.
+    pub source: String,
+    /// `(function name, item)` for every probe function, in source order.
+    pub functions: Vec<(String, String)>,
+}
+
+impl Probe {
+    /// The item whose probe function holds 1-based `line` of [`Probe::source`]: a function's
+    /// lines run from its `pub fn` / `pub async fn` line to the line before the next one's.
+    /// `None` before the first probe function (imports and helpers).
+    pub fn item_at_line(&self, line: usize) -> Option<&str> {
+        let mut current = None;
+        for (number, text) in self.source.lines().enumerate() {
+            if number + 1 > line {
+                break;
+            }
+            let Some(rest) = text
+                .strip_prefix("pub fn ")
+                .or_else(|| text.strip_prefix("pub async fn "))
+            else {
+                continue;
+            };
+            let name = rest.split(['(', '<']).next().unwrap_or_default();
+            current = self
+                .functions
+                .iter()
+                .find(|(function, _)| function == name)
+                .map(|(_, item)| item.as_str());
+        }
+        current
+    }
+}
+
+/// Emits the probe of `api` as the whole `src/lib.rs` of a crate that depends on the crate to
+/// check as `crate_name` (a package name: `-` is read as `_`) and on `serde_json`.
+pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
+    let krate_name = crate_name.replace('-', "_");
+    if crate::names::rust_ident(krate_name.as_str()) != krate_name {
+        return Err(Error::Invalid {
+            pointer: String::new(),
+            reason: format!("{crate_name:?} is not a crate name a probe can depend on"),
+        });
+    }
+    let write_only = emit::write_only::write_only_types(api);
+    let mut functions = Vec::new();
+    for (name, def) in &api.types {
+        functions.push((probe_name("models", name), type_item(name), def));
+    }
+    let function_names: Vec<(String, String)> = functions
+        .iter()
+        .map(|(function, item, _)| (function.clone(), item.clone()))
+        .chain(api.operations.iter().flat_map(|op| {
+            let method = (probe_name("Client", &op.name), method_item(&op.name));
+            let query = op
+                .query_type
+                .as_ref()
+                .map(|q| (probe_name("operations", q), query_item(q)));
+            std::iter::once(method).chain(query)
+        }))
+        .collect();
+    let source = emit::format_file("probe.rs", || {
+        let krate = ident(&krate_name);
+        let header = header(api, &krate);
+        let types = functions.iter().map(|(function, _, def)| {
+            let function = ident(function);
+            match def {
+                TypeDef::Struct(def) => probe_struct(&function, def, write_only.contains(&def.name), &krate),
+                TypeDef::Enum(def) => probe_enum(&function, def),
+                TypeDef::Union(def) => probe_union(&function, def),
+                TypeDef::Alias(def) => probe_alias(&function, def),
+            }
+        });
+        let operations = api.operations.iter().map(|op| {
+            let method = probe_operation(op, &krate);
+            let query = probe_query(op, &krate);
+            quote!(#method #query)
+        });
+        quote! {
+            #header
+            #(#types)*
+            #(#operations)*
+        }
+    })?;
+    Ok(Probe {
+        source,
+        functions: function_names,
+    })
+}
+
+/// `probe_models_Foo`: the prefix keeps the three item kinds apart (types are UpperCamelCase,
+/// methods snake_case, so within one kind the names are the items' own, which are unique).
+fn probe_name(kind: &str, name: &str) -> String {
+    format!("probe_{kind}_{name}")
+}
+
+fn header(api: &Api, krate: &proc_macro2::Ident) -> TokenStream {
+    let models = (!api.types.is_empty()).then(|| quote!(use ::#krate::models::*;));
+    quote! {
+        //! A compile probe: every item of a generated crate used as its users would.
+        //! Type-checked only; nothing here is ever run.
+        // Function names are the items' names. Matches end with the wildcard other crates need
+        // for a `#[non_exhaustive]` enum, which is unreachable for one that is not.
+        #![allow(non_snake_case, unreachable_patterns)]
+        #models
+
+        /// Typed placeholders.
+        pub mod support {
+            /// A value of any type, spelled out at each use (`any::<String>()`), so an argument
+            /// of another type is a compile error rather than an inference.
+            pub fn any<T>() -> T {
+                unimplemented!()
+            }
+
+            /// What is passed where an argument takes anything `Display`: a type no concrete
+            /// argument type accepts.
+            pub struct Shown;
+
+            impl ::std::fmt::Display for Shown {
+                fn fmt(&self, _: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+fn any(ty: &TokenStream) -> TokenStream {
+    quote!(support::any::<#ty>())
+}
+
+/// The field's type as the struct stores it (what the models emitter writes).
+fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool, krate: &proc_macro2::Ident) -> TokenStream {
+    let mut ty = type_tokens(ty);
+    if boxed {
+        ty = quote!(Box<#ty>);
+    }
+    match storage {
+        Storage::Required => ty,
+        Storage::RequiredNullable | Storage::Optional => quote!(Option<#ty>),
+        Storage::Patch => quote!(::#krate::Patch<#ty>),
+    }
+}
+
+fn probe_struct(
+    function: &proc_macro2::Ident,
+    def: &StructDef,
+    write_only: bool,
+    krate: &proc_macro2::Ident,
+) -> TokenStream {
+    let name = ident(&def.name);
+    let methods = builders::struct_methods(def);
+    let constructor = ident(builders::CONSTRUCTOR);
+    let mut reads = Vec::new();
+    let mut arguments = Vec::new();
+    let mut calls = Vec::new();
+    for (i, field) in def.fields.iter().enumerate() {
+        let field_name = ident(&field.rust_name);
+        let storage = builders::storage(field, write_only);
+        let stored = stored_type(storage, &field.ty, field.boxed, krate);
+        reads.push(quote!(let _: &#stored = &value.#field_name;));
+        let value = type_tokens(&field.ty);
+        match storage {
+            Storage::Required => arguments.push(any(&value)),
+            Storage::RequiredNullable => arguments.push(any(&quote!(Option<#value>))),
+            Storage::Optional | Storage::Patch => {
+                if let Some(Some(setter)) = methods.setters.get(i) {
+                    let setter = ident(setter);
+                    let value = any(&value);
+                    calls.push(quote!(.#setter(#value)));
+                }
+                if let (Storage::Patch, Some(Some(clearer))) = (storage, methods.clearers.get(i)) {
+                    let clearer = ident(clearer);
+                    calls.push(quote!(.#clearer()));
+                }
+            }
+        }
+    }
+    let default = def
+        .fields
+        .iter()
+        .all(|f| !f.required)
+        .then(|| quote!(let _: #name = ::std::default::Default::default();));
+    let unused = def.fields.is_empty().then(|| quote!(let _ = value;));
+    quote! {
+        pub fn #function(value: &#name) {
+            #unused
+            #(#reads)*
+            let _: #name = #name::#constructor(#(#arguments),*) #(#calls)*;
+            #default
+        }
+    }
+}
+
+fn probe_enum(function: &proc_macro2::Ident, def: &EnumDef) -> TokenStream {
+    let name = ident(&def.name);
+    let fallback = ident(&def.fallback);
+    let variants = def.variants.iter().map(|v| ident(&v.rust_name));
+    quote! {
+        pub fn #function(value: &#name) {
+            match value {
+                #(#name::#variants => {})*
+                #name::#fallback(other) => {
+                    let _: &String = other;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn probe_union(function: &proc_macro2::Ident, def: &UnionDef) -> TokenStream {
+    let name = ident(&def.name);
+    let fallback = ident(&def.fallback);
+    let tag = syn::LitByteStr::new(def.tag_property.as_bytes(), proc_macro2::Span::call_site());
+    let arms = def.variants.iter().map(|v| {
+        let variant = ident(&v.rust_name);
+        let mut ty = type_tokens(&v.ty);
+        if v.boxed {
+            ty = quote!(Box<#ty>);
+        }
+        quote! {
+            #name::#variant(payload) => {
+                let _: &#ty = payload;
+            }
+        }
+    });
+    quote! {
+        pub fn #function(value: &#name) {
+            // Evaluated at compile time: a union decoded by another property fails here.
+            const _: () = assert!(matches!(#name::TAG_PROPERTY.as_bytes(), #tag));
+            match value {
+                #(#arms)*
+                #name::#fallback(other) => {
+                    let _: &::serde_json::Value = other;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
+    let name = ident(&def.name);
+    let target = type_tokens(&def.ty);
+    quote! {
+        pub fn #function(value: #name) {
+            let _: #target = value;
+        }
+    }
+}
+
+/// The placeholder a method argument gets: its exact parameter type, or [`Shown`] for `impl
+/// Display` (the operations emitter's `argument_type`).
+fn argument_placeholder(param: &Param) -> TokenStream {
+    let ty = match &param.ty {
+        _ if param.any_scalar => quote!(support::Shown),
+        TypeRef::String => quote!(&str),
+        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(&param.ty),
+        TypeRef::Vec(element) => {
+            let element = type_tokens(element);
+            quote!(&[#element])
+        }
+        other => {
+            let other = type_tokens(other);
+            quote!(&#other)
+        }
+    };
+    any(&ty)
+}
+
+fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
+    let function = ident(&probe_name("Client", &op.name));
+    let method = ident(&op.name);
+    let mut arguments: Vec<TokenStream> = op
+        .path_params
+        .iter()
+        .chain(&op.required_query)
+        .map(argument_placeholder)
+        .collect();
+    if let Some(body) = &op.body {
+        let ty = match (&body.kind, body.required) {
+            (BodyKind::Json(ty) | BodyKind::Form(ty), true) => {
+                let ty = type_tokens(ty);
+                quote!(&#ty)
+            }
+            (BodyKind::Json(ty) | BodyKind::Form(ty), false) => {
+                let ty = type_tokens(ty);
+                quote!(Option<&#ty>)
+            }
+            (BodyKind::Text, true) => quote!(&str),
+            (BodyKind::Text, false) => quote!(Option<&str>),
+            (BodyKind::Bytes, true) => quote!(Vec<u8>),
+            (BodyKind::Bytes, false) => quote!(Option<Vec<u8>>),
+        };
+        arguments.push(any(&ty));
+    }
+    if let Some(query) = &op.query_type {
+        let query = ident(query);
+        arguments.push(any(&quote!(&::#krate::operations::#query)));
+    }
+    let output = match &op.response {
+        ResponseKind::Json(ty) => type_tokens(ty),
+        ResponseKind::Text(_) => quote!(String),
+        ResponseKind::Bytes(_) => quote!(Vec<u8>),
+        ResponseKind::Empty => quote!(()),
+    };
+    quote! {
+        pub async fn #function(client: &::#krate::Client) {
+            let _: Result<#output, ::#krate::Error> = client.#method(#(#arguments),*).await;
+        }
+    }
+}
+
+fn probe_query(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
+    let Some(query) = &op.query_type else {
+        return TokenStream::new();
+    };
+    let function = ident(&probe_name("operations", query));
+    let query = ident(query);
+    let path = quote!(::#krate::operations::#query);
+    let mut reads = Vec::new();
+    let mut calls = Vec::new();
+    for param in &op.optional_query {
+        let field = ident(&param.rust_name);
+        let (stored, value) = match &param.ty {
+            TypeRef::Vec(_) => (type_tokens(&param.ty), type_tokens(&param.ty)),
+            _ if param.any_scalar => (quote!(Option<String>), quote!(support::Shown)),
+            scalar => {
+                let scalar = type_tokens(scalar);
+                (quote!(Option<#scalar>), scalar)
+            }
+        };
+        reads.push(quote!(let _: &#stored = &query.#field;));
+        let value = any(&value);
+        calls.push(quote!(.#field(#value)));
+    }
+    quote! {
+        pub fn #function(query: &#path) {
+            #(#reads)*
+            let _: #path = <#path as ::std::default::Default>::default() #(#calls)*;
+        }
+    }
+}
