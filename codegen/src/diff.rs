@@ -1,15 +1,26 @@
 //! The API change report: what a new document changes in the generated Rust API, each change
-//! marked breaking or additive for code that uses the generated types and methods.
+//! marked breaking or additive for code that uses the generated types and methods, and naming
+//! the item it concerns.
 //!
-//! Works on the IR, so it speaks of Rust names. A type that disappears while a structurally
-//! identical one appears (references to other renamed types included) is reported as a rename.
+//! Works on the IR, so it speaks of Rust names, and judges each item as the generated code
+//! exposes it (what [`crate::probe`] exercises): a struct by its fields' stored types (`Box`,
+//! `Option` and `Patch` as emitted), its `new` arguments, setters, clearers and `Default`; an
+//! enum or union by its variant names, payloads, fallback and tag property; a method by its
+//! argument and output types. A breaking change that code written against the old crate still
+//! compiles through (the same names and types, another meaning on the wire) is marked so: no
+//! compiler can show it. A type that disappears while a structurally identical one appears
+//! (references to other renamed types included) is reported as a rename.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use crate::emit::builders::{self, Storage};
+use crate::emit::write_only::write_only_types;
 use crate::ir::{
-    Api, BodyKind, Field, Operation, ResponseKind, SkippedOperation, TypeDef, TypeRef,
+    AliasDef, Api, BodyKind, EnumDef, Field, Operation, Param, ResponseKind, SkippedOperation,
+    StructDef, TypeDef, TypeRef, UnionDef,
 };
+use crate::probe::{method_item, query_item, type_item};
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -27,6 +38,15 @@ pub struct Change {
     pub impact: Impact,
     /// What changed, in one line.
     pub description: String,
+    /// The item it concerns, as a path in the generated crate: `models::Foo`,
+    /// `Client::get_models`, `operations::GetModelsQuery` (see [`crate::probe`], whose
+    /// functions are named after these).
+    pub item: String,
+    /// Whether code written against the old API still compiles against the new one: always
+    /// for an additive change; for a breaking one only when the names and types stay and what
+    /// they mean on the wire changes (a method sending another request, an enum variant
+    /// standing for another string).
+    pub compiles: bool,
 }
 
 /// Every change between two generated APIs.
@@ -40,6 +60,16 @@ impl ChangeReport {
     /// Whether any change is breaking.
     pub fn is_breaking(&self) -> bool {
         self.changes.iter().any(|c| c.impact == Impact::Breaking)
+    }
+
+    /// The items with a breaking change that code written against the old API cannot compile
+    /// through.
+    pub fn items_failing_to_compile(&self) -> BTreeSet<&str> {
+        self.changes
+            .iter()
+            .filter(|c| c.impact == Impact::Breaking && !c.compiles)
+            .map(|c| c.item.as_str())
+            .collect()
     }
 }
 
@@ -64,46 +94,98 @@ impl fmt::Display for ChangeReport {
                 Impact::Breaking => "breaking",
                 Impact::Additive => "additive",
             };
-            writeln!(f, "  {marker}  {}", change.description)?;
+            let compiles = if change.impact == Impact::Breaking && change.compiles {
+                " (still compiles: the meaning changed)"
+            } else {
+                ""
+            };
+            writeln!(
+                f,
+                "  {marker}  {}{compiles}  [{}]",
+                change.description, change.item
+            )?;
         }
         Ok(())
     }
 }
 
-/// Compares two APIs.
-pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
-    let mut changes = BTreeSet::new();
-    let renames = detect_renames(old, new);
-    let mut push = |impact, description: String| {
-        changes.insert(Change {
+/// Collects changes, one item at a time.
+struct Changes {
+    changes: BTreeSet<Change>,
+}
+
+impl Changes {
+    fn push(&mut self, impact: Impact, item: &str, compiles: bool, description: String) {
+        self.changes.insert(Change {
             impact,
             description,
+            item: item.to_owned(),
+            compiles: compiles || impact == Impact::Additive,
         });
+    }
+
+    /// A breaking change the compiler reports.
+    fn breaks(&mut self, item: &str, description: String) {
+        self.push(Impact::Breaking, item, false, description);
+    }
+
+    /// A breaking change old code still compiles through.
+    fn breaks_silently(&mut self, item: &str, description: String) {
+        self.push(Impact::Breaking, item, true, description);
+    }
+
+    fn adds(&mut self, item: &str, description: String) {
+        self.push(Impact::Additive, item, true, description);
+    }
+}
+
+/// What the emitters decide for one side from the whole API.
+struct Side {
+    write_only: BTreeSet<String>,
+}
+
+/// Old names → new names, for rendering the old side in the new side's names; empty for the
+/// new side.
+type Renames = BTreeMap<String, String>;
+
+/// Compares two APIs.
+pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
+    let renames = detect_renames(old, new);
+    let none = Renames::new();
+    let old_side = Side {
+        write_only: write_only_types(old),
+    };
+    let new_side = Side {
+        write_only: write_only_types(new),
+    };
+    let mut changes = Changes {
+        changes: BTreeSet::new(),
     };
 
     // Types.
-    let request_types = request_types(new);
     for (name, old_def) in &old.types {
+        let item = type_item(name);
         match (new.types.get(name), renames.get(name)) {
-            (_, Some(renamed)) => push(
-                Impact::Breaking,
+            (_, Some(renamed)) => changes.breaks(
+                &item,
                 format!("type {name} renamed to {renamed} (identical structure)"),
             ),
-            (None, None) => push(Impact::Breaking, format!("type {name} removed")),
-            (Some(new_def), None) => compare_types(
-                name,
-                old_def,
-                new_def,
-                &renames,
-                request_types.contains(name),
-                &mut push,
-            ),
+            (None, None) => changes.breaks(&item, format!("type {name} removed")),
+            (Some(new_def), None) => {
+                let pair = Pair {
+                    old: &old_side,
+                    new: &new_side,
+                    renames: &renames,
+                    none: &none,
+                };
+                pair.compare_types(&item, name, old_def, new_def, &mut changes);
+            }
         }
     }
     let renamed_to: BTreeSet<&String> = renames.values().collect();
     for name in new.types.keys() {
         if !old.types.contains_key(name) && !renamed_to.contains(name) {
-            push(Impact::Additive, format!("type {name} added"));
+            changes.adds(&type_item(name), format!("type {name} added"));
         }
     }
 
@@ -121,12 +203,13 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
     let new_skipped: BTreeMap<&str, &SkippedOperation> =
         new.skipped.iter().map(|o| (o.name.as_str(), o)).collect();
     for (name, old_op) in &old_ops {
+        let item = method_item(name);
         let Some(new_op) = new_ops.get(name) else {
             // Left out because the new document has something the generator cannot represent:
             // as breaking as a removal, but the reader should know it is still in the document.
             if let Some(skipped) = new_skipped.get(name) {
-                push(
-                    Impact::Breaking,
+                changes.breaks(
+                    &item,
                     format!(
                         "operation {name} left out ({} {}): {} at {}",
                         skipped.method, skipped.path, skipped.reason, skipped.pointer
@@ -134,8 +217,8 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
                 );
                 continue;
             }
-            push(
-                Impact::Breaking,
+            changes.breaks(
+                &item,
                 format!(
                     "operation {name} removed ({} {})",
                     old_op.method, old_op.path
@@ -143,277 +226,667 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
             );
             continue;
         };
-        compare_operations(name, old_op, new_op, &renames, &mut push);
+        compare_operations(&item, name, old_op, new_op, &renames, &mut changes);
     }
     for (name, new_op) in &new_ops {
         if !old_ops.contains_key(name) {
-            push(
-                Impact::Additive,
+            changes.adds(
+                &method_item(name),
                 format!("operation {name} added ({} {})", new_op.method, new_op.path),
             );
         }
     }
-    let mut changes: Vec<Change> = changes.into_iter().collect();
+
+    // Query structs: each belongs to one operation, but is an item of its own.
+    let queries = |api: &'_ Api| -> BTreeMap<String, Vec<Param>> {
+        api.operations
+            .iter()
+            .filter_map(|op| Some((op.query_type.clone()?, op.optional_query.clone())))
+            .collect()
+    };
+    let (old_queries, new_queries) = (queries(old), queries(new));
+    for (name, old_params) in &old_queries {
+        let item = query_item(name);
+        match new_queries.get(name) {
+            None => changes.breaks(&item, format!("query struct {name} removed")),
+            Some(new_params) => {
+                compare_query(&item, name, old_params, new_params, &renames, &mut changes)
+            }
+        }
+    }
+    for name in new_queries.keys() {
+        if !old_queries.contains_key(name) {
+            changes.adds(&query_item(name), format!("query struct {name} added"));
+        }
+    }
+
+    let mut changes: Vec<Change> = changes.changes.into_iter().collect();
     changes.sort();
     ChangeReport { changes }
 }
 
-type Push<'p> = dyn FnMut(Impact, String) + 'p;
+/// The two sides of one comparison.
+struct Pair<'a> {
+    old: &'a Side,
+    new: &'a Side,
+    renames: &'a Renames,
+    none: &'a Renames,
+}
 
-fn compare_types(
-    name: &str,
-    old: &TypeDef,
-    new: &TypeDef,
-    renames: &BTreeMap<String, String>,
-    is_request: bool,
-    push: &mut Push<'_>,
-) {
-    match (old, new) {
-        (TypeDef::Struct(old), TypeDef::Struct(new)) => {
-            for field in &old.fields {
+impl Pair<'_> {
+    fn compare_types(
+        &self,
+        item: &str,
+        name: &str,
+        old: &TypeDef,
+        new: &TypeDef,
+        changes: &mut Changes,
+    ) {
+        match (old, new) {
+            (TypeDef::Struct(old), TypeDef::Struct(new)) => {
+                self.compare_structs(item, name, old, new, changes);
+            }
+            (TypeDef::Enum(old), TypeDef::Enum(new)) => compare_enums(item, name, old, new, changes),
+            (TypeDef::Union(old), TypeDef::Union(new)) => {
+                compare_unions(item, name, old, new, self.renames, changes);
+            }
+            (TypeDef::Alias(old), TypeDef::Alias(new)) => {
+                compare_aliases(item, name, old, new, self.renames, changes);
+            }
+            _ => changes.breaks(
+                item,
+                format!("type {name} changed kind ({} to {})", kind(old), kind(new)),
+            ),
+        }
+    }
+
+    fn compare_structs(
+        &self,
+        item: &str,
+        name: &str,
+        old: &StructDef,
+        new: &StructDef,
+        changes: &mut Changes,
+    ) {
+        let old_write_only = self.old.write_only.contains(name);
+        let new_write_only = self.new.write_only.contains(name);
+        let stored = |field: &Field, write_only: bool, renames: &Renames| {
+            stored_type(field, builders::storage(field, write_only), renames)
+        };
+        let old_methods = builders::struct_methods(old);
+        let new_methods = builders::struct_methods(new);
+        let mut matched: BTreeSet<&str> = BTreeSet::new();
+        for (i, field) in old.fields.iter().enumerate() {
+            let by_name = new.fields.iter().position(|f| f.rust_name == field.rust_name);
+            let Some(j) = by_name else {
                 match new.fields.iter().find(|f| f.wire_name == field.wire_name) {
-                    None => push(
-                        Impact::Breaking,
-                        format!("field {name}.{} removed", field.rust_name),
-                    ),
-                    Some(new_field) => {
-                        let (old_ty, new_ty) = (
-                            field_type(field, renames),
-                            field_type(new_field, &BTreeMap::new()),
+                    Some(renamed) => {
+                        matched.insert(&renamed.rust_name);
+                        changes.breaks(
+                            item,
+                            format!(
+                                "field {name}.{} renamed to {name}.{}",
+                                field.rust_name, renamed.rust_name
+                            ),
                         );
-                        if old_ty != new_ty || field.rust_name != new_field.rust_name {
-                            push(
-                                Impact::Breaking,
-                                format!(
-                                    "field {name}.{} changed from {} to {}",
-                                    field.rust_name, old_ty, new_ty
-                                ),
-                            );
-                        }
+                    }
+                    None => {
+                        changes.breaks(item, format!("field {name}.{} removed", field.rust_name))
                     }
                 }
-            }
-            for field in &new.fields {
-                if !old.fields.iter().any(|f| f.wire_name == field.wire_name) {
-                    // A new required field of a request body must be supplied; a new response
-                    // field is only more data.
-                    let (impact, role) = match (is_request, field.required && !field.nullable) {
-                        (true, true) => (Impact::Breaking, "required, in a request type"),
-                        (true, false) => (Impact::Additive, "optional, in a request type"),
-                        (false, _) => (Impact::Additive, "response type"),
-                    };
-                    push(
-                        impact,
-                        format!("field {name}.{} added ({role})", field.rust_name),
-                    );
-                }
-            }
-        }
-        (TypeDef::Enum(old), TypeDef::Enum(new)) => {
-            for variant in &old.variants {
-                if !new.variants.iter().any(|v| v.wire == variant.wire) {
-                    push(
-                        Impact::Breaking,
-                        format!(
-                            "enum value {name}::{} ({:?}) removed",
-                            variant.rust_name, variant.wire
-                        ),
-                    );
-                }
-            }
-            for variant in &new.variants {
-                if !old.variants.iter().any(|v| v.wire == variant.wire) {
-                    // Open enums: old code sees the new value as the fallback variant.
-                    push(
-                        Impact::Additive,
-                        format!(
-                            "enum value {name}::{} ({:?}) added",
-                            variant.rust_name, variant.wire
-                        ),
-                    );
-                }
-            }
-        }
-        (TypeDef::Union(old), TypeDef::Union(new)) => {
-            for variant in &old.variants {
-                if !new.variants.iter().any(|v| v.tag == variant.tag) {
-                    push(
-                        Impact::Breaking,
-                        format!("union variant {name}::{} removed", variant.rust_name),
-                    );
-                }
-            }
-            for variant in &new.variants {
-                if !old.variants.iter().any(|v| v.tag == variant.tag) {
-                    push(
-                        Impact::Additive,
-                        format!("union variant {name}::{} added", variant.rust_name),
-                    );
-                }
-            }
-        }
-        (TypeDef::Alias(old), TypeDef::Alias(new)) => {
-            if render(&rename(&old.ty, renames)) != render(&new.ty) {
-                push(
-                    Impact::Breaking,
+                continue;
+            };
+            let new_field = &new.fields[j];
+            matched.insert(&new_field.rust_name);
+            let old_ty = stored(field, old_write_only, self.renames);
+            let new_ty = stored(new_field, new_write_only, self.none);
+            if old_ty != new_ty {
+                changes.breaks(
+                    item,
                     format!(
-                        "type {name} changed from {} to {}",
-                        render(&old.ty),
-                        render(&new.ty)
+                        "field {name}.{} changed from {} to {new_ty}",
+                        field.rust_name,
+                        stored(field, old_write_only, self.none)
+                    ),
+                );
+            } else if stored(field, old_write_only, self.none) != new_ty {
+                changes.breaks(
+                    item,
+                    format!(
+                        "field {name}.{} has renamed type {new_ty} (was {})",
+                        field.rust_name,
+                        stored(field, old_write_only, self.none)
+                    ),
+                );
+            }
+            if field.wire_name != new_field.wire_name {
+                changes.breaks_silently(
+                    item,
+                    format!(
+                        "field {name}.{} now holds property {:?} (was {:?})",
+                        field.rust_name, new_field.wire_name, field.wire_name
+                    ),
+                );
+            }
+            // A setter or clearer that moved to another name (the new name of a field that
+            // is still optional; one that became required is `new`'s business).
+            let method = |names: &[Option<String>], k: usize| names.get(k).cloned().flatten();
+            let old_patch = builders::storage(field, old_write_only) == Storage::Patch;
+            let new_patch = builders::storage(new_field, new_write_only) == Storage::Patch;
+            if let (Some(before), Some(after)) = (
+                method(&old_methods.setters, i),
+                method(&new_methods.setters, j),
+            ) {
+                if before != after {
+                    changes.breaks(
+                        item,
+                        format!("setter {name}::{before} renamed to {name}::{after}"),
+                    );
+                }
+            }
+            if let Some(before) = method(&old_methods.clearers, i).filter(|_| old_patch) {
+                match method(&new_methods.clearers, j).filter(|_| new_patch) {
+                    None => changes.breaks(item, format!("clearer {name}::{before} removed")),
+                    Some(after) if after != before => changes.breaks(
+                        item,
+                        format!("clearer {name}::{before} renamed to {name}::{after}"),
+                    ),
+                    Some(_) => {}
+                }
+            }
+        }
+        for field in &new.fields {
+            if old.fields.iter().all(|f| f.rust_name != field.rust_name)
+                && !matched.contains(field.rust_name.as_str())
+            {
+                let role = if field.required {
+                    "required: an argument of new"
+                } else {
+                    "optional"
+                };
+                changes.adds(
+                    item,
+                    format!("field {name}.{} added ({role})", field.rust_name),
+                );
+            }
+        }
+        let old_new = constructor(old, self.renames);
+        let new_new = constructor(new, self.none);
+        let types = |arguments: &[(String, String)]| -> Vec<String> {
+            arguments.iter().map(|(_, ty)| ty.clone()).collect()
+        };
+        let names = |arguments: &[(String, String)]| -> Vec<String> {
+            arguments.iter().map(|(name, _)| name.clone()).collect()
+        };
+        let shown = |arguments: &[(String, String)]| {
+            arguments
+                .iter()
+                .map(|(name, ty)| format!("{name}: {ty}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if types(&old_new) != types(&new_new) {
+            changes.breaks(
+                item,
+                format!(
+                    "{name}::new arguments changed from ({}) to ({})",
+                    shown(&constructor(old, self.none)),
+                    shown(&new_new)
+                ),
+            );
+        } else if names(&old_new) != names(&new_new) {
+            let (mut before, mut after) = (names(&old_new), names(&new_new));
+            before.sort();
+            after.sort();
+            if before == after {
+                changes.breaks_silently(
+                    item,
+                    format!(
+                        "{name}::new arguments reordered from ({}) to ({})",
+                        shown(&old_new),
+                        shown(&new_new)
                     ),
                 );
             }
         }
-        _ => push(
-            Impact::Breaking,
-            format!("type {name} changed kind ({} to {})", kind(old), kind(new)),
-        ),
+        let has_default = |def: &StructDef| def.fields.iter().all(|f| !f.required);
+        if has_default(old) && !has_default(new) {
+            changes.breaks(item, format!("{name} no longer implements Default"));
+        }
     }
 }
 
+/// A field's type as the struct stores it, as the generated Rust spells it.
+fn stored_type(field: &Field, storage: Storage, renames: &Renames) -> String {
+    let mut ty = render(&rename(&field.ty, renames));
+    if field.boxed {
+        ty = format!("Box<{ty}>");
+    }
+    match storage {
+        Storage::Required => ty,
+        Storage::RequiredNullable | Storage::Optional => format!("Option<{ty}>"),
+        Storage::Patch => format!("Patch<{ty}>"),
+    }
+}
+
+/// `new`'s arguments: a name and the type its `impl Into<…>` names, per required field.
+fn constructor(def: &StructDef, renames: &Renames) -> Vec<(String, String)> {
+    def.fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|field| {
+            let ty = render(&rename(&field.ty, renames));
+            let ty = if field.nullable {
+                format!("Option<{ty}>")
+            } else {
+                ty
+            };
+            (field.rust_name.clone(), ty)
+        })
+        .collect()
+}
+
+fn compare_enums(item: &str, name: &str, old: &EnumDef, new: &EnumDef, changes: &mut Changes) {
+    if old.fallback != new.fallback {
+        changes.breaks(
+            item,
+            format!(
+                "enum {name} fallback variant renamed from {} to {}",
+                old.fallback, new.fallback
+            ),
+        );
+    }
+    for variant in &old.variants {
+        match new.variants.iter().find(|v| v.wire == variant.wire) {
+            Some(same) if same.rust_name != variant.rust_name => changes.breaks(
+                item,
+                format!(
+                    "enum value {name}::{} ({:?}) renamed to {name}::{}",
+                    variant.rust_name, variant.wire, same.rust_name
+                ),
+            ),
+            Some(_) => {}
+            None => match new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
+                Some(other) => changes.breaks_silently(
+                    item,
+                    format!(
+                        "enum value {name}::{} now stands for {:?} (was {:?})",
+                        variant.rust_name, other.wire, variant.wire
+                    ),
+                ),
+                None => changes.breaks(
+                    item,
+                    format!(
+                        "enum value {name}::{} ({:?}) removed",
+                        variant.rust_name, variant.wire
+                    ),
+                ),
+            },
+        }
+    }
+    for variant in &new.variants {
+        let known = old
+            .variants
+            .iter()
+            .any(|v| v.wire == variant.wire || v.rust_name == variant.rust_name);
+        if !known {
+            // Open enums: old code sees the new value as the fallback variant.
+            changes.adds(
+                item,
+                format!(
+                    "enum value {name}::{} ({:?}) added",
+                    variant.rust_name, variant.wire
+                ),
+            );
+        }
+    }
+}
+
+fn compare_unions(
+    item: &str,
+    name: &str,
+    old: &UnionDef,
+    new: &UnionDef,
+    renames: &Renames,
+    changes: &mut Changes,
+) {
+    if old.tag_property != new.tag_property {
+        changes.breaks(
+            item,
+            format!(
+                "union {name} is tagged by property {:?} (was {:?})",
+                new.tag_property, old.tag_property
+            ),
+        );
+    }
+    if old.fallback != new.fallback {
+        changes.breaks(
+            item,
+            format!(
+                "union {name} fallback variant renamed from {} to {}",
+                old.fallback, new.fallback
+            ),
+        );
+    }
+    let payload = |variant: &crate::ir::UnionVariant, renames: &Renames| {
+        let ty = render(&rename(&variant.ty, renames));
+        if variant.boxed {
+            format!("Box<{ty}>")
+        } else {
+            ty
+        }
+    };
+    let none = Renames::new();
+    for variant in &old.variants {
+        let Some(same) = new.variants.iter().find(|v| v.tag == variant.tag) else {
+            match new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
+                Some(other) => changes.breaks_silently(
+                    item,
+                    format!(
+                        "union variant {name}::{} now stands for tag {:?} (was {:?})",
+                        variant.rust_name, other.tag, variant.tag
+                    ),
+                ),
+                None => changes.breaks(
+                    item,
+                    format!("union variant {name}::{} removed", variant.rust_name),
+                ),
+            }
+            continue;
+        };
+        if same.rust_name != variant.rust_name {
+            changes.breaks(
+                item,
+                format!(
+                    "union variant {name}::{} ({:?}) renamed to {name}::{}",
+                    variant.rust_name, variant.tag, same.rust_name
+                ),
+            );
+        }
+        let (before, after) = (payload(variant, renames), payload(same, &none));
+        if before != after {
+            changes.breaks(
+                item,
+                format!(
+                    "union variant {name}::{} payload changed from {} to {after}",
+                    variant.rust_name,
+                    payload(variant, &none)
+                ),
+            );
+        } else if payload(variant, &none) != after {
+            changes.breaks(
+                item,
+                format!(
+                    "union variant {name}::{} payload has renamed type {after} (was {})",
+                    variant.rust_name,
+                    payload(variant, &none)
+                ),
+            );
+        }
+    }
+    for variant in &new.variants {
+        let known = old
+            .variants
+            .iter()
+            .any(|v| v.tag == variant.tag || v.rust_name == variant.rust_name);
+        if !known {
+            changes.adds(
+                item,
+                format!("union variant {name}::{} added", variant.rust_name),
+            );
+        }
+    }
+}
+
+fn compare_aliases(
+    item: &str,
+    name: &str,
+    old: &AliasDef,
+    new: &AliasDef,
+    renames: &Renames,
+    changes: &mut Changes,
+) {
+    if render(&rename(&old.ty, renames)) != render(&new.ty) {
+        changes.breaks(
+            item,
+            format!(
+                "type {name} changed from {} to {}",
+                render(&old.ty),
+                render(&new.ty)
+            ),
+        );
+    } else if render(&old.ty) != render(&new.ty) {
+        changes.breaks(
+            item,
+            format!(
+                "type {name} names renamed type {} (was {})",
+                render(&new.ty),
+                render(&old.ty)
+            ),
+        );
+    }
+}
+
+/// A method's arguments as the generated Rust takes them: a name and a type per argument.
+fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
+    let mut parts: Vec<(String, String)> = op
+        .path_params
+        .iter()
+        .chain(&op.required_query)
+        .map(|p| {
+            let ty = match &p.ty {
+                _ if p.any_scalar => "impl Display".to_owned(),
+                TypeRef::String => "&str".to_owned(),
+                TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => render(&p.ty),
+                TypeRef::Vec(element) => format!("&[{}]", render(&rename(element, renames))),
+                other => format!("&{}", render(&rename(other, renames))),
+            };
+            (p.rust_name.clone(), ty)
+        })
+        .collect();
+    if let Some(body) = &op.body {
+        let ty = match (&body.kind, body.required) {
+            (BodyKind::Json(ty) | BodyKind::Form(ty), true) => {
+                format!("&{}", render(&rename(ty, renames)))
+            }
+            (BodyKind::Json(ty) | BodyKind::Form(ty), false) => {
+                format!("Option<&{}>", render(&rename(ty, renames)))
+            }
+            (BodyKind::Text, true) => "&str".to_owned(),
+            (BodyKind::Text, false) => "Option<&str>".to_owned(),
+            (BodyKind::Bytes, true) => "impl Into<Vec<u8>>".to_owned(),
+            (BodyKind::Bytes, false) => "Option<Vec<u8>>".to_owned(),
+        };
+        parts.push(("body".to_owned(), ty));
+    }
+    if let Some(query) = &op.query_type {
+        parts.push(("query".to_owned(), format!("&{query}")));
+    }
+    parts
+}
+
+/// The path template with every placeholder written `{}`: the request it sends, whatever its
+/// parameters are called.
+fn request_shape(op: &Operation) -> String {
+    let mut shape = format!("{} ", op.method);
+    let mut in_placeholder = false;
+    for c in op.path.chars() {
+        match c {
+            '{' => {
+                in_placeholder = true;
+                shape.push_str("{}");
+            }
+            '}' => in_placeholder = false,
+            c if !in_placeholder => shape.push(c),
+            _ => {}
+        }
+    }
+    shape
+}
+
 fn compare_operations(
+    item: &str,
     name: &str,
     old: &Operation,
     new: &Operation,
-    renames: &BTreeMap<String, String>,
-    push: &mut Push<'_>,
+    renames: &Renames,
+    changes: &mut Changes,
 ) {
-    let arguments = |op: &Operation, map: &BTreeMap<String, String>| {
-        let mut parts: Vec<String> = op
-            .path_params
+    let none = Renames::new();
+    if request_shape(old) != request_shape(new) {
+        changes.breaks_silently(
+            item,
+            format!(
+                "operation {name} now sends {} {} (was {} {})",
+                new.method, new.path, old.method, old.path
+            ),
+        );
+    }
+    let shown = |arguments: &[(String, String)]| {
+        arguments
             .iter()
-            .chain(&op.required_query)
-            .map(|p| {
-                let ty = if p.any_scalar {
-                    "impl Display".to_owned()
-                } else {
-                    render(&rename(&p.ty, map))
-                };
-                format!("{}: {ty}", p.rust_name)
-            })
-            .collect();
-        if let Some(body) = &op.body {
-            let value = match &body.kind {
-                BodyKind::Json(ty) => format!("JSON {}", render(&rename(ty, map))),
-                BodyKind::Form(ty) => format!("form {}", render(&rename(ty, map))),
-                BodyKind::Text => "text".to_owned(),
-                BodyKind::Bytes => "bytes".to_owned(),
-            };
-            parts.push(format!(
-                "body: {}{value}",
-                if body.required { "" } else { "optional " },
-            ));
-        }
-        parts
+            .map(|(name, ty)| format!("{name}: {ty}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let response = |op: &Operation, map: &BTreeMap<String, String>| match &op.response {
+    let types = |arguments: &[(String, String)]| -> Vec<String> {
+        arguments.iter().map(|(_, ty)| ty.clone()).collect()
+    };
+    let (before, after) = (arguments(old, renames), arguments(new, &none));
+    if types(&before) != types(&after) {
+        changes.breaks(
+            item,
+            format!(
+                "operation {name} arguments changed from ({}) to ({})",
+                shown(&arguments(old, &none)),
+                shown(&after)
+            ),
+        );
+    } else if types(&arguments(old, &none)) != types(&after) {
+        changes.breaks(item, format!("operation {name} arguments use renamed types"));
+    } else if before != after {
+        let mut old_names: Vec<&String> = before.iter().map(|(n, _)| n).collect();
+        let mut new_names: Vec<&String> = after.iter().map(|(n, _)| n).collect();
+        old_names.sort();
+        new_names.sort();
+        // Positional: a rename alone changes no call, a reorder changes what each one means.
+        if old_names == new_names {
+            changes.breaks_silently(
+                item,
+                format!(
+                    "operation {name} arguments reordered from ({}) to ({})",
+                    shown(&before),
+                    shown(&after)
+                ),
+            );
+        }
+    }
+    let encoding = |op: &Operation| match op.body.as_ref().map(|b| &b.kind) {
+        Some(BodyKind::Json(_)) => "JSON",
+        Some(BodyKind::Form(_)) => "form",
+        _ => "",
+    };
+    if types(&before) == types(&after) && encoding(old) != encoding(new) {
+        changes.breaks_silently(
+            item,
+            format!(
+                "operation {name} sends its body as {} (was {})",
+                encoding(new),
+                encoding(old)
+            ),
+        );
+    }
+    let response = |op: &Operation, map: &Renames| match &op.response {
         ResponseKind::Json(ty) => render(&rename(ty, map)),
         ResponseKind::Text(_) => "String".to_owned(),
         ResponseKind::Bytes(_) => "Vec<u8>".to_owned(),
         ResponseKind::Empty => "()".to_owned(),
     };
-    let empty = BTreeMap::new();
-    if arguments(old, renames) != arguments(new, &empty) {
-        push(
-            Impact::Breaking,
-            format!(
-                "operation {name} arguments changed from ({}) to ({})",
-                arguments(old, &empty).join(", "),
-                arguments(new, &empty).join(", ")
-            ),
-        );
-    } else if arguments(old, &empty) != arguments(new, &empty) {
-        push(
-            Impact::Breaking,
-            format!("operation {name} arguments use renamed types"),
-        );
-    }
-    if response(old, renames) != response(new, &empty) {
-        push(
-            Impact::Breaking,
+    if response(old, renames) != response(new, &none) {
+        changes.breaks(
+            item,
             format!(
                 "operation {name} returns {} instead of {}",
-                response(new, &empty),
-                response(old, &empty)
+                response(new, &none),
+                response(old, &none)
             ),
         );
-    } else if response(old, &empty) != response(new, &empty) {
-        push(
-            Impact::Breaking,
+    } else if response(old, &none) != response(new, &none) {
+        changes.breaks(
+            item,
             format!(
                 "operation {name} returns renamed type {} (was {})",
-                response(new, &empty),
-                response(old, &empty)
+                response(new, &none),
+                response(old, &none)
             ),
         );
     }
-    for param in &old.optional_query {
-        match new
-            .optional_query
-            .iter()
-            .find(|p| p.wire_name == param.wire_name)
-        {
-            None => push(
-                Impact::Breaking,
-                format!(
-                    "operation {name} query parameter {} removed",
-                    param.wire_name
-                ),
-            ),
-            Some(new_param) if render(&rename(&param.ty, renames)) != render(&new_param.ty) => {
-                push(
-                    Impact::Breaking,
-                    format!(
-                        "operation {name} query parameter {} changed from {} to {}",
-                        param.wire_name,
-                        render(&param.ty),
-                        render(&new_param.ty)
-                    ),
-                );
-            }
-            Some(_) => {}
-        }
+}
+
+/// A query struct field's stored type and what its setter takes.
+fn query_field(param: &Param, renames: &Renames) -> String {
+    match &param.ty {
+        TypeRef::Vec(_) => format!("{} (setter: any iterable)", render(&rename(&param.ty, renames))),
+        _ if param.any_scalar => "Option<String> (setter: impl Display)".to_owned(),
+        scalar => format!("Option<{}>", render(&rename(scalar, renames))),
     }
-    for param in &new.optional_query {
-        if !old
-            .optional_query
-            .iter()
-            .any(|p| p.wire_name == param.wire_name)
-        {
-            push(
-                Impact::Additive,
+}
+
+fn compare_query(
+    item: &str,
+    name: &str,
+    old: &[Param],
+    new: &[Param],
+    renames: &Renames,
+    changes: &mut Changes,
+) {
+    let none = Renames::new();
+    for param in old {
+        let Some(same) = new.iter().find(|p| p.rust_name == param.rust_name) else {
+            changes.breaks(
+                item,
+                format!("query parameter {name}.{} removed", param.rust_name),
+            );
+            continue;
+        };
+        let after = query_field(same, &none);
+        if query_field(param, renames) != after {
+            changes.breaks(
+                item,
                 format!(
-                    "operation {name} optional query parameter {} added",
-                    param.wire_name
+                    "query parameter {name}.{} changed from {} to {after}",
+                    param.rust_name,
+                    query_field(param, &none)
+                ),
+            );
+        } else if query_field(param, &none) != after {
+            changes.breaks(
+                item,
+                format!(
+                    "query parameter {name}.{} has renamed type {after} (was {})",
+                    param.rust_name,
+                    query_field(param, &none)
+                ),
+            );
+        }
+        if param.wire_name != same.wire_name {
+            changes.breaks_silently(
+                item,
+                format!(
+                    "query parameter {name}.{} is now sent as {:?} (was {:?})",
+                    param.rust_name, same.wire_name, param.wire_name
                 ),
             );
         }
     }
-}
-
-/// Types reachable from request bodies: new required fields there break callers.
-fn request_types(api: &Api) -> BTreeSet<String> {
-    let mut pending: Vec<&TypeRef> = api
-        .operations
-        .iter()
-        .filter_map(|o| o.body.as_ref().and_then(|b| b.kind.value_type()))
-        .collect();
-    let mut seen = BTreeSet::new();
-    while let Some(ty) = pending.pop() {
-        match ty {
-            TypeRef::Named(name) if seen.insert(name.clone()) => match api.types.get(name) {
-                Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
-                Some(TypeDef::Alias(def)) => pending.push(&def.ty),
-                Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
-                _ => {}
-            },
-            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
-                pending.push(inner)
-            }
-            _ => {}
+    for param in new {
+        if old.iter().all(|p| p.rust_name != param.rust_name) {
+            changes.adds(
+                item,
+                format!("query parameter {name}.{} added", param.rust_name),
+            );
         }
     }
-    seen
 }
 
 /// Old names → new names of types that vanished while an identical one appeared.
