@@ -1,0 +1,414 @@
+//! The change report proved by the compiler: for each pair of documents (Baseten's consecutive
+//! dated ones, and an authored pair per change class under `tests/fixtures/probe/`), a probe
+//! emitted from the old crate's IR is type-checked against the crate generated from the new
+//! document. It must compile exactly when the report names no breaking change that old code
+//! cannot compile through, and every error must fall in the probe function of an item the
+//! report names as such. Each crate's own probe compiles with no warnings.
+//!
+//! All crates are members of one temporary workspace checked by one `cargo check`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use baseten_codegen::diff::ChangeReport;
+use baseten_codegen::ir::Api;
+use baseten_codegen::probe::Probe;
+use baseten_tests::{files_with_extension, shared_dir, tests_dir, workspace_root};
+
+/// One document: its file name (for headers) and text.
+#[derive(Clone)]
+struct Document {
+    name: String,
+    text: String,
+}
+
+impl Document {
+    fn read(path: &Path) -> Self {
+        Document {
+            name: path.file_name().unwrap().to_string_lossy().into_owned(),
+            text: std::fs::read_to_string(path)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display())),
+        }
+    }
+
+    fn input(&self) -> baseten_codegen::Input<'_> {
+        baseten_codegen::Input {
+            spec_path: &self.name,
+            spec_text: &self.text,
+            config_text: None,
+        }
+    }
+}
+
+fn ir(document: &Document) -> Api {
+    baseten_codegen::build_ir(&document.input())
+        .unwrap_or_else(|error| panic!("{}: {error}", document.name))
+        .0
+}
+
+/// The new document's IR as regenerating after `old` gives it. Today: the new document on its
+/// own; the place where earlier Rust names are to be kept (a names lock) is wired in.
+fn new_ir_after(_old: &Document, new: &Document) -> Api {
+    ir(new)
+}
+
+/// The crate regenerating after `old` writes for `new` (see [`new_ir_after`]).
+fn new_crate_after(
+    _old: &Document,
+    new: &Document,
+    settings: &baseten_codegen::CrateSettings<'_>,
+) -> BTreeMap<String, String> {
+    baseten_codegen::generate_crate(&new.input(), settings)
+        .unwrap_or_else(|error| panic!("{}: {error}", new.name))
+        .files
+}
+
+/// A probe against a generated crate, and what the compiler is expected to say about it.
+struct ProbeCrate {
+    /// What it checks, for messages: `2026-06-18 → 2026-06-19`, `fixture union-payload`.
+    label: String,
+    /// Its directory (and package) name in the workspace.
+    dir: String,
+    probe: Probe,
+    /// The report for the pair; `None` for a crate's probe of itself, which must compile.
+    report: Option<ChangeReport>,
+}
+
+/// The workspace being assembled.
+struct Workspace {
+    root: tempfile::TempDir,
+    members: Vec<String>,
+    probes: Vec<ProbeCrate>,
+}
+
+impl Workspace {
+    fn new() -> Self {
+        Workspace {
+            root: tempfile::tempdir().unwrap(),
+            members: Vec::new(),
+            probes: Vec::new(),
+        }
+    }
+
+    fn write(&self, relative: &str, contents: &str) {
+        let path = self.root.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+
+    /// Adds the crate generated for `new` after `old`, as package `dir`.
+    fn add_generated(&mut self, dir: &str, old: &Document, new: &Document) {
+        let runtime = workspace_root().join("generated/runtime");
+        let runtime = runtime.to_string_lossy().replace('\\', "/");
+        let settings = baseten_codegen::CrateSettings {
+            name: dir,
+            runtime_path: &runtime,
+            spec_name: &new.name,
+            own_workspace: false,
+        };
+        for (relative, contents) in new_crate_after(old, new, &settings) {
+            self.write(&format!("{dir}/{relative}"), &contents);
+        }
+        self.members.push(dir.to_owned());
+    }
+
+    /// Adds a probe of `api` against the generated crate `target`.
+    fn add_probe(
+        &mut self,
+        label: String,
+        dir: String,
+        api: &Api,
+        target: &str,
+        report: Option<ChangeReport>,
+    ) {
+        let probe = baseten_codegen::probe::emit_probe(api, target)
+            .unwrap_or_else(|error| panic!("{label}: {error}"));
+        self.write(
+            &format!("{dir}/Cargo.toml"),
+            &format!(
+                "[package]\nname = {dir:?}\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+                 [dependencies]\n{target} = {{ path = \"../{target}\" }}\nserde_json = \"1\"\n"
+            ),
+        );
+        self.write(&format!("{dir}/src/lib.rs"), &probe.source);
+        self.members.push(dir.clone());
+        self.probes.push(ProbeCrate {
+            label,
+            dir,
+            probe,
+            report,
+        });
+    }
+
+    /// One `cargo check` of every member; the compiler's messages per member directory.
+    fn check(&self) -> BTreeMap<String, Vec<Diagnostic>> {
+        let members: Vec<String> = self.members.iter().map(|m| format!("{m:?}")).collect();
+        self.write(
+            "Cargo.toml",
+            &format!(
+                "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+                members.join(", ")
+            ),
+        );
+        // The workspace's lock file keeps dependency versions (and so build artifacts) shared.
+        std::fs::copy(
+            workspace_root().join("Cargo.lock"),
+            self.root.path().join("Cargo.lock"),
+        )
+        .unwrap();
+        let started = Instant::now();
+        let output = baseten_tests::cargo_sharing_target()
+            .current_dir(self.root.path())
+            .args([
+                "check",
+                "--workspace",
+                "--keep-going",
+                "--quiet",
+                "--message-format=json",
+            ])
+            .output()
+            .unwrap();
+        eprintln!(
+            "probe: cargo check of {} crates took {:.1?}",
+            self.members.len(),
+            started.elapsed()
+        );
+        let mut diagnostics: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if message["reason"] != "compiler-message" {
+                continue;
+            }
+            let manifest = PathBuf::from(message["manifest_path"].as_str().unwrap_or_default());
+            let member = manifest
+                .parent()
+                .and_then(Path::file_name)
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let inner = &message["message"];
+            let primary = inner["spans"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|span| span["is_primary"] == true);
+            diagnostics.entry(member).or_default().push(Diagnostic {
+                level: inner["level"].as_str().unwrap_or_default().to_owned(),
+                file: primary
+                    .and_then(|span| span["file_name"].as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+                line: primary
+                    .and_then(|span| span["line_start"].as_u64())
+                    .unwrap_or_default() as usize,
+                rendered: inner["rendered"].as_str().unwrap_or_default().to_owned(),
+            });
+        }
+        let generated_errors: Vec<String> = diagnostics
+            .iter()
+            .filter(|(member, _)| !self.probes.iter().any(|p| &p.dir == *member))
+            .flat_map(|(member, list)| {
+                list.iter()
+                    .filter(|d| d.level == "error")
+                    .map(move |d| format!("{member}: {}", d.rendered))
+            })
+            .collect();
+        assert!(
+            generated_errors.is_empty(),
+            "a generated crate does not compile:\n{}",
+            generated_errors.join("\n")
+        );
+        if !output.status.success() && diagnostics.is_empty() {
+            panic!(
+                "cargo check failed without compiler messages:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        diagnostics
+    }
+}
+
+/// One compiler message.
+#[derive(Debug)]
+struct Diagnostic {
+    level: String,
+    file: String,
+    line: usize,
+    rendered: String,
+}
+
+/// What went wrong with one probe: empty when the compiler agreed with the report.
+fn disagreements(probe: &ProbeCrate, diagnostics: &[Diagnostic]) -> Vec<String> {
+    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.level == "error").collect();
+    let warnings: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.level == "warning")
+        .collect();
+    // "aborting due to …" and the like carry no span.
+    let located: Vec<&&Diagnostic> = errors.iter().filter(|d| !d.file.is_empty()).collect();
+    let mut problems = Vec::new();
+    let expected: BTreeSet<&str> = probe
+        .report
+        .as_ref()
+        .map(ChangeReport::items_failing_to_compile)
+        .unwrap_or_default();
+    if errors.is_empty() {
+        if !expected.is_empty() {
+            problems.push(format!(
+                "the probe compiles, but the report says these items break: {}",
+                expected.iter().copied().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        for warning in warnings {
+            problems.push(format!("warning: {}", warning.rendered));
+        }
+        return problems;
+    }
+    for error in located {
+        let item = (error.file == "src/lib.rs")
+            .then(|| probe.probe.item_at_line(error.line))
+            .flatten();
+        match item {
+            Some(item) if expected.contains(item) => {}
+            Some(item) => problems.push(format!(
+                "{item} fails to compile, but the report names no breaking change of it:\n{}",
+                error.rendered
+            )),
+            None => problems.push(format!(
+                "an error outside every probe function:\n{}",
+                error.rendered
+            )),
+        }
+    }
+    if expected.is_empty() {
+        problems.push("the report names no breaking change, but the probe fails".to_owned());
+    }
+    problems
+}
+
+fn fixture_pairs() -> Vec<(String, Document, Document)> {
+    let dir = tests_dir().join("fixtures/probe");
+    let mut classes: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .collect();
+    classes.sort();
+    classes
+        .into_iter()
+        .map(|class| {
+            let name = class.file_name().unwrap().to_string_lossy().into_owned();
+            (
+                name,
+                Document::read(&class.join("old.yaml")),
+                Document::read(&class.join("new.yaml")),
+            )
+        })
+        .collect()
+}
+
+fn dated_pairs() -> Vec<(String, Document, Document)> {
+    let Some(dir) = shared_dir("specs") else {
+        return Vec::new();
+    };
+    let documents: Vec<PathBuf> = files_with_extension(&dir, "json")
+        .into_iter()
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("baseten-management-"))
+        })
+        .collect();
+    assert_eq!(documents.len(), 5, "five dated management documents");
+    let date = |path: &PathBuf| {
+        path.file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .trim_start_matches("baseten-management-")
+            .to_owned()
+    };
+    documents
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [old, new] => Some((
+                format!("{}-to-{}", date(old), date(new)),
+                Document::read(old),
+                Document::read(new),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each fixture's report against `report.txt` beside it (`UPDATE_GOLDEN=1` rewrites them), so
+/// that what each class exercises is pinned too.
+fn check_fixture_report(class: &str, report: &ChangeReport) {
+    let path = tests_dir().join(format!("fixtures/probe/{class}/report.txt"));
+    let text = report.to_string();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        text,
+        expected,
+        "{} differs; UPDATE_GOLDEN=1 rewrites it",
+        path.display()
+    );
+}
+
+#[test]
+fn the_compiler_agrees_with_the_change_report() {
+    let started = Instant::now();
+    let mut workspace = Workspace::new();
+    let fixtures = fixture_pairs();
+    assert!(fixtures.len() >= 10, "a fixture pair per change class");
+    let dated = dated_pairs();
+    for (kind, pairs) in [("fixture", &fixtures), ("dated", &dated)] {
+        for (name, old, new) in pairs {
+            let old_api = ir(old);
+            let new_api = new_ir_after(old, new);
+            let report = baseten_codegen::diff::api_changes(&old_api, &new_api);
+            if kind == "fixture" {
+                check_fixture_report(name, &report);
+            }
+            let target = format!("new-{name}");
+            workspace.add_generated(&target, old, new);
+            workspace.add_probe(
+                format!("{kind} {name}"),
+                format!("probe-{name}"),
+                &old_api,
+                &target,
+                Some(report),
+            );
+            workspace.add_probe(
+                format!("{kind} {name}: the new crate's own probe"),
+                format!("self-{name}"),
+                &new_api,
+                &target,
+                None,
+            );
+        }
+    }
+    let diagnostics = workspace.check();
+    let mut failures = Vec::new();
+    for probe in &workspace.probes {
+        let problems = disagreements(probe, diagnostics.get(&probe.dir).map_or(&[], Vec::as_slice));
+        if !problems.is_empty() {
+            failures.push(format!("{}:\n  {}", probe.label, problems.join("\n  ")));
+        }
+    }
+    eprintln!(
+        "probe: {} probes checked in {:.1?} in all",
+        workspace.probes.len(),
+        started.elapsed()
+    );
+    assert!(
+        failures.is_empty(),
+        "the compiler disagrees with the change report:\n\n{}",
+        failures.join("\n\n")
+    );
+}
