@@ -267,7 +267,8 @@ fn disagreements(probe: &ProbeCrate, diagnostics: &[Diagnostic]) -> Vec<String> 
         return problems;
     }
     for error in located {
-        let item = (error.file == "src/lib.rs")
+        // Spans name files relative to the workspace root.
+        let item = (error.file == format!("{}/src/lib.rs", probe.dir))
             .then(|| probe.probe.item_at_line(error.line))
             .flatten();
         match item {
