@@ -496,32 +496,36 @@ fn compare_enums(item: &str, name: &str, old: &EnumDef, new: &EnumDef, changes: 
             ),
         );
     }
+    // By Rust name first: that is what old code says. A name that stays but stands for
+    // another string compiles; a name that goes does not, whatever its string became.
     for variant in &old.variants {
-        match new.variants.iter().find(|v| v.wire == variant.wire) {
-            Some(same) if same.rust_name != variant.rust_name => changes.breaks(
-                item,
-                format!(
-                    "enum value {name}::{} ({:?}) renamed to {name}::{}",
-                    variant.rust_name, variant.wire, same.rust_name
-                ),
-            ),
-            Some(_) => {}
-            None => match new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
-                Some(other) => changes.breaks_silently(
+        if let Some(same) = new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
+            if same.wire != variant.wire {
+                changes.breaks_silently(
                     item,
                     format!(
                         "enum value {name}::{} now stands for {:?} (was {:?})",
-                        variant.rust_name, other.wire, variant.wire
+                        variant.rust_name, same.wire, variant.wire
                     ),
+                );
+            }
+            continue;
+        }
+        match new.variants.iter().find(|v| v.wire == variant.wire) {
+            Some(renamed) => changes.breaks(
+                item,
+                format!(
+                    "enum value {name}::{} ({:?}) renamed to {name}::{}",
+                    variant.rust_name, variant.wire, renamed.rust_name
                 ),
-                None => changes.breaks(
-                    item,
-                    format!(
-                        "enum value {name}::{} ({:?}) removed",
-                        variant.rust_name, variant.wire
-                    ),
+            ),
+            None => changes.breaks(
+                item,
+                format!(
+                    "enum value {name}::{} ({:?}) removed",
+                    variant.rust_name, variant.wire
                 ),
-            },
+            ),
         }
     }
     for variant in &new.variants {
@@ -578,31 +582,37 @@ fn compare_unions(
     };
     let none = Renames::new();
     for variant in &old.variants {
-        let Some(same) = new.variants.iter().find(|v| v.tag == variant.tag) else {
-            match new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
-                Some(other) => changes.breaks_silently(
-                    item,
-                    format!(
-                        "union variant {name}::{} now stands for tag {:?} (was {:?})",
-                        variant.rust_name, other.tag, variant.tag
-                    ),
-                ),
-                None => changes.breaks(
-                    item,
-                    format!("union variant {name}::{} removed", variant.rust_name),
-                ),
+        // By Rust name first, as for enums.
+        let same = match new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
+            Some(same) => {
+                if same.tag != variant.tag {
+                    changes.breaks_silently(
+                        item,
+                        format!(
+                            "union variant {name}::{} now stands for tag {:?} (was {:?})",
+                            variant.rust_name, same.tag, variant.tag
+                        ),
+                    );
+                }
+                same
             }
-            continue;
+            None => {
+                match new.variants.iter().find(|v| v.tag == variant.tag) {
+                    Some(renamed) => changes.breaks(
+                        item,
+                        format!(
+                            "union variant {name}::{} ({:?}) renamed to {name}::{}",
+                            variant.rust_name, variant.tag, renamed.rust_name
+                        ),
+                    ),
+                    None => changes.breaks(
+                        item,
+                        format!("union variant {name}::{} removed", variant.rust_name),
+                    ),
+                }
+                continue;
+            }
         };
-        if same.rust_name != variant.rust_name {
-            changes.breaks(
-                item,
-                format!(
-                    "union variant {name}::{} ({:?}) renamed to {name}::{}",
-                    variant.rust_name, variant.tag, same.rust_name
-                ),
-            );
-        }
         let (before, after) = (payload(variant, renames), payload(same, &none));
         if before != after {
             changes.breaks(

@@ -266,11 +266,13 @@ fn disagreements(probe: &ProbeCrate, diagnostics: &[Diagnostic]) -> Vec<String> 
         }
         return problems;
     }
+    let mut failing: BTreeSet<&str> = BTreeSet::new();
     for error in located {
         // Spans name files relative to the workspace root.
         let item = (error.file == format!("{}/src/lib.rs", probe.dir))
             .then(|| probe.probe.item_at_line(error.line))
             .flatten();
+        failing.extend(item);
         match item {
             Some(item) if expected.contains(item) => {}
             Some(item) => problems.push(format!(
@@ -285,6 +287,15 @@ fn disagreements(probe: &ProbeCrate, diagnostics: &[Diagnostic]) -> Vec<String> 
     }
     if expected.is_empty() {
         problems.push("the report names no breaking change, but the probe fails".to_owned());
+    }
+    // And the other way round: an item the report says old code cannot compile against is
+    // one the compiler rejects.
+    let unproved: Vec<&str> = expected.difference(&failing).copied().collect();
+    if !unproved.is_empty() {
+        problems.push(format!(
+            "the report says these items break, but their probe functions compile: {}",
+            unproved.join(", ")
+        ));
     }
     problems
 }
