@@ -88,6 +88,14 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// The names lock (`names.lock.yaml`) cannot be used.
+    #[error("names lock: {pointer}: {reason}")]
+    NamesLock {
+        /// Where in the lock.
+        pointer: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The generator config is malformed.
     #[error("generator config: {pointer}: {reason}")]
     Config {

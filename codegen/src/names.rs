@@ -197,6 +197,11 @@ impl Namespace {
         name
     }
 
+    /// Takes `name` as it is, so that nothing claimed later gets it.
+    pub(crate) fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_owned());
+    }
+
     pub(crate) fn contains(&self, name: &str) -> bool {
         self.taken.contains(name)
     }
