@@ -5,6 +5,7 @@ mod index_mapped;
 mod mock;
 mod models;
 mod operations;
+mod tidy;
 mod write_only;
 
 use std::collections::BTreeMap;
@@ -96,6 +97,9 @@ pub(crate) fn emit_files(
         });
         text.push_str(&piece?);
     }
+    for text in files.values_mut() {
+        *text = tidy::tidy(text);
+    }
     Ok(files)
 }
 
@@ -179,7 +183,7 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
         }
         TypeRef::Map(inner) => {
             let inner = type_tokens(inner);
-            quote!(::std::collections::BTreeMap<String, #inner>)
+            quote!(BTreeMap<String, #inner>)
         }
         TypeRef::Option(inner) => {
             let inner = type_tokens(inner);
@@ -230,16 +234,59 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
                     None => escape_prose(&line.split_whitespace().collect::<Vec<_>>().join(" ")),
                 },
             };
-            if rendered.is_empty() {
-                String::new()
+            (rendered, fence.is_some())
+        })
+        .flat_map(|(line, in_fence)| {
+            if in_fence {
+                vec![line]
             } else {
-                format!(" {rendered}")
+                wrap_prose(&line, DOC_TEXT_WIDTH)
+            }
+        })
+        .map(|line| {
+            if line.is_empty() {
+                line
+            } else {
+                format!(" {line}")
             }
         })
         .collect();
     if let Some((c, length)) = fence {
         lines.push(format!(" {}", c.to_string().repeat(length)));
     }
+    lines
+}
+
+/// Prose is wrapped to this many characters, so that `/// ` and an item's indentation keep doc
+/// lines within about 100 columns.
+const DOC_TEXT_WIDTH: usize = 92;
+
+/// A prose line wrapped at spaces to `width`. Headings and table rows stay whole (neither can
+/// continue on another line), and no line after the first starts with a character that would
+/// open a block there (a heading, quote, list, table, fence or setext underline), so the wrapped
+/// text reads exactly as the line did.
+fn wrap_prose(line: &str, width: usize) -> Vec<String> {
+    if line.chars().count() <= width || line.starts_with('#') || line.starts_with('|') {
+        return vec![line.to_owned()];
+    }
+    let opens_block = |word: &str| {
+        word.starts_with(|c: char| {
+            matches!(c, '#' | '>' | '-' | '+' | '*' | '=' | '|' | '`' | '~') || c.is_ascii_digit()
+        })
+    };
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let fits = current.chars().count() + 1 + word.chars().count() <= width;
+        if !current.is_empty() && !fits && !opens_block(word) {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
     lines
 }
 
