@@ -234,20 +234,10 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
                     None => escape_prose(&line.split_whitespace().collect::<Vec<_>>().join(" ")),
                 },
             };
-            (rendered, fence.is_some())
-        })
-        .flat_map(|(line, in_fence)| {
-            if in_fence {
-                vec![line]
+            if rendered.is_empty() {
+                String::new()
             } else {
-                wrap_prose(&line, DOC_TEXT_WIDTH)
-            }
-        })
-        .map(|line| {
-            if line.is_empty() {
-                line
-            } else {
-                format!(" {line}")
+                format!(" {rendered}")
             }
         })
         .collect();
@@ -257,22 +247,31 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
     lines
 }
 
-/// Prose is wrapped to this many characters, so that `/// ` and an item's indentation keep doc
-/// lines within about 100 columns.
-const DOC_TEXT_WIDTH: usize = 92;
-
 /// A prose line wrapped at spaces to `width`. Headings and table rows stay whole (neither can
 /// continue on another line), and no line after the first starts with a character that would
 /// open a block there (a heading, quote, list, table, fence or setext underline), so the wrapped
 /// text reads exactly as the line did.
-fn wrap_prose(line: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap_prose(line: &str, width: usize) -> Vec<String> {
     if line.chars().count() <= width || line.starts_with('#') || line.starts_with('|') {
         return vec![line.to_owned()];
     }
+    // What CommonMark reads at the start of a line: an ATX heading (`#`…), a quote, a list
+    // marker (`-`, `+`, `*`, `1.`, `1)`), a thematic break or setext underline (`---`, `===`),
+    // a table row, a fence.
     let opens_block = |word: &str| {
-        word.starts_with(|c: char| {
-            matches!(c, '#' | '>' | '-' | '+' | '*' | '=' | '|' | '`' | '~') || c.is_ascii_digit()
-        })
+        let all = |c: char| !word.is_empty() && word.chars().all(|w| w == c);
+        let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        all('#')
+            || all('-')
+            || all('=')
+            || all('*')
+            || all('_')
+            || word == "+"
+            || word.starts_with('>')
+            || word.starts_with('|')
+            || word.starts_with("```")
+            || word.starts_with("~~~")
+            || (digits.len() < word.len() && matches!(digits, "." | ")"))
     };
     let mut lines = Vec::new();
     let mut current = String::new();
@@ -292,7 +291,7 @@ fn wrap_prose(line: &str, width: usize) -> Vec<String> {
 
 /// The fence a line opens with: three or more backticks or tildes (the line is trimmed, so
 /// this is every line CommonMark could read as an opening fence, and a few more).
-fn fence_run(line: &str) -> Option<(char, usize)> {
+pub(super) fn fence_run(line: &str) -> Option<(char, usize)> {
     let c = line.chars().next().filter(|c| matches!(c, '`' | '~'))?;
     let length = line.chars().take_while(|l| *l == c).count();
     (length >= 3).then_some((c, length))

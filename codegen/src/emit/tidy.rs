@@ -1,6 +1,7 @@
 //! The last pass over each formatted file, for the reader: what prettyplease does not do.
 //!
 //! - A blank line between items (and between the members of an `impl`).
+//! - Doc prose wrapped at [`WIDTH`] columns (code blocks stay as they are).
 //! - No empty `///` line opening or closing a doc comment.
 //! - `use std::collections::BTreeMap;` once, where maps are used, instead of full paths.
 //! - The open-enum macro invocations with one variant per line (prettyplease fills lines).
@@ -8,10 +9,15 @@
 //! Only whitespace between lines changes, and lines are only added or removed whole, so the
 //! code means what it meant. Emitted code holds no multi-line string literal for this to touch.
 
+/// Doc comment lines are wrapped to this many columns, indentation and `/// ` included.
+const WIDTH: usize = 100;
+
 /// The file's text, tidied.
 pub(super) fn tidy(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let lines = without_empty_doc_edges(&lines);
+    let wrapped = with_docs_wrapped(&lines);
+    let lines: Vec<&str> = wrapped.iter().map(String::as_str).collect();
     let lines = with_enum_lists_one_per_line(&lines);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
@@ -26,6 +32,46 @@ pub(super) fn tidy(text: &str) -> String {
         previous = Some(line);
     }
     with_map_import(out)
+}
+
+/// Long `///` prose lines wrapped (see [`super::wrap_prose`]); lines inside a fenced block,
+/// which the doc emitter has made `text`, are never touched.
+fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut fence: Option<(char, usize)> = None;
+    for line in lines {
+        let Some(text) = line.trim_start().strip_prefix("///") else {
+            fence = None;
+            out.push((*line).to_owned());
+            continue;
+        };
+        let prose = text.trim_start();
+        match fence {
+            Some((c, length)) => {
+                if prose.len() >= length && prose.chars().all(|l| l == c) {
+                    fence = None;
+                }
+                out.push((*line).to_owned());
+            }
+            None => {
+                if let Some(run) = super::fence_run(prose) {
+                    fence = Some(run);
+                    out.push((*line).to_owned());
+                    continue;
+                }
+                let prefix = format!("{}/// ", " ".repeat(indent(line)));
+                if line.chars().count() <= WIDTH || prose.is_empty() {
+                    out.push((*line).to_owned());
+                    continue;
+                }
+                let width = WIDTH.saturating_sub(prefix.len()).max(40);
+                for part in super::wrap_prose(prose, width) {
+                    out.push(format!("{prefix}{part}"));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn indent(line: &str) -> usize {
@@ -235,6 +281,33 @@ mod tests {
         check(
             "//! Docs.\nuse a::B;\nuse c::D;\n/// A.\npub struct A {\n    pub x: i64,\n}\nimpl A {\n    pub fn f(&self) {\n        if true {\n            g();\n        }\n        h();\n    }\n    pub fn g() {}\n}\npub type T = A;\npub type U = A;\n",
             "//! Docs.\n\nuse a::B;\nuse c::D;\n\n/// A.\npub struct A {\n    pub x: i64,\n}\n\nimpl A {\n    pub fn f(&self) {\n        if true {\n            g();\n        }\n        h();\n    }\n\n    pub fn g() {}\n}\n\npub type T = A;\n\npub type U = A;\n",
+        );
+    }
+
+    #[test]
+    fn long_doc_prose_wraps_but_code_blocks_and_block_openers_do_not() {
+        let long = "word ".repeat(30);
+        let long = long.trim_end();
+        let input = format!(
+            "    /// {long} - not a list\n    /// ```text\n    /// {long}\n    /// ```\n    pub x: i64,\n"
+        );
+        let output = tidy(&input);
+        let lines: Vec<&str> = output.lines().collect();
+        assert!(
+            lines
+                .iter()
+                .all(|line| line.starts_with("    ///") || line.contains("pub x"))
+        );
+        // Prose wrapped within 100 columns, the code line kept whole.
+        assert!(lines[0].len() <= 100 && lines[1].len() > 60, "{output}");
+        assert!(
+            lines.contains(&format!("    /// {long}").as_str()),
+            "{output}"
+        );
+        // No continuation starts with `-` (a list item there).
+        assert!(
+            lines.iter().all(|line| !line.starts_with("    /// -")),
+            "{output}"
         );
     }
 

@@ -80,7 +80,9 @@ impl ::core::convert::From<rt::Client> for Client {
 }
 
 impl Client {
-    /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next with `.current()`, `.summary(window)` or `.series(window)`.
+    /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    /// ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next
+    /// with `.current()`, `.summary(window)` or `.series(window)`.
     pub fn deployment_metrics(
         &self,
         model_id: impl ::core::convert::Into<::std::string::String>,
@@ -94,7 +96,8 @@ impl Client {
     }
 }
 
-/// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` as the runtime's metrics operation: the client and the ids of one [`Client::deployment_metrics`] request.
+/// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` as the runtime's metrics
+/// operation: the client and the ids of one [`Client::deployment_metrics`] request.
 #[derive(Debug, Clone)]
 pub struct DeploymentMetricsOperation {
     client: Client,
@@ -131,7 +134,9 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
 }
 
 impl Client {
-    /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics` ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next with `.current()`, `.summary(window)` or `.series(window)`.
+    /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    /// ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next
+    /// with `.current()`, `.summary(window)` or `.series(window)`.
     pub fn environment_metrics(
         &self,
         model_id: impl ::core::convert::Into<::std::string::String>,
@@ -145,7 +150,8 @@ impl Client {
     }
 }
 
-/// `GET /v1/models/{model_id}/environments/{env_name}/metrics` as the runtime's metrics operation: the client and the ids of one [`Client::environment_metrics`] request.
+/// `GET /v1/models/{model_id}/environments/{env_name}/metrics` as the runtime's metrics operation:
+/// the client and the ids of one [`Client::environment_metrics`] request.
 #[derive(Debug, Clone)]
 pub struct EnvironmentMetricsOperation {
     client: Client,
@@ -178,7 +184,10 @@ impl rt::MetricsOperation for EnvironmentMetricsOperation {
 }
 
 impl Client {
-    /// Every page of [`Client::get_audit_logs`] (`GET /v1/audit_logs`), each fetched when the stream is read: the first without a cursor, then each with the cursor the last returned, until the server says there is no more. A cursor the server repeats ends the stream with an error instead of looping. `query`'s own cursor is ignored.
+    /// Every page of [`Client::get_audit_logs`] (`GET /v1/audit_logs`), each fetched when the
+    /// stream is read: the first without a cursor, then each with the cursor the last returned,
+    /// until the server says there is no more. A cursor the server repeats ends the stream with an
+    /// error instead of looping. `query`'s own cursor is ignored.
     pub fn get_audit_logs_pages(
         &self,
         query: &super::operations::GetAuditLogsQuery,
@@ -201,7 +210,8 @@ impl Client {
         )
     }
 
-    /// Every item of every page of [`Client::get_audit_logs`], in order (see [`Client::get_audit_logs_pages`]).
+    /// Every item of every page of [`Client::get_audit_logs`], in order (see
+    /// [`Client::get_audit_logs_pages`]).
     pub fn get_audit_logs_items(
         &self,
         query: &super::operations::GetAuditLogsQuery,

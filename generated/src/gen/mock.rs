@@ -45,7 +45,8 @@ impl FakeBaseten {
         &self.server
     }
 
-    /// Requests of `GET /v1/audit_logs` ([`Client::get_audit_logs`](super::Client::get_audit_logs)) with these path parameters.
+    /// Requests of `GET /v1/audit_logs` ([`Client::get_audit_logs`](super::Client::get_audit_logs))
+    /// with these path parameters.
     pub fn on_get_audit_logs(
         &self,
     ) -> rt::mock::Expectation<'_, ListAuditLogsResponseV1> {
@@ -53,7 +54,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/billing/usage_summary` ([`Client::get_billing_usage_summary`](super::Client::get_billing_usage_summary)) with these path parameters.
+    /// Requests of `GET /v1/billing/usage_summary`
+    /// ([`Client::get_billing_usage_summary`](super::Client::get_billing_usage_summary)) with these
+    /// path parameters.
     pub fn on_get_billing_usage_summary(
         &self,
     ) -> rt::mock::Expectation<'_, UsageSummaryV1> {
@@ -61,7 +64,8 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}` ([`Client::get_model`](super::Client::get_model)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}` ([`Client::get_model`](super::Client::get_model))
+    /// with these path parameters.
     pub fn on_get_model(&self, model_id: &str) -> rt::mock::Expectation<'_, ModelV1> {
         let path = rt::mock::fill_path(
             "/v1/models/{model_id}",
@@ -70,7 +74,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}` ([`Client::get_model_deployment`](super::Client::get_model_deployment)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}`
+    /// ([`Client::get_model_deployment`](super::Client::get_model_deployment)) with these path
+    /// parameters.
     pub fn on_get_model_deployment(
         &self,
         model_id: &str,
@@ -83,7 +89,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` ([`Client::get_model_deployment_metrics`](super::Client::get_model_deployment_metrics)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    /// ([`Client::get_model_deployment_metrics`](super::Client::get_model_deployment_metrics)) with
+    /// these path parameters.
     pub fn on_get_model_deployment_metrics(
         &self,
         model_id: &str,
@@ -96,7 +104,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}/deployments` ([`Client::get_model_deployments`](super::Client::get_model_deployments)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}/deployments`
+    /// ([`Client::get_model_deployments`](super::Client::get_model_deployments)) with these path
+    /// parameters.
     pub fn on_get_model_deployments(
         &self,
         model_id: &str,
@@ -108,7 +118,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}` ([`Client::get_model_environment`](super::Client::get_model_environment)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}`
+    /// ([`Client::get_model_environment`](super::Client::get_model_environment)) with these path
+    /// parameters.
     pub fn on_get_model_environment(
         &self,
         model_id: &str,
@@ -121,7 +133,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}/metrics` ([`Client::get_model_environment_metrics`](super::Client::get_model_environment_metrics)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    /// ([`Client::get_model_environment_metrics`](super::Client::get_model_environment_metrics))
+    /// with these path parameters.
     pub fn on_get_model_environment_metrics(
         &self,
         model_id: &str,
@@ -134,7 +148,9 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models/{model_id}/environments` ([`Client::get_model_environments`](super::Client::get_model_environments)) with these path parameters.
+    /// Requests of `GET /v1/models/{model_id}/environments`
+    /// ([`Client::get_model_environments`](super::Client::get_model_environments)) with these path
+    /// parameters.
     pub fn on_get_model_environments(
         &self,
         model_id: &str,
@@ -146,13 +162,16 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/models` ([`Client::get_models`](super::Client::get_models)) with these path parameters.
+    /// Requests of `GET /v1/models` ([`Client::get_models`](super::Client::get_models)) with these
+    /// path parameters.
     pub fn on_get_models(&self) -> rt::mock::Expectation<'_, ModelsV1> {
         let path = rt::mock::fill_path("/v1/models", &[]);
         self.server.on("GET", path)
     }
 
-    /// Requests of `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings` ([`Client::patch_model_deployment_autoscaling_settings`](super::Client::patch_model_deployment_autoscaling_settings)) with these path parameters.
+    /// Requests of `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings`
+    /// ([`Client::patch_model_deployment_autoscaling_settings`](super::Client::patch_model_deployment_autoscaling_settings))
+    /// with these path parameters.
     pub fn on_patch_model_deployment_autoscaling_settings(
         &self,
         model_id: &str,
@@ -165,7 +184,9 @@ impl FakeBaseten {
         self.server.on("PATCH", path)
     }
 
-    /// Requests of `PATCH /v1/models/{model_id}/environments/{env_name}` ([`Client::patch_model_environment`](super::Client::patch_model_environment)) with these path parameters.
+    /// Requests of `PATCH /v1/models/{model_id}/environments/{env_name}`
+    /// ([`Client::patch_model_environment`](super::Client::patch_model_environment)) with these
+    /// path parameters.
     pub fn on_patch_model_environment(
         &self,
         model_id: &str,
@@ -178,7 +199,8 @@ impl FakeBaseten {
         self.server.on("PATCH", path)
     }
 
-    /// The requests [`Client::deployment_metrics`](super::Client::deployment_metrics) sends: [`on_get_model_deployment_metrics`](Self::on_get_model_deployment_metrics).
+    /// The requests [`Client::deployment_metrics`](super::Client::deployment_metrics) sends:
+    /// [`on_get_model_deployment_metrics`](Self::on_get_model_deployment_metrics).
     pub fn on_deployment_metrics(
         &self,
         model_id: &str,
@@ -187,7 +209,8 @@ impl FakeBaseten {
         self.on_get_model_deployment_metrics(model_id, deployment_id)
     }
 
-    /// The requests [`Client::environment_metrics`](super::Client::environment_metrics) sends: [`on_get_model_environment_metrics`](Self::on_get_model_environment_metrics).
+    /// The requests [`Client::environment_metrics`](super::Client::environment_metrics) sends:
+    /// [`on_get_model_environment_metrics`](Self::on_get_model_environment_metrics).
     pub fn on_environment_metrics(
         &self,
         model_id: &str,

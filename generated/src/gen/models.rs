@@ -6,9 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::runtime as rt;
 use std::collections::BTreeMap;
 
-/// USER: a workspace member. API_KEY: a request made with an API key. BASETEN_USER: Baseten
-/// staff. BASETEN_SYSTEM: Baseten's own automation. TOMBSTONE_USER: a user who has since been
-/// removed.
+/// USER: a workspace member. API_KEY: a request made with an API key. BASETEN_USER: Baseten staff.
+/// BASETEN_SYSTEM: Baseten's own automation. TOMBSTONE_USER: a user who has since been removed.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -57,9 +56,9 @@ pub struct AuditLogActorV1 {
     pub api_key_name: Option<String>,
 }
 
-/// What an API key may do: a PERSONAL key acts as its user; the service account kinds are
-/// limited to creating deployments, managing keys, invoking (all or chosen models, environments
-/// or shared endpoints) or exporting metrics (all or chosen models).
+/// What an API key may do: a PERSONAL key acts as its user; the service account kinds are limited
+/// to creating deployments, managing keys, invoking (all or chosen models, environments or shared
+/// endpoints) or exporting metrics (all or chosen models).
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -957,9 +956,9 @@ pub struct AuditLogEventAutoscalingScheduleChangeV1 {
     pub current: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
 }
 
-/// An autoscaling schedule as recorded in the audit log: its window and the settings it
-/// applies. Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at`
-/// and `end_at`.
+/// An autoscaling schedule as recorded in the audit log: its window and the settings it applies.
+/// Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at` and
+/// `end_at`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
     pub min_replica: i64,
@@ -1339,8 +1338,8 @@ rt::open_enum_impls!(
     ]
 );
 
-/// The role granted to a directory (SSO) group changed, organization-wide or, when a team is
-/// named, within that team.
+/// The role granted to a directory (SSO) group changed, organization-wide or, when a team is named,
+/// within that team.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
     pub event_type: AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
@@ -1507,8 +1506,8 @@ pub struct AuditLogEventEnvironmentSettingsV1 {
     pub request_backpressure_policy: Option<String>,
 }
 
-/// A model environment's settings changed; the top-level fields are the new settings and `previous_settings`
-/// the old ones.
+/// A model environment's settings changed; the top-level fields are the new settings and
+/// `previous_settings` the old ones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventEnvironmentUpdatedV1 {
     /// Per-schedule changes, if schedules were touched.
@@ -1751,8 +1750,8 @@ rt::open_enum_impls!(
     ]
 );
 
-/// A model deployment's autoscaling settings (and possibly its schedules) changed; the
-/// top-level fields are the new settings.
+/// A model deployment's autoscaling settings (and possibly its schedules) changed; the top-level
+/// fields are the new settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     /// Per-schedule changes, if schedules were touched.
@@ -2216,8 +2215,8 @@ rt::open_enum_impls!(
     ]
 );
 
-/// The kind of action an audit-log entry records; each value has its own `event_data` shape.
-/// New kinds may be added.
+/// The kind of action an audit-log entry records; each value has its own `event_data` shape. New
+/// kinds may be added.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -2572,8 +2571,8 @@ rt::open_enum_impls!(
     ]
 );
 
-/// An operator's intervention in a running promotion: PAUSE or RESUME it, cancel it gracefully
-/// or by force, or force it to completion.
+/// An operator's intervention in a running promotion: PAUSE or RESUME it, cancel it gracefully or
+/// by force, or force it to completion.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -2684,8 +2683,7 @@ rt::open_enum_impls!(
     ]
 );
 
-/// Settings a schedule applies. Every field must be sent; null keeps the environment's own
-/// value.
+/// Settings a schedule applies. Every field must be sent; null keeps the environment's own value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutoscalingScheduleSettingsRequestV1 {
     /// Fewest replicas while the schedule applies.
@@ -3056,8 +3054,8 @@ pub struct EnvironmentAutoscalingSchedulesV1 {
     pub applied_state: Option<AutoscalingScheduleStateV1>,
 }
 
-/// A named, stable target for a model (such as `production`) that one deployment serves at a
-/// time; promoting swaps that deployment.
+/// A named, stable target for a model (such as `production`) that one deployment serves at a time;
+/// promoting swaps that deployment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvironmentV1 {
     /// The environment's name.
@@ -3094,9 +3092,9 @@ pub struct EnvironmentsV1 {
     pub environments: Vec<EnvironmentV1>,
 }
 
-/// Metrics over a time window in index-mapped form. Each metric is described once, in `metric_descriptors`;
-/// every value set in `metric_values` lists its numbers in that same order, so the value for
-/// descriptor i is at values\[i\].
+/// Metrics over a time window in index-mapped form. Each metric is described once, in
+/// `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order,
+/// so the value for descriptor i is at values\[i\].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetModelMetricsResponseV1 {
     /// Where the returned window begins (ms since the Unix epoch).
@@ -3234,10 +3232,10 @@ pub struct ModelApisUsageV1 {
     pub breakdown: Option<Vec<ModelApiItemV1>>,
 }
 
-/// Names and explains one metric. Where it sits in `metric_descriptors` tells you where to find
-/// its values in each value set. A metric can consist of several labelled series (latency
-/// quantiles, requests per status, ...); `label_sets` lists them, and the metric's entry in a
-/// value set is a list in the same order.
+/// Names and explains one metric. Where it sits in `metric_descriptors` tells you where to find its
+/// values in each value set. A metric can consist of several labelled series (latency quantiles,
+/// requests per status, ...); `label_sets` lists them, and the metric's entry in a value set is a
+/// list in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelMetricDescriptorV1 {
     /// The metric's canonical name, e.g. `baseten_replicas_active`.
@@ -3254,8 +3252,8 @@ pub struct ModelMetricDescriptorV1 {
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
 
-/// Advisory behaviour of a metric, useful for charting and aggregation; the shape of its values
-/// is given by `label_sets`, not by this. GAUGE: a point-in-time level (replicas, queue depth).
+/// Advisory behaviour of a metric, useful for charting and aggregation; the shape of its values is
+/// given by `label_sets`, not by this. GAUGE: a point-in-time level (replicas, queue depth).
 /// COUNTER: a total accumulated over the step (requests, restarts). HISTOGRAM: a distribution,
 /// reported as quantile series plus an average.
 ///
@@ -3283,8 +3281,8 @@ rt::open_enum_impls!(
     ]
 );
 
-/// How values are aggregated. CURRENT: one snapshot taken at request time. SUMMARY: one value
-/// set aggregating the whole window. SERIES: value sets at a fixed step across the window.
+/// How values are aggregated. CURRENT: one snapshot taken at request time. SUMMARY: one value set
+/// aggregating the whole window. SERIES: value sets at a fixed step across the window.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -3311,10 +3309,9 @@ rt::open_enum_impls!(
 );
 
 /// Advisory unit of a metric's raw values; values are passed through as scraped, not converted.
-/// PER_SECOND: a rate per second. SECONDS: a duration. BYTES: a size in bytes. MEBIBYTES: a
-/// size in MiB (GPU memory is reported this way). COUNT: a plain tally of things. RATIO: a
-/// unitless ratio, normally between 0 and 1 but able to exceed 1 (CPU usage measured in cores,
-/// for instance).
+/// PER_SECOND: a rate per second. SECONDS: a duration. BYTES: a size in bytes. MEBIBYTES: a size in
+/// MiB (GPU memory is reported this way). COUNT: a plain tally of things. RATIO: a unitless ratio,
+/// normally between 0 and 1 but able to exceed 1 (CPU usage measured in cores, for instance).
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -3401,8 +3398,8 @@ pub struct PaginationResponseV1 {
     pub cursor: Option<String>,
 }
 
-/// What happens to the replaced deployment after a promotion: KEEP it running, SCALE_TO_ZERO,
-/// or DEACTIVATE it.
+/// What happens to the replaced deployment after a promotion: KEEP it running, SCALE_TO_ZERO, or
+/// DEACTIVATE it.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -3460,8 +3457,8 @@ pub struct RegionV1 {
     pub display_name: String,
 }
 
-/// QUEUE_ON_FULL: keep queueing requests when the queue is full. REJECT_ON_FULL: turn new
-/// requests away instead.
+/// QUEUE_ON_FULL: keep queueing requests when the queue is full. REJECT_ON_FULL: turn new requests
+/// away instead.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
@@ -3669,8 +3666,8 @@ pub struct UpdateAutoscalingSettingsV1 {
     pub max_scale_down_rate: rt::Patch<i64>,
 }
 
-/// A change to an environment's settings. Each group is optional; a group left out or null is
-/// not touched.
+/// A change to an environment's settings. Each group is optional; a group left out or null is not
+/// touched.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UpdateEnvironmentRequestV1 {
     /// Changes to the autoscaling settings.

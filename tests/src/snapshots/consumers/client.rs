@@ -80,7 +80,10 @@ impl ::core::convert::From<rt::Client> for Client {
 }
 
 impl Client {
-    /// Every page of [`Client::get_events`] (`GET /v1/events`), each fetched when the stream is read: the first without a cursor, then each with the cursor the last returned, until the server says there is no more. A cursor the server repeats ends the stream with an error instead of looping. `query`'s own cursor is ignored.
+    /// Every page of [`Client::get_events`] (`GET /v1/events`), each fetched when the stream is
+    /// read: the first without a cursor, then each with the cursor the last returned, until the
+    /// server says there is no more. A cursor the server repeats ends the stream with an error
+    /// instead of looping. `query`'s own cursor is ignored.
     pub fn get_events_pages(
         &self,
         query: &super::operations::GetEventsQuery,
@@ -103,7 +106,8 @@ impl Client {
         )
     }
 
-    /// Every item of every page of [`Client::get_events`], in order (see [`Client::get_events_pages`]).
+    /// Every item of every page of [`Client::get_events`], in order (see
+    /// [`Client::get_events_pages`]).
     pub fn get_events_items(
         &self,
         query: &super::operations::GetEventsQuery,

@@ -45,7 +45,8 @@ impl FakeBaseten {
         &self.server
     }
 
-    /// Requests of `GET /v1/widgets/{widget_id}/usage` ([`Client::get_widget_usage`](super::Client::get_widget_usage)) with these path parameters.
+    /// Requests of `GET /v1/widgets/{widget_id}/usage`
+    /// ([`Client::get_widget_usage`](super::Client::get_widget_usage)) with these path parameters.
     pub fn on_get_widget_usage(
         &self,
         widget_id: &str,

@@ -45,25 +45,29 @@ impl FakeBaseten {
         &self.server
     }
 
-    /// Requests of `GET /v1/items` ([`Client::get_items`](super::Client::get_items)) with these path parameters.
+    /// Requests of `GET /v1/items` ([`Client::get_items`](super::Client::get_items)) with these
+    /// path parameters.
     pub fn on_get_items(&self) -> rt::mock::Expectation<'_, Vec<String>> {
         let path = rt::mock::fill_path("/v1/items", &[]);
         self.server.on("GET", path)
     }
 
-    /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these path parameters.
+    /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these
+    /// path parameters.
     pub fn on_post_login(&self) -> rt::mock::Expectation<'_, Session> {
         let path = rt::mock::fill_path("/v1/login", &[]);
         self.server.on("POST", path)
     }
 
-    /// Requests of `POST /v1/notes` ([`Client::post_notes`](super::Client::post_notes)) with these path parameters.
+    /// Requests of `POST /v1/notes` ([`Client::post_notes`](super::Client::post_notes)) with these
+    /// path parameters.
     pub fn on_post_notes(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/notes", &[]);
         self.server.on("POST", path)
     }
 
-    /// Requests of `PUT /v1/blobs/{blob_id}` ([`Client::put_blob`](super::Client::put_blob)) with these path parameters.
+    /// Requests of `PUT /v1/blobs/{blob_id}` ([`Client::put_blob`](super::Client::put_blob)) with
+    /// these path parameters.
     pub fn on_put_blob(&self, blob_id: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/blobs/{blob_id}", &[("blob_id", blob_id)]);
         self.server.on("PUT", path)

@@ -45,13 +45,15 @@ impl FakeBaseten {
         &self.server
     }
 
-    /// Requests of `GET /v1/things/{type}` ([`Client::get_thing`](super::Client::get_thing)) with these path parameters.
+    /// Requests of `GET /v1/things/{type}` ([`Client::get_thing`](super::Client::get_thing)) with
+    /// these path parameters.
     pub fn on_get_thing(&self, type_: &str) -> rt::mock::Expectation<'_, Thing> {
         let path = rt::mock::fill_path("/v1/things/{type}", &[("type", type_)]);
         self.server.on("GET", path)
     }
 
-    /// Requests of `GET /v1/things` ([`Client::get_things`](super::Client::get_things)) with these path parameters.
+    /// Requests of `GET /v1/things` ([`Client::get_things`](super::Client::get_things)) with these
+    /// path parameters.
     pub fn on_get_things(&self) -> rt::mock::Expectation<'_, Vec<Thing>> {
         let path = rt::mock::fill_path("/v1/things", &[]);
         self.server.on("GET", path)
