@@ -67,10 +67,7 @@ impl Config {
         for (operation, name) in &config.operation_names {
             if !crate::names::is_valid_snake_ident(name) {
                 return Err(Error::Config {
-                    pointer: format!(
-                        "#/operation_names/{}",
-                        operation.replace('~', "~0").replace('/', "~1")
-                    ),
+                    pointer: crate::error::Pointer::to(&["operation_names", operation]),
                     reason: format!("{name:?} is not a snake_case Rust identifier"),
                 });
             }

@@ -169,6 +169,20 @@ impl Pointer {
     pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The pointer under `#` through each of `segments`, as a string (for the errors that
+    /// carry one).
+    pub(crate) fn to(segments: &[&str]) -> String {
+        segments
+            .iter()
+            .fold(Pointer::root(), |pointer, segment| pointer.join(segment))
+            .0
+    }
+
+    /// A segment as written in a pointer (`~` → `~0`, `/` → `~1`), back as the key it names.
+    pub(crate) fn unescape(segment: &str) -> String {
+        segment.replace("~1", "/").replace("~0", "~")
+    }
 }
 
 impl fmt::Display for Pointer {

@@ -1751,7 +1751,7 @@ fn local_key(reference: &str, prefix: &str, pointer: &Pointer) -> Result<String,
             pointer: pointer.to_string(),
             reference: reference.to_owned(),
         })?;
-    Ok(key.replace("~1", "/").replace("~0", "~"))
+    Ok(Pointer::unescape(key))
 }
 
 fn dedupe_field_names(params: &mut [Param]) {

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::error::Pointer;
 use crate::names::{self, Namespace};
 
 /// The names given so far.
@@ -58,11 +59,7 @@ impl NameLock {
             names::is_valid_snake_ident,
         )?;
         for (owner, variants) in &lock.variants {
-            check_scope(
-                &format!("#/variants/{}", escape(owner)),
-                variants,
-                is_type_name,
-            )?;
+            check_scope(&Pointer::to(&["variants", owner]), variants, is_type_name)?;
         }
         Ok(lock)
     }
@@ -91,7 +88,7 @@ fn check_scope(
 ) -> Result<(), Error> {
     let mut seen = BTreeSet::new();
     for (identity, name) in entries {
-        let at = format!("{pointer}/{}", escape(identity));
+        let at = Pointer::from_ref(pointer).join(identity).to_string();
         if !valid(name) {
             return Err(lock_error(
                 &at,
@@ -103,10 +100,6 @@ fn check_scope(
         }
     }
     Ok(())
-}
-
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
 }
 
 fn lock_error(pointer: &str, reason: String) -> Error {
