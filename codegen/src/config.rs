@@ -22,6 +22,10 @@ pub struct Config {
     /// Whether what a selected operation cannot represent is an error rather than left out with
     /// a note (an operation, a parameter, a request or response body).
     pub strict: bool,
+    /// The names given by the last generation (its `names.lock.yaml`), which this one keeps.
+    /// Not part of the config file: the caller reads the lock beside the generated code.
+    #[serde(skip)]
+    pub names_lock: crate::NameLock,
 }
 
 impl Default for Config {
@@ -31,6 +35,7 @@ impl Default for Config {
             operation_names: BTreeMap::new(),
             select: Vec::new(),
             strict: false,
+            names_lock: crate::NameLock::default(),
         }
     }
 }
@@ -62,10 +67,7 @@ impl Config {
         for (operation, name) in &config.operation_names {
             if !crate::names::is_valid_snake_ident(name) {
                 return Err(Error::Config {
-                    pointer: format!(
-                        "#/operation_names/{}",
-                        operation.replace('~', "~0").replace('/', "~1")
-                    ),
+                    pointer: crate::error::Pointer::to(&["operation_names", operation]),
                     reason: format!("{name:?} is not a snake_case Rust identifier"),
                 });
             }

@@ -88,6 +88,14 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// The names lock (`names.lock.yaml`) cannot be used.
+    #[error("names lock: {pointer}: {reason}")]
+    NamesLock {
+        /// Where in the lock.
+        pointer: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The generator config is malformed.
     #[error("generator config: {pointer}: {reason}")]
     Config {
@@ -160,6 +168,20 @@ impl Pointer {
 
     pub(crate) fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The pointer under `#` through each of `segments`, as a string (for the errors that
+    /// carry one).
+    pub(crate) fn to(segments: &[&str]) -> String {
+        segments
+            .iter()
+            .fold(Pointer::root(), |pointer, segment| pointer.join(segment))
+            .0
+    }
+
+    /// A segment as written in a pointer (`~` → `~0`, `/` → `~1`), back as the key it names.
+    pub(crate) fn unescape(segment: &str) -> String {
+        segment.replace("~1", "/").replace("~0", "~")
     }
 }
 

@@ -12,6 +12,7 @@ use openapiv3::{
 };
 
 use crate::error::Pointer;
+use crate::lock::{LockedNamespace, NameLock};
 use crate::names::{self, Namespace};
 use crate::select::Selection;
 use crate::{Config, Error, Note};
@@ -29,6 +30,8 @@ pub struct Api {
     pub component_names: BTreeMap<String, String>,
     /// Selected operations left out because they cannot be represented, sorted by method name.
     pub skipped: Vec<SkippedOperation>,
+    /// Every name given (and every name the config's lock retired), for the next generation.
+    pub names: NameLock,
 }
 
 /// A named Rust type.
@@ -277,14 +280,23 @@ pub(crate) fn build(
 ) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
-    let mut type_names = Namespace::with_reserved(names::RESERVED_TYPE_NAMES.iter().copied());
+    let lock = &config.names_lock;
+    let mut type_names = LockedNamespace::new(
+        Some(&lock.types),
+        names::RESERVED_TYPE_NAMES.iter().copied(),
+    );
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {
+        let schemas_pointer = Pointer::root().join("components").join("schemas");
         for key in schemas.keys() {
             component_names.insert(
                 key.clone(),
-                type_names.claim(&names::camel_ident(key, "T"), ""),
+                type_names.claim(
+                    schemas_pointer.join(key).as_str(),
+                    &names::camel_ident(key, "T"),
+                    "",
+                ),
             );
         }
     }
@@ -293,7 +305,10 @@ pub(crate) fn build(
         resolved: schemas.map(resolve_aliases).unwrap_or_default(),
         settled_compositions: HashSet::new(),
         notes,
+        lock,
         type_names,
+        variant_names: BTreeMap::new(),
+        operation_names: BTreeMap::new(),
         component_names: component_names.clone(),
         types: BTreeMap::new(),
         left_out: Vec::new(),
@@ -313,6 +328,11 @@ pub(crate) fn build(
             return Err(first.clone());
         }
     }
+    let builder_names = (
+        builder.type_names,
+        builder.variant_names,
+        builder.operation_names,
+    );
     let mut skipped = builder.skipped;
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     let mut types = builder.types;
@@ -325,6 +345,11 @@ pub(crate) fn build(
     prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
     check_alias_cycles(&types, &component_names)?;
+    let names = NameLock {
+        types: builder_names.0.into_lock(),
+        operations: builder_names.2,
+        variants: builder_names.1,
+    };
     let base_url = spec
         .servers
         .first()
@@ -335,6 +360,7 @@ pub(crate) fn build(
         operations,
         component_names,
         skipped,
+        names,
     })
 }
 
@@ -376,7 +402,13 @@ struct Builder<'a> {
     /// Components whose chain of single-`$ref` `allOf` wrappers is known to end in a schema.
     settled_compositions: HashSet<&'a str>,
     notes: &'a mut Vec<Note>,
-    type_names: Namespace,
+    /// The names the last generation gave, which this one keeps.
+    lock: &'a NameLock,
+    type_names: LockedNamespace,
+    /// Variant names given per enum and union, by wire value or tag.
+    variant_names: BTreeMap<String, BTreeMap<String, String>>,
+    /// Method names given, by `"METHOD /path"` (retired ones included).
+    operation_names: BTreeMap<String, String>,
     component_names: BTreeMap<String, String>,
     types: BTreeMap<String, TypeDef>,
     /// Everything left out of a selected operation, as the error strict mode reports.
@@ -417,8 +449,10 @@ impl<'a> Builder<'a> {
             .insert(name.to_owned(), TypeDef::Alias(placeholder));
     }
 
-    fn inline_name(&mut self, hint: &str) -> String {
-        self.type_names.claim(&names::camel_ident(hint, "T"), "")
+    /// A name for the inline schema (or operation part) at `identity`.
+    fn inline_name(&mut self, hint: &str, identity: &Pointer) -> String {
+        self.type_names
+            .claim(identity.as_str(), &names::camel_ident(hint, "T"), "")
     }
 
     /// The component schema a `$ref` names, with its key; checks reference-only chains for cycles.
@@ -670,7 +704,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut variant_names = Namespace::new();
+        let mut variant_names = LockedNamespace::new(self.lock.variants.get(name), []);
         let mut variants = Vec::with_capacity(tagged.len());
         for (tag, reference) in tagged {
             let (ty, _) = self.type_of(
@@ -679,13 +713,15 @@ impl<'a> Builder<'a> {
                 &pointer.join("discriminator").join("mapping").join(&tag),
             )?;
             variants.push(UnionVariant {
-                rust_name: variant_names.claim(&names::camel_ident(&tag, "V"), ""),
+                rust_name: variant_names.claim(&tag, &names::camel_ident(&tag, "V"), ""),
                 tag,
                 ty,
                 boxed: false,
             });
         }
         let fallback = fallback_variant(&mut variant_names);
+        self.variant_names
+            .insert(name.to_owned(), variant_names.into_lock());
         let tag_property = discriminator.property_name.clone();
         self.types.insert(
             name.to_owned(),
@@ -701,17 +737,19 @@ impl<'a> Builder<'a> {
     }
 
     fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
-        let mut variant_names = Namespace::new();
+        let mut variant_names = LockedNamespace::new(self.lock.variants.get(name), []);
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
             .filter(|wire| seen.insert(*wire))
             .map(|wire| Variant {
                 wire: wire.to_owned(),
-                rust_name: variant_names.claim(&names::camel_ident(wire, "V"), ""),
+                rust_name: variant_names.claim(wire, &names::camel_ident(wire, "V"), ""),
             })
             .collect();
         let fallback = fallback_variant(&mut variant_names);
+        self.variant_names
+            .insert(name.to_owned(), variant_names.into_lock());
         self.types.insert(
             name.to_owned(),
             TypeDef::Enum(EnumDef {
@@ -873,7 +911,7 @@ impl<'a> Builder<'a> {
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Result<TypeRef, Error> {
-        let name = self.inline_name(hint);
+        let name = self.inline_name(hint, pointer);
         if self.define_named(&name, schema, pointer)? {
             Ok(TypeRef::Named(name))
         } else {
@@ -915,7 +953,8 @@ impl<'a> Builder<'a> {
             }
         }
         // Named over the whole document, so a selection never renames an operation.
-        let names = operation_names(&found, config)?;
+        let (names, given) = operation_names(&found, config)?;
+        self.operation_names = given;
         let mut operations = Vec::with_capacity(found.len());
         for ((path, method, operation, shared_parameters, pointer), name) in
             found.into_iter().zip(names)
@@ -1057,8 +1096,8 @@ impl<'a> Builder<'a> {
             None => None,
         };
         let response = self.response(operation, &camel, &pointer.join("responses"))?;
-        let query_type =
-            (!optional_query.is_empty()).then(|| self.inline_name(&format!("{camel}Query")));
+        let query_type = (!optional_query.is_empty())
+            .then(|| self.inline_name(&format!("{camel}Query"), &pointer.join("parameters")));
         let doc = [
             operation.summary.as_deref(),
             operation.description.as_deref(),
@@ -1605,11 +1644,11 @@ impl<'s> SchemaAt<'s> {
 }
 
 /// The variant that keeps values the document does not list, named clear of the known ones.
-fn fallback_variant(variant_names: &mut Namespace) -> String {
+fn fallback_variant(variant_names: &mut LockedNamespace) -> String {
     let free = ["Unknown", "Other", "UnknownValue"]
         .into_iter()
         .find(|candidate| !variant_names.contains(candidate));
-    variant_names.claim(free.unwrap_or("Unknown"), "")
+    variant_names.claim_unlocked(free.unwrap_or("Unknown"), "")
 }
 
 fn is_json(media_type: &str) -> bool {
@@ -1712,7 +1751,7 @@ fn local_key(reference: &str, prefix: &str, pointer: &Pointer) -> Result<String,
             pointer: pointer.to_string(),
             reference: reference.to_owned(),
         })?;
-    Ok(key.replace("~1", "/").replace("~0", "~"))
+    Ok(Pointer::unescape(key))
 }
 
 fn dedupe_field_names(params: &mut [Param]) {
@@ -1732,7 +1771,10 @@ type Found<'a> = (
 
 /// Method names: config overrides first, then names derived from method + path; colliding
 /// derived names add their path parameters (`_by_x`), then a number, in document order.
-fn operation_names(found: &[Found<'_>], config: &Config) -> Result<Vec<String>, Error> {
+fn operation_names(
+    found: &[Found<'_>],
+    config: &Config,
+) -> Result<(Vec<String>, BTreeMap<String, String>), Error> {
     let keys: Vec<String> = found
         .iter()
         .map(|(path, method, ..)| format!("{} {path}", method.to_ascii_uppercase()))
@@ -1740,10 +1782,10 @@ fn operation_names(found: &[Found<'_>], config: &Config) -> Result<Vec<String>, 
     for key in config.operation_names.keys() {
         if !keys.contains(key) {
             return Err(Error::Config {
-                pointer: format!(
-                    "#/operation_names/{}",
-                    key.replace('~', "~0").replace('/', "~1")
-                ),
+                pointer: Pointer::root()
+                    .join("operation_names")
+                    .join(key)
+                    .to_string(),
                 reason: format!("no operation {key} in the document"),
             });
         }
@@ -1758,22 +1800,39 @@ fn operation_names(found: &[Found<'_>], config: &Config) -> Result<Vec<String>, 
         }
         taken.claim(name, "");
     }
+    // Locked names stay with their operations (and retired ones stay retired), unless the
+    // config names the operation, or gives the name to another, explicitly.
+    let mut locked: BTreeMap<&str, &str> = BTreeMap::new();
+    for (key, name) in &config.names_lock.operations {
+        if !config.operation_names.contains_key(key) && !taken.contains(name) {
+            taken.reserve(name);
+            locked.insert(key, name);
+        }
+    }
     let derived: Vec<String> = found
         .iter()
         .map(|(path, method, ..)| names::operation_name(method, path))
         .collect();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for (key, name) in keys.iter().zip(&derived) {
-        if !config.operation_names.contains_key(key) {
+        if !config.operation_names.contains_key(key) && !locked.contains_key(key.as_str()) {
             *counts.entry(name.as_str()).or_default() += 1;
         }
     }
     let mut result = Vec::with_capacity(found.len());
+    let mut given = BTreeMap::new();
     for ((key, name), (path, ..)) in keys.iter().zip(&derived).zip(found) {
         if let Some(chosen) = config.operation_names.get(key) {
             result.push(chosen.clone());
             continue;
         }
+        if let Some(locked) = locked.get(key.as_str()) {
+            given.insert(key.clone(), (*locked).to_owned());
+            result.push((*locked).to_owned());
+            continue;
+        }
+        // A newcomer whose name a locked operation holds takes the longer name, never the
+        // holder.
         let collides =
             counts.get(name.as_str()).is_some_and(|count| *count > 1) || taken.contains(name);
         let wanted = match names::path_parameters(path) {
@@ -1789,9 +1848,19 @@ fn operation_names(found: &[Found<'_>], config: &Config) -> Result<Vec<String>, 
             }
             _ => name.clone(),
         };
-        result.push(taken.claim(&wanted, "_"));
+        let claimed = taken.claim(&wanted, "_");
+        given.insert(key.clone(), claimed.clone());
+        result.push(claimed);
     }
-    Ok(result)
+    // Retired: operations gone from the document keep their names out of reach.
+    for (key, name) in &config.names_lock.operations {
+        if !given.values().any(|given| given == name)
+            && !config.operation_names.values().any(|n| n == name)
+        {
+            given.entry(key.clone()).or_insert_with(|| name.clone());
+        }
+    }
+    Ok((result, given))
 }
 
 /// Boxes every field whose type leads back to its own struct with no `Vec` or map in between

@@ -103,11 +103,16 @@ pub fn generate_crate_with(
     for (name, contents) in output.files {
         files.insert(format!("src/gen/{name}"), contents);
     }
+    files.insert(
+        format!("src/gen/{}", crate::lock::LOCK_FILE),
+        output.names.to_text(),
+    );
     files.insert("Cargo.toml".to_owned(), cargo_toml(settings));
     files.insert("src/lib.rs".to_owned(), lib_rs(settings));
     Ok(Output {
         files,
         notes: output.notes,
+        names: output.names,
     })
 }
 

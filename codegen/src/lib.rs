@@ -13,6 +13,7 @@ pub mod index_mapped;
 pub mod ir;
 mod krate;
 pub mod load;
+pub mod lock;
 pub mod lower;
 mod names;
 pub mod probe;
@@ -23,6 +24,7 @@ use std::collections::BTreeMap;
 pub use config::Config;
 pub use error::{Error, Note};
 pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with};
+pub use lock::NameLock;
 
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]
@@ -43,6 +45,8 @@ pub struct Output {
     pub files: BTreeMap<String, String>,
     /// Constructs lowered with a loss or left out, each naming its place in the document.
     pub notes: Vec<Note>,
+    /// Every Rust name given, for the next generation to keep (`names.lock.yaml`).
+    pub names: NameLock,
 }
 
 /// Runs the whole pipeline on one document.
@@ -78,5 +82,9 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
     let files = emit::emit_files(&api, config, input.spec_path)?;
-    Ok(Output { files, notes })
+    Ok(Output {
+        files,
+        notes,
+        names: api.names,
+    })
 }

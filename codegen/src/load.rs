@@ -265,7 +265,7 @@ fn yaml_to_json(yaml: serde_yaml_ng::Value, pointer: &str) -> Result<Value, Erro
                         return Err(invalid(format!("mapping key {other:?} is not a string")));
                     }
                 };
-                let child = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                let child = Pointer::from_ref(pointer).join(&key).to_string();
                 let value = yaml_to_json(value, &child)?;
                 object.insert(key, value);
             }

@@ -27,6 +27,7 @@ pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
     "AsyncFn",
     "AsyncFnMut",
     "AsyncFnOnce",
+    "BTreeMap",
     "Box",
     "Client",
     "Clone",
@@ -114,6 +115,7 @@ pub(crate) fn camel_ident(wire: &str, prefix: &str) -> String {
 /// Rust refuses in identifiers (`½`, `²`), no lint on confusable or uncommon code points, and
 /// no two spellings of one name that Rust's NFC normalisation would merge.
 fn ascii_words(wire: &str) -> String {
+    let wire = plural_acronyms(wire);
     let mut out = String::with_capacity(wire.len());
     for c in wire.chars() {
         if c.is_ascii() {
@@ -122,6 +124,41 @@ fn ascii_words(wire: &str) -> String {
             out.push(' ');
         } else {
             out.push_str(&format!(" u{:04x} ", u32::from(c)));
+        }
+    }
+    out
+}
+
+/// A plural acronym as one word: `ModelAPIsResponse` → `ModelApisResponse`, `IDs` → `Ids`.
+/// (Word splitting would otherwise cut `APIs` into `AP` + `Is`.) An acronym is a run of two or
+/// more capitals; its plural `s` is followed by a capital, a digit, a separator or the end.
+fn plural_acronyms(wire: &str) -> String {
+    let bytes = wire.as_bytes();
+    let mut out = String::with_capacity(wire.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = bytes[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_uppercase())
+            .count();
+        let plural = run >= 2
+            && bytes.get(i + run) == Some(&b's')
+            && bytes
+                .get(i + run + 1)
+                .is_none_or(|next| !next.is_ascii_lowercase());
+        if plural {
+            out.push(char::from(bytes[i]));
+            out.push_str(&wire[i + 1..i + run].to_ascii_lowercase());
+            out.push('s');
+            i += run + 1;
+        } else if run > 0 {
+            out.push_str(&wire[i..i + run]);
+            i += run;
+        } else {
+            // One character (of any width) at a time outside capitals.
+            let c = wire[i..].chars().next().unwrap_or_default();
+            out.push(c);
+            i += c.len_utf8().max(1);
         }
     }
     out
@@ -195,6 +232,11 @@ impl Namespace {
         self.next_suffix.insert(wanted.to_owned(), n);
         self.taken.insert(name.clone());
         name
+    }
+
+    /// Takes `name` as it is, so that nothing claimed later gets it.
+    pub(crate) fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_owned());
     }
 
     pub(crate) fn contains(&self, name: &str) -> bool {
@@ -306,6 +348,19 @@ mod tests {
 
     #[test]
     fn suffixed_names_stay_in_case() {
+        for (wire, camel, snake) in [
+            (
+                "ModelAPIsResponseV1",
+                "ModelApisResponseV1",
+                "model_apis_response_v1",
+            ),
+            ("listIDs", "ListIds", "list_ids"),
+            ("URLs_2", "Urls2", "urls_2"),
+            ("APIKey", "ApiKey", "api_key"),
+        ] {
+            assert_eq!(camel_ident(wire, "T"), camel, "{wire}");
+            assert_eq!(snake_ident(wire), snake, "{wire}");
+        }
         let mut types = Namespace::new();
         assert_eq!(types.claim("Self_", ""), "Self_");
         assert_eq!(types.claim("Self_", ""), "Self2");

@@ -142,7 +142,7 @@ fn reachable_schemas(spec: &OpenAPI, operations: &BTreeSet<(String, String)>) ->
                 continue;
             };
             if let Some(key) = reference.strip_prefix("#/components/schemas/") {
-                schemas.insert(key.replace("~1", "/").replace("~0", "~"));
+                schemas.insert(crate::error::Pointer::unescape(key));
             }
             pending.push(target);
         }

@@ -95,7 +95,12 @@ pub fn run_standalone(target: &Standalone<'_>, mode: Mode) -> Result<()> {
         spec_text: &spec_text,
         config_text: config_text.as_deref(),
     };
-    let config = parse_config(config_text.as_deref(), target.strict)?;
+    let mut config = parse_config(config_text.as_deref(), target.strict)?;
+    let lock_path = target
+        .out
+        .join("src/gen")
+        .join(baseten_codegen::lock::LOCK_FILE);
+    config.names_lock = read_lock(&lock_path)?;
     let output = baseten_codegen::generate_crate_with(&input, &config, &settings)
         .with_context(|| format!("generating from {}", spec.display()))?;
     for note in &output.notes {
@@ -175,31 +180,53 @@ pub fn diff(old: &Path, new: &Path) -> Result<()> {
         fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
     };
     let (old_text, new_text) = (read(old)?, read(new)?);
-    let report = changes(&old_text, None, &new_text, None)?;
+    let report = changes(&old_text, None, None, &new_text, None)?;
     print!("{report}");
     Ok(())
 }
 
+/// The report between two documents, the new one generated as `regen` would: keeping the
+/// names the old generation gave (which itself kept `old_lock`'s).
 fn changes(
     old: &str,
     old_config: Option<&str>,
+    old_lock: Option<&str>,
     new: &str,
     new_config: Option<&str>,
 ) -> Result<baseten_codegen::diff::ChangeReport> {
-    let ir = |text: &str, config: Option<&str>, which: &str| {
+    let ir = |text: &str, config: Option<&str>, lock: baseten_codegen::NameLock, which: &str| {
         let input = baseten_codegen::Input {
             spec_path: which,
             spec_text: text,
             config_text: config,
         };
-        baseten_codegen::build_ir(&input)
+        let mut config = parse_config(config, false)?;
+        config.names_lock = lock;
+        baseten_codegen::build_ir_with(&input, &config)
             .map(|(api, _)| api)
             .with_context(|| format!("generating from the {which} document"))
     };
-    Ok(baseten_codegen::diff::api_changes(
-        &ir(old, old_config, "old")?,
-        &ir(new, new_config, "new")?,
-    ))
+    let old_lock = match old_lock {
+        Some(text) => {
+            baseten_codegen::NameLock::parse(text).context("reading the old names lock")?
+        }
+        None => baseten_codegen::NameLock::default(),
+    };
+    let old_api = ir(old, old_config, old_lock, "old")?;
+    let new_api = ir(new, new_config, old_api.names.clone(), "new")?;
+    Ok(baseten_codegen::diff::api_changes(&old_api, &new_api))
+}
+
+/// The names lock at `path`; none (a first generation) when there is no file.
+fn read_lock(path: &Path) -> Result<baseten_codegen::NameLock> {
+    match fs::read_to_string(path) {
+        Ok(text) => baseten_codegen::NameLock::parse(&text)
+            .with_context(|| format!("reading {}", path.display())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            Ok(baseten_codegen::NameLock::default())
+        }
+        Err(error) => Err(error).with_context(|| format!("reading {}", path.display())),
+    }
 }
 
 /// After a regen that changed something: what it changed in the API, against the committed
@@ -218,6 +245,7 @@ fn report_changes_since_commit(root: &Path) {
         return;
     };
     let old_config = committed(CONFIG);
+    let old_lock = committed(&format!("{OUT_DIR}/{}", baseten_codegen::lock::LOCK_FILE));
     let (Ok(new_spec), new_config) = (
         fs::read_to_string(root.join(SPEC)),
         fs::read_to_string(root.join(CONFIG)).ok(),
@@ -227,6 +255,7 @@ fn report_changes_since_commit(root: &Path) {
     match changes(
         &old_spec,
         old_config.as_deref(),
+        old_lock.as_deref(),
         &new_spec,
         new_config.as_deref(),
     ) {
@@ -291,13 +320,17 @@ pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
         spec_text: &spec_text,
         config_text: config_text.as_deref(),
     };
-    let config = parse_config(config_text.as_deref(), strict)?;
+    let mut config = parse_config(config_text.as_deref(), strict)?;
+    let lock_file = baseten_codegen::lock::LOCK_FILE;
+    config.names_lock = read_lock(&root.join(OUT_DIR).join(lock_file))?;
     let output = baseten_codegen::generate_with(&input, &config)
         .with_context(|| format!("generating from {SPEC}"))?;
     for note in &output.notes {
         eprintln!("note: {SPEC}{}", note.to_string().trim_start_matches('#'));
     }
-    Ok(output.files)
+    let mut files = output.files;
+    files.insert(lock_file.to_owned(), output.names.to_text());
+    Ok(files)
 }
 
 /// Makes `dir` hold exactly `files`: writes what differs and deletes what should not be there

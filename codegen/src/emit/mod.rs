@@ -6,6 +6,7 @@ mod index_mapped;
 mod mock;
 mod models;
 mod operations;
+mod tidy;
 pub(crate) mod write_only;
 
 use std::collections::BTreeMap;
@@ -97,6 +98,9 @@ pub(crate) fn emit_files(
         });
         text.push_str(&piece?);
     }
+    for text in files.values_mut() {
+        *text = tidy::tidy(text);
+    }
     Ok(files)
 }
 
@@ -106,7 +110,7 @@ pub(crate) fn format_file(
     file: &'static str,
     emit: impl Fn() -> TokenStream + Send + Sync,
 ) -> Result<String, Error> {
-    run_in_parallel(&[()], |()| format_piece(file, emit()))
+    run_in_parallel(&[()], |()| format_piece(file, emit()).map(|text| tidy::tidy(&text)))
         .pop()
         .unwrap_or_else(|| {
             Err(Error::EmittedInvalid {
@@ -196,7 +200,7 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
         }
         TypeRef::Map(inner) => {
             let inner = type_tokens(inner);
-            quote!(::std::collections::BTreeMap<String, #inner>)
+            quote!(BTreeMap<String, #inner>)
         }
         TypeRef::Option(inner) => {
             let inner = type_tokens(inner);
@@ -260,9 +264,51 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
     lines
 }
 
+/// A prose line wrapped at spaces to `width`. Headings and table rows stay whole (neither can
+/// continue on another line), and no line after the first starts with a character that would
+/// open a block there (a heading, quote, list, table, fence or setext underline), so the wrapped
+/// text reads exactly as the line did.
+pub(super) fn wrap_prose(line: &str, width: usize) -> Vec<String> {
+    if line.chars().count() <= width || line.starts_with('#') || line.starts_with('|') {
+        return vec![line.to_owned()];
+    }
+    // What CommonMark reads at the start of a line: an ATX heading (`#`…), a quote, a list
+    // marker (`-`, `+`, `*`, `1.`, `1)`), a thematic break or setext underline (`---`, `===`),
+    // a table row, a fence.
+    let opens_block = |word: &str| {
+        let all = |c: char| !word.is_empty() && word.chars().all(|w| w == c);
+        let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        all('#')
+            || all('-')
+            || all('=')
+            || all('*')
+            || all('_')
+            || word == "+"
+            || word.starts_with('>')
+            || word.starts_with('|')
+            || word.starts_with("```")
+            || word.starts_with("~~~")
+            || (digits.len() < word.len() && matches!(digits, "." | ")"))
+    };
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let fits = current.chars().count() + 1 + word.chars().count() <= width;
+        if !current.is_empty() && !fits && !opens_block(word) {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
+}
+
 /// The fence a line opens with: three or more backticks or tildes (the line is trimmed, so
 /// this is every line CommonMark could read as an opening fence, and a few more).
-fn fence_run(line: &str) -> Option<(char, usize)> {
+pub(super) fn fence_run(line: &str) -> Option<(char, usize)> {
     let c = line.chars().next().filter(|c| matches!(c, '`' | '~'))?;
     let length = line.chars().take_while(|l| *l == c).count();
     (length >= 3).then_some((c, length))

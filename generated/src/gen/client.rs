@@ -3,10 +3,13 @@
 //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
 //! [`operations`](super::operations)), a typestate request per metrics operation, and
 //! streams over every paginated operation.
+
 use crate::runtime as rt;
 use super::models::*;
+
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
+
 /// A client for this API: one method per operation.
 ///
 /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
@@ -15,6 +18,7 @@ pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 pub struct Client {
     runtime: rt::Client,
 }
+
 impl Client {
     /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
     /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
@@ -25,6 +29,7 @@ impl Client {
     pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key(api_key).build()
     }
+
     /// A client configured from the environment: the key from `BASETEN_API_KEY`, the
     /// base URL from `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
     ///
@@ -35,40 +40,49 @@ impl Client {
     pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key_from_env().base_url_from_env().build()
     }
+
     /// A builder for every other setting: base URL, timeouts, retries, headers, a
     /// reqwest client of your own.
     #[must_use]
     pub fn builder() -> rt::ClientBuilder<Self> {
         rt::ClientBuilder::new(DEFAULT_BASE_URL)
     }
+
     /// The runtime client underneath: settings, and `execute` for requests of your own.
     #[must_use]
     pub fn runtime(&self) -> &rt::Client {
         &self.runtime
     }
+
     /// The base URL requests go to, without a trailing slash.
     #[must_use]
     pub fn base_url(&self) -> &str {
         self.runtime.base_url()
     }
+
     /// A copy (sharing the connection pool) whose attempts may each take `timeout`.
     #[must_use]
     pub fn with_timeout(&self, timeout: ::std::time::Duration) -> Self {
         Self::from(self.runtime.with_timeout(timeout))
     }
+
     /// A copy (sharing the connection pool) that retries as `policy` says.
     #[must_use]
     pub fn with_retry_policy(&self, policy: rt::RetryPolicy) -> Self {
         Self::from(self.runtime.with_retry_policy(policy))
     }
 }
+
 impl ::core::convert::From<rt::Client> for Client {
     fn from(runtime: rt::Client) -> Self {
         Self { runtime }
     }
 }
+
 impl Client {
-    /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next with `.current()`, `.summary(window)` or `.series(window)`.
+    /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    /// ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next
+    /// with `.current()`, `.summary(window)` or `.series(window)`.
     pub fn deployment_metrics(
         &self,
         model_id: impl ::core::convert::Into<::std::string::String>,
@@ -81,15 +95,19 @@ impl Client {
         })
     }
 }
-/// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` as the runtime's metrics operation: the client and the ids of one [`Client::deployment_metrics`] request.
+
+/// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` as the runtime's metrics
+/// operation: the client and the ids of one [`Client::deployment_metrics`] request.
 #[derive(Debug, Clone)]
 pub struct DeploymentMetricsOperation {
     client: Client,
     model_id: ::std::string::String,
     deployment_id: ::std::string::String,
 }
+
 impl rt::MetricsOperation for DeploymentMetricsOperation {
     type Response = super::models::GetModelMetricsResponseV1;
+
     fn send(
         self,
         query: rt::MetricsQuery,
@@ -114,8 +132,11 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
         }
     }
 }
+
 impl Client {
-    /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics` ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next with `.current()`, `.summary(window)` or `.series(window)`.
+    /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    /// ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next
+    /// with `.current()`, `.summary(window)` or `.series(window)`.
     pub fn environment_metrics(
         &self,
         model_id: impl ::core::convert::Into<::std::string::String>,
@@ -128,15 +149,19 @@ impl Client {
         })
     }
 }
-/// `GET /v1/models/{model_id}/environments/{env_name}/metrics` as the runtime's metrics operation: the client and the ids of one [`Client::environment_metrics`] request.
+
+/// `GET /v1/models/{model_id}/environments/{env_name}/metrics` as the runtime's metrics operation:
+/// the client and the ids of one [`Client::environment_metrics`] request.
 #[derive(Debug, Clone)]
 pub struct EnvironmentMetricsOperation {
     client: Client,
     model_id: ::std::string::String,
     env_name: ::std::string::String,
 }
+
 impl rt::MetricsOperation for EnvironmentMetricsOperation {
     type Response = super::models::GetModelMetricsResponseV1;
+
     fn send(
         self,
         query: rt::MetricsQuery,
@@ -157,8 +182,12 @@ impl rt::MetricsOperation for EnvironmentMetricsOperation {
         }
     }
 }
+
 impl Client {
-    /// Every page of [`Client::get_audit_logs`] (`GET /v1/audit_logs`), each fetched when the stream is read: the first without a cursor, then each with the cursor the last returned, until the server says there is no more. A cursor the server repeats ends the stream with an error instead of looping. `query`'s own cursor is ignored.
+    /// Every page of [`Client::get_audit_logs`] (`GET /v1/audit_logs`), each fetched when the
+    /// stream is read: the first without a cursor, then each with the cursor the last returned,
+    /// until the server says there is no more. A cursor the server repeats ends the stream with an
+    /// error instead of looping. `query`'s own cursor is ignored.
     pub fn get_audit_logs_pages(
         &self,
         query: &super::operations::GetAuditLogsQuery,
@@ -180,7 +209,9 @@ impl Client {
             },
         )
     }
-    /// Every item of every page of [`Client::get_audit_logs`], in order (see [`Client::get_audit_logs_pages`]).
+
+    /// Every item of every page of [`Client::get_audit_logs`], in order (see
+    /// [`Client::get_audit_logs_pages`]).
     pub fn get_audit_logs_items(
         &self,
         query: &super::operations::GetAuditLogsQuery,

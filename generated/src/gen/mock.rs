@@ -2,14 +2,17 @@
 
 //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
 //! at it, and say what each operation answers.
+
 use crate::runtime as rt;
 use super::models::*;
+
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
 #[derive(Debug)]
 pub struct FakeBaseten {
     server: rt::mock::FakeServer,
 }
+
 impl FakeBaseten {
     /// Starts one.
     pub async fn start() -> Self {
@@ -17,6 +20,7 @@ impl FakeBaseten {
             server: rt::mock::FakeServer::start().await,
         }
     }
+
     /// A client for this fake: its base URL, a fake key, and retries with millisecond
     /// backoffs (a server-requested wait is still honoured).
     ///
@@ -30,29 +34,38 @@ impl FakeBaseten {
             .retry_policy(rt::mock::fast_retries())
             .build()
     }
+
     /// The base URL, for a client built by hand.
     pub fn uri(&self) -> ::std::string::String {
         self.server.uri()
     }
+
     /// The server underneath: every request received, and wiremock itself.
     pub fn server(&self) -> &rt::mock::FakeServer {
         &self.server
     }
-    /// Requests of `GET /v1/audit_logs` ([`Client::get_audit_logs`](super::Client::get_audit_logs)) with these path parameters.
+
+    /// Requests of `GET /v1/audit_logs` ([`Client::get_audit_logs`](super::Client::get_audit_logs))
+    /// with these path parameters.
     pub fn on_get_audit_logs(
         &self,
     ) -> rt::mock::Expectation<'_, ListAuditLogsResponseV1> {
         let path = rt::mock::fill_path("/v1/audit_logs", &[]);
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/billing/usage_summary` ([`Client::get_billing_usage_summary`](super::Client::get_billing_usage_summary)) with these path parameters.
+
+    /// Requests of `GET /v1/billing/usage_summary`
+    /// ([`Client::get_billing_usage_summary`](super::Client::get_billing_usage_summary)) with these
+    /// path parameters.
     pub fn on_get_billing_usage_summary(
         &self,
     ) -> rt::mock::Expectation<'_, UsageSummaryV1> {
         let path = rt::mock::fill_path("/v1/billing/usage_summary", &[]);
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}` ([`Client::get_model`](super::Client::get_model)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}` ([`Client::get_model`](super::Client::get_model))
+    /// with these path parameters.
     pub fn on_get_model(&self, model_id: &str) -> rt::mock::Expectation<'_, ModelV1> {
         let path = rt::mock::fill_path(
             "/v1/models/{model_id}",
@@ -60,7 +73,10 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}` ([`Client::get_model_deployment`](super::Client::get_model_deployment)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}`
+    /// ([`Client::get_model_deployment`](super::Client::get_model_deployment)) with these path
+    /// parameters.
     pub fn on_get_model_deployment(
         &self,
         model_id: &str,
@@ -72,7 +88,10 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` ([`Client::get_model_deployment_metrics`](super::Client::get_model_deployment_metrics)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    /// ([`Client::get_model_deployment_metrics`](super::Client::get_model_deployment_metrics)) with
+    /// these path parameters.
     pub fn on_get_model_deployment_metrics(
         &self,
         model_id: &str,
@@ -84,7 +103,10 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}/deployments` ([`Client::get_model_deployments`](super::Client::get_model_deployments)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}/deployments`
+    /// ([`Client::get_model_deployments`](super::Client::get_model_deployments)) with these path
+    /// parameters.
     pub fn on_get_model_deployments(
         &self,
         model_id: &str,
@@ -95,7 +117,10 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}` ([`Client::get_model_environment`](super::Client::get_model_environment)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}`
+    /// ([`Client::get_model_environment`](super::Client::get_model_environment)) with these path
+    /// parameters.
     pub fn on_get_model_environment(
         &self,
         model_id: &str,
@@ -107,7 +132,10 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}/metrics` ([`Client::get_model_environment_metrics`](super::Client::get_model_environment_metrics)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    /// ([`Client::get_model_environment_metrics`](super::Client::get_model_environment_metrics))
+    /// with these path parameters.
     pub fn on_get_model_environment_metrics(
         &self,
         model_id: &str,
@@ -119,7 +147,10 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models/{model_id}/environments` ([`Client::get_model_environments`](super::Client::get_model_environments)) with these path parameters.
+
+    /// Requests of `GET /v1/models/{model_id}/environments`
+    /// ([`Client::get_model_environments`](super::Client::get_model_environments)) with these path
+    /// parameters.
     pub fn on_get_model_environments(
         &self,
         model_id: &str,
@@ -130,12 +161,17 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/models` ([`Client::get_models`](super::Client::get_models)) with these path parameters.
+
+    /// Requests of `GET /v1/models` ([`Client::get_models`](super::Client::get_models)) with these
+    /// path parameters.
     pub fn on_get_models(&self) -> rt::mock::Expectation<'_, ModelsV1> {
         let path = rt::mock::fill_path("/v1/models", &[]);
         self.server.on("GET", path)
     }
-    /// Requests of `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings` ([`Client::patch_model_deployment_autoscaling_settings`](super::Client::patch_model_deployment_autoscaling_settings)) with these path parameters.
+
+    /// Requests of `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings`
+    /// ([`Client::patch_model_deployment_autoscaling_settings`](super::Client::patch_model_deployment_autoscaling_settings))
+    /// with these path parameters.
     pub fn on_patch_model_deployment_autoscaling_settings(
         &self,
         model_id: &str,
@@ -147,7 +183,10 @@ impl FakeBaseten {
         );
         self.server.on("PATCH", path)
     }
-    /// Requests of `PATCH /v1/models/{model_id}/environments/{env_name}` ([`Client::patch_model_environment`](super::Client::patch_model_environment)) with these path parameters.
+
+    /// Requests of `PATCH /v1/models/{model_id}/environments/{env_name}`
+    /// ([`Client::patch_model_environment`](super::Client::patch_model_environment)) with these
+    /// path parameters.
     pub fn on_patch_model_environment(
         &self,
         model_id: &str,
@@ -159,7 +198,9 @@ impl FakeBaseten {
         );
         self.server.on("PATCH", path)
     }
-    /// The requests [`Client::deployment_metrics`](super::Client::deployment_metrics) sends: [`on_get_model_deployment_metrics`](Self::on_get_model_deployment_metrics).
+
+    /// The requests [`Client::deployment_metrics`](super::Client::deployment_metrics) sends:
+    /// [`on_get_model_deployment_metrics`](Self::on_get_model_deployment_metrics).
     pub fn on_deployment_metrics(
         &self,
         model_id: &str,
@@ -167,7 +208,9 @@ impl FakeBaseten {
     ) -> rt::mock::Expectation<'_, GetModelMetricsResponseV1> {
         self.on_get_model_deployment_metrics(model_id, deployment_id)
     }
-    /// The requests [`Client::environment_metrics`](super::Client::environment_metrics) sends: [`on_get_model_environment_metrics`](Self::on_get_model_environment_metrics).
+
+    /// The requests [`Client::environment_metrics`](super::Client::environment_metrics) sends:
+    /// [`on_get_model_environment_metrics`](Self::on_get_model_environment_metrics).
     pub fn on_environment_metrics(
         &self,
         model_id: &str,

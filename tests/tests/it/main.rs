@@ -11,6 +11,7 @@ mod hostile;
 mod http_hostile;
 mod lowering;
 mod media;
+mod names_lock;
 mod operations_live;
 mod probe;
 mod properties;

@@ -2,14 +2,17 @@
 
 //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
 //! at it, and say what each operation answers.
+
 use baseten_api::runtime as rt;
 use super::models::*;
+
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
 #[derive(Debug)]
 pub struct FakeBaseten {
     server: rt::mock::FakeServer,
 }
+
 impl FakeBaseten {
     /// Starts one.
     pub async fn start() -> Self {
@@ -17,6 +20,7 @@ impl FakeBaseten {
             server: rt::mock::FakeServer::start().await,
         }
     }
+
     /// A client for this fake: its base URL, a fake key, and retries with millisecond
     /// backoffs (a server-requested wait is still honoured).
     ///
@@ -30,30 +34,40 @@ impl FakeBaseten {
             .retry_policy(rt::mock::fast_retries())
             .build()
     }
+
     /// The base URL, for a client built by hand.
     pub fn uri(&self) -> ::std::string::String {
         self.server.uri()
     }
+
     /// The server underneath: every request received, and wiremock itself.
     pub fn server(&self) -> &rt::mock::FakeServer {
         &self.server
     }
-    /// Requests of `GET /v1/items` ([`Client::get_items`](super::Client::get_items)) with these path parameters.
+
+    /// Requests of `GET /v1/items` ([`Client::get_items`](super::Client::get_items)) with these
+    /// path parameters.
     pub fn on_get_items(&self) -> rt::mock::Expectation<'_, Vec<String>> {
         let path = rt::mock::fill_path("/v1/items", &[]);
         self.server.on("GET", path)
     }
-    /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these path parameters.
+
+    /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these
+    /// path parameters.
     pub fn on_post_login(&self) -> rt::mock::Expectation<'_, Session> {
         let path = rt::mock::fill_path("/v1/login", &[]);
         self.server.on("POST", path)
     }
-    /// Requests of `POST /v1/notes` ([`Client::post_notes`](super::Client::post_notes)) with these path parameters.
+
+    /// Requests of `POST /v1/notes` ([`Client::post_notes`](super::Client::post_notes)) with these
+    /// path parameters.
     pub fn on_post_notes(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/notes", &[]);
         self.server.on("POST", path)
     }
-    /// Requests of `PUT /v1/blobs/{blob_id}` ([`Client::put_blob`](super::Client::put_blob)) with these path parameters.
+
+    /// Requests of `PUT /v1/blobs/{blob_id}` ([`Client::put_blob`](super::Client::put_blob)) with
+    /// these path parameters.
     pub fn on_put_blob(&self, blob_id: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/blobs/{blob_id}", &[("blob_id", blob_id)]);
         self.server.on("PUT", path)

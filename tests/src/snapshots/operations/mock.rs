@@ -2,14 +2,17 @@
 
 //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
 //! at it, and say what each operation answers.
+
 use baseten_api::runtime as rt;
 use super::models::*;
+
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
 #[derive(Debug)]
 pub struct FakeBaseten {
     server: rt::mock::FakeServer,
 }
+
 impl FakeBaseten {
     /// Starts one.
     pub async fn start() -> Self {
@@ -17,6 +20,7 @@ impl FakeBaseten {
             server: rt::mock::FakeServer::start().await,
         }
     }
+
     /// A client for this fake: its base URL, a fake key, and retries with millisecond
     /// backoffs (a server-requested wait is still honoured).
     ///
@@ -30,15 +34,19 @@ impl FakeBaseten {
             .retry_policy(rt::mock::fast_retries())
             .build()
     }
+
     /// The base URL, for a client built by hand.
     pub fn uri(&self) -> ::std::string::String {
         self.server.uri()
     }
+
     /// The server underneath: every request received, and wiremock itself.
     pub fn server(&self) -> &rt::mock::FakeServer {
         &self.server
     }
-    /// Requests of `DELETE /v1/widgets/{widget_id}` ([`Client::delete_widget`](super::Client::delete_widget)) with these path parameters.
+
+    /// Requests of `DELETE /v1/widgets/{widget_id}`
+    /// ([`Client::delete_widget`](super::Client::delete_widget)) with these path parameters.
     pub fn on_delete_widget(&self, widget_id: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path(
             "/v1/widgets/{widget_id}",
@@ -46,12 +54,17 @@ impl FakeBaseten {
         );
         self.server.on("DELETE", path)
     }
-    /// Requests of `GET /v1/widgets/{id}` ([`Client::get_widget_by_id`](super::Client::get_widget_by_id)) with these path parameters.
+
+    /// Requests of `GET /v1/widgets/{id}`
+    /// ([`Client::get_widget_by_id`](super::Client::get_widget_by_id)) with these path parameters.
     pub fn on_get_widget_by_id(&self, id: &str) -> rt::mock::Expectation<'_, Widget> {
         let path = rt::mock::fill_path("/v1/widgets/{id}", &[("id", id)]);
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/widget/{widget_id}` ([`Client::get_widget_by_widget_id`](super::Client::get_widget_by_widget_id)) with these path parameters.
+
+    /// Requests of `GET /v1/widget/{widget_id}`
+    /// ([`Client::get_widget_by_widget_id`](super::Client::get_widget_by_widget_id)) with these
+    /// path parameters.
     pub fn on_get_widget_by_widget_id(
         &self,
         widget_id: &str,
@@ -62,12 +75,16 @@ impl FakeBaseten {
         );
         self.server.on("GET", path)
     }
-    /// Requests of `GET /v1/widgets` ([`Client::get_widgets`](super::Client::get_widgets)) with these path parameters.
+
+    /// Requests of `GET /v1/widgets` ([`Client::get_widgets`](super::Client::get_widgets)) with
+    /// these path parameters.
     pub fn on_get_widgets(&self) -> rt::mock::Expectation<'_, GetWidgetsResponse> {
         let path = rt::mock::fill_path("/v1/widgets", &[]);
         self.server.on("GET", path)
     }
-    /// Requests of `PATCH /v1/widgets/{widget_id}` ([`Client::patch_widget`](super::Client::patch_widget)) with these path parameters.
+
+    /// Requests of `PATCH /v1/widgets/{widget_id}`
+    /// ([`Client::patch_widget`](super::Client::patch_widget)) with these path parameters.
     pub fn on_patch_widget(&self, widget_id: &str) -> rt::mock::Expectation<'_, Widget> {
         let path = rt::mock::fill_path(
             "/v1/widgets/{widget_id}",
@@ -75,7 +92,9 @@ impl FakeBaseten {
         );
         self.server.on("PATCH", path)
     }
-    /// Requests of `POST /v1/widgets` ([`Client::post_widgets`](super::Client::post_widgets)) with these path parameters.
+
+    /// Requests of `POST /v1/widgets` ([`Client::post_widgets`](super::Client::post_widgets)) with
+    /// these path parameters.
     pub fn on_post_widgets(&self) -> rt::mock::Expectation<'_, Widget> {
         let path = rt::mock::fill_path("/v1/widgets", &[]);
         self.server.on("POST", path)

@@ -1,0 +1,343 @@
+//! The last pass over each formatted file, for the reader: what prettyplease does not do.
+//!
+//! - A blank line between items (and between the members of an `impl`).
+//! - Doc prose wrapped at [`WIDTH`] columns (code blocks stay as they are).
+//! - No empty `///` line opening or closing a doc comment.
+//! - `use std::collections::BTreeMap;` once, where maps are used, instead of full paths.
+//! - The open-enum macro invocations with one variant per line (prettyplease fills lines).
+//!
+//! Only whitespace between lines changes, and lines are only added or removed whole, so the
+//! code means what it meant. Emitted code holds no multi-line string literal for this to touch.
+
+/// Doc comment lines are wrapped to this many columns, indentation and `/// ` included.
+const WIDTH: usize = 100;
+
+/// The file's text, tidied.
+pub(super) fn tidy(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let lines = without_empty_doc_edges(&lines);
+    let wrapped = with_docs_wrapped(&lines);
+    let lines: Vec<&str> = wrapped.iter().map(String::as_str).collect();
+    let lines = with_enum_lists_one_per_line(&lines);
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut previous: Option<&str> = None;
+    for line in &lines {
+        if let Some(previous) = previous {
+            if needs_blank_line(previous, line) {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+        previous = Some(line);
+    }
+    with_map_import(out)
+}
+
+/// Long `///` prose lines wrapped (see [`super::wrap_prose`]); lines inside a fenced block,
+/// which the doc emitter has made `text`, are never touched.
+fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut fence: Option<(char, usize)> = None;
+    for line in lines {
+        let Some(text) = line.trim_start().strip_prefix("///") else {
+            fence = None;
+            out.push((*line).to_owned());
+            continue;
+        };
+        let prose = text.trim_start();
+        match fence {
+            Some((c, length)) => {
+                if prose.len() >= length && prose.chars().all(|l| l == c) {
+                    fence = None;
+                }
+                out.push((*line).to_owned());
+            }
+            None => {
+                if let Some(run) = super::fence_run(prose) {
+                    fence = Some(run);
+                    out.push((*line).to_owned());
+                    continue;
+                }
+                let prefix = format!("{}/// ", " ".repeat(indent(line)));
+                if line.chars().count() <= WIDTH || prose.is_empty() {
+                    out.push((*line).to_owned());
+                    continue;
+                }
+                let width = WIDTH.saturating_sub(prefix.len()).max(40);
+                for part in super::wrap_prose(prose, width) {
+                    out.push(format!("{prefix}{part}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// Whether `line` ends an item (or an item member) when it stands at its item's indentation.
+fn ends_item(line: &str) -> bool {
+    let trimmed = line.trim();
+    matches!(trimmed, "}" | "};" | ");")
+        || (trimmed.ends_with(';')
+            && ["pub ", "type ", "const ", "use ", "mod ", "static "]
+                .iter()
+                .any(|start| trimmed.starts_with(start)))
+}
+
+/// Whether `line` starts an item: its docs, attributes or the item itself.
+fn starts_item(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    [
+        "///",
+        "#[",
+        "pub ",
+        "pub(",
+        "fn ",
+        "async fn ",
+        "impl",
+        "const ",
+        "type ",
+        "struct ",
+        "enum ",
+        "mod ",
+        "use ",
+        "rt::",
+        "trait ",
+        "static ",
+    ]
+    .iter()
+    .any(|start| trimmed.starts_with(start))
+}
+
+fn is_use(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    trimmed.starts_with("use ") || trimmed.starts_with("pub use ")
+}
+
+fn needs_blank_line(previous: &str, line: &str) -> bool {
+    if previous.trim().is_empty() || line.trim().is_empty() {
+        return false;
+    }
+    // Module docs, then the rest.
+    if previous.starts_with("//!") {
+        return !line.starts_with("//!");
+    }
+    if indent(previous) != indent(line) || !starts_item(line) || !ends_item(previous) {
+        return false;
+    }
+    !(is_use(previous) && is_use(line))
+}
+
+fn is_doc(line: &str) -> bool {
+    line.trim_start().starts_with("///")
+}
+
+fn is_empty_doc(line: &str) -> bool {
+    line.trim() == "///"
+}
+
+/// Drops empty `///` lines that open or close a doc comment (they render as nothing but make
+/// the comment look broken).
+fn without_empty_doc_edges<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+    let mut kept: Vec<&'a str> = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if is_empty_doc(line) {
+            let opens = kept.last().is_none_or(|previous| !is_doc(previous));
+            // Closing: no later doc line with text before the comment ends.
+            let closes = !lines[i + 1..]
+                .iter()
+                .take_while(|next| is_doc(next))
+                .any(|next| !is_empty_doc(next));
+            if opens || closes {
+                continue;
+            }
+        }
+        kept.push(line);
+    }
+    kept
+}
+
+/// Rewrites each `rt::…_impls!(Name, Fallback, [A = "a", B = "b"]);` invocation (however
+/// prettyplease broke its lines) with one variant per line. An invocation that does not parse
+/// that way is left as it is.
+fn with_enum_lists_one_per_line(lines: &[&str]) -> Vec<String> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let opens = line.starts_with("rt::") && line.contains("_impls!(");
+        if opens {
+            if let Some(end) = lines[i..].iter().position(|l| l.trim_end().ends_with(");")) {
+                let joined = lines[i..=i + end].join(" ");
+                if let Some(rewritten) = one_per_line(&joined) {
+                    out.extend(rewritten);
+                    i += end + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(line.to_owned());
+        i += 1;
+    }
+    out
+}
+
+fn one_per_line(invocation: &str) -> Option<Vec<String>> {
+    let call = invocation.trim().strip_suffix(';')?;
+    let mac: syn::Macro = syn::parse_str(call).ok()?;
+    let path = quote::ToTokens::to_token_stream(&mac.path)
+        .to_string()
+        .replace(' ', "");
+    let tokens: Vec<proc_macro2::TokenTree> = mac.tokens.into_iter().collect();
+    // `Name , Fallback , [ … ]`
+    let [
+        name,
+        comma1,
+        fallback,
+        comma2,
+        proc_macro2::TokenTree::Group(list),
+    ] = &tokens[..]
+    else {
+        return None;
+    };
+    if comma1.to_string() != "," || comma2.to_string() != "," {
+        return None;
+    }
+    let mut entries = Vec::new();
+    let inner: Vec<proc_macro2::TokenTree> = list.stream().into_iter().collect();
+    for entry in inner.split(|t| t.to_string() == ",") {
+        match entry {
+            [] => {}
+            [variant, equals, value] if equals.to_string() == "=" => {
+                entries.push(format!("        {variant} = {value},"));
+            }
+            _ => return None,
+        }
+    }
+    let mut out = vec![
+        format!("{path}!("),
+        format!("    {name},"),
+        format!("    {fallback},"),
+    ];
+    if entries.is_empty() {
+        out.push("    []".to_owned());
+    } else {
+        out.push("    [".to_owned());
+        out.extend(entries);
+        out.push("    ]".to_owned());
+    }
+    out.push(");".to_owned());
+    Some(out)
+}
+
+/// Maps are written `BTreeMap<…>`; a file using one imports it once, after its other `use`s.
+fn with_map_import(text: String) -> String {
+    let uses_map = text
+        .lines()
+        .any(|line| !line.trim_start().starts_with("//") && line.contains("BTreeMap<"));
+    if !uses_map {
+        return text;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let at = match lines.iter().rposition(|line| line.starts_with("use ")) {
+        Some(last_use) => last_use + 1,
+        // After the header comments and module docs.
+        None => lines
+            .iter()
+            .position(|line| !line.starts_with("//") && !line.trim().is_empty())
+            .unwrap_or(lines.len()),
+    };
+    let mut out = String::with_capacity(text.len() + 40);
+    for (i, line) in lines.iter().enumerate() {
+        if i == at {
+            out.push_str("use std::collections::BTreeMap;\n");
+            if !line.starts_with("use ") && !line.trim().is_empty() {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if at == lines.len() {
+        out.push_str("use std::collections::BTreeMap;\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tidy;
+
+    fn check(input: &str, expected: &str) {
+        assert_eq!(tidy(input), expected, "\n{}", tidy(input));
+    }
+
+    #[test]
+    fn items_get_a_blank_line_between_them_but_uses_and_statements_do_not() {
+        check(
+            "//! Docs.\nuse a::B;\nuse c::D;\n/// A.\npub struct A {\n    pub x: i64,\n}\nimpl A {\n    pub fn f(&self) {\n        if true {\n            g();\n        }\n        h();\n    }\n    pub fn g() {}\n}\npub type T = A;\npub type U = A;\n",
+            "//! Docs.\n\nuse a::B;\nuse c::D;\n\n/// A.\npub struct A {\n    pub x: i64,\n}\n\nimpl A {\n    pub fn f(&self) {\n        if true {\n            g();\n        }\n        h();\n    }\n\n    pub fn g() {}\n}\n\npub type T = A;\n\npub type U = A;\n",
+        );
+    }
+
+    #[test]
+    fn long_doc_prose_wraps_but_code_blocks_and_block_openers_do_not() {
+        let long = "word ".repeat(30);
+        let long = long.trim_end();
+        let input = format!(
+            "    /// {long} - not a list\n    /// ```text\n    /// {long}\n    /// ```\n    pub x: i64,\n"
+        );
+        let output = tidy(&input);
+        let lines: Vec<&str> = output.lines().collect();
+        assert!(
+            lines
+                .iter()
+                .all(|line| line.starts_with("    ///") || line.contains("pub x"))
+        );
+        // Prose wrapped within 100 columns, the code line kept whole.
+        assert!(lines[0].len() <= 100 && lines[1].len() > 60, "{output}");
+        assert!(
+            lines.contains(&format!("    /// {long}").as_str()),
+            "{output}"
+        );
+        // No continuation starts with `-` (a list item there).
+        assert!(
+            lines.iter().all(|line| !line.starts_with("    /// -")),
+            "{output}"
+        );
+    }
+
+    #[test]
+    fn empty_doc_lines_at_either_end_of_a_comment_go() {
+        check(
+            "///\n/// Open.\n///\n/// More.\n///\npub enum E {}\n",
+            "/// Open.\n///\n/// More.\npub enum E {}\n",
+        );
+    }
+
+    #[test]
+    fn enum_lists_get_one_variant_per_line() {
+        check(
+            "rt::open_enum_impls!(\n    E, Unknown, [A = \"a\", B =\n    \"b, c\"]\n);\n",
+            "rt::open_enum_impls!(\n    E,\n    Unknown,\n    [\n        A = \"a\",\n        B = \"b, c\",\n    ]\n);\n",
+        );
+        // Not the expected shape: left alone.
+        check("rt::other_impls!(E);\n", "rt::other_impls!(E);\n");
+    }
+
+    #[test]
+    fn a_file_using_maps_imports_btreemap_once() {
+        check(
+            "//! Docs.\nuse serde::Serialize;\npub type M = BTreeMap<String, i64>;\n",
+            "//! Docs.\n\nuse serde::Serialize;\nuse std::collections::BTreeMap;\n\npub type M = BTreeMap<String, i64>;\n",
+        );
+        check(
+            "/// Not a use of BTreeMap<String, i64>.\npub type M = i64;\n",
+            "/// Not a use of BTreeMap<String, i64>.\npub type M = i64;\n",
+        );
+    }
+}
