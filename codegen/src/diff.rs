@@ -286,7 +286,9 @@ impl Pair<'_> {
             (TypeDef::Struct(old), TypeDef::Struct(new)) => {
                 self.compare_structs(item, name, old, new, changes);
             }
-            (TypeDef::Enum(old), TypeDef::Enum(new)) => compare_enums(item, name, old, new, changes),
+            (TypeDef::Enum(old), TypeDef::Enum(new)) => {
+                compare_enums(item, name, old, new, changes)
+            }
             (TypeDef::Union(old), TypeDef::Union(new)) => {
                 compare_unions(item, name, old, new, self.renames, changes);
             }
@@ -317,7 +319,10 @@ impl Pair<'_> {
         let new_methods = builders::struct_methods(new);
         let mut matched: BTreeSet<&str> = BTreeSet::new();
         for (i, field) in old.fields.iter().enumerate() {
-            let by_name = new.fields.iter().position(|f| f.rust_name == field.rust_name);
+            let by_name = new
+                .fields
+                .iter()
+                .position(|f| f.rust_name == field.rust_name);
             let Some(j) = by_name else {
                 match new.fields.iter().find(|f| f.wire_name == field.wire_name) {
                     Some(renamed) => {
@@ -499,7 +504,11 @@ fn compare_enums(item: &str, name: &str, old: &EnumDef, new: &EnumDef, changes: 
     // By Rust name first: that is what old code says. A name that stays but stands for
     // another string compiles; a name that goes does not, whatever its string became.
     for variant in &old.variants {
-        if let Some(same) = new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
+        if let Some(same) = new
+            .variants
+            .iter()
+            .find(|v| v.rust_name == variant.rust_name)
+        {
             if same.wire != variant.wire {
                 changes.breaks_silently(
                     item,
@@ -583,7 +592,11 @@ fn compare_unions(
     let none = Renames::new();
     for variant in &old.variants {
         // By Rust name first, as for enums.
-        let same = match new.variants.iter().find(|v| v.rust_name == variant.rust_name) {
+        let same = match new
+            .variants
+            .iter()
+            .find(|v| v.rust_name == variant.rust_name)
+        {
             Some(same) => {
                 if same.tag != variant.tag {
                     changes.breaks_silently(
@@ -773,7 +786,10 @@ fn compare_operations(
             ),
         );
     } else if types(&arguments(old, &none)) != types(&after) {
-        changes.breaks(item, format!("operation {name} arguments use renamed types"));
+        changes.breaks(
+            item,
+            format!("operation {name} arguments use renamed types"),
+        );
     } else if before != after {
         let mut old_names: Vec<&String> = before.iter().map(|(n, _)| n).collect();
         let mut new_names: Vec<&String> = after.iter().map(|(n, _)| n).collect();
@@ -836,7 +852,10 @@ fn compare_operations(
 /// A query struct field's stored type and what its setter takes.
 fn query_field(param: &Param, renames: &Renames) -> String {
     match &param.ty {
-        TypeRef::Vec(_) => format!("{} (setter: any iterable)", render(&rename(&param.ty, renames))),
+        TypeRef::Vec(_) => format!(
+            "{} (setter: any iterable)",
+            render(&rename(&param.ty, renames))
+        ),
         _ if param.any_scalar => "Option<String> (setter: impl Display)".to_owned(),
         scalar => format!("Option<{}>", render(&rename(scalar, renames))),
     }

@@ -28,8 +28,8 @@ use quote::quote;
 
 use crate::emit::builders::{self, Storage};
 use crate::emit::{ident, type_tokens};
-use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
 use crate::ir::{AliasDef, TypeRef, UnionDef};
+use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
 use crate::{Error, emit};
 
 /// The change report's name for a type: `models::Foo`.
@@ -116,7 +116,9 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
         let types = functions.iter().map(|(function, _, def)| {
             let function = ident(function);
             match def {
-                TypeDef::Struct(def) => probe_struct(&function, def, write_only.contains(&def.name), &krate),
+                TypeDef::Struct(def) => {
+                    probe_struct(&function, def, write_only.contains(&def.name))
+                }
                 TypeDef::Enum(def) => probe_enum(&function, def),
                 TypeDef::Union(def) => probe_union(&function, def),
                 TypeDef::Alias(def) => probe_alias(&function, def),
@@ -154,6 +156,9 @@ fn header(api: &Api, krate: &proc_macro2::Ident) -> TokenStream {
         // for a `#[non_exhaustive]` enum, which is unreachable for one that is not.
         #![allow(non_snake_case, unreachable_patterns)]
         #models
+        // What the emitted types name through `rt::` (not every crate uses any of it).
+        #[allow(unused_imports)]
+        use ::#krate::runtime as rt;
 
         /// Typed placeholders.
         pub mod support {
@@ -181,7 +186,7 @@ fn any(ty: &TokenStream) -> TokenStream {
 }
 
 /// The field's type as the struct stores it (what the models emitter writes).
-fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool, krate: &proc_macro2::Ident) -> TokenStream {
+fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool) -> TokenStream {
     let mut ty = type_tokens(ty);
     if boxed {
         ty = quote!(Box<#ty>);
@@ -189,16 +194,11 @@ fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool, krate: &proc_macro2:
     match storage {
         Storage::Required => ty,
         Storage::RequiredNullable | Storage::Optional => quote!(Option<#ty>),
-        Storage::Patch => quote!(::#krate::Patch<#ty>),
+        Storage::Patch => quote!(rt::Patch<#ty>),
     }
 }
 
-fn probe_struct(
-    function: &proc_macro2::Ident,
-    def: &StructDef,
-    write_only: bool,
-    krate: &proc_macro2::Ident,
-) -> TokenStream {
+fn probe_struct(function: &proc_macro2::Ident, def: &StructDef, write_only: bool) -> TokenStream {
     let name = ident(&def.name);
     let methods = builders::struct_methods(def);
     let constructor = ident(builders::CONSTRUCTOR);
@@ -208,7 +208,7 @@ fn probe_struct(
     for (i, field) in def.fields.iter().enumerate() {
         let field_name = ident(&field.rust_name);
         let storage = builders::storage(field, write_only);
-        let stored = stored_type(storage, &field.ty, field.boxed, krate);
+        let stored = stored_type(storage, &field.ty, field.boxed);
         reads.push(quote!(let _: &#stored = &value.#field_name;));
         let value = type_tokens(&field.ty);
         match storage {

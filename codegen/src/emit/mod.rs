@@ -110,14 +110,16 @@ pub(crate) fn format_file(
     file: &'static str,
     emit: impl Fn() -> TokenStream + Send + Sync,
 ) -> Result<String, Error> {
-    run_in_parallel(&[()], |()| format_piece(file, emit()).map(|text| tidy::tidy(&text)))
-        .pop()
-        .unwrap_or_else(|| {
-            Err(Error::EmittedInvalid {
-                file: file.to_owned(),
-                message: "no formatting thread ran".to_owned(),
-            })
+    run_in_parallel(&[()], |()| {
+        format_piece(file, emit()).map(|text| tidy::tidy(&text))
+    })
+    .pop()
+    .unwrap_or_else(|| {
+        Err(Error::EmittedInvalid {
+            file: file.to_owned(),
+            message: "no formatting thread ran".to_owned(),
         })
+    })
 }
 
 fn format_piece(file: &str, tokens: TokenStream) -> Result<String, Error> {

@@ -408,7 +408,10 @@ fn the_compiler_agrees_with_the_change_report() {
     let diagnostics = workspace.check();
     let mut failures = Vec::new();
     for probe in &workspace.probes {
-        let problems = disagreements(probe, diagnostics.get(&probe.dir).map_or(&[], Vec::as_slice));
+        let problems = disagreements(
+            probe,
+            diagnostics.get(&probe.dir).map_or(&[], Vec::as_slice),
+        );
         if !problems.is_empty() {
             failures.push(format!("{}:\n  {}", probe.label, problems.join("\n  ")));
         }
