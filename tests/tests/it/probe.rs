@@ -427,3 +427,48 @@ fn the_compiler_agrees_with_the_change_report() {
         failures.join("\n\n")
     );
 }
+
+/// Every line of a probe function maps to its item, and nothing before the first one does.
+#[test]
+fn probe_lines_map_back_to_their_items() {
+    let document = Document::read(&tests_dir().join("fixtures/probe/additive-request/new.yaml"));
+    let probe = baseten_codegen::probe::emit_probe(&ir(&document), "some-crate").unwrap();
+    let lines: Vec<&str> = probe.source.lines().collect();
+    let mut seen = BTreeSet::new();
+    let mut current: Option<&str> = None;
+    for (index, line) in lines.iter().enumerate() {
+        if let Some(rest) = line
+            .strip_prefix("pub fn ")
+            .or_else(|| line.strip_prefix("pub async fn "))
+        {
+            let name = rest.split('(').next().unwrap();
+            current = probe
+                .functions
+                .iter()
+                .find(|(function, _)| function == name)
+                .map(|(_, item)| item.as_str());
+            assert!(current.is_some(), "{name} is no probe function");
+            seen.extend(current);
+        }
+        assert_eq!(probe.item_at_line(index + 1), current, "line {}", index + 1);
+    }
+    let items: BTreeSet<&str> = probe
+        .functions
+        .iter()
+        .map(|(_, item)| item.as_str())
+        .collect();
+    assert_eq!(seen, items, "every item has a function in the source");
+    for item in [
+        "models::ModelV1",
+        "models::EventV1",
+        "models::ModelStatusV1",
+        "Client::get_models",
+        "operations::GetModelsQuery",
+    ] {
+        assert!(items.contains(item), "{item} is probed");
+    }
+    assert!(
+        baseten_codegen::probe::emit_probe(&ir(&document), "not a crate").is_err(),
+        "a crate name no path can name is an error"
+    );
+}
