@@ -380,7 +380,7 @@ fn the_compiler_agrees_with_the_change_report() {
     assert!(fixtures.len() >= 10, "a fixture pair per change class");
     let dated = dated_pairs();
     for (kind, pairs) in [("fixture", &fixtures), ("dated", &dated)] {
-        for (name, old, new) in pairs {
+        for (index, (name, old, new)) in pairs.iter().enumerate() {
             let old_api = ir(old);
             let new_api = new_ir_after(old, new);
             let report = baseten_codegen::diff::api_changes(&old_api, &new_api);
@@ -396,6 +396,12 @@ fn the_compiler_agrees_with_the_change_report() {
                 &target,
                 Some(report),
             );
+            // Every fixture's own probe (they are small); of the dated documents only the
+            // newest one's, as the others cost a full-size crate each and their pair probes
+            // already compile against real documents.
+            if kind == "dated" && index + 1 != pairs.len() {
+                continue;
+            }
             workspace.add_probe(
                 format!("{kind} {name}: the new crate's own probe"),
                 format!("self-{name}"),
