@@ -287,7 +287,7 @@ impl Pair<'_> {
                 self.compare_structs(item, name, old, new, changes);
             }
             (TypeDef::Enum(old), TypeDef::Enum(new)) => {
-                compare_enums(item, name, old, new, changes)
+                compare_enums(item, name, &old.into(), &new.into(), changes)
             }
             (TypeDef::Union(old), TypeDef::Union(new)) => {
                 compare_unions(item, name, old, new, self.renames, changes);
@@ -491,7 +491,26 @@ fn constructor(def: &StructDef, renames: &Renames) -> Vec<(String, String)> {
         .collect()
 }
 
-fn compare_enums(item: &str, name: &str, old: &EnumDef, new: &EnumDef, changes: &mut Changes) {
+/// An open enum's variants as `(Rust name, wire value)`, and its fallback variant.
+struct OpenEnum {
+    variants: Vec<(String, String)>,
+    fallback: String,
+}
+
+impl From<&EnumDef> for OpenEnum {
+    fn from(def: &EnumDef) -> Self {
+        OpenEnum {
+            variants: def
+                .variants
+                .iter()
+                .map(|v| (v.rust_name.clone(), format!("{:?}", v.wire)))
+                .collect(),
+            fallback: def.fallback.clone(),
+        }
+    }
+}
+
+fn compare_enums(item: &str, name: &str, old: &OpenEnum, new: &OpenEnum, changes: &mut Changes) {
     if old.fallback != new.fallback {
         changes.breaks(
             item,
@@ -504,36 +523,29 @@ fn compare_enums(item: &str, name: &str, old: &EnumDef, new: &EnumDef, changes: 
     // By Rust name first: that is what old code says. A name that stays but stands for
     // another string compiles; a name that goes does not, whatever its string became.
     for variant in &old.variants {
-        if let Some(same) = new
-            .variants
-            .iter()
-            .find(|v| v.rust_name == variant.rust_name)
-        {
-            if same.wire != variant.wire {
+        if let Some(same) = new.variants.iter().find(|v| v.0 == variant.0) {
+            if same.1 != variant.1 {
                 changes.breaks_silently(
                     item,
                     format!(
-                        "enum value {name}::{} now stands for {:?} (was {:?})",
-                        variant.rust_name, same.wire, variant.wire
+                        "enum value {name}::{} now stands for {} (was {})",
+                        variant.0, same.1, variant.1
                     ),
                 );
             }
             continue;
         }
-        match new.variants.iter().find(|v| v.wire == variant.wire) {
+        match new.variants.iter().find(|v| v.1 == variant.1) {
             Some(renamed) => changes.breaks(
                 item,
                 format!(
-                    "enum value {name}::{} ({:?}) renamed to {name}::{}",
-                    variant.rust_name, variant.wire, renamed.rust_name
+                    "enum value {name}::{} ({}) renamed to {name}::{}",
+                    variant.0, variant.1, renamed.0
                 ),
             ),
             None => changes.breaks(
                 item,
-                format!(
-                    "enum value {name}::{} ({:?}) removed",
-                    variant.rust_name, variant.wire
-                ),
+                format!("enum value {name}::{} ({}) removed", variant.0, variant.1),
             ),
         }
     }
@@ -541,15 +553,12 @@ fn compare_enums(item: &str, name: &str, old: &EnumDef, new: &EnumDef, changes: 
         let known = old
             .variants
             .iter()
-            .any(|v| v.wire == variant.wire || v.rust_name == variant.rust_name);
+            .any(|v| v.1 == variant.1 || v.0 == variant.0);
         if !known {
             // Open enums: old code sees the new value as the fallback variant.
             changes.adds(
                 item,
-                format!(
-                    "enum value {name}::{} ({:?}) added",
-                    variant.rust_name, variant.wire
-                ),
+                format!("enum value {name}::{} ({}) added", variant.0, variant.1),
             );
         }
     }
