@@ -162,6 +162,18 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
         changes: BTreeSet::new(),
     };
 
+    if old.base_url != new.base_url {
+        // Every request goes elsewhere, and no signature says so.
+        changes.breaks_silently(
+            "DEFAULT_BASE_URL",
+            format!(
+                "the default base URL is {:?} (was {:?})",
+                new.base_url.as_deref().unwrap_or_default(),
+                old.base_url.as_deref().unwrap_or_default()
+            ),
+        );
+    }
+
     // Types.
     for (name, old_def) in &old.types {
         let item = type_item(name);
