@@ -670,7 +670,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut variant_names = Namespace::new();
+        let mut variant_names = variant_namespace();
         let mut variants = Vec::with_capacity(tagged.len());
         for (tag, reference) in tagged {
             let (ty, _) = self.type_of(
@@ -679,13 +679,13 @@ impl<'a> Builder<'a> {
                 &pointer.join("discriminator").join("mapping").join(&tag),
             )?;
             variants.push(UnionVariant {
-                rust_name: variant_names.claim(&names::camel_ident(&tag, "V"), ""),
+                rust_name: claim_variant(&mut variant_names, &tag),
                 tag,
                 ty,
                 boxed: false,
             });
         }
-        let fallback = fallback_variant(&mut variant_names);
+        let fallback = fallback_variant();
         let tag_property = discriminator.property_name.clone();
         self.types.insert(
             name.to_owned(),
@@ -701,17 +701,17 @@ impl<'a> Builder<'a> {
     }
 
     fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
-        let mut variant_names = Namespace::new();
+        let mut variant_names = variant_namespace();
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
             .filter(|wire| seen.insert(*wire))
             .map(|wire| Variant {
                 wire: wire.to_owned(),
-                rust_name: variant_names.claim(&names::camel_ident(wire, "V"), ""),
+                rust_name: claim_variant(&mut variant_names, wire),
             })
             .collect();
-        let fallback = fallback_variant(&mut variant_names);
+        let fallback = fallback_variant();
         self.types.insert(
             name.to_owned(),
             TypeDef::Enum(EnumDef {
@@ -1604,12 +1604,31 @@ impl<'s> SchemaAt<'s> {
     }
 }
 
-/// The variant that keeps values the document does not list, named clear of the known ones.
-fn fallback_variant(variant_names: &mut Namespace) -> String {
-    let free = ["Unknown", "Other", "UnknownValue"]
-        .into_iter()
-        .find(|candidate| !variant_names.contains(candidate));
-    variant_names.claim(free.unwrap_or("Unknown"), "")
+/// The name of the variant that keeps values the document does not list: always this one, so
+/// that a document listing a value spelled `Unknown` renames nothing users match on.
+pub(crate) const FALLBACK_VARIANT: &str = "Unknown";
+
+/// A namespace for an enum's or union's variants, with [`FALLBACK_VARIANT`] taken.
+fn variant_namespace() -> Namespace {
+    Namespace::with_reserved([FALLBACK_VARIANT])
+}
+
+/// The Rust name of a listed value or tag: its UpperCamelCase spelling, and `UnknownValue`
+/// (not `Unknown2`) for one spelled like the fallback.
+fn claim_variant(variant_names: &mut Namespace, wire: &str) -> String {
+    let wanted = names::camel_ident(wire, "V");
+    let wanted = if wanted == FALLBACK_VARIANT {
+        format!("{FALLBACK_VARIANT}Value")
+    } else {
+        wanted
+    };
+    variant_names.claim(&wanted, "")
+}
+
+/// The variant that keeps values the document does not list (see [`FALLBACK_VARIANT`]), free
+/// in every namespace from [`variant_namespace`].
+fn fallback_variant() -> String {
+    FALLBACK_VARIANT.to_owned()
 }
 
 fn is_json(media_type: &str) -> bool {
