@@ -48,7 +48,11 @@ fn emit_struct(def: &StructDef, write_only: bool) -> TokenStream {
     let doc = doc_attrs(def.doc.as_deref());
     let fields = def.fields.iter().map(|field| emit_field(field, write_only));
     // With every field optional, `new()` takes nothing and `default()` is the same value.
-    let default = def.fields.iter().all(|f| !f.required).then(|| quote!(Default,));
+    let default = def
+        .fields
+        .iter()
+        .all(|f| !f.required)
+        .then(|| quote!(Default,));
     let methods = emit_struct_methods(def, write_only);
     // `non_exhaustive`: other crates build one with `new` and the setters, so a field the
     // document adds later breaks none of their code.

@@ -14,6 +14,7 @@ mod media;
 mod operations_live;
 mod properties;
 mod resilience;
+mod semver;
 mod smoke;
 mod snapshots;
 mod ui;

@@ -86,11 +86,9 @@ fn descriptor() -> impl Strategy<Value = ModelMetricDescriptorV1> {
         wire_string(ModelMetricKindV1::KNOWN),
         vec(label_set(), 0..4),
     )
-        .prop_map(
-            |(name, unit_hint, kind, label_sets)| {
-                ModelMetricDescriptorV1::new(name, unit_hint, kind, label_sets)
-            },
-        )
+        .prop_map(|(name, unit_hint, kind, label_sets)| {
+            ModelMetricDescriptorV1::new(name, unit_hint, kind, label_sets)
+        })
 }
 
 /// Any finite `f64`, with the awkward ones well represented: both zeros, subnormals, the
