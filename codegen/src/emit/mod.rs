@@ -1,5 +1,6 @@
 //! Emitters: one module per output file, each returning tokens; formatting happens here once.
 
+pub(crate) mod builders;
 mod client;
 mod index_mapped;
 mod mock;

@@ -15,6 +15,7 @@ mod names_lock;
 mod operations_live;
 mod properties;
 mod resilience;
+mod semver;
 mod smoke;
 mod snapshots;
 mod ui;

@@ -1,0 +1,211 @@
+//! The names of every emitted struct's constructor and setters, decided in one place: the
+//! struct emitter and anything else that calls those methods (the compile probes) must agree.
+//!
+//! Users build a generated struct with `new(required…)` and one chained setter per optional
+//! field, never a struct literal (the structs are `#[non_exhaustive]`), so that a document
+//! adding an optional field does not break code written against the old one.
+
+use crate::ir::{Field, StructDef};
+use crate::names::Namespace;
+
+/// The constructor's name, reserved before any setter is named.
+pub(crate) const CONSTRUCTOR: &str = "new";
+
+/// Names an inherent method must not take. In method-call syntax an inherent method is found
+/// before a trait method with a `&self` receiver, so a setter named like one of these would
+/// shadow it for users (`response.step_seconds()` would call the setter and fail to compile):
+/// the methods of the runtime's index-mapped traits (reserved on every struct, not only on the
+/// ones recognised today, so that a setter's name never depends on another type's shape), of the
+/// derived traits, and of the blanket std traits every type has. `default` and `deserialize`
+/// are associated functions, which an inherent one would shadow in `Type::default()` paths.
+const RESERVED_METHOD_NAMES: &[&str] = &[
+    CONSTRUCTOR,
+    // rt::IndexMappedResponse
+    "window_start_millis",
+    "window_end_millis",
+    "mode_str",
+    "step_seconds",
+    "descriptors",
+    "value_sets",
+    // rt::IndexMappedDescriptor
+    "name",
+    "unit_hint_str",
+    "kind_str",
+    "label_sets",
+    // rt::IndexMappedValueSet
+    "start_epoch_millis",
+    "values",
+    // Debug, Clone, PartialEq, Default, Serialize, Deserialize
+    "fmt",
+    "clone",
+    "clone_from",
+    "eq",
+    "ne",
+    "default",
+    "serialize",
+    "deserialize",
+    // Blanket std traits: Into, TryInto, From, TryFrom, ToOwned, Borrow, BorrowMut, Any
+    "into",
+    "try_into",
+    "from",
+    "try_from",
+    "to_owned",
+    "clone_into",
+    "borrow",
+    "borrow_mut",
+    "type_id",
+];
+
+/// The method names of one struct, by field index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StructMethods {
+    /// Per field (same index as `StructDef::fields`): the setter's name, for optional fields;
+    /// `None` for required ones, which `new` takes instead.
+    pub(crate) setters: Vec<Option<String>>,
+    /// Per field: the clearer's name (sets `Patch::Clear`), for optional nullable fields; `None`
+    /// for the others. Named whether or not the struct is write-only (only write-only structs
+    /// store `Patch` and emit clearers), so a type's method names never depend on where the
+    /// document uses it.
+    pub(crate) clearers: Vec<Option<String>>,
+}
+
+/// The constructor, setter and clearer names of `def`'s methods, collision-free whatever the
+/// field names.
+///
+/// One namespace per struct: [`CONSTRUCTOR`] and the names in [`RESERVED_METHOD_NAMES`] first,
+/// then each optional field's setter in field order (the field's Rust name, or `set_<field>`
+/// when that is reserved), then each optional nullable field's clearer (`clear_<field>`); a
+/// name still taken gets the namespace's numeric suffix. Required fields get no method: they
+/// are `new`'s arguments, in field order.
+///
+/// A name depends only on this struct's fields, so adding a field to a document renames no
+/// other struct's methods (it renames one of this struct's only when the new field takes a
+/// name an existing method derived, e.g. a field `clear_x` beside a nullable `x`).
+pub(crate) fn struct_methods(def: &StructDef) -> StructMethods {
+    let mut names = Namespace::with_reserved(RESERVED_METHOD_NAMES.iter().copied());
+    let setters = def
+        .fields
+        .iter()
+        .map(|field| {
+            (!field.required).then(|| {
+                let wanted = if RESERVED_METHOD_NAMES.contains(&field.rust_name.as_str()) {
+                    prefixed("set", &field.rust_name)
+                } else {
+                    field.rust_name.clone()
+                };
+                names.claim(&wanted, "_")
+            })
+        })
+        .collect();
+    let clearers = def
+        .fields
+        .iter()
+        .map(|field| {
+            has_clearer(field).then(|| names.claim(&prefixed("clear", &field.rust_name), "_"))
+        })
+        .collect();
+    StructMethods { setters, clearers }
+}
+
+/// `prefix_name`, or `prefix_2fa` for `_2fa`: rustc's `non_snake_case` refuses a doubled `_`
+/// inside a name.
+fn prefixed(prefix: &str, name: &str) -> String {
+    if name.starts_with('_') {
+        format!("{prefix}{name}")
+    } else {
+        format!("{prefix}_{name}")
+    }
+}
+
+/// Whether the field gets a clearer name: optional and nullable, i.e. a `Patch` in a
+/// write-only struct.
+fn has_clearer(field: &Field) -> bool {
+    !field.required && field.nullable
+}
+
+/// How a field is stored, which decides how `new` or its setter fills it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Storage {
+    /// Required and not nullable: `T` (`new` takes `impl Into<T>`).
+    Required,
+    /// Required and nullable: `Option<T>` (`new` takes `impl Into<Option<T>>`).
+    RequiredNullable,
+    /// Optional: `Option<T>`, starting as `None`; the setter sets `Some`.
+    Optional,
+    /// Optional and nullable in a write-only struct: `rt::Patch<T>`, starting as `Unchanged`;
+    /// the setter sets `Set`, the clearer `Clear`.
+    Patch,
+}
+
+/// How `field` is stored in a struct that is (or is not) write-only; `Box` aside, which
+/// `Field::boxed` adds inside the `Option` or `Patch`.
+pub(crate) fn storage(field: &Field, write_only: bool) -> Storage {
+    match (field.required, field.nullable) {
+        (true, false) => Storage::Required,
+        (true, true) => Storage::RequiredNullable,
+        (false, true) if write_only => Storage::Patch,
+        (false, _) => Storage::Optional,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::TypeRef;
+
+    fn field(name: &str, required: bool, nullable: bool) -> Field {
+        Field {
+            wire_name: name.to_owned(),
+            rust_name: name.to_owned(),
+            doc: None,
+            ty: TypeRef::String,
+            required,
+            nullable,
+            boxed: false,
+        }
+    }
+
+    #[test]
+    fn methods_never_collide() {
+        let def = StructDef {
+            name: "T".to_owned(),
+            doc: None,
+            fields: vec![
+                field("new", false, false),
+                field("x", false, true),
+                field("clear_x", false, false),
+                field("id", true, false),
+                field("step_seconds", false, false),
+                field("set_step_seconds", false, false),
+                field("_2fa", false, true),
+            ],
+        };
+        let methods = struct_methods(&def);
+        let setters: Vec<Option<&str>> = methods.setters.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            setters,
+            [
+                Some("set_new"),
+                Some("x"),
+                Some("clear_x"),
+                None,
+                Some("set_step_seconds"),
+                Some("set_step_seconds_2"),
+                Some("_2fa"),
+            ]
+        );
+        let clearers: Vec<Option<&str>> = methods.clearers.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            clearers,
+            [
+                None,
+                Some("clear_x_2"),
+                None,
+                None,
+                None,
+                None,
+                Some("clear_2fa")
+            ]
+        );
+    }
+}
