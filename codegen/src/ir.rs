@@ -704,7 +704,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut variant_names = LockedNamespace::new(self.lock.variants.get(name), []);
+        let mut variant_names = variant_namespace(self.lock.variants.get(name));
         let mut variants = Vec::with_capacity(tagged.len());
         for (tag, reference) in tagged {
             let (ty, _) = self.type_of(
@@ -713,13 +713,13 @@ impl<'a> Builder<'a> {
                 &pointer.join("discriminator").join("mapping").join(&tag),
             )?;
             variants.push(UnionVariant {
-                rust_name: variant_names.claim(&tag, &names::camel_ident(&tag, "V"), ""),
+                rust_name: claim_variant(&mut variant_names, &tag),
                 tag,
                 ty,
                 boxed: false,
             });
         }
-        let fallback = fallback_variant(&mut variant_names);
+        let fallback = fallback_variant();
         self.variant_names
             .insert(name.to_owned(), variant_names.into_lock());
         let tag_property = discriminator.property_name.clone();
@@ -737,17 +737,17 @@ impl<'a> Builder<'a> {
     }
 
     fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
-        let mut variant_names = LockedNamespace::new(self.lock.variants.get(name), []);
+        let mut variant_names = variant_namespace(self.lock.variants.get(name));
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
             .filter(|wire| seen.insert(*wire))
             .map(|wire| Variant {
                 wire: wire.to_owned(),
-                rust_name: variant_names.claim(wire, &names::camel_ident(wire, "V"), ""),
+                rust_name: claim_variant(&mut variant_names, wire),
             })
             .collect();
-        let fallback = fallback_variant(&mut variant_names);
+        let fallback = fallback_variant();
         self.variant_names
             .insert(name.to_owned(), variant_names.into_lock());
         self.types.insert(
@@ -1643,12 +1643,32 @@ impl<'s> SchemaAt<'s> {
     }
 }
 
-/// The variant that keeps values the document does not list, named clear of the known ones.
-fn fallback_variant(variant_names: &mut LockedNamespace) -> String {
-    let free = ["Unknown", "Other", "UnknownValue"]
-        .into_iter()
-        .find(|candidate| !variant_names.contains(candidate));
-    variant_names.claim_unlocked(free.unwrap_or("Unknown"), "")
+/// The name of the variant that keeps values the document does not list: always this one, so
+/// that a document listing a value spelled `Unknown` renames nothing users match on.
+pub(crate) const FALLBACK_VARIANT: &str = "Unknown";
+
+/// A namespace for an enum's or union's variants, honouring the names `locked` gave before,
+/// with [`FALLBACK_VARIANT`] taken.
+fn variant_namespace(locked: Option<&BTreeMap<String, String>>) -> LockedNamespace {
+    LockedNamespace::new(locked, [FALLBACK_VARIANT])
+}
+
+/// The Rust name of a listed value or tag: its locked name, else its UpperCamelCase spelling,
+/// and `UnknownValue` (not `Unknown2`) for one spelled like the fallback.
+fn claim_variant(variant_names: &mut LockedNamespace, wire: &str) -> String {
+    let wanted = names::camel_ident(wire, "V");
+    let wanted = if wanted == FALLBACK_VARIANT {
+        format!("{FALLBACK_VARIANT}Value")
+    } else {
+        wanted
+    };
+    variant_names.claim(wire, &wanted, "")
+}
+
+/// The variant that keeps values the document does not list (see [`FALLBACK_VARIANT`]), free
+/// in every namespace from [`variant_namespace`].
+fn fallback_variant() -> String {
+    FALLBACK_VARIANT.to_owned()
 }
 
 fn is_json(media_type: &str) -> bool {

@@ -152,16 +152,6 @@ impl LockedNamespace {
         name
     }
 
-    /// Takes a name outside the lock (a fallback variant): unique, recorded nowhere.
-    pub(crate) fn claim_unlocked(&mut self, wanted: &str, separator: &str) -> String {
-        self.namespace.claim(wanted, separator)
-    }
-
-    /// Whether a name is taken or reserved (locked ones included).
-    pub(crate) fn contains(&self, name: &str) -> bool {
-        self.namespace.contains(name)
-    }
-
     /// What to lock next time: the names given now, and every locked name not given again
     /// (its item left the document; the name stays retired).
     pub(crate) fn into_lock(self) -> BTreeMap<String, String> {

@@ -300,12 +300,9 @@ static DECODED: LazyLock<GetModelMetricsResponseV1> =
 fn build_response() -> GetModelMetricsResponseV1 {
     let kinds = ["GAUGE", "COUNTER", "HISTOGRAM"];
     let units = ["SECONDS", "COUNT", "BYTES", "RATIO", "PER_SECOND"];
-    let metric_descriptors = (0..METRICS)
-        .map(|m| ModelMetricDescriptorV1 {
-            name: format!("baseten_bench_metric_{m}_total"),
-            unit_hint: units[m % units.len()].into(),
-            kind: kinds[m % kinds.len()].into(),
-            label_sets: (0..label_sets_of(m))
+    let metric_descriptors: Vec<ModelMetricDescriptorV1> = (0..METRICS)
+        .map(|m| {
+            let label_sets: Vec<std::collections::BTreeMap<String, String>> = (0..label_sets_of(m))
                 .map(|l| {
                     let mut labels = std::collections::BTreeMap::new();
                     if l + 1 < label_sets_of(m) {
@@ -318,7 +315,13 @@ fn build_response() -> GetModelMetricsResponseV1 {
                     }
                     labels
                 })
-                .collect(),
+                .collect();
+            ModelMetricDescriptorV1::new(
+                format!("baseten_bench_metric_{m}_total"),
+                units[m % units.len()],
+                kinds[m % kinds.len()],
+                label_sets,
+            )
         })
         .collect();
     // A fixed xorshift sequence: the same numbers on every run.
@@ -330,10 +333,9 @@ fn build_response() -> GetModelMetricsResponseV1 {
         state
     };
     let steps = *STEPS;
-    let metric_values = (0..steps)
-        .map(|step| ModelMetricValueSetV1 {
-            start_epoch_millis: START_MS + step as i64 * STEP_MS,
-            values: (0..METRICS)
+    let metric_values: Vec<ModelMetricValueSetV1> = (0..steps)
+        .map(|step| {
+            let values: Vec<Vec<Option<f64>>> = (0..METRICS)
                 .map(|m| {
                     (0..label_sets_of(m))
                         .map(|_| {
@@ -347,17 +349,18 @@ fn build_response() -> GetModelMetricsResponseV1 {
                         })
                         .collect()
                 })
-                .collect(),
+                .collect();
+            ModelMetricValueSetV1::new(START_MS + step as i64 * STEP_MS, values)
         })
         .collect();
-    GetModelMetricsResponseV1 {
-        start_epoch_millis: START_MS,
-        end_epoch_millis: START_MS + steps as i64 * STEP_MS,
-        mode: "SERIES".into(),
-        step_seconds: Some(STEP_MS / 1000),
+    GetModelMetricsResponseV1::new(
+        START_MS,
+        START_MS + steps as i64 * STEP_MS,
+        "SERIES",
+        STEP_MS / 1000,
         metric_descriptors,
         metric_values,
-    }
+    )
 }
 
 /// What every variant folds its rows into, so that none of them can skip work.

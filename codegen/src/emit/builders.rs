@@ -88,8 +88,8 @@ pub(crate) fn struct_methods(def: &StructDef) -> StructMethods {
         .iter()
         .map(|field| {
             (!field.required).then(|| {
-                let wanted = if names.contains(&field.rust_name) {
-                    format!("set_{}", field.rust_name)
+                let wanted = if RESERVED_METHOD_NAMES.contains(&field.rust_name.as_str()) {
+                    prefixed("set", &field.rust_name)
                 } else {
                     field.rust_name.clone()
                 };
@@ -101,10 +101,20 @@ pub(crate) fn struct_methods(def: &StructDef) -> StructMethods {
         .fields
         .iter()
         .map(|field| {
-            has_clearer(field).then(|| names.claim(&format!("clear_{}", field.rust_name), "_"))
+            has_clearer(field).then(|| names.claim(&prefixed("clear", &field.rust_name), "_"))
         })
         .collect();
     StructMethods { setters, clearers }
+}
+
+/// `prefix_name`, or `prefix_2fa` for `_2fa`: rustc's `non_snake_case` refuses a doubled `_`
+/// inside a name.
+fn prefixed(prefix: &str, name: &str) -> String {
+    if name.starts_with('_') {
+        format!("{prefix}{name}")
+    } else {
+        format!("{prefix}_{name}")
+    }
 }
 
 /// Whether the field gets a clearer name: optional and nullable, i.e. a `Patch` in a
@@ -167,6 +177,7 @@ mod tests {
                 field("id", true, false),
                 field("step_seconds", false, false),
                 field("set_step_seconds", false, false),
+                field("_2fa", false, true),
             ],
         };
         let methods = struct_methods(&def);
@@ -180,9 +191,21 @@ mod tests {
                 None,
                 Some("set_step_seconds"),
                 Some("set_step_seconds_2"),
+                Some("_2fa"),
             ]
         );
         let clearers: Vec<Option<&str>> = methods.clearers.iter().map(Option::as_deref).collect();
-        assert_eq!(clearers, [None, Some("clear_x_2"), None, None, None, None]);
+        assert_eq!(
+            clearers,
+            [
+                None,
+                Some("clear_x_2"),
+                None,
+                None,
+                None,
+                None,
+                Some("clear_2fa")
+            ]
+        );
     }
 }

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::builders::{self, Storage};
 use super::{code_span, doc_attrs, ident, type_tokens};
 use crate::ir::{AliasDef, Api, EnumDef, Field, StructDef, TypeDef, UnionDef};
 
@@ -46,12 +47,116 @@ fn emit_struct(def: &StructDef, write_only: bool) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
     let fields = def.fields.iter().map(|field| emit_field(field, write_only));
-    let default = (write_only && def.fields.iter().all(|f| !f.required)).then(|| quote!(Default,));
+    // With every field optional, `new()` takes nothing and `default()` is the same value.
+    let default = def
+        .fields
+        .iter()
+        .all(|f| !f.required)
+        .then(|| quote!(Default,));
+    let methods = emit_struct_methods(def, write_only);
+    // `non_exhaustive`: other crates build one with `new` and the setters, so a field the
+    // document adds later breaks none of their code.
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
+        }
+
+        #methods
+    }
+}
+
+/// `new` (one argument per required field, in field order), a setter per optional field and
+/// a clearer per `Patch` field, named by [`builders::struct_methods`].
+fn emit_struct_methods(def: &StructDef, write_only: bool) -> TokenStream {
+    let names = builders::struct_methods(def);
+    let constructor = ident(builders::CONSTRUCTOR);
+    let mut arguments = Vec::new();
+    let mut initialisers = Vec::new();
+    let mut setters = Vec::new();
+    for (i, field) in def.fields.iter().enumerate() {
+        let field_name = ident(&field.rust_name);
+        let ty = type_tokens(&field.ty);
+        let wire = code_span(&field.wire_name);
+        let storage = builders::storage(field, write_only);
+        match storage {
+            Storage::Required => {
+                arguments.push(quote!(#field_name: impl Into<#ty>));
+                initialisers.push(if field.boxed {
+                    quote!(#field_name: Box::new(#field_name.into()))
+                } else {
+                    quote!(#field_name: #field_name.into())
+                });
+            }
+            Storage::RequiredNullable => {
+                arguments.push(quote!(#field_name: impl Into<Option<#ty>>));
+                initialisers.push(if field.boxed {
+                    quote!(#field_name: #field_name.into().map(Box::new))
+                } else {
+                    quote!(#field_name: #field_name.into())
+                });
+            }
+            Storage::Optional | Storage::Patch => {
+                let (unset, set) = if storage == Storage::Patch {
+                    (quote!(rt::Patch::Unchanged), quote!(rt::Patch::Set))
+                } else {
+                    (quote!(None), quote!(Some))
+                };
+                initialisers.push(quote!(#field_name: #unset));
+                let value = if field.boxed {
+                    quote!(Box::new(value.into()))
+                } else {
+                    quote!(value.into())
+                };
+                if let Some(Some(setter)) = names.setters.get(i) {
+                    let setter = ident(setter);
+                    let doc = format!(" Sets {}.", wire);
+                    setters.push(quote! {
+                        #[doc = #doc]
+                        #[must_use]
+                        pub fn #setter(mut self, value: impl Into<#ty>) -> Self {
+                            self.#field_name = #set(#value);
+                            self
+                        }
+                    });
+                }
+                if let (Storage::Patch, Some(Some(clearer))) = (storage, names.clearers.get(i)) {
+                    let clearer = ident(clearer);
+                    let doc = format!(" Clears {}: sends it as `null`.", wire);
+                    setters.push(quote! {
+                        #[doc = #doc]
+                        #[must_use]
+                        pub fn #clearer(mut self) -> Self {
+                            self.#field_name = rt::Patch::Clear;
+                            self
+                        }
+                    });
+                }
+            }
+        }
+    }
+    let name = ident(&def.name);
+    let new_doc = if arguments.is_empty() {
+        " A value with every field unset.".to_owned()
+    } else {
+        " A value with these required fields and every optional one unset.".to_owned()
+    };
+    // Past clippy's default limit of seven arguments; the generated crate allows
+    // `clippy::all` on its modules, but other crates may include the code with fewer allows.
+    let many = (arguments.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    quote! {
+        impl #name {
+            #[doc = #new_doc]
+            #many
+            pub fn #constructor(#(#arguments),*) -> Self {
+                Self {
+                    #(#initialisers,)*
+                }
+            }
+
+            #(#setters)*
         }
     }
 }
@@ -67,17 +172,18 @@ fn emit_field(field: &Field, write_only: bool) -> TokenStream {
         let wire = &field.wire_name;
         quote!(#[serde(rename = #wire)])
     });
-    let (attribute, ty) = match (field.required, field.nullable) {
-        (true, false) => (TokenStream::new(), ty),
+    // One decision with `new` and the setters (see `builders::storage`).
+    let (attribute, ty) = match builders::storage(field, write_only) {
+        Storage::Required => (TokenStream::new(), ty),
         // Required but nullable: absence decodes as `None` too (a real capture omitted
         // `step_seconds`), and `None` is sent as `null`, as the document requires.
-        (true, true) => (quote!(#[serde(default)]), quote!(Option<#ty>)),
+        Storage::RequiredNullable => (quote!(#[serde(default)]), quote!(Option<#ty>)),
         // Absent, `null` and a value say three different things to a PATCH.
-        (false, true) if write_only => (
+        Storage::Patch => (
             quote!(#[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]),
             quote!(rt::Patch<#ty>),
         ),
-        (false, _) => (
+        Storage::Optional => (
             quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
             quote!(Option<#ty>),
         ),
@@ -105,6 +211,7 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
         /// Open: a value this crate does not know decodes as the fallback variant, keeping its
         /// string, and encodes back to that string.
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
         pub enum #name {
             #(#[doc = #variant_docs] #variant_names,)*
             /// A value not in the document this code was generated from.
@@ -149,6 +256,7 @@ fn emit_union(def: &UnionDef) -> TokenStream {
         /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
         /// fallback variant with the value kept whole.
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub enum #name {
             #(#[doc = #variant_docs] #variant_names(#payloads),)*
             #[doc = #fallback_doc]

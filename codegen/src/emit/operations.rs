@@ -99,6 +99,7 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, Default, PartialEq)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogActorTypeV1 {
     /// `USER`
     User,
@@ -41,6 +42,7 @@ rt::open_enum_impls!(
 
 /// The person, key or system that took an action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogActorV1 {
     /// What kind of actor it was.
     #[serde(rename = "type")]
@@ -56,6 +58,39 @@ pub struct AuditLogActorV1 {
     pub api_key_name: Option<String>,
 }
 
+impl AuditLogActorV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(type_: impl Into<AuditLogActorTypeV1>) -> Self {
+        Self {
+            type_: type_.into(),
+            email: None,
+            api_key_prefix: None,
+            api_key_name: None,
+        }
+    }
+
+    /// Sets `email`.
+    #[must_use]
+    pub fn email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+
+    /// Sets `api_key_prefix`.
+    #[must_use]
+    pub fn api_key_prefix(mut self, value: impl Into<String>) -> Self {
+        self.api_key_prefix = Some(value.into());
+        self
+    }
+
+    /// Sets `api_key_name`.
+    #[must_use]
+    pub fn api_key_name(mut self, value: impl Into<String>) -> Self {
+        self.api_key_name = Some(value.into());
+        self
+    }
+}
+
 /// What an API key may do: a PERSONAL key acts as its user; the service account kinds are limited
 /// to creating deployments, managing keys, invoking (all or chosen models, environments or shared
 /// endpoints) or exporting metrics (all or chosen models).
@@ -63,6 +98,7 @@ pub struct AuditLogActorV1 {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogApiKeyTypeV1 {
     /// `PERSONAL`
     Personal,
@@ -107,6 +143,7 @@ rt::open_enum_impls!(
 
 /// One recorded action, who took it, and through what.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEntryV1 {
     /// The entry's ID.
     pub id: String,
@@ -132,11 +169,63 @@ pub struct AuditLogEntryV1 {
     pub client_session_id: Option<String>,
 }
 
+impl AuditLogEntryV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        id: impl Into<String>,
+        created: impl Into<String>,
+        event_type: impl Into<AuditLogEventTypeV1>,
+        event_data: impl Into<AuditLogEntryV1EventData>,
+        actor: impl Into<AuditLogActorV1>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            created: created.into(),
+            event_type: event_type.into(),
+            event_data: event_data.into(),
+            source: None,
+            actor: actor.into(),
+            client_name: None,
+            client_version: None,
+            client_session_id: None,
+        }
+    }
+
+    /// Sets `source`.
+    #[must_use]
+    pub fn source(mut self, value: impl Into<AuditLogSourceV1>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+
+    /// Sets `client_name`.
+    #[must_use]
+    pub fn client_name(mut self, value: impl Into<String>) -> Self {
+        self.client_name = Some(value.into());
+        self
+    }
+
+    /// Sets `client_version`.
+    #[must_use]
+    pub fn client_version(mut self, value: impl Into<String>) -> Self {
+        self.client_version = Some(value.into());
+        self
+    }
+
+    /// Sets `client_session_id`.
+    #[must_use]
+    pub fn client_session_id(mut self, value: impl Into<String>) -> Self {
+        self.client_session_id = Some(value.into());
+        self
+    }
+}
+
 /// The details of the action; which fields it has depends on `event_type`.
 ///
 /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
 /// fallback variant with the value kept whole.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum AuditLogEntryV1EventData {
     /// `event_type` is `API_KEY_CREATED`.
     ApiKeyCreated(AuditLogEventApiKeyCreatedV1),
@@ -860,6 +949,7 @@ impl<'de> Deserialize<'de> for AuditLogEntryV1EventData {
 
 /// Someone issued a new API key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventApiKeyCreatedV1 {
     pub event_type: AuditLogEventApiKeyCreatedV1EventType,
     pub api_key_id: String,
@@ -868,9 +958,27 @@ pub struct AuditLogEventApiKeyCreatedV1 {
     pub prefix: String,
 }
 
+impl AuditLogEventApiKeyCreatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventApiKeyCreatedV1EventType>,
+        api_key_id: impl Into<String>,
+        api_key_type: impl Into<AuditLogApiKeyTypeV1>,
+        prefix: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            api_key_id: api_key_id.into(),
+            api_key_type: api_key_type.into(),
+            prefix: prefix.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventApiKeyCreatedV1EventType {
     /// `API_KEY_CREATED`
     ApiKeyCreated,
@@ -888,6 +996,7 @@ rt::open_enum_impls!(
 
 /// Someone revoked an API key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventApiKeyDeletedV1 {
     pub event_type: AuditLogEventApiKeyDeletedV1EventType,
     pub api_key_id: String,
@@ -896,9 +1005,27 @@ pub struct AuditLogEventApiKeyDeletedV1 {
     pub prefix: String,
 }
 
+impl AuditLogEventApiKeyDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventApiKeyDeletedV1EventType>,
+        api_key_id: impl Into<String>,
+        api_key_type: impl Into<AuditLogApiKeyTypeV1>,
+        prefix: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            api_key_id: api_key_id.into(),
+            api_key_type: api_key_type.into(),
+            prefix: prefix.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventApiKeyDeletedV1EventType {
     /// `API_KEY_DELETED`
     ApiKeyDeleted,
@@ -919,6 +1046,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventAutoscalingScheduleActionV1 {
     /// `CREATED`
     Created,
@@ -945,6 +1073,7 @@ rt::open_enum_impls!(
 
 /// One autoscaling schedule's settings before and after a change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventAutoscalingScheduleChangeV1 {
     pub action: AuditLogEventAutoscalingScheduleActionV1,
     pub schedule_id: String,
@@ -956,10 +1085,28 @@ pub struct AuditLogEventAutoscalingScheduleChangeV1 {
     pub current: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
 }
 
+impl AuditLogEventAutoscalingScheduleChangeV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        action: impl Into<AuditLogEventAutoscalingScheduleActionV1>,
+        schedule_id: impl Into<String>,
+        previous: impl Into<Option<AuditLogEventAutoscalingScheduleSettingsV1>>,
+        current: impl Into<Option<AuditLogEventAutoscalingScheduleSettingsV1>>,
+    ) -> Self {
+        Self {
+            action: action.into(),
+            schedule_id: schedule_id.into(),
+            previous: previous.into(),
+            current: current.into(),
+        }
+    }
+}
+
 /// An autoscaling schedule as recorded in the audit log: its window and the settings it applies.
 /// Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at` and
 /// `end_at`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
     pub min_replica: i64,
     pub max_replica: i64,
@@ -995,8 +1142,69 @@ pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
     pub end_at: Option<String>,
 }
 
+impl AuditLogEventAutoscalingScheduleSettingsV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<Option<i64>>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+        schedule_name: impl Into<String>,
+        enabled: impl Into<bool>,
+        cadence: impl Into<String>,
+        timezone: impl Into<String>,
+        weekdays: impl Into<Option<Vec<String>>>,
+        start_hour: impl Into<Option<i64>>,
+        start_minute: impl Into<Option<i64>>,
+        end_hour: impl Into<Option<i64>>,
+        end_minute: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+            schedule_name: schedule_name.into(),
+            enabled: enabled.into(),
+            cadence: cadence.into(),
+            timezone: timezone.into(),
+            weekdays: weekdays.into(),
+            start_hour: start_hour.into(),
+            start_minute: start_minute.into(),
+            end_hour: end_hour.into(),
+            end_minute: end_minute.into(),
+            start_at: None,
+            end_at: None,
+        }
+    }
+
+    /// Sets `start_at`.
+    #[must_use]
+    pub fn start_at(mut self, value: impl Into<String>) -> Self {
+        self.start_at = Some(value.into());
+        self
+    }
+
+    /// Sets `end_at`.
+    #[must_use]
+    pub fn end_at(mut self, value: impl Into<String>) -> Self {
+        self.end_at = Some(value.into());
+        self
+    }
+}
+
 /// Autoscaling settings as recorded in the audit log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventAutoscalingSettingsV1 {
     pub min_replica: i64,
     pub max_replica: i64,
@@ -1013,8 +1221,35 @@ pub struct AuditLogEventAutoscalingSettingsV1 {
     pub max_scale_down_rate: Option<f64>,
 }
 
+impl AuditLogEventAutoscalingSettingsV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+        }
+    }
+}
+
 /// Someone removed a chain, with its deployments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainDeletedV1 {
     pub event_type: AuditLogEventChainDeletedV1EventType,
     pub chain_id: String,
@@ -1023,9 +1258,27 @@ pub struct AuditLogEventChainDeletedV1 {
     pub chain_deployment_name: Option<String>,
 }
 
+impl AuditLogEventChainDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainDeletedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainDeletedV1EventType {
     /// `CHAIN_DELETED`
     ChainDeleted,
@@ -1043,6 +1296,7 @@ rt::open_enum_impls!(
 
 /// A new deployment of a chain was created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainDeployedV1 {
     pub event_type: AuditLogEventChainDeployedV1EventType,
     pub chain_id: String,
@@ -1054,9 +1308,33 @@ pub struct AuditLogEventChainDeployedV1 {
     pub publish: bool,
 }
 
+impl AuditLogEventChainDeployedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainDeployedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+        is_primary: impl Into<bool>,
+        publish: impl Into<bool>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+            is_primary: is_primary.into(),
+            publish: publish.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainDeployedV1EventType {
     /// `CHAIN_DEPLOYED`
     ChainDeployed,
@@ -1074,6 +1352,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a chain deployment on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainDeploymentActivatedV1 {
     pub event_type: AuditLogEventChainDeploymentActivatedV1EventType,
     pub chain_id: String,
@@ -1083,9 +1362,29 @@ pub struct AuditLogEventChainDeploymentActivatedV1 {
     pub chain_deployment_name: Option<String>,
 }
 
+impl AuditLogEventChainDeploymentActivatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainDeploymentActivatedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainDeploymentActivatedV1EventType {
     /// `CHAIN_DEPLOYMENT_ACTIVATED`
     ChainDeploymentActivated,
@@ -1103,6 +1402,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a chain deployment off.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainDeploymentDeactivatedV1 {
     pub event_type: AuditLogEventChainDeploymentDeactivatedV1EventType,
     pub chain_id: String,
@@ -1112,9 +1412,29 @@ pub struct AuditLogEventChainDeploymentDeactivatedV1 {
     pub chain_deployment_name: Option<String>,
 }
 
+impl AuditLogEventChainDeploymentDeactivatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainDeploymentDeactivatedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainDeploymentDeactivatedV1EventType {
     /// `CHAIN_DEPLOYMENT_DEACTIVATED`
     ChainDeploymentDeactivated,
@@ -1132,6 +1452,7 @@ rt::open_enum_impls!(
 
 /// Someone removed a chain deployment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainDeploymentDeletedV1 {
     pub event_type: AuditLogEventChainDeploymentDeletedV1EventType,
     pub chain_id: String,
@@ -1141,9 +1462,29 @@ pub struct AuditLogEventChainDeploymentDeletedV1 {
     pub deployment_name: Option<String>,
 }
 
+impl AuditLogEventChainDeploymentDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainDeploymentDeletedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        deployment_name: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            deployment_name: deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainDeploymentDeletedV1EventType {
     /// `CHAIN_DEPLOYMENT_DELETED`
     ChainDeploymentDeleted,
@@ -1161,6 +1502,7 @@ rt::open_enum_impls!(
 
 /// A chain deployment was promoted into an environment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainDeploymentPromotedV1 {
     pub event_type: AuditLogEventChainDeploymentPromotedV1EventType,
     pub chain_id: String,
@@ -1174,9 +1516,33 @@ pub struct AuditLogEventChainDeploymentPromotedV1 {
     pub environment_id: Option<String>,
 }
 
+impl AuditLogEventChainDeploymentPromotedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainDeploymentPromotedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+        environment_name: impl Into<Option<String>>,
+        environment_id: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+            environment_name: environment_name.into(),
+            environment_id: environment_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainDeploymentPromotedV1EventType {
     /// `CHAIN_DEPLOYMENT_PROMOTED`
     ChainDeploymentPromoted,
@@ -1194,6 +1560,7 @@ rt::open_enum_impls!(
 
 /// An environment was created for a chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainEnvironmentCreatedV1 {
     pub event_type: AuditLogEventChainEnvironmentCreatedV1EventType,
     pub chain_id: String,
@@ -1207,9 +1574,33 @@ pub struct AuditLogEventChainEnvironmentCreatedV1 {
     pub ramp_up_duration_seconds: Option<i64>,
 }
 
+impl AuditLogEventChainEnvironmentCreatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainEnvironmentCreatedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        environment_name: impl Into<String>,
+        redeploy_on_promotion: impl Into<Option<bool>>,
+        ramp_up_while_promoting: impl Into<Option<bool>>,
+        ramp_up_duration_seconds: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            environment_name: environment_name.into(),
+            redeploy_on_promotion: redeploy_on_promotion.into(),
+            ramp_up_while_promoting: ramp_up_while_promoting.into(),
+            ramp_up_duration_seconds: ramp_up_duration_seconds.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainEnvironmentCreatedV1EventType {
     /// `CHAIN_ENVIRONMENT_CREATED`
     ChainEnvironmentCreated,
@@ -1227,6 +1618,7 @@ rt::open_enum_impls!(
 
 /// A chain environment's promotion settings changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainEnvironmentUpdatedV1 {
     pub event_type: AuditLogEventChainEnvironmentUpdatedV1EventType,
     pub chain_id: String,
@@ -1240,9 +1632,33 @@ pub struct AuditLogEventChainEnvironmentUpdatedV1 {
     pub ramp_up_duration_seconds: Option<i64>,
 }
 
+impl AuditLogEventChainEnvironmentUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainEnvironmentUpdatedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        environment_name: impl Into<String>,
+        redeploy_on_promotion: impl Into<Option<bool>>,
+        ramp_up_while_promoting: impl Into<Option<bool>>,
+        ramp_up_duration_seconds: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            environment_name: environment_name.into(),
+            redeploy_on_promotion: redeploy_on_promotion.into(),
+            ramp_up_while_promoting: ramp_up_while_promoting.into(),
+            ramp_up_duration_seconds: ramp_up_duration_seconds.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainEnvironmentUpdatedV1EventType {
     /// `CHAIN_ENVIRONMENT_UPDATED`
     ChainEnvironmentUpdated,
@@ -1260,6 +1676,7 @@ rt::open_enum_impls!(
 
 /// A chainlet's autoscaling settings changed; the top-level fields are the new settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainletAutoscalingSettingsChangedV1 {
     pub min_replica: i64,
     pub max_replica: i64,
@@ -1287,9 +1704,54 @@ pub struct AuditLogEventChainletAutoscalingSettingsChangedV1 {
     pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
 }
 
+impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+        event_type: impl Into<
+            AuditLogEventChainletAutoscalingSettingsChangedV1EventType,
+        >,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+        chainlet_name: impl Into<String>,
+        chainlet_id: impl Into<String>,
+        previous_settings: impl Into<Option<AuditLogEventAutoscalingSettingsV1>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+            chainlet_name: chainlet_name.into(),
+            chainlet_id: chainlet_id.into(),
+            previous_settings: previous_settings.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainletAutoscalingSettingsChangedV1EventType {
     /// `CHAINLET_AUTOSCALING_SETTINGS_CHANGED`
     ChainletAutoscalingSettingsChanged,
@@ -1307,6 +1769,7 @@ rt::open_enum_impls!(
 
 /// A chainlet was moved to another instance type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventChainletInstanceTypeChangedV1 {
     pub event_type: AuditLogEventChainletInstanceTypeChangedV1EventType,
     pub chain_id: String,
@@ -1320,9 +1783,36 @@ pub struct AuditLogEventChainletInstanceTypeChangedV1 {
     pub instance_type_name: String,
 }
 
+impl AuditLogEventChainletInstanceTypeChangedV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        event_type: impl Into<AuditLogEventChainletInstanceTypeChangedV1EventType>,
+        chain_id: impl Into<String>,
+        chain_name: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+        chain_deployment_name: impl Into<Option<String>>,
+        chainlet_name: impl Into<String>,
+        chainlet_id: impl Into<String>,
+        instance_type_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            chain_id: chain_id.into(),
+            chain_name: chain_name.into(),
+            chain_deployment_id: chain_deployment_id.into(),
+            chain_deployment_name: chain_deployment_name.into(),
+            chainlet_name: chainlet_name.into(),
+            chainlet_id: chainlet_id.into(),
+            instance_type_name: instance_type_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventChainletInstanceTypeChangedV1EventType {
     /// `CHAINLET_INSTANCE_TYPE_CHANGED`
     ChainletInstanceTypeChanged,
@@ -1341,6 +1831,7 @@ rt::open_enum_impls!(
 /// The role granted to a directory (SSO) group changed, organization-wide or, when a team is named,
 /// within that team.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
     pub event_type: AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
     pub directory_group_id: String,
@@ -1352,9 +1843,31 @@ pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
     pub team_name: Option<String>,
 }
 
+impl AuditLogEventDirectoryGroupRoleUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventDirectoryGroupRoleUpdatedV1EventType>,
+        directory_group_id: impl Into<String>,
+        directory_group_name: impl Into<String>,
+        new_role_name: impl Into<String>,
+        team_id: impl Into<Option<String>>,
+        team_name: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            directory_group_id: directory_group_id.into(),
+            directory_group_name: directory_group_name.into(),
+            new_role_name: new_role_name.into(),
+            team_id: team_id.into(),
+            team_name: team_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventDirectoryGroupRoleUpdatedV1EventType {
     /// `DIRECTORY_GROUP_ROLE_UPDATED`
     DirectoryGroupRoleUpdated,
@@ -1373,6 +1886,7 @@ rt::open_enum_impls!(
 /// An environment was created for a model; the fields are its initial autoscaling and promotion
 /// settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventEnvironmentCreatedV1 {
     pub min_replica: i64,
     pub max_replica: i64,
@@ -1419,9 +1933,76 @@ pub struct AuditLogEventEnvironmentCreatedV1 {
     pub event_type: AuditLogEventEnvironmentCreatedV1EventType,
 }
 
+impl AuditLogEventEnvironmentCreatedV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+        redeploy_on_promotion: impl Into<Option<bool>>,
+        rolling_deploy: impl Into<Option<bool>>,
+        rolling_deploy_strategy: impl Into<Option<String>>,
+        max_unavailable_percent: impl Into<Option<i64>>,
+        max_surge_percent: impl Into<Option<i64>>,
+        stabilization_time_seconds: impl Into<Option<i64>>,
+        replica_overhead_percent: impl Into<Option<i64>>,
+        promotion_cleanup_strategy: impl Into<Option<String>>,
+        ramp_up_while_promoting: impl Into<Option<bool>>,
+        ramp_up_duration_seconds: impl Into<Option<i64>>,
+        ramp_up_step_size: impl Into<Option<i64>>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        environment_name: impl Into<String>,
+        deployment_type: impl Into<Option<String>>,
+        event_type: impl Into<AuditLogEventEnvironmentCreatedV1EventType>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+            redeploy_on_promotion: redeploy_on_promotion.into(),
+            rolling_deploy: rolling_deploy.into(),
+            rolling_deploy_strategy: rolling_deploy_strategy.into(),
+            max_unavailable_percent: max_unavailable_percent.into(),
+            max_surge_percent: max_surge_percent.into(),
+            stabilization_time_seconds: stabilization_time_seconds.into(),
+            replica_overhead_percent: replica_overhead_percent.into(),
+            promotion_cleanup_strategy: promotion_cleanup_strategy.into(),
+            ramp_up_while_promoting: ramp_up_while_promoting.into(),
+            ramp_up_duration_seconds: ramp_up_duration_seconds.into(),
+            ramp_up_step_size: ramp_up_step_size.into(),
+            request_backpressure_policy: None,
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            environment_name: environment_name.into(),
+            deployment_type: deployment_type.into(),
+            event_type: event_type.into(),
+        }
+    }
+
+    /// Sets `request_backpressure_policy`.
+    #[must_use]
+    pub fn request_backpressure_policy(mut self, value: impl Into<String>) -> Self {
+        self.request_backpressure_policy = Some(value.into());
+        self
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventEnvironmentCreatedV1EventType {
     /// `ENVIRONMENT_CREATED`
     EnvironmentCreated,
@@ -1439,6 +2020,7 @@ rt::open_enum_impls!(
 
 /// Someone removed one of a model's environments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventEnvironmentDeletedV1 {
     pub event_type: AuditLogEventEnvironmentDeletedV1EventType,
     pub model_id: String,
@@ -1446,9 +2028,27 @@ pub struct AuditLogEventEnvironmentDeletedV1 {
     pub environment_name: String,
 }
 
+impl AuditLogEventEnvironmentDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventEnvironmentDeletedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        environment_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            environment_name: environment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventEnvironmentDeletedV1EventType {
     /// `ENVIRONMENT_DELETED`
     EnvironmentDeleted,
@@ -1466,6 +2066,7 @@ rt::open_enum_impls!(
 
 /// An environment's autoscaling and promotion settings as recorded in the audit log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventEnvironmentSettingsV1 {
     pub min_replica: i64,
     pub max_replica: i64,
@@ -1506,9 +2107,66 @@ pub struct AuditLogEventEnvironmentSettingsV1 {
     pub request_backpressure_policy: Option<String>,
 }
 
+impl AuditLogEventEnvironmentSettingsV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+        redeploy_on_promotion: impl Into<Option<bool>>,
+        rolling_deploy: impl Into<Option<bool>>,
+        rolling_deploy_strategy: impl Into<Option<String>>,
+        max_unavailable_percent: impl Into<Option<i64>>,
+        max_surge_percent: impl Into<Option<i64>>,
+        stabilization_time_seconds: impl Into<Option<i64>>,
+        replica_overhead_percent: impl Into<Option<i64>>,
+        promotion_cleanup_strategy: impl Into<Option<String>>,
+        ramp_up_while_promoting: impl Into<Option<bool>>,
+        ramp_up_duration_seconds: impl Into<Option<i64>>,
+        ramp_up_step_size: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+            redeploy_on_promotion: redeploy_on_promotion.into(),
+            rolling_deploy: rolling_deploy.into(),
+            rolling_deploy_strategy: rolling_deploy_strategy.into(),
+            max_unavailable_percent: max_unavailable_percent.into(),
+            max_surge_percent: max_surge_percent.into(),
+            stabilization_time_seconds: stabilization_time_seconds.into(),
+            replica_overhead_percent: replica_overhead_percent.into(),
+            promotion_cleanup_strategy: promotion_cleanup_strategy.into(),
+            ramp_up_while_promoting: ramp_up_while_promoting.into(),
+            ramp_up_duration_seconds: ramp_up_duration_seconds.into(),
+            ramp_up_step_size: ramp_up_step_size.into(),
+            request_backpressure_policy: None,
+        }
+    }
+
+    /// Sets `request_backpressure_policy`.
+    #[must_use]
+    pub fn request_backpressure_policy(mut self, value: impl Into<String>) -> Self {
+        self.request_backpressure_policy = Some(value.into());
+        self
+    }
+}
+
 /// A model environment's settings changed; the top-level fields are the new settings and
 /// `previous_settings` the old ones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventEnvironmentUpdatedV1 {
     /// Per-schedule changes, if schedules were touched.
     #[serde(default)]
@@ -1561,9 +2219,80 @@ pub struct AuditLogEventEnvironmentUpdatedV1 {
     pub previous_settings: Option<AuditLogEventEnvironmentSettingsV1>,
 }
 
+impl AuditLogEventEnvironmentUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        schedules: impl Into<Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>>,
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+        redeploy_on_promotion: impl Into<Option<bool>>,
+        rolling_deploy: impl Into<Option<bool>>,
+        rolling_deploy_strategy: impl Into<Option<String>>,
+        max_unavailable_percent: impl Into<Option<i64>>,
+        max_surge_percent: impl Into<Option<i64>>,
+        stabilization_time_seconds: impl Into<Option<i64>>,
+        replica_overhead_percent: impl Into<Option<i64>>,
+        promotion_cleanup_strategy: impl Into<Option<String>>,
+        ramp_up_while_promoting: impl Into<Option<bool>>,
+        ramp_up_duration_seconds: impl Into<Option<i64>>,
+        ramp_up_step_size: impl Into<Option<i64>>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        environment_name: impl Into<String>,
+        deployment_type: impl Into<Option<String>>,
+        event_type: impl Into<AuditLogEventEnvironmentUpdatedV1EventType>,
+        previous_settings: impl Into<Option<AuditLogEventEnvironmentSettingsV1>>,
+    ) -> Self {
+        Self {
+            schedules: schedules.into(),
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+            redeploy_on_promotion: redeploy_on_promotion.into(),
+            rolling_deploy: rolling_deploy.into(),
+            rolling_deploy_strategy: rolling_deploy_strategy.into(),
+            max_unavailable_percent: max_unavailable_percent.into(),
+            max_surge_percent: max_surge_percent.into(),
+            stabilization_time_seconds: stabilization_time_seconds.into(),
+            replica_overhead_percent: replica_overhead_percent.into(),
+            promotion_cleanup_strategy: promotion_cleanup_strategy.into(),
+            ramp_up_while_promoting: ramp_up_while_promoting.into(),
+            ramp_up_duration_seconds: ramp_up_duration_seconds.into(),
+            ramp_up_step_size: ramp_up_step_size.into(),
+            request_backpressure_policy: None,
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            environment_name: environment_name.into(),
+            deployment_type: deployment_type.into(),
+            event_type: event_type.into(),
+            previous_settings: previous_settings.into(),
+        }
+    }
+
+    /// Sets `request_backpressure_policy`.
+    #[must_use]
+    pub fn request_backpressure_policy(mut self, value: impl Into<String>) -> Self {
+        self.request_backpressure_policy = Some(value.into());
+        self
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventEnvironmentUpdatedV1EventType {
     /// `ENVIRONMENT_UPDATED`
     EnvironmentUpdated,
@@ -1581,15 +2310,32 @@ rt::open_enum_impls!(
 
 /// A gateway endpoint was created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointCreatedV1 {
     pub event_type: AuditLogEventGatewayEndpointCreatedV1EventType,
     pub gateway_endpoint_id: String,
     pub slug: String,
 }
 
+impl AuditLogEventGatewayEndpointCreatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventGatewayEndpointCreatedV1EventType>,
+        gateway_endpoint_id: impl Into<String>,
+        slug: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            gateway_endpoint_id: gateway_endpoint_id.into(),
+            slug: slug.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventGatewayEndpointCreatedV1EventType {
     /// `GATEWAY_ENDPOINT_CREATED`
     GatewayEndpointCreated,
@@ -1607,15 +2353,32 @@ rt::open_enum_impls!(
 
 /// A gateway endpoint was deleted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointDeletedV1 {
     pub event_type: AuditLogEventGatewayEndpointDeletedV1EventType,
     pub gateway_endpoint_id: String,
     pub slug: String,
 }
 
+impl AuditLogEventGatewayEndpointDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventGatewayEndpointDeletedV1EventType>,
+        gateway_endpoint_id: impl Into<String>,
+        slug: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            gateway_endpoint_id: gateway_endpoint_id.into(),
+            slug: slug.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventGatewayEndpointDeletedV1EventType {
     /// `GATEWAY_ENDPOINT_DELETED`
     GatewayEndpointDeleted,
@@ -1633,6 +2396,7 @@ rt::open_enum_impls!(
 
 /// A gateway endpoint was changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointUpdatedV1 {
     pub event_type: AuditLogEventGatewayEndpointUpdatedV1EventType,
     pub gateway_endpoint_id: String,
@@ -1642,9 +2406,27 @@ pub struct AuditLogEventGatewayEndpointUpdatedV1 {
     pub previous_slug: Option<String>,
 }
 
+impl AuditLogEventGatewayEndpointUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventGatewayEndpointUpdatedV1EventType>,
+        gateway_endpoint_id: impl Into<String>,
+        slug: impl Into<String>,
+        previous_slug: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            gateway_endpoint_id: gateway_endpoint_id.into(),
+            slug: slug.into(),
+            previous_slug: previous_slug.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventGatewayEndpointUpdatedV1EventType {
     /// `GATEWAY_ENDPOINT_UPDATED`
     GatewayEndpointUpdated,
@@ -1662,15 +2444,32 @@ rt::open_enum_impls!(
 
 /// A model was deleted, with all its deployments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeletedV1 {
     pub event_type: AuditLogEventModelDeletedV1EventType,
     pub model_id: String,
     pub model_name: String,
 }
 
+impl AuditLogEventModelDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeletedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeletedV1EventType {
     /// `MODEL_DELETED`
     ModelDeleted,
@@ -1688,6 +2487,7 @@ rt::open_enum_impls!(
 
 /// A new deployment of a model was created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeployedV1 {
     pub event_type: AuditLogEventModelDeployedV1EventType,
     pub model_id: String,
@@ -1704,9 +2504,38 @@ pub struct AuditLogEventModelDeployedV1 {
     pub environment_name: Option<String>,
 }
 
+impl AuditLogEventModelDeployedV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeployedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        scale_previous_to_zero: impl Into<bool>,
+        trusted: impl Into<bool>,
+        publish: impl Into<bool>,
+        environment_name: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            scale_previous_to_zero: scale_previous_to_zero.into(),
+            trusted: trusted.into(),
+            publish: publish.into(),
+            environment_name: environment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeployedV1EventType {
     /// `MODEL_DEPLOYED`
     ModelDeployed,
@@ -1724,6 +2553,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a model deployment on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentActivatedV1 {
     pub event_type: AuditLogEventModelDeploymentActivatedV1EventType,
     pub model_id: String,
@@ -1732,9 +2562,29 @@ pub struct AuditLogEventModelDeploymentActivatedV1 {
     pub deployment_name: String,
 }
 
+impl AuditLogEventModelDeploymentActivatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeploymentActivatedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentActivatedV1EventType {
     /// `MODEL_DEPLOYMENT_ACTIVATED`
     ModelDeploymentActivated,
@@ -1753,6 +2603,7 @@ rt::open_enum_impls!(
 /// A model deployment's autoscaling settings (and possibly its schedules) changed; the top-level
 /// fields are the new settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     /// Per-schedule changes, if schedules were touched.
     #[serde(default)]
@@ -1782,9 +2633,54 @@ pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
 }
 
+impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        schedules: impl Into<Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>>,
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        concurrency_target: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<f64>>,
+        event_type: impl Into<
+            AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType,
+        >,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        deployment_type: impl Into<Option<String>>,
+        previous_settings: impl Into<Option<AuditLogEventAutoscalingSettingsV1>>,
+    ) -> Self {
+        Self {
+            schedules: schedules.into(),
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            concurrency_target: concurrency_target.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            deployment_type: deployment_type.into(),
+            previous_settings: previous_settings.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType {
     /// `MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED`
     ModelDeploymentAutoscalingSettingsChanged,
@@ -1802,6 +2698,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a model deployment off.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentDeactivatedV1 {
     pub event_type: AuditLogEventModelDeploymentDeactivatedV1EventType,
     pub model_id: String,
@@ -1810,9 +2707,29 @@ pub struct AuditLogEventModelDeploymentDeactivatedV1 {
     pub deployment_name: String,
 }
 
+impl AuditLogEventModelDeploymentDeactivatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeploymentDeactivatedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentDeactivatedV1EventType {
     /// `MODEL_DEPLOYMENT_DEACTIVATED`
     ModelDeploymentDeactivated,
@@ -1830,6 +2747,7 @@ rt::open_enum_impls!(
 
 /// Someone removed a model deployment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentDeletedV1 {
     pub event_type: AuditLogEventModelDeploymentDeletedV1EventType,
     pub model_id: String,
@@ -1838,9 +2756,29 @@ pub struct AuditLogEventModelDeploymentDeletedV1 {
     pub deployment_name: String,
 }
 
+impl AuditLogEventModelDeploymentDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeploymentDeletedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentDeletedV1EventType {
     /// `MODEL_DEPLOYMENT_DELETED`
     ModelDeploymentDeleted,
@@ -1858,6 +2796,7 @@ rt::open_enum_impls!(
 
 /// A model deployment was moved to another instance type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
     pub event_type: AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
     pub model_id: String,
@@ -1868,9 +2807,33 @@ pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
     pub instance_type_name: String,
 }
 
+impl AuditLogEventModelDeploymentInstanceTypeChangedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<
+            AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
+        >,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        instance_type_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            instance_type_name: instance_type_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentInstanceTypeChangedV1EventType {
     /// `MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED`
     ModelDeploymentInstanceTypeChanged,
@@ -1888,6 +2851,7 @@ rt::open_enum_impls!(
 
 /// A model deployment was promoted into an environment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentPromotedV1 {
     pub event_type: AuditLogEventModelDeploymentPromotedV1EventType,
     pub model_id: String,
@@ -1900,9 +2864,33 @@ pub struct AuditLogEventModelDeploymentPromotedV1 {
     pub environment_id: Option<String>,
 }
 
+impl AuditLogEventModelDeploymentPromotedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeploymentPromotedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        environment_name: impl Into<Option<String>>,
+        environment_id: impl Into<Option<String>>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            environment_name: environment_name.into(),
+            environment_id: environment_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentPromotedV1EventType {
     /// `MODEL_DEPLOYMENT_PROMOTED`
     ModelDeploymentPromoted,
@@ -1920,6 +2908,7 @@ rt::open_enum_impls!(
 
 /// A model deployment's request backpressure policy changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
     pub event_type: AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
     pub model_id: String,
@@ -1934,9 +2923,47 @@ pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
     pub previous_policy: Option<String>,
 }
 
+impl AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<
+            AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
+        >,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            policy: None,
+            previous_policy: None,
+        }
+    }
+
+    /// Sets `policy`.
+    #[must_use]
+    pub fn policy(mut self, value: impl Into<String>) -> Self {
+        self.policy = Some(value.into());
+        self
+    }
+
+    /// Sets `previous_policy`.
+    #[must_use]
+    pub fn previous_policy(mut self, value: impl Into<String>) -> Self {
+        self.previous_policy = Some(value.into());
+        self
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType {
     /// `MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED`
     ModelDeploymentRequestBackpressureSettingsChanged,
@@ -1954,6 +2981,7 @@ rt::open_enum_impls!(
 
 /// A failed model deployment was retried.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelDeploymentRetriedV1 {
     pub event_type: AuditLogEventModelDeploymentRetriedV1EventType,
     pub model_id: String,
@@ -1963,9 +2991,31 @@ pub struct AuditLogEventModelDeploymentRetriedV1 {
     pub retried: bool,
 }
 
+impl AuditLogEventModelDeploymentRetriedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelDeploymentRetriedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        retried: impl Into<bool>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            retried: retried.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelDeploymentRetriedV1EventType {
     /// `MODEL_DEPLOYMENT_RETRIED`
     ModelDeploymentRetried,
@@ -1983,6 +3033,7 @@ rt::open_enum_impls!(
 
 /// Someone intervened in a model promotion that was under way.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventModelPromotionControlActionV1 {
     pub event_type: AuditLogEventModelPromotionControlActionV1EventType,
     pub model_id: String,
@@ -1995,9 +3046,36 @@ pub struct AuditLogEventModelPromotionControlActionV1 {
     pub action: AuditLogPromotionControlActionV1,
 }
 
+impl AuditLogEventModelPromotionControlActionV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        event_type: impl Into<AuditLogEventModelPromotionControlActionV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        environment_name: impl Into<String>,
+        environment_id: impl Into<Option<String>>,
+        action: impl Into<AuditLogPromotionControlActionV1>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            environment_name: environment_name.into(),
+            environment_id: environment_id.into(),
+            action: action.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventModelPromotionControlActionV1EventType {
     /// `MODEL_PROMOTION_CONTROL_ACTION`
     ModelPromotionControlAction,
@@ -2015,6 +3093,7 @@ rt::open_enum_impls!(
 
 /// A single replica of a model deployment was terminated by hand.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventReplicaTerminatedV1 {
     pub event_type: AuditLogEventReplicaTerminatedV1EventType,
     pub model_id: String,
@@ -2024,9 +3103,31 @@ pub struct AuditLogEventReplicaTerminatedV1 {
     pub replica_id: String,
 }
 
+impl AuditLogEventReplicaTerminatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventReplicaTerminatedV1EventType>,
+        model_id: impl Into<String>,
+        model_name: impl Into<String>,
+        deployment_id: impl Into<String>,
+        deployment_name: impl Into<String>,
+        replica_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            model_id: model_id.into(),
+            model_name: model_name.into(),
+            deployment_id: deployment_id.into(),
+            deployment_name: deployment_name.into(),
+            replica_id: replica_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventReplicaTerminatedV1EventType {
     /// `REPLICA_TERMINATED`
     ReplicaTerminated,
@@ -2044,14 +3145,29 @@ rt::open_enum_impls!(
 
 /// The organization started requiring admin rights to come from directory groups.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventRequireGroupBasedAdminsEnabledV1 {
     pub event_type: AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
     pub organization_id: String,
 }
 
+impl AuditLogEventRequireGroupBasedAdminsEnabledV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventRequireGroupBasedAdminsEnabledV1EventType>,
+        organization_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            organization_id: organization_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventRequireGroupBasedAdminsEnabledV1EventType {
     /// `REQUIRE_GROUP_BASED_ADMINS_ENABLED`
     RequireGroupBasedAdminsEnabled,
@@ -2069,15 +3185,32 @@ rt::open_enum_impls!(
 
 /// A workspace secret was deleted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventSecretDeletedV1 {
     pub event_type: AuditLogEventSecretDeletedV1EventType,
     pub secret_id: String,
     pub secret_name: String,
 }
 
+impl AuditLogEventSecretDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventSecretDeletedV1EventType>,
+        secret_id: impl Into<String>,
+        secret_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            secret_id: secret_id.into(),
+            secret_name: secret_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventSecretDeletedV1EventType {
     /// `SECRET_DELETED`
     SecretDeleted,
@@ -2095,15 +3228,32 @@ rt::open_enum_impls!(
 
 /// A workspace secret was created or its value changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventSecretUpdatedV1 {
     pub event_type: AuditLogEventSecretUpdatedV1EventType,
     pub secret_id: String,
     pub secret_name: String,
 }
 
+impl AuditLogEventSecretUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventSecretUpdatedV1EventType>,
+        secret_id: impl Into<String>,
+        secret_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            secret_id: secret_id.into(),
+            secret_name: secret_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventSecretUpdatedV1EventType {
     /// `SECRET_UPDATED`
     SecretUpdated,
@@ -2121,6 +3271,7 @@ rt::open_enum_impls!(
 
 /// An SSH certificate was issued for shell access to a running workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventSshCertificateSignedV1 {
     pub event_type: AuditLogEventSshCertificateSignedV1EventType,
     pub workload_type: String,
@@ -2132,9 +3283,33 @@ pub struct AuditLogEventSshCertificateSignedV1 {
     pub expires_at: String,
 }
 
+impl AuditLogEventSshCertificateSignedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventSshCertificateSignedV1EventType>,
+        workload_type: impl Into<String>,
+        workload_id: impl Into<String>,
+        project_id: impl Into<String>,
+        replica_id: impl Into<String>,
+        proxy_address: impl Into<String>,
+        expires_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            workload_type: workload_type.into(),
+            workload_id: workload_id.into(),
+            project_id: project_id.into(),
+            replica_id: replica_id.into(),
+            proxy_address: proxy_address.into(),
+            expires_at: expires_at.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventSshCertificateSignedV1EventType {
     /// `SSH_CERTIFICATE_SIGNED`
     SshCertificateSigned,
@@ -2155,6 +3330,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventTypeGroupV1 {
     /// `DEPLOYED`
     Deployed,
@@ -2221,6 +3397,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventTypeV1 {
     /// `MODEL_DEPLOYED`
     ModelDeployed,
@@ -2364,6 +3541,7 @@ rt::open_enum_impls!(
 
 /// Someone was invited to the organization.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventUserInvitedV1 {
     pub event_type: AuditLogEventUserInvitedV1EventType,
     pub invited_user_email: String,
@@ -2371,9 +3549,25 @@ pub struct AuditLogEventUserInvitedV1 {
     pub role_name: String,
 }
 
+impl AuditLogEventUserInvitedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventUserInvitedV1EventType>,
+        invited_user_email: impl Into<String>,
+        role_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            invited_user_email: invited_user_email.into(),
+            role_name: role_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventUserInvitedV1EventType {
     /// `USER_INVITED`
     UserInvited,
@@ -2391,15 +3585,32 @@ rt::open_enum_impls!(
 
 /// An invited user accepted and joined the organization.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventUserJoinedOrganizationV1 {
     pub event_type: AuditLogEventUserJoinedOrganizationV1EventType,
     pub new_user_email: String,
     pub user_id: String,
 }
 
+impl AuditLogEventUserJoinedOrganizationV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventUserJoinedOrganizationV1EventType>,
+        new_user_email: impl Into<String>,
+        user_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            new_user_email: new_user_email.into(),
+            user_id: user_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventUserJoinedOrganizationV1EventType {
     /// `USER_JOINED_ORGANIZATION`
     UserJoinedOrganization,
@@ -2417,14 +3628,29 @@ rt::open_enum_impls!(
 
 /// Someone removed a user from the organization.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventUserRemovedV1 {
     pub event_type: AuditLogEventUserRemovedV1EventType,
     pub removed_user_email: String,
 }
 
+impl AuditLogEventUserRemovedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventUserRemovedV1EventType>,
+        removed_user_email: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            removed_user_email: removed_user_email.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventUserRemovedV1EventType {
     /// `USER_REMOVED`
     UserRemoved,
@@ -2442,6 +3668,7 @@ rt::open_enum_impls!(
 
 /// A user's organization role changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventUserRoleUpdatedV1 {
     pub event_type: AuditLogEventUserRoleUpdatedV1EventType,
     pub user_id: String,
@@ -2449,9 +3676,27 @@ pub struct AuditLogEventUserRoleUpdatedV1 {
     pub new_role_name: String,
 }
 
+impl AuditLogEventUserRoleUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventUserRoleUpdatedV1EventType>,
+        user_id: impl Into<String>,
+        user_email: impl Into<String>,
+        new_role_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            user_id: user_id.into(),
+            user_email: user_email.into(),
+            new_role_name: new_role_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventUserRoleUpdatedV1EventType {
     /// `USER_ROLE_UPDATED`
     UserRoleUpdated,
@@ -2469,6 +3714,7 @@ rt::open_enum_impls!(
 
 /// A user's role in a team changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventUserTeamRoleUpdatedV1 {
     pub event_type: AuditLogEventUserTeamRoleUpdatedV1EventType,
     pub user_id: String,
@@ -2478,9 +3724,31 @@ pub struct AuditLogEventUserTeamRoleUpdatedV1 {
     pub new_role_name: String,
 }
 
+impl AuditLogEventUserTeamRoleUpdatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventUserTeamRoleUpdatedV1EventType>,
+        user_id: impl Into<String>,
+        user_email: impl Into<String>,
+        team_id: impl Into<String>,
+        team_name: impl Into<String>,
+        new_role_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            user_id: user_id.into(),
+            user_email: user_email.into(),
+            team_id: team_id.into(),
+            team_name: team_name.into(),
+            new_role_name: new_role_name.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventUserTeamRoleUpdatedV1EventType {
     /// `USER_TEAM_ROLE_UPDATED`
     UserTeamRoleUpdated,
@@ -2498,14 +3766,29 @@ rt::open_enum_impls!(
 
 /// Someone added a webhook signing secret.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretCreatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretCreatedV1EventType,
     pub webhook_signing_secret_id: String,
 }
 
+impl AuditLogEventWebhookSigningSecretCreatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventWebhookSigningSecretCreatedV1EventType>,
+        webhook_signing_secret_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            webhook_signing_secret_id: webhook_signing_secret_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventWebhookSigningSecretCreatedV1EventType {
     /// `WEBHOOK_SIGNING_SECRET_CREATED`
     WebhookSigningSecretCreated,
@@ -2523,14 +3806,29 @@ rt::open_enum_impls!(
 
 /// Someone removed a webhook signing secret.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretDeletedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretDeletedV1EventType,
     pub webhook_signing_secret_id: String,
 }
 
+impl AuditLogEventWebhookSigningSecretDeletedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventWebhookSigningSecretDeletedV1EventType>,
+        webhook_signing_secret_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            webhook_signing_secret_id: webhook_signing_secret_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventWebhookSigningSecretDeletedV1EventType {
     /// `WEBHOOK_SIGNING_SECRET_DELETED`
     WebhookSigningSecretDeleted,
@@ -2548,14 +3846,29 @@ rt::open_enum_impls!(
 
 /// Someone replaced a webhook signing secret with a new value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretRotatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretRotatedV1EventType,
     pub webhook_signing_secret_id: String,
 }
 
+impl AuditLogEventWebhookSigningSecretRotatedV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        event_type: impl Into<AuditLogEventWebhookSigningSecretRotatedV1EventType>,
+        webhook_signing_secret_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            webhook_signing_secret_id: webhook_signing_secret_id.into(),
+        }
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogEventWebhookSigningSecretRotatedV1EventType {
     /// `WEBHOOK_SIGNING_SECRET_ROTATED`
     WebhookSigningSecretRotated,
@@ -2577,6 +3890,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogPromotionControlActionV1 {
     /// `PAUSE`
     Pause,
@@ -2609,6 +3923,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogSortDirectionV1 {
     /// `DESC`
     Desc,
@@ -2633,6 +3948,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AuditLogSourceV1 {
     /// `UI`
     Ui,
@@ -2665,6 +3981,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AutoscalingScheduleCadenceV1 {
     /// `DAILY`
     Daily,
@@ -2685,6 +4002,7 @@ rt::open_enum_impls!(
 
 /// Settings a schedule applies. Every field must be sent; null keeps the environment's own value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AutoscalingScheduleSettingsRequestV1 {
     /// Fewest replicas while the schedule applies.
     pub min_replica: i64,
@@ -2710,8 +4028,35 @@ pub struct AutoscalingScheduleSettingsRequestV1 {
     pub max_scale_down_rate: Option<i64>,
 }
 
+impl AutoscalingScheduleSettingsRequestV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        concurrency_target: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            concurrency_target: concurrency_target.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+        }
+    }
+}
+
 /// The autoscaling settings in force now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AutoscalingScheduleStateV1 {
     /// ID of the schedule that set them, or null for the environment's own settings.
     #[serde(default)]
@@ -2720,8 +4065,22 @@ pub struct AutoscalingScheduleStateV1 {
     pub autoscaling_settings: AutoscalingSettingsV1,
 }
 
+impl AutoscalingScheduleStateV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        schedule_id: impl Into<Option<String>>,
+        autoscaling_settings: impl Into<AutoscalingSettingsV1>,
+    ) -> Self {
+        Self {
+            schedule_id: schedule_id.into(),
+            autoscaling_settings: autoscaling_settings.into(),
+        }
+    }
+}
+
 /// A recurring schedule to create, or to replace when `id` is set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AutoscalingScheduleUpsertV1 {
     /// ID of the schedule to replace; leave it out to create one.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
@@ -2748,11 +4107,80 @@ pub struct AutoscalingScheduleUpsertV1 {
     pub autoscaling_settings: AutoscalingScheduleSettingsRequestV1,
 }
 
+impl AutoscalingScheduleUpsertV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        name: impl Into<String>,
+        enabled: impl Into<bool>,
+        cadence: impl Into<AutoscalingScheduleCadenceV1>,
+        weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
+        start_minute: impl Into<i64>,
+        end_minute: impl Into<i64>,
+        autoscaling_settings: impl Into<AutoscalingScheduleSettingsRequestV1>,
+    ) -> Self {
+        Self {
+            id: rt::Patch::Unchanged,
+            name: name.into(),
+            enabled: enabled.into(),
+            cadence: cadence.into(),
+            weekdays: weekdays.into(),
+            start_hour: rt::Patch::Unchanged,
+            start_minute: start_minute.into(),
+            end_hour: rt::Patch::Unchanged,
+            end_minute: end_minute.into(),
+            autoscaling_settings: autoscaling_settings.into(),
+        }
+    }
+
+    /// Sets `id`.
+    #[must_use]
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `id`: sends it as `null`.
+    #[must_use]
+    pub fn clear_id(mut self) -> Self {
+        self.id = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `start_hour`.
+    #[must_use]
+    pub fn start_hour(mut self, value: impl Into<i64>) -> Self {
+        self.start_hour = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `start_hour`: sends it as `null`.
+    #[must_use]
+    pub fn clear_start_hour(mut self) -> Self {
+        self.start_hour = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `end_hour`.
+    #[must_use]
+    pub fn end_hour(mut self, value: impl Into<i64>) -> Self {
+        self.end_hour = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `end_hour`: sends it as `null`.
+    #[must_use]
+    pub fn clear_end_hour(mut self) -> Self {
+        self.end_hour = rt::Patch::Clear;
+        self
+    }
+}
+
 /// A day of the week.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum AutoscalingScheduleWeekdayV1 {
     /// `SUNDAY`
     Sunday,
@@ -2788,6 +4216,7 @@ rt::open_enum_impls!(
 
 /// How a deployment adds and removes replicas with load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AutoscalingSettingsV1 {
     /// Fewest replicas to keep; 0 lets it scale to zero.
     pub min_replica: i64,
@@ -2812,8 +4241,46 @@ pub struct AutoscalingSettingsV1 {
     pub max_scale_down_rate: Option<i64>,
 }
 
+impl AutoscalingSettingsV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        concurrency_target: impl Into<i64>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            concurrency_target: concurrency_target.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: None,
+            max_scale_down_rate: None,
+        }
+    }
+
+    /// Sets `target_in_flight_tokens`.
+    #[must_use]
+    pub fn target_in_flight_tokens(mut self, value: impl Into<i64>) -> Self {
+        self.target_in_flight_tokens = Some(value.into());
+        self
+    }
+
+    /// Sets `max_scale_down_rate`.
+    #[must_use]
+    pub fn max_scale_down_rate(mut self, value: impl Into<i64>) -> Self {
+        self.max_scale_down_rate = Some(value.into());
+        self
+    }
+}
+
 /// A resource that incurs cost (a deployment, training job or chainlet).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BillableResourceV1 {
     /// The resource's ID.
     pub id: String,
@@ -2844,8 +4311,80 @@ pub struct BillableResourceV1 {
     pub team_name: Option<String>,
 }
 
+impl BillableResourceV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        id: impl Into<String>,
+        kind: impl Into<ResourceKind>,
+        is_deleted: impl Into<bool>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            kind: kind.into(),
+            name: None,
+            model_name: None,
+            is_deleted: is_deleted.into(),
+            instance_type: None,
+            environment_name: None,
+            chain_metadata: None,
+            team_id: None,
+            team_name: None,
+        }
+    }
+
+    /// Sets `name`.
+    #[must_use]
+    pub fn set_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+
+    /// Sets `model_name`.
+    #[must_use]
+    pub fn model_name(mut self, value: impl Into<String>) -> Self {
+        self.model_name = Some(value.into());
+        self
+    }
+
+    /// Sets `instance_type`.
+    #[must_use]
+    pub fn instance_type(mut self, value: impl Into<String>) -> Self {
+        self.instance_type = Some(value.into());
+        self
+    }
+
+    /// Sets `environment_name`.
+    #[must_use]
+    pub fn environment_name(mut self, value: impl Into<String>) -> Self {
+        self.environment_name = Some(value.into());
+        self
+    }
+
+    /// Sets `chain_metadata`.
+    #[must_use]
+    pub fn chain_metadata(mut self, value: impl Into<ChainMetadataV1>) -> Self {
+        self.chain_metadata = Some(value.into());
+        self
+    }
+
+    /// Sets `team_id`.
+    #[must_use]
+    pub fn team_id(mut self, value: impl Into<String>) -> Self {
+        self.team_id = Some(value.into());
+        self
+    }
+
+    /// Sets `team_name`.
+    #[must_use]
+    pub fn team_name(mut self, value: impl Into<String>) -> Self {
+        self.team_name = Some(value.into());
+        self
+    }
+}
+
 /// Identifies the chain and chain deployment a chainlet belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ChainMetadataV1 {
     /// The chain's ID.
     pub chain_id: String,
@@ -2856,8 +4395,30 @@ pub struct ChainMetadataV1 {
     pub chain_deployment_id: String,
 }
 
+impl ChainMetadataV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        chain_id: impl Into<String>,
+        chain_deployment_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            chain_id: chain_id.into(),
+            chain_name: None,
+            chain_deployment_id: chain_deployment_id.into(),
+        }
+    }
+
+    /// Sets `chain_name`.
+    #[must_use]
+    pub fn chain_name(mut self, value: impl Into<String>) -> Self {
+        self.chain_name = Some(value.into());
+        self
+    }
+}
+
 /// One day of a dedicated resource's cost and usage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DailyDedicatedUsageV1 {
     /// The day (UTC).
     pub date: String,
@@ -2873,8 +4434,30 @@ pub struct DailyDedicatedUsageV1 {
     pub inference_requests: i64,
 }
 
+impl DailyDedicatedUsageV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        date: impl Into<String>,
+        subtotal: impl Into<::serde_json::Value>,
+        compute_cost: impl Into<::serde_json::Value>,
+        surcharge_cost: impl Into<::serde_json::Value>,
+        minutes: impl Into<i64>,
+        inference_requests: impl Into<i64>,
+    ) -> Self {
+        Self {
+            date: date.into(),
+            subtotal: subtotal.into(),
+            compute_cost: compute_cost.into(),
+            surcharge_cost: surcharge_cost.into(),
+            minutes: minutes.into(),
+            inference_requests: inference_requests.into(),
+        }
+    }
+}
+
 /// One day of a Model API model's cost and tokens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DailyModelApiUsageV1 {
     /// The day (UTC).
     pub date: String,
@@ -2888,8 +4471,28 @@ pub struct DailyModelApiUsageV1 {
     pub cached_input_tokens: i64,
 }
 
+impl DailyModelApiUsageV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        date: impl Into<String>,
+        subtotal: impl Into<::serde_json::Value>,
+        input_tokens: impl Into<i64>,
+        output_tokens: impl Into<i64>,
+        cached_input_tokens: impl Into<i64>,
+    ) -> Self {
+        Self {
+            date: date.into(),
+            subtotal: subtotal.into(),
+            input_tokens: input_tokens.into(),
+            output_tokens: output_tokens.into(),
+            cached_input_tokens: cached_input_tokens.into(),
+        }
+    }
+}
+
 /// One day of a training job's cost and usage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DailyTrainingUsageV1 {
     /// The day (UTC).
     pub date: String,
@@ -2899,8 +4502,24 @@ pub struct DailyTrainingUsageV1 {
     pub minutes: i64,
 }
 
+impl DailyTrainingUsageV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        date: impl Into<String>,
+        subtotal: impl Into<::serde_json::Value>,
+        minutes: impl Into<i64>,
+    ) -> Self {
+        Self {
+            date: date.into(),
+            subtotal: subtotal.into(),
+            minutes: minutes.into(),
+        }
+    }
+}
+
 /// Cost and usage of one billed resource.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DedicatedItemV1 {
     /// What was billed.
     pub billable_resource: BillableResourceV1,
@@ -2919,8 +4538,38 @@ pub struct DedicatedItemV1 {
     pub daily: Option<Vec<DailyDedicatedUsageV1>>,
 }
 
+impl DedicatedItemV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        billable_resource: impl Into<BillableResourceV1>,
+        subtotal: impl Into<::serde_json::Value>,
+        compute_cost: impl Into<::serde_json::Value>,
+        surcharge_cost: impl Into<::serde_json::Value>,
+        minutes: impl Into<i64>,
+        inference_requests: impl Into<i64>,
+    ) -> Self {
+        Self {
+            billable_resource: billable_resource.into(),
+            subtotal: subtotal.into(),
+            compute_cost: compute_cost.into(),
+            surcharge_cost: surcharge_cost.into(),
+            minutes: minutes.into(),
+            inference_requests: inference_requests.into(),
+            daily: None,
+        }
+    }
+
+    /// Sets `daily`.
+    #[must_use]
+    pub fn daily(mut self, value: impl Into<Vec<DailyDedicatedUsageV1>>) -> Self {
+        self.daily = Some(value.into());
+        self
+    }
+}
+
 /// Cost and usage of dedicated deployments over the range.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DedicatedUsageV1 {
     /// Cost in USD before credits.
     pub subtotal: ::serde_json::Value,
@@ -2935,6 +4584,31 @@ pub struct DedicatedUsageV1 {
     pub breakdown: Option<Vec<DedicatedItemV1>>,
 }
 
+impl DedicatedUsageV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        subtotal: impl Into<::serde_json::Value>,
+        credits_used: impl Into<::serde_json::Value>,
+        total: impl Into<::serde_json::Value>,
+        minutes: impl Into<i64>,
+    ) -> Self {
+        Self {
+            subtotal: subtotal.into(),
+            credits_used: credits_used.into(),
+            total: total.into(),
+            minutes: minutes.into(),
+            breakdown: None,
+        }
+    }
+
+    /// Sets `breakdown`.
+    #[must_use]
+    pub fn breakdown(mut self, value: impl Into<Vec<DedicatedItemV1>>) -> Self {
+        self.breakdown = Some(value.into());
+        self
+    }
+}
+
 /// Lifecycle state of a deployment: being built or deployed, loading, ACTIVE and serving,
 /// UNHEALTHY, failed at some step, UPDATING, SCALED_TO_ZERO (no replicas, wakes on traffic),
 /// WAKING_UP, or deactivated.
@@ -2942,6 +4616,7 @@ pub struct DedicatedUsageV1 {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DeploymentStatusV1 {
     /// `BUILDING`
     Building,
@@ -2998,6 +4673,7 @@ rt::open_enum_impls!(
 
 /// One deployment (a built, versioned instance) of a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DeploymentV1 {
     /// The deployment's ID.
     pub id: String,
@@ -3034,15 +4710,79 @@ pub struct DeploymentV1 {
     pub request_backpressure_settings: RequestBackpressureSettingsV1,
 }
 
+impl DeploymentV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        created_at: impl Into<String>,
+        name: impl Into<String>,
+        model_id: impl Into<String>,
+        is_production: impl Into<bool>,
+        is_development: impl Into<bool>,
+        status: impl Into<DeploymentStatusV1>,
+        active_replica_count: impl Into<i64>,
+        autoscaling_settings: impl Into<Option<AutoscalingSettingsV1>>,
+        instance_type_name: impl Into<Option<String>>,
+        environment: impl Into<Option<String>>,
+        request_backpressure_settings: impl Into<RequestBackpressureSettingsV1>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            created_at: created_at.into(),
+            name: name.into(),
+            model_id: model_id.into(),
+            is_production: is_production.into(),
+            is_development: is_development.into(),
+            status: status.into(),
+            active_replica_count: active_replica_count.into(),
+            autoscaling_settings: autoscaling_settings.into(),
+            instance_type_name: instance_type_name.into(),
+            environment: environment.into(),
+            labels: None,
+            region: None,
+            request_backpressure_settings: request_backpressure_settings.into(),
+        }
+    }
+
+    /// Sets `labels`.
+    #[must_use]
+    pub fn labels(
+        mut self,
+        value: impl Into<BTreeMap<String, ::serde_json::Value>>,
+    ) -> Self {
+        self.labels = Some(value.into());
+        self
+    }
+
+    /// Sets `region`.
+    #[must_use]
+    pub fn region(mut self, value: impl Into<RegionV1>) -> Self {
+        self.region = Some(value.into());
+        self
+    }
+}
+
 /// A list of a model's deployments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DeploymentsV1 {
     /// The deployments.
     pub deployments: Vec<DeploymentV1>,
 }
 
+impl DeploymentsV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(deployments: impl Into<Vec<DeploymentV1>>) -> Self {
+        Self {
+            deployments: deployments.into(),
+        }
+    }
+}
+
 /// An environment's autoscaling schedules and which one is in force.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EnvironmentAutoscalingSchedulesV1 {
     /// IANA time zone the schedules' times are read in, e.g. `America/New_York`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3054,9 +4794,31 @@ pub struct EnvironmentAutoscalingSchedulesV1 {
     pub applied_state: Option<AutoscalingScheduleStateV1>,
 }
 
+impl EnvironmentAutoscalingSchedulesV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        schedules: impl Into<Vec<::serde_json::Value>>,
+        applied_state: impl Into<Option<AutoscalingScheduleStateV1>>,
+    ) -> Self {
+        Self {
+            timezone: None,
+            schedules: schedules.into(),
+            applied_state: applied_state.into(),
+        }
+    }
+
+    /// Sets `timezone`.
+    #[must_use]
+    pub fn timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+}
+
 /// A named, stable target for a model (such as `production`) that one deployment serves at a time;
 /// promoting swaps that deployment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EnvironmentV1 {
     /// The environment's name.
     pub name: String,
@@ -3086,16 +4848,83 @@ pub struct EnvironmentV1 {
     pub autoscaling_schedules: Option<EnvironmentAutoscalingSchedulesV1>,
 }
 
+impl EnvironmentV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: impl Into<String>,
+        created_at: impl Into<String>,
+        model_id: impl Into<String>,
+        current_deployment: impl Into<Option<DeploymentV1>>,
+        autoscaling_settings: impl Into<AutoscalingSettingsV1>,
+        promotion_settings: impl Into<PromotionSettingsV1>,
+        instance_type: impl Into<InstanceTypeV1>,
+        request_backpressure_settings: impl Into<RequestBackpressureSettingsV1>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            created_at: created_at.into(),
+            model_id: model_id.into(),
+            current_deployment: current_deployment.into(),
+            candidate_deployment: None,
+            in_progress_promotion: None,
+            autoscaling_settings: autoscaling_settings.into(),
+            promotion_settings: promotion_settings.into(),
+            instance_type: instance_type.into(),
+            request_backpressure_settings: request_backpressure_settings.into(),
+            autoscaling_schedules: None,
+        }
+    }
+
+    /// Sets `candidate_deployment`.
+    #[must_use]
+    pub fn candidate_deployment(mut self, value: impl Into<DeploymentV1>) -> Self {
+        self.candidate_deployment = Some(value.into());
+        self
+    }
+
+    /// Sets `in_progress_promotion`.
+    #[must_use]
+    pub fn in_progress_promotion(
+        mut self,
+        value: impl Into<InProgressPromotionV1>,
+    ) -> Self {
+        self.in_progress_promotion = Some(value.into());
+        self
+    }
+
+    /// Sets `autoscaling_schedules`.
+    #[must_use]
+    pub fn autoscaling_schedules(
+        mut self,
+        value: impl Into<EnvironmentAutoscalingSchedulesV1>,
+    ) -> Self {
+        self.autoscaling_schedules = Some(value.into());
+        self
+    }
+}
+
 /// A list of a model's environments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EnvironmentsV1 {
     pub environments: Vec<EnvironmentV1>,
+}
+
+impl EnvironmentsV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(environments: impl Into<Vec<EnvironmentV1>>) -> Self {
+        Self {
+            environments: environments.into(),
+        }
+    }
 }
 
 /// Metrics over a time window in index-mapped form. Each metric is described once, in
 /// `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order,
 /// so the value for descriptor i is at values\[i\].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct GetModelMetricsResponseV1 {
     /// Where the returned window begins (ms since the Unix epoch).
     pub start_epoch_millis: i64,
@@ -3114,11 +4943,33 @@ pub struct GetModelMetricsResponseV1 {
     pub metric_values: Vec<ModelMetricValueSetV1>,
 }
 
+impl GetModelMetricsResponseV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        start_epoch_millis: impl Into<i64>,
+        end_epoch_millis: impl Into<i64>,
+        mode: impl Into<ModelMetricModeV1>,
+        step_seconds: impl Into<Option<i64>>,
+        metric_descriptors: impl Into<Vec<ModelMetricDescriptorV1>>,
+        metric_values: impl Into<Vec<ModelMetricValueSetV1>>,
+    ) -> Self {
+        Self {
+            start_epoch_millis: start_epoch_millis.into(),
+            end_epoch_millis: end_epoch_millis.into(),
+            mode: mode.into(),
+            step_seconds: step_seconds.into(),
+            metric_descriptors: metric_descriptors.into(),
+            metric_values: metric_values.into(),
+        }
+    }
+}
+
 /// Phase of a promotion, from RELEASING through ramping to its outcome.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum InProgressPromotionStatusV1 {
     /// `RELEASING`
     Releasing,
@@ -3154,6 +5005,7 @@ rt::open_enum_impls!(
 
 /// How far a running promotion has got.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct InProgressPromotionV1 {
     /// The promotion's current phase.
     pub status: InProgressPromotionStatusV1,
@@ -3167,8 +5019,38 @@ pub struct InProgressPromotionV1 {
     pub rolling_deploy: Option<bool>,
 }
 
+impl InProgressPromotionV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        status: impl Into<InProgressPromotionStatusV1>,
+        percent_traffic_to_new_version: impl Into<i64>,
+    ) -> Self {
+        Self {
+            status: status.into(),
+            percent_traffic_to_new_version: percent_traffic_to_new_version.into(),
+            error_message: None,
+            rolling_deploy: None,
+        }
+    }
+
+    /// Sets `error_message`.
+    #[must_use]
+    pub fn error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+
+    /// Sets `rolling_deploy`.
+    #[must_use]
+    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
+        self.rolling_deploy = Some(value.into());
+        self
+    }
+}
+
 /// A hardware configuration a deployment runs on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct InstanceTypeV1 {
     /// The instance type's ID.
     pub id: String,
@@ -3188,8 +5070,32 @@ pub struct InstanceTypeV1 {
     pub gpu_memory_limit_mib: Option<i64>,
 }
 
+impl InstanceTypeV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        memory_limit_mib: impl Into<i64>,
+        millicpu_limit: impl Into<i64>,
+        gpu_count: impl Into<i64>,
+        gpu_type: impl Into<Option<String>>,
+        gpu_memory_limit_mib: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            memory_limit_mib: memory_limit_mib.into(),
+            millicpu_limit: millicpu_limit.into(),
+            gpu_count: gpu_count.into(),
+            gpu_type: gpu_type.into(),
+            gpu_memory_limit_mib: gpu_memory_limit_mib.into(),
+        }
+    }
+}
+
 /// One page of audit-log entries.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ListAuditLogsResponseV1 {
     /// The entries on this page, in the requested order.
     pub items: Vec<AuditLogEntryV1>,
@@ -3197,8 +5103,22 @@ pub struct ListAuditLogsResponseV1 {
     pub pagination: PaginationResponseV1,
 }
 
+impl ListAuditLogsResponseV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        items: impl Into<Vec<AuditLogEntryV1>>,
+        pagination: impl Into<PaginationResponseV1>,
+    ) -> Self {
+        Self {
+            items: items.into(),
+            pagination: pagination.into(),
+        }
+    }
+}
+
 /// Cost and token usage of one Model API model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelApiItemV1 {
     /// The model's name.
     pub model_name: String,
@@ -3218,8 +5138,44 @@ pub struct ModelApiItemV1 {
     pub daily: Option<Vec<DailyModelApiUsageV1>>,
 }
 
+impl ModelApiItemV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        model_name: impl Into<String>,
+        subtotal: impl Into<::serde_json::Value>,
+        input_tokens: impl Into<i64>,
+        output_tokens: impl Into<i64>,
+        cached_input_tokens: impl Into<i64>,
+    ) -> Self {
+        Self {
+            model_name: model_name.into(),
+            model_family: None,
+            subtotal: subtotal.into(),
+            input_tokens: input_tokens.into(),
+            output_tokens: output_tokens.into(),
+            cached_input_tokens: cached_input_tokens.into(),
+            daily: None,
+        }
+    }
+
+    /// Sets `model_family`.
+    #[must_use]
+    pub fn model_family(mut self, value: impl Into<String>) -> Self {
+        self.model_family = Some(value.into());
+        self
+    }
+
+    /// Sets `daily`.
+    #[must_use]
+    pub fn daily(mut self, value: impl Into<Vec<DailyModelApiUsageV1>>) -> Self {
+        self.daily = Some(value.into());
+        self
+    }
+}
+
 /// Cost and token usage of Model APIs over the range.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelApisUsageV1 {
     /// Cost in USD before credits.
     pub subtotal: ::serde_json::Value,
@@ -3232,11 +5188,35 @@ pub struct ModelApisUsageV1 {
     pub breakdown: Option<Vec<ModelApiItemV1>>,
 }
 
+impl ModelApisUsageV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        subtotal: impl Into<::serde_json::Value>,
+        credits_used: impl Into<::serde_json::Value>,
+        total: impl Into<::serde_json::Value>,
+    ) -> Self {
+        Self {
+            subtotal: subtotal.into(),
+            credits_used: credits_used.into(),
+            total: total.into(),
+            breakdown: None,
+        }
+    }
+
+    /// Sets `breakdown`.
+    #[must_use]
+    pub fn breakdown(mut self, value: impl Into<Vec<ModelApiItemV1>>) -> Self {
+        self.breakdown = Some(value.into());
+        self
+    }
+}
+
 /// Names and explains one metric. Where it sits in `metric_descriptors` tells you where to find its
 /// values in each value set. A metric can consist of several labelled series (latency quantiles,
 /// requests per status, ...); `label_sets` lists them, and the metric's entry in a value set is a
 /// list in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelMetricDescriptorV1 {
     /// The metric's canonical name, e.g. `baseten_replicas_active`.
     pub name: String,
@@ -3252,6 +5232,23 @@ pub struct ModelMetricDescriptorV1 {
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
 
+impl ModelMetricDescriptorV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        name: impl Into<String>,
+        unit_hint: impl Into<ModelMetricUnitHintV1>,
+        kind: impl Into<ModelMetricKindV1>,
+        label_sets: impl Into<Vec<BTreeMap<String, String>>>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            unit_hint: unit_hint.into(),
+            kind: kind.into(),
+            label_sets: label_sets.into(),
+        }
+    }
+}
+
 /// Advisory behaviour of a metric, useful for charting and aggregation; the shape of its values is
 /// given by `label_sets`, not by this. GAUGE: a point-in-time level (replicas, queue depth).
 /// COUNTER: a total accumulated over the step (requests, restarts). HISTOGRAM: a distribution,
@@ -3260,6 +5257,7 @@ pub struct ModelMetricDescriptorV1 {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ModelMetricKindV1 {
     /// `GAUGE`
     Gauge,
@@ -3287,6 +5285,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ModelMetricModeV1 {
     /// `CURRENT`
     Current,
@@ -3316,6 +5315,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ModelMetricUnitHintV1 {
     /// `PER_SECOND`
     PerSecond,
@@ -3348,6 +5348,7 @@ rt::open_enum_impls!(
 
 /// All metric values for one step. `values` is indexed like the response's `metric_descriptors`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelMetricValueSetV1 {
     /// When this step begins (ms since the Unix epoch). A step lasts until the next value set's
     /// start, or until the window end for the last value set. It may begin slightly before the
@@ -3359,8 +5360,22 @@ pub struct ModelMetricValueSetV1 {
     pub values: Vec<Vec<Option<f64>>>,
 }
 
+impl ModelMetricValueSetV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        start_epoch_millis: impl Into<i64>,
+        values: impl Into<Vec<Vec<Option<f64>>>>,
+    ) -> Self {
+        Self {
+            start_epoch_millis: start_epoch_millis.into(),
+            values: values.into(),
+        }
+    }
+}
+
 /// A model, the named container that holds its deployments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelV1 {
     /// The model's ID.
     pub id: String,
@@ -3382,14 +5397,49 @@ pub struct ModelV1 {
     pub team_name: String,
 }
 
+impl ModelV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        created_at: impl Into<String>,
+        name: impl Into<String>,
+        deployments_count: impl Into<i64>,
+        production_deployment_id: impl Into<Option<String>>,
+        development_deployment_id: impl Into<Option<String>>,
+        instance_type_name: impl Into<String>,
+        team_name: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            created_at: created_at.into(),
+            name: name.into(),
+            deployments_count: deployments_count.into(),
+            production_deployment_id: production_deployment_id.into(),
+            development_deployment_id: development_deployment_id.into(),
+            instance_type_name: instance_type_name.into(),
+            team_name: team_name.into(),
+        }
+    }
+}
+
 /// The models a listing returned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelsV1 {
     pub models: Vec<ModelV1>,
 }
 
+impl ModelsV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(models: impl Into<Vec<ModelV1>>) -> Self {
+        Self { models: models.into() }
+    }
+}
+
 /// Where a page sits in a longer listing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PaginationResponseV1 {
     /// Whether there are entries after this page.
     pub has_more: bool,
@@ -3398,12 +5448,30 @@ pub struct PaginationResponseV1 {
     pub cursor: Option<String>,
 }
 
+impl PaginationResponseV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(has_more: impl Into<bool>) -> Self {
+        Self {
+            has_more: has_more.into(),
+            cursor: None,
+        }
+    }
+
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn cursor(mut self, value: impl Into<String>) -> Self {
+        self.cursor = Some(value.into());
+        self
+    }
+}
+
 /// What happens to the replaced deployment after a promotion: KEEP it running, SCALE_TO_ZERO, or
 /// DEACTIVATE it.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum PromotionCleanupStrategyV1 {
     /// `KEEP`
     Keep,
@@ -3426,7 +5494,8 @@ rt::open_enum_impls!(
 );
 
 /// How a deployment is promoted into an environment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3448,13 +5517,86 @@ pub struct PromotionSettingsV1 {
     pub ramp_up_duration_seconds: Option<i64>,
 }
 
+impl PromotionSettingsV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            redeploy_on_promotion: None,
+            rolling_deploy: None,
+            promotion_cleanup_strategy: None,
+            rolling_deploy_config: None,
+            ramp_up_while_promoting: None,
+            ramp_up_duration_seconds: None,
+        }
+    }
+
+    /// Sets `redeploy_on_promotion`.
+    #[must_use]
+    pub fn redeploy_on_promotion(mut self, value: impl Into<bool>) -> Self {
+        self.redeploy_on_promotion = Some(value.into());
+        self
+    }
+
+    /// Sets `rolling_deploy`.
+    #[must_use]
+    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
+        self.rolling_deploy = Some(value.into());
+        self
+    }
+
+    /// Sets `promotion_cleanup_strategy`.
+    #[must_use]
+    pub fn promotion_cleanup_strategy(
+        mut self,
+        value: impl Into<PromotionCleanupStrategyV1>,
+    ) -> Self {
+        self.promotion_cleanup_strategy = Some(value.into());
+        self
+    }
+
+    /// Sets `rolling_deploy_config`.
+    #[must_use]
+    pub fn rolling_deploy_config(
+        mut self,
+        value: impl Into<RollingDeployConfigV1>,
+    ) -> Self {
+        self.rolling_deploy_config = Some(value.into());
+        self
+    }
+
+    /// Sets `ramp_up_while_promoting`.
+    #[must_use]
+    pub fn ramp_up_while_promoting(mut self, value: impl Into<bool>) -> Self {
+        self.ramp_up_while_promoting = Some(value.into());
+        self
+    }
+
+    /// Sets `ramp_up_duration_seconds`.
+    #[must_use]
+    pub fn ramp_up_duration_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.ramp_up_duration_seconds = Some(value.into());
+        self
+    }
+}
+
 /// A region a deployment can run in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RegionV1 {
     /// The region's identifier.
     pub slug: String,
     /// The region's human-readable name.
     pub display_name: String,
+}
+
+impl RegionV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(slug: impl Into<String>, display_name: impl Into<String>) -> Self {
+        Self {
+            slug: slug.into(),
+            display_name: display_name.into(),
+        }
+    }
 }
 
 /// QUEUE_ON_FULL: keep queueing requests when the queue is full. REJECT_ON_FULL: turn new requests
@@ -3463,6 +5605,7 @@ pub struct RegionV1 {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RequestBackpressurePolicyV1 {
     /// `QUEUE_ON_FULL`
     QueueOnFull,
@@ -3482,11 +5625,26 @@ rt::open_enum_impls!(
 );
 
 /// What happens to requests when a deployment's queue is full.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RequestBackpressureSettingsV1 {
     /// The policy in effect, or null for the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<RequestBackpressurePolicyV1>,
+}
+
+impl RequestBackpressureSettingsV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { policy: None }
+    }
+
+    /// Sets `policy`.
+    #[must_use]
+    pub fn policy(mut self, value: impl Into<RequestBackpressurePolicyV1>) -> Self {
+        self.policy = Some(value.into());
+        self
+    }
 }
 
 /// The sort of a billed resource.
@@ -3494,6 +5652,7 @@ pub struct RequestBackpressureSettingsV1 {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ResourceKind {
     /// `MODEL_DEPLOYMENT`
     ModelDeployment,
@@ -3516,7 +5675,8 @@ rt::open_enum_impls!(
 );
 
 /// Tuning of a rolling deploy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3535,11 +5695,63 @@ pub struct RollingDeployConfigV1 {
     pub replica_overhead_percent: Option<i64>,
 }
 
+impl RollingDeployConfigV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            rolling_deploy_strategy: None,
+            max_surge_percent: None,
+            max_unavailable_percent: None,
+            stabilization_time_seconds: None,
+            replica_overhead_percent: None,
+        }
+    }
+
+    /// Sets `rolling_deploy_strategy`.
+    #[must_use]
+    pub fn rolling_deploy_strategy(
+        mut self,
+        value: impl Into<RollingDeployStrategyV1>,
+    ) -> Self {
+        self.rolling_deploy_strategy = Some(value.into());
+        self
+    }
+
+    /// Sets `max_surge_percent`.
+    #[must_use]
+    pub fn max_surge_percent(mut self, value: impl Into<i64>) -> Self {
+        self.max_surge_percent = Some(value.into());
+        self
+    }
+
+    /// Sets `max_unavailable_percent`.
+    #[must_use]
+    pub fn max_unavailable_percent(mut self, value: impl Into<i64>) -> Self {
+        self.max_unavailable_percent = Some(value.into());
+        self
+    }
+
+    /// Sets `stabilization_time_seconds`.
+    #[must_use]
+    pub fn stabilization_time_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.stabilization_time_seconds = Some(value.into());
+        self
+    }
+
+    /// Sets `replica_overhead_percent`.
+    #[must_use]
+    pub fn replica_overhead_percent(mut self, value: impl Into<i64>) -> Self {
+        self.replica_overhead_percent = Some(value.into());
+        self
+    }
+}
+
 /// How a rolling deploy proceeds; REPLICA swaps replicas one batch at a time.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum RollingDeployStrategyV1 {
     /// `REPLICA`
     Replica,
@@ -3557,6 +5769,7 @@ rt::open_enum_impls!(
 
 /// Cost and usage of one training job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TrainingItemV1 {
     /// The training job billed.
     pub billable_resource: BillableResourceV1,
@@ -3569,8 +5782,32 @@ pub struct TrainingItemV1 {
     pub daily: Option<Vec<DailyTrainingUsageV1>>,
 }
 
+impl TrainingItemV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        billable_resource: impl Into<BillableResourceV1>,
+        subtotal: impl Into<::serde_json::Value>,
+        minutes: impl Into<i64>,
+    ) -> Self {
+        Self {
+            billable_resource: billable_resource.into(),
+            subtotal: subtotal.into(),
+            minutes: minutes.into(),
+            daily: None,
+        }
+    }
+
+    /// Sets `daily`.
+    #[must_use]
+    pub fn daily(mut self, value: impl Into<Vec<DailyTrainingUsageV1>>) -> Self {
+        self.daily = Some(value.into());
+        self
+    }
+}
+
 /// Cost and usage of training jobs over the range.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TrainingUsageV1 {
     /// Cost in USD before credits.
     pub subtotal: ::serde_json::Value,
@@ -3585,8 +5822,34 @@ pub struct TrainingUsageV1 {
     pub breakdown: Option<Vec<TrainingItemV1>>,
 }
 
+impl TrainingUsageV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        subtotal: impl Into<::serde_json::Value>,
+        credits_used: impl Into<::serde_json::Value>,
+        total: impl Into<::serde_json::Value>,
+        minutes: impl Into<i64>,
+    ) -> Self {
+        Self {
+            subtotal: subtotal.into(),
+            credits_used: credits_used.into(),
+            total: total.into(),
+            minutes: minutes.into(),
+            breakdown: None,
+        }
+    }
+
+    /// Sets `breakdown`.
+    #[must_use]
+    pub fn breakdown(mut self, value: impl Into<Vec<TrainingItemV1>>) -> Self {
+        self.breakdown = Some(value.into());
+        self
+    }
+}
+
 /// Schedules to create or change, and schedules to remove.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateAutoscalingScheduleSettingsV1 {
     /// New IANA time zone for all of the environment's schedules.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
@@ -3600,13 +5863,69 @@ pub struct UpdateAutoscalingScheduleSettingsV1 {
     pub delete_schedules: Option<Vec<String>>,
 }
 
+impl UpdateAutoscalingScheduleSettingsV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            timezone: rt::Patch::Unchanged,
+            schedules: None,
+            delete_schedules: None,
+        }
+    }
+
+    /// Sets `timezone`.
+    #[must_use]
+    pub fn timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `timezone`: sends it as `null`.
+    #[must_use]
+    pub fn clear_timezone(mut self) -> Self {
+        self.timezone = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `schedules`.
+    #[must_use]
+    pub fn schedules(
+        mut self,
+        value: impl Into<Vec<AutoscalingScheduleUpsertV1>>,
+    ) -> Self {
+        self.schedules = Some(value.into());
+        self
+    }
+
+    /// Sets `delete_schedules`.
+    #[must_use]
+    pub fn delete_schedules(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.delete_schedules = Some(value.into());
+        self
+    }
+}
+
 /// The outcome of an autoscaling change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateAutoscalingSettingsResponseV1 {
     /// Whether the change was taken up.
     pub status: UpdateAutoscalingSettingsStatusV1,
     /// A human-readable explanation of the status.
     pub message: String,
+}
+
+impl UpdateAutoscalingSettingsResponseV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        status: impl Into<UpdateAutoscalingSettingsStatusV1>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            status: status.into(),
+            message: message.into(),
+        }
+    }
 }
 
 /// ACCEPTED: being applied now. QUEUED: will be applied after a change already in progress.
@@ -3615,6 +5934,7 @@ pub struct UpdateAutoscalingSettingsResponseV1 {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum UpdateAutoscalingSettingsStatusV1 {
     /// `ACCEPTED`
     Accepted,
@@ -3639,6 +5959,7 @@ rt::open_enum_impls!(
 /// A change to autoscaling settings. Only the fields given (and not null) are changed; the rest
 /// keep their values.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateAutoscalingSettingsV1 {
     /// New fewest replicas; 0 allows scaling to zero.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
@@ -3666,9 +5987,138 @@ pub struct UpdateAutoscalingSettingsV1 {
     pub max_scale_down_rate: rt::Patch<i64>,
 }
 
+impl UpdateAutoscalingSettingsV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            min_replica: rt::Patch::Unchanged,
+            max_replica: rt::Patch::Unchanged,
+            autoscaling_window: rt::Patch::Unchanged,
+            scale_down_delay: rt::Patch::Unchanged,
+            concurrency_target: rt::Patch::Unchanged,
+            target_utilization_percentage: rt::Patch::Unchanged,
+            target_in_flight_tokens: rt::Patch::Unchanged,
+            max_scale_down_rate: rt::Patch::Unchanged,
+        }
+    }
+
+    /// Sets `min_replica`.
+    #[must_use]
+    pub fn min_replica(mut self, value: impl Into<i64>) -> Self {
+        self.min_replica = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `min_replica`: sends it as `null`.
+    #[must_use]
+    pub fn clear_min_replica(mut self) -> Self {
+        self.min_replica = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `max_replica`.
+    #[must_use]
+    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
+        self.max_replica = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `max_replica`: sends it as `null`.
+    #[must_use]
+    pub fn clear_max_replica(mut self) -> Self {
+        self.max_replica = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `autoscaling_window`.
+    #[must_use]
+    pub fn autoscaling_window(mut self, value: impl Into<i64>) -> Self {
+        self.autoscaling_window = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `autoscaling_window`: sends it as `null`.
+    #[must_use]
+    pub fn clear_autoscaling_window(mut self) -> Self {
+        self.autoscaling_window = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `scale_down_delay`.
+    #[must_use]
+    pub fn scale_down_delay(mut self, value: impl Into<i64>) -> Self {
+        self.scale_down_delay = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `scale_down_delay`: sends it as `null`.
+    #[must_use]
+    pub fn clear_scale_down_delay(mut self) -> Self {
+        self.scale_down_delay = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `concurrency_target`.
+    #[must_use]
+    pub fn concurrency_target(mut self, value: impl Into<i64>) -> Self {
+        self.concurrency_target = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `concurrency_target`: sends it as `null`.
+    #[must_use]
+    pub fn clear_concurrency_target(mut self) -> Self {
+        self.concurrency_target = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `target_utilization_percentage`.
+    #[must_use]
+    pub fn target_utilization_percentage(mut self, value: impl Into<i64>) -> Self {
+        self.target_utilization_percentage = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `target_utilization_percentage`: sends it as `null`.
+    #[must_use]
+    pub fn clear_target_utilization_percentage(mut self) -> Self {
+        self.target_utilization_percentage = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `target_in_flight_tokens`.
+    #[must_use]
+    pub fn target_in_flight_tokens(mut self, value: impl Into<i64>) -> Self {
+        self.target_in_flight_tokens = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `target_in_flight_tokens`: sends it as `null`.
+    #[must_use]
+    pub fn clear_target_in_flight_tokens(mut self) -> Self {
+        self.target_in_flight_tokens = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `max_scale_down_rate`.
+    #[must_use]
+    pub fn max_scale_down_rate(mut self, value: impl Into<i64>) -> Self {
+        self.max_scale_down_rate = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `max_scale_down_rate`: sends it as `null`.
+    #[must_use]
+    pub fn clear_max_scale_down_rate(mut self) -> Self {
+        self.max_scale_down_rate = rt::Patch::Clear;
+        self
+    }
+}
+
 /// A change to an environment's settings. Each group is optional; a group left out or null is not
 /// touched.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateEnvironmentRequestV1 {
     /// Changes to the autoscaling settings.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
@@ -3684,8 +6134,89 @@ pub struct UpdateEnvironmentRequestV1 {
     pub request_backpressure_settings: rt::Patch<UpdateRequestBackpressureSettingsV1>,
 }
 
+impl UpdateEnvironmentRequestV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            autoscaling_settings: rt::Patch::Unchanged,
+            promotion_settings: rt::Patch::Unchanged,
+            autoscaling_schedule_settings: rt::Patch::Unchanged,
+            request_backpressure_settings: rt::Patch::Unchanged,
+        }
+    }
+
+    /// Sets `autoscaling_settings`.
+    #[must_use]
+    pub fn autoscaling_settings(
+        mut self,
+        value: impl Into<UpdateAutoscalingSettingsV1>,
+    ) -> Self {
+        self.autoscaling_settings = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `autoscaling_settings`: sends it as `null`.
+    #[must_use]
+    pub fn clear_autoscaling_settings(mut self) -> Self {
+        self.autoscaling_settings = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `promotion_settings`.
+    #[must_use]
+    pub fn promotion_settings(
+        mut self,
+        value: impl Into<UpdatePromotionSettingsV1>,
+    ) -> Self {
+        self.promotion_settings = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `promotion_settings`: sends it as `null`.
+    #[must_use]
+    pub fn clear_promotion_settings(mut self) -> Self {
+        self.promotion_settings = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `autoscaling_schedule_settings`.
+    #[must_use]
+    pub fn autoscaling_schedule_settings(
+        mut self,
+        value: impl Into<UpdateAutoscalingScheduleSettingsV1>,
+    ) -> Self {
+        self.autoscaling_schedule_settings = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `autoscaling_schedule_settings`: sends it as `null`.
+    #[must_use]
+    pub fn clear_autoscaling_schedule_settings(mut self) -> Self {
+        self.autoscaling_schedule_settings = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `request_backpressure_settings`.
+    #[must_use]
+    pub fn request_backpressure_settings(
+        mut self,
+        value: impl Into<UpdateRequestBackpressureSettingsV1>,
+    ) -> Self {
+        self.request_backpressure_settings = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `request_backpressure_settings`: sends it as `null`.
+    #[must_use]
+    pub fn clear_request_backpressure_settings(mut self) -> Self {
+        self.request_backpressure_settings = rt::Patch::Clear;
+        self
+    }
+}
+
 /// The reply to an environment change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateEnvironmentResponseV1 {
     /// The environment as the server sees it once the change was accepted.
     pub environment: EnvironmentV1,
@@ -3695,8 +6226,24 @@ pub struct UpdateEnvironmentResponseV1 {
     pub message: String,
 }
 
+impl UpdateEnvironmentResponseV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        environment: impl Into<EnvironmentV1>,
+        status: impl Into<UpdateAutoscalingSettingsStatusV1>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            environment: environment.into(),
+            status: status.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// A change to promotion settings; null fields keep their values.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdatePromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
@@ -3718,16 +6265,145 @@ pub struct UpdatePromotionSettingsV1 {
     pub ramp_up_duration_seconds: rt::Patch<i64>,
 }
 
+impl UpdatePromotionSettingsV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            redeploy_on_promotion: rt::Patch::Unchanged,
+            rolling_deploy: rt::Patch::Unchanged,
+            promotion_cleanup_strategy: rt::Patch::Unchanged,
+            rolling_deploy_config: rt::Patch::Unchanged,
+            ramp_up_while_promoting: rt::Patch::Unchanged,
+            ramp_up_duration_seconds: rt::Patch::Unchanged,
+        }
+    }
+
+    /// Sets `redeploy_on_promotion`.
+    #[must_use]
+    pub fn redeploy_on_promotion(mut self, value: impl Into<bool>) -> Self {
+        self.redeploy_on_promotion = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `redeploy_on_promotion`: sends it as `null`.
+    #[must_use]
+    pub fn clear_redeploy_on_promotion(mut self) -> Self {
+        self.redeploy_on_promotion = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `rolling_deploy`.
+    #[must_use]
+    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
+        self.rolling_deploy = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `rolling_deploy`: sends it as `null`.
+    #[must_use]
+    pub fn clear_rolling_deploy(mut self) -> Self {
+        self.rolling_deploy = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `promotion_cleanup_strategy`.
+    #[must_use]
+    pub fn promotion_cleanup_strategy(
+        mut self,
+        value: impl Into<PromotionCleanupStrategyV1>,
+    ) -> Self {
+        self.promotion_cleanup_strategy = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `promotion_cleanup_strategy`: sends it as `null`.
+    #[must_use]
+    pub fn clear_promotion_cleanup_strategy(mut self) -> Self {
+        self.promotion_cleanup_strategy = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `rolling_deploy_config`.
+    #[must_use]
+    pub fn rolling_deploy_config(
+        mut self,
+        value: impl Into<UpdateRollingDeployConfigV1>,
+    ) -> Self {
+        self.rolling_deploy_config = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `rolling_deploy_config`: sends it as `null`.
+    #[must_use]
+    pub fn clear_rolling_deploy_config(mut self) -> Self {
+        self.rolling_deploy_config = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `ramp_up_while_promoting`.
+    #[must_use]
+    pub fn ramp_up_while_promoting(mut self, value: impl Into<bool>) -> Self {
+        self.ramp_up_while_promoting = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `ramp_up_while_promoting`: sends it as `null`.
+    #[must_use]
+    pub fn clear_ramp_up_while_promoting(mut self) -> Self {
+        self.ramp_up_while_promoting = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `ramp_up_duration_seconds`.
+    #[must_use]
+    pub fn ramp_up_duration_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.ramp_up_duration_seconds = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `ramp_up_duration_seconds`: sends it as `null`.
+    #[must_use]
+    pub fn clear_ramp_up_duration_seconds(mut self) -> Self {
+        self.ramp_up_duration_seconds = rt::Patch::Clear;
+        self
+    }
+}
+
 /// A change to the backpressure policy.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateRequestBackpressureSettingsV1 {
     /// The new policy; null leaves it unchanged.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
     pub policy: rt::Patch<RequestBackpressurePolicyV1>,
 }
 
+impl UpdateRequestBackpressureSettingsV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            policy: rt::Patch::Unchanged,
+        }
+    }
+
+    /// Sets `policy`.
+    #[must_use]
+    pub fn policy(mut self, value: impl Into<RequestBackpressurePolicyV1>) -> Self {
+        self.policy = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `policy`: sends it as `null`.
+    #[must_use]
+    pub fn clear_policy(mut self) -> Self {
+        self.policy = rt::Patch::Clear;
+        self
+    }
+}
+
 /// A change to rolling-deploy tuning; null fields keep their values.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateRollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
@@ -3746,8 +6422,95 @@ pub struct UpdateRollingDeployConfigV1 {
     pub replica_overhead_percent: rt::Patch<i64>,
 }
 
+impl UpdateRollingDeployConfigV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            rolling_deploy_strategy: rt::Patch::Unchanged,
+            max_surge_percent: rt::Patch::Unchanged,
+            max_unavailable_percent: rt::Patch::Unchanged,
+            stabilization_time_seconds: rt::Patch::Unchanged,
+            replica_overhead_percent: rt::Patch::Unchanged,
+        }
+    }
+
+    /// Sets `rolling_deploy_strategy`.
+    #[must_use]
+    pub fn rolling_deploy_strategy(
+        mut self,
+        value: impl Into<RollingDeployStrategyV1>,
+    ) -> Self {
+        self.rolling_deploy_strategy = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `rolling_deploy_strategy`: sends it as `null`.
+    #[must_use]
+    pub fn clear_rolling_deploy_strategy(mut self) -> Self {
+        self.rolling_deploy_strategy = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `max_surge_percent`.
+    #[must_use]
+    pub fn max_surge_percent(mut self, value: impl Into<i64>) -> Self {
+        self.max_surge_percent = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `max_surge_percent`: sends it as `null`.
+    #[must_use]
+    pub fn clear_max_surge_percent(mut self) -> Self {
+        self.max_surge_percent = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `max_unavailable_percent`.
+    #[must_use]
+    pub fn max_unavailable_percent(mut self, value: impl Into<i64>) -> Self {
+        self.max_unavailable_percent = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `max_unavailable_percent`: sends it as `null`.
+    #[must_use]
+    pub fn clear_max_unavailable_percent(mut self) -> Self {
+        self.max_unavailable_percent = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `stabilization_time_seconds`.
+    #[must_use]
+    pub fn stabilization_time_seconds(mut self, value: impl Into<i64>) -> Self {
+        self.stabilization_time_seconds = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `stabilization_time_seconds`: sends it as `null`.
+    #[must_use]
+    pub fn clear_stabilization_time_seconds(mut self) -> Self {
+        self.stabilization_time_seconds = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `replica_overhead_percent`.
+    #[must_use]
+    pub fn replica_overhead_percent(mut self, value: impl Into<i64>) -> Self {
+        self.replica_overhead_percent = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `replica_overhead_percent`: sends it as `null`.
+    #[must_use]
+    pub fn clear_replica_overhead_percent(mut self) -> Self {
+        self.replica_overhead_percent = rt::Patch::Clear;
+        self
+    }
+}
+
 /// Billed usage over a date range, by product. A product the workspace did not use is null.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UsageSummaryV1 {
     /// Dedicated model serving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3758,4 +6521,36 @@ pub struct UsageSummaryV1 {
     /// Model APIs, billed by token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_apis_usage: Option<ModelApisUsageV1>,
+}
+
+impl UsageSummaryV1 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            dedicated_usage: None,
+            training_usage: None,
+            model_apis_usage: None,
+        }
+    }
+
+    /// Sets `dedicated_usage`.
+    #[must_use]
+    pub fn dedicated_usage(mut self, value: impl Into<DedicatedUsageV1>) -> Self {
+        self.dedicated_usage = Some(value.into());
+        self
+    }
+
+    /// Sets `training_usage`.
+    #[must_use]
+    pub fn training_usage(mut self, value: impl Into<TrainingUsageV1>) -> Self {
+        self.training_usage = Some(value.into());
+        self
+    }
+
+    /// Sets `model_apis_usage`.
+    #[must_use]
+    pub fn model_apis_usage(mut self, value: impl Into<ModelApisUsageV1>) -> Self {
+        self.model_apis_usage = Some(value.into());
+        self
+    }
 }

@@ -8,6 +8,7 @@ use crate::runtime as rt;
 
 /// Optional query parameters of [`Client::get_audit_logs`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetAuditLogsQuery {
     /// The `pagination.cursor` of the previous page. Leave it out for the first page.
     pub cursor: Option<String>,
@@ -150,6 +151,7 @@ impl GetAuditLogsQuery {
 
 /// Optional query parameters of [`Client::get_model_deployment_metrics`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetModelDeploymentMetricsQuery {
     /// How to aggregate. CURRENT returns one snapshot taken now and requires start_epoch_millis and
     /// end_epoch_millis to be left out. SUMMARY returns one value set covering the whole window.
@@ -204,6 +206,7 @@ impl GetModelDeploymentMetricsQuery {
 
 /// Optional query parameters of [`Client::get_model_deployments`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetModelDeploymentsQuery {
     /// Only return the deployment called exactly this, if there is one.
     pub name: Option<String>,
@@ -220,6 +223,7 @@ impl GetModelDeploymentsQuery {
 
 /// Optional query parameters of [`Client::get_model_environment_metrics`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetModelEnvironmentMetricsQuery {
     /// How to aggregate. CURRENT returns one snapshot taken now and requires start_epoch_millis and
     /// end_epoch_millis to be left out. SUMMARY returns one value set covering the whole window.
@@ -274,6 +278,7 @@ impl GetModelEnvironmentMetricsQuery {
 
 /// Optional query parameters of [`Client::get_models`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetModelsQuery {
     /// Only return models called exactly this. Model names are unique within a team, not across the
     /// organization, so more than one model can match.

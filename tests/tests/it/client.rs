@@ -77,14 +77,20 @@ async fn call(
                 .await
         }
         Op::Deployment { model, deployment } => {
-            // A struct literal, not `..Default::default()`: a field added to only one of the two
-            // query types should break this build rather than be silently dropped.
-            let query = GetModelDeploymentMetricsQuery {
-                mode: query.mode.clone(),
-                start_epoch_millis: query.start_epoch_millis,
-                end_epoch_millis: query.end_epoch_millis,
-                metrics: query.metrics.clone(),
-            };
+            // Field by field (the query types are `non_exhaustive`, so no struct literal); a
+            // field added to only one of the two types shows in their `Debug`, and fails here
+            // rather than being silently dropped.
+            let mut copy = GetModelDeploymentMetricsQuery::default();
+            copy.mode = query.mode.clone();
+            copy.start_epoch_millis = query.start_epoch_millis;
+            copy.end_epoch_millis = query.end_epoch_millis;
+            copy.metrics = query.metrics.clone();
+            assert_eq!(
+                format!("{copy:?}").replacen("Deployment", "Environment", 1),
+                format!("{query:?}"),
+                "the two metrics query types have different fields"
+            );
+            let query = copy;
             client
                 .get_model_deployment_metrics(model, deployment, &query)
                 .await

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use baseten_api::runtime::mock::Reply;
-use baseten_api::{Error, Patch, ResponseError};
+use baseten_api::{Error, ResponseError};
 use baseten_tests::snapshots::consumers::mock::FakeBaseten;
 use baseten_tests::snapshots::consumers::models::{
     Event, EventPage, Pagination, Settings, UpdateSettings,
@@ -15,18 +15,13 @@ use baseten_tests::snapshots::consumers::operations::GetEventsQuery;
 use futures_util::TryStreamExt as _;
 
 fn page(ids: &[&str], cursor: Option<&str>) -> EventPage {
-    EventPage {
-        items: ids
-            .iter()
-            .map(|id| Event {
-                id: (*id).to_owned(),
-            })
-            .collect(),
-        pagination: Pagination {
-            has_more: cursor.is_some(),
-            cursor: cursor.map(str::to_owned),
-        },
-    }
+    let mut pagination = Pagination::new(cursor.is_some());
+    // A field is still assignable from outside; an `Option` in hand needs no `if`.
+    pagination.cursor = cursor.map(str::to_owned);
+    EventPage::new(
+        ids.iter().map(|id| Event::new(*id)).collect::<Vec<_>>(),
+        pagination,
+    )
 }
 
 fn queries(requests: &[wiremock::Request]) -> Vec<String> {
@@ -97,27 +92,15 @@ async fn a_looping_cursor_ends_in_an_error() {
 #[tokio::test]
 async fn a_patch_sends_absent_null_and_value_as_asked() {
     let fake = FakeBaseten::start().await;
-    let answer = Settings {
-        min_replica: Some(2),
-        max_replica: None,
-        label: None,
-    };
+    let answer = Settings::new(2);
     let cases = [
         (
-            UpdateSettings {
-                min_replica: Patch::Set(2),
-                max_replica: Patch::Clear,
-                ..Default::default()
-            },
+            UpdateSettings::new().min_replica(2).clear_max_replica(),
             serde_json::json!({"min_replica": 2, "max_replica": null}),
         ),
         (UpdateSettings::default(), serde_json::json!({})),
         (
-            UpdateSettings {
-                label: Some("blue".into()),
-                min_replica: Patch::Clear,
-                ..Default::default()
-            },
+            UpdateSettings::new().label("blue").clear_min_replica(),
             serde_json::json!({"min_replica": null, "label": "blue"}),
         ),
     ];

@@ -16,6 +16,7 @@ mod operations_live;
 mod probe;
 mod properties;
 mod resilience;
+mod semver;
 mod smoke;
 mod snapshots;
 mod ui;

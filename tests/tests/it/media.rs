@@ -204,10 +204,7 @@ async fn forms_are_encoded_and_json_with_parameters_decodes() {
         )
         .mount(&server)
         .await;
-    let login = Login {
-        user: "a b&c".to_owned(),
-        remember: Some(true),
-    };
+    let login = Login::new("a b&c").remember(true);
     let session = client(&server)
         .post_login(&login)
         .await

@@ -6,7 +6,7 @@ use baseten_api::models::{
     GetModelMetricsResponseV1, UpdateAutoscalingSettingsV1, UpdateEnvironmentRequestV1,
 };
 use baseten_api::operations::{GetAuditLogsQuery, GetModelDeploymentsQuery, GetModelsQuery};
-use baseten_api::{Client, Patch, mock::FakeBaseten};
+use baseten_api::{Client, mock::FakeBaseten};
 use futures_util::TryStreamExt as _;
 use serde_json::{Value, json};
 use wiremock::matchers::any;
@@ -154,11 +154,9 @@ async fn models_deployments_and_environments() {
 
 #[tokio::test]
 async fn autoscaling_patches_send_absent_null_and_value() {
-    let body = UpdateAutoscalingSettingsV1 {
-        min_replica: Patch::Set(0),
-        scale_down_delay: Patch::Clear,
-        ..Default::default()
-    };
+    let body = UpdateAutoscalingSettingsV1::new()
+        .min_replica(0)
+        .clear_scale_down_delay();
     let (got, request) = check(
         json!({"status": "ACCEPTED", "message": "ok"}),
         |c| async move {
@@ -178,14 +176,9 @@ async fn autoscaling_patches_send_absent_null_and_value() {
     );
     assert_eq!(got.message, "ok");
 
-    let body = UpdateEnvironmentRequestV1 {
-        autoscaling_settings: Patch::Set(UpdateAutoscalingSettingsV1 {
-            max_replica: Patch::Set(8),
-            ..Default::default()
-        }),
-        promotion_settings: Patch::Clear,
-        ..Default::default()
-    };
+    let body = UpdateEnvironmentRequestV1::new()
+        .autoscaling_settings(UpdateAutoscalingSettingsV1::new().max_replica(8))
+        .clear_promotion_settings();
     let answer = json!({"environment": environment(), "status": "QUEUED", "message": "queued"});
     let (got, request) = check(answer, |c| async move {
         c.patch_model_environment("m1", "production", &body).await

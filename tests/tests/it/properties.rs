@@ -86,14 +86,9 @@ fn descriptor() -> impl Strategy<Value = ModelMetricDescriptorV1> {
         wire_string(ModelMetricKindV1::KNOWN),
         vec(label_set(), 0..4),
     )
-        .prop_map(
-            |(name, unit_hint, kind, label_sets)| ModelMetricDescriptorV1 {
-                name,
-                unit_hint: unit_hint.into(),
-                kind: kind.into(),
-                label_sets,
-            },
-        )
+        .prop_map(|(name, unit_hint, kind, label_sets)| {
+            ModelMetricDescriptorV1::new(name, unit_hint, kind, label_sets)
+        })
 }
 
 /// Any finite `f64`, with the awkward ones well represented: both zeros, subnormals, the
@@ -198,20 +193,18 @@ fn well_formed(min_sets: usize) -> impl Strategy<Value = GetModelMetricsResponse
         })
         .prop_map(
             |((metric_descriptors, start, end, mode, step_seconds), sets)| {
-                GetModelMetricsResponseV1 {
-                    start_epoch_millis: start,
-                    end_epoch_millis: end,
+                GetModelMetricsResponseV1::new(
+                    start,
+                    end,
                     mode,
                     step_seconds,
                     metric_descriptors,
-                    metric_values: sets
-                        .into_iter()
-                        .map(|(start_epoch_millis, values)| ModelMetricValueSetV1 {
-                            start_epoch_millis,
-                            values,
+                    sets.into_iter()
+                        .map(|(start_epoch_millis, values)| {
+                            ModelMetricValueSetV1::new(start_epoch_millis, values)
                         })
-                        .collect(),
-                }
+                        .collect::<Vec<_>>(),
+                )
             },
         )
 }
@@ -271,11 +264,16 @@ fn rebuild(r: &GetModelMetricsResponseV1) -> Result<GetModelMetricsResponseV1, T
     let view = metrics::validate(r).map_err(|e| TestCaseError::fail(format!("invalid: {e}")))?;
     let metric_descriptors: Vec<ModelMetricDescriptorV1> = view
         .metrics()
-        .map(|metric| ModelMetricDescriptorV1 {
-            name: metric.name.to_owned(),
-            unit_hint: metric.unit_hint.unwrap_or_default().into(),
-            kind: metric.kind.unwrap_or_default().into(),
-            label_sets: metric.series().map(|s| s.labels.clone()).collect(),
+        .map(|metric| {
+            ModelMetricDescriptorV1::new(
+                metric.name,
+                metric.unit_hint.unwrap_or_default(),
+                metric.kind.unwrap_or_default(),
+                metric
+                    .series()
+                    .map(|s| s.labels.clone())
+                    .collect::<Vec<_>>(),
+            )
         })
         .collect();
     // Every cell starts empty; `Some(None)` will be "no data", `Some(Some(v))` a value.
@@ -319,30 +317,27 @@ fn rebuild(r: &GetModelMetricsResponseV1) -> Result<GetModelMetricsResponseV1, T
         cells[key.0][key.1][key.2] = Some(row.value);
     }
     prop_assert_eq!(rows, total);
-    let metric_values = view
+    let metric_values: Vec<ModelMetricValueSetV1> = view
         .steps()
         .zip(cells)
         .zip(starts)
         .map(|((step, cells), start)| {
-            let values = cells
+            let values: Vec<Vec<Option<f64>>> = cells
                 .into_iter()
                 .map(|list| list.into_iter().map(Option::flatten).collect())
                 .collect();
             // A step with no series has no rows; its start is metadata.
-            ModelMetricValueSetV1 {
-                start_epoch_millis: start.unwrap_or(step.start_ms),
-                values,
-            }
+            ModelMetricValueSetV1::new(start.unwrap_or(step.start_ms), values)
         })
         .collect();
-    Ok(GetModelMetricsResponseV1 {
-        start_epoch_millis: view.window_start_ms(),
-        end_epoch_millis: view.window_end_ms(),
-        mode: view.mode().unwrap_or_default().into(),
-        step_seconds: view.step_seconds(),
+    Ok(GetModelMetricsResponseV1::new(
+        view.window_start_ms(),
+        view.window_end_ms(),
+        view.mode().unwrap_or_default(),
+        view.step_seconds(),
         metric_descriptors,
         metric_values,
-    })
+    ))
 }
 
 /// The labels column as the contract states it: `k=v` pairs in key order, joined by `;`.
@@ -523,12 +518,12 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 /// in every value set, if none does); returns the indices of those that do.
 fn with_series(r: &mut GetModelMetricsResponseV1) -> Vec<usize> {
     if r.metric_descriptors.is_empty() {
-        r.metric_descriptors.push(ModelMetricDescriptorV1 {
-            name: "added".to_owned(),
-            unit_hint: "COUNT".into(),
-            kind: "GAUGE".into(),
-            label_sets: Vec::new(),
-        });
+        r.metric_descriptors.push(ModelMetricDescriptorV1::new(
+            "added",
+            "COUNT",
+            "GAUGE",
+            Vec::new(),
+        ));
         r.metric_values
             .iter_mut()
             .for_each(|set| set.values.push(Vec::new()));

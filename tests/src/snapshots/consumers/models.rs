@@ -6,24 +6,62 @@ use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Event {
     pub id: String,
 }
 
+impl Event {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(id: impl Into<String>) -> Self {
+        Self { id: id.into() }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EventPage {
     pub items: Vec<Event>,
     pub pagination: Pagination,
 }
 
+impl EventPage {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(items: impl Into<Vec<Event>>, pagination: impl Into<Pagination>) -> Self {
+        Self {
+            items: items.into(),
+            pagination: pagination.into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Pagination {
     pub has_more: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
 }
 
+impl Pagination {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(has_more: impl Into<bool>) -> Self {
+        Self {
+            has_more: has_more.into(),
+            cursor: None,
+        }
+    }
+
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn cursor(mut self, value: impl Into<String>) -> Self {
+        self.cursor = Some(value.into());
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Settings {
     #[serde(default)]
     pub min_replica: Option<i64>,
@@ -33,7 +71,33 @@ pub struct Settings {
     pub label: Option<String>,
 }
 
+impl Settings {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(min_replica: impl Into<Option<i64>>) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: None,
+            label: None,
+        }
+    }
+
+    /// Sets `max_replica`.
+    #[must_use]
+    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
+        self.max_replica = Some(value.into());
+        self
+    }
+
+    /// Sets `label`.
+    #[must_use]
+    pub fn label(mut self, value: impl Into<String>) -> Self {
+        self.label = Some(value.into());
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UpdateSettings {
     #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
     pub min_replica: rt::Patch<i64>,
@@ -41,4 +105,50 @@ pub struct UpdateSettings {
     pub max_replica: rt::Patch<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+impl UpdateSettings {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            min_replica: rt::Patch::Unchanged,
+            max_replica: rt::Patch::Unchanged,
+            label: None,
+        }
+    }
+
+    /// Sets `min_replica`.
+    #[must_use]
+    pub fn min_replica(mut self, value: impl Into<i64>) -> Self {
+        self.min_replica = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `min_replica`: sends it as `null`.
+    #[must_use]
+    pub fn clear_min_replica(mut self) -> Self {
+        self.min_replica = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `max_replica`.
+    #[must_use]
+    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
+        self.max_replica = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `max_replica`: sends it as `null`.
+    #[must_use]
+    pub fn clear_max_replica(mut self) -> Self {
+        self.max_replica = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `label`.
+    #[must_use]
+    pub fn label(mut self, value: impl Into<String>) -> Self {
+        self.label = Some(value.into());
+        self
+    }
 }

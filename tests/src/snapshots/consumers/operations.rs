@@ -8,6 +8,7 @@ use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_events`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetEventsQuery {
     pub cursor: Option<String>,
     pub limit: Option<i64>,

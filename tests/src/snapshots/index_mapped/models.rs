@@ -7,6 +7,7 @@ use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct NearMiss {
     pub start_epoch_millis: i64,
     pub end_epoch_millis: i64,
@@ -14,13 +15,45 @@ pub struct NearMiss {
     pub steps: Vec<NearMissStep>,
 }
 
+impl NearMiss {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        start_epoch_millis: impl Into<i64>,
+        end_epoch_millis: impl Into<i64>,
+        counters: impl Into<Vec<UsageCounter>>,
+        steps: impl Into<Vec<NearMissStep>>,
+    ) -> Self {
+        Self {
+            start_epoch_millis: start_epoch_millis.into(),
+            end_epoch_millis: end_epoch_millis.into(),
+            counters: counters.into(),
+            steps: steps.into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct NearMissStep {
     pub start_epoch_millis: i64,
     pub values: Vec<Vec<String>>,
 }
 
+impl NearMissStep {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        start_epoch_millis: impl Into<i64>,
+        values: impl Into<Vec<Vec<String>>>,
+    ) -> Self {
+        Self {
+            start_epoch_millis: start_epoch_millis.into(),
+            values: values.into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UsageCounter {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,13 +61,49 @@ pub struct UsageCounter {
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
 
+impl UsageCounter {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        name: impl Into<String>,
+        label_sets: impl Into<Vec<BTreeMap<String, String>>>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            unit_hint: None,
+            label_sets: label_sets.into(),
+        }
+    }
+
+    /// Sets `unit_hint`.
+    #[must_use]
+    pub fn unit_hint(mut self, value: impl Into<String>) -> Self {
+        self.unit_hint = Some(value.into());
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct UsageStep {
     pub start_epoch_millis: i64,
     pub values: Vec<Vec<Option<f64>>>,
 }
 
+impl UsageStep {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        start_epoch_millis: impl Into<i64>,
+        values: impl Into<Vec<Vec<Option<f64>>>>,
+    ) -> Self {
+        Self {
+            start_epoch_millis: start_epoch_millis.into(),
+            values: values.into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct WidgetUsage {
     pub start_epoch_millis: i64,
     pub end_epoch_millis: i64,
@@ -42,4 +111,23 @@ pub struct WidgetUsage {
     pub phase: String,
     pub counters: Vec<UsageCounter>,
     pub steps: Vec<UsageStep>,
+}
+
+impl WidgetUsage {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        start_epoch_millis: impl Into<i64>,
+        end_epoch_millis: impl Into<i64>,
+        phase: impl Into<String>,
+        counters: impl Into<Vec<UsageCounter>>,
+        steps: impl Into<Vec<UsageStep>>,
+    ) -> Self {
+        Self {
+            start_epoch_millis: start_epoch_millis.into(),
+            end_epoch_millis: end_epoch_millis.into(),
+            phase: phase.into(),
+            counters: counters.into(),
+            steps: steps.into(),
+        }
+    }
 }

@@ -6,23 +6,74 @@ use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Login {
     pub user: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remember: Option<bool>,
 }
 
+impl Login {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(user: impl Into<String>) -> Self {
+        Self {
+            user: user.into(),
+            remember: None,
+        }
+    }
+
+    /// Sets `remember`.
+    #[must_use]
+    pub fn remember(mut self, value: impl Into<bool>) -> Self {
+        self.remember = Some(value.into());
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Page {
     pub limit: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl Page {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(limit: impl Into<i64>) -> Self {
+        Self {
+            limit: limit.into(),
+            after: None,
+        }
+    }
+
+    /// Sets `after`.
+    #[must_use]
+    pub fn after(mut self, value: impl Into<String>) -> Self {
+        self.after = Some(value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Session {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+}
+
+impl Session {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { token: None }
+    }
+
+    /// Sets `token`.
+    #[must_use]
+    pub fn token(mut self, value: impl Into<String>) -> Self {
+        self.token = Some(value.into());
+        self
+    }
 }
 
 /// How items are sorted.
@@ -30,6 +81,7 @@ pub struct Session {
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum SortMode {
     /// `name_ascending`
     NameAscending,

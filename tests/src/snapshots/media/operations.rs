@@ -8,6 +8,7 @@ use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_items`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetItemsQuery {
     pub limit: Option<i64>,
     pub after: Option<String>,

@@ -8,13 +8,29 @@ use baseten_api::runtime as rt;
 /// A schema named with a keyword.
 pub type Self_ = String;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct T2faSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
 }
 
+impl T2faSettings {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { enabled: None }
+    }
+
+    /// Sets `enabled`.
+    #[must_use]
+    pub fn enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Thing {
     /// A keyword as a field name.
     #[serde(rename = "type")]
@@ -38,9 +54,47 @@ pub struct Thing {
     pub status: Option<ThingStatus>,
 }
 
+impl Thing {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        type_: impl Into<String>,
+        ref_: impl Into<String>,
+        self_: impl Into<String>,
+        match_: impl Into<i64>,
+        _2fa: impl Into<bool>,
+        weight_kg: impl Into<f64>,
+    ) -> Self {
+        Self {
+            type_: type_.into(),
+            ref_: ref_.into(),
+            self_: self_.into(),
+            match_: match_.into(),
+            _2fa: _2fa.into(),
+            weight_kg: weight_kg.into(),
+            weight_kg_2: None,
+            status: None,
+        }
+    }
+
+    /// Sets `weight_kg`.
+    #[must_use]
+    pub fn weight_kg_2(mut self, value: impl Into<f64>) -> Self {
+        self.weight_kg_2 = Some(value.into());
+        self
+    }
+
+    /// Sets `status`.
+    #[must_use]
+    pub fn status(mut self, value: impl Into<ThingStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ThingStatus {
     /// `2xx`
     V2xx,
@@ -51,22 +105,22 @@ pub enum ThingStatus {
     /// `a_b`
     AB2,
     /// `Unknown`
-    Unknown,
+    UnknownValue,
     /// ``
     Empty,
     /// A value not in the document this code was generated from.
-    Other(String),
+    Unknown(String),
 }
 
 rt::open_enum_impls!(
     ThingStatus,
-    Other,
+    Unknown,
     [
         V2xx = "2xx",
         V5xx = "5xx",
         AB = "a-b",
         AB2 = "a_b",
-        Unknown = "Unknown",
+        UnknownValue = "Unknown",
         Empty = "",
     ]
 );

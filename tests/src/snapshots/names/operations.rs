@@ -8,6 +8,7 @@ use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_thing`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetThingQuery {
     pub self_: Option<bool>,
     pub weight_kg: Option<f64>,

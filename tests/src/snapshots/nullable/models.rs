@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Level {
     /// `LOW`
     Low,
@@ -30,6 +31,7 @@ rt::open_enum_impls!(
 );
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Reading {
     /// 3.1 type array with null.
     #[serde(default)]
@@ -65,15 +67,118 @@ pub struct Reading {
     pub inline: Option<ReadingInline>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl Reading {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        type_array: impl Into<Option<String>>,
+        any_of: impl Into<Option<i64>>,
+        one_of: impl Into<Option<f64>>,
+        ref_nullable: impl Into<Option<Level>>,
+        required_nullable: impl Into<Option<String>>,
+        plain: impl Into<bool>,
+        values: impl Into<Vec<Vec<Option<f64>>>>,
+    ) -> Self {
+        Self {
+            type_array: type_array.into(),
+            any_of: any_of.into(),
+            one_of: one_of.into(),
+            ref_nullable: ref_nullable.into(),
+            ref_with_siblings: None,
+            required_nullable: required_nullable.into(),
+            optional_plain: None,
+            optional_nullable: None,
+            plain: plain.into(),
+            kind: None,
+            ratio: None,
+            values: values.into(),
+            labels: None,
+            anything: None,
+            inline: None,
+        }
+    }
+
+    /// Sets `ref_with_siblings`.
+    #[must_use]
+    pub fn ref_with_siblings(mut self, value: impl Into<Level>) -> Self {
+        self.ref_with_siblings = Some(value.into());
+        self
+    }
+
+    /// Sets `optional_plain`.
+    #[must_use]
+    pub fn optional_plain(mut self, value: impl Into<String>) -> Self {
+        self.optional_plain = Some(value.into());
+        self
+    }
+
+    /// Sets `optional_nullable`.
+    #[must_use]
+    pub fn optional_nullable(mut self, value: impl Into<i64>) -> Self {
+        self.optional_nullable = Some(value.into());
+        self
+    }
+
+    /// Sets `kind`.
+    #[must_use]
+    pub fn kind(mut self, value: impl Into<ReadingKind>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+
+    /// Sets `ratio`.
+    #[must_use]
+    pub fn ratio(mut self, value: impl Into<f64>) -> Self {
+        self.ratio = Some(value.into());
+        self
+    }
+
+    /// Sets `labels`.
+    #[must_use]
+    pub fn labels(mut self, value: impl Into<BTreeMap<String, Option<String>>>) -> Self {
+        self.labels = Some(value.into());
+        self
+    }
+
+    /// Sets `anything`.
+    #[must_use]
+    pub fn anything(mut self, value: impl Into<::serde_json::Value>) -> Self {
+        self.anything = Some(value.into());
+        self
+    }
+
+    /// Sets `inline`.
+    #[must_use]
+    pub fn inline(mut self, value: impl Into<ReadingInline>) -> Self {
+        self.inline = Some(value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ReadingInline {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ReadingInlineMode>,
 }
 
+impl ReadingInline {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { mode: None }
+    }
+
+    /// Sets `mode`.
+    #[must_use]
+    pub fn mode(mut self, value: impl Into<ReadingInlineMode>) -> Self {
+        self.mode = Some(value.into());
+        self
+    }
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ReadingInlineMode {
     /// `A`
     A,
@@ -97,6 +202,7 @@ rt::open_enum_impls!(
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ReadingKind {
     /// `reading`
     Reading,

@@ -8,6 +8,7 @@ use baseten_api::runtime as rt;
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum GetWidgetsOrder {
     /// `asc`
     Asc,
@@ -27,19 +28,60 @@ rt::open_enum_impls!(
 );
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct GetWidgetsResponse {
     pub widgets: Vec<Widget>,
 }
 
+impl GetWidgetsResponse {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(widgets: impl Into<Vec<Widget>>) -> Self {
+        Self { widgets: widgets.into() }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PatchWidgetBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
+impl PatchWidgetBody {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { name: None }
+    }
+
+    /// Sets `name`.
+    #[must_use]
+    pub fn set_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Widget {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
+}
+
+impl Widget {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            weight: None,
+        }
+    }
+
+    /// Sets `weight`.
+    #[must_use]
+    pub fn weight(mut self, value: impl Into<f64>) -> Self {
+        self.weight = Some(value.into());
+        self
+    }
 }

@@ -8,6 +8,7 @@ use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_widgets`]; unset ones are not sent.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct GetWidgetsQuery {
     pub limit: Option<i64>,
     pub tag: Vec<String>,

@@ -7,28 +7,88 @@ use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LinkedNode {
     pub value: i64,
     #[serde(default)]
     pub next: Option<Box<LinkedNode>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl LinkedNode {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(value: impl Into<i64>, next: impl Into<Option<LinkedNode>>) -> Self {
+        Self {
+            value: value.into(),
+            next: next.into().map(Box::new),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Ping {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pong: Option<Box<Pong>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl Ping {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { pong: None }
+    }
+
+    /// Sets `pong`.
+    #[must_use]
+    pub fn pong(mut self, value: impl Into<Pong>) -> Self {
+        self.pong = Some(Box::new(value.into()));
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Pong {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping: Option<Box<Ping>>,
 }
 
+impl Pong {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { ping: None }
+    }
+
+    /// Sets `ping`.
+    #[must_use]
+    pub fn ping(mut self, value: impl Into<Ping>) -> Self {
+        self.ping = Some(Box::new(value.into()));
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Tree {
     pub label: String,
     pub children: Vec<Tree>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<BTreeMap<String, Tree>>,
+}
+
+impl Tree {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(label: impl Into<String>, children: impl Into<Vec<Tree>>) -> Self {
+        Self {
+            label: label.into(),
+            children: children.into(),
+            index: None,
+        }
+    }
+
+    /// Sets `index`.
+    #[must_use]
+    pub fn index(mut self, value: impl Into<BTreeMap<String, Tree>>) -> Self {
+        self.index = Some(value.into());
+        self
+    }
 }
