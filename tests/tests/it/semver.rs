@@ -128,13 +128,22 @@ fn item<'a>(models: &'a str, item: &str) -> &'a str {
     &models[start..end]
 }
 
-/// The emitted text of `emitted` (see [`item`]) for the fixture document, against `expected`.
+/// Text without its blank lines: the tidy pass decides where they go, not this file.
+fn without_blank_lines(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The emitted text of `emitted` (see [`item`]) for the fixture document, against `expected`
+/// (blank lines aside).
 fn check(emitted: &str, expected: &str) {
     let models = models(&document(false, false));
     let got = item(&models, emitted);
     assert_eq!(
-        got.trim(),
-        expected.trim(),
+        without_blank_lines(got),
+        without_blank_lines(expected),
         "\n--- got ---\n{got}\n--- expected ---\n{expected}"
     );
 }
@@ -326,8 +335,10 @@ fn the_fallback_is_unknown_even_when_a_listed_value_is_spelled_unknown() {
             .contains("    /// A value not in the document this code was generated from.\n    Unknown(String),\n"),
         "{models}"
     );
+    // The impls' macro call, however it is laid out: the fallback, then the wire values.
+    let compact: String = models.split_whitespace().collect();
     assert!(
-        models.contains("Status, Unknown, [Active = \"ACTIVE\", UnknownValue = \"Unknown\""),
+        compact.contains("Status,Unknown,[Active=\"ACTIVE\",UnknownValue=\"Unknown\""),
         "{models}"
     );
 }
