@@ -92,7 +92,7 @@ pub struct AuditLogEntryV1 {
     /// The entry's ID.
     pub id: String,
     /// When the action happened.
-    pub created: String,
+    pub created: rt::jiff::Timestamp,
     /// What kind of action it was; also the tag of `event_data`.
     pub event_type: AuditLogEventTypeV1,
     /// The details of the action; which fields it has depends on `event_type`.
@@ -2513,13 +2513,13 @@ pub struct ChainMetadataV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DailyDedicatedUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute cost in USD that day.
-    pub compute_cost: ::serde_json::Value,
+    pub compute_cost: rt::Decimal,
     /// Surcharges in USD that day.
-    pub surcharge_cost: ::serde_json::Value,
+    pub surcharge_cost: rt::Decimal,
     /// Compute minutes that day.
     pub minutes: i64,
     /// Inference requests served that day.
@@ -2529,9 +2529,9 @@ pub struct DailyDedicatedUsageV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DailyModelApiUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Input tokens that day.
     pub input_tokens: i64,
     /// Output tokens that day.
@@ -2543,9 +2543,9 @@ pub struct DailyModelApiUsageV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DailyTrainingUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute minutes that day.
     pub minutes: i64,
 }
@@ -2555,11 +2555,11 @@ pub struct DedicatedItemV1 {
     /// What was billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD, compute plus surcharges.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Cost of the compute time, in USD.
-    pub compute_cost: ::serde_json::Value,
+    pub compute_cost: rt::Decimal,
     /// Surcharges on top of compute, in USD.
-    pub surcharge_cost: ::serde_json::Value,
+    pub surcharge_cost: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// Number of inference requests served.
@@ -2572,11 +2572,11 @@ pub struct DedicatedItemV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DedicatedUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per deployment or chainlet.
@@ -2634,7 +2634,7 @@ pub struct DeploymentV1 {
     /// The deployment's ID.
     pub id: String,
     /// When the deployment was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// The deployment's name.
     pub name: String,
     /// ID of the model this deployment belongs to.
@@ -2689,7 +2689,7 @@ pub struct EnvironmentV1 {
     /// The environment's name.
     pub name: String,
     /// When the environment was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// ID of the model the environment belongs to.
     pub model_id: String,
     /// The deployment now serving the environment, or null if none.
@@ -2814,7 +2814,7 @@ pub struct ModelApiItemV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_family: Option<String>,
     /// Cost in USD.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Input tokens billed at the full rate.
     pub input_tokens: i64,
     /// Output tokens generated.
@@ -2829,11 +2829,11 @@ pub struct ModelApiItemV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelApisUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// The same figures per model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Vec<ModelApiItemV1>>,
@@ -2927,7 +2927,7 @@ pub struct ModelV1 {
     /// The model's ID.
     pub id: String,
     /// When the model was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// The model's name, unique within its team.
     pub name: String,
     /// How many deployments the model has.
@@ -3086,7 +3086,7 @@ pub struct TrainingItemV1 {
     /// The training job billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per day.
@@ -3097,11 +3097,11 @@ pub struct TrainingItemV1 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainingUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per training job.
