@@ -119,6 +119,9 @@ fn summary(api: &Api) -> String {
             TypeRef::Integer => "i64".into(),
             TypeRef::Number => "f64".into(),
             TypeRef::Boolean => "bool".into(),
+            TypeRef::Decimal => "Decimal".into(),
+            TypeRef::Timestamp => "Timestamp".into(),
+            TypeRef::Date => "Date".into(),
             TypeRef::Json => "Json".into(),
             TypeRef::Named(name) => name.clone(),
             TypeRef::Vec(inner) => format!("Vec<{}>", ty(inner)),
@@ -156,6 +159,25 @@ fn summary(api: &Api) -> String {
                 u.variants
                     .iter()
                     .map(|v| format!("{}({})", v.rust_name, ty(&v.ty)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            TypeDef::Untagged(u) => format!(
+                "untagged {} {{ {} }}",
+                u.name,
+                u.variants
+                    .iter()
+                    .map(|v| format!("{}({})", v.rust_name, boxed(ty(&v.ty), v.boxed)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            TypeDef::IntEnum(e) => format!(
+                "int enum {} {{ {} }}",
+                e.name,
+                e.variants
+                    .iter()
+                    .map(|v| v.rust_name.as_str())
+                    .chain([e.fallback.as_str()])
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
