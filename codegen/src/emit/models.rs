@@ -220,9 +220,10 @@ fn emit_untagged(def: &UntaggedDef) -> TokenStream {
         };
         quote!(#[doc = #kind] #variant_name(#ty),)
     });
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
     quote! {
         #doc
-        ///
+        #separator
         /// One of several kinds of JSON value, told apart by the kind: the variant is the member
         /// the value is.
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -253,9 +254,10 @@ fn emit_int_enum(def: &IntEnumDef) -> TokenStream {
         })
         .collect();
     let variant_docs = def.variants.iter().map(|v| format!(" `{}`", v.value));
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
     quote! {
         #doc
-        ///
+        #separator
         /// Open: an integer this crate does not know decodes as the fallback variant, keeping its
         /// value, and encodes back to it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
