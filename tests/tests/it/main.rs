@@ -16,5 +16,6 @@ mod properties;
 mod resilience;
 mod smoke;
 mod snapshots;
+mod types;
 mod ui;
 mod xtask;
