@@ -548,9 +548,7 @@ fn same_structure(old: &TypeDef, new: &TypeDef, renames: &BTreeMap<String, Strin
         (TypeDef::Untagged(a), TypeDef::Untagged(b)) => {
             a.variants.len() == b.variants.len()
                 && a.variants.iter().zip(&b.variants).all(|(x, y)| {
-                    x.kind == y.kind
-                        && x.rust_name == y.rust_name
-                        && rename(&x.ty, renames) == y.ty
+                    x.kind == y.kind && x.rust_name == y.rust_name && rename(&x.ty, renames) == y.ty
                 })
         }
         _ => false,

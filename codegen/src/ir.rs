@@ -832,7 +832,11 @@ impl<'a> Builder<'a> {
     /// The schema a union member stands for, through `$ref`s and one-member `allOf`s; `None`
     /// when it cannot be followed (the member is then not classified, and the union stays a
     /// `serde_json::Value` as before).
-    fn member_schema(&self, member: &'a ReferenceOr<Schema>, pointer: &Pointer) -> Option<&'a Schema> {
+    fn member_schema(
+        &self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+    ) -> Option<&'a Schema> {
         let schema = self.resolve(SchemaAt::of(member), pointer).ok()?;
         self.through_single_all_of(schema, pointer).ok()
     }
@@ -873,7 +877,9 @@ impl<'a> Builder<'a> {
             SchemaKind::Type(Type::Object(_)) => JsonKind::Object,
             SchemaKind::Any(_) if object_parts(schema).is_some() => JsonKind::Object,
             SchemaKind::Any(_) if string_enum(schema).is_some() => JsonKind::String,
-            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } if const_union(schema).is_some() => {
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if const_union(schema).is_some() =>
+            {
                 JsonKind::String
             }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
@@ -1056,9 +1062,7 @@ impl<'a> Builder<'a> {
                     self.define_inline(hint, schema, pointer)?
                 } else {
                     match &string.format {
-                        VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => {
-                            TypeRef::Timestamp
-                        }
+                        VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TypeRef::Timestamp,
                         VariantOrUnknownOrEmpty::Item(StringFormat::Date) => TypeRef::Date,
                         _ => TypeRef::String,
                     }
@@ -1079,7 +1083,13 @@ impl<'a> Builder<'a> {
                     )?;
                     TypeRef::Vec(Box::new(optional_if(item, item_nullable)))
                 }
-                None => TypeRef::Vec(Box::new(TypeRef::Json)),
+                None => {
+                    self.note(
+                        pointer,
+                        "an array without `items` (of any JSON values) is a Vec of serde_json::Value",
+                    );
+                    TypeRef::Vec(Box::new(TypeRef::Json))
+                }
             },
             SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
                 Some(parts) if !parts.properties.is_empty() => {
@@ -1096,12 +1106,24 @@ impl<'a> Builder<'a> {
                     )?;
                     TypeRef::Map(Box::new(optional_if(value, value_nullable)))
                 }
-                Some(_) => TypeRef::Map(Box::new(TypeRef::Json)),
+                Some(_) => {
+                    self.note(
+                        pointer,
+                        "a free-form object (no declared properties) is a map of serde_json::Value",
+                    );
+                    TypeRef::Map(Box::new(TypeRef::Json))
+                }
                 None => {
-                    if let SchemaKind::Any(any) = &schema.schema_kind {
-                        if any.typ.is_some() || !any.enumeration.is_empty() {
+                    match &schema.schema_kind {
+                        SchemaKind::Any(any)
+                            if any.typ.is_some() || !any.enumeration.is_empty() =>
+                        {
                             self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
                         }
+                        _ => self.note(
+                            pointer,
+                            "a schema without a type (any JSON value) is serde_json::Value",
+                        ),
                     }
                     TypeRef::Json
                 }
@@ -1965,7 +1987,10 @@ fn const_union(schema: &Schema) -> Option<Vec<&str>> {
 }
 
 /// An untagged union's members by JSON kind, in try order, with the keyword they stand under.
-type UntaggedPlan<'a> = (&'static str, Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)>);
+type UntaggedPlan<'a> = (
+    &'static str,
+    Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)>,
+);
 
 /// The members of an `anyOf`/`oneOf` that is neither discriminated nor a union of string
 /// constants (an enum), with the keyword they stand under.
@@ -2000,7 +2025,10 @@ fn is_decimal_string(string: &openapiv3::StringType) -> bool {
         return false;
     };
     let digit_class = pattern.contains("\\d") || pattern.contains("0-9");
-    let rest = pattern.replace("\\d", "").replace("\\.", "").replace("0-9", "");
+    let rest = pattern
+        .replace("\\d", "")
+        .replace("\\.", "")
+        .replace("0-9", "");
     digit_class
         && rest
             .chars()

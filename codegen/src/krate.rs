@@ -39,8 +39,8 @@ pub use runtime::{
 };
 pub use runtime::{
     CurrentMetrics, Decimal, Error, IndexMappedDescriptor, IndexMappedResponse,
-    IndexMappedValueSet, Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics,
-    SummaryMetrics, Window, WindowError, index_mapped, jiff, metric_names, metrics, requests,
+    IndexMappedValueSet, Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics,
+    Window, WindowError, index_mapped, jiff, metric_names, metrics, requests,
 };
 
 // The generated modules are declared like this (rather than through `include!`) so that

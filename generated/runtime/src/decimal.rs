@@ -248,7 +248,10 @@ impl<'de> Visitor<'de> for DecimalVisitor {
     /// 15 significant digits.
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<Decimal, E> {
         if !value.is_finite() {
-            return Err(E::custom(refused(&value.to_string(), "not a finite number")));
+            return Err(E::custom(refused(
+                &value.to_string(),
+                "not a finite number",
+            )));
         }
         parse(&format!("{value:e}")).map_err(E::custom)
     }
@@ -264,7 +267,10 @@ fn parse_raw(raw: &str) -> Result<Decimal, DecimalError> {
     if raw.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
         return parse(raw);
     }
-    Err(refused(raw, "expected a decimal number, or a string of one"))
+    Err(refused(
+        raw,
+        "expected a decimal number, or a string of one",
+    ))
 }
 
 impl<'de> Deserialize<'de> for Decimal {
@@ -288,7 +294,10 @@ mod tests {
         let cases = [
             ("0.1", "0.1"),
             (r#""0.10""#, "0.10"),
-            ("12345678901234567890.123456789", "12345678901234567890.123456789"),
+            (
+                "12345678901234567890.123456789",
+                "12345678901234567890.123456789",
+            ),
             ("1e-3", "0.001"),
             ("2.5E2", "250"),
             (r#""+1.5""#, "1.5"),
@@ -303,7 +312,15 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_a_decimal() {
-        for json in [r#""abc""#, "true", "null", "[1]", r#"{"a": 1}"#, r#""""#, "1e400"] {
+        for json in [
+            r#""abc""#,
+            "true",
+            "null",
+            "[1]",
+            r#"{"a": 1}"#,
+            r#""""#,
+            "1e400",
+        ] {
             assert!(decoded(json).is_err(), "{json} decoded");
         }
         // Beyond 28 digits is refused, not rounded.
@@ -313,16 +330,20 @@ mod tests {
     #[test]
     fn decodes_from_a_value_and_plain_deserializers() {
         let from_value = |v: serde_json::Value| {
-            serde_json::from_value::<Decimal>(v).map(|d| d.to_string()).ok()
+            serde_json::from_value::<Decimal>(v)
+                .map(|d| d.to_string())
+                .ok()
         };
         assert_eq!(from_value(serde_json::json!(0.2)).as_deref(), Some("0.2"));
-        assert_eq!(from_value(serde_json::json!("0.20")).as_deref(), Some("0.20"));
+        assert_eq!(
+            from_value(serde_json::json!("0.20")).as_deref(),
+            Some("0.20")
+        );
         assert_eq!(from_value(serde_json::json!(7)).as_deref(), Some("7"));
         assert_eq!(from_value(serde_json::json!("x")), None);
         // A deserializer that is not serde_json's: the value by kind.
         use serde::de::IntoDeserializer;
-        let d: Result<Decimal, de::value::Error> =
-            Decimal::deserialize("1.25".into_deserializer());
+        let d: Result<Decimal, de::value::Error> = Decimal::deserialize("1.25".into_deserializer());
         assert_eq!(d.map(|d| d.to_string()).ok().as_deref(), Some("1.25"));
         let d: Result<Decimal, de::value::Error> = Decimal::deserialize(0.5f64.into_deserializer());
         assert_eq!(d.map(|d| d.to_string()).ok().as_deref(), Some("0.5"));
@@ -341,7 +362,10 @@ mod tests {
         assert_eq!(vec![a, b].into_iter().sum::<Decimal>().to_string(), "0.3");
         assert_eq!(Decimal::default(), Decimal::ZERO);
         assert!(a < b);
-        assert_eq!(Decimal::from(rust_decimal::Decimal::new(5, 1)), "0.50".parse().unwrap_or_default());
+        assert_eq!(
+            Decimal::from(rust_decimal::Decimal::new(5, 1)),
+            "0.50".parse().unwrap_or_default()
+        );
         assert_eq!(serde_json::to_string(&c).ok().as_deref(), Some(r#""0.2""#));
         let max = Decimal::from(rust_decimal::Decimal::MAX);
         assert_eq!(max.checked_add(max), None);

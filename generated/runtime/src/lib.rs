@@ -48,12 +48,10 @@ pub use client::{
 };
 pub use decimal::{Decimal, DecimalError};
 pub use error::Error;
+pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 pub use jiff;
-/// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
-pub use rust_decimal;
-pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 pub use patch::Patch;
 #[cfg(feature = "client")]
 pub use requests::MetricsRequest;
@@ -63,6 +61,8 @@ pub use requests::{
 };
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
+/// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
+pub use rust_decimal;
 #[doc(hidden)]
 pub use support::__private;
 pub use support::json_body;

@@ -443,10 +443,22 @@ mod tests {
     #[test]
     fn open_int_enums_round_trip_known_and_unknown_values() {
         assert_eq!(Status::KNOWN, &[Status::V200, Status::VMinus1]);
-        assert_eq!(serde_json::from_str::<Status>("-1").ok(), Some(Status::VMinus1));
-        assert_eq!(serde_json::from_str::<Status>("7").ok(), Some(Status::Unknown(7)));
-        assert_eq!(serde_json::to_string(&Status::V200).ok().as_deref(), Some("200"));
-        assert_eq!(serde_json::to_string(&Status::Unknown(7)).ok().as_deref(), Some("7"));
+        assert_eq!(
+            serde_json::from_str::<Status>("-1").ok(),
+            Some(Status::VMinus1)
+        );
+        assert_eq!(
+            serde_json::from_str::<Status>("7").ok(),
+            Some(Status::Unknown(7))
+        );
+        assert_eq!(
+            serde_json::to_string(&Status::V200).ok().as_deref(),
+            Some("200")
+        );
+        assert_eq!(
+            serde_json::to_string(&Status::Unknown(7)).ok().as_deref(),
+            Some("7")
+        );
         assert_eq!("200".parse::<Status>(), Ok(Status::V200));
         assert_eq!(i64::from(Status::VMinus1), -1);
         assert_eq!(Status::Unknown(9).to_string(), "9");

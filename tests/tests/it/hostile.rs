@@ -601,6 +601,12 @@ fn leaf_schema() -> impl Strategy<Value = Value> {
         component_ref(),
         vec(name(), 1..5).prop_map(|values| json!({"type": "string", "enum": values})),
         name().prop_map(|value| json!({"const": value})),
+        Just(json!({"type": "string", "format": "date-time"})),
+        Just(json!({"type": "string", "format": "date"})),
+        Just(
+            json!({"anyOf": [{"type": "number"}, {"type": "string", "pattern": "^-?\\d+(\\.\\d+)?$"}]})
+        ),
+        vec(any::<i64>(), 1..4).prop_map(|values| json!({"type": "integer", "enum": values})),
     ]
 }
 

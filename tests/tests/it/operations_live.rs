@@ -208,8 +208,11 @@ async fn billing_audit_logs_and_metrics() {
     let usage = json!({"dedicated_usage": {"subtotal": "12.50", "credits_used": 0, "total": "12.50",
                                            "minutes": 42, "breakdown": []}});
     let (got, request) = check(usage, |c| async move {
-        c.get_billing_usage_summary(timestamp("2026-07-01T00:00:00Z"), timestamp("2026-07-08T02:00:00+02:00"))
-            .await
+        c.get_billing_usage_summary(
+            timestamp("2026-07-01T00:00:00Z"),
+            timestamp("2026-07-08T02:00:00+02:00"),
+        )
+        .await
     })
     .await;
     assert_eq!(

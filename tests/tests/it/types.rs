@@ -25,18 +25,15 @@ fn lowered(schema: &str) -> String {
         spec_text: &spec,
         config_text: None,
     };
-    let (api, notes) = baseten_codegen::build_ir(&input)
-        .unwrap_or_else(|error| panic!("{error}\nfor:\n{spec}"));
+    let (api, notes) =
+        baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}\nfor:\n{spec}"));
     let mut lines = vec![format!("p: {}", field_type(&api))];
     for (name, def) in &api.types {
         if name != "Row" && name != "Secret" {
             lines.push(describe(def));
         }
     }
-    for note in notes
-        .iter()
-        .filter(|n| n.pointer.contains("/properties/p"))
-    {
+    for note in notes.iter().filter(|n| n.pointer.contains("/properties/p")) {
         lines.push(format!("note: {}", note.message));
     }
     lines.join("\n")
@@ -112,11 +109,14 @@ fn check(schema: &str, expected: &str) {
 
 #[test]
 fn a_number_or_a_decimal_string_is_a_decimal() {
-    let money = format!("{{anyOf: [{{type: number}}, {{type: string, pattern: {DECIMAL_PATTERN}}}]}}");
+    let money =
+        format!("{{anyOf: [{{type: number}}, {{type: string, pattern: {DECIMAL_PATTERN}}}]}}");
     check(&money, "p: Decimal");
     // Either order, either keyword, nullable in 3.1's way.
     check(
-        &format!("{{oneOf: [{{type: string, pattern: {DECIMAL_PATTERN}}}, {{type: number}}, {{type: 'null'}}]}}"),
+        &format!(
+            "{{oneOf: [{{type: string, pattern: {DECIMAL_PATTERN}}}, {{type: number}}, {{type: 'null'}}]}}"
+        ),
         "p: Option<Decimal>",
     );
     check(
@@ -147,14 +147,20 @@ fn a_number_or_a_decimal_string_is_a_decimal() {
 fn date_time_and_date_strings_are_jiff_types() {
     check("{type: string, format: date-time}", "p: Timestamp");
     check("{type: string, format: date}", "p: Date");
-    check("{type: [string, 'null'], format: date-time}", "p: Option<Timestamp>");
+    check(
+        "{type: [string, 'null'], format: date-time}",
+        "p: Option<Timestamp>",
+    );
     check(
         "{anyOf: [{type: string, format: date}, {type: 'null'}]}",
         "p: Option<Date>",
     );
     // Other formats stay strings.
     check("{type: string, format: uuid}", "p: String");
-    check("{type: array, items: {type: string, format: date-time}}", "p: Vec<Timestamp>");
+    check(
+        "{type: array, items: {type: string, format: date-time}}",
+        "p: Vec<Timestamp>",
+    );
 }
 
 #[test]
@@ -265,24 +271,38 @@ fn money_decodes_and_sums_exactly() {
 #[test]
 fn bad_values_are_decode_errors_naming_their_path() {
     let usage = |total: &str| {
-        format!(r#"{{"dedicated_usage": {{"subtotal": 1, "credits_used": 0, "total": {total}, "minutes": 0}}}}"#)
+        format!(
+            r#"{{"dedicated_usage": {{"subtotal": 1, "credits_used": 0, "total": {total}, "minutes": 0}}}}"#
+        )
     };
-    let error = decode::<UsageSummaryV1>(&usage(r#""12,50""#)).err().unwrap_or_default();
+    let error = decode::<UsageSummaryV1>(&usage(r#""12,50""#))
+        .err()
+        .unwrap_or_default();
     assert!(
         error.starts_with(r#"dedicated_usage.total: invalid decimal "12,50""#),
         "{error}"
     );
-    let error = decode::<UsageSummaryV1>(&usage("true")).err().unwrap_or_default();
-    assert!(error.starts_with(r#"dedicated_usage.total: invalid decimal "true""#), "{error}");
+    let error = decode::<UsageSummaryV1>(&usage("true"))
+        .err()
+        .unwrap_or_default();
+    assert!(
+        error.starts_with(r#"dedicated_usage.total: invalid decimal "true""#),
+        "{error}"
+    );
     assert!(decode::<UsageSummaryV1>(&usage("12.5")).is_ok());
 
     let item = |created: &str, day: &str| {
-        format!(r#"{{"total": 1, "items": [{{"subtotal": 1, "day": {day}}}], "created": {created}}}"#)
+        format!(
+            r#"{{"total": 1, "items": [{{"subtotal": 1, "day": {day}}}], "created": {created}}}"#
+        )
     };
     let ok = decode::<fixture::Usage>(&item(r#""2026-07-01T02:00:00+02:00""#, r#""2026-07-01""#));
     let ok = ok.unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(ok.created.to_string(), "2026-07-01T00:00:00Z");
-    assert_eq!(ok.items.first().map(|i| i.day.to_string()).as_deref(), Some("2026-07-01"));
+    assert_eq!(
+        ok.items.first().map(|i| i.day.to_string()).as_deref(),
+        Some("2026-07-01")
+    );
     // RFC 3339 needs an offset; a date is not a timestamp, nor is a timestamp a date.
     for created in [r#""2026-07-01T00:00:00""#, r#""2026-07-01""#, "17"] {
         let error = decode::<fixture::Usage>(&item(created, r#""2026-07-01""#))
@@ -303,15 +323,26 @@ fn untagged_unions_and_integer_enums_decode_by_kind() {
     };
     let decoded = |extra: &str| decode::<fixture::Usage>(&usage(extra));
     let limit = |extra: &str| decoded(extra).ok().and_then(|u| u.limit);
-    assert_eq!(limit(r#", "limit": 3"#), Some(fixture::UsageLimit::Integer(3)));
-    assert_eq!(limit(r#", "limit": 2.5"#), Some(fixture::UsageLimit::Number(2.5)));
+    assert_eq!(
+        limit(r#", "limit": 3"#),
+        Some(fixture::UsageLimit::Integer(3))
+    );
+    assert_eq!(
+        limit(r#", "limit": 2.5"#),
+        Some(fixture::UsageLimit::Number(2.5))
+    );
     let env = decoded(r#", "env": {"A": "x", "B": {"name": "s"}}"#)
         .ok()
         .and_then(|u| u.env)
         .unwrap_or_default();
-    assert_eq!(env.get("A"), Some(&fixture::UsageEnvValue::String("x".into())));
+    assert_eq!(
+        env.get("A"),
+        Some(&fixture::UsageEnvValue::String("x".into()))
+    );
     assert!(matches!(env.get("B"), Some(fixture::UsageEnvValue::Secret(s)) if s.name == "s"));
-    let tree = decoded(r#", "tree": {"child": {"child": "leaf"}}"#).ok().and_then(|u| u.tree);
+    let tree = decoded(r#", "tree": {"child": {"child": "leaf"}}"#)
+        .ok()
+        .and_then(|u| u.tree);
     let leaf = match tree {
         Some(fixture::Tree::Object(outer)) => match outer.child.as_deref() {
             Some(fixture::Tree::Object(inner)) => inner.child.clone(),
@@ -341,13 +372,22 @@ fn decimals_decode_through_every_deserializer_the_crate_uses() {
     // From a `serde_json::Value` (a discriminated union's payload is decoded from one) and
     // through serde_path_to_error directly.
     let from_value: Result<Decimal, _> = serde_json::from_value(serde_json::json!("0.10"));
-    assert_eq!(from_value.ok().map(|d| d.to_string()).as_deref(), Some("0.10"));
+    assert_eq!(
+        from_value.ok().map(|d| d.to_string()).as_deref(),
+        Some("0.10")
+    );
     let mut de = serde_json::Deserializer::from_str(r#"{"a": [1, "x"]}"#);
     let tracked: Result<std::collections::BTreeMap<String, Vec<Decimal>>, _> =
         serde_path_to_error::deserialize(&mut de);
-    let error = tracked.err().map(|e| e.path().to_string()).unwrap_or_default();
+    let error = tracked
+        .err()
+        .map(|e| e.path().to_string())
+        .unwrap_or_default();
     assert_eq!(error, "a[1]");
     // More digits than an f64 holds survive a JSON number, not only a string.
     let long: Result<Decimal, _> = serde_json::from_str("1234567890.123456789012");
-    assert_eq!(long.ok().map(|d| d.to_string()).as_deref(), Some("1234567890.123456789012"));
+    assert_eq!(
+        long.ok().map(|d| d.to_string()).as_deref(),
+        Some("1234567890.123456789012")
+    );
 }
