@@ -18,7 +18,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///   JSON text, a number is read from its digits as written, never through an `f64`, so
 ///   `0.1 + 0.2` is exactly `0.3` and `"0.10"` keeps its two decimal places. A value that is not
 ///   a decimal (`"abc"`, `true`, a number beyond 28 digits) is a decode error; through the
-///   crate's decode it names its JSON path.
+///   crate's decode it names its JSON path. (Only where serde buffers a value before decoding
+///   it, inside a `#[serde(untagged)]` or `flatten`ed type, does a JSON number arrive as an
+///   `f64`; its shortest round-trip text is used then, exact up to 15 significant digits.)
 /// - **Encoding** writes a JSON **string** (`"0.10"`): exact, whatever the reader's number
 ///   type, and accepted by the document's string member.
 /// - **Display** is exact and keeps the scale: `"0.10"` displays as `0.10`.
