@@ -252,6 +252,67 @@ fn compare_types(
                 }
             }
         }
+        (TypeDef::IntEnum(old), TypeDef::IntEnum(new)) => {
+            for variant in &old.variants {
+                if !new.variants.iter().any(|v| v.value == variant.value) {
+                    push(
+                        Impact::Breaking,
+                        format!(
+                            "enum value {name}::{} ({}) removed",
+                            variant.rust_name, variant.value
+                        ),
+                    );
+                }
+            }
+            for variant in &new.variants {
+                if !old.variants.iter().any(|v| v.value == variant.value) {
+                    push(
+                        Impact::Additive,
+                        format!(
+                            "enum value {name}::{} ({}) added",
+                            variant.rust_name, variant.value
+                        ),
+                    );
+                }
+            }
+        }
+        (TypeDef::Untagged(old), TypeDef::Untagged(new)) => {
+            // A variant is its JSON kind: the same kind with another payload is a change.
+            for variant in &old.variants {
+                match new.variants.iter().find(|v| v.kind == variant.kind) {
+                    None => push(
+                        Impact::Breaking,
+                        format!("union variant {name}::{} removed", variant.rust_name),
+                    ),
+                    Some(new_variant)
+                        if new_variant.rust_name != variant.rust_name
+                            || render(&rename(&variant.ty, renames)) != render(&new_variant.ty) =>
+                    {
+                        push(
+                            Impact::Breaking,
+                            format!(
+                                "union variant {name}::{}({}) changed to {}({})",
+                                variant.rust_name,
+                                render(&variant.ty),
+                                new_variant.rust_name,
+                                render(&new_variant.ty)
+                            ),
+                        );
+                    }
+                    Some(_) => {}
+                }
+            }
+            for variant in &new.variants {
+                if !old.variants.iter().any(|v| v.kind == variant.kind) {
+                    // Old code matching the enum has no arm for it: `#[non_exhaustive]` makes
+                    // it add one, so this breaks nothing.
+                    push(
+                        Impact::Additive,
+                        format!("union variant {name}::{} added", variant.rust_name),
+                    );
+                }
+            }
+        }
         (TypeDef::Alias(old), TypeDef::Alias(new)) => {
             if render(&rename(&old.ty, renames)) != render(&new.ty) {
                 push(
@@ -405,6 +466,7 @@ fn request_types(api: &Api) -> BTreeSet<String> {
                 Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
                 Some(TypeDef::Alias(def)) => pending.push(&def.ty),
                 Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
+                Some(TypeDef::Untagged(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
                 _ => {}
             },
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
@@ -478,6 +540,17 @@ fn same_structure(old: &TypeDef, new: &TypeDef, renames: &BTreeMap<String, Strin
                     .all(|(x, y)| x.tag == y.tag && rename(&x.ty, renames) == y.ty)
         }
         (TypeDef::Alias(a), TypeDef::Alias(b)) => rename(&a.ty, renames) == b.ty,
+        (TypeDef::IntEnum(a), TypeDef::IntEnum(b)) => a
+            .variants
+            .iter()
+            .map(|v| v.value)
+            .eq(b.variants.iter().map(|v| v.value)),
+        (TypeDef::Untagged(a), TypeDef::Untagged(b)) => {
+            a.variants.len() == b.variants.len()
+                && a.variants.iter().zip(&b.variants).all(|(x, y)| {
+                    x.kind == y.kind && x.rust_name == y.rust_name && rename(&x.ty, renames) == y.ty
+                })
+        }
         _ => false,
     }
 }
@@ -510,6 +583,9 @@ fn render(ty: &TypeRef) -> String {
         TypeRef::Integer => "i64".into(),
         TypeRef::Number => "f64".into(),
         TypeRef::Boolean => "bool".into(),
+        TypeRef::Decimal => "Decimal".into(),
+        TypeRef::Timestamp => "Timestamp".into(),
+        TypeRef::Date => "Date".into(),
         TypeRef::Json => "serde_json::Value".into(),
         TypeRef::Named(name) => name.clone(),
         TypeRef::Vec(inner) => format!("Vec<{}>", render(inner)),
@@ -524,5 +600,7 @@ fn kind(def: &TypeDef) -> &'static str {
         TypeDef::Enum(_) => "enum",
         TypeDef::Alias(_) => "alias",
         TypeDef::Union(_) => "union",
+        TypeDef::Untagged(_) => "untagged union",
+        TypeDef::IntEnum(_) => "integer enum",
     }
 }

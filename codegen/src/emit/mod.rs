@@ -173,6 +173,9 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
         TypeRef::Integer => quote!(i64),
         TypeRef::Number => quote!(f64),
         TypeRef::Boolean => quote!(bool),
+        TypeRef::Decimal => quote!(rt::Decimal),
+        TypeRef::Timestamp => quote!(rt::jiff::Timestamp),
+        TypeRef::Date => quote!(rt::jiff::civil::Date),
         TypeRef::Json => quote!(::serde_json::Value),
         TypeRef::Named(name) => {
             let name = ident(name);

@@ -116,7 +116,13 @@ fn argument_type(param: &Param) -> TokenStream {
     }
     match &param.ty {
         TypeRef::String => quote!(&str),
-        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(&param.ty),
+        // Small `Copy` values: taken by value.
+        TypeRef::Integer
+        | TypeRef::Number
+        | TypeRef::Boolean
+        | TypeRef::Decimal
+        | TypeRef::Timestamp
+        | TypeRef::Date => type_tokens(&param.ty),
         TypeRef::Vec(element) => {
             let element = type_tokens(element);
             quote!(&[#element])

@@ -148,7 +148,7 @@ pub struct AuditLogEntryV1 {
     /// The entry's ID.
     pub id: String,
     /// When the action happened.
-    pub created: String,
+    pub created: rt::jiff::Timestamp,
     /// What kind of action it was; also the tag of `event_data`.
     pub event_type: AuditLogEventTypeV1,
     /// The details of the action; which fields it has depends on `event_type`.
@@ -4421,13 +4421,13 @@ impl ChainMetadataV1 {
 #[non_exhaustive]
 pub struct DailyDedicatedUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute cost in USD that day.
-    pub compute_cost: ::serde_json::Value,
+    pub compute_cost: rt::Decimal,
     /// Surcharges in USD that day.
-    pub surcharge_cost: ::serde_json::Value,
+    pub surcharge_cost: rt::Decimal,
     /// Compute minutes that day.
     pub minutes: i64,
     /// Inference requests served that day.
@@ -4460,9 +4460,9 @@ impl DailyDedicatedUsageV1 {
 #[non_exhaustive]
 pub struct DailyModelApiUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Input tokens that day.
     pub input_tokens: i64,
     /// Output tokens that day.
@@ -4495,9 +4495,9 @@ impl DailyModelApiUsageV1 {
 #[non_exhaustive]
 pub struct DailyTrainingUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute minutes that day.
     pub minutes: i64,
 }
@@ -4524,11 +4524,11 @@ pub struct DedicatedItemV1 {
     /// What was billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD, compute plus surcharges.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Cost of the compute time, in USD.
-    pub compute_cost: ::serde_json::Value,
+    pub compute_cost: rt::Decimal,
     /// Surcharges on top of compute, in USD.
-    pub surcharge_cost: ::serde_json::Value,
+    pub surcharge_cost: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// Number of inference requests served.
@@ -4572,11 +4572,11 @@ impl DedicatedItemV1 {
 #[non_exhaustive]
 pub struct DedicatedUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per deployment or chainlet.
@@ -4678,7 +4678,7 @@ pub struct DeploymentV1 {
     /// The deployment's ID.
     pub id: String,
     /// When the deployment was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// The deployment's name.
     pub name: String,
     /// ID of the model this deployment belongs to.
@@ -4823,7 +4823,7 @@ pub struct EnvironmentV1 {
     /// The environment's name.
     pub name: String,
     /// When the environment was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// ID of the model the environment belongs to.
     pub model_id: String,
     /// The deployment now serving the environment, or null if none.
@@ -5126,7 +5126,7 @@ pub struct ModelApiItemV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_family: Option<String>,
     /// Cost in USD.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Input tokens billed at the full rate.
     pub input_tokens: i64,
     /// Output tokens generated.
@@ -5178,11 +5178,11 @@ impl ModelApiItemV1 {
 #[non_exhaustive]
 pub struct ModelApisUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// The same figures per model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Vec<ModelApiItemV1>>,
@@ -5380,7 +5380,7 @@ pub struct ModelV1 {
     /// The model's ID.
     pub id: String,
     /// When the model was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// The model's name, unique within its team.
     pub name: String,
     /// How many deployments the model has.
@@ -5774,7 +5774,7 @@ pub struct TrainingItemV1 {
     /// The training job billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per day.
@@ -5810,11 +5810,11 @@ impl TrainingItemV1 {
 #[non_exhaustive]
 pub struct TrainingUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per training job.
