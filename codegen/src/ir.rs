@@ -836,7 +836,8 @@ impl<'a> Builder<'a> {
     /// An integer enum: variants `V<value>` (`VMinus<value>` below zero), read as "value 200",
     /// clear of any other name and never two for one value.
     fn define_int_enum(&mut self, name: &str, values: Vec<i64>, doc: Option<String>) {
-        let mut variant_names = Namespace::new();
+        // Names follow from values alone, so no lock is needed to keep them.
+        let mut variant_names = Namespace::with_reserved([FALLBACK_VARIANT]);
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
@@ -853,7 +854,7 @@ impl<'a> Builder<'a> {
                 }
             })
             .collect();
-        let fallback = fallback_variant(&mut variant_names);
+        let fallback = fallback_variant();
         self.types.insert(
             name.to_owned(),
             TypeDef::IntEnum(IntEnumDef {

@@ -173,7 +173,7 @@ impl AuditLogEntryV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         id: impl Into<String>,
-        created: impl Into<String>,
+        created: impl Into<rt::jiff::Timestamp>,
         event_type: impl Into<AuditLogEventTypeV1>,
         event_data: impl Into<AuditLogEntryV1EventData>,
         actor: impl Into<AuditLogActorV1>,
@@ -4437,10 +4437,10 @@ pub struct DailyDedicatedUsageV1 {
 impl DailyDedicatedUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        date: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
-        compute_cost: impl Into<::serde_json::Value>,
-        surcharge_cost: impl Into<::serde_json::Value>,
+        date: impl Into<rt::jiff::civil::Date>,
+        subtotal: impl Into<rt::Decimal>,
+        compute_cost: impl Into<rt::Decimal>,
+        surcharge_cost: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
         inference_requests: impl Into<i64>,
     ) -> Self {
@@ -4474,8 +4474,8 @@ pub struct DailyModelApiUsageV1 {
 impl DailyModelApiUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        date: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
+        date: impl Into<rt::jiff::civil::Date>,
+        subtotal: impl Into<rt::Decimal>,
         input_tokens: impl Into<i64>,
         output_tokens: impl Into<i64>,
         cached_input_tokens: impl Into<i64>,
@@ -4505,8 +4505,8 @@ pub struct DailyTrainingUsageV1 {
 impl DailyTrainingUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        date: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
+        date: impl Into<rt::jiff::civil::Date>,
+        subtotal: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {
@@ -4542,9 +4542,9 @@ impl DedicatedItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         billable_resource: impl Into<BillableResourceV1>,
-        subtotal: impl Into<::serde_json::Value>,
-        compute_cost: impl Into<::serde_json::Value>,
-        surcharge_cost: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        compute_cost: impl Into<rt::Decimal>,
+        surcharge_cost: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
         inference_requests: impl Into<i64>,
     ) -> Self {
@@ -4587,9 +4587,9 @@ pub struct DedicatedUsageV1 {
 impl DedicatedUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        subtotal: impl Into<::serde_json::Value>,
-        credits_used: impl Into<::serde_json::Value>,
-        total: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        credits_used: impl Into<rt::Decimal>,
+        total: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {
@@ -4715,7 +4715,7 @@ impl DeploymentV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
-        created_at: impl Into<String>,
+        created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
         model_id: impl Into<String>,
         is_production: impl Into<bool>,
@@ -4853,7 +4853,7 @@ impl EnvironmentV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: impl Into<String>,
-        created_at: impl Into<String>,
+        created_at: impl Into<rt::jiff::Timestamp>,
         model_id: impl Into<String>,
         current_deployment: impl Into<Option<DeploymentV1>>,
         autoscaling_settings: impl Into<AutoscalingSettingsV1>,
@@ -5142,7 +5142,7 @@ impl ModelApiItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         model_name: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
         input_tokens: impl Into<i64>,
         output_tokens: impl Into<i64>,
         cached_input_tokens: impl Into<i64>,
@@ -5191,9 +5191,9 @@ pub struct ModelApisUsageV1 {
 impl ModelApisUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        subtotal: impl Into<::serde_json::Value>,
-        credits_used: impl Into<::serde_json::Value>,
-        total: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        credits_used: impl Into<rt::Decimal>,
+        total: impl Into<rt::Decimal>,
     ) -> Self {
         Self {
             subtotal: subtotal.into(),
@@ -5402,7 +5402,7 @@ impl ModelV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
-        created_at: impl Into<String>,
+        created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
         deployments_count: impl Into<i64>,
         production_deployment_id: impl Into<Option<String>>,
@@ -5786,7 +5786,7 @@ impl TrainingItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         billable_resource: impl Into<BillableResourceV1>,
-        subtotal: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {
@@ -5825,9 +5825,9 @@ pub struct TrainingUsageV1 {
 impl TrainingUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        subtotal: impl Into<::serde_json::Value>,
-        credits_used: impl Into<::serde_json::Value>,
-        total: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        credits_used: impl Into<rt::Decimal>,
+        total: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {

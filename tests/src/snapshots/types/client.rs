@@ -3,9 +3,12 @@
 //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
 //! [`operations`](super::operations)), a typestate request per metrics operation, and
 //! streams over every paginated operation.
+
 use baseten_api::runtime as rt;
+
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "";
+
 /// A client for this API: one method per operation.
 ///
 /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
@@ -14,6 +17,7 @@ pub const DEFAULT_BASE_URL: &str = "";
 pub struct Client {
     runtime: rt::Client,
 }
+
 impl Client {
     /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
     /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
@@ -24,6 +28,7 @@ impl Client {
     pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key(api_key).build()
     }
+
     /// A client configured from the environment: the key from `BASETEN_API_KEY`, the
     /// base URL from `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
     ///
@@ -34,33 +39,39 @@ impl Client {
     pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key_from_env().base_url_from_env().build()
     }
+
     /// A builder for every other setting: base URL, timeouts, retries, headers, a
     /// reqwest client of your own.
     #[must_use]
     pub fn builder() -> rt::ClientBuilder<Self> {
         rt::ClientBuilder::new(DEFAULT_BASE_URL)
     }
+
     /// The runtime client underneath: settings, and `execute` for requests of your own.
     #[must_use]
     pub fn runtime(&self) -> &rt::Client {
         &self.runtime
     }
+
     /// The base URL requests go to, without a trailing slash.
     #[must_use]
     pub fn base_url(&self) -> &str {
         self.runtime.base_url()
     }
+
     /// A copy (sharing the connection pool) whose attempts may each take `timeout`.
     #[must_use]
     pub fn with_timeout(&self, timeout: ::std::time::Duration) -> Self {
         Self::from(self.runtime.with_timeout(timeout))
     }
+
     /// A copy (sharing the connection pool) that retries as `policy` says.
     #[must_use]
     pub fn with_retry_policy(&self, policy: rt::RetryPolicy) -> Self {
         Self::from(self.runtime.with_retry_policy(policy))
     }
 }
+
 impl ::core::convert::From<rt::Client> for Client {
     fn from(runtime: rt::Client) -> Self {
         Self { runtime }

@@ -2,14 +2,17 @@
 
 //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
 //! at it, and say what each operation answers.
+
 use baseten_api::runtime as rt;
 use super::models::*;
+
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
 #[derive(Debug)]
 pub struct FakeBaseten {
     server: rt::mock::FakeServer,
 }
+
 impl FakeBaseten {
     /// Starts one.
     pub async fn start() -> Self {
@@ -17,6 +20,7 @@ impl FakeBaseten {
             server: rt::mock::FakeServer::start().await,
         }
     }
+
     /// A client for this fake: its base URL, a fake key, and retries with millisecond
     /// backoffs (a server-requested wait is still honoured).
     ///
@@ -30,15 +34,19 @@ impl FakeBaseten {
             .retry_policy(rt::mock::fast_retries())
             .build()
     }
+
     /// The base URL, for a client built by hand.
     pub fn uri(&self) -> ::std::string::String {
         self.server.uri()
     }
+
     /// The server underneath: every request received, and wiremock itself.
     pub fn server(&self) -> &rt::mock::FakeServer {
         &self.server
     }
-    /// Requests of `GET /v1/usage` ([`Client::get_usage`](super::Client::get_usage)) with these path parameters.
+
+    /// Requests of `GET /v1/usage` ([`Client::get_usage`](super::Client::get_usage)) with these
+    /// path parameters.
     pub fn on_get_usage(&self) -> rt::mock::Expectation<'_, Usage> {
         let path = rt::mock::fill_path("/v1/usage", &[]);
         self.server.on("GET", path)
