@@ -17,8 +17,8 @@ use std::fmt;
 use crate::emit::builders::{self, Storage};
 use crate::emit::write_only::write_only_types;
 use crate::ir::{
-    AliasDef, Api, BodyKind, EnumDef, Field, Operation, Param, ResponseKind, SkippedOperation,
-    StructDef, TypeDef, TypeRef, UnionDef,
+    AliasDef, Api, BodyKind, EnumDef, Field, IntEnumDef, Operation, Param, ResponseKind,
+    SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
 use crate::probe::{method_item, query_item, type_item};
 
@@ -307,6 +307,12 @@ impl Pair<'_> {
             (TypeDef::Alias(old), TypeDef::Alias(new)) => {
                 compare_aliases(item, name, old, new, self.renames, changes);
             }
+            (TypeDef::IntEnum(old), TypeDef::IntEnum(new)) => {
+                compare_enums(item, name, &old.into(), &new.into(), changes)
+            }
+            (TypeDef::Untagged(old), TypeDef::Untagged(new)) => {
+                compare_untagged(item, name, old, new, self.renames, changes);
+            }
             _ => changes.breaks(
                 item,
                 format!("type {name} changed kind ({} to {})", kind(old), kind(new)),
@@ -522,6 +528,19 @@ impl From<&EnumDef> for OpenEnum {
     }
 }
 
+impl From<&IntEnumDef> for OpenEnum {
+    fn from(def: &IntEnumDef) -> Self {
+        OpenEnum {
+            variants: def
+                .variants
+                .iter()
+                .map(|v| (v.rust_name.clone(), v.value.to_string()))
+                .collect(),
+            fallback: def.fallback.clone(),
+        }
+    }
+}
+
 fn compare_enums(item: &str, name: &str, old: &OpenEnum, new: &OpenEnum, changes: &mut Changes) {
     if old.fallback != new.fallback {
         changes.breaks(
@@ -682,6 +701,84 @@ fn compare_unions(
     }
 }
 
+/// An untagged union, by variant name (what old code matches) and then by JSON kind.
+fn compare_untagged(
+    item: &str,
+    name: &str,
+    old: &UntaggedDef,
+    new: &UntaggedDef,
+    renames: &Renames,
+    changes: &mut Changes,
+) {
+    let payload = |variant: &crate::ir::UntaggedVariant, renames: &Renames| {
+        let ty = render(&rename(&variant.ty, renames));
+        if variant.boxed {
+            format!("Box<{ty}>")
+        } else {
+            ty
+        }
+    };
+    let none = Renames::new();
+    for variant in &old.variants {
+        let Some(same) = new
+            .variants
+            .iter()
+            .find(|v| v.rust_name == variant.rust_name)
+        else {
+            match new.variants.iter().find(|v| v.kind == variant.kind) {
+                Some(other) => changes.breaks(
+                    item,
+                    format!(
+                        "union variant {name}::{}({}) changed to {}({})",
+                        variant.rust_name,
+                        payload(variant, &none),
+                        other.rust_name,
+                        payload(other, &none)
+                    ),
+                ),
+                None => changes.breaks(
+                    item,
+                    format!("union variant {name}::{} removed", variant.rust_name),
+                ),
+            }
+            continue;
+        };
+        let after = payload(same, &none);
+        if payload(variant, renames) != after {
+            changes.breaks(
+                item,
+                format!(
+                    "union variant {name}::{} payload changed from {} to {after}",
+                    variant.rust_name,
+                    payload(variant, &none)
+                ),
+            );
+        } else if payload(variant, &none) != after {
+            changes.breaks(
+                item,
+                format!(
+                    "union variant {name}::{} payload has renamed type {after} (was {})",
+                    variant.rust_name,
+                    payload(variant, &none)
+                ),
+            );
+        }
+    }
+    for variant in &new.variants {
+        let known = old
+            .variants
+            .iter()
+            .any(|v| v.kind == variant.kind || v.rust_name == variant.rust_name);
+        if !known {
+            // `#[non_exhaustive]`: old matches have a wildcard arm for it.
+            changes.adds(
+                item,
+                format!("union variant {name}::{} added", variant.rust_name),
+            );
+        }
+    }
+}
+
 fn compare_aliases(
     item: &str,
     name: &str,
@@ -721,7 +818,14 @@ fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
             let ty = match &p.ty {
                 _ if p.any_scalar => "impl Display".to_owned(),
                 TypeRef::String => "&str".to_owned(),
-                TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => render(&p.ty),
+                // Small `Copy` values, taken by value (the operations emitter's
+                // `argument_type`).
+                TypeRef::Integer
+                | TypeRef::Number
+                | TypeRef::Boolean
+                | TypeRef::Decimal
+                | TypeRef::Timestamp
+                | TypeRef::Date => render(&p.ty),
                 TypeRef::Vec(element) => format!("&[{}]", render(&rename(element, renames))),
                 other => format!("&{}", render(&rename(other, renames))),
             };
@@ -1001,6 +1105,20 @@ fn same_structure(old: &TypeDef, new: &TypeDef, renames: &BTreeMap<String, Strin
                     .all(|(x, y)| x.tag == y.tag && rename(&x.ty, renames) == y.ty)
         }
         (TypeDef::Alias(a), TypeDef::Alias(b)) => rename(&a.ty, renames) == b.ty,
+        (TypeDef::IntEnum(a), TypeDef::IntEnum(b)) => a
+            .variants
+            .iter()
+            .map(|v| v.value)
+            .eq(b.variants.iter().map(|v| v.value)),
+        (TypeDef::Untagged(a), TypeDef::Untagged(b)) => {
+            a.variants.len() == b.variants.len()
+                && a.variants.iter().zip(&b.variants).all(|(x, y)| {
+                    x.kind == y.kind
+                        && x.rust_name == y.rust_name
+                        && x.boxed == y.boxed
+                        && rename(&x.ty, renames) == y.ty
+                })
+        }
         _ => false,
     }
 }
@@ -1033,6 +1151,9 @@ fn render(ty: &TypeRef) -> String {
         TypeRef::Integer => "i64".into(),
         TypeRef::Number => "f64".into(),
         TypeRef::Boolean => "bool".into(),
+        TypeRef::Decimal => "Decimal".into(),
+        TypeRef::Timestamp => "Timestamp".into(),
+        TypeRef::Date => "Date".into(),
         TypeRef::Json => "serde_json::Value".into(),
         TypeRef::Named(name) => name.clone(),
         TypeRef::Vec(inner) => format!("Vec<{}>", render(inner)),
@@ -1047,5 +1168,7 @@ fn kind(def: &TypeDef) -> &'static str {
         TypeDef::Enum(_) => "enum",
         TypeDef::Alias(_) => "alias",
         TypeDef::Union(_) => "union",
+        TypeDef::Untagged(_) => "untagged union",
+        TypeDef::IntEnum(_) => "integer enum",
     }
 }

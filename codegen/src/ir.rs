@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use openapiv3::{
     AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr,
-    RequestBody, Response, Schema, SchemaKind, StatusCode, Type,
+    RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
 };
 
 use crate::error::Pointer;
@@ -45,6 +46,88 @@ pub enum TypeDef {
     Alias(AliasDef),
     /// A discriminated `oneOf`: one variant per tag, open to tags the document does not list.
     Union(UnionDef),
+    /// An `anyOf`/`oneOf` whose members JSON tells apart by the kind of value (a number or a
+    /// string, an object or an array, …): serde's `untagged`.
+    Untagged(UntaggedDef),
+    /// An integer enum (`type: integer, enum: [...]`), open to values the document does not list.
+    IntEnum(IntEnumDef),
+}
+
+/// A union told apart by JSON kind: one variant per member, at most one per kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UntaggedDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Variants in the order serde tries them (an integer before a number).
+    pub variants: Vec<UntaggedVariant>,
+}
+
+/// One member of an [`UntaggedDef`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct UntaggedVariant {
+    /// The Rust variant name: a `$ref` member's type name, else its kind (`String`, `Number`).
+    pub rust_name: String,
+    /// The JSON kind of value it takes.
+    pub kind: JsonKind,
+    /// The payload type.
+    pub ty: TypeRef,
+    /// Stored behind a `Box` because the union contains itself through this variant.
+    pub boxed: bool,
+}
+
+/// The kinds of JSON value, in the order an untagged union tries its members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum JsonKind {
+    /// `true` / `false`.
+    Boolean,
+    /// A number without a fraction that fits an `i64`.
+    Integer,
+    /// Any number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    /// The variant name a member of this kind gets when it has no type name of its own.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonKind::Boolean => "Boolean",
+            JsonKind::Integer => "Integer",
+            JsonKind::Number => "Number",
+            JsonKind::String => "String",
+            JsonKind::Array => "Array",
+            JsonKind::Object => "Object",
+        }
+    }
+}
+
+/// An open integer enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntEnumDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Known values in document order.
+    pub variants: Vec<IntVariant>,
+    /// Name of the variant that keeps any other integer.
+    pub fallback: String,
+}
+
+/// One known integer enum value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntVariant {
+    /// The integer on the wire.
+    pub value: i64,
+    /// The Rust variant name (`V200`, `VMinus1`).
+    pub rust_name: String,
 }
 
 /// A tagged union, decoded by its discriminator property.
@@ -149,6 +232,12 @@ pub enum TypeRef {
     Number,
     /// `bool`
     Boolean,
+    /// The runtime's exact `Decimal`: a number, or a string of decimal digits.
+    Decimal,
+    /// `jiff::Timestamp`: a `format: date-time` string (RFC 3339, with an offset).
+    Timestamp,
+    /// `jiff::civil::Date`: a `format: date` string (`2026-08-22`).
+    Date,
     /// `serde_json::Value`: anything.
     Json,
     /// A [`TypeDef`] by Rust name.
@@ -617,6 +706,14 @@ impl<'a> Builder<'a> {
             self.define_enum(name, values, doc);
             return Ok(true);
         }
+        if let Some(values) = integer_enum(schema) {
+            self.define_int_enum(name, values, doc);
+            return Ok(true);
+        }
+        if let Ok(plan) = self.untagged_plan(schema, pointer) {
+            self.define_untagged(name, plan, doc, pointer)?;
+            return Ok(true);
+        }
         if let SchemaKind::AllOf { all_of } = &schema.schema_kind {
             if all_of.len() > 1 {
                 let Some(parts) = self.merge_all_of(all_of, pointer)? else {
@@ -736,6 +833,176 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// An integer enum: variants `V<value>` (`VMinus<value>` below zero), read as "value 200",
+    /// clear of any other name and never two for one value.
+    fn define_int_enum(&mut self, name: &str, values: Vec<i64>, doc: Option<String>) {
+        // Names follow from values alone, so no lock is needed to keep them.
+        let mut variant_names = Namespace::with_reserved([FALLBACK_VARIANT]);
+        let mut seen = BTreeSet::new();
+        let variants = values
+            .into_iter()
+            .filter(|value| seen.insert(*value))
+            .map(|value| {
+                let wanted = if value < 0 {
+                    format!("VMinus{}", value.unsigned_abs())
+                } else {
+                    format!("V{value}")
+                };
+                IntVariant {
+                    value,
+                    rust_name: variant_names.claim(&wanted, ""),
+                }
+            })
+            .collect();
+        let fallback = fallback_variant();
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::IntEnum(IntEnumDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+                fallback,
+            }),
+        );
+    }
+
+    /// The schema a union member stands for, through `$ref`s and one-member `allOf`s; `None`
+    /// when it cannot be followed (the member is then not classified, and the union stays a
+    /// `serde_json::Value` as before).
+    fn member_schema(
+        &self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+    ) -> Option<&'a Schema> {
+        let schema = self.resolve(SchemaAt::of(member), pointer).ok()?;
+        self.through_single_all_of(schema, pointer).ok()
+    }
+
+    /// Whether a union is "a number, or a string of decimal digits" (money, prices): exactly a
+    /// `number` member and a `string` member whose `pattern` admits only decimal text (or whose
+    /// `format` is `decimal`). Decided by structure alone, never by the property's name.
+    fn is_decimal_union(&self, schema: &'a Schema, pointer: &Pointer) -> bool {
+        let Some((_, members)) = plain_union_members(schema) else {
+            return false;
+        };
+        let (mut number, mut string) = (false, false);
+        for member in members {
+            match self.member_schema(member, pointer).map(|m| &m.schema_kind) {
+                Some(SchemaKind::Type(Type::Number(n))) if n.enumeration.is_empty() && !number => {
+                    number = true;
+                }
+                Some(SchemaKind::Type(Type::String(s)))
+                    if s.enumeration.is_empty() && !string && is_decimal_string(s) =>
+                {
+                    string = true;
+                }
+                _ => return false,
+            }
+        }
+        number && string
+    }
+
+    /// The JSON kind every value of a member has, when it has one.
+    fn member_kind(&self, member: &'a ReferenceOr<Schema>, pointer: &Pointer) -> Option<JsonKind> {
+        let schema = self.member_schema(member, pointer)?;
+        let kind = match &schema.schema_kind {
+            SchemaKind::Type(Type::String(_)) => JsonKind::String,
+            SchemaKind::Type(Type::Integer(_)) => JsonKind::Integer,
+            SchemaKind::Type(Type::Number(_)) => JsonKind::Number,
+            SchemaKind::Type(Type::Boolean(_)) => JsonKind::Boolean,
+            SchemaKind::Type(Type::Array(_)) => JsonKind::Array,
+            SchemaKind::Type(Type::Object(_)) => JsonKind::Object,
+            SchemaKind::Any(_) if object_parts(schema).is_some() => JsonKind::Object,
+            SchemaKind::Any(_) if string_enum(schema).is_some() => JsonKind::String,
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if const_union(schema).is_some() =>
+            {
+                JsonKind::String
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if schema.schema_data.discriminator.is_some() =>
+            {
+                JsonKind::Object
+            }
+            _ => return None,
+        };
+        Some(kind)
+    }
+
+    /// How an undiscriminated union becomes an untagged enum: its members, each of its own
+    /// JSON kind; or why it cannot (the reason a note gives).
+    fn untagged_plan(
+        &self,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<UntaggedPlan<'a>, String> {
+        let Some((keyword, members)) = plain_union_members(schema) else {
+            return Err("not a union".into());
+        };
+        if members.len() < 2 {
+            return Err("a union of one member".into());
+        }
+        if self.is_decimal_union(schema, pointer) {
+            return Err("a decimal".into());
+        }
+        let mut plan: Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)> = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            let Some(kind) = self.member_kind(member, pointer) else {
+                return Err(format!("member {i} is not of one JSON kind"));
+            };
+            if let Some((_, first, _)) = plan.iter().find(|(k, ..)| *k == kind) {
+                return Err(format!(
+                    "members {first} and {i} are both JSON {}s, which only their contents tell apart",
+                    kind.name().to_ascii_lowercase()
+                ));
+            }
+            plan.push((kind, i, member));
+        }
+        // The order serde tries them in: an integer before a number, so `3` is an integer.
+        plan.sort_by_key(|(kind, ..)| *kind);
+        Ok((keyword, plan))
+    }
+
+    fn define_untagged(
+        &mut self,
+        name: &str,
+        (keyword, plan): UntaggedPlan<'a>,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        // Reserve the name first: a member may refer back to the union.
+        self.reserve(name);
+        let mut variant_names = Namespace::new();
+        let mut variants = Vec::with_capacity(plan.len());
+        for (kind, index, member) in plan {
+            let member_pointer = pointer.join(keyword).join(index);
+            let (ty, nullable) = self.type_of(
+                SchemaAt::of(member),
+                &format!("{name}{}", kind.name()),
+                &member_pointer,
+            )?;
+            let wanted = match (member, &ty) {
+                (ReferenceOr::Reference { .. }, TypeRef::Named(type_name)) => type_name.clone(),
+                _ => kind.name().to_owned(),
+            };
+            variants.push(UntaggedVariant {
+                rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
+                kind,
+                ty: optional_if(ty, nullable),
+                boxed: false,
+            });
+        }
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Untagged(UntaggedDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+            }),
+        );
+        Ok(())
+    }
+
     fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
         let mut variant_names = variant_namespace(self.lock.variants.get(name));
         let mut seen = BTreeSet::new();
@@ -833,8 +1100,15 @@ impl<'a> Builder<'a> {
                 if string_enum(schema).is_some() {
                     self.define_inline(hint, schema, pointer)?
                 } else {
-                    TypeRef::String
+                    match &string.format {
+                        VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TypeRef::Timestamp,
+                        VariantOrUnknownOrEmpty::Item(StringFormat::Date) => TypeRef::Date,
+                        _ => TypeRef::String,
+                    }
                 }
+            }
+            SchemaKind::Type(Type::Integer(_)) if integer_enum(schema).is_some() => {
+                self.define_inline(hint, schema, pointer)?
             }
             SchemaKind::Type(Type::Integer(_)) => TypeRef::Integer,
             SchemaKind::Type(Type::Number(_)) => TypeRef::Number,
@@ -848,7 +1122,13 @@ impl<'a> Builder<'a> {
                     )?;
                     TypeRef::Vec(Box::new(optional_if(item, item_nullable)))
                 }
-                None => TypeRef::Vec(Box::new(TypeRef::Json)),
+                None => {
+                    self.note(
+                        pointer,
+                        "an array without `items` (of any JSON values) is a Vec of serde_json::Value",
+                    );
+                    TypeRef::Vec(Box::new(TypeRef::Json))
+                }
             },
             SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
                 Some(parts) if !parts.properties.is_empty() => {
@@ -865,12 +1145,24 @@ impl<'a> Builder<'a> {
                     )?;
                     TypeRef::Map(Box::new(optional_if(value, value_nullable)))
                 }
-                Some(_) => TypeRef::Map(Box::new(TypeRef::Json)),
+                Some(_) => {
+                    self.note(
+                        pointer,
+                        "a free-form object (no declared properties) is a map of serde_json::Value",
+                    );
+                    TypeRef::Map(Box::new(TypeRef::Json))
+                }
                 None => {
-                    if let SchemaKind::Any(any) = &schema.schema_kind {
-                        if any.typ.is_some() || !any.enumeration.is_empty() {
+                    match &schema.schema_kind {
+                        SchemaKind::Any(any)
+                            if any.typ.is_some() || !any.enumeration.is_empty() =>
+                        {
                             self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
                         }
+                        _ => self.note(
+                            pointer,
+                            "a schema without a type (any JSON value) is serde_json::Value",
+                        ),
                     }
                     TypeRef::Json
                 }
@@ -889,12 +1181,24 @@ impl<'a> Builder<'a> {
             {
                 self.define_inline(hint, schema, pointer)?
             }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.is_decimal_union(schema, pointer) =>
+            {
+                TypeRef::Decimal
+            }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
-                self.note(
-                    pointer,
-                    "a union of several schemas is lowered to serde_json::Value",
-                );
-                TypeRef::Json
+                match self.untagged_plan(schema, pointer) {
+                    Ok(_) => self.define_inline(hint, schema, pointer)?,
+                    Err(reason) => {
+                        self.note(
+                            pointer,
+                            format!(
+                                "a union of several schemas is lowered to serde_json::Value: {reason}"
+                            ),
+                        );
+                        TypeRef::Json
+                    }
+                }
             }
             SchemaKind::Not { .. } => {
                 self.note(pointer, "`not` is lowered to serde_json::Value");
@@ -1351,11 +1655,17 @@ impl<'a> Builder<'a> {
         // More steps than types means a cycle, which is not a scalar.
         for _ in 0..=self.types.len() {
             match current {
-                TypeRef::String | TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => {
+                TypeRef::String
+                | TypeRef::Integer
+                | TypeRef::Number
+                | TypeRef::Boolean
+                | TypeRef::Decimal
+                | TypeRef::Timestamp
+                | TypeRef::Date => {
                     return true;
                 }
                 TypeRef::Named(name) => match self.types.get(name) {
-                    Some(TypeDef::Enum(_)) => return true,
+                    Some(TypeDef::Enum(_) | TypeDef::IntEnum(_)) => return true,
                     Some(TypeDef::Alias(alias)) => current = &alias.ty,
                     _ => return false,
                 },
@@ -1736,6 +2046,55 @@ fn const_union(schema: &Schema) -> Option<Vec<&str>> {
     (!values.is_empty()).then_some(values)
 }
 
+/// An untagged union's members by JSON kind, in try order, with the keyword they stand under.
+type UntaggedPlan<'a> = (
+    &'static str,
+    Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)>,
+);
+
+/// The members of an `anyOf`/`oneOf` that is neither discriminated nor a union of string
+/// constants (an enum), with the keyword they stand under.
+fn plain_union_members(schema: &Schema) -> Option<(&'static str, &[ReferenceOr<Schema>])> {
+    if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() {
+        return None;
+    }
+    match &schema.schema_kind {
+        SchemaKind::OneOf { one_of } => Some(("oneOf", one_of)),
+        SchemaKind::AnyOf { any_of } => Some(("anyOf", any_of)),
+        _ => None,
+    }
+}
+
+/// The values of `type: integer, enum: [...]`.
+fn integer_enum(schema: &Schema) -> Option<Vec<i64>> {
+    let SchemaKind::Type(Type::Integer(integer)) = &schema.schema_kind else {
+        return None;
+    };
+    let values: Vec<i64> = integer.enumeration.iter().flatten().copied().collect();
+    (!values.is_empty()).then_some(values)
+}
+
+/// A string member of a decimal union: `format: decimal`, or a `pattern` that admits only
+/// decimal text: digit classes (`\d`, `0-9`), signs, a point, an exponent letter and regex
+/// syntax, with at least one digit class. `\w`, `[a-z]` or any other letter rule it out.
+fn is_decimal_string(string: &openapiv3::StringType) -> bool {
+    if matches!(&string.format, openapiv3::VariantOrUnknownOrEmpty::Unknown(f) if f == "decimal") {
+        return true;
+    }
+    let Some(pattern) = string.pattern.as_deref() else {
+        return false;
+    };
+    let digit_class = pattern.contains("\\d") || pattern.contains("0-9");
+    let rest = pattern
+        .replace("\\d", "")
+        .replace("\\.", "")
+        .replace("0-9", "");
+    digit_class
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_digit() || "^$()[]{}?!*+-.,|:eE".contains(c))
+}
+
 fn object_parts(schema: &Schema) -> Option<ObjectParts<'_>> {
     match &schema.schema_kind {
         SchemaKind::Type(Type::Object(object)) => Some(ObjectParts {
@@ -1917,6 +2276,11 @@ fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
                     .iter()
                     .filter_map(|v| direct_target(&v.ty))
                     .collect(),
+                Some(TypeDef::Untagged(u)) => u
+                    .variants
+                    .iter()
+                    .filter_map(|v| direct_target(&v.ty))
+                    .collect(),
                 _ => Vec::new(),
             };
             targets
@@ -1937,6 +2301,7 @@ fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
         let members: Vec<&TypeRef> = match types.get(*name) {
             Some(TypeDef::Struct(def)) => def.fields.iter().map(|f| &f.ty).collect(),
             Some(TypeDef::Union(def)) => def.variants.iter().map(|v| &v.ty).collect(),
+            Some(TypeDef::Untagged(def)) => def.variants.iter().map(|v| &v.ty).collect(),
             _ => continue,
         };
         for (m, ty) in members.into_iter().enumerate() {
@@ -1953,6 +2318,11 @@ fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
                 }
             }
             Some(TypeDef::Union(def)) => {
+                if let Some(variant) = def.variants.get_mut(m) {
+                    variant.boxed = true;
+                }
+            }
+            Some(TypeDef::Untagged(def)) => {
                 if let Some(variant) = def.variants.get_mut(m) {
                     variant.boxed = true;
                 }
@@ -2152,7 +2522,10 @@ fn prune_unreachable(
                     Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
                     Some(TypeDef::Alias(def)) => pending.push(&def.ty),
                     Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
-                    Some(TypeDef::Enum(_)) | None => {}
+                    Some(TypeDef::Untagged(def)) => {
+                        pending.extend(def.variants.iter().map(|v| &v.ty))
+                    }
+                    Some(TypeDef::Enum(_) | TypeDef::IntEnum(_)) | None => {}
                 }
             }
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
@@ -2162,6 +2535,9 @@ fn prune_unreachable(
             | TypeRef::Integer
             | TypeRef::Number
             | TypeRef::Boolean
+            | TypeRef::Decimal
+            | TypeRef::Timestamp
+            | TypeRef::Date
             | TypeRef::Json => {}
         }
     }

@@ -38,9 +38,9 @@ pub use runtime::{
     RetryPolicy,
 };
 pub use runtime::{
-    CurrentMetrics, Error, IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
-    Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics, Window, WindowError,
-    index_mapped, metric_names, metrics, requests,
+    CurrentMetrics, Decimal, Error, IndexMappedDescriptor, IndexMappedResponse,
+    IndexMappedValueSet, Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics,
+    Window, WindowError, index_mapped, jiff, metric_names, metrics, requests,
 };
 
 // The generated modules are declared like this (rather than through `include!`) so that

@@ -15,6 +15,8 @@
 //!   `#[non_exhaustive]` asks of other crates;
 //! - a tagged union: the same, checking each payload's type, and asserts (at compile time) the
 //!   tag property;
+//! - an untagged union: matches every variant, checking each payload's type;
+//! - an integer enum: as a string enum, its fallback keeping an `i64`;
 //! - an alias: binds a value of it to its target type;
 //! - an operation: calls the `Client` method with typed placeholders in an `async fn` that is
 //!   never run, and binds its awaited output to the old output type;
@@ -28,7 +30,7 @@ use quote::quote;
 
 use crate::emit::builders::{self, Storage};
 use crate::emit::{ident, type_tokens};
-use crate::ir::{AliasDef, TypeRef, UnionDef};
+use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
 use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
 use crate::{Error, emit};
 
@@ -122,6 +124,8 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
                 TypeDef::Enum(def) => probe_enum(&function, def),
                 TypeDef::Union(def) => probe_union(&function, def),
                 TypeDef::Alias(def) => probe_alias(&function, def),
+                TypeDef::Untagged(def) => probe_untagged(&function, def),
+                TypeDef::IntEnum(def) => probe_int_enum(&function, def),
             }
         });
         let operations = api.operations.iter().map(|op| {
@@ -291,6 +295,47 @@ fn probe_union(function: &proc_macro2::Ident, def: &UnionDef) -> TokenStream {
     }
 }
 
+fn probe_untagged(function: &proc_macro2::Ident, def: &UntaggedDef) -> TokenStream {
+    let name = ident(&def.name);
+    let arms = def.variants.iter().map(|v| {
+        let variant = ident(&v.rust_name);
+        let mut ty = type_tokens(&v.ty);
+        if v.boxed {
+            ty = quote!(Box<#ty>);
+        }
+        quote! {
+            #name::#variant(payload) => {
+                let _: &#ty = payload;
+            }
+        }
+    });
+    quote! {
+        pub fn #function(value: &#name) {
+            match value {
+                #(#arms)*
+                _ => {}
+            }
+        }
+    }
+}
+
+fn probe_int_enum(function: &proc_macro2::Ident, def: &IntEnumDef) -> TokenStream {
+    let name = ident(&def.name);
+    let fallback = ident(&def.fallback);
+    let variants = def.variants.iter().map(|v| ident(&v.rust_name));
+    quote! {
+        pub fn #function(value: &#name) {
+            match value {
+                #(#name::#variants => {})*
+                #name::#fallback(other) => {
+                    let _: &i64 = other;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
     let name = ident(&def.name);
     let target = type_tokens(&def.ty);
@@ -301,23 +346,13 @@ fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
     }
 }
 
-/// The placeholder a method argument gets: its exact parameter type, or [`Shown`] for `impl
-/// Display` (the operations emitter's `argument_type`).
+/// The placeholder a method argument gets: its exact parameter type as the operations emitter
+/// declares it, or `support::Shown` for `impl Display`.
 fn argument_placeholder(param: &Param) -> TokenStream {
-    let ty = match &param.ty {
-        _ if param.any_scalar => quote!(support::Shown),
-        TypeRef::String => quote!(&str),
-        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(&param.ty),
-        TypeRef::Vec(element) => {
-            let element = type_tokens(element);
-            quote!(&[#element])
-        }
-        other => {
-            let other = type_tokens(other);
-            quote!(&#other)
-        }
-    };
-    any(&ty)
+    if param.any_scalar {
+        return any(&quote!(support::Shown));
+    }
+    any(&emit::operations::argument_type(param))
 }
 
 fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {

@@ -27,3 +27,4 @@ snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
+snapshot!(types);

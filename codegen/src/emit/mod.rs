@@ -5,7 +5,7 @@ mod client;
 mod index_mapped;
 mod mock;
 mod models;
-mod operations;
+pub(crate) mod operations;
 mod tidy;
 pub(crate) mod write_only;
 
@@ -191,6 +191,9 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
         TypeRef::Integer => quote!(i64),
         TypeRef::Number => quote!(f64),
         TypeRef::Boolean => quote!(bool),
+        TypeRef::Decimal => quote!(rt::Decimal),
+        TypeRef::Timestamp => quote!(rt::jiff::Timestamp),
+        TypeRef::Date => quote!(rt::jiff::civil::Date),
         TypeRef::Json => quote!(::serde_json::Value),
         TypeRef::Named(name) => {
             let name = ident(name);

@@ -5,7 +5,9 @@ use quote::quote;
 
 use super::builders::{self, Storage};
 use super::{code_span, doc_attrs, ident, type_tokens};
-use crate::ir::{AliasDef, Api, EnumDef, Field, StructDef, TypeDef, UnionDef};
+use crate::ir::{
+    AliasDef, Api, EnumDef, Field, IntEnumDef, JsonKind, StructDef, TypeDef, UnionDef, UntaggedDef,
+};
 
 /// The top of `models.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
@@ -39,6 +41,8 @@ pub(super) fn emit_types(
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
         TypeDef::Union(def) => emit_union(def),
+        TypeDef::Untagged(def) => emit_untagged(def),
+        TypeDef::IntEnum(def) => emit_int_enum(def),
     });
     quote!(#(#items)*)
 }
@@ -300,5 +304,78 @@ fn emit_union(def: &UnionDef) -> TokenStream {
                 }
             }
         }
+    }
+}
+
+/// An untagged union: serde tries the variants in order, and as each takes a JSON kind of its
+/// own (an integer before a number), the first that fits is the member the value is.
+fn emit_untagged(def: &UntaggedDef) -> TokenStream {
+    let name = ident(&def.name);
+    let doc = doc_attrs(def.doc.as_deref());
+    let variants = def.variants.iter().map(|variant| {
+        let variant_name = ident(&variant.rust_name);
+        let mut ty = type_tokens(&variant.ty);
+        if variant.boxed {
+            ty = quote!(Box<#ty>);
+        }
+        let kind = match variant.kind {
+            JsonKind::Boolean => " A JSON boolean.",
+            JsonKind::Integer => " A JSON number without a fraction.",
+            JsonKind::Number => " A JSON number.",
+            JsonKind::String => " A JSON string.",
+            JsonKind::Array => " A JSON array.",
+            JsonKind::Object => " A JSON object.",
+        };
+        quote!(#[doc = #kind] #variant_name(#ty),)
+    });
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
+    quote! {
+        #doc
+        #separator
+        /// One of several kinds of JSON value, told apart by the kind: the variant is the member
+        /// the value is.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(untagged)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+        }
+    }
+}
+
+/// An open integer enum; its impls come from the runtime, as a string enum's do.
+fn emit_int_enum(def: &IntEnumDef) -> TokenStream {
+    let name = ident(&def.name);
+    let doc = doc_attrs(def.doc.as_deref());
+    let fallback = ident(&def.fallback);
+    let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let values: Vec<TokenStream> = def
+        .variants
+        .iter()
+        .map(|v| {
+            let magnitude = proc_macro2::Literal::u64_unsuffixed(v.value.unsigned_abs());
+            if v.value < 0 {
+                quote!(-#magnitude)
+            } else {
+                quote!(#magnitude)
+            }
+        })
+        .collect();
+    let variant_docs = def.variants.iter().map(|v| format!(" `{}`", v.value));
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
+    quote! {
+        #doc
+        #separator
+        /// Open: an integer this crate does not know decodes as the fallback variant, keeping its
+        /// value, and encodes back to it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#[doc = #variant_docs] #variant_names,)*
+            /// A value not in the document this code was generated from.
+            #fallback(i64),
+        }
+
+        rt::open_int_enum_impls!(#name, #fallback, [#(#variant_names = #values),*]);
     }
 }

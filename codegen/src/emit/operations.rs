@@ -110,13 +110,21 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
     }
 }
 
-fn argument_type(param: &Param) -> TokenStream {
+/// The type a method takes a path or required query parameter as (the compile probe passes
+/// exactly this).
+pub(crate) fn argument_type(param: &Param) -> TokenStream {
     if param.any_scalar {
         return quote!(impl ::std::fmt::Display);
     }
     match &param.ty {
         TypeRef::String => quote!(&str),
-        TypeRef::Integer | TypeRef::Number | TypeRef::Boolean => type_tokens(&param.ty),
+        // Small `Copy` values: taken by value.
+        TypeRef::Integer
+        | TypeRef::Number
+        | TypeRef::Boolean
+        | TypeRef::Decimal
+        | TypeRef::Timestamp
+        | TypeRef::Date => type_tokens(&param.ty),
         TypeRef::Vec(element) => {
             let element = type_tokens(element);
             quote!(&[#element])

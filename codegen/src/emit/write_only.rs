@@ -38,7 +38,10 @@ fn reachable<'a>(api: &Api, roots: impl Iterator<Item = &'a TypeRef>) -> BTreeSe
                     Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
                     Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
                     Some(TypeDef::Alias(def)) => pending.push(&def.ty),
-                    Some(TypeDef::Enum(_)) | None => {}
+                    Some(TypeDef::Untagged(def)) => {
+                        pending.extend(def.variants.iter().map(|v| &v.ty))
+                    }
+                    Some(TypeDef::Enum(_) | TypeDef::IntEnum(_)) | None => {}
                 }
             }
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
@@ -48,6 +51,9 @@ fn reachable<'a>(api: &Api, roots: impl Iterator<Item = &'a TypeRef>) -> BTreeSe
             | TypeRef::Integer
             | TypeRef::Number
             | TypeRef::Boolean
+            | TypeRef::Decimal
+            | TypeRef::Timestamp
+            | TypeRef::Date
             | TypeRef::Json => {}
         }
     }

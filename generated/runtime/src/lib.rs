@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries (feature `client`) |
 //! | [`Error`] | the error every call returns |
+//! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
 //! | [`index_mapped`] | the traits the generator implements for index-mapped response types |
@@ -21,6 +22,7 @@
 
 #[cfg(feature = "client")]
 mod client;
+mod decimal;
 mod error;
 pub mod index_mapped;
 pub mod metric_names;
@@ -44,8 +46,12 @@ pub use client::{
     API_KEY_ENV, AuthScheme, BASE_URL_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
 };
+pub use decimal::{Decimal, DecimalError};
 pub use error::Error;
 pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+/// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
+/// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
+pub use jiff;
 pub use patch::Patch;
 #[cfg(feature = "client")]
 pub use requests::MetricsRequest;
@@ -55,6 +61,8 @@ pub use requests::{
 };
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
+/// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
+pub use rust_decimal;
 #[doc(hidden)]
 pub use support::__private;
 pub use support::json_body;

@@ -223,6 +223,80 @@ macro_rules! open_enum_impls {
     };
 }
 
+/// Implements an open integer enum's inherent API, conversions and serde by wire integer.
+///
+/// The integer counterpart of [`open_enum_impls!`]: the generator emits the definition (variants
+/// `V200`, `VMinus1`, … and a fallback keeping any other `i64`), then one call of this macro.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! open_int_enum_impls {
+    ($name:ident, $fallback:ident, [$($variant:ident = $value:literal),* $(,)?]) => {
+        impl $name {
+            /// Every value the document lists, in its order.
+            pub const KNOWN: &'static [Self] = &[$(Self::$variant),*];
+
+            /// The value as sent on the wire.
+            pub fn value(&self) -> i64 {
+                match self {
+                    $(Self::$variant => $value,)*
+                    Self::$fallback(value) => *value,
+                }
+            }
+
+            /// Whether this is a value the document does not list.
+            pub fn is_unknown(&self) -> bool {
+                matches!(self, Self::$fallback(_))
+            }
+        }
+
+        impl ::core::convert::From<i64> for $name {
+            fn from(value: i64) -> Self {
+                match value {
+                    $($value => Self::$variant,)*
+                    other => Self::$fallback(other),
+                }
+            }
+        }
+
+        impl ::core::convert::From<$name> for i64 {
+            fn from(value: $name) -> i64 {
+                value.value()
+            }
+        }
+
+        impl ::core::str::FromStr for $name {
+            type Err = ::core::num::ParseIntError;
+            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+                value.parse::<i64>().map(Self::from)
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(&self.value(), f)
+            }
+        }
+
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<S: $crate::__private::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_i64(self.value())
+            }
+        }
+
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                <i64 as $crate::__private::serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::from)
+            }
+        }
+    };
+}
+
 /// Paths the macros above expand to, so that a crate using them needs no serde of its own.
 #[doc(hidden)]
 pub mod __private {
@@ -357,6 +431,41 @@ mod tests {
         Unknown(String),
     }
     crate::open_enum_impls!(Level, Unknown, [Low = "LOW", High = "HIGH"]);
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum Status {
+        V200,
+        VMinus1,
+        Unknown(i64),
+    }
+    crate::open_int_enum_impls!(Status, Unknown, [V200 = 200, VMinus1 = -1]);
+
+    #[test]
+    fn open_int_enums_round_trip_known_and_unknown_values() {
+        assert_eq!(Status::KNOWN, &[Status::V200, Status::VMinus1]);
+        assert_eq!(
+            serde_json::from_str::<Status>("-1").ok(),
+            Some(Status::VMinus1)
+        );
+        assert_eq!(
+            serde_json::from_str::<Status>("7").ok(),
+            Some(Status::Unknown(7))
+        );
+        assert_eq!(
+            serde_json::to_string(&Status::V200).ok().as_deref(),
+            Some("200")
+        );
+        assert_eq!(
+            serde_json::to_string(&Status::Unknown(7)).ok().as_deref(),
+            Some("7")
+        );
+        assert_eq!("200".parse::<Status>(), Ok(Status::V200));
+        assert_eq!(i64::from(Status::VMinus1), -1);
+        assert_eq!(Status::Unknown(9).to_string(), "9");
+        assert!(Status::Unknown(9).is_unknown() && !Status::V200.is_unknown());
+        assert!(serde_json::from_str::<Status>("\"200\"").is_err());
+        assert!(serde_json::from_str::<Status>("2.5").is_err());
+    }
 
     #[test]
     fn open_enums_round_trip_known_and_unknown_values() {

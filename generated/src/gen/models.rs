@@ -148,7 +148,7 @@ pub struct AuditLogEntryV1 {
     /// The entry's ID.
     pub id: String,
     /// When the action happened.
-    pub created: String,
+    pub created: rt::jiff::Timestamp,
     /// What kind of action it was; also the tag of `event_data`.
     pub event_type: AuditLogEventTypeV1,
     /// The details of the action; which fields it has depends on `event_type`.
@@ -173,7 +173,7 @@ impl AuditLogEntryV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         id: impl Into<String>,
-        created: impl Into<String>,
+        created: impl Into<rt::jiff::Timestamp>,
         event_type: impl Into<AuditLogEventTypeV1>,
         event_data: impl Into<AuditLogEntryV1EventData>,
         actor: impl Into<AuditLogActorV1>,
@@ -4421,13 +4421,13 @@ impl ChainMetadataV1 {
 #[non_exhaustive]
 pub struct DailyDedicatedUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute cost in USD that day.
-    pub compute_cost: ::serde_json::Value,
+    pub compute_cost: rt::Decimal,
     /// Surcharges in USD that day.
-    pub surcharge_cost: ::serde_json::Value,
+    pub surcharge_cost: rt::Decimal,
     /// Compute minutes that day.
     pub minutes: i64,
     /// Inference requests served that day.
@@ -4437,10 +4437,10 @@ pub struct DailyDedicatedUsageV1 {
 impl DailyDedicatedUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        date: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
-        compute_cost: impl Into<::serde_json::Value>,
-        surcharge_cost: impl Into<::serde_json::Value>,
+        date: impl Into<rt::jiff::civil::Date>,
+        subtotal: impl Into<rt::Decimal>,
+        compute_cost: impl Into<rt::Decimal>,
+        surcharge_cost: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
         inference_requests: impl Into<i64>,
     ) -> Self {
@@ -4460,9 +4460,9 @@ impl DailyDedicatedUsageV1 {
 #[non_exhaustive]
 pub struct DailyModelApiUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Input tokens that day.
     pub input_tokens: i64,
     /// Output tokens that day.
@@ -4474,8 +4474,8 @@ pub struct DailyModelApiUsageV1 {
 impl DailyModelApiUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        date: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
+        date: impl Into<rt::jiff::civil::Date>,
+        subtotal: impl Into<rt::Decimal>,
         input_tokens: impl Into<i64>,
         output_tokens: impl Into<i64>,
         cached_input_tokens: impl Into<i64>,
@@ -4495,9 +4495,9 @@ impl DailyModelApiUsageV1 {
 #[non_exhaustive]
 pub struct DailyTrainingUsageV1 {
     /// The day (UTC).
-    pub date: String,
+    pub date: rt::jiff::civil::Date,
     /// Cost in USD that day.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute minutes that day.
     pub minutes: i64,
 }
@@ -4505,8 +4505,8 @@ pub struct DailyTrainingUsageV1 {
 impl DailyTrainingUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        date: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
+        date: impl Into<rt::jiff::civil::Date>,
+        subtotal: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {
@@ -4524,11 +4524,11 @@ pub struct DedicatedItemV1 {
     /// What was billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD, compute plus surcharges.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Cost of the compute time, in USD.
-    pub compute_cost: ::serde_json::Value,
+    pub compute_cost: rt::Decimal,
     /// Surcharges on top of compute, in USD.
-    pub surcharge_cost: ::serde_json::Value,
+    pub surcharge_cost: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// Number of inference requests served.
@@ -4542,9 +4542,9 @@ impl DedicatedItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         billable_resource: impl Into<BillableResourceV1>,
-        subtotal: impl Into<::serde_json::Value>,
-        compute_cost: impl Into<::serde_json::Value>,
-        surcharge_cost: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        compute_cost: impl Into<rt::Decimal>,
+        surcharge_cost: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
         inference_requests: impl Into<i64>,
     ) -> Self {
@@ -4572,11 +4572,11 @@ impl DedicatedItemV1 {
 #[non_exhaustive]
 pub struct DedicatedUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per deployment or chainlet.
@@ -4587,9 +4587,9 @@ pub struct DedicatedUsageV1 {
 impl DedicatedUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        subtotal: impl Into<::serde_json::Value>,
-        credits_used: impl Into<::serde_json::Value>,
-        total: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        credits_used: impl Into<rt::Decimal>,
+        total: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {
@@ -4678,7 +4678,7 @@ pub struct DeploymentV1 {
     /// The deployment's ID.
     pub id: String,
     /// When the deployment was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// The deployment's name.
     pub name: String,
     /// ID of the model this deployment belongs to.
@@ -4715,7 +4715,7 @@ impl DeploymentV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
-        created_at: impl Into<String>,
+        created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
         model_id: impl Into<String>,
         is_production: impl Into<bool>,
@@ -4823,7 +4823,7 @@ pub struct EnvironmentV1 {
     /// The environment's name.
     pub name: String,
     /// When the environment was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// ID of the model the environment belongs to.
     pub model_id: String,
     /// The deployment now serving the environment, or null if none.
@@ -4853,7 +4853,7 @@ impl EnvironmentV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: impl Into<String>,
-        created_at: impl Into<String>,
+        created_at: impl Into<rt::jiff::Timestamp>,
         model_id: impl Into<String>,
         current_deployment: impl Into<Option<DeploymentV1>>,
         autoscaling_settings: impl Into<AutoscalingSettingsV1>,
@@ -5126,7 +5126,7 @@ pub struct ModelApiItemV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_family: Option<String>,
     /// Cost in USD.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Input tokens billed at the full rate.
     pub input_tokens: i64,
     /// Output tokens generated.
@@ -5142,7 +5142,7 @@ impl ModelApiItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         model_name: impl Into<String>,
-        subtotal: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
         input_tokens: impl Into<i64>,
         output_tokens: impl Into<i64>,
         cached_input_tokens: impl Into<i64>,
@@ -5178,11 +5178,11 @@ impl ModelApiItemV1 {
 #[non_exhaustive]
 pub struct ModelApisUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// The same figures per model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Vec<ModelApiItemV1>>,
@@ -5191,9 +5191,9 @@ pub struct ModelApisUsageV1 {
 impl ModelApisUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        subtotal: impl Into<::serde_json::Value>,
-        credits_used: impl Into<::serde_json::Value>,
-        total: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        credits_used: impl Into<rt::Decimal>,
+        total: impl Into<rt::Decimal>,
     ) -> Self {
         Self {
             subtotal: subtotal.into(),
@@ -5380,7 +5380,7 @@ pub struct ModelV1 {
     /// The model's ID.
     pub id: String,
     /// When the model was created.
-    pub created_at: String,
+    pub created_at: rt::jiff::Timestamp,
     /// The model's name, unique within its team.
     pub name: String,
     /// How many deployments the model has.
@@ -5402,7 +5402,7 @@ impl ModelV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
-        created_at: impl Into<String>,
+        created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
         deployments_count: impl Into<i64>,
         production_deployment_id: impl Into<Option<String>>,
@@ -5774,7 +5774,7 @@ pub struct TrainingItemV1 {
     /// The training job billed.
     pub billable_resource: BillableResourceV1,
     /// Cost in USD.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per day.
@@ -5786,7 +5786,7 @@ impl TrainingItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         billable_resource: impl Into<BillableResourceV1>,
-        subtotal: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {
@@ -5810,11 +5810,11 @@ impl TrainingItemV1 {
 #[non_exhaustive]
 pub struct TrainingUsageV1 {
     /// Cost in USD before credits.
-    pub subtotal: ::serde_json::Value,
+    pub subtotal: rt::Decimal,
     /// Credits applied, in USD.
-    pub credits_used: ::serde_json::Value,
+    pub credits_used: rt::Decimal,
     /// Amount owed in USD after credits.
-    pub total: ::serde_json::Value,
+    pub total: rt::Decimal,
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per training job.
@@ -5825,9 +5825,9 @@ pub struct TrainingUsageV1 {
 impl TrainingUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        subtotal: impl Into<::serde_json::Value>,
-        credits_used: impl Into<::serde_json::Value>,
-        total: impl Into<::serde_json::Value>,
+        subtotal: impl Into<rt::Decimal>,
+        credits_used: impl Into<rt::Decimal>,
+        total: impl Into<rt::Decimal>,
         minutes: impl Into<i64>,
     ) -> Self {
         Self {

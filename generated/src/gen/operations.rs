@@ -363,8 +363,8 @@ impl Client {
     /// `GET /v1/billing/usage_summary`
     pub async fn get_billing_usage_summary(
         &self,
-        start_date: &str,
-        end_date: &str,
+        start_date: rt::jiff::Timestamp,
+        end_date: rt::jiff::Timestamp,
     ) -> Result<UsageSummaryV1, rt::Error> {
         let mut pairs: Vec<(&'static str, String)> = Vec::new();
         pairs.push(("start_date", start_date.to_string()));

@@ -353,9 +353,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
         .await?;
     println!("steps: {{}}", series.steps().len());
     let usage: UsageSummaryV1 = client
-        .get_billing_usage_summary("2026-07-01T00:00:00Z", "2026-07-08T00:00:00Z")
+        .get_billing_usage_summary("2026-07-01T00:00:00Z".parse()?, "2026-07-08T00:00:00Z".parse()?)
         .await?;
-    println!("minutes: {{:?}}", usage.dedicated_usage.map(|usage| usage.minutes));
+    let dedicated = usage.dedicated_usage;
+    println!("minutes: {{:?}}", dedicated.as_ref().map(|usage| usage.minutes));
+    // Exact money: `"12.50"` keeps its scale, and `credits_used: 0` is a number on the wire.
+    println!("owed: {{:?}}", dedicated.map(|usage| (usage.total - usage.credits_used).to_string()));
     server.join().unwrap();
     Ok(())
 }}
@@ -371,6 +374,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
         .map_or(0, Vec::len);
     assert!(stdout.contains(&format!("steps: {steps}")), "{stdout}");
     assert!(stdout.contains("minutes: Some(42)"), "{stdout}");
+    assert!(stdout.contains(r#"owed: Some("12.50")"#), "{stdout}");
     assert!(
         stdout.contains(
             "request: GET /v1/models/m1/environments/production/metrics?mode=SERIES\

@@ -119,6 +119,9 @@ fn summary(api: &Api) -> String {
             TypeRef::Integer => "i64".into(),
             TypeRef::Number => "f64".into(),
             TypeRef::Boolean => "bool".into(),
+            TypeRef::Decimal => "Decimal".into(),
+            TypeRef::Timestamp => "Timestamp".into(),
+            TypeRef::Date => "Date".into(),
             TypeRef::Json => "Json".into(),
             TypeRef::Named(name) => name.clone(),
             TypeRef::Vec(inner) => format!("Vec<{}>", ty(inner)),
@@ -156,6 +159,25 @@ fn summary(api: &Api) -> String {
                 u.variants
                     .iter()
                     .map(|v| format!("{}({})", v.rust_name, ty(&v.ty)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            TypeDef::Untagged(u) => format!(
+                "untagged {} {{ {} }}",
+                u.name,
+                u.variants
+                    .iter()
+                    .map(|v| format!("{}({})", v.rust_name, boxed(ty(&v.ty), v.boxed)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            TypeDef::IntEnum(e) => format!(
+                "int enum {} {{ {} }}",
+                e.name,
+                e.variants
+                    .iter()
+                    .map(|v| v.rust_name.as_str())
+                    .chain([e.fallback.as_str()])
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -579,6 +601,12 @@ fn leaf_schema() -> impl Strategy<Value = Value> {
         component_ref(),
         vec(name(), 1..5).prop_map(|values| json!({"type": "string", "enum": values})),
         name().prop_map(|value| json!({"const": value})),
+        Just(json!({"type": "string", "format": "date-time"})),
+        Just(json!({"type": "string", "format": "date"})),
+        Just(
+            json!({"anyOf": [{"type": "number"}, {"type": "string", "pattern": "^-?\\d+(\\.\\d+)?$"}]})
+        ),
+        vec(any::<i64>(), 1..4).prop_map(|values| json!({"type": "integer", "enum": values})),
     ]
 }
 

@@ -19,5 +19,6 @@ mod resilience;
 mod semver;
 mod smoke;
 mod snapshots;
+mod types;
 mod ui;
 mod xtask;

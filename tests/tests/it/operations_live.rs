@@ -201,8 +201,11 @@ async fn billing_audit_logs_and_metrics() {
     let usage = json!({"dedicated_usage": {"subtotal": "12.50", "credits_used": 0, "total": "12.50",
                                            "minutes": 42, "breakdown": []}});
     let (got, request) = check(usage, |c| async move {
-        c.get_billing_usage_summary("2026-07-01T00:00:00Z", "2026-07-08T00:00:00Z")
-            .await
+        c.get_billing_usage_summary(
+            timestamp("2026-07-01T00:00:00Z"),
+            timestamp("2026-07-08T02:00:00+02:00"),
+        )
+        .await
     })
     .await;
     assert_eq!(
@@ -260,4 +263,10 @@ async fn billing_audit_logs_and_metrics() {
     );
     let response: &GetModelMetricsResponseV1 = got.response();
     assert_eq!(response.metric_values.len(), 2);
+}
+
+/// A timestamp from RFC 3339 text (the test's own constants).
+fn timestamp(text: &str) -> baseten_api::jiff::Timestamp {
+    text.parse()
+        .unwrap_or_else(|error| panic!("{text:?} is not a timestamp: {error}"))
 }

@@ -97,6 +97,11 @@ fn recursion() {
     check("recursion");
 }
 
+#[test]
+fn types() {
+    check("types");
+}
+
 /// A fixture without a `check` above or a `snapshot!` line in `tests/src/snapshots.rs` would
 /// be neither compared nor compiled.
 #[test]

@@ -1,0 +1,375 @@
+//! [`Decimal`]: an exact decimal number, for money and every other value the document gives as
+//! "a number, or a string of decimal digits".
+
+use std::fmt;
+use std::iter::Sum;
+use std::ops::{Add, AddAssign, Sub, SubAssign};
+use std::str::FromStr;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// An exact decimal number (up to 28 significant digits), over [`rust_decimal::Decimal`].
+///
+/// The generator uses it for a schema that is `anyOf`/`oneOf` a `number` and a `string` with a
+/// decimal `pattern` (Baseten's billing amounts and prices): the server may send either form.
+///
+/// - **Decoding** accepts both a JSON number (`0.2`, `1e-3`) and a JSON string (`"0.10"`). From
+///   JSON text, a number is read from its digits as written, never through an `f64`, so
+///   `0.1 + 0.2` is exactly `0.3` and `"0.10"` keeps its two decimal places. A value that is not
+///   a decimal (`"abc"`, `true`, a number beyond 28 digits) is a decode error; through the
+///   crate's decode it names its JSON path. (Only where serde buffers a value before decoding
+///   it, inside a `#[serde(untagged)]` or `flatten`ed type, does a JSON number arrive as an
+///   `f64`; its shortest round-trip text is used then, exact up to 15 significant digits.)
+/// - **Encoding** writes a JSON **string** (`"0.10"`): exact, whatever the reader's number
+///   type, and accepted by the document's string member.
+/// - **Display** is exact and keeps the scale: `"0.10"` displays as `0.10`.
+/// - Equality, ordering and hashing are by value: `0.1 == 0.10`.
+///
+/// ```
+/// use baseten_runtime::Decimal;
+///
+/// let a: Decimal = serde_json::from_str(r#""0.1""#).unwrap();
+/// let b: Decimal = serde_json::from_str("0.2").unwrap();
+/// assert_eq!((a + b).to_string(), "0.3");
+/// assert_eq!(serde_json::to_string(&(a + b)).unwrap(), r#""0.3""#);
+/// let total: Decimal = [a, b, b].iter().sum();
+/// assert_eq!(total, "0.5".parse().unwrap());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Decimal(rust_decimal::Decimal);
+
+/// A string that is not a decimal number, from [`Decimal::from_str`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecimalError(String);
+
+impl fmt::Display for DecimalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DecimalError {}
+
+impl Decimal {
+    /// Zero.
+    pub const ZERO: Decimal = Decimal(rust_decimal::Decimal::ZERO);
+
+    /// The value as a [`rust_decimal::Decimal`], for arithmetic this type does not offer.
+    pub fn as_decimal(&self) -> rust_decimal::Decimal {
+        self.0
+    }
+
+    /// The inner [`rust_decimal::Decimal`].
+    pub fn into_inner(self) -> rust_decimal::Decimal {
+        self.0
+    }
+
+    /// `self + other`, or `None` when the sum does not fit (beyond about 7.9 × 10²⁸).
+    pub fn checked_add(self, other: Decimal) -> Option<Decimal> {
+        self.0.checked_add(other.0).map(Decimal)
+    }
+
+    /// `self - other`, or `None` when the difference does not fit.
+    pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
+        self.0.checked_sub(other.0).map(Decimal)
+    }
+}
+
+/// Longest excerpt of a refused value quoted in an error.
+const EXCERPT_CHARS: usize = 40;
+
+fn refused(text: &str, why: impl fmt::Display) -> DecimalError {
+    let excerpt: String = text.chars().take(EXCERPT_CHARS).collect();
+    let more = if text.chars().count() > EXCERPT_CHARS {
+        "…"
+    } else {
+        ""
+    };
+    DecimalError(format!("invalid decimal {excerpt:?}{more}: {why}"))
+}
+
+/// Decimal text, as a JSON number writes it or as the document's decimal strings do (`+1.5`,
+/// `.5`, `007`): exact, with exponent notation (`1e-3`) accepted too.
+fn parse(text: &str) -> Result<Decimal, DecimalError> {
+    let parsed = if text.contains(['e', 'E']) {
+        rust_decimal::Decimal::from_scientific(text)
+    } else {
+        // `from_str_exact` refuses what it would have to round, rather than rounding it.
+        rust_decimal::Decimal::from_str_exact(text)
+    };
+    parsed.map(Decimal).map_err(|error| refused(text, error))
+}
+
+impl FromStr for Decimal {
+    type Err = DecimalError;
+
+    fn from_str(text: &str) -> Result<Decimal, DecimalError> {
+        parse(text)
+    }
+}
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl From<rust_decimal::Decimal> for Decimal {
+    fn from(value: rust_decimal::Decimal) -> Decimal {
+        Decimal(value)
+    }
+}
+
+impl From<Decimal> for rust_decimal::Decimal {
+    fn from(value: Decimal) -> rust_decimal::Decimal {
+        value.0
+    }
+}
+
+impl From<i64> for Decimal {
+    fn from(value: i64) -> Decimal {
+        Decimal(rust_decimal::Decimal::from(value))
+    }
+}
+
+/// # Panics
+///
+/// When the sum does not fit (beyond about 7.9 × 10²⁸), as integer overflow does; see
+/// [`Decimal::checked_add`].
+impl Add for Decimal {
+    type Output = Decimal;
+
+    fn add(self, other: Decimal) -> Decimal {
+        Decimal(self.0 + other.0)
+    }
+}
+
+impl AddAssign for Decimal {
+    fn add_assign(&mut self, other: Decimal) {
+        self.0 += other.0;
+    }
+}
+
+/// # Panics
+///
+/// When the difference does not fit; see [`Decimal::checked_sub`].
+impl Sub for Decimal {
+    type Output = Decimal;
+
+    fn sub(self, other: Decimal) -> Decimal {
+        Decimal(self.0 - other.0)
+    }
+}
+
+impl SubAssign for Decimal {
+    fn sub_assign(&mut self, other: Decimal) {
+        self.0 -= other.0;
+    }
+}
+
+impl Sum for Decimal {
+    fn sum<I: Iterator<Item = Decimal>>(iter: I) -> Decimal {
+        iter.fold(Decimal::ZERO, Add::add)
+    }
+}
+
+impl<'a> Sum<&'a Decimal> for Decimal {
+    fn sum<I: Iterator<Item = &'a Decimal>>(iter: I) -> Decimal {
+        iter.copied().sum()
+    }
+}
+
+/// Encoded as a JSON string: exact for any reader, and the document's string member accepts it.
+impl Serialize for Decimal {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+/// The name under which serde_json hands a value's raw JSON text to a
+/// `serde_json::value::RawValue` (and so to [`Decimal`]): from JSON text or a
+/// `serde_json::Value` alike. Any other deserializer sees an ordinary newtype struct request
+/// and its value is decoded by kind instead.
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+/// The same for a number under serde_json's `arbitrary_precision` feature.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// Reads the value as `Box<RawValue>` does, then parses its text; accepts plain values too.
+struct DecimalVisitor;
+
+impl<'de> Visitor<'de> for DecimalVisitor {
+    type Value = Decimal;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a decimal number, or a string of one")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Decimal, A::Error> {
+        let key: Option<String> = map.next_key()?;
+        match key.as_deref() {
+            Some(RAW_VALUE_TOKEN | NUMBER_TOKEN) => {
+                let raw: String = map.next_value()?;
+                parse_raw(&raw).map_err(de::Error::custom)
+            }
+            _ => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
+        }
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, inner: D) -> Result<Decimal, D::Error> {
+        inner.deserialize_any(self)
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Decimal, E> {
+        parse(text).map_err(E::custom)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Decimal, E> {
+        Ok(Decimal::from(value))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Decimal, E> {
+        Ok(Decimal(rust_decimal::Decimal::from(value)))
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<Decimal, E> {
+        rust_decimal::Decimal::try_from_i128_with_scale(value, 0)
+            .map(Decimal)
+            .map_err(|error| E::custom(refused(&value.to_string(), error)))
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<Decimal, E> {
+        match i128::try_from(value) {
+            Ok(value) => self.visit_i128(value),
+            Err(error) => Err(E::custom(refused(&value.to_string(), error))),
+        }
+    }
+
+    /// Only from a deserializer that has nothing but the `f64` (not serde_json's): its
+    /// shortest round-trip text, which is the text that was sent whenever that had at most
+    /// 15 significant digits.
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Decimal, E> {
+        if !value.is_finite() {
+            return Err(E::custom(refused(
+                &value.to_string(),
+                "not a finite number",
+            )));
+        }
+        parse(&format!("{value:e}")).map_err(E::custom)
+    }
+}
+
+/// A value's raw JSON text: a number as written, or a string (quoted, maybe with escapes).
+fn parse_raw(raw: &str) -> Result<Decimal, DecimalError> {
+    let raw = raw.trim();
+    if raw.starts_with('"') {
+        let text: String = serde_json::from_str(raw).map_err(|error| refused(raw, error))?;
+        return parse(&text);
+    }
+    if raw.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
+        return parse(raw);
+    }
+    Err(refused(
+        raw,
+        "expected a decimal number, or a string of one",
+    ))
+}
+
+impl<'de> Deserialize<'de> for Decimal {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Decimal, D::Error> {
+        deserializer.deserialize_newtype_struct(RAW_VALUE_TOKEN, DecimalVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoded(json: &str) -> Result<String, String> {
+        serde_json::from_str::<Decimal>(json)
+            .map(|d| d.to_string())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn decodes_numbers_and_strings_exactly() {
+        let cases = [
+            ("0.1", "0.1"),
+            (r#""0.10""#, "0.10"),
+            (
+                "12345678901234567890.123456789",
+                "12345678901234567890.123456789",
+            ),
+            ("1e-3", "0.001"),
+            ("2.5E2", "250"),
+            (r#""+1.5""#, "1.5"),
+            (r#""007""#, "7"),
+            ("-0.5", "-0.5"),
+            ("  3 ", "3"),
+        ];
+        for (json, expected) in cases {
+            assert_eq!(decoded(json).as_deref(), Ok(expected), "{json}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_decimal() {
+        for json in [
+            r#""abc""#,
+            "true",
+            "null",
+            "[1]",
+            r#"{"a": 1}"#,
+            r#""""#,
+            "1e400",
+        ] {
+            assert!(decoded(json).is_err(), "{json} decoded");
+        }
+        // Beyond 28 digits is refused, not rounded.
+        assert!(decoded("0.12345678901234567890123456789012").is_err());
+    }
+
+    #[test]
+    fn decodes_from_a_value_and_plain_deserializers() {
+        let from_value = |v: serde_json::Value| {
+            serde_json::from_value::<Decimal>(v)
+                .map(|d| d.to_string())
+                .ok()
+        };
+        assert_eq!(from_value(serde_json::json!(0.2)).as_deref(), Some("0.2"));
+        assert_eq!(
+            from_value(serde_json::json!("0.20")).as_deref(),
+            Some("0.20")
+        );
+        assert_eq!(from_value(serde_json::json!(7)).as_deref(), Some("7"));
+        assert_eq!(from_value(serde_json::json!("x")), None);
+        // A deserializer that is not serde_json's: the value by kind.
+        use serde::de::IntoDeserializer;
+        let d: Result<Decimal, de::value::Error> = Decimal::deserialize("1.25".into_deserializer());
+        assert_eq!(d.map(|d| d.to_string()).ok().as_deref(), Some("1.25"));
+        let d: Result<Decimal, de::value::Error> = Decimal::deserialize(0.5f64.into_deserializer());
+        assert_eq!(d.map(|d| d.to_string()).ok().as_deref(), Some("0.5"));
+    }
+
+    #[test]
+    fn arithmetic_is_exact() {
+        let a: Decimal = "0.1".parse().unwrap_or_default();
+        let b: Decimal = "0.2".parse().unwrap_or_default();
+        assert_eq!(a + b, "0.3".parse().unwrap_or_default());
+        assert_eq!((b - a).to_string(), "0.1");
+        let mut c = a;
+        c += b;
+        c -= a;
+        assert_eq!(c, b);
+        assert_eq!(vec![a, b].into_iter().sum::<Decimal>().to_string(), "0.3");
+        assert_eq!(Decimal::default(), Decimal::ZERO);
+        assert!(a < b);
+        assert_eq!(
+            Decimal::from(rust_decimal::Decimal::new(5, 1)),
+            "0.50".parse().unwrap_or_default()
+        );
+        assert_eq!(serde_json::to_string(&c).ok().as_deref(), Some(r#""0.2""#));
+        let max = Decimal::from(rust_decimal::Decimal::MAX);
+        assert_eq!(max.checked_add(max), None);
+    }
+}

@@ -1,0 +1,393 @@
+//! Types as exact as the document: which Rust type each schema becomes (decimals, timestamps,
+//! dates, untagged unions, integer enums, and what stays `serde_json::Value` with its note), and
+//! how the generated types decode real-looking values, exactly, with errors naming their path.
+
+use baseten_api::Decimal;
+use baseten_api::metrics;
+use baseten_api::models::{DedicatedUsageV1, UsageSummaryV1};
+use baseten_codegen::Input;
+use baseten_codegen::ir::{Api, TypeDef, TypeRef};
+use baseten_tests::snapshots::types::models as fixture;
+
+const DECIMAL_PATTERN: &str = r"'^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$'";
+
+/// Builds the IR of a document whose component `Row` has one required property `p` of `schema`
+/// (YAML flow syntax) beside a component `Secret` (an object), and returns `p`'s type, every
+/// other type defined for it (one per line), and the notes about `p`.
+fn lowered(schema: &str) -> String {
+    let spec = format!(
+        "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    \
+         Secret: {{type: object, properties: {{name: {{type: string}}}}}}\n    \
+         Row: {{type: object, required: [p], properties: {{p: {schema}}}}}\n"
+    );
+    let input = Input {
+        spec_path: "types.yaml",
+        spec_text: &spec,
+        config_text: None,
+    };
+    let (api, notes) =
+        baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}\nfor:\n{spec}"));
+    let mut lines = vec![format!("p: {}", field_type(&api))];
+    for (name, def) in &api.types {
+        if name != "Row" && name != "Secret" {
+            lines.push(describe(def));
+        }
+    }
+    for note in notes.iter().filter(|n| n.pointer.contains("/properties/p")) {
+        lines.push(format!("note: {}", note.message));
+    }
+    lines.join("\n")
+}
+
+fn field_type(api: &Api) -> String {
+    match api.types.get("Row") {
+        Some(TypeDef::Struct(def)) => def
+            .fields
+            .first()
+            .map(|f| {
+                let ty = render(&f.ty);
+                if f.nullable {
+                    format!("Option<{ty}>")
+                } else {
+                    ty
+                }
+            })
+            .unwrap_or_default(),
+        other => format!("Row is {other:?}"),
+    }
+}
+
+fn render(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::String => "String".into(),
+        TypeRef::Integer => "i64".into(),
+        TypeRef::Number => "f64".into(),
+        TypeRef::Boolean => "bool".into(),
+        TypeRef::Decimal => "Decimal".into(),
+        TypeRef::Timestamp => "Timestamp".into(),
+        TypeRef::Date => "Date".into(),
+        TypeRef::Json => "Value".into(),
+        TypeRef::Named(name) => name.clone(),
+        TypeRef::Vec(inner) => format!("Vec<{}>", render(inner)),
+        TypeRef::Map(inner) => format!("Map<{}>", render(inner)),
+        TypeRef::Option(inner) => format!("Option<{}>", render(inner)),
+    }
+}
+
+fn describe(def: &TypeDef) -> String {
+    match def {
+        TypeDef::Untagged(u) => format!(
+            "untagged {} {{ {} }}",
+            u.name,
+            u.variants
+                .iter()
+                .map(|v| format!("{}({})", v.rust_name, render(&v.ty)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        TypeDef::IntEnum(e) => format!(
+            "int enum {} {{ {} }}",
+            e.name,
+            e.variants
+                .iter()
+                .map(|v| format!("{} = {}", v.rust_name, v.value))
+                .chain([format!("{}(i64)", e.fallback)])
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        TypeDef::Enum(e) => format!("enum {}", e.name),
+        TypeDef::Struct(s) => format!("struct {}", s.name),
+        TypeDef::Alias(a) => format!("type {} = {}", a.name, render(&a.ty)),
+        TypeDef::Union(u) => format!("union {}", u.name),
+    }
+}
+
+fn check(schema: &str, expected: &str) {
+    let actual = lowered(schema);
+    assert_eq!(actual, expected, "\nfor {schema}");
+}
+
+#[test]
+fn a_number_or_a_decimal_string_is_a_decimal() {
+    let money =
+        format!("{{anyOf: [{{type: number}}, {{type: string, pattern: {DECIMAL_PATTERN}}}]}}");
+    check(&money, "p: Decimal");
+    // Either order, either keyword, nullable in 3.1's way.
+    check(
+        &format!(
+            "{{oneOf: [{{type: string, pattern: {DECIMAL_PATTERN}}}, {{type: number}}, {{type: 'null'}}]}}"
+        ),
+        "p: Option<Decimal>",
+    );
+    check(
+        r"{anyOf: [{type: number}, {type: string, pattern: '^-?[0-9]+(\.[0-9]{1,2})?$'}]}",
+        "p: Decimal",
+    );
+    check(
+        "{anyOf: [{type: number}, {type: string, format: decimal}]}",
+        "p: Decimal",
+    );
+    // By structure, never by name: a string that admits letters is not a decimal.
+    check(
+        r"{anyOf: [{type: number}, {type: string, pattern: '^\w+$'}]}",
+        "p: RowP\nuntagged RowP { Number(f64), String(String) }",
+    );
+    check(
+        "{anyOf: [{type: number}, {type: string}]}",
+        "p: RowP\nuntagged RowP { Number(f64), String(String) }",
+    );
+    // An integer and a decimal string: not money as the document writes it.
+    check(
+        &format!("{{anyOf: [{{type: integer}}, {{type: string, pattern: {DECIMAL_PATTERN}}}]}}"),
+        "p: RowP\nuntagged RowP { Integer(i64), String(String) }",
+    );
+}
+
+#[test]
+fn date_time_and_date_strings_are_jiff_types() {
+    check("{type: string, format: date-time}", "p: Timestamp");
+    check("{type: string, format: date}", "p: Date");
+    check(
+        "{type: [string, 'null'], format: date-time}",
+        "p: Option<Timestamp>",
+    );
+    check(
+        "{anyOf: [{type: string, format: date}, {type: 'null'}]}",
+        "p: Option<Date>",
+    );
+    // Other formats stay strings.
+    check("{type: string, format: uuid}", "p: String");
+    check(
+        "{type: array, items: {type: string, format: date-time}}",
+        "p: Vec<Timestamp>",
+    );
+}
+
+#[test]
+fn unions_told_apart_by_json_kind_are_untagged_enums() {
+    // An integer is tried before a number, whatever the document's order.
+    check(
+        "{oneOf: [{type: number}, {type: integer}]}",
+        "p: RowP\nuntagged RowP { Integer(i64), Number(f64) }",
+    );
+    // A `$ref` member is named by its type.
+    check(
+        "{anyOf: [{type: string}, {$ref: '#/components/schemas/Secret'}]}",
+        "p: RowP\nuntagged RowP { String(String), Secret(Secret) }",
+    );
+    check(
+        "{anyOf: [{type: array, items: {type: integer}}, {type: boolean}, {type: 'null'}]}",
+        "p: Option<RowP>\nuntagged RowP { Boolean(bool), Array(Vec<i64>) }",
+    );
+    // Inline members are named from the union's own name and their kind.
+    check(
+        "{anyOf: [{type: string, enum: [auto]}, {type: object, properties: {n: {type: integer}}}]}",
+        "p: RowP\nuntagged RowP { String(RowPString), Object(RowPObject) }\nstruct RowPObject\nenum RowPString",
+    );
+    check(
+        "{anyOf: [{type: string, format: date-time}, {type: integer}]}",
+        "p: RowP\nuntagged RowP { Integer(i64), String(Timestamp) }",
+    );
+}
+
+#[test]
+fn unions_only_contents_tell_apart_stay_values_with_a_note() {
+    check(
+        "{anyOf: [{$ref: '#/components/schemas/Secret'}, {type: object, properties: {x: {type: string}}}]}",
+        "p: Value\nnote: a union of several schemas is lowered to serde_json::Value: members 0 and 1 are both JSON objects, which only their contents tell apart",
+    );
+    check(
+        "{oneOf: [{type: string}, {type: string, format: date}]}",
+        "p: Value\nnote: a union of several schemas is lowered to serde_json::Value: members 0 and 1 are both JSON strings, which only their contents tell apart",
+    );
+    check(
+        "{anyOf: [{type: string}, {not: {type: string}}]}",
+        "p: Value\nnote: a union of several schemas is lowered to serde_json::Value: member 1 is not of one JSON kind",
+    );
+    check(
+        "{anyOf: [{type: string}, {$ref: '#/components/schemas/Missing'}]}",
+        "p: Value\nnote: a union of several schemas is lowered to serde_json::Value: member 1 is not of one JSON kind",
+    );
+}
+
+#[test]
+fn integer_enums_are_open_enums() {
+    check(
+        "{type: integer, enum: [200, 404, -1, 200]}",
+        "p: RowP\nint enum RowP { V200 = 200, V404 = 404, VMinus1 = -1, Unknown(i64) }",
+    );
+    check("{type: integer}", "p: i64");
+}
+
+/// Decodes `json` through the crate's decode (the client's path too), as `T`.
+fn decode<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
+    metrics::decode::<T>(json.as_bytes()).map_err(|error| error.to_string())
+}
+
+fn dec(text: &str) -> Decimal {
+    text.parse()
+        .unwrap_or_else(|error| panic!("{text:?}: {error}"))
+}
+
+#[test]
+fn money_decodes_and_sums_exactly() {
+    let item = |subtotal: &str| {
+        format!(
+            r#"{{"billable_resource": {{"id": "d", "kind": "MODEL_DEPLOYMENT", "is_deleted": false}},
+                "subtotal": {subtotal}, "compute_cost": {subtotal}, "surcharge_cost": 0,
+                "minutes": 1, "inference_requests": 0}}"#
+        )
+    };
+    let json = format!(
+        r#"{{"dedicated_usage": {{"subtotal": "0.30", "credits_used": 0.1, "total": "0.20",
+             "minutes": 2, "breakdown": [{}, {}]}}}}"#,
+        item(r#""0.1""#),
+        item("0.2")
+    );
+    let usage: UsageSummaryV1 = decode(&json).unwrap_or_else(|error| panic!("{error}"));
+    let Some(dedicated) = usage.dedicated_usage else {
+        panic!("no dedicated usage")
+    };
+    let items: Decimal = dedicated
+        .breakdown
+        .iter()
+        .flatten()
+        .map(|item| item.subtotal)
+        .sum();
+    // "0.1" (a string) + 0.2 (a number) is 0.3, exactly; through f64 it would not be.
+    assert_eq!(items, dec("0.3"));
+    assert_ne!(0.1_f64 + 0.2_f64, 0.3_f64);
+    assert_eq!(items, dedicated.subtotal);
+    assert_eq!(dedicated.subtotal - dedicated.credits_used, dedicated.total);
+    // The scale as sent, and an exact string back on the wire.
+    assert_eq!(dedicated.subtotal.to_string(), "0.30");
+    let again = serde_json::to_value(&dedicated).unwrap_or_default();
+    assert_eq!(again["total"], serde_json::json!("0.20"));
+    assert_eq!(again["credits_used"], serde_json::json!("0.1"));
+    let round: Result<DedicatedUsageV1, _> = serde_json::from_value(again);
+    assert_eq!(round.ok().map(|d| d.total), Some(dec("0.20")));
+}
+
+#[test]
+fn bad_values_are_decode_errors_naming_their_path() {
+    let usage = |total: &str| {
+        format!(
+            r#"{{"dedicated_usage": {{"subtotal": 1, "credits_used": 0, "total": {total}, "minutes": 0}}}}"#
+        )
+    };
+    let error = decode::<UsageSummaryV1>(&usage(r#""12,50""#))
+        .err()
+        .unwrap_or_default();
+    assert!(
+        error.starts_with(r#"dedicated_usage.total: invalid decimal "12,50""#),
+        "{error}"
+    );
+    let error = decode::<UsageSummaryV1>(&usage("true"))
+        .err()
+        .unwrap_or_default();
+    assert!(
+        error.starts_with(r#"dedicated_usage.total: invalid decimal "true""#),
+        "{error}"
+    );
+    assert!(decode::<UsageSummaryV1>(&usage("12.5")).is_ok());
+
+    let item = |created: &str, day: &str| {
+        format!(
+            r#"{{"total": 1, "items": [{{"subtotal": 1, "day": {day}}}], "created": {created}}}"#
+        )
+    };
+    let ok = decode::<fixture::Usage>(&item(r#""2026-07-01T02:00:00+02:00""#, r#""2026-07-01""#));
+    let ok = ok.unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(ok.created.to_string(), "2026-07-01T00:00:00Z");
+    assert_eq!(
+        ok.items.first().map(|i| i.day.to_string()).as_deref(),
+        Some("2026-07-01")
+    );
+    // RFC 3339 needs an offset; a date is not a timestamp, nor is a timestamp a date.
+    for created in [r#""2026-07-01T00:00:00""#, r#""2026-07-01""#, "17"] {
+        let error = decode::<fixture::Usage>(&item(created, r#""2026-07-01""#))
+            .err()
+            .unwrap_or_default();
+        assert!(error.starts_with("created: "), "{created}: {error}");
+    }
+    let error = decode::<fixture::Usage>(&item(r#""2026-07-01T00:00:00Z""#, r#""2026-13-01""#))
+        .err()
+        .unwrap_or_default();
+    assert!(error.starts_with("items[0].day: "), "{error}");
+}
+
+#[test]
+fn untagged_unions_and_integer_enums_decode_by_kind() {
+    let usage = |extra: &str| {
+        format!(r#"{{"total": null, "items": [], "created": "2026-07-01T00:00:00Z"{extra}}}"#)
+    };
+    let decoded = |extra: &str| decode::<fixture::Usage>(&usage(extra));
+    let limit = |extra: &str| decoded(extra).ok().and_then(|u| u.limit);
+    assert_eq!(
+        limit(r#", "limit": 3"#),
+        Some(fixture::UsageLimit::Integer(3))
+    );
+    assert_eq!(
+        limit(r#", "limit": 2.5"#),
+        Some(fixture::UsageLimit::Number(2.5))
+    );
+    let env = decoded(r#", "env": {"A": "x", "B": {"name": "s"}}"#)
+        .ok()
+        .and_then(|u| u.env)
+        .unwrap_or_default();
+    assert_eq!(
+        env.get("A"),
+        Some(&fixture::UsageEnvValue::String("x".into()))
+    );
+    assert!(matches!(env.get("B"), Some(fixture::UsageEnvValue::Secret(s)) if s.name == "s"));
+    let tree = decoded(r#", "tree": {"child": {"child": "leaf"}}"#)
+        .ok()
+        .and_then(|u| u.tree);
+    let leaf = match tree {
+        Some(fixture::Tree::Object(outer)) => match outer.child.as_deref() {
+            Some(fixture::Tree::Object(inner)) => inner.child.clone(),
+            _ => None,
+        },
+        _ => None,
+    };
+    assert_eq!(leaf.as_deref(), Some(&fixture::Tree::String("leaf".into())));
+    // A value of no member's kind is an error at its path.
+    let error = decoded(r#", "limit": "3""#).err().unwrap_or_default();
+    assert!(error.starts_with("limit: "), "{error}");
+    // Serialised as the member itself, no wrapper.
+    let json = serde_json::to_string(&fixture::UsageLimit::Integer(3)).unwrap_or_default();
+    assert_eq!(json, "3");
+
+    let code = |extra: &str| decoded(extra).ok().and_then(|u| u.code);
+    assert_eq!(code(r#", "code": 404"#), Some(fixture::Code::V404));
+    assert_eq!(code(r#", "code": -1"#), Some(fixture::Code::VMinus1));
+    assert_eq!(code(r#", "code": 418"#), Some(fixture::Code::Unknown(418)));
+    assert_eq!(fixture::Code::Unknown(418).value(), 418);
+    let error = decoded(r#", "code": "404""#).err().unwrap_or_default();
+    assert!(error.starts_with("code: "), "{error}");
+}
+
+#[test]
+fn decimals_decode_through_every_deserializer_the_crate_uses() {
+    // From a `serde_json::Value` (a discriminated union's payload is decoded from one) and
+    // through serde_path_to_error directly.
+    let from_value: Result<Decimal, _> = serde_json::from_value(serde_json::json!("0.10"));
+    assert_eq!(
+        from_value.ok().map(|d| d.to_string()).as_deref(),
+        Some("0.10")
+    );
+    let mut de = serde_json::Deserializer::from_str(r#"{"a": [1, "x"]}"#);
+    let tracked: Result<std::collections::BTreeMap<String, Vec<Decimal>>, _> =
+        serde_path_to_error::deserialize(&mut de);
+    let error = tracked
+        .err()
+        .map(|e| e.path().to_string())
+        .unwrap_or_default();
+    assert_eq!(error, "a[1]");
+    // More digits than an f64 holds survive a JSON number, not only a string.
+    let long: Result<Decimal, _> = serde_json::from_str("1234567890.123456789012");
+    assert_eq!(
+        long.ok().map(|d| d.to_string()).as_deref(),
+        Some("1234567890.123456789012")
+    );
+}
