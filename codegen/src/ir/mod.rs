@@ -5,8 +5,8 @@
 //! it represents with a loss. The emitters read only this, never the document.
 //!
 //! This module holds the IR types and the build's driver; the work is split by concern (after
-//! typify): [`convert`] (schemas to types), [`merge`] (`allOf`), [`operations`], [`naming`]
-//! (through the names lock), [`cycles`] (alias chains, boxing) and [`prune`].
+//! typify): `convert` (schemas to types), `merge` (`allOf`), `operations`, `naming`
+//! (through the names lock), `cycles` (alias chains, boxing) and `prune`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 

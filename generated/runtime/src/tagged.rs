@@ -67,7 +67,12 @@ mod tests {
 
     #[test]
     fn the_tag_is_added_unless_the_payload_has_it() {
-        let written = serialize(serde_json::value::Serializer, "kind", "a", &Payload { id: 1 });
+        let written = serialize(
+            serde_json::value::Serializer,
+            "kind",
+            "a",
+            &Payload { id: 1 },
+        );
         assert_eq!(written.unwrap(), json!({"id": 1, "kind": "a"}));
         let own = json!({"kind": "mine", "id": 2});
         let written = serialize(serde_json::value::Serializer, "kind", "a", &own);
