@@ -35,7 +35,8 @@ const RESERVED_METHOD_NAMES: &[&str] = &[
     // rt::IndexMappedValueSet
     "start_epoch_millis",
     "values",
-    // Debug, Clone, PartialEq, Default, Serialize, Deserialize
+    // Debug, Clone, PartialEq, Default, Serialize, Deserialize, and the blanket std traits
+    // (see COMMON_METHOD_NAMES, which must stay the tail of this list)
     "fmt",
     "clone",
     "clone_from",
@@ -55,6 +56,46 @@ const RESERVED_METHOD_NAMES: &[&str] = &[
     "borrow_mut",
     "type_id",
 ];
+
+/// The methods every emitted type has through its derives and the blanket std traits: the tail
+/// of [`RESERVED_METHOD_NAMES`], all a query struct's setters must avoid.
+const COMMON_METHOD_NAMES: &[&str] = &[
+    "fmt",
+    "clone",
+    "clone_from",
+    "eq",
+    "ne",
+    "default",
+    "serialize",
+    "deserialize",
+    "into",
+    "try_into",
+    "from",
+    "try_from",
+    "to_owned",
+    "clone_into",
+    "borrow",
+    "borrow_mut",
+    "type_id",
+];
+
+/// The setter names of a query struct, by parameter (the fields of `Default` + setters): each
+/// parameter's Rust name, or `set_<name>` when that would shadow a method every type has
+/// (`GetFooQuery::default()` must stay `Default`'s).
+pub(crate) fn query_setters(params: &[crate::ir::Param]) -> Vec<String> {
+    let mut names = Namespace::with_reserved(COMMON_METHOD_NAMES.iter().copied());
+    params
+        .iter()
+        .map(|param| {
+            let wanted = if COMMON_METHOD_NAMES.contains(&param.rust_name.as_str()) {
+                prefixed("set", &param.rust_name)
+            } else {
+                param.rust_name.clone()
+            };
+            names.claim(&wanted, "_")
+        })
+        .collect()
+}
 
 /// The method names of one struct, by field index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,6 +192,32 @@ pub(crate) fn storage(field: &Field, write_only: bool) -> Storage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_methods_are_the_tail_of_the_reserved_ones() {
+        assert!(RESERVED_METHOD_NAMES.ends_with(COMMON_METHOD_NAMES));
+    }
+
+    #[test]
+    fn query_setters_never_shadow_default_or_clone() {
+        let param = |name: &str| crate::ir::Param {
+            wire_name: name.to_owned(),
+            rust_name: name.to_owned(),
+            doc: None,
+            ty: TypeRef::String,
+            any_scalar: false,
+        };
+        let params = [
+            param("default"),
+            param("clone"),
+            param("set_default"),
+            param("name"),
+        ];
+        assert_eq!(
+            query_setters(&params),
+            ["set_default", "set_clone", "set_default_2", "name"]
+        );
+    }
     use crate::ir::TypeRef;
 
     fn field(name: &str, required: bool, nullable: bool) -> Field {

@@ -275,32 +275,26 @@ fn emit_union(def: &UnionDef) -> TokenStream {
             pub fn tag(&self) -> Option<&str> {
                 match self {
                     #(Self::#variant_names(_) => Some(#tags),)*
-                    Self::#fallback(value) => value.get(Self::TAG_PROPERTY).and_then(|tag| tag.as_str()),
+                    Self::#fallback(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
                 }
             }
         }
 
         impl Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let (tag, mut value) = match self {
-                    #(Self::#variant_names(payload) => (#tags, ::serde_json::to_value(payload).map_err(<S::Error as serde::ser::Error>::custom)?),)*
-                    Self::#fallback(value) => return value.serialize(serializer),
-                };
-                // The payload type may not carry its own tag.
-                if let ::serde_json::Value::Object(object) = &mut value {
-                    object.entry(Self::TAG_PROPERTY).or_insert_with(|| ::serde_json::Value::from(tag));
+                match self {
+                    #(Self::#variant_names(payload) => rt::tagged::serialize(serializer, Self::TAG_PROPERTY, #tags, payload),)*
+                    Self::#fallback(value) => value.serialize(serializer),
                 }
-                value.serialize(serializer)
             }
         }
 
         impl<'de> Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = ::serde_json::Value::deserialize(deserializer)?;
-                let tag = value.get(Self::TAG_PROPERTY).and_then(|tag| tag.as_str()).map(str::to_owned);
-                match tag.as_deref() {
-                    #(Some(#tags) => ::serde_json::from_value(value).map(Self::#variant_names).map_err(<D::Error as serde::de::Error>::custom),)*
-                    _ => Ok(Self::#fallback(value)),
+                let value = rt::tagged::TaggedValue::deserialize(deserializer)?;
+                match value.tag(Self::TAG_PROPERTY) {
+                    #(Some(#tags) => value.decode().map(Self::#variant_names),)*
+                    _ => Ok(Self::#fallback(value.into_value())),
                 }
             }
         }

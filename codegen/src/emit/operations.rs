@@ -56,46 +56,52 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
         };
         quote!(#doc pub #field: #ty,)
     });
-    let setters = operation.optional_query.iter().map(|param| {
-        let field = ident(&param.rust_name);
-        let doc = format!(" Sets {}.", code_span(&param.wire_name));
-        match &param.ty {
-            TypeRef::Vec(element) => {
-                let element = type_tokens(element);
-                quote! {
+    let setter_names = super::builders::query_setters(&operation.optional_query);
+    let setters = operation
+        .optional_query
+        .iter()
+        .zip(&setter_names)
+        .map(|(param, setter)| {
+            let field = ident(&param.rust_name);
+            let setter = ident(setter);
+            let doc = format!(" Sets {}.", code_span(&param.wire_name));
+            match &param.ty {
+                TypeRef::Vec(element) => {
+                    let element = type_tokens(element);
+                    quote! {
+                        #[doc = #doc]
+                        #[must_use]
+                        pub fn #setter<I>(mut self, values: I) -> Self
+                        where
+                            I: IntoIterator,
+                            I::Item: Into<#element>,
+                        {
+                            self.#field = values.into_iter().map(Into::into).collect();
+                            self
+                        }
+                    }
+                }
+                _ if param.any_scalar => quote! {
                     #[doc = #doc]
                     #[must_use]
-                    pub fn #field<I>(mut self, values: I) -> Self
-                    where
-                        I: IntoIterator,
-                        I::Item: Into<#element>,
-                    {
-                        self.#field = values.into_iter().map(Into::into).collect();
+                    pub fn #setter(mut self, value: impl ::std::fmt::Display) -> Self {
+                        self.#field = Some(value.to_string());
                         self
+                    }
+                },
+                scalar => {
+                    let scalar = type_tokens(scalar);
+                    quote! {
+                        #[doc = #doc]
+                        #[must_use]
+                        pub fn #setter(mut self, value: impl Into<#scalar>) -> Self {
+                            self.#field = Some(value.into());
+                            self
+                        }
                     }
                 }
             }
-            _ if param.any_scalar => quote! {
-                #[doc = #doc]
-                #[must_use]
-                pub fn #field(mut self, value: impl ::std::fmt::Display) -> Self {
-                    self.#field = Some(value.to_string());
-                    self
-                }
-            },
-            scalar => {
-                let scalar = type_tokens(scalar);
-                quote! {
-                    #[doc = #doc]
-                    #[must_use]
-                    pub fn #field(mut self, value: impl Into<#scalar>) -> Self {
-                        self.#field = Some(value.into());
-                        self
-                    }
-                }
-            }
-        }
-    });
+        });
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, Default, PartialEq)]

@@ -82,6 +82,7 @@ fn indent(line: &str) -> usize {
 fn ends_item(line: &str) -> bool {
     let trimmed = line.trim();
     matches!(trimmed, "}" | "};" | ");")
+        || (trimmed.starts_with("rt::") && trimmed.ends_with(");"))
         || (trimmed.ends_with(';')
             && ["pub ", "type ", "const ", "use ", "mod ", "static "]
                 .iter()
@@ -215,6 +216,12 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
             [variant, equals, value] if equals.to_string() == "=" => {
                 entries.push(format!("        {variant} = {value},"));
             }
+            // A negative integer is two tokens.
+            [variant, equals, minus, value]
+                if equals.to_string() == "=" && minus.to_string() == "-" =>
+            {
+                entries.push(format!("        {variant} = -{value},"));
+            }
             _ => return None,
         }
     }
@@ -324,6 +331,10 @@ mod tests {
         check(
             "rt::open_enum_impls!(\n    E, Unknown, [A = \"a\", B =\n    \"b, c\"]\n);\n",
             "rt::open_enum_impls!(\n    E,\n    Unknown,\n    [\n        A = \"a\",\n        B = \"b, c\",\n    ]\n);\n",
+        );
+        check(
+            "rt::open_int_enum_impls!(C, Unknown, [V2 = 2, VMinus1 = - 1]);\npub type T = C;\n",
+            "rt::open_int_enum_impls!(\n    C,\n    Unknown,\n    [\n        V2 = 2,\n        VMinus1 = -1,\n    ]\n);\n\npub type T = C;\n",
         );
         // Not the expected shape: left alone.
         check("rt::other_impls!(E);\n", "rt::other_impls!(E);\n");

@@ -36,6 +36,7 @@ pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
 mod support;
+pub mod tagged;
 
 #[cfg(test)]
 #[path = "test_models.rs"]

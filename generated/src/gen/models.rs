@@ -395,325 +395,360 @@ impl AuditLogEntryV1EventData {
             Self::WebhookSigningSecretRotated(_) => {
                 Some("WEBHOOK_SIGNING_SECRET_ROTATED")
             }
-            Self::Unknown(value) => {
-                value.get(Self::TAG_PROPERTY).and_then(|tag| tag.as_str())
-            }
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
         }
     }
 }
 
 impl Serialize for AuditLogEntryV1EventData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (tag, mut value) = match self {
+        match self {
             Self::ApiKeyCreated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "API_KEY_CREATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ApiKeyDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "API_KEY_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainletAutoscalingSettingsChanged(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAINLET_AUTOSCALING_SETTINGS_CHANGED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainletInstanceTypeChanged(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAINLET_INSTANCE_TYPE_CHANGED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainDeployed(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_DEPLOYED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainDeploymentActivated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_DEPLOYMENT_ACTIVATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainDeploymentDeactivated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_DEPLOYMENT_DEACTIVATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainDeploymentDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_DEPLOYMENT_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainDeploymentPromoted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_DEPLOYMENT_PROMOTED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainEnvironmentCreated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_ENVIRONMENT_CREATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ChainEnvironmentUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "CHAIN_ENVIRONMENT_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::DirectoryGroupRoleUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "DIRECTORY_GROUP_ROLE_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::EnvironmentCreated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "ENVIRONMENT_CREATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::EnvironmentDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "ENVIRONMENT_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::EnvironmentUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "ENVIRONMENT_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::GatewayEndpointCreated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "GATEWAY_ENDPOINT_CREATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::GatewayEndpointDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "GATEWAY_ENDPOINT_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::GatewayEndpointUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "GATEWAY_ENDPOINT_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeployed(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentActivated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_ACTIVATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentAutoscalingSettingsChanged(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentDeactivated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_DEACTIVATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentInstanceTypeChanged(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentPromoted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_PROMOTED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentRequestBackpressureSettingsChanged(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelDeploymentRetried(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_DEPLOYMENT_RETRIED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ModelPromotionControlAction(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "MODEL_PROMOTION_CONTROL_ACTION",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::ReplicaTerminated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "REPLICA_TERMINATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::RequireGroupBasedAdminsEnabled(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "REQUIRE_GROUP_BASED_ADMINS_ENABLED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::SecretDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "SECRET_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::SecretUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "SECRET_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::SshCertificateSigned(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "SSH_CERTIFICATE_SIGNED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::UserInvited(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "USER_INVITED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::UserJoinedOrganization(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "USER_JOINED_ORGANIZATION",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::UserRemoved(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "USER_REMOVED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::UserRoleUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "USER_ROLE_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::UserTeamRoleUpdated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "USER_TEAM_ROLE_UPDATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::WebhookSigningSecretCreated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "WEBHOOK_SIGNING_SECRET_CREATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::WebhookSigningSecretDeleted(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "WEBHOOK_SIGNING_SECRET_DELETED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
             Self::WebhookSigningSecretRotated(payload) => {
-                (
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
                     "WEBHOOK_SIGNING_SECRET_ROTATED",
-                    ::serde_json::to_value(payload)
-                        .map_err(<S::Error as serde::ser::Error>::custom)?,
+                    payload,
                 )
             }
-            Self::Unknown(value) => return value.serialize(serializer),
-        };
-        if let ::serde_json::Value::Object(object) = &mut value {
-            object
-                .entry(Self::TAG_PROPERTY)
-                .or_insert_with(|| ::serde_json::Value::from(tag));
+            Self::Unknown(value) => value.serialize(serializer),
         }
-        value.serialize(serializer)
     }
 }
 
@@ -721,228 +756,110 @@ impl<'de> Deserialize<'de> for AuditLogEntryV1EventData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ::serde_json::Value::deserialize(deserializer)?;
-        let tag = value
-            .get(Self::TAG_PROPERTY)
-            .and_then(|tag| tag.as_str())
-            .map(str::to_owned);
-        match tag.as_deref() {
-            Some("API_KEY_CREATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ApiKeyCreated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("API_KEY_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ApiKeyDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+        let value = rt::tagged::TaggedValue::deserialize(deserializer)?;
+        match value.tag(Self::TAG_PROPERTY) {
+            Some("API_KEY_CREATED") => value.decode().map(Self::ApiKeyCreated),
+            Some("API_KEY_DELETED") => value.decode().map(Self::ApiKeyDeleted),
             Some("CHAINLET_AUTOSCALING_SETTINGS_CHANGED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainletAutoscalingSettingsChanged)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainletAutoscalingSettingsChanged)
             }
             Some("CHAINLET_INSTANCE_TYPE_CHANGED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainletInstanceTypeChanged)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainletInstanceTypeChanged)
             }
-            Some("CHAIN_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("CHAIN_DEPLOYED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainDeployed)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("CHAIN_DELETED") => value.decode().map(Self::ChainDeleted),
+            Some("CHAIN_DEPLOYED") => value.decode().map(Self::ChainDeployed),
             Some("CHAIN_DEPLOYMENT_ACTIVATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainDeploymentActivated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainDeploymentActivated)
             }
             Some("CHAIN_DEPLOYMENT_DEACTIVATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainDeploymentDeactivated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainDeploymentDeactivated)
             }
             Some("CHAIN_DEPLOYMENT_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainDeploymentDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainDeploymentDeleted)
             }
             Some("CHAIN_DEPLOYMENT_PROMOTED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainDeploymentPromoted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainDeploymentPromoted)
             }
             Some("CHAIN_ENVIRONMENT_CREATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainEnvironmentCreated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainEnvironmentCreated)
             }
             Some("CHAIN_ENVIRONMENT_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ChainEnvironmentUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ChainEnvironmentUpdated)
             }
             Some("DIRECTORY_GROUP_ROLE_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::DirectoryGroupRoleUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::DirectoryGroupRoleUpdated)
             }
-            Some("ENVIRONMENT_CREATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::EnvironmentCreated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("ENVIRONMENT_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::EnvironmentDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("ENVIRONMENT_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::EnvironmentUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("ENVIRONMENT_CREATED") => value.decode().map(Self::EnvironmentCreated),
+            Some("ENVIRONMENT_DELETED") => value.decode().map(Self::EnvironmentDeleted),
+            Some("ENVIRONMENT_UPDATED") => value.decode().map(Self::EnvironmentUpdated),
             Some("GATEWAY_ENDPOINT_CREATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::GatewayEndpointCreated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::GatewayEndpointCreated)
             }
             Some("GATEWAY_ENDPOINT_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::GatewayEndpointDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::GatewayEndpointDeleted)
             }
             Some("GATEWAY_ENDPOINT_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::GatewayEndpointUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::GatewayEndpointUpdated)
             }
-            Some("MODEL_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("MODEL_DEPLOYED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeployed)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("MODEL_DELETED") => value.decode().map(Self::ModelDeleted),
+            Some("MODEL_DEPLOYED") => value.decode().map(Self::ModelDeployed),
             Some("MODEL_DEPLOYMENT_ACTIVATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentActivated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentActivated)
             }
             Some("MODEL_DEPLOYMENT_AUTOSCALING_SETTINGS_CHANGED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentAutoscalingSettingsChanged)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentAutoscalingSettingsChanged)
             }
             Some("MODEL_DEPLOYMENT_DEACTIVATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentDeactivated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentDeactivated)
             }
             Some("MODEL_DEPLOYMENT_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentDeleted)
             }
             Some("MODEL_DEPLOYMENT_INSTANCE_TYPE_CHANGED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentInstanceTypeChanged)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentInstanceTypeChanged)
             }
             Some("MODEL_DEPLOYMENT_PROMOTED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentPromoted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentPromoted)
             }
             Some("MODEL_DEPLOYMENT_REQUEST_BACKPRESSURE_SETTINGS_CHANGED") => {
-                ::serde_json::from_value(value)
+                value
+                    .decode()
                     .map(Self::ModelDeploymentRequestBackpressureSettingsChanged)
-                    .map_err(<D::Error as serde::de::Error>::custom)
             }
             Some("MODEL_DEPLOYMENT_RETRIED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelDeploymentRetried)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelDeploymentRetried)
             }
             Some("MODEL_PROMOTION_CONTROL_ACTION") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ModelPromotionControlAction)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::ModelPromotionControlAction)
             }
-            Some("REPLICA_TERMINATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::ReplicaTerminated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("REPLICA_TERMINATED") => value.decode().map(Self::ReplicaTerminated),
             Some("REQUIRE_GROUP_BASED_ADMINS_ENABLED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::RequireGroupBasedAdminsEnabled)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::RequireGroupBasedAdminsEnabled)
             }
-            Some("SECRET_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::SecretDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("SECRET_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::SecretUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("SECRET_DELETED") => value.decode().map(Self::SecretDeleted),
+            Some("SECRET_UPDATED") => value.decode().map(Self::SecretUpdated),
             Some("SSH_CERTIFICATE_SIGNED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::SshCertificateSigned)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::SshCertificateSigned)
             }
-            Some("USER_INVITED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::UserInvited)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("USER_INVITED") => value.decode().map(Self::UserInvited),
             Some("USER_JOINED_ORGANIZATION") => {
-                ::serde_json::from_value(value)
-                    .map(Self::UserJoinedOrganization)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::UserJoinedOrganization)
             }
-            Some("USER_REMOVED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::UserRemoved)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
-            Some("USER_ROLE_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::UserRoleUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
-            }
+            Some("USER_REMOVED") => value.decode().map(Self::UserRemoved),
+            Some("USER_ROLE_UPDATED") => value.decode().map(Self::UserRoleUpdated),
             Some("USER_TEAM_ROLE_UPDATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::UserTeamRoleUpdated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::UserTeamRoleUpdated)
             }
             Some("WEBHOOK_SIGNING_SECRET_CREATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::WebhookSigningSecretCreated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::WebhookSigningSecretCreated)
             }
             Some("WEBHOOK_SIGNING_SECRET_DELETED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::WebhookSigningSecretDeleted)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::WebhookSigningSecretDeleted)
             }
             Some("WEBHOOK_SIGNING_SECRET_ROTATED") => {
-                ::serde_json::from_value(value)
-                    .map(Self::WebhookSigningSecretRotated)
-                    .map_err(<D::Error as serde::de::Error>::custom)
+                value.decode().map(Self::WebhookSigningSecretRotated)
             }
-            _ => Ok(Self::Unknown(value)),
+            _ => Ok(Self::Unknown(value.into_value())),
         }
     }
 }

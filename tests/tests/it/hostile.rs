@@ -256,6 +256,21 @@ fn document_names_never_collide_with_emitted_locals_or_generics() {
     );
 }
 
+#[test]
+fn query_setters_never_shadow_derived_methods() {
+    let output = generate_ok(&format!(
+        "{HEAD}paths:\n  /x:\n    get:\n      parameters:\n        - {{name: default, in: query, schema: {{type: string}}}}\n        - {{name: clone, in: query, schema: {{type: integer}}}}\n      responses: {{'204': {{description: ok}}}}\n"
+    ));
+    let operations = &output.files["operations.rs"];
+    let setters: Vec<&str> = operations
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("pub fn "))
+        .filter_map(|rest| rest.split('(').next())
+        .collect();
+    // `GetXQuery::default()` stays `Default`'s and `.clone()` stays `Clone`'s.
+    assert_eq!(setters[..2], ["set_default", "set_clone"], "{operations}");
+}
+
 /// The variants of the union `U` as emitted.
 fn check_union_variants(schemas_yaml: &str, expected: &str) {
     let output = generate_ok(&schemas(schemas_yaml));
@@ -915,6 +930,7 @@ fn hostile_documents_compile_without_warnings() {
     suffixed_keyword_names_stay_in_case();
     document_names_never_collide_with_emitted_locals_or_generics();
     unions_on_a_containment_cycle_are_boxed();
+    query_setters_never_shadow_derived_methods();
     let regressions = SUCCEEDED.with_borrow_mut(Option::take).unwrap_or_default();
     let mut modules: Vec<Output> = regressions.iter().map(|spec| generate_ok(spec)).collect();
 

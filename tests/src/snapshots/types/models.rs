@@ -23,7 +23,16 @@ pub enum Code {
     Unknown(i64),
 }
 
-rt::open_int_enum_impls!(Code, Unknown, [V200 = 200, V404 = 404, VMinus1 = - 1]);
+rt::open_int_enum_impls!(
+    Code,
+    Unknown,
+    [
+        V200 = 200,
+        V404 = 404,
+        VMinus1 = -1,
+    ]
+);
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Item {

@@ -1,0 +1,817 @@
+//! Schemas to types: each component and inline schema becomes a struct, enum, union or alias,
+//! and every schema position a [`TypeRef`].
+
+use super::*;
+
+impl<'a> Builder<'a> {
+    /// The component schema a `$ref` names, with its key; checks reference-only chains for cycles.
+    pub(super) fn component(
+        &self,
+        reference: &str,
+        pointer: &Pointer,
+    ) -> Result<(&'a str, &'a Schema), Error> {
+        let schemas = self.spec.components.as_ref().map(|c| &c.schemas);
+        let key = local_key(reference, SCHEMAS, pointer)?;
+        if let Some((key, ReferenceOr::Item(schema))) = self
+            .resolved
+            .get(key.as_str())
+            .and_then(|target| schemas?.get_key_value(*target))
+        {
+            return Ok((key.as_str(), schema));
+        }
+        // Only a chain that fails is walked here, to name its exact fault.
+        let mut chain = vec![reference.to_owned()];
+        let mut seen = HashSet::from([reference.to_owned()]);
+        let mut current = reference;
+        loop {
+            let key = local_key(current, SCHEMAS, pointer)?;
+            let entry = self
+                .spec
+                .components
+                .as_ref()
+                .and_then(|c| c.schemas.get_key_value(key.as_str()))
+                .ok_or_else(|| Error::DanglingRef {
+                    pointer: pointer.to_string(),
+                    reference: current.to_owned(),
+                })?;
+            match entry.1 {
+                ReferenceOr::Item(schema) => return Ok((entry.0.as_str(), schema)),
+                ReferenceOr::Reference { reference: next } => {
+                    let repeated = !seen.insert(next.clone());
+                    chain.push(next.clone());
+                    if repeated {
+                        return Err(Error::RefCycle {
+                            pointer: pointer.to_string(),
+                            chain,
+                        });
+                    }
+                    current = next;
+                }
+            }
+        }
+    }
+
+    pub(super) fn define_component(
+        &mut self,
+        key: &'a str,
+        schema: &'a ReferenceOr<Schema>,
+    ) -> Result<(), Error> {
+        let name = self
+            .component_names
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| names::camel_ident(key, "T"));
+        let pointer = Pointer::from_ref(SCHEMAS).join(key);
+        // Parent pointer is `#/components/schemas`; `from_ref` then `join` yields the schema's own.
+        let pointer = Pointer::from_ref(
+            pointer
+                .as_str()
+                .replacen("#/components/schemas//", "#/components/schemas/", 1)
+                .as_str(),
+        );
+        match SchemaAt::of(schema) {
+            SchemaAt::Ref(reference) => {
+                let (target, _) = self.component(reference, &pointer)?;
+                let target = self
+                    .component_names
+                    .get(target)
+                    .cloned()
+                    .unwrap_or_default();
+                self.types.insert(
+                    name.clone(),
+                    TypeDef::Alias(AliasDef {
+                        name,
+                        doc: None,
+                        ty: TypeRef::Named(target),
+                    }),
+                );
+            }
+            SchemaAt::Item(schema) => {
+                self.check_composition_cycle(key, schema, &pointer)?;
+                if !self.define_named(&name, schema, &pointer)? {
+                    let (ty, _) = self.type_of(SchemaAt::Item(schema), &name, &pointer)?;
+                    let doc = doc_of(schema);
+                    self.types
+                        .insert(name.clone(), TypeDef::Alias(AliasDef { name, doc, ty }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Defines `name` as a struct or enum when the schema is one; false when it is not.
+    pub(super) fn define_named(
+        &mut self,
+        name: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<bool, Error> {
+        let doc = doc_of(schema);
+        if let (
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members },
+            Some(discriminator),
+        ) = (&schema.schema_kind, &schema.schema_data.discriminator)
+        {
+            self.define_union(name, members, discriminator, doc, pointer)?;
+            return Ok(true);
+        }
+        if let Some(values) = string_enum(schema) {
+            self.define_enum(name, values, doc);
+            return Ok(true);
+        }
+        if let Some(values) = const_union(schema) {
+            self.define_enum(name, values, doc);
+            return Ok(true);
+        }
+        if let Some(values) = integer_enum(schema) {
+            self.define_int_enum(name, values, doc);
+            return Ok(true);
+        }
+        if let Ok(plan) = self.untagged_plan(schema, pointer) {
+            self.define_untagged(name, plan, doc, pointer)?;
+            return Ok(true);
+        }
+        if let SchemaKind::AllOf { all_of } = &schema.schema_kind {
+            if all_of.len() > 1 {
+                let Some(parts) = self.merge_all_of(all_of, pointer)? else {
+                    return Ok(false);
+                };
+                self.define_struct(name, parts, doc, pointer)?;
+                return Ok(true);
+            }
+        }
+        match object_parts(schema) {
+            Some(parts) if !parts.properties.is_empty() => {
+                self.define_struct(name, parts, doc, pointer)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    pub(super) fn define_union(
+        &mut self,
+        name: &str,
+        members: &'a [ReferenceOr<Schema>],
+        discriminator: &'a openapiv3::Discriminator,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        // Reserve the name first: variants may refer back to the union.
+        self.reserve(name);
+        // Tags from the mapping, else (as the spec says) each member's component name.
+        let mut tagged: Vec<(String, &'a str)> = discriminator
+            .mapping
+            .iter()
+            .map(|(tag, reference)| (tag.clone(), reference.as_str()))
+            .collect();
+        for (i, member) in members.iter().enumerate() {
+            match member {
+                ReferenceOr::Reference { reference } => {
+                    let key = local_key(reference, SCHEMAS, &pointer.join("oneOf").join(i))?;
+                    // A tag already mapped (to this member or another) keeps its first meaning.
+                    if !tagged.iter().any(|(t, r)| r == reference || *t == key) {
+                        tagged.push((key, reference.as_str()));
+                    }
+                }
+                ReferenceOr::Item(_) => {
+                    self.note(&pointer.join("oneOf").join(i), "an inline member of a discriminated union has no tag and decodes as the fallback");
+                }
+            }
+        }
+        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut variants = Vec::with_capacity(tagged.len());
+        for (tag, reference) in tagged {
+            let (ty, _) = self.type_of(
+                SchemaAt::Ref(reference),
+                name,
+                &pointer.join("discriminator").join("mapping").join(&tag),
+            )?;
+            variants.push(UnionVariant {
+                rust_name: claim_variant(&mut variant_names, &tag),
+                tag,
+                ty,
+                boxed: false,
+            });
+        }
+        let fallback = fallback_variant();
+        self.variant_names
+            .insert(name.to_owned(), variant_names.into_lock());
+        let tag_property = discriminator.property_name.clone();
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Union(UnionDef {
+                name: name.to_owned(),
+                doc,
+                tag_property,
+                variants,
+                fallback,
+            }),
+        );
+        Ok(())
+    }
+
+    /// An integer enum: variants `V<value>` (`VMinus<value>` below zero), read as "value 200",
+    /// clear of any other name and never two for one value.
+    pub(super) fn define_int_enum(&mut self, name: &str, values: Vec<i64>, doc: Option<String>) {
+        // Names follow from values alone, so no lock is needed to keep them.
+        let mut variant_names = Namespace::with_reserved([FALLBACK_VARIANT]);
+        let mut seen = BTreeSet::new();
+        let variants = values
+            .into_iter()
+            .filter(|value| seen.insert(*value))
+            .map(|value| {
+                let wanted = if value < 0 {
+                    format!("VMinus{}", value.unsigned_abs())
+                } else {
+                    format!("V{value}")
+                };
+                IntVariant {
+                    value,
+                    rust_name: variant_names.claim(&wanted, ""),
+                }
+            })
+            .collect();
+        let fallback = fallback_variant();
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::IntEnum(IntEnumDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+                fallback,
+            }),
+        );
+    }
+
+    /// The schema a union member stands for, through `$ref`s and one-member `allOf`s; `None`
+    /// when it cannot be followed (the member is then not classified, and the union stays a
+    /// `serde_json::Value` as before).
+    pub(super) fn member_schema(
+        &self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+    ) -> Option<&'a Schema> {
+        let schema = self.resolve(SchemaAt::of(member), pointer).ok()?;
+        self.through_single_all_of(schema, pointer).ok()
+    }
+
+    /// Whether a union is "a number, or a string of decimal digits" (money, prices): exactly a
+    /// `number` member and a `string` member whose `pattern` admits only decimal text (or whose
+    /// `format` is `decimal`). Decided by structure alone, never by the property's name.
+    pub(super) fn is_decimal_union(&self, schema: &'a Schema, pointer: &Pointer) -> bool {
+        let Some((_, members)) = plain_union_members(schema) else {
+            return false;
+        };
+        let (mut number, mut string) = (false, false);
+        for member in members {
+            match self.member_schema(member, pointer).map(|m| &m.schema_kind) {
+                Some(SchemaKind::Type(Type::Number(n))) if n.enumeration.is_empty() && !number => {
+                    number = true;
+                }
+                Some(SchemaKind::Type(Type::String(s)))
+                    if s.enumeration.is_empty() && !string && is_decimal_string(s) =>
+                {
+                    string = true;
+                }
+                _ => return false,
+            }
+        }
+        number && string
+    }
+
+    /// The JSON kind every value of a member has, when it has one.
+    pub(super) fn member_kind(
+        &self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+    ) -> Option<JsonKind> {
+        let schema = self.member_schema(member, pointer)?;
+        let kind = match &schema.schema_kind {
+            SchemaKind::Type(Type::String(_)) => JsonKind::String,
+            SchemaKind::Type(Type::Integer(_)) => JsonKind::Integer,
+            SchemaKind::Type(Type::Number(_)) => JsonKind::Number,
+            SchemaKind::Type(Type::Boolean(_)) => JsonKind::Boolean,
+            SchemaKind::Type(Type::Array(_)) => JsonKind::Array,
+            SchemaKind::Type(Type::Object(_)) => JsonKind::Object,
+            SchemaKind::Any(_) if object_parts(schema).is_some() => JsonKind::Object,
+            SchemaKind::Any(_) if string_enum(schema).is_some() => JsonKind::String,
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if const_union(schema).is_some() =>
+            {
+                JsonKind::String
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if schema.schema_data.discriminator.is_some() =>
+            {
+                JsonKind::Object
+            }
+            _ => return None,
+        };
+        Some(kind)
+    }
+
+    /// How an undiscriminated union becomes an untagged enum: its members, each of its own
+    /// JSON kind; or why it cannot (the reason a note gives).
+    pub(super) fn untagged_plan(
+        &self,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<UntaggedPlan<'a>, String> {
+        let Some((keyword, members)) = plain_union_members(schema) else {
+            return Err("not a union".into());
+        };
+        if members.len() < 2 {
+            return Err("a union of one member".into());
+        }
+        if self.is_decimal_union(schema, pointer) {
+            return Err("a decimal".into());
+        }
+        let mut plan: Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)> = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            let Some(kind) = self.member_kind(member, pointer) else {
+                return Err(format!("member {i} is not of one JSON kind"));
+            };
+            if let Some((_, first, _)) = plan.iter().find(|(k, ..)| *k == kind) {
+                return Err(format!(
+                    "members {first} and {i} are both JSON {}s, which only their contents tell apart",
+                    kind.name().to_ascii_lowercase()
+                ));
+            }
+            plan.push((kind, i, member));
+        }
+        // The order serde tries them in: an integer before a number, so `3` is an integer.
+        plan.sort_by_key(|(kind, ..)| *kind);
+        Ok((keyword, plan))
+    }
+
+    pub(super) fn define_untagged(
+        &mut self,
+        name: &str,
+        (keyword, plan): UntaggedPlan<'a>,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        // Reserve the name first: a member may refer back to the union.
+        self.reserve(name);
+        let mut variant_names = Namespace::new();
+        let mut variants = Vec::with_capacity(plan.len());
+        for (kind, index, member) in plan {
+            let member_pointer = pointer.join(keyword).join(index);
+            let (ty, nullable) = self.type_of(
+                SchemaAt::of(member),
+                &format!("{name}{}", kind.name()),
+                &member_pointer,
+            )?;
+            let wanted = match (member, &ty) {
+                (ReferenceOr::Reference { .. }, TypeRef::Named(type_name)) => type_name.clone(),
+                _ => kind.name().to_owned(),
+            };
+            variants.push(UntaggedVariant {
+                rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
+                kind,
+                ty: optional_if(ty, nullable),
+                boxed: false,
+            });
+        }
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Untagged(UntaggedDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+            }),
+        );
+        Ok(())
+    }
+
+    pub(super) fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
+        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut seen = BTreeSet::new();
+        let variants = values
+            .into_iter()
+            .filter(|wire| seen.insert(*wire))
+            .map(|wire| Variant {
+                wire: wire.to_owned(),
+                rust_name: claim_variant(&mut variant_names, wire),
+            })
+            .collect();
+        let fallback = fallback_variant();
+        self.variant_names
+            .insert(name.to_owned(), variant_names.into_lock());
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Enum(EnumDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+                fallback,
+            }),
+        );
+    }
+
+    pub(super) fn define_struct(
+        &mut self,
+        name: &str,
+        parts: ObjectParts<'a>,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        if matches!(
+            parts.additional,
+            Some(AdditionalProperties::Schema(_) | AdditionalProperties::Any(true))
+        ) {
+            self.note(
+                &pointer.join("additionalProperties"),
+                "extra properties beside the declared ones are not kept",
+            );
+        }
+        // Reserve the name before the fields, so that a field referring back finds it taken.
+        self.reserve(name);
+        let mut field_names = Namespace::new();
+        let mut fields = Vec::with_capacity(parts.properties.len());
+        for (wire, property) in parts.properties {
+            let field_pointer = pointer.join("properties").join(wire);
+            let hint = format!("{name}{}", names::camel_ident(wire, ""));
+            let at = SchemaAt::of_boxed(property);
+            let (ty, nullable) = self.type_of(at, &hint, &field_pointer)?;
+            let doc = match at {
+                SchemaAt::Item(schema) => doc_of(schema),
+                SchemaAt::Ref(_) => None,
+            };
+            fields.push(Field {
+                wire_name: wire.clone(),
+                rust_name: field_names.claim(&names::snake_ident(wire), "_"),
+                doc,
+                ty,
+                required: parts.required.contains(wire.as_str()),
+                nullable,
+                boxed: false,
+            });
+        }
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Struct(StructDef {
+                name: name.to_owned(),
+                doc,
+                fields,
+            }),
+        );
+        Ok(())
+    }
+
+    /// The Rust type of a schema position, and whether it may be null.
+    pub(super) fn type_of(
+        &mut self,
+        at: SchemaAt<'a>,
+        hint: &str,
+        pointer: &Pointer,
+    ) -> Result<(TypeRef, bool), Error> {
+        let schema = match at {
+            SchemaAt::Ref(reference) => {
+                let (key, schema) = self.component(reference, pointer)?;
+                let name = self.component_names.get(key).cloned().unwrap_or_default();
+                return Ok((TypeRef::Named(name), schema.schema_data.nullable));
+            }
+            SchemaAt::Item(schema) => schema,
+        };
+        let mut nullable = schema.schema_data.nullable;
+        let ty = match &schema.schema_kind {
+            SchemaKind::Type(Type::String(string)) => {
+                nullable |= string.enumeration.iter().any(Option::is_none);
+                if string_enum(schema).is_some() {
+                    self.define_inline(hint, schema, pointer)?
+                } else {
+                    match &string.format {
+                        VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TypeRef::Timestamp,
+                        VariantOrUnknownOrEmpty::Item(StringFormat::Date) => TypeRef::Date,
+                        _ => TypeRef::String,
+                    }
+                }
+            }
+            SchemaKind::Type(Type::Integer(_)) if integer_enum(schema).is_some() => {
+                self.define_inline(hint, schema, pointer)?
+            }
+            SchemaKind::Type(Type::Integer(_)) => TypeRef::Integer,
+            SchemaKind::Type(Type::Number(_)) => TypeRef::Number,
+            SchemaKind::Type(Type::Boolean(_)) => TypeRef::Boolean,
+            SchemaKind::Type(Type::Array(array)) => match &array.items {
+                Some(items) => {
+                    let (item, item_nullable) = self.type_of(
+                        SchemaAt::of_boxed(items),
+                        &format!("{hint}Item"),
+                        &pointer.join("items"),
+                    )?;
+                    TypeRef::Vec(Box::new(optional_if(item, item_nullable)))
+                }
+                None => {
+                    self.note(
+                        pointer,
+                        "an array without `items` (of any JSON values) is a Vec of serde_json::Value",
+                    );
+                    TypeRef::Vec(Box::new(TypeRef::Json))
+                }
+            },
+            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
+                Some(parts) if !parts.properties.is_empty() => {
+                    self.define_inline(hint, schema, pointer)?
+                }
+                Some(ObjectParts {
+                    additional: Some(AdditionalProperties::Schema(values)),
+                    ..
+                }) => {
+                    let (value, value_nullable) = self.type_of(
+                        SchemaAt::of_boxed_ref(values),
+                        &format!("{hint}Value"),
+                        &pointer.join("additionalProperties"),
+                    )?;
+                    TypeRef::Map(Box::new(optional_if(value, value_nullable)))
+                }
+                Some(_) => {
+                    self.note(
+                        pointer,
+                        "a free-form object (no declared properties) is a map of serde_json::Value",
+                    );
+                    TypeRef::Map(Box::new(TypeRef::Json))
+                }
+                None => {
+                    match &schema.schema_kind {
+                        SchemaKind::Any(any)
+                            if any.typ.is_some() || !any.enumeration.is_empty() =>
+                        {
+                            self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
+                        }
+                        _ => self.note(
+                            pointer,
+                            "a schema without a type (any JSON value) is serde_json::Value",
+                        ),
+                    }
+                    TypeRef::Json
+                }
+            },
+            SchemaKind::AllOf { all_of } => match all_of.as_slice() {
+                [single] => {
+                    let (ty, inner_nullable) =
+                        self.type_of(SchemaAt::of(single), hint, &pointer.join("allOf").join(0))?;
+                    nullable |= inner_nullable;
+                    ty
+                }
+                _ => self.define_inline(hint, schema, pointer)?,
+            },
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() =>
+            {
+                self.define_inline(hint, schema, pointer)?
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.is_decimal_union(schema, pointer) =>
+            {
+                TypeRef::Decimal
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
+                match self.untagged_plan(schema, pointer) {
+                    Ok(_) => self.define_inline(hint, schema, pointer)?,
+                    Err(reason) => {
+                        self.note(
+                            pointer,
+                            format!(
+                                "a union of several schemas is lowered to serde_json::Value: {reason}"
+                            ),
+                        );
+                        TypeRef::Json
+                    }
+                }
+            }
+            SchemaKind::Not { .. } => {
+                self.note(pointer, "`not` is lowered to serde_json::Value");
+                TypeRef::Json
+            }
+        };
+        Ok((ty, nullable))
+    }
+
+    /// An inline struct or enum, named after where it stands.
+    pub(super) fn define_inline(
+        &mut self,
+        hint: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<TypeRef, Error> {
+        let name = self.inline_name(hint, pointer);
+        if self.define_named(&name, schema, pointer)? {
+            Ok(TypeRef::Named(name))
+        } else {
+            Ok(TypeRef::Json)
+        }
+    }
+
+    /// The schema a position holds, through `$ref`s.
+    pub(super) fn resolve(&self, at: SchemaAt<'a>, pointer: &Pointer) -> Result<&'a Schema, Error> {
+        match at {
+            SchemaAt::Ref(reference) => Ok(self.component(reference, pointer)?.1),
+            SchemaAt::Item(schema) => Ok(schema),
+        }
+    }
+
+    /// The properties of an object schema with some (through `$ref` and a one-member `allOf`).
+    pub(super) fn object_of(
+        &self,
+        at: SchemaAt<'a>,
+        pointer: &Pointer,
+    ) -> Result<Option<ObjectParts<'a>>, Error> {
+        let schema = self.through_single_all_of(self.resolve(at, pointer)?, pointer)?;
+        Ok(object_parts(schema).filter(|parts| !parts.properties.is_empty()))
+    }
+
+    /// Whether the position is a `oneOf`/`anyOf` whose members are all plain scalars (a string,
+    /// number, integer or boolean, through `$ref`s and one-member `allOf`s), and not a union of
+    /// string constants (which is an enum).
+    pub(super) fn is_scalar_union(
+        &self,
+        at: SchemaAt<'a>,
+        pointer: &Pointer,
+    ) -> Result<bool, Error> {
+        let schema = self.resolve(at, pointer)?;
+        let members = match &schema.schema_kind {
+            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
+                if schema.schema_data.discriminator.is_none()
+                    && const_union(schema).is_none()
+                    && !members.is_empty() =>
+            {
+                members
+            }
+            _ => return Ok(false),
+        };
+        for member in members {
+            let member =
+                self.through_single_all_of(self.resolve(SchemaAt::of(member), pointer)?, pointer)?;
+            let scalar = matches!(
+                member.schema_kind,
+                SchemaKind::Type(
+                    Type::String(_) | Type::Integer(_) | Type::Number(_) | Type::Boolean(_)
+                )
+            );
+            if !scalar {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Follows aliases in a loop, not by recursion: a chain of them may be thousands long.
+    pub(super) fn is_scalar(&self, ty: &TypeRef) -> bool {
+        let mut current = ty;
+        // More steps than types means a cycle, which is not a scalar.
+        for _ in 0..=self.types.len() {
+            match current {
+                TypeRef::String
+                | TypeRef::Integer
+                | TypeRef::Number
+                | TypeRef::Boolean
+                | TypeRef::Decimal
+                | TypeRef::Timestamp
+                | TypeRef::Date => {
+                    return true;
+                }
+                TypeRef::Named(name) => match self.types.get(name) {
+                    Some(TypeDef::Enum(_) | TypeDef::IntEnum(_)) => return true,
+                    Some(TypeDef::Alias(alias)) => current = &alias.ty,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+}
+
+pub(super) fn optional_if(ty: TypeRef, nullable: bool) -> TypeRef {
+    if nullable {
+        TypeRef::Option(Box::new(ty))
+    } else {
+        ty
+    }
+}
+
+pub(super) fn doc_of(schema: &Schema) -> Option<String> {
+    // Titles are mostly the property name again ("Start Epoch Millis"): not documentation.
+    schema
+        .schema_data
+        .description
+        .clone()
+        .filter(|text| !text.trim().is_empty())
+}
+
+pub(super) fn string_enum(schema: &Schema) -> Option<Vec<&str>> {
+    let values: Vec<&str> = match &schema.schema_kind {
+        SchemaKind::Type(Type::String(string)) => string
+            .enumeration
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect(),
+        SchemaKind::Any(any) if any.typ.is_none() || any.typ.as_deref() == Some("string") => {
+            let strings: Option<Vec<&str>> = any
+                .enumeration
+                .iter()
+                .filter(|v| !v.is_null())
+                .map(serde_json::Value::as_str)
+                .collect();
+            strings.unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    (!values.is_empty()).then_some(values)
+}
+
+/// The values of a `oneOf`/`anyOf` whose every member is an inline string enum (dropshot's
+/// documented constants: one `enum: [v]` or `const: v` with a description each): an enum.
+pub(super) fn const_union(schema: &Schema) -> Option<Vec<&str>> {
+    let members = match &schema.schema_kind {
+        SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members }
+            if schema.schema_data.discriminator.is_none() =>
+        {
+            members
+        }
+        _ => return None,
+    };
+    let mut values = Vec::new();
+    for member in members {
+        let ReferenceOr::Item(member) = member else {
+            return None;
+        };
+        values.extend(string_enum(member)?);
+    }
+    (!values.is_empty()).then_some(values)
+}
+
+/// An untagged union's members by JSON kind, in try order, with the keyword they stand under.
+pub(super) type UntaggedPlan<'a> = (
+    &'static str,
+    Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)>,
+);
+
+/// The members of an `anyOf`/`oneOf` that is neither discriminated nor a union of string
+/// constants (an enum), with the keyword they stand under.
+pub(super) fn plain_union_members(
+    schema: &Schema,
+) -> Option<(&'static str, &[ReferenceOr<Schema>])> {
+    if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() {
+        return None;
+    }
+    match &schema.schema_kind {
+        SchemaKind::OneOf { one_of } => Some(("oneOf", one_of)),
+        SchemaKind::AnyOf { any_of } => Some(("anyOf", any_of)),
+        _ => None,
+    }
+}
+
+/// The values of `type: integer, enum: [...]`.
+pub(super) fn integer_enum(schema: &Schema) -> Option<Vec<i64>> {
+    let SchemaKind::Type(Type::Integer(integer)) = &schema.schema_kind else {
+        return None;
+    };
+    let values: Vec<i64> = integer.enumeration.iter().flatten().copied().collect();
+    (!values.is_empty()).then_some(values)
+}
+
+/// A string member of a decimal union: `format: decimal`, or a `pattern` that admits only
+/// decimal text: digit classes (`\d`, `0-9`), signs, a point, an exponent letter and regex
+/// syntax, with at least one digit class. `\w`, `[a-z]` or any other letter rule it out.
+pub(super) fn is_decimal_string(string: &openapiv3::StringType) -> bool {
+    if matches!(&string.format, openapiv3::VariantOrUnknownOrEmpty::Unknown(f) if f == "decimal") {
+        return true;
+    }
+    let Some(pattern) = string.pattern.as_deref() else {
+        return false;
+    };
+    let digit_class = pattern.contains("\\d") || pattern.contains("0-9");
+    let rest = pattern
+        .replace("\\d", "")
+        .replace("\\.", "")
+        .replace("0-9", "");
+    digit_class
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_digit() || "^$()[]{}?!*+-.,|:eE".contains(c))
+}
+
+pub(super) fn object_parts(schema: &Schema) -> Option<ObjectParts<'_>> {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::Object(object)) => Some(ObjectParts {
+            properties: object.properties.iter().collect(),
+            required: object.required.iter().map(String::as_str).collect(),
+            additional: object.additional_properties.as_ref(),
+        }),
+        SchemaKind::Any(any)
+            if !any.properties.is_empty() || any.typ.as_deref() == Some("object") =>
+        {
+            Some(ObjectParts {
+                properties: any.properties.iter().collect(),
+                required: any.required.iter().map(String::as_str).collect(),
+                additional: any.additional_properties.as_ref(),
+            })
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,577 @@
+//! The intermediate representation: validated, named Rust types and operations.
+//!
+//! [`build`] walks the lowered document once, resolves every `$ref` (dangling ones and
+//! reference-only cycles are errors), names every type and operation, and records as notes what
+//! it represents with a loss. The emitters read only this, never the document.
+//!
+//! This module holds the IR types and the build's driver; the work is split by concern (after
+//! typify): `convert` (schemas to types), `merge` (`allOf`), `operations`, `naming`
+//! (through the names lock), `cycles` (alias chains, boxing) and `prune`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use openapiv3::{
+    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr,
+    RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
+};
+
+use crate::error::Pointer;
+use crate::lock::{LockedNamespace, NameLock};
+use crate::names::{self, Namespace};
+use crate::select::Selection;
+use crate::{Config, Error, Note};
+
+mod convert;
+mod cycles;
+mod merge;
+mod naming;
+mod operations;
+mod prune;
+
+use self::{convert::*, cycles::*, naming::*, operations::*, prune::*};
+
+/// The whole API as the emitters see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Api {
+    /// The first `servers` URL, if any.
+    pub base_url: Option<String>,
+    /// Every type by Rust name (sorted, so output order never depends on the document's).
+    pub types: BTreeMap<String, TypeDef>,
+    /// Every operation, sorted by method name.
+    pub operations: Vec<Operation>,
+    /// The Rust name given to each component schema, by its key in the document.
+    pub component_names: BTreeMap<String, String>,
+    /// Selected operations left out because they cannot be represented, sorted by method name.
+    pub skipped: Vec<SkippedOperation>,
+    /// Every name given (and every name the config's lock retired), for the next generation.
+    pub names: NameLock,
+}
+
+/// A named Rust type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeDef {
+    /// An object schema with properties.
+    Struct(StructDef),
+    /// A string enum, open to values the document does not list.
+    Enum(EnumDef),
+    /// A name for another type (`pub type Name = Target;`).
+    Alias(AliasDef),
+    /// A discriminated `oneOf`: one variant per tag, open to tags the document does not list.
+    Union(UnionDef),
+    /// An `anyOf`/`oneOf` whose members JSON tells apart by the kind of value (a number or a
+    /// string, an object or an array, …): serde's `untagged`.
+    Untagged(UntaggedDef),
+    /// An integer enum (`type: integer, enum: [...]`), open to values the document does not list.
+    IntEnum(IntEnumDef),
+}
+
+/// A union told apart by JSON kind: one variant per member, at most one per kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UntaggedDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Variants in the order serde tries them (an integer before a number).
+    pub variants: Vec<UntaggedVariant>,
+}
+
+/// One member of an [`UntaggedDef`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct UntaggedVariant {
+    /// The Rust variant name: a `$ref` member's type name, else its kind (`String`, `Number`).
+    pub rust_name: String,
+    /// The JSON kind of value it takes.
+    pub kind: JsonKind,
+    /// The payload type.
+    pub ty: TypeRef,
+    /// Stored behind a `Box` because the union contains itself through this variant.
+    pub boxed: bool,
+}
+
+/// The kinds of JSON value, in the order an untagged union tries its members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum JsonKind {
+    /// `true` / `false`.
+    Boolean,
+    /// A number without a fraction that fits an `i64`.
+    Integer,
+    /// Any number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    /// The variant name a member of this kind gets when it has no type name of its own.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonKind::Boolean => "Boolean",
+            JsonKind::Integer => "Integer",
+            JsonKind::Number => "Number",
+            JsonKind::String => "String",
+            JsonKind::Array => "Array",
+            JsonKind::Object => "Object",
+        }
+    }
+}
+
+/// An open integer enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntEnumDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Known values in document order.
+    pub variants: Vec<IntVariant>,
+    /// Name of the variant that keeps any other integer.
+    pub fallback: String,
+}
+
+/// One known integer enum value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntVariant {
+    /// The integer on the wire.
+    pub value: i64,
+    /// The Rust variant name (`V200`, `VMinus1`).
+    pub rust_name: String,
+}
+
+/// A tagged union, decoded by its discriminator property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// The discriminator property.
+    pub tag_property: String,
+    /// One variant per tag value, in document order.
+    pub variants: Vec<UnionVariant>,
+    /// Name of the variant that keeps a value with any other tag.
+    pub fallback: String,
+}
+
+/// One tag of a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionVariant {
+    /// The discriminator value.
+    pub tag: String,
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The variant's payload type.
+    pub ty: TypeRef,
+    /// Stored behind a `Box` because the union contains itself through this variant.
+    pub boxed: bool,
+}
+
+/// A struct: one field per property, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Fields in document order.
+    pub fields: Vec<Field>,
+}
+
+/// One struct field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The property name on the wire.
+    pub wire_name: String,
+    /// The Rust field name.
+    pub rust_name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// The value's type, without the `Option` that `required`/`nullable` add.
+    pub ty: TypeRef,
+    /// Listed in `required`.
+    pub required: bool,
+    /// May be `null`.
+    pub nullable: bool,
+    /// Stored behind a `Box` because the type contains itself without other indirection.
+    pub boxed: bool,
+}
+
+/// An open string enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Known values in document order.
+    pub variants: Vec<Variant>,
+    /// Name of the variant that keeps any other string.
+    pub fallback: String,
+}
+
+/// One known enum value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// The string on the wire.
+    pub wire: String,
+    /// The Rust variant name.
+    pub rust_name: String,
+}
+
+/// `pub type Name = Target;`
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasDef {
+    /// Rust name.
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// What it names.
+    pub ty: TypeRef,
+}
+
+/// A use of a type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeRef {
+    /// `String`
+    String,
+    /// `i64`
+    Integer,
+    /// `f64`
+    Number,
+    /// `bool`
+    Boolean,
+    /// The runtime's exact `Decimal`: a number, or a string of decimal digits.
+    Decimal,
+    /// `jiff::Timestamp`: a `format: date-time` string (RFC 3339, with an offset).
+    Timestamp,
+    /// `jiff::civil::Date`: a `format: date` string (`2026-08-22`).
+    Date,
+    /// `serde_json::Value`: anything.
+    Json,
+    /// A [`TypeDef`] by Rust name.
+    Named(String),
+    /// `Vec<T>`
+    Vec(Box<TypeRef>),
+    /// `BTreeMap<String, T>`
+    Map(Box<TypeRef>),
+    /// `Option<T>` inside a collection (`[number | null]`).
+    Option(Box<TypeRef>),
+}
+
+/// One HTTP operation, emitted as one async method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// The method name.
+    pub name: String,
+    /// Upper-case HTTP method.
+    pub method: String,
+    /// The path template as written (`/v1/models/{model_id}`).
+    pub path: String,
+    /// The document's tags for it.
+    pub tags: Vec<String>,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Path parameters in template order.
+    pub path_params: Vec<Param>,
+    /// Required query parameters (method arguments).
+    pub required_query: Vec<Param>,
+    /// Optional query parameters (fields of the query struct).
+    pub optional_query: Vec<Param>,
+    /// Name of the query struct, when there are optional query parameters.
+    pub query_type: Option<String>,
+    /// The request body.
+    pub body: Option<Body>,
+    /// What a 2xx response carries.
+    pub response: ResponseKind,
+}
+
+/// A path or query parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The name on the wire.
+    pub wire_name: String,
+    /// The Rust name.
+    pub rust_name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// The value's type (`Vec<T>` for repeated query keys).
+    pub ty: TypeRef,
+    /// A union of scalar types (`oneOf [integer, string]`): taken as anything `Display`, sent as
+    /// its text; `ty` is then `String`.
+    pub any_scalar: bool,
+}
+
+/// A request body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// How it is encoded, and from what.
+    pub kind: BodyKind,
+    /// The media type as the document writes it, sent as `Content-Type`.
+    pub media_type: String,
+    /// Whether it must be sent.
+    pub required: bool,
+}
+
+/// How a request body is encoded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BodyKind {
+    /// A value of this type as JSON (`application/json`, `…+json`).
+    Json(TypeRef),
+    /// A value of this (object) type form-encoded (`application/x-www-form-urlencoded`).
+    Form(TypeRef),
+    /// Text as given (`text/*`).
+    Text,
+    /// Bytes as given (`application/octet-stream` and every other media type).
+    Bytes,
+}
+
+impl BodyKind {
+    /// The type the caller's value has, for the kinds that carry one.
+    pub fn value_type(&self) -> Option<&TypeRef> {
+        match self {
+            BodyKind::Json(ty) | BodyKind::Form(ty) => Some(ty),
+            BodyKind::Text | BodyKind::Bytes => None,
+        }
+    }
+}
+
+/// What a successful response decodes into.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResponseKind {
+    /// A JSON body of this type.
+    Json(TypeRef),
+    /// Text (`text/*`), asked for with this media type as `Accept`.
+    Text(String),
+    /// Bytes (any other media type), asked for with this media type as `Accept`.
+    Bytes(String),
+    /// No body the generated code reads.
+    Empty,
+}
+
+/// A selected operation the generator could not represent and left out, with a note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkippedOperation {
+    /// The method name it would have had.
+    pub name: String,
+    /// Upper-case HTTP method.
+    pub method: String,
+    /// The path template as written.
+    pub path: String,
+    /// Where the construct that could not be represented stands.
+    pub pointer: String,
+    /// Why it could not be represented.
+    pub reason: String,
+}
+
+const SCHEMAS: &str = "#/components/schemas/";
+const PARAMETERS: &str = "#/components/parameters/";
+const REQUEST_BODIES: &str = "#/components/requestBodies/";
+const RESPONSES: &str = "#/components/responses/";
+
+/// Builds the IR from a lowered document: only what `selection` names is converted.
+pub(crate) fn build(
+    spec: &OpenAPI,
+    selection: &Selection,
+    config: &Config,
+    notes: &mut Vec<Note>,
+) -> Result<Api, Error> {
+    let components = spec.components.as_ref();
+    let schemas = components.map(|c| &c.schemas);
+    let lock = &config.names_lock;
+    let mut type_names = LockedNamespace::new(
+        Some(&lock.types),
+        names::RESERVED_TYPE_NAMES.iter().copied(),
+    );
+    let mut component_names = BTreeMap::new();
+    // Names are given over the whole document, so a selection never renames anything.
+    if let Some(schemas) = schemas {
+        let schemas_pointer = Pointer::root().join("components").join("schemas");
+        for key in schemas.keys() {
+            component_names.insert(
+                key.clone(),
+                type_names.claim(
+                    schemas_pointer.join(key).as_str(),
+                    &names::camel_ident(key, "T"),
+                    "",
+                ),
+            );
+        }
+    }
+    let mut builder = Builder {
+        spec,
+        resolved: schemas.map(resolve_aliases).unwrap_or_default(),
+        settled_compositions: HashSet::new(),
+        notes,
+        lock,
+        type_names,
+        variant_names: BTreeMap::new(),
+        operation_names: BTreeMap::new(),
+        component_names: component_names.clone(),
+        types: BTreeMap::new(),
+        left_out: Vec::new(),
+        skipped: Vec::new(),
+    };
+    if let Some(schemas) = schemas {
+        for (key, schema) in schemas {
+            if selection.has_schema(key) {
+                builder.define_component(key, schema)?;
+            }
+        }
+    }
+    let mut operations = builder.operations(selection, config)?;
+    operations.sort_by(|a, b| a.name.cmp(&b.name));
+    if config.strict {
+        if let Some(first) = builder.left_out.first() {
+            return Err(first.clone());
+        }
+    }
+    let builder_names = (
+        builder.type_names,
+        builder.variant_names,
+        builder.operation_names,
+    );
+    let mut skipped = builder.skipped;
+    skipped.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut types = builder.types;
+    // A selection keeps only what its operations reach; without one every component stays.
+    // Either way, inline types of a left-out operation go with it.
+    let roots: Vec<String> = match selection.schemas {
+        Some(_) => Vec::new(),
+        None => component_names.values().cloned().collect(),
+    };
+    prune_unreachable(&mut types, &operations, &roots);
+    box_recursive_fields(&mut types);
+    check_alias_cycles(&types, &component_names)?;
+    let names = NameLock {
+        types: builder_names.0.into_lock(),
+        operations: builder_names.2,
+        variants: builder_names.1,
+    };
+    let base_url = spec
+        .servers
+        .first()
+        .map(|server| server.url.trim_end_matches('/').to_owned());
+    Ok(Api {
+        base_url,
+        types,
+        operations,
+        component_names,
+        skipped,
+        names,
+    })
+}
+
+/// A schema position: a reference or an inline schema.
+#[derive(Clone, Copy)]
+enum SchemaAt<'s> {
+    Ref(&'s str),
+    Item(&'s Schema),
+}
+
+impl<'s> SchemaAt<'s> {
+    fn of(schema: &'s ReferenceOr<Schema>) -> Self {
+        match schema {
+            ReferenceOr::Reference { reference } => SchemaAt::Ref(reference),
+            ReferenceOr::Item(schema) => SchemaAt::Item(schema),
+        }
+    }
+
+    fn of_boxed(schema: &'s ReferenceOr<Box<Schema>>) -> Self {
+        match schema {
+            ReferenceOr::Reference { reference } => SchemaAt::Ref(reference),
+            ReferenceOr::Item(schema) => SchemaAt::Item(schema),
+        }
+    }
+}
+
+/// The parts of an object schema a struct is built from.
+struct ObjectParts<'s> {
+    properties: Vec<(&'s String, &'s ReferenceOr<Box<Schema>>)>,
+    required: BTreeSet<&'s str>,
+    additional: Option<&'s AdditionalProperties>,
+}
+
+struct Builder<'a> {
+    spec: &'a OpenAPI,
+    /// The schema each component key finally names through `$ref`-only aliases, for every key
+    /// whose chain ends in a schema: worked out once, so a long chain costs its length once.
+    resolved: HashMap<&'a str, &'a str>,
+    /// Components whose chain of single-`$ref` `allOf` wrappers is known to end in a schema.
+    settled_compositions: HashSet<&'a str>,
+    notes: &'a mut Vec<Note>,
+    /// The names the last generation gave, which this one keeps.
+    lock: &'a NameLock,
+    type_names: LockedNamespace,
+    /// Variant names given per enum and union, by wire value or tag.
+    variant_names: BTreeMap<String, BTreeMap<String, String>>,
+    /// Method names given, by `"METHOD /path"` (retired ones included).
+    operation_names: BTreeMap<String, String>,
+    component_names: BTreeMap<String, String>,
+    types: BTreeMap<String, TypeDef>,
+    /// Everything left out of a selected operation, as the error strict mode reports.
+    left_out: Vec<Error>,
+    /// Selected operations left out whole.
+    skipped: Vec<SkippedOperation>,
+}
+
+impl<'a> Builder<'a> {
+    /// Leaves `what` out with a note (an error in strict mode, reported at the end of the build).
+    pub(super) fn leave_out(&mut self, pointer: &str, what: &str, reason: &str) {
+        self.notes.push(Note {
+            pointer: pointer.to_owned(),
+            message: format!("{what} is left out: {reason}"),
+        });
+        self.left_out.push(Error::LeftOut {
+            pointer: pointer.to_owned(),
+            what: what.to_owned(),
+            reason: reason.to_owned(),
+        });
+    }
+
+    pub(super) fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {
+        self.notes.push(Note {
+            pointer: pointer.to_string(),
+            message: message.into(),
+        });
+    }
+
+    /// Takes `name` before defining it, so that a member referring back finds it taken.
+    pub(super) fn reserve(&mut self, name: &str) {
+        let placeholder = AliasDef {
+            name: name.to_owned(),
+            doc: None,
+            ty: TypeRef::Json,
+        };
+        self.types
+            .insert(name.to_owned(), TypeDef::Alias(placeholder));
+    }
+}
+
+impl<'s> SchemaAt<'s> {
+    fn of_boxed_ref(schema: &'s ReferenceOr<Schema>) -> Self {
+        Self::of(schema)
+    }
+}
+
+/// The key of a local reference under `prefix`, unescaped.
+fn local_key(reference: &str, prefix: &str, pointer: &Pointer) -> Result<String, Error> {
+    if !reference.starts_with('#') {
+        return Err(Error::Unsupported {
+            pointer: pointer.to_string(),
+            reason: format!("external reference {reference:?}"),
+        });
+    }
+    let key = reference
+        .strip_prefix(prefix)
+        .filter(|key| !key.contains('/'))
+        .ok_or_else(|| Error::DanglingRef {
+            pointer: pointer.to_string(),
+            reference: reference.to_owned(),
+        })?;
+    Ok(Pointer::unescape(key))
+}

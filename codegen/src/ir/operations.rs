@@ -1,0 +1,679 @@
+//! Operations: parameters, request bodies and responses of each selected path and method.
+
+use super::*;
+
+impl<'a> Builder<'a> {
+    pub(super) fn operations(
+        &mut self,
+        selection: &Selection,
+        config: &Config,
+    ) -> Result<Vec<Operation>, Error> {
+        let paths_pointer = Pointer::root().join("paths");
+        let mut found = Vec::new();
+        for (path, item) in &self.spec.paths.paths {
+            let pointer = paths_pointer.join(path);
+            let item = match item {
+                ReferenceOr::Item(item) => item,
+                ReferenceOr::Reference { .. } => {
+                    // A selection cannot pick what it cannot see; only an unselective run says so.
+                    if selection.operations.is_none() {
+                        self.leave_out(
+                            pointer.as_str(),
+                            &format!("path item {path}"),
+                            "a path item given as `$ref` is not supported",
+                        );
+                    }
+                    continue;
+                }
+            };
+            for (method, operation) in item.iter() {
+                found.push((
+                    path.as_str(),
+                    method,
+                    operation,
+                    &item.parameters,
+                    pointer.join(method),
+                ));
+            }
+        }
+        // Named over the whole document, so a selection never renames an operation.
+        let (names, given) = operation_names(&found, config)?;
+        self.operation_names = given;
+        let mut operations = Vec::with_capacity(found.len());
+        for ((path, method, operation, shared_parameters, pointer), name) in
+            found.into_iter().zip(names)
+        {
+            if !selection.has_operation(path, method) {
+                continue;
+            }
+            let built = self.operation(&name, path, method, operation, shared_parameters, &pointer);
+            match built {
+                Ok(built) => operations.push(built),
+                Err(Error::Unsupported {
+                    pointer: at,
+                    reason,
+                }) => {
+                    let method = method.to_ascii_uppercase();
+                    self.leave_out(&at, &format!("operation {name} ({method} {path})"), &reason);
+                    self.skipped.push(SkippedOperation {
+                        name,
+                        method,
+                        path: path.to_owned(),
+                        pointer: at,
+                        reason,
+                    });
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(operations)
+    }
+
+    pub(super) fn operation(
+        &mut self,
+        name: &str,
+        path: &str,
+        method: &str,
+        operation: &'a openapiv3::Operation,
+        shared_parameters: &'a [ReferenceOr<Parameter>],
+        pointer: &Pointer,
+    ) -> Result<Operation, Error> {
+        let camel = names::camel_ident(name, "Op");
+        let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
+        let path_item_pointer = Pointer::from_ref(
+            pointer
+                .as_str()
+                .rsplit_once('/')
+                .map_or("#", |(parent, _)| parent),
+        );
+        for (list, list_pointer) in [
+            (shared_parameters, path_item_pointer.join("parameters")),
+            (&operation.parameters[..], pointer.join("parameters")),
+        ] {
+            for (i, parameter) in list.iter().enumerate() {
+                let at = list_pointer.join(i);
+                let parameter = self.parameter(parameter, &at)?;
+                let data = parameter.parameter_data_ref();
+                // An operation's parameter replaces the path item's of the same name and place.
+                parameters.retain(|(existing, _)| {
+                    let existing_data = existing.parameter_data_ref();
+                    !(existing_data.name == data.name
+                        && std::mem::discriminant(*existing) == std::mem::discriminant(parameter))
+                });
+                parameters.push((parameter, at));
+            }
+        }
+
+        let mut argument_names =
+            Namespace::with_reserved(names::RESERVED_ARGUMENT_NAMES.iter().copied());
+        let mut path_params = Vec::new();
+        let mut required_query = Vec::new();
+        let mut optional_query = Vec::new();
+        for (parameter, at) in parameters {
+            let data = parameter.parameter_data_ref();
+            let lowered = match self.lower_parameter(parameter, &at, &camel) {
+                Ok(lowered) => lowered,
+                // An optional parameter can go alone; a required one takes its operation along.
+                Err(Error::Unsupported {
+                    pointer: place,
+                    reason,
+                }) if !data.required && !matches!(parameter, Parameter::Path { .. }) => {
+                    self.leave_out(&place, &format!("parameter `{}`", data.name), &reason);
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            for (place, mut param) in lowered {
+                match place {
+                    Place::Path => {
+                        param.rust_name =
+                            argument_names.claim(&names::snake_ident(&param.wire_name), "_");
+                        path_params.push(param);
+                    }
+                    Place::Query { required: true } => {
+                        param.rust_name =
+                            argument_names.claim(&names::snake_ident(&param.wire_name), "_");
+                        required_query.push(param);
+                    }
+                    Place::Query { required: false } => optional_query.push(param),
+                }
+            }
+        }
+        dedupe_field_names(&mut optional_query);
+
+        // Path parameters in template order; every placeholder must be declared.
+        let mut ordered = Vec::new();
+        for placeholder in names::path_parameters(path) {
+            let index = path_params
+                .iter()
+                .position(|p: &Param| p.wire_name == placeholder)
+                .ok_or_else(|| Error::Invalid {
+                    pointer: pointer.to_string(),
+                    reason: format!(
+                        "path placeholder {{{placeholder}}} has no `in: path` parameter"
+                    ),
+                })?;
+            ordered.push(path_params.remove(index));
+        }
+        for extra in path_params {
+            self.note(
+                pointer,
+                format!(
+                    "path parameter `{}` does not appear in the path and is not generated",
+                    extra.wire_name
+                ),
+            );
+        }
+
+        let body = match &operation.request_body {
+            Some(body) => {
+                let body_pointer = pointer.join("requestBody");
+                match self.body(body, &camel, &body_pointer) {
+                    Ok(body) => body,
+                    Err(Error::Unsupported { pointer, reason }) if !self.body_required(body) => {
+                        self.leave_out(&pointer, "the optional request body", &reason);
+                        None
+                    }
+                    Err(error) => return Err(error),
+                }
+            }
+            None => None,
+        };
+        let response = self.response(operation, &camel, &pointer.join("responses"))?;
+        let query_type = (!optional_query.is_empty())
+            .then(|| self.inline_name(&format!("{camel}Query"), &pointer.join("parameters")));
+        let doc = [
+            operation.summary.as_deref(),
+            operation.description.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|text| !text.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+        Ok(Operation {
+            name: name.to_owned(),
+            method: method.to_ascii_uppercase(),
+            path: path.to_owned(),
+            tags: operation.tags.clone(),
+            doc: (!doc.is_empty()).then_some(doc),
+            path_params: ordered,
+            required_query,
+            optional_query,
+            query_type,
+            body,
+            response,
+        })
+    }
+
+    /// One parameter as the method's arguments or query fields: one, or one per property of
+    /// a `form`-exploded object. Rust names are given by the caller.
+    pub(super) fn lower_parameter(
+        &mut self,
+        parameter: &'a Parameter,
+        at: &Pointer,
+        camel: &str,
+    ) -> Result<Vec<(Place, Param)>, Error> {
+        let data = parameter.parameter_data_ref();
+        let schema = match &data.format {
+            ParameterSchemaOrContent::Schema(schema) => schema,
+            ParameterSchemaOrContent::Content(_) => {
+                return Err(Error::Unsupported {
+                    pointer: at.join("content").to_string(),
+                    reason: "a parameter serialised through `content`".into(),
+                });
+            }
+        };
+        let schema_pointer = at.join("schema");
+        let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| Param {
+            wire_name: wire_name.to_owned(),
+            rust_name: names::snake_ident(wire_name),
+            doc,
+            ty,
+            any_scalar,
+        };
+        let deep_object = matches!(
+            parameter,
+            Parameter::Query {
+                style: QueryStyle::DeepObject,
+                ..
+            }
+        );
+        let place = match parameter {
+            Parameter::Path { .. } => Place::Path,
+            Parameter::Query { style, .. } => {
+                let unsupported = match style {
+                    QueryStyle::Form | QueryStyle::DeepObject => None,
+                    QueryStyle::SpaceDelimited | QueryStyle::PipeDelimited => {
+                        Some("a `spaceDelimited` or `pipeDelimited` query parameter")
+                    }
+                };
+                if let Some(reason) = unsupported {
+                    return Err(Error::Unsupported {
+                        pointer: at.join("style").to_string(),
+                        reason: reason.into(),
+                    });
+                }
+                Place::Query {
+                    required: data.required,
+                }
+            }
+            Parameter::Header { .. } | Parameter::Cookie { .. } => {
+                return Err(Error::Unsupported {
+                    pointer: at.to_string(),
+                    reason: "header and cookie parameters are not generated".into(),
+                });
+            }
+        };
+        if self.is_scalar_union(SchemaAt::of(schema), &schema_pointer)? {
+            return Ok(vec![(
+                place,
+                param(&data.name, data.description.clone(), TypeRef::String, true),
+            )]);
+        }
+        if let (Place::Query { .. }, Some(parts)) = (
+            place,
+            self.object_of(SchemaAt::of(schema), &schema_pointer)?,
+        ) {
+            if data.explode == Some(false) && !deep_object {
+                return Err(Error::Unsupported {
+                    pointer: at.join("explode").to_string(),
+                    reason: "an object query parameter with `explode: false`".into(),
+                });
+            }
+            // `style: form, explode: true`: every property is a query key of its own;
+            // `style: deepObject`: every property is `name[property]`.
+            let mut expanded = Vec::with_capacity(parts.properties.len());
+            for (wire, property) in parts.properties {
+                let property_pointer = schema_pointer.join("properties").join(wire);
+                let property = SchemaAt::of_boxed(property);
+                let hint = format!("{camel}{}", names::camel_ident(wire, ""));
+                let (ty, any_scalar) = self.query_value(property, &hint, &property_pointer)?;
+                let doc = match property {
+                    SchemaAt::Item(schema) => doc_of(schema),
+                    SchemaAt::Ref(_) => None,
+                };
+                let required = data.required && parts.required.contains(wire.as_str());
+                let key = if deep_object {
+                    format!("{}[{wire}]", data.name)
+                } else {
+                    wire.clone()
+                };
+                expanded.push((Place::Query { required }, param(&key, doc, ty, any_scalar)));
+            }
+            return Ok(expanded);
+        }
+        if deep_object {
+            return Err(Error::Unsupported {
+                pointer: schema_pointer.to_string(),
+                reason: "a `deepObject` query parameter that is not an object".into(),
+            });
+        }
+        let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
+        let doc = data.description.clone();
+        match place {
+            Place::Path => {
+                let (ty, _nullable) = self.type_of(SchemaAt::of(schema), &hint, &schema_pointer)?;
+                if !self.is_scalar(&ty) {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: "a path parameter that is not a string, number, boolean, enum \
+                                 or union of those"
+                            .into(),
+                    });
+                }
+                Ok(vec![(place, param(&data.name, doc, ty, false))])
+            }
+            Place::Query { .. } => {
+                let (ty, any_scalar) =
+                    self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+                Ok(vec![(place, param(&data.name, doc, ty, any_scalar))])
+            }
+        }
+    }
+
+    /// The type of one query value: a scalar, an enum, a union of scalars, or an array of
+    /// scalars or enums (a repeated key).
+    pub(super) fn query_value(
+        &mut self,
+        at: SchemaAt<'a>,
+        hint: &str,
+        pointer: &Pointer,
+    ) -> Result<(TypeRef, bool), Error> {
+        if self.is_scalar_union(at, pointer)? {
+            return Ok((TypeRef::String, true));
+        }
+        let (ty, _nullable) = self.type_of(at, hint, pointer)?;
+        let element = match &ty {
+            TypeRef::Vec(element) => element.as_ref(),
+            other => other,
+        };
+        if !self.is_scalar(element) {
+            return Err(Error::Unsupported {
+                pointer: pointer.to_string(),
+                reason: "a query parameter that is not a scalar, an enum, or an array of those"
+                    .into(),
+            });
+        }
+        Ok((ty, false))
+    }
+
+    pub(super) fn parameter(
+        &self,
+        parameter: &'a ReferenceOr<Parameter>,
+        pointer: &Pointer,
+    ) -> Result<&'a Parameter, Error> {
+        let mut chain = Vec::new();
+        let mut current = parameter;
+        loop {
+            match current {
+                ReferenceOr::Item(parameter) => return Ok(parameter),
+                ReferenceOr::Reference { reference } => {
+                    let repeated = chain.contains(reference);
+                    chain.push(reference.clone());
+                    if repeated {
+                        return Err(Error::RefCycle {
+                            pointer: pointer.to_string(),
+                            chain,
+                        });
+                    }
+                    let key = local_key(reference, PARAMETERS, pointer)?;
+                    current = self
+                        .spec
+                        .components
+                        .as_ref()
+                        .and_then(|c| c.parameters.get(key.as_str()))
+                        .ok_or_else(|| Error::DanglingRef {
+                            pointer: pointer.to_string(),
+                            reference: reference.clone(),
+                        })?;
+                }
+            }
+        }
+    }
+
+    /// The request body, through a `$ref` to `components/requestBodies`.
+    pub(super) fn request_body(
+        &self,
+        body: &'a ReferenceOr<RequestBody>,
+        pointer: &Pointer,
+    ) -> Result<&'a RequestBody, Error> {
+        match body {
+            ReferenceOr::Item(body) => Ok(body),
+            ReferenceOr::Reference { reference } => {
+                let key = local_key(reference, REQUEST_BODIES, pointer)?;
+                match self
+                    .spec
+                    .components
+                    .as_ref()
+                    .and_then(|c| c.request_bodies.get(key.as_str()))
+                {
+                    Some(ReferenceOr::Item(body)) => Ok(body),
+                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
+                        pointer: pointer.to_string(),
+                        reason: "a request body reference to a reference".into(),
+                    }),
+                    None => Err(Error::DanglingRef {
+                        pointer: pointer.to_string(),
+                        reference: reference.clone(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Whether a request body must be sent (an unresolvable one counts as required).
+    pub(super) fn body_required(&self, body: &'a ReferenceOr<RequestBody>) -> bool {
+        self.request_body(body, &Pointer::root())
+            .map_or(true, |body| body.required)
+    }
+
+    /// The request body in the first media type the generator can send, preferring JSON, then
+    /// a form, then text, then bytes; `multipart/form-data` is not supported.
+    pub(super) fn body(
+        &mut self,
+        body: &'a ReferenceOr<RequestBody>,
+        camel: &str,
+        pointer: &Pointer,
+    ) -> Result<Option<Body>, Error> {
+        let body = self.request_body(body, pointer)?;
+        if body.content.is_empty() {
+            return Ok(None);
+        }
+        let content_pointer = pointer.join("content");
+        let usable: Vec<(&'a String, &'a openapiv3::MediaType, MediaKind)> = body
+            .content
+            .iter()
+            .filter_map(|(media_type, media)| {
+                media_kind(media_type).map(|kind| (media_type, media, kind))
+            })
+            .collect();
+        let Some(&(media_type, media, kind)) = usable.iter().min_by_key(|(_, _, kind)| *kind)
+        else {
+            let listed: Vec<&str> = body.content.keys().map(String::as_str).collect();
+            return Err(Error::Unsupported {
+                pointer: content_pointer.to_string(),
+                reason: format!(
+                    "a request body in no media type the generator can send ({})",
+                    listed.join(", ")
+                ),
+            });
+        };
+        let schema_pointer = content_pointer.join(media_type).join("schema");
+        let value_type = |builder: &mut Self| -> Result<TypeRef, Error> {
+            match &media.schema {
+                Some(schema) => Ok(builder
+                    .type_of(
+                        SchemaAt::of(schema),
+                        &format!("{camel}Body"),
+                        &schema_pointer,
+                    )?
+                    .0),
+                None => Ok(TypeRef::Json),
+            }
+        };
+        let kind = match kind {
+            MediaKind::Json => BodyKind::Json(value_type(self)?),
+            MediaKind::Form => {
+                let ty = value_type(self)?;
+                let is_object = match &ty {
+                    TypeRef::Map(_) => true,
+                    TypeRef::Named(name) => {
+                        matches!(self.types.get(name), Some(TypeDef::Struct(_)))
+                    }
+                    _ => false,
+                };
+                if !is_object {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: "a form-encoded body whose schema is not an object".into(),
+                    });
+                }
+                BodyKind::Form(ty)
+            }
+            MediaKind::Text => BodyKind::Text,
+            MediaKind::Bytes => BodyKind::Bytes,
+        };
+        Ok(Some(Body {
+            kind,
+            media_type: media_type.clone(),
+            required: body.required,
+        }))
+    }
+
+    pub(super) fn response(
+        &mut self,
+        operation: &'a openapiv3::Operation,
+        camel: &str,
+        pointer: &Pointer,
+    ) -> Result<ResponseKind, Error> {
+        let success = operation
+            .responses
+            .responses
+            .iter()
+            .find(|(status, _)| match status {
+                StatusCode::Code(code) => (200..300).contains(code),
+                StatusCode::Range(range) => *range == 2,
+            });
+        let Some((status, response)) = success else {
+            return Ok(ResponseKind::Empty);
+        };
+        let pointer = pointer.join(status);
+        let response: &'a Response = match response {
+            ReferenceOr::Item(response) => response,
+            ReferenceOr::Reference { reference } => {
+                let key = local_key(reference, RESPONSES, &pointer)?;
+                match self
+                    .spec
+                    .components
+                    .as_ref()
+                    .and_then(|c| c.responses.get(key.as_str()))
+                {
+                    Some(ReferenceOr::Item(response)) => response,
+                    Some(ReferenceOr::Reference { .. }) => {
+                        return Err(Error::Unsupported {
+                            pointer: pointer.to_string(),
+                            reason: "a response reference to a reference".into(),
+                        });
+                    }
+                    None => {
+                        return Err(Error::DanglingRef {
+                            pointer: pointer.to_string(),
+                            reference: reference.clone(),
+                        });
+                    }
+                }
+            }
+        };
+        if response.content.is_empty() {
+            return Ok(ResponseKind::Empty);
+        }
+        let content_pointer = pointer.join("content");
+        let usable = response
+            .content
+            .iter()
+            .filter_map(|(media_type, media)| {
+                media_kind(media_type).map(|kind| (media_type, media, kind))
+            })
+            // A form is never a response the generator decodes; JSON, then text, then bytes.
+            .filter(|(_, _, kind)| *kind != MediaKind::Form)
+            .min_by_key(|(_, _, kind)| *kind);
+        let Some((media_type, media, kind)) = usable else {
+            let listed: Vec<&str> = response.content.keys().map(String::as_str).collect();
+            self.leave_out(
+                content_pointer.as_str(),
+                "the response body",
+                &format!(
+                    "a response in no media type the generator can read ({})",
+                    listed.join(", ")
+                ),
+            );
+            return Ok(ResponseKind::Empty);
+        };
+        Ok(match kind {
+            MediaKind::Json | MediaKind::Form => match &media.schema {
+                Some(schema) => ResponseKind::Json(
+                    self.type_of(
+                        SchemaAt::of(schema),
+                        &format!("{camel}Response"),
+                        &content_pointer.join(media_type).join("schema"),
+                    )?
+                    .0,
+                ),
+                None => ResponseKind::Json(TypeRef::Json),
+            },
+            MediaKind::Text => ResponseKind::Text(media_type.clone()),
+            MediaKind::Bytes => ResponseKind::Bytes(media_type.clone()),
+        })
+    }
+}
+
+/// Where a parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    Path,
+    Query { required: bool },
+}
+
+/// How a body of a media type is encoded, in order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum MediaKind {
+    Json,
+    Form,
+    Text,
+    Bytes,
+}
+
+/// The encoding of a media type, or `None` for one the generator cannot send or read:
+/// `multipart/*` (parts with their own headers), and anything that is not a valid header value.
+pub(super) fn media_kind(media_type: &str) -> Option<MediaKind> {
+    // It is sent as `Content-Type` / `Accept`: visible ASCII and spaces only.
+    if media_type.is_empty() || !media_type.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return None;
+    }
+    let essence = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if is_json(&essence) {
+        Some(MediaKind::Json)
+    } else if essence == "application/x-www-form-urlencoded" {
+        Some(MediaKind::Form)
+    } else if essence.starts_with("multipart/") {
+        None
+    } else if essence.starts_with("text/") {
+        Some(MediaKind::Text)
+    } else {
+        Some(MediaKind::Bytes)
+    }
+}
+
+pub(super) fn is_json(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+pub(super) fn dedupe_field_names(params: &mut [Param]) {
+    let mut field_names = Namespace::new();
+    for param in params {
+        param.rust_name = field_names.claim(&param.rust_name, "_");
+    }
+}
+
+pub(super) type Found<'a> = (
+    &'a str,
+    &'a str,
+    &'a openapiv3::Operation,
+    &'a Vec<ReferenceOr<Parameter>>,
+    Pointer,
+);
+
+#[cfg(test)]
+#[cfg(test)]
+mod tests {
+    use super::{MediaKind, media_kind};
+
+    #[test]
+    fn media_kinds() {
+        let cases = [
+            ("application/json", Some(MediaKind::Json)),
+            ("Application/JSON; charset=utf-8", Some(MediaKind::Json)),
+            ("application/problem+json", Some(MediaKind::Json)),
+            ("application/x-www-form-urlencoded", Some(MediaKind::Form)),
+            ("text/plain", Some(MediaKind::Text)),
+            ("text/csv; charset=utf-8", Some(MediaKind::Text)),
+            ("application/octet-stream", Some(MediaKind::Bytes)),
+            ("image/png", Some(MediaKind::Bytes)),
+            ("*/*", Some(MediaKind::Bytes)),
+            ("multipart/form-data", None),
+            ("text/plain\nX-Injected: 1", None),
+            ("text/plé", None),
+            ("", None),
+        ];
+        for (media_type, expected) in cases {
+            assert_eq!(media_kind(media_type), expected, "{media_type:?}");
+        }
+    }
+}

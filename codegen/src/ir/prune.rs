@@ -1,0 +1,62 @@
+//! Pruning: only the types some kept operation (or root) reaches are emitted.
+
+use super::*;
+
+/// Removes every type that neither an operation (through parameters, bodies and responses) nor
+/// one of `roots` reaches.
+pub(super) fn prune_unreachable(
+    types: &mut BTreeMap<String, TypeDef>,
+    operations: &[Operation],
+    roots: &[String],
+) {
+    let roots: Vec<TypeRef> = roots.iter().cloned().map(TypeRef::Named).collect();
+    let mut pending: Vec<&TypeRef> = roots.iter().collect();
+    for operation in operations {
+        let params = operation
+            .path_params
+            .iter()
+            .chain(&operation.required_query)
+            .chain(&operation.optional_query);
+        pending.extend(params.map(|param| &param.ty));
+        pending.extend(
+            operation
+                .body
+                .iter()
+                .filter_map(|body| body.kind.value_type()),
+        );
+        if let ResponseKind::Json(ty) = &operation.response {
+            pending.push(ty);
+        }
+    }
+    let mut reached: BTreeSet<String> = BTreeSet::new();
+    while let Some(ty) = pending.pop() {
+        match ty {
+            TypeRef::Named(name) => {
+                if !reached.insert(name.clone()) {
+                    continue;
+                }
+                match types.get(name) {
+                    Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
+                    Some(TypeDef::Alias(def)) => pending.push(&def.ty),
+                    Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
+                    Some(TypeDef::Untagged(def)) => {
+                        pending.extend(def.variants.iter().map(|v| &v.ty))
+                    }
+                    Some(TypeDef::Enum(_) | TypeDef::IntEnum(_)) | None => {}
+                }
+            }
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+                pending.push(inner)
+            }
+            TypeRef::String
+            | TypeRef::Integer
+            | TypeRef::Number
+            | TypeRef::Boolean
+            | TypeRef::Decimal
+            | TypeRef::Timestamp
+            | TypeRef::Date
+            | TypeRef::Json => {}
+        }
+    }
+    types.retain(|name, _| reached.contains(name));
+}
