@@ -995,14 +995,22 @@ fn compare_query(
     changes: &mut Changes,
 ) {
     let none = Renames::new();
-    for param in old {
-        let Some(same) = new.iter().find(|p| p.rust_name == param.rust_name) else {
+    let (old_setters, new_setters) = (builders::query_setters(old), builders::query_setters(new));
+    for (param, before) in old.iter().zip(&old_setters) {
+        let Some(index) = new.iter().position(|p| p.rust_name == param.rust_name) else {
             changes.breaks(
                 item,
                 format!("query parameter {name}.{} removed", param.rust_name),
             );
             continue;
         };
+        let same = &new[index];
+        if let Some(after) = new_setters.get(index).filter(|after| *after != before) {
+            changes.breaks(
+                item,
+                format!("query setter {name}::{before} renamed to {name}::{after}"),
+            );
+        }
         let after = query_field(same, &none);
         if query_field(param, renames) != after {
             changes.breaks(

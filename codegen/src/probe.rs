@@ -407,8 +407,10 @@ fn probe_query(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
     let path = quote!(::#krate::operations::#query);
     let mut reads = Vec::new();
     let mut calls = Vec::new();
-    for param in &op.optional_query {
+    let setters = builders::query_setters(&op.optional_query);
+    for (param, setter) in op.optional_query.iter().zip(&setters) {
         let field = ident(&param.rust_name);
+        let setter = ident(setter);
         let (stored, value) = match &param.ty {
             TypeRef::Vec(_) => (type_tokens(&param.ty), type_tokens(&param.ty)),
             _ if param.any_scalar => (quote!(Option<String>), quote!(support::Shown)),
@@ -419,7 +421,7 @@ fn probe_query(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
         };
         reads.push(quote!(let _: &#stored = &query.#field;));
         let value = any(&value);
-        calls.push(quote!(.#field(#value)));
+        calls.push(quote!(.#setter(#value)));
     }
     quote! {
         pub fn #function(query: &#path) {
