@@ -1,7 +1,7 @@
 //! The change report proved by the compiler: for each pair of documents (Baseten's consecutive
 //! dated ones, and an authored pair per change class under `tests/fixtures/probe/`), a probe
-//! emitted from the old crate's IR is type-checked against the crate generated from the new
-//! document. It must compile exactly when the report names no breaking change that old code
+//! emitted from the old crate's IR is type-checked against the crate `regen` generates from the
+//! new document after the old one (keeping its names lock). It must compile exactly when the report names no breaking change that old code
 //! cannot compile through, and every error must fall in the probe function of an item the
 //! report names as such. Each crate's own probe compiles with no warnings.
 //!
@@ -21,6 +21,10 @@ use baseten_tests::{files_with_extension, shared_dir, tests_dir, workspace_root}
 struct Document {
     name: String,
     text: String,
+    /// Generated as after deleting the names lock: names derived afresh, as a first generation
+    /// would give them (a fixture with an `unlocked` file marks its new document so, to
+    /// exercise the changes the lock otherwise prevents).
+    forgets_names: bool,
 }
 
 impl Document {
@@ -29,6 +33,7 @@ impl Document {
             name: path.file_name().unwrap().to_string_lossy().into_owned(),
             text: std::fs::read_to_string(path)
                 .unwrap_or_else(|error| panic!("{}: {error}", path.display())),
+            forgets_names: false,
         }
     }
 
@@ -47,19 +52,32 @@ fn ir(document: &Document) -> Api {
         .0
 }
 
-/// The new document's IR as regenerating after `old` gives it. Today: the new document on its
-/// own; the place where earlier Rust names are to be kept (a names lock) is wired in.
-fn new_ir_after(_old: &Document, new: &Document) -> Api {
-    ir(new)
+/// The config `regen` uses after generating `old`: keeping the names that generation gave
+/// (its names lock), so that a newcomer's name collision never renames an old item.
+fn config_after(old: &Document, new: &Document) -> baseten_codegen::Config {
+    if new.forgets_names {
+        return baseten_codegen::Config::default();
+    }
+    baseten_codegen::Config {
+        names_lock: ir(old).names,
+        ..baseten_codegen::Config::default()
+    }
+}
+
+/// The new document's IR as regenerating after `old` gives it.
+fn new_ir_after(old: &Document, new: &Document) -> Api {
+    baseten_codegen::build_ir_with(&new.input(), &config_after(old, new))
+        .unwrap_or_else(|error| panic!("{}: {error}", new.name))
+        .0
 }
 
 /// The crate regenerating after `old` writes for `new` (see [`new_ir_after`]).
 fn new_crate_after(
-    _old: &Document,
+    old: &Document,
     new: &Document,
     settings: &baseten_codegen::CrateSettings<'_>,
 ) -> BTreeMap<String, String> {
-    baseten_codegen::generate_crate(&new.input(), settings)
+    baseten_codegen::generate_crate_with(&new.input(), &config_after(old, new), settings)
         .unwrap_or_else(|error| panic!("{}: {error}", new.name))
         .files
 }
@@ -316,17 +334,25 @@ fn fixture_pairs() -> Vec<(String, Document, Document)> {
         .filter(|path| path.is_dir())
         .collect();
     classes.sort();
-    classes
-        .into_iter()
-        .map(|class| {
-            let name = class.file_name().unwrap().to_string_lossy().into_owned();
-            (
-                name,
-                Document::read(&class.join("old.yaml")),
-                Document::read(&class.join("new.yaml")),
-            )
-        })
-        .collect()
+    let mut pairs = Vec::new();
+    for class in classes {
+        let name = class.file_name().unwrap().to_string_lossy().into_owned();
+        let old = Document::read(&class.join("old.yaml"));
+        let new = Document::read(&class.join("new.yaml"));
+        // A class marked `unlocked` runs both ways: without the lock (what it exercises) and
+        // with it (`<class>+locked`, whose report is `report-locked.txt`).
+        if class.join("unlocked").exists() {
+            pairs.push((format!("{name}+locked"), old.clone(), new.clone()));
+            let forgetting = Document {
+                forgets_names: true,
+                ..new
+            };
+            pairs.push((name, old, forgetting));
+        } else {
+            pairs.push((name, old, new));
+        }
+    }
+    pairs
 }
 
 fn dated_pairs() -> Vec<(String, Document, Document)> {
@@ -364,7 +390,10 @@ fn dated_pairs() -> Vec<(String, Document, Document)> {
 /// Each fixture's report against `report.txt` beside it (`UPDATE_GOLDEN=1` rewrites them), so
 /// that what each class exercises is pinned too.
 fn check_fixture_report(class: &str, report: &ChangeReport) {
-    let path = tests_dir().join(format!("fixtures/probe/{class}/report.txt"));
+    let path = match class.strip_suffix("+locked") {
+        Some(class) => tests_dir().join(format!("fixtures/probe/{class}/report-locked.txt")),
+        None => tests_dir().join(format!("fixtures/probe/{class}/report.txt")),
+    };
     let text = report.to_string();
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, &text).unwrap();
@@ -394,11 +423,13 @@ fn the_compiler_agrees_with_the_change_report() {
             if kind == "fixture" {
                 check_fixture_report(name, &report);
             }
-            let target = format!("new-{name}");
+            // A package name, so `variant-rename+locked` is `variant-rename-locked`.
+            let package = name.replace('+', "-");
+            let target = format!("new-{package}");
             workspace.add_generated(&target, old, new);
             workspace.add_probe(
                 format!("{kind} {name}"),
-                format!("probe-{name}"),
+                format!("probe-{package}"),
                 &old_api,
                 &target,
                 Some(report),
@@ -411,7 +442,7 @@ fn the_compiler_agrees_with_the_change_report() {
             }
             workspace.add_probe(
                 format!("{kind} {name}: the new crate's own probe"),
-                format!("self-{name}"),
+                format!("self-{package}"),
                 &new_api,
                 &target,
                 None,
