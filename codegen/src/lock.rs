@@ -191,6 +191,14 @@ mod tests {
     }
 
     #[test]
+    fn an_identity_claimed_twice_gets_its_locked_name_once() {
+        let locked = BTreeMap::from([("a".to_owned(), "Active".to_owned())]);
+        let mut scope = LockedNamespace::new(Some(&locked), []);
+        assert_eq!(scope.claim("a", "Active", ""), "Active");
+        assert_eq!(scope.claim("a", "Active", ""), "Active2");
+    }
+
+    #[test]
     fn reserved_names_beat_the_lock() {
         let locked = BTreeMap::from([("a".to_owned(), "Unknown".to_owned())]);
         let mut scope = LockedNamespace::new(Some(&locked), ["Unknown"]);
@@ -217,6 +225,11 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "names lock: #/types/b: \"Foo\" is given twice"
+        );
+        let error = NameLock::parse("types: {a: foo}").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "names lock: #/types/a: \"foo\" is not a name the generator gives"
         );
         let error = NameLock::parse("names: {}").unwrap_err();
         assert!(error.to_string().starts_with("names lock: #"), "{error}");

@@ -194,6 +194,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn optional_nullable_fields_are_patches_only_in_write_only_structs() {
+        let optional_nullable = field("x", false, true);
+        assert_eq!(storage(&optional_nullable, true), Storage::Patch);
+        assert_eq!(storage(&optional_nullable, false), Storage::Optional);
+        assert_eq!(storage(&field("x", false, false), true), Storage::Optional);
+        assert_eq!(
+            storage(&field("x", true, true), true),
+            Storage::RequiredNullable
+        );
+        assert_eq!(storage(&field("x", true, false), true), Storage::Required);
+    }
+
+    #[test]
     fn common_methods_are_the_tail_of_the_reserved_ones() {
         assert!(RESERVED_METHOD_NAMES.ends_with(COMMON_METHOD_NAMES));
     }

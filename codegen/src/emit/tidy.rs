@@ -319,6 +319,54 @@ mod tests {
     }
 
     #[test]
+    fn prose_after_a_closed_fence_wraps_again_and_short_lines_are_kept_as_written() {
+        let long = "word ".repeat(30);
+        let long = long.trim_end();
+        let input =
+            format!("/// ```text\n/// {long}\n/// ```\n/// {long}\n///   short\npub x: i64,\n");
+        let output = tidy(&input);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(
+            lines[..3],
+            input.lines().take(3).collect::<Vec<_>>()[..],
+            "{output}"
+        );
+        assert!(
+            lines[3].len() <= 100 && lines[4].starts_with("/// word"),
+            "{output}"
+        );
+        assert!(lines.contains(&"///   short"), "{output}");
+    }
+
+    #[test]
+    fn statements_and_lines_at_other_depths_get_no_blank_line() {
+        for text in [
+            "    fn f() {\n        rt::f(a)?;\n        rt::g();\n    }\n",
+            "    }\npub fn g() {}\n",
+            "/// A.\n///\n/// B.\npub enum E {}\n",
+        ] {
+            check(text, text);
+        }
+    }
+
+    #[test]
+    fn enum_lists_are_rewritten_only_in_the_runtimes_shape() {
+        check(
+            "rt::x_impls!(E, Unknown, [A = \"a\",]);\n",
+            "rt::x_impls!(\n    E,\n    Unknown,\n    [\n        A = \"a\",\n    ]\n);\n",
+        );
+        for text in [
+            "foo::x_impls!(E, Unknown, [A = \"a\"]);\n",
+            "rt::x_impls!(E; Unknown, [A = \"a\"]);\n",
+            "rt::x_impls!(E, Unknown, [A: \"a\"]);\n",
+            "rt::x_impls!(E, Unknown, [A = + 1]);\n",
+            "rt::x_impls!(E, Unknown, [A: - 1]);\n",
+        ] {
+            check(text, text);
+        }
+    }
+
+    #[test]
     fn empty_doc_lines_at_either_end_of_a_comment_go() {
         check(
             "///\n/// Open.\n///\n/// More.\n///\npub enum E {}\n",
@@ -345,6 +393,10 @@ mod tests {
         check(
             "//! Docs.\nuse serde::Serialize;\npub type M = BTreeMap<String, i64>;\n",
             "//! Docs.\n\nuse serde::Serialize;\nuse std::collections::BTreeMap;\n\npub type M = BTreeMap<String, i64>;\n",
+        );
+        check(
+            "//! Docs.\n\npub type M = BTreeMap<String, i64>;\n",
+            "//! Docs.\n\nuse std::collections::BTreeMap;\n\npub type M = BTreeMap<String, i64>;\n",
         );
         check(
             "/// Not a use of BTreeMap<String, i64>.\npub type M = i64;\n",
