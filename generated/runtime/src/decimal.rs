@@ -352,6 +352,52 @@ mod tests {
     }
 
     #[test]
+    fn integers_from_plain_deserializers_keep_their_value() {
+        use serde::de::IntoDeserializer;
+        fn via<'de, D: Deserializer<'de, Error = de::value::Error>>(d: D) -> String {
+            Decimal::deserialize(d).map_or_else(|e| e.to_string(), |d| d.to_string())
+        }
+        assert_eq!(via((-7i64).into_deserializer()), "-7");
+        assert_eq!(via(7u64.into_deserializer()), "7");
+        assert_eq!(via(12i128.into_deserializer()), "12");
+        assert_eq!(via(13u128.into_deserializer()), "13");
+        assert!(via(u128::MAX.into_deserializer()).starts_with("invalid decimal"));
+        let error = serde_json::from_value::<Decimal>(serde_json::json!(true)).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("a decimal number, or a string of one"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn errors_quote_at_most_forty_characters() {
+        let message = |text: &str| text.parse::<Decimal>().unwrap_err().to_string();
+        let forty = "x".repeat(40);
+        assert!(message(&forty).starts_with(&format!("invalid decimal {forty:?}:")));
+        let long = "x".repeat(41);
+        assert!(message(&long).starts_with(&format!("invalid decimal {forty:?}…:")));
+        assert!(message("x").starts_with("invalid decimal \"x\":"));
+    }
+
+    #[test]
+    fn conversions_and_checked_arithmetic() {
+        let inner = rust_decimal::Decimal::new(125, 2);
+        let value = Decimal::from(inner);
+        assert_eq!(value.as_decimal(), inner);
+        assert_eq!(value.into_inner(), inner);
+        assert_eq!(rust_decimal::Decimal::from(value), inner);
+        assert_eq!(Decimal::from(-3i64).to_string(), "-3");
+        let three = Decimal::from(3i64);
+        let one = Decimal::from(1i64);
+        assert_eq!(three.checked_add(one), Some(Decimal::from(4i64)));
+        assert_eq!(three.checked_sub(one), Some(Decimal::from(2i64)));
+        let min = Decimal::from(rust_decimal::Decimal::MIN);
+        assert_eq!(min.checked_sub(three), None);
+    }
+
+    #[test]
     fn arithmetic_is_exact() {
         let a: Decimal = "0.1".parse().unwrap_or_default();
         let b: Decimal = "0.2".parse().unwrap_or_default();
