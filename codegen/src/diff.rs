@@ -622,12 +622,7 @@ fn compare_unions(
         );
     }
     let payload = |variant: &crate::ir::UnionVariant, renames: &Renames| {
-        let ty = render(&rename(&variant.ty, renames));
-        if variant.boxed {
-            format!("Box<{ty}>")
-        } else {
-            ty
-        }
+        payload_type(&variant.ty, variant.boxed, renames)
     };
     let none = Renames::new();
     for variant in &old.variants {
@@ -666,26 +661,13 @@ fn compare_unions(
                 continue;
             }
         };
-        let (before, after) = (payload(variant, renames), payload(same, &none));
-        if before != after {
-            changes.breaks(
-                item,
-                format!(
-                    "union variant {name}::{} payload changed from {} to {after}",
-                    variant.rust_name,
-                    payload(variant, &none)
-                ),
-            );
-        } else if payload(variant, &none) != after {
-            changes.breaks(
-                item,
-                format!(
-                    "union variant {name}::{} payload has renamed type {after} (was {})",
-                    variant.rust_name,
-                    payload(variant, &none)
-                ),
-            );
-        }
+        compare_payloads(
+            item,
+            &format!("{name}::{}", variant.rust_name),
+            [payload(variant, renames), payload(variant, &none)],
+            payload(same, &none),
+            changes,
+        );
     }
     for variant in &new.variants {
         let known = old
@@ -701,6 +683,35 @@ fn compare_unions(
     }
 }
 
+/// A variant's payload type as written (`Box<…>` when boxed), with `renames` applied.
+fn payload_type(ty: &TypeRef, boxed: bool, renames: &Renames) -> String {
+    let ty = render(&rename(ty, renames));
+    if boxed { format!("Box<{ty}>") } else { ty }
+}
+
+/// One kept variant's payload: `[renamed, as_written]` is the old payload with the renames
+/// applied and as the old code wrote it, `after` the new one. A different type breaks; the same
+/// type under a renamed name breaks too (old code names the old type).
+fn compare_payloads(
+    item: &str,
+    variant: &str,
+    [renamed, as_written]: [String; 2],
+    after: String,
+    changes: &mut Changes,
+) {
+    if renamed != after {
+        changes.breaks(
+            item,
+            format!("union variant {variant} payload changed from {as_written} to {after}"),
+        );
+    } else if as_written != after {
+        changes.breaks(
+            item,
+            format!("union variant {variant} payload has renamed type {after} (was {as_written})"),
+        );
+    }
+}
+
 /// An untagged union, by variant name (what old code matches) and then by JSON kind.
 fn compare_untagged(
     item: &str,
@@ -711,12 +722,7 @@ fn compare_untagged(
     changes: &mut Changes,
 ) {
     let payload = |variant: &crate::ir::UntaggedVariant, renames: &Renames| {
-        let ty = render(&rename(&variant.ty, renames));
-        if variant.boxed {
-            format!("Box<{ty}>")
-        } else {
-            ty
-        }
+        payload_type(&variant.ty, variant.boxed, renames)
     };
     let none = Renames::new();
     for variant in &old.variants {
@@ -743,26 +749,13 @@ fn compare_untagged(
             }
             continue;
         };
-        let after = payload(same, &none);
-        if payload(variant, renames) != after {
-            changes.breaks(
-                item,
-                format!(
-                    "union variant {name}::{} payload changed from {} to {after}",
-                    variant.rust_name,
-                    payload(variant, &none)
-                ),
-            );
-        } else if payload(variant, &none) != after {
-            changes.breaks(
-                item,
-                format!(
-                    "union variant {name}::{} payload has renamed type {after} (was {})",
-                    variant.rust_name,
-                    payload(variant, &none)
-                ),
-            );
-        }
+        compare_payloads(
+            item,
+            &format!("{name}::{}", variant.rust_name),
+            [payload(variant, renames), payload(variant, &none)],
+            payload(same, &none),
+            changes,
+        );
     }
     for variant in &new.variants {
         let known = old
