@@ -54,18 +54,18 @@ fn ir(document: &Document) -> Api {
 
 /// The config `regen` uses after generating `old`: keeping the names that generation gave
 /// (its names lock), so that a newcomer's name collision never renames an old item.
-fn config_after(old: &Document, new: &Document) -> baseten_codegen::Config {
+fn config_after(old: &Api, new: &Document) -> baseten_codegen::Config {
     if new.forgets_names {
         return baseten_codegen::Config::default();
     }
     baseten_codegen::Config {
-        names_lock: ir(old).names,
+        names_lock: old.names.clone(),
         ..baseten_codegen::Config::default()
     }
 }
 
 /// The new document's IR as regenerating after `old` gives it.
-fn new_ir_after(old: &Document, new: &Document) -> Api {
+fn new_ir_after(old: &Api, new: &Document) -> Api {
     baseten_codegen::build_ir_with(&new.input(), &config_after(old, new))
         .unwrap_or_else(|error| panic!("{}: {error}", new.name))
         .0
@@ -73,7 +73,7 @@ fn new_ir_after(old: &Document, new: &Document) -> Api {
 
 /// The crate regenerating after `old` writes for `new` (see [`new_ir_after`]).
 fn new_crate_after(
-    old: &Document,
+    old: &Api,
     new: &Document,
     settings: &baseten_codegen::CrateSettings<'_>,
 ) -> BTreeMap<String, String> {
@@ -116,7 +116,7 @@ impl Workspace {
     }
 
     /// Adds the crate generated for `new` after `old`, as package `dir`.
-    fn add_generated(&mut self, dir: &str, old: &Document, new: &Document) {
+    fn add_generated(&mut self, dir: &str, old: &Api, new: &Document) {
         let runtime = workspace_root().join("generated/runtime");
         let runtime = runtime.to_string_lossy().replace('\\', "/");
         let settings = baseten_codegen::CrateSettings {
@@ -418,7 +418,7 @@ fn the_compiler_agrees_with_the_change_report() {
     for (kind, pairs) in [("fixture", &fixtures), ("dated", &dated)] {
         for (index, (name, old, new)) in pairs.iter().enumerate() {
             let old_api = ir(old);
-            let new_api = new_ir_after(old, new);
+            let new_api = new_ir_after(&old_api, new);
             let report = baseten_codegen::diff::api_changes(&old_api, &new_api);
             if kind == "fixture" {
                 check_fixture_report(name, &report);
@@ -426,7 +426,7 @@ fn the_compiler_agrees_with_the_change_report() {
             // A package name, so `variant-rename+locked` is `variant-rename-locked`.
             let package = name.replace('+', "-");
             let target = format!("new-{package}");
-            workspace.add_generated(&target, old, new);
+            workspace.add_generated(&target, &old_api, new);
             workspace.add_probe(
                 format!("{kind} {name}"),
                 format!("probe-{package}"),
