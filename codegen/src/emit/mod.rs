@@ -242,8 +242,8 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
         .map(|line| {
             let line = line.trim();
             let rendered = match fence {
-                Some((c, length)) => {
-                    if line.len() >= length && line.chars().all(|l| l == c) {
+                Some(open) => {
+                    if closes_fence(open, line) {
                         fence = None;
                     }
                     line.to_owned()
@@ -309,6 +309,12 @@ pub(super) fn wrap_prose(line: &str, width: usize) -> Vec<String> {
     }
     lines.push(current);
     lines
+}
+
+/// Whether a (trimmed) line closes the fence `open` opened: a run of its character at least as
+/// long.
+pub(super) fn closes_fence((c, length): (char, usize), line: &str) -> bool {
+    line.len() >= length && line.chars().all(|l| l == c)
 }
 
 /// The fence a line opens with: three or more backticks or tildes (the line is trimmed, so

@@ -47,8 +47,8 @@ fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
         };
         let prose = text.trim_start();
         match fence {
-            Some((c, length)) => {
-                if prose.len() >= length && prose.chars().all(|l| l == c) {
+            Some(open) => {
+                if super::closes_fence(open, prose) {
                     fence = None;
                 }
                 out.push((*line).to_owned());
