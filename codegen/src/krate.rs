@@ -17,7 +17,7 @@ pub struct CrateSettings<'a> {
     /// The package name (`baseten-full`).
     pub name: &'a str,
     /// The `baseten-runtime` crate's directory, relative to the crate's own directory, with `/`
-    /// separators (`../baseten-api/generated/runtime`).
+    /// separators (`../baseten-api/codegen/runtime`).
     pub runtime_path: &'a str,
     /// The document's name as the headers should say it (a file name, not a path).
     pub spec_name: &'a str,

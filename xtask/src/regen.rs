@@ -14,7 +14,7 @@ pub const CONFIG: &str = "schema/codegen.yaml";
 /// Where the emitted files go; the generator owns this directory entirely.
 pub const OUT_DIR: &str = "generated/src/gen";
 /// The runtime crate every generated crate depends on, relative to the workspace root.
-pub const RUNTIME_DIR: &str = "generated/runtime";
+pub const RUNTIME_DIR: &str = "codegen/runtime";
 
 const FIX: &str = "run `cargo xtask regen` and commit the result";
 

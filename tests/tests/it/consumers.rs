@@ -306,7 +306,7 @@ fn a_crate_generated_from_the_full_document_is_a_workspace_member() {
     assert_eq!(
         resolved.canonicalize().unwrap(),
         workspace_root()
-            .join("generated/runtime")
+            .join("codegen/runtime")
             .canonicalize()
             .unwrap()
     );

@@ -117,7 +117,7 @@ impl Workspace {
 
     /// Adds the crate generated for `new` after `old`, as package `dir`.
     fn add_generated(&mut self, dir: &str, old: &Api, new: &Document) {
-        let runtime = workspace_root().join("generated/runtime");
+        let runtime = workspace_root().join("codegen/runtime");
         let runtime = runtime.to_string_lossy().replace('\\', "/");
         let settings = baseten_codegen::CrateSettings {
             name: dir,

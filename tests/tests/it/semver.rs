@@ -410,7 +410,7 @@ pub fn describe(thing: &Thing) -> String {
 
 /// Writes the fixture's crate (`spec`) into `dir/api`, replacing what is there.
 fn write_api(dir: &Path, spec: &str) {
-    let runtime = baseten_tests::workspace_root().join("generated/runtime");
+    let runtime = baseten_tests::workspace_root().join("codegen/runtime");
     let runtime = runtime.to_string_lossy();
     let settings = CrateSettings {
         name: "semver-api",
