@@ -14,13 +14,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::emit::builders::{self, Storage};
-use crate::emit::write_only::write_only_types;
 use crate::ir::{
     AliasDef, Api, BodyKind, EnumDef, Field, IntEnumDef, Operation, Param, ResponseKind,
     SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
 use crate::probe::{method_item, query_item, type_item};
+use crate::surface::builders::{self, Storage};
+use crate::surface::write_only::write_only_types;
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

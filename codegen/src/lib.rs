@@ -2,7 +2,8 @@
 //!
 //! The pipeline is `load` (YAML or JSON text → JSON value) → `lower` (3.1 → the `openapiv3`
 //! 3.0 model, with notes for anything lowered with a loss) → `ir` (validated, named Rust
-//! types and operations) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
+//! types and operations) → `surface` (every public item of the crate and every name it uses,
+//! decided once) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
 //! Nothing here touches the file system: callers hand in text and get files back as strings.
 
 pub mod config;
@@ -18,6 +19,8 @@ pub mod lower;
 mod names;
 pub mod probe;
 mod select;
+mod surface;
+mod tokens;
 
 use std::collections::BTreeMap;
 
@@ -81,10 +84,20 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let files = emit::emit_files(&api, config, input.spec_path)?;
+    let (files, surface_names) = {
+        let surface = surface::build(&api, &api.names)?;
+        (
+            emit::emit_files(&surface, config, input.spec_path)?,
+            surface.names,
+        )
+    };
+    let mut names = api.names;
+    names.client_methods = surface_names.client_methods;
+    names.fake_methods = surface_names.fake_methods;
+    names.support_types = surface_names.support_types;
     Ok(Output {
         files,
         notes,
-        names: api.names,
+        names,
     })
 }
