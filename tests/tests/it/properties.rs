@@ -824,10 +824,10 @@ fn edit_node(value: &mut Value, n: &mut usize, with: Option<&Value>) -> bool {
                     map.remove(&key);
                     return true;
                 }
-                if let Some(child) = map.get_mut(&key) {
-                    if edit_node(child, n, with) {
-                        return true;
-                    }
+                if let Some(child) = map.get_mut(&key)
+                    && edit_node(child, n, with)
+                {
+                    return true;
                 }
             }
             false
