@@ -29,6 +29,10 @@ pub use error::{Error, Note};
 pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with};
 pub use lock::NameLock;
 
+/// The API snapshot's file name beside the emitted modules (`api.txt`): one line per public item
+/// of the crate, with its signature; compare two with [`diff::snapshot_changes`].
+pub const API_SNAPSHOT: &str = surface::listing::FILE;
+
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]
 pub struct Input<'a> {
@@ -86,10 +90,12 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
     let (api, notes) = build_ir_with(input, config)?;
     let (files, surface_names) = {
         let surface = surface::build(&api, &api.names)?;
-        (
-            emit::emit_files(&surface, config, input.spec_path)?,
-            surface.names,
-        )
+        let mut files = emit::emit_files(&surface, config, input.spec_path)?;
+        files.insert(
+            surface::listing::FILE.to_owned(),
+            surface::listing::render(&surface.listing(), input.spec_path),
+        );
+        (files, surface.names)
     };
     let mut names = api.names;
     names.client_methods = surface_names.client_methods;

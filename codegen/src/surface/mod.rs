@@ -18,6 +18,7 @@
 //! compile probe read this and decide nothing.
 
 pub(crate) mod builders;
+pub(crate) mod listing;
 pub(crate) mod shapes;
 pub(crate) mod write_only;
 
