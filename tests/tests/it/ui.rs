@@ -121,7 +121,7 @@ impl Checker {
             })
             .filter_map(|path| Some((path.metadata().ok()?.modified().ok()?, path)))
             .collect();
-        candidates.sort_by(|a, b| b.0.cmp(&a.0));
+        candidates.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
         let dir = tempfile::tempdir().unwrap();
         let control = dir.path().join("control.rs");
         std::fs::write(&control, CONTROL).unwrap();
