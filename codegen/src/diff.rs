@@ -399,13 +399,12 @@ impl Pair<'_> {
             if let (Some(before), Some(after)) = (
                 method(&old_methods.setters, i),
                 method(&new_methods.setters, j),
-            ) {
-                if before != after {
-                    changes.breaks(
-                        item,
-                        format!("setter {name}::{before} renamed to {name}::{after}"),
-                    );
-                }
+            ) && before != after
+            {
+                changes.breaks(
+                    item,
+                    format!("setter {name}::{before} renamed to {name}::{after}"),
+                );
             }
             if let Some(before) = method(&old_methods.clearers, i).filter(|_| old_patch) {
                 match method(&new_methods.clearers, j).filter(|_| new_patch) {

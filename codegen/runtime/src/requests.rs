@@ -591,13 +591,13 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     /// sets for its mode, lacks a positive step (`SERIES`), or is misaligned.
     pub fn check(response: R) -> Result<Self, ResponseError> {
         let requested = M::MODE;
-        if let Some(returned) = response.mode_str() {
-            if returned != requested.as_str() {
-                return Err(ResponseError::ModeMismatch {
-                    requested,
-                    returned: ServerText::new(returned),
-                });
-            }
+        if let Some(returned) = response.mode_str()
+            && returned != requested.as_str()
+        {
+            return Err(ResponseError::ModeMismatch {
+                requested,
+                returned: ServerText::new(returned),
+            });
         }
         check_mode_counts(
             requested,

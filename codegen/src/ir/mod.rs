@@ -425,10 +425,10 @@ pub(crate) fn build(
     }
     let mut operations = builder.operations(selection, config)?;
     operations.sort_by(|a, b| a.name.cmp(&b.name));
-    if config.strict {
-        if let Some(first) = builder.left_out.first() {
-            return Err(first.clone());
-        }
+    if config.strict
+        && let Some(first) = builder.left_out.first()
+    {
+        return Err(first.clone());
     }
     let builder_names = (
         builder.type_names,

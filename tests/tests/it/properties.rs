@@ -45,6 +45,38 @@ fn config() -> ProptestConfig {
     }
 }
 
+/// Cases per property in the slow tier's full-strength run.
+const FULL_STRENGTH_CASES: &str = "10000";
+
+/// The property tests of this binary (these, and the hostile documents) again, in a child run of
+/// the binary itself with `PROPTEST_CASES` at [`FULL_STRENGTH_CASES`] (the hostile documents cap
+/// it at 1,000): the normal tier runs each at its quick default.
+#[test]
+#[ignore = "slow: reruns every property test at 10,000 cases (hostile documents at 1,000)"]
+fn every_property_at_full_strength() {
+    let binary = std::env::current_exe().expect("the test binary");
+    let output = std::process::Command::new(binary)
+        .env("PROPTEST_CASES", FULL_STRENGTH_CASES)
+        .args([
+            "properties::",
+            "hostile::hostile_documents_fail_with_a_place_or_generate_rust",
+        ])
+        .output()
+        .expect("running the test binary");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let ran = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("test result: ok. "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse::<usize>().ok());
+    assert!(
+        output.status.success() && ran.is_some_and(|count| count > 1),
+        "the full-strength run failed or ran nothing:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("{stdout}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Strategies
 // ---------------------------------------------------------------------------------------------
@@ -825,10 +857,10 @@ fn edit_node(value: &mut Value, n: &mut usize, with: Option<&Value>) -> bool {
                     map.remove(&key);
                     return true;
                 }
-                if let Some(child) = map.get_mut(&key) {
-                    if edit_node(child, n, with) {
-                        return true;
-                    }
+                if let Some(child) = map.get_mut(&key)
+                    && edit_node(child, n, with)
+                {
+                    return true;
                 }
             }
             false
