@@ -316,12 +316,11 @@ fn forms(text: &[u8], key: &[u8], index: usize, at: usize, mut emit: impl FnMut(
                 }
             }
             // `%u0041`, JavaScript's old `escape()`.
-            if let Some((c, len)) = character {
-                if matches!(text.get(at + 1), Some(b'u' | b'U'))
-                    && hex_value(text, at + 2, 4, 4).map(|(v, _)| v) == Some(u32::from(c))
-                {
-                    emit(len, at + 6);
-                }
+            if let Some((c, len)) = character
+                && matches!(text.get(at + 1), Some(b'u' | b'U'))
+                && hex_value(text, at + 2, 4, 4).map(|(v, _)| v) == Some(u32::from(c))
+            {
+                emit(len, at + 6);
             }
         }
         b'\\' => {
