@@ -107,12 +107,17 @@ pub fn generate_crate_with(
         format!("src/gen/{}", crate::lock::LOCK_FILE),
         output.names.to_text(),
     );
+    files.insert(
+        format!("src/gen/{}", crate::API_SNAPSHOT),
+        output.api_snapshot.clone(),
+    );
     files.insert("Cargo.toml".to_owned(), cargo_toml(settings));
     files.insert("src/lib.rs".to_owned(), lib_rs(settings));
     Ok(Output {
         files,
         notes: output.notes,
         names: output.names,
+        api_snapshot: output.api_snapshot,
     })
 }
 

@@ -54,6 +54,8 @@ pub struct Output {
     pub notes: Vec<Note>,
     /// Every Rust name given, for the next generation to keep (`names.lock.yaml`).
     pub names: NameLock,
+    /// The crate's public API, one item per line ([`API_SNAPSHOT`], `api.txt`).
+    pub api_snapshot: String,
 }
 
 /// Runs the whole pipeline on one document.
@@ -88,14 +90,11 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let (files, surface_names) = {
+    let (files, surface_names, api_snapshot) = {
         let surface = surface::build(&api, &api.names)?;
-        let mut files = emit::emit_files(&surface, config, input.spec_path)?;
-        files.insert(
-            surface::listing::FILE.to_owned(),
-            surface::listing::render(&surface.listing(), input.spec_path),
-        );
-        (files, surface.names)
+        let files = emit::emit_files(&surface, config, input.spec_path)?;
+        let snapshot = surface::listing::render(&surface.listing(), input.spec_path);
+        (files, surface.names, snapshot)
     };
     let mut names = api.names;
     names.client_methods = surface_names.client_methods;
@@ -105,5 +104,6 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
         files,
         notes,
         names,
+        api_snapshot,
     })
 }

@@ -353,6 +353,10 @@ pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
     }
     let mut files = output.files;
     files.insert(lock_file.to_owned(), output.names.to_text());
+    files.insert(
+        baseten_codegen::API_SNAPSHOT.to_owned(),
+        output.api_snapshot,
+    );
     Ok(files)
 }
 
