@@ -330,6 +330,10 @@ pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
     }
     let mut files = output.files;
     files.insert(lock_file.to_owned(), output.names.to_text());
+    files.insert(
+        "mod.rs".to_owned(),
+        baseten_codegen::modules_file(&format!("cargo xtask regen from {SPEC}")),
+    );
     Ok(files)
 }
 
