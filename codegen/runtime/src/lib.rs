@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries (feature `client`) |
 //! | [`Error`] | the error every call returns |
+//! | [`ServerText`], [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
@@ -35,6 +36,7 @@ mod patch;
 pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
+pub mod server_text;
 mod support;
 pub mod tagged;
 
@@ -64,6 +66,7 @@ pub use requests::{
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
 pub use rust_decimal;
+pub use server_text::ServerText;
 #[doc(hidden)]
 pub use support::__private;
 pub use support::json_body;

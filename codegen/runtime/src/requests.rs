@@ -33,6 +33,7 @@ use std::time::Duration;
 use crate::Error;
 use crate::index_mapped::IndexMappedResponse;
 use crate::metrics::{self, AlignmentError, Lookup, Series, Step, Validated};
+use crate::server_text::ServerText;
 
 /// A time window for `SUMMARY` and `SERIES` requests, checked when built.
 ///
@@ -250,7 +251,7 @@ pub enum ResponseError {
         /// The mode sent.
         requested: MetricsMode,
         /// The mode the response names, as it names it.
-        returned: String,
+        returned: ServerText,
     },
     /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
     #[error("{mode} response has {count} value sets, expected exactly 1")]
@@ -278,7 +279,7 @@ pub enum ResponseError {
     })]
     PaginationStalled {
         /// The cursor the page named, if any.
-        cursor: Option<String>,
+        cursor: Option<ServerText>,
     },
 }
 
@@ -595,7 +596,7 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
         {
             return Err(ResponseError::ModeMismatch {
                 requested,
-                returned: returned.to_owned(),
+                returned: ServerText::new(returned),
             });
         }
         check_mode_counts(

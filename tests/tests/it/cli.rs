@@ -601,7 +601,7 @@ async fn series_of_an_environment_as_csv() {
             .headers
             .get("authorization")
             .and_then(|value| value.to_str().ok()),
-        Some("Bearer k")
+        Some("Bearer cli-test-key-Vq7Zr2")
     );
 }
 

@@ -109,7 +109,7 @@ fn an_optional_unsupported_body_goes_alone() {
 
 fn client(server: &MockServer) -> Client {
     Client::builder()
-        .api_key("k")
+        .api_key("media-test-key-Jx4")
         .base_url(server.uri())
         .build()
         .unwrap_or_else(|error| panic!("{error}"))

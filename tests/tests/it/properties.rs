@@ -21,6 +21,7 @@ use baseten_api::models::{
     GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricKindV1, ModelMetricModeV1,
     ModelMetricUnitHintV1, ModelMetricValueSetV1,
 };
+use baseten_api::runtime::ServerText;
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -609,7 +610,7 @@ fn break_response(r: &mut GetModelMetricsResponseV1, mutation: &Mutation) -> Ali
             AlignmentError::LabelSetCountMismatch {
                 value_set: k,
                 descriptor: d,
-                name: r.metric_descriptors[d].name.clone(),
+                name: ServerText::new(r.metric_descriptors[d].name.clone()),
                 expected,
                 actual: expected - 1,
             }
@@ -627,7 +628,7 @@ fn break_response(r: &mut GetModelMetricsResponseV1, mutation: &Mutation) -> Ali
             AlignmentError::LabelSetCountMismatch {
                 value_set: k,
                 descriptor: d,
-                name: r.metric_descriptors[d].name.clone(),
+                name: ServerText::new(r.metric_descriptors[d].name.clone()),
                 expected,
                 actual: expected + 1,
             }
@@ -673,7 +674,7 @@ fn break_response(r: &mut GetModelMetricsResponseV1, mutation: &Mutation) -> Ali
             AlignmentError::NonFiniteValue {
                 value_set: k,
                 descriptor: d,
-                name: r.metric_descriptors[d].name.clone(),
+                name: ServerText::new(r.metric_descriptors[d].name.clone()),
                 label_set: l,
                 value,
             }
