@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 pub use config::Config;
 pub use error::{Error, Note};
-pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with};
+pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with, modules_file};
 pub use lock::NameLock;
 
 /// The API snapshot's file name beside the emitted modules (`api.txt`): one line per public item

@@ -357,6 +357,10 @@ pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
         baseten_codegen::API_SNAPSHOT.to_owned(),
         output.api_snapshot,
     );
+    files.insert(
+        "mod.rs".to_owned(),
+        baseten_codegen::modules_file(&format!("cargo xtask regen from {SPEC}")),
+    );
     Ok(files)
 }
 
