@@ -18,7 +18,7 @@ use crate::ir::{
     AliasDef, Api, BodyKind, EnumDef, Field, IntEnumDef, Operation, Param, ResponseKind,
     SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
-use crate::probe::{method_item, query_item, type_item};
+use crate::probe::{fake_item, method_item, query_item, type_item};
 use crate::surface::builders::{self, Storage};
 use crate::surface::listing;
 use crate::surface::write_only::write_only_types;
@@ -337,7 +337,129 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
         }
     }
 
+    // What the surface adds beside the IR's items: entry points, streams, the fake.
+    if let (Ok(old_surface), Ok(new_surface)) = (
+        crate::surface::build(old, &old.names),
+        crate::surface::build(new, &new.names),
+    ) {
+        compare_extras(&extras(&old_surface), &extras(&new_surface), &mut changes);
+    }
+
     changes.into_report()
+}
+
+/// One `Client` method or fake expectation the surface adds: what it is, the endpoint it
+/// reaches, and what old code relies on (its arguments and types).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Extra {
+    what: &'static str,
+    endpoint: String,
+    shape: String,
+}
+
+/// The surface's entry points, streams and fake expectations, by item.
+fn extras(surface: &crate::surface::Surface<'_>) -> BTreeMap<String, Extra> {
+    let endpoint = |op: &Operation| format!("{} {}", op.method, op.path);
+    let ids = |op: &Operation| op.path_params.len();
+    let mut extras = BTreeMap::new();
+    for entry in &surface.entries {
+        extras.insert(
+            method_item(&entry.method),
+            Extra {
+                what: "metrics entry point",
+                endpoint: endpoint(entry.operation),
+                shape: format!(
+                    "{} ids, MetricsRequest<{}> of {}",
+                    ids(entry.operation),
+                    entry.operation_type,
+                    entry.response
+                ),
+            },
+        );
+    }
+    for stream in &surface.streams {
+        let op = stream.operation;
+        let query = op.query_type.as_deref().unwrap_or_default();
+        for (name, item) in [
+            (&stream.pages, listing::output(op)),
+            (&stream.items, render(&stream.pagination.item)),
+        ] {
+            extras.insert(
+                method_item(name),
+                Extra {
+                    what: "stream",
+                    endpoint: endpoint(op),
+                    shape: format!("{} ids and {query}, items {item}", ids(op)),
+                },
+            );
+        }
+    }
+    for op in &surface.operations {
+        extras.insert(
+            fake_item(&op.expectation),
+            Extra {
+                what: "fake expectation",
+                endpoint: endpoint(op.operation),
+                shape: format!(
+                    "{} ids, answers {}",
+                    ids(op.operation),
+                    answer(op.operation)
+                ),
+            },
+        );
+    }
+    for entry in &surface.entries {
+        extras.insert(
+            fake_item(&entry.expectation),
+            Extra {
+                what: "fake expectation",
+                endpoint: endpoint(entry.operation),
+                shape: format!("{} ids, answers {}", ids(entry.operation), entry.response),
+            },
+        );
+    }
+    extras
+}
+
+/// What the fake's expectation for `operation` answers with.
+fn answer(operation: &Operation) -> String {
+    match &operation.response {
+        ResponseKind::Json(ty) => render(ty),
+        _ => "()".to_owned(),
+    }
+}
+
+fn compare_extras(
+    old: &BTreeMap<String, Extra>,
+    new: &BTreeMap<String, Extra>,
+    changes: &mut Changes,
+) {
+    for (item, before) in old {
+        let what = before.what;
+        match new.get(item) {
+            None => changes.breaks(item, format!("{what} {item} removed ({})", before.endpoint)),
+            Some(after) if after.shape != before.shape => changes.breaks(
+                item,
+                format!("{what} {item} takes {} (was {})", after.shape, before.shape),
+            ),
+            Some(after) if after.endpoint != before.endpoint => changes.breaks_silently(
+                item,
+                format!(
+                    "{what} {item} now reaches {} (was {})",
+                    after.endpoint, before.endpoint
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (item, after) in new {
+        if !old.contains_key(item) {
+            changes.adds(
+                item,
+                format!("{} {item} added ({})", after.what, after.endpoint),
+            );
+        }
+    }
 }
 
 /// The two sides of one comparison.
