@@ -198,7 +198,7 @@ fn collect_references<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{Selection, glob_matches, select};
+    use super::{Note, Selection, glob_matches, select};
     use crate::Error;
 
     const DOCUMENT: &str = r##"
