@@ -379,13 +379,19 @@ mod tests {
         let a: Decimal = "0.1".parse().unwrap_or_default();
         let b: Decimal = "0.2".parse().unwrap_or_default();
         assert_eq!(a.checked_add(b), "0.3".parse().ok());
-        assert_eq!(b.checked_sub(a).map(|d| d.to_string()).as_deref(), Some("0.1"));
+        assert_eq!(
+            b.checked_sub(a).map(|d| d.to_string()).as_deref(),
+            Some("0.1")
+        );
         let c = b;
         let total: Option<Decimal> = vec![a, b].into_iter().sum();
         assert_eq!(total.map(|d| d.to_string()).as_deref(), Some("0.3"));
         let by_reference: Option<Decimal> = [a, b, b].iter().sum();
         assert_eq!(by_reference, "0.5".parse().ok());
-        assert_eq!(std::iter::empty::<Decimal>().sum::<Option<Decimal>>(), Some(Decimal::ZERO));
+        assert_eq!(
+            std::iter::empty::<Decimal>().sum::<Option<Decimal>>(),
+            Some(Decimal::ZERO)
+        );
         assert_eq!(Decimal::default(), Decimal::ZERO);
         assert!(a < b);
         assert_eq!(
@@ -405,8 +411,18 @@ mod tests {
         let one = Decimal::from(1i64);
         let minus_huge = Decimal::from(-huge.as_decimal());
         assert_eq!([huge, huge].iter().sum::<Option<Decimal>>(), None);
-        assert_eq!([one, huge, huge, minus_huge].iter().sum::<Option<Decimal>>(), None);
-        assert_eq!([minus_huge, minus_huge].into_iter().sum::<Option<Decimal>>(), None);
+        assert_eq!(
+            [one, huge, huge, minus_huge]
+                .iter()
+                .sum::<Option<Decimal>>(),
+            None
+        );
+        assert_eq!(
+            [minus_huge, minus_huge]
+                .into_iter()
+                .sum::<Option<Decimal>>(),
+            None
+        );
         assert_eq!(
             [huge, minus_huge, huge].iter().sum::<Option<Decimal>>(),
             Some(huge)

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{Series, Validated, format_labels, format_value};
 
+use crate::terminal::shown;
 use crate::time::{format_duration, format_time};
 
 /// The longest cell a table shows, in characters; longer text is cut and ends with `…`, so no
@@ -15,9 +16,10 @@ pub const MAX_CELL: usize = 60;
 /// A table for people: a title line, then one row per series. A `SERIES` response shows each
 /// series' points, minimum, mean, maximum and last value; the others show the one value.
 pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+    // The mode is the server's text: a mode this crate does not know is shown as sent, escaped.
     let mut title = format!(
         "{} from {} to {}",
-        view.mode().unwrap_or("metrics"),
+        cell_text(view.mode().unwrap_or("metrics")),
         format_time(view.window_start_ms()),
         format_time(view.window_end_ms()),
     );
@@ -132,26 +134,15 @@ fn layout(rows: &[Vec<String>]) -> String {
     text
 }
 
-/// A cell on one line and at most [`MAX_CELL`] characters: control characters escaped, long
-/// text cut.
+/// A cell on one line and at most [`MAX_CELL`] characters: shown through the one terminal
+/// sanitiser ([`shown`]), then cut (counting the escapes, so the cell is never wider).
 fn cell_text(text: &str) -> String {
-    let mut cell = String::new();
-    let mut count = 0;
-    for c in text.chars() {
-        let piece: String = if c.is_control() {
-            c.escape_default().collect()
-        } else {
-            c.to_string()
-        };
-        for c in piece.chars() {
-            if count + 1 >= MAX_CELL && text.chars().count() > MAX_CELL {
-                cell.push('…');
-                return cell;
-            }
-            cell.push(c);
-            count += 1;
-        }
+    let shown = shown(text);
+    if shown.chars().count() <= MAX_CELL {
+        return shown.into_owned();
     }
+    let mut cell: String = shown.chars().take(MAX_CELL - 1).collect();
+    cell.push('…');
     cell
 }
 
@@ -215,6 +206,11 @@ mod tests {
         assert_eq!(cell.chars().count(), MAX_CELL);
         assert!(cell.ends_with('…'));
         assert_eq!(cell_text(&"y".repeat(MAX_CELL)), "y".repeat(MAX_CELL));
+        // Escapes count: a cell of control characters is cut like any other.
+        let escaped = cell_text(&"\u{1b}".repeat(MAX_CELL));
+        assert_eq!(escaped.chars().count(), MAX_CELL);
+        assert!(escaped.starts_with("\\u{1b}\\u{1b}") && escaped.ends_with('…'));
+        assert_eq!(cell_text("\u{202e}x"), "\\u{202e}x");
     }
 
     #[test]
