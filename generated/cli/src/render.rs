@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{Series, Validated, format_labels, format_value};
+use baseten_api::runtime::server_text::is_unprintable;
 
 use crate::terminal::shown;
 use crate::time::{format_duration, format_time};
@@ -178,10 +179,82 @@ pub fn write_wide_csv<R: IndexMappedResponse, W: Write>(
     writer.flush()
 }
 
-/// The response as pretty JSON, followed by a newline.
+/// The response as pretty JSON, followed by a newline. Every character the sanitiser would
+/// escape is written as a `\uXXXX` escape (serde_json escapes only C0 controls): the same JSON,
+/// but nothing in it can drive a terminal.
 pub fn write_json<R: serde::Serialize, W: Write>(response: &R, mut out: W) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut out, response)?;
+    let formatter = TerminalSafeJson(serde_json::ser::PrettyFormatter::new());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    response.serialize(&mut serializer)?;
     out.write_all(b"\n")
+}
+
+/// serde_json's pretty printer, escaping in strings what [`shown`] would escape.
+struct TerminalSafeJson<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for TerminalSafeJson<'_> {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (at, c) in fragment.char_indices() {
+            if is_unprintable(c) {
+                writer.write_all(&fragment.as_bytes()[start..at])?;
+                let mut units = [0; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +284,20 @@ mod tests {
         assert_eq!(escaped.chars().count(), MAX_CELL);
         assert!(escaped.starts_with("\\u{1b}\\u{1b}") && escaped.ends_with('…'));
         assert_eq!(cell_text("\u{202e}x"), "\\u{202e}x");
+    }
+
+    #[test]
+    fn json_escapes_what_the_sanitiser_escapes_and_stays_the_same_json() {
+        let text = "a\u{7f}\u{9b}\u{1b}\u{202e}\u{e0001}\u{2028}é😀";
+        let mut out = Vec::new();
+        write_json(&serde_json::json!({ text: [text] }), &mut out).unwrap_or_default();
+        let written = String::from_utf8(out).unwrap_or_default();
+        assert_eq!(
+            written,
+            "{\n  \"a\\u007f\\u009b\\u001b\\u202e\\udb40\\udc01\\u2028é😀\": [\n    \"a\\u007f\\u009b\\u001b\\u202e\\udb40\\udc01\\u2028é😀\"\n  ]\n}\n"
+        );
+        let back: serde_json::Value = serde_json::from_str(&written).unwrap_or_default();
+        assert_eq!(back, serde_json::json!({ text: [text] }));
     }
 
     #[test]

@@ -1213,6 +1213,22 @@ async fn hostile_text_is_shown_escaped_on_every_print_path() {
         assert!(output.success(), "{format}: {}", output.stderr);
         assert_sanitised(format, &output.stdout);
     }
+    // JSON: the same response, with every such character as a `\uXXXX` escape.
+    let json = show(&path, "json");
+    assert!(json.success(), "{}", json.stderr);
+    for c in HOSTILE_CHARS {
+        assert!(!json.stdout.contains(c), "json: {c:?} printed raw");
+    }
+    assert!(
+        json.stdout
+            .contains(r"\u202e\u2066\u2069\u200b\ufeff\u2028\u001b"),
+        "{}",
+        json.stdout
+    );
+    assert_eq!(
+        decoded(&path),
+        metrics::decode(json.stdout.as_bytes()).unwrap()
+    );
     // show: error lines.
     let misaligned = current_with("CURRENT", &h, "k", "v", "[]");
     let repeated_key = format!(
