@@ -19,6 +19,7 @@ mod resilience;
 mod semver;
 mod smoke;
 mod snapshots;
+mod surface;
 mod types;
 mod ui;
 mod xtask;
