@@ -110,6 +110,10 @@ pub fn generate_crate_with(
         output.names.to_text(),
     );
     files.insert(
+        format!("src/gen/{}", crate::API_SNAPSHOT),
+        output.api_snapshot.clone(),
+    );
+    files.insert(
         "src/gen/mod.rs".to_owned(),
         modules_file(&command(settings)),
     );
@@ -119,6 +123,7 @@ pub fn generate_crate_with(
         files,
         notes: output.notes,
         names: output.names,
+        api_snapshot: output.api_snapshot,
     })
 }
 

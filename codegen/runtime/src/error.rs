@@ -410,9 +410,10 @@ fn seconds(value: f64) -> Option<Duration> {
     }
 }
 
-/// Shortens `text` for an error message: whitespace and control characters
-/// become single spaces (so the message stays one line), format characters
-/// (bidi overrides, zero-width spaces) are escaped, and at most
+/// Shortens `text` for an error message: runs of whitespace (line breaks
+/// too) become single spaces (so the message stays one line), other control
+/// characters and format characters (ESC, bidi overrides, zero-width spaces)
+/// are escaped (`\u{1b}`), and at most
 /// [`EXCERPT_CHARS`] characters are kept. Counting `char`s rather than bytes
 /// means the cut always falls on a character boundary.
 pub(crate) fn excerpt(text: &str) -> String {
@@ -420,7 +421,7 @@ pub(crate) fn excerpt(text: &str) -> String {
     let mut kept = 0;
     let mut pending_space = false;
     for c in text.chars() {
-        if c.is_whitespace() || c.is_control() {
+        if c.is_whitespace() {
             pending_space = !out.is_empty();
             continue;
         }
@@ -472,6 +473,10 @@ mod tests {
         assert_eq!(excerpt("  {\"a\":\n\t1}\r\n  "), "{\"a\": 1}");
         assert_eq!(excerpt(""), "(empty body)");
         assert_eq!(excerpt(" \n "), "(empty body)");
+        assert_eq!(
+            excerpt("a\u{1b}[2J\u{7} \u{202e}b\u{85}\u{2028}c"),
+            "a\\u{1b}[2J\\u{7} \\u{202e}b c"
+        );
     }
 
     #[test]
