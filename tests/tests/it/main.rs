@@ -9,6 +9,7 @@ mod consumers;
 mod golden;
 mod hostile;
 mod http_hostile;
+mod layers;
 mod lowering;
 mod media;
 mod names_lock;
