@@ -50,6 +50,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             retry_after: Duration::from_secs(5),
             configure: |builder| builder,
         },
+        Scenario {
+            name: "limiter on (90 requests/s per endpoint), Retry-After 5 s",
+            retry_after: Duration::from_secs(5),
+            configure: |builder| builder.endpoint_rate_limit(90.0),
+        },
+        Scenario {
+            name: "limiter on (90 requests/s per endpoint) and max_in_flight(8), Retry-After 5 s",
+            retry_after: Duration::from_secs(5),
+            configure: |builder| builder.endpoint_rate_limit(90.0).max_in_flight(8),
+        },
     ];
     for scenario in scenarios {
         run(&scenario).await?;

@@ -37,6 +37,10 @@ pub mod requests;
 mod retry;
 mod support;
 pub mod tagged;
+#[cfg(feature = "client")]
+mod telemetry;
+#[cfg(feature = "client")]
+mod throttle;
 
 #[cfg(test)]
 #[path = "test_models.rs"]
@@ -69,3 +73,5 @@ pub use support::__private;
 pub use support::json_body;
 #[cfg(feature = "client")]
 pub use support::{Body, Method, Request, encode_path_segment};
+#[cfg(feature = "client")]
+pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};
