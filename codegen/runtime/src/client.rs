@@ -431,11 +431,12 @@ impl Client {
             let started = Instant::now();
             let sent_at = tokio::time::Instant::now();
             let sent = self
-                .send_once(&request, &headers, url.clone(), &context)
+                .send_once(&request, &headers, url.clone(), &context, sent_at)
                 .instrument(attempt_span.clone())
                 .await;
             drop(slot);
             let status = sent.as_ref().ok().map(|answer| answer.status.as_u16());
+            let mut throttle_noted = false;
             if let Some(status) = status {
                 span.record("status", status);
                 span.record("http.response.status_code", status);
@@ -455,7 +456,10 @@ impl Client {
                     );
                     return Ok(answer.body);
                 }
-                Ok(answer) => Failure::from_response(answer, attempt, settings.api_key.as_ref()),
+                Ok(answer) => {
+                    throttle_noted = answer.throttle_noted;
+                    Failure::from_response(answer, attempt, settings.api_key.as_ref())
+                }
                 Err(SendError::Transport(source)) => Failure::from_transport(source, attempt),
                 Err(SendError::TooLarge) => Failure {
                     error: Error::ResponseTooLarge {
@@ -488,7 +492,9 @@ impl Client {
                         .next()
                         .unwrap_or_else(|| settings.retry.max_backoff())
                 });
-                traffic.record(template, Outcome::Throttled(wait, sent_at));
+                if !throttle_noted {
+                    traffic.record(template, Outcome::Throttled(wait, sent_at));
+                }
                 if let Error::RateLimited { body, .. } = &failure.error {
                     last_throttle = Some(body.clone());
                 }
@@ -549,6 +555,7 @@ impl Client {
         headers: &RequestHeaders,
         url: reqwest::Url,
         context: &AttemptContext,
+        sent_at: tokio::time::Instant,
     ) -> Result<Answer, SendError> {
         let settings = &*self.inner;
         let mut builder = settings
@@ -604,6 +611,17 @@ impl Client {
             }
             body.extend_from_slice(&chunk);
         }
+        // A 429 naming its wait pauses the endpoint now, before any interceptor runs: every
+        // moment it is not noted, other requests may go out against it.
+        let throttle_noted = status == StatusCode::TOO_MANY_REQUESTS && {
+            let wait = ErrorBody::parse(&body).retry_after.or(retry_after);
+            if let Some(wait) = wait {
+                settings
+                    .traffic
+                    .record(request.path_template, Outcome::Throttled(wait, sent_at));
+            }
+            wait.is_some()
+        };
         if let Some(response_headers) = &response_headers {
             for interceptor in settings.interceptors.iter() {
                 let seen = InterceptedResponse {
@@ -619,6 +637,7 @@ impl Client {
             retry_after,
             request_id,
             body,
+            throttle_noted,
         })
     }
 
@@ -686,6 +705,8 @@ struct Answer {
     /// The request id header's value, if the server sent one.
     request_id: Option<String>,
     body: Vec<u8>,
+    /// A 429 whose wait the shared traffic state has already been told.
+    throttle_noted: bool,
 }
 
 /// A failed attempt: the error to report if it is the last, whether another
@@ -704,6 +725,7 @@ impl Failure {
             retry_after: retry_after_header,
             request_id,
             body: bytes,
+            throttle_noted: _,
         } = answer;
         let parsed = ErrorBody::parse(&bytes);
         let retry_after = parsed.retry_after.or(retry_after_header);

@@ -8,7 +8,9 @@
 //!
 //! | Module | Contents |
 //! |---|---|
-//! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries (feature `client`) |
+//! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries, shared rate-limit state, limits (feature `client`) |
+//! | [`Interceptor`] | a hook into every attempt's request and response (feature `client`) |
+//! | [`Watch`] | a metrics request polled at an interval, as a `Stream` (feature `client`) |
 //! | [`Error`] | the error every call returns |
 //! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
@@ -32,6 +34,8 @@ pub mod mock;
 #[cfg(feature = "client")]
 pub mod pages;
 mod patch;
+#[cfg(feature = "client")]
+mod poll;
 pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
@@ -58,6 +62,8 @@ pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedVa
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 pub use jiff;
 pub use patch::Patch;
+#[cfg(feature = "client")]
+pub use poll::Watch;
 #[cfg(feature = "client")]
 pub use requests::MetricsRequest;
 pub use requests::{

@@ -230,9 +230,45 @@ struct EndpointState {
     /// The adaptive rate, from the first throttle on.
     adaptive: Option<Cubic>,
     /// When the successes of the last second came back.
-    successes: VecDeque<Instant>,
+    successes: LastSecond,
+    /// When the last second's requests went out.
+    sends: LastSecond,
     retries_waiting: usize,
     last_send: Instant,
+}
+
+/// The moments of the last second's events (sends, or successes), for a rate.
+#[derive(Debug, Default)]
+struct LastSecond(VecDeque<Instant>);
+
+impl LastSecond {
+    fn note(&mut self, now: Instant) {
+        self.forget_before(now);
+        if self.0.len() >= MAX_REMEMBERED_SUCCESSES {
+            self.0.pop_front();
+        }
+        self.0.push_back(now);
+    }
+
+    fn forget_before(&mut self, now: Instant) {
+        while self
+            .0
+            .front()
+            .is_some_and(|at| now.saturating_duration_since(*at) >= Duration::from_secs(1))
+        {
+            self.0.pop_front();
+        }
+    }
+
+    /// Events in the second up to `now`: a rate per second.
+    fn rate(&self, now: Instant) -> f64 {
+        let recent = self
+            .0
+            .iter()
+            .filter(|at| now.saturating_duration_since(**at) < Duration::from_secs(1))
+            .count();
+        recent as f64
+    }
 }
 
 /// CUBIC's state (aws-smithy-runtime's `ClientRateLimiter`).
@@ -277,7 +313,8 @@ impl EndpointState {
             tokens: 1.0,
             last_refill: now,
             adaptive: None,
-            successes: VecDeque::new(),
+            successes: LastSecond::default(),
+            sends: LastSecond::default(),
             retries_waiting: 0,
             last_send: now,
         }
@@ -320,13 +357,13 @@ impl EndpointState {
         let rate = self.rate(configured);
         self.refill(now, rate);
         let Some(rate) = rate else {
+            self.sent(now);
             return Ok(());
         };
-        let spacing = Duration::from_secs_f64(1.0 / rate);
         if !is_retry && self.retries_waiting > 0 {
-            return Err(spacing);
+            return Err(seconds(1.0 / rate));
         }
-        let wait = Duration::from_secs_f64((1.0 - self.tokens).max(0.0) / rate);
+        let wait = seconds((1.0 - self.tokens).max(0.0) / rate);
         // A float shortfall below a nanosecond would sleep zero and spin: count it as there.
         if self.tokens >= 1.0 || wait.is_zero() {
             self.tokens = (self.tokens - 1.0).max(0.0);
@@ -343,38 +380,21 @@ impl EndpointState {
         let idle = now.saturating_duration_since(self.last_send);
         if idle > IDLE {
             if let Some(cubic) = &mut self.adaptive {
-                cubic.last_throttle = (cubic.last_throttle + idle).min(now);
+                let shifted = cubic.last_throttle.checked_add(idle).unwrap_or(now);
+                cubic.last_throttle = shifted.min(now);
             }
         }
         self.last_send = now;
-    }
-
-    fn remember_success(&mut self, now: Instant) {
-        while self
-            .successes
-            .front()
-            .is_some_and(|at| now.saturating_duration_since(*at) >= Duration::from_secs(1))
-        {
-            self.successes.pop_front();
-        }
-        if self.successes.len() >= MAX_REMEMBERED_SUCCESSES {
-            self.successes.pop_front();
-        }
-        self.successes.push_back(now);
+        self.sends.note(now);
     }
 
     /// What the server admitted in the last second, requests per second.
     fn admitted_rate(&self, now: Instant) -> f64 {
-        let recent = self
-            .successes
-            .iter()
-            .filter(|at| now.saturating_duration_since(**at) < Duration::from_secs(1))
-            .count();
-        recent as f64
+        self.successes.rate(now)
     }
 
     fn succeeded(&mut self, now: Instant, sent: Instant) {
-        self.remember_success(now);
+        self.successes.note(now);
         let admitted = self.admitted_rate(now);
         if let Some(cubic) = &mut self.adaptive {
             cubic.learn_from_stale(sent, admitted);
@@ -387,9 +407,16 @@ impl EndpointState {
     /// sent before the last cut is news of that same throttle: it extends the pause but does
     /// not cut again (as TCP cuts once per window).
     fn throttled(&mut self, now: Instant, wait: Duration, sent: Instant) {
-        let until = now + wait + jitter(wait);
+        let wait = wait.min(MAX_PAUSE);
+        let until = now
+            .checked_add(wait.saturating_add(jitter(wait)))
+            .unwrap_or(now);
         self.paused_until = Some(self.paused_until.map_or(until, |old| old.max(until)));
-        let admitted = self.admitted_rate(now);
+        // What the server took in the last second; when it took nothing, what was sent.
+        let mut admitted = self.admitted_rate(now);
+        if admitted < 1.0 {
+            admitted = self.sends.rate(now);
+        }
         if let Some(cubic) = &mut self.adaptive {
             if cubic.learn_from_stale(sent, admitted) {
                 return;
@@ -407,6 +434,15 @@ impl EndpointState {
             last_throttle: now,
         });
     }
+}
+
+/// The longest pause a 429 sets (a server may ask for years); a request that would wait
+/// longer than its policy allows fails at once anyway.
+const MAX_PAUSE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// `secs` as a duration; past what a `Duration` holds (a rate near zero), the longest pause.
+fn seconds(secs: f64) -> Duration {
+    Duration::try_from_secs_f64(secs).map_or(MAX_PAUSE, |wait| wait.min(MAX_PAUSE))
 }
 
 /// Up to a fifth of `wait` more, at most a second: spreads the clients (and processes) a
@@ -516,6 +552,29 @@ mod tests {
         state.throttled(later, Duration::ZERO, later);
         let rate = state.rate(None).unwrap_or_default();
         assert!(rate < 35.0, "{rate}");
+    }
+
+    #[test]
+    fn absurd_waits_and_rates_saturate() {
+        let now = Instant::now();
+        let mut state = EndpointState::new(now);
+        state.throttled(now, Duration::MAX, now);
+        assert_eq!(state.paused_for(now).map(|p| p >= MAX_PAUSE), Some(true));
+        let mut state = EndpointState::new(now);
+        assert_eq!(state.try_send(now, false, Some(1e-300)), Ok(()));
+        assert_eq!(state.try_send(now, false, Some(1e-300)), Err(MAX_PAUSE));
+    }
+
+    #[test]
+    fn a_throttle_with_nothing_admitted_starts_from_what_was_sent() {
+        let now = Instant::now();
+        let mut state = EndpointState::new(now);
+        for _ in 0..20 {
+            assert_eq!(state.try_send(now, false, None), Ok(()));
+        }
+        state.throttled(now, Duration::ZERO, now);
+        let rate = state.rate(None).unwrap_or_default();
+        assert!((rate - 14.0).abs() < 1e-9, "{rate}");
     }
 
     #[test]

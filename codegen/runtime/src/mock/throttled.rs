@@ -35,6 +35,8 @@ pub struct Rules {
     pub ok_body: String,
     /// How long the fake takes over an admitted request before answering.
     pub latency: Duration,
+    /// How long it takes over the first admitted request instead, if set.
+    pub first_latency: Option<Duration>,
     /// A request arriving this soon after a 429 was sent was already on its way; it does not
     /// count as [`Stats::early`].
     pub grace: Duration,
@@ -50,6 +52,7 @@ impl Rules {
             retry_after,
             ok_body: ok_body.into(),
             latency: Duration::ZERO,
+            first_latency: None,
             grace: Duration::from_millis(50),
         }
     }
@@ -60,6 +63,14 @@ impl Rules {
         self.latency = latency;
         self
     }
+
+    /// The first admitted request takes `latency` to answer (the others as
+    /// [`with_latency`](Self::with_latency) says): one slow answer among fast ones.
+    #[must_use]
+    pub fn with_first_latency(mut self, latency: Duration) -> Self {
+        self.first_latency = Some(latency);
+        self
+    }
 }
 
 /// What the fake has seen so far.
@@ -67,7 +78,7 @@ impl Rules {
 pub struct Stats {
     /// Requests received.
     pub requests: u64,
-    /// Requests answered `200`.
+    /// Requests admitted (answered `200`, or being answered).
     pub admitted: u64,
     /// Requests answered `429`.
     pub throttled: u64,
@@ -269,11 +280,15 @@ async fn answer(shared: &Shared, path: &str) -> String {
     counters
         .max_concurrent
         .fetch_max(concurrent, Ordering::Relaxed);
-    if !shared.rules.latency.is_zero() {
-        tokio::time::sleep(shared.rules.latency).await;
+    let first = counters.admitted.fetch_add(1, Ordering::Relaxed) == 0;
+    let latency = match shared.rules.first_latency {
+        Some(latency) if first => latency,
+        _ => shared.rules.latency,
+    };
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
     }
     counters.concurrent.fetch_sub(1, Ordering::Relaxed);
-    counters.admitted.fetch_add(1, Ordering::Relaxed);
     format!(
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{}",
         shared.rules.ok_body.len(),
