@@ -398,10 +398,10 @@ impl Lowerer {
         };
         for (media_type, media) in content.iter_mut() {
             let pointer = pointer.join("content").join(media_type);
-            if let Some(Value::Object(media)) = Some(media) {
-                if let Some(schema) = media.get_mut("schema") {
-                    self.schema(schema, &pointer.join("schema"))?;
-                }
+            if let Some(Value::Object(media)) = Some(media)
+                && let Some(schema) = media.get_mut("schema")
+            {
+                self.schema(schema, &pointer.join("schema"))?;
             }
         }
         Ok(())
@@ -484,13 +484,11 @@ impl Lowerer {
         lower_const(object);
         lower_ref_siblings(object);
         lower_exclusive_bounds(object);
-        if let Some(examples) = object.remove("examples") {
-            if let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)
-            {
-                if !examples.is_empty() {
-                    object.insert("example".into(), examples.swap_remove(0));
-                }
-            }
+        if let Some(examples) = object.remove("examples")
+            && let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)
+            && !examples.is_empty()
+        {
+            object.insert("example".into(), examples.swap_remove(0));
         }
         strip_extensions(object);
         let dropped: Vec<String> = object

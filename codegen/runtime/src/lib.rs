@@ -12,6 +12,7 @@
 //! | [`Interceptor`] | a hook into every attempt's request and response (feature `client`) |
 //! | [`Watch`] | a metrics request polled at an interval, as a `Stream` (feature `client`) |
 //! | [`Error`] | the error every call returns |
+//! | [`ServerText`], [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
@@ -39,6 +40,7 @@ mod poll;
 pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
+pub mod server_text;
 mod support;
 pub mod tagged;
 #[cfg(feature = "client")]
@@ -74,6 +76,7 @@ pub use requests::{
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
 pub use rust_decimal;
+pub use server_text::ServerText;
 #[doc(hidden)]
 pub use support::__private;
 pub use support::json_body;

@@ -10,6 +10,7 @@ use futures_util::{TryStreamExt as _, stream};
 
 use crate::Error;
 use crate::requests::ResponseError;
+use crate::server_text::ServerText;
 
 /// What one page says about the next: its cursor, and whether there is more.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +59,9 @@ where
                     state.next = Some(Some(cursor));
                 }
                 cursor => {
-                    let error = ResponseError::PaginationStalled { cursor };
+                    let error = ResponseError::PaginationStalled {
+                        cursor: cursor.map(ServerText::new),
+                    };
                     return Some((Err(Error::InvalidResponse(error)), state));
                 }
             }

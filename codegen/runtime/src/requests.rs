@@ -33,6 +33,7 @@ use std::time::Duration;
 use crate::Error;
 use crate::index_mapped::IndexMappedResponse;
 use crate::metrics::{self, AlignmentError, Lookup, Series, Step, Validated};
+use crate::server_text::ServerText;
 
 /// A time window for `SUMMARY` and `SERIES` requests, checked when built.
 ///
@@ -250,7 +251,7 @@ pub enum ResponseError {
         /// The mode sent.
         requested: MetricsMode,
         /// The mode the response names, as it names it.
-        returned: String,
+        returned: ServerText,
     },
     /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
     #[error("{mode} response has {count} value sets, expected exactly 1")]
@@ -278,7 +279,7 @@ pub enum ResponseError {
     })]
     PaginationStalled {
         /// The cursor the page named, if any.
-        cursor: Option<String>,
+        cursor: Option<ServerText>,
     },
 }
 
@@ -590,13 +591,13 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     /// sets for its mode, lacks a positive step (`SERIES`), or is misaligned.
     pub fn check(response: R) -> Result<Self, ResponseError> {
         let requested = M::MODE;
-        if let Some(returned) = response.mode_str() {
-            if returned != requested.as_str() {
-                return Err(ResponseError::ModeMismatch {
-                    requested,
-                    returned: returned.to_owned(),
-                });
-            }
+        if let Some(returned) = response.mode_str()
+            && returned != requested.as_str()
+        {
+            return Err(ResponseError::ModeMismatch {
+                requested,
+                returned: ServerText::new(returned),
+            });
         }
         check_mode_counts(
             requested,

@@ -197,7 +197,7 @@ mod tests {
         let limited = Error::RateLimited {
             retry_after: None,
             attempts: 1,
-            body: String::new(),
+            body: crate::ServerText::default(),
         };
         assert_eq!(error_type(&limited), "429");
         assert_eq!(error_type(&Error::Timeout { attempts: 2 }), "timeout");

@@ -249,6 +249,10 @@ fn runs(d: &str) -> Vec<Vec<(f64, f64)>> {
 }
 
 #[test]
+#[cfg_attr(
+    no_shared,
+    ignore = "needs ../shared: Baseten's published documents and recorded responses"
+)]
 fn a_recorded_series_renders_as_svg_with_one_path_per_label_set() {
     let Some(dir) = shared_dir("recorded") else {
         return;
@@ -597,7 +601,7 @@ async fn series_of_an_environment_as_csv() {
             .headers
             .get("authorization")
             .and_then(|value| value.to_str().ok()),
-        Some("Bearer k")
+        Some("Bearer cli-test-key-Vq7Zr2")
     );
 }
 

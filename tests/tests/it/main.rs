@@ -20,6 +20,7 @@ mod resilience;
 mod semver;
 mod smoke;
 mod snapshots;
+mod surface;
 mod types;
 mod ui;
 mod xtask;
