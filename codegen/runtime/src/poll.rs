@@ -150,15 +150,14 @@ where
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
-        if matches!(this.state, State::Configured { .. }) {
-            if let State::Configured {
+        if matches!(this.state, State::Configured { .. })
+            && let State::Configured {
                 request,
                 interval,
                 jitter,
             } = std::mem::replace(&mut this.state, State::Switching)
-            {
-                this.state = State::Running(Self::start(request, interval, jitter));
-            }
+        {
+            this.state = State::Running(Self::start(request, interval, jitter));
         }
         match &mut this.state {
             State::Running(results) => results.as_mut().poll_next(cx),

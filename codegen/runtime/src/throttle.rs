@@ -102,12 +102,13 @@ impl Traffic {
         max_wait: Duration,
     ) -> Result<Option<OwnedSemaphorePermit>, HeldBack> {
         let endpoint = self.endpoint(template);
-        if let Some(paused_for) = endpoint.lock().paused_for(Instant::now()) {
-            if paused_for > max_wait {
-                return Err(HeldBack {
-                    paused_for: Some(paused_for),
-                });
-            }
+        let paused_for = endpoint.lock().paused_for(Instant::now());
+        if let Some(paused_for) = paused_for
+            && paused_for > max_wait
+        {
+            return Err(HeldBack {
+                paused_for: Some(paused_for),
+            });
         }
         let waiting = async {
             let _retry_mark = is_retry.then(|| RetryWaiting::new(&endpoint));
@@ -378,11 +379,11 @@ impl EndpointState {
     /// traffic says nothing about what the server would take.
     fn sent(&mut self, now: Instant) {
         let idle = now.saturating_duration_since(self.last_send);
-        if idle > IDLE {
-            if let Some(cubic) = &mut self.adaptive {
-                let shifted = cubic.last_throttle.checked_add(idle).unwrap_or(now);
-                cubic.last_throttle = shifted.min(now);
-            }
+        if idle > IDLE
+            && let Some(cubic) = &mut self.adaptive
+        {
+            let shifted = cubic.last_throttle.checked_add(idle).unwrap_or(now);
+            cubic.last_throttle = shifted.min(now);
         }
         self.last_send = now;
         self.sends.note(now);
@@ -417,10 +418,10 @@ impl EndpointState {
         if admitted < 1.0 {
             admitted = self.sends.rate(now);
         }
-        if let Some(cubic) = &mut self.adaptive {
-            if cubic.learn_from_stale(sent, admitted) {
-                return;
-            }
+        if let Some(cubic) = &mut self.adaptive
+            && cubic.learn_from_stale(sent, admitted)
+        {
+            return;
         }
         let rate_to_use = match self.adaptive {
             Some(cubic) => admitted.min(cubic.rate),

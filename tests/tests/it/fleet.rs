@@ -245,7 +245,10 @@ async fn max_in_flight_is_never_exceeded_and_waiting_holds_no_slot() {
         tasks.spawn(request.send());
     }
     while let Some(joined) = tasks.join_next().await {
-        let result = joined.unwrap_or_else(|error| panic!("task: {error}"));
+        let result = match joined {
+            Ok(result) => result,
+            Err(error) => panic!("task: {error}"),
+        };
         assert!(result.is_ok(), "{result:?}");
     }
     let stats = server.stats();
@@ -275,7 +278,10 @@ async fn max_in_flight_is_never_exceeded_and_waiting_holds_no_slot() {
     let other_took = started.elapsed();
     assert!(other.is_ok(), "{other:?}");
     assert!(other_took < Duration::from_millis(1200), "{other_took:?}");
-    let paused = paused.await.unwrap_or_else(|error| panic!("{error}"));
+    let paused = match paused.await {
+        Ok(result) => result,
+        Err(error) => panic!("task: {error}"),
+    };
     assert!(paused.is_ok(), "{paused:?}");
     assert!(started.elapsed() >= Duration::from_millis(1500));
 }
@@ -302,7 +308,10 @@ async fn retry_budget_stops_a_storm_of_server_errors() {
         tasks.spawn(request.send());
     }
     while let Some(joined) = tasks.join_next().await {
-        let result = joined.unwrap_or_else(|error| panic!("task: {error}"));
+        let result = match joined {
+            Ok(result) => result,
+            Err(error) => panic!("task: {error}"),
+        };
         assert!(
             matches!(result, Err(Error::Api { status: 503, .. })),
             "{result:?}"

@@ -240,10 +240,11 @@ async fn answer(shared: &Shared, path: &str) -> String {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let endpoint = endpoints.entry(path.to_owned()).or_default();
-        if let Some((sent, until)) = endpoint.announced {
-            if now < until && now > sent + shared.rules.grace {
-                counters.early.fetch_add(1, Ordering::Relaxed);
-            }
+        if let Some((sent, until)) = endpoint.announced
+            && now < until
+            && now > sent + shared.rules.grace
+        {
+            counters.early.fetch_add(1, Ordering::Relaxed);
         }
         if endpoint.window != window {
             endpoint.window = window;
