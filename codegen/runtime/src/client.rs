@@ -769,7 +769,7 @@ fn header_value(name: &str, media_type: &'static str) -> Result<HeaderValue, Err
     })
 }
 
-/// Decodes a 2xx body through [`metrics::decode`](crate::metrics::decode), so a failure names
+/// Decodes a 2xx body through [`decode`](crate::decode::decode), so a failure names
 /// its JSON path as a saved response's would; an empty (or all-whitespace) body counts as `null`.
 /// serde's message can quote a value of the body, so it is [`ServerText`] like the excerpt.
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
@@ -778,7 +778,7 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     } else {
         bytes
     };
-    crate::metrics::decode(json).map_err(|error| {
+    crate::decode::decode(json).map_err(|error| {
         // Scrubbed whole before it is cut, so that the cut cannot keep a piece of the key, and
         // again after, in case collapsing whitespace joined one.
         let body = ServerText::from_utf8_lossy(bytes);

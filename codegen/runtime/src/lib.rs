@@ -23,21 +23,18 @@
 
 #![warn(missing_docs)]
 
+// The generic layer: what every generated crate needs, knowing nothing of Baseten or metrics.
+// No module of it imports one of the metrics layer (a test reads their `use` lines to check).
 #[cfg(feature = "client")]
 mod client;
 mod decimal;
+mod decode;
 mod error;
-pub mod index_mapped;
-pub mod metric_names;
-pub mod metrics;
 #[cfg(feature = "mock")]
 pub mod mock;
 #[cfg(feature = "client")]
 pub mod pages;
 mod patch;
-#[cfg(feature = "client")]
-mod poll;
-pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
@@ -47,6 +44,13 @@ pub mod tagged;
 mod telemetry;
 #[cfg(feature = "client")]
 mod throttle;
+
+// The metrics layer above it: index-mapped responses, their alignment and views, typestate
+// metrics requests, metric names, and the fake's metrics responses (`mock/metrics.rs`).
+pub mod index_mapped;
+pub mod metric_names;
+pub mod metrics;
+pub mod requests;
 
 #[cfg(test)]
 #[path = "test_models.rs"]
@@ -58,20 +62,18 @@ pub use client::{
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
 };
 pub use decimal::{Decimal, DecimalError};
-pub use error::Error;
+pub use error::{Error, InvalidResponse};
 pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 pub use jiff;
 pub use patch::Patch;
-#[cfg(feature = "client")]
-pub use poll::Watch;
-#[cfg(feature = "client")]
-pub use requests::MetricsRequest;
 pub use requests::{
     CurrentMetrics, Metrics, MetricsMode, MetricsOperation, MetricsQuery, ResponseError,
     SeriesMetrics, SummaryMetrics, Window, WindowError, mode,
 };
+#[cfg(feature = "client")]
+pub use requests::{MetricsRequest, Watch};
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.

@@ -10,6 +10,7 @@ mod fleet;
 mod golden;
 mod hostile;
 mod http_hostile;
+mod layers;
 mod lowering;
 mod media;
 mod names_lock;

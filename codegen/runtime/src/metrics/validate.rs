@@ -2,8 +2,8 @@
 
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _};
 
+use super::contract::{MetricsMode, ResponseError, check_mode_counts};
 use super::view::Validated;
-use crate::requests::{MetricsMode, ResponseError, check_mode_counts};
 use crate::server_text::ServerText;
 
 /// The mode string of a summary response, which must hold exactly one value set.

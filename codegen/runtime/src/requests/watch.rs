@@ -18,8 +18,8 @@ use futures_core::Stream;
 use futures_util::stream;
 use tokio::time::{Instant, MissedTickBehavior};
 
+use super::{Metrics, MetricsOperation, MetricsRequest, mode};
 use crate::Error;
-use crate::requests::{Metrics, MetricsOperation, MetricsRequest, mode};
 
 /// The results of a [`MetricsRequest`] sent at every tick; made by
 /// [`MetricsRequest::watch`]. It never ends by itself: take as many results as needed, or drop
