@@ -12,6 +12,7 @@ mod http_hostile;
 mod lowering;
 mod media;
 mod names_lock;
+mod nesting;
 mod operations_live;
 mod probe;
 mod properties;
