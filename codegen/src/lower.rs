@@ -121,6 +121,14 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
         .entry("paths")
         .or_insert_with(|| Value::Object(Map::new()));
 
+    // Extensions feed nothing the emitters use; the ones inside operations and schemas are
+    // removed where those are walked.
+    strip_extensions(object);
+    for key in ["info", "components"] {
+        if let Some(Value::Object(part)) = object.get_mut(key) {
+            strip_extensions(part);
+        }
+    }
     let mut lowerer = Lowerer { notes: Vec::new() };
     if object.contains_key("webhooks") {
         lowerer.note(&root.join("webhooks"), "webhooks are not generated");
@@ -489,6 +497,7 @@ impl Lowerer {
         let Value::Object(item) = item else {
             return Ok(());
         };
+        strip_extensions(item);
         if let Some(Value::Array(parameters)) = item.get_mut("parameters") {
             for (i, parameter) in parameters.iter_mut().enumerate() {
                 self.parameter(parameter, &pointer.join("parameters").join(i))?;
@@ -527,6 +536,8 @@ impl Lowerer {
         let Value::Object(object) = parameter else {
             return Ok(());
         };
+        strip_extensions(object);
+        strip_examples(object);
         if let Some(schema) = object.get_mut("schema") {
             self.schema(schema, &pointer.join("schema"))?;
         }
@@ -544,12 +555,17 @@ impl Lowerer {
 
     /// Anything with a `content` map of media types (request bodies, responses).
     fn content_holder(&mut self, holder: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        if let Value::Object(holder) = holder {
+            strip_extensions(holder);
+        }
         let Some(Value::Object(content)) = holder.get_mut("content") else {
             return Ok(());
         };
         for (media_type, media) in content.iter_mut() {
             let pointer = pointer.join("content").join(media_type);
             if let Value::Object(media) = media {
+                strip_extensions(media);
+                strip_examples(media);
                 if let Some(schema) = media.get_mut("schema") {
                     self.schema(schema, &pointer.join("schema"))?;
                 }
@@ -820,6 +836,12 @@ fn subschemas(object: &mut Map<String, Value>) -> Vec<&mut Value> {
 /// decoding them into the 3.0 model is a good part of its cost.
 fn strip_extensions(object: &mut Map<String, Value>) {
     object.retain(|key, _| !key.starts_with("x-"));
+}
+
+/// The examples of a media type, parameter or header: any size, and unused by the emitters.
+fn strip_examples(object: &mut Map<String, Value>) {
+    object.remove("example");
+    object.remove("examples");
 }
 
 fn is_null_schema(schema: &Value) -> bool {

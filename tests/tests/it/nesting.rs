@@ -244,3 +244,40 @@ fn callbacks_are_left_out_with_a_note() {
         ]
     );
 }
+
+/// YAML aliases are expanded on every use: four levels of a hundred aliases would be 10^8
+/// values from 2 KB of text (minutes and gigabytes before the budget). The read stops at the
+/// first value past the budget, naming it.
+#[test]
+fn yaml_aliases_cannot_expand_a_document_past_its_budget() {
+    let list = |item: &str| format!("[{}]", vec![item; 100].join(", "));
+    let spec = format!(
+        "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\nx-a: &a {}\nx-b: &b {}\nx-c: &c {}\nx-d: {}\n",
+        list("1"),
+        list("*a"),
+        list("*b"),
+        list("*c"),
+    );
+    assert!(spec.len() < 2_000, "{}", spec.len());
+    let error = build(&spec).err().map(|error| error.to_string());
+    assert_eq!(
+        error.as_deref(),
+        Some(
+            "#/x-d/0/2/94/99: with its aliases expanded, the document is larger than its length plus 1048576 nodes and bytes"
+        )
+    );
+}
+
+/// Aliases as documents use them (one schema shared by several places) still load, and YAML
+/// keys that are numbers become their text.
+#[test]
+fn yaml_aliases_within_the_budget_load() {
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n        200: {description: ok, content: {application/json: {schema: &s {type: object, properties: {a: {type: string}}}}}}\n  /y:\n    get:\n      responses:\n        200: {description: ok, content: {application/json: {schema: *s}}}\n";
+    let input = Input {
+        spec_path: "aliases.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let (api, _) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(api.operations.len(), 2);
+}
