@@ -14,13 +14,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::emit::builders::{self, Storage};
-use crate::emit::write_only::write_only_types;
 use crate::ir::{
     AliasDef, Api, BodyKind, EnumDef, Field, IntEnumDef, Operation, Param, ResponseKind,
     SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
 use crate::probe::{method_item, query_item, type_item};
+use crate::surface::builders::{self, Storage};
+use crate::surface::listing;
+use crate::surface::write_only::write_only_types;
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -137,6 +138,13 @@ impl Changes {
     fn adds(&mut self, item: &str, description: String) {
         self.push(Impact::Additive, item, true, description);
     }
+
+    /// Breaking first, then by description (the set's order).
+    fn into_report(self) -> ChangeReport {
+        ChangeReport {
+            changes: self.changes.into_iter().collect(),
+        }
+    }
 }
 
 /// What the emitters decide for one side from the whole API.
@@ -147,6 +155,63 @@ struct Side {
 /// Old names → new names, for rendering the old side in the new side's names; empty for the
 /// new side.
 type Renames = BTreeMap<String, String>;
+
+/// Compares two API snapshots (`api.txt`, see [`crate::API_SNAPSHOT`]) line by line: every item
+/// kind the surface lists, whatever changed it, the document or the generator.
+///
+/// An item that goes, or whose signature changes, is breaking; one whose signature changes
+/// only in its quoted wire text or its `[METHOD /path]` is breaking with old code still
+/// compiling (the meaning changed); a new item is additive (the generated types are
+/// `#[non_exhaustive]`, so a new field or variant breaks no one; a new required field shows as
+/// the changed signature of `new`).
+pub fn snapshot_changes(old: &str, new: &str) -> ChangeReport {
+    let (old, new) = (listing::parse(old), listing::parse(new));
+    let mut changes = Changes {
+        changes: BTreeSet::new(),
+    };
+    let item_of = |key: &str| key.split_once(' ').map_or(key, |(_, path)| path).to_owned();
+    for (key, old_signature) in &old {
+        let item = item_of(key);
+        match new.get(key) {
+            None => changes.breaks(&item, format!("removed: {key} {old_signature}")),
+            Some(new_signature) if new_signature == old_signature => {}
+            Some(new_signature) => {
+                let description = format!("{key}: `{old_signature}` is now `{new_signature}`");
+                if without_meaning(old_signature) == without_meaning(new_signature) {
+                    changes.breaks_silently(&item, description);
+                } else {
+                    changes.breaks(&item, description);
+                }
+            }
+        }
+    }
+    for (key, new_signature) in &new {
+        if !old.contains_key(key) {
+            changes.adds(&item_of(key), format!("added: {key} {new_signature}"));
+        }
+    }
+    changes.into_report()
+}
+
+/// A signature without what only changes meaning, not code: quoted text and the endpoint.
+fn without_meaning(signature: &str) -> String {
+    let mut out = String::with_capacity(signature.len());
+    let mut quoted = false;
+    let mut escaped = false;
+    for c in signature.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            _ if quoted => {}
+            c => out.push(c),
+        }
+    }
+    match out.rfind(" [") {
+        Some(at) if out.ends_with(']') => out[..at].to_owned(),
+        _ => out,
+    }
+}
 
 /// Compares two APIs.
 pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
@@ -272,9 +337,7 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
         }
     }
 
-    let mut changes: Vec<Change> = changes.changes.into_iter().collect();
-    changes.sort();
-    ChangeReport { changes }
+    changes.into_report()
 }
 
 /// The two sides of one comparison.
@@ -399,13 +462,12 @@ impl Pair<'_> {
             if let (Some(before), Some(after)) = (
                 method(&old_methods.setters, i),
                 method(&new_methods.setters, j),
-            ) {
-                if before != after {
-                    changes.breaks(
-                        item,
-                        format!("setter {name}::{before} renamed to {name}::{after}"),
-                    );
-                }
+            ) && before != after
+            {
+                changes.breaks(
+                    item,
+                    format!("setter {name}::{before} renamed to {name}::{after}"),
+                );
             }
             if let Some(before) = method(&old_methods.clearers, i).filter(|_| old_patch) {
                 match method(&new_methods.clearers, j).filter(|_| new_patch) {

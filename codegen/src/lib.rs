@@ -2,7 +2,8 @@
 //!
 //! The pipeline is `load` (YAML or JSON text → JSON value) → `lower` (3.1 → the `openapiv3`
 //! 3.0 model, with notes for anything lowered with a loss) → `ir` (validated, named Rust
-//! types and operations) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
+//! types and operations) → `surface` (every public item of the crate and every name it uses,
+//! decided once) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
 //! Nothing here touches the file system: callers hand in text and get files back as strings.
 
 pub mod config;
@@ -18,13 +19,19 @@ pub mod lower;
 mod names;
 pub mod probe;
 mod select;
+mod surface;
+mod tokens;
 
 use std::collections::BTreeMap;
 
 pub use config::Config;
 pub use error::{Error, Note};
-pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with};
+pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with, modules_file};
 pub use lock::NameLock;
+
+/// The API snapshot's file name beside the emitted modules (`api.txt`): one line per public item
+/// of the crate, with its signature; compare two with [`diff::snapshot_changes`].
+pub const API_SNAPSHOT: &str = surface::listing::FILE;
 
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]
@@ -47,6 +54,8 @@ pub struct Output {
     pub notes: Vec<Note>,
     /// Every Rust name given, for the next generation to keep (`names.lock.yaml`).
     pub names: NameLock,
+    /// The crate's public API, one item per line ([`API_SNAPSHOT`], `api.txt`).
+    pub api_snapshot: String,
 }
 
 /// Runs the whole pipeline on one document.
@@ -81,10 +90,20 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let files = emit::emit_files(&api, config, input.spec_path)?;
+    let (files, surface_names, api_snapshot) = {
+        let surface = surface::build(&api, &api.names)?;
+        let files = emit::emit_files(&surface, config, input.spec_path)?;
+        let snapshot = surface::listing::render(&surface.listing(), input.spec_path);
+        (files, surface.names, snapshot)
+    };
+    let mut names = api.names;
+    names.client_methods = surface_names.client_methods;
+    names.fake_methods = surface_names.fake_methods;
+    names.support_types = surface_names.support_types;
     Ok(Output {
         files,
         notes,
-        names: api.names,
+        names,
+        api_snapshot,
     })
 }

@@ -27,6 +27,18 @@ pub struct NameLock {
     /// Variant names of each enum and union (by its Rust name), by wire value or tag.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub variants: BTreeMap<String, BTreeMap<String, String>>,
+    /// `Client` methods beside the operations' (metrics entry points, page streams), by what
+    /// they are for: `"metrics GET /path"`, `"pages GET /path"`, `"items GET /path"`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub client_methods: BTreeMap<String, String>,
+    /// The fake's expectations, by `"GET /path"` (an operation's) or `"metrics GET /path"` (an
+    /// entry point's).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub fake_methods: BTreeMap<String, String>,
+    /// Support structs beside `Client` (a metrics entry point's operation type), by
+    /// `"metrics GET /path"`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub support_types: BTreeMap<String, String>,
 }
 
 /// The lock's file name, beside the emitted modules it names.
@@ -61,6 +73,17 @@ impl NameLock {
         for (owner, variants) in &lock.variants {
             check_scope(&Pointer::to(&["variants", owner]), variants, is_type_name)?;
         }
+        check_scope(
+            "#/client_methods",
+            &lock.client_methods,
+            names::is_valid_snake_ident,
+        )?;
+        check_scope(
+            "#/fake_methods",
+            &lock.fake_methods,
+            names::is_valid_snake_ident,
+        )?;
+        check_scope("#/support_types", &lock.support_types, is_type_name)?;
         Ok(lock)
     }
 
@@ -117,6 +140,8 @@ pub(crate) struct LockedNamespace {
     locked: BTreeMap<String, String>,
     handed_out: BTreeSet<String>,
     given: BTreeMap<String, String>,
+    /// The names no identity may have, whatever the lock says.
+    reserved: BTreeSet<String>,
 }
 
 impl LockedNamespace {
@@ -125,7 +150,8 @@ impl LockedNamespace {
         locked: Option<&BTreeMap<String, String>>,
         reserved: impl IntoIterator<Item = &'r str>,
     ) -> Self {
-        let mut namespace = Namespace::with_reserved(reserved);
+        let reserved: BTreeSet<String> = reserved.into_iter().map(str::to_owned).collect();
+        let mut namespace = Namespace::with_reserved(reserved.iter().map(String::as_str));
         let mut kept = BTreeMap::new();
         for (identity, name) in locked.into_iter().flatten() {
             if !namespace.contains(name) {
@@ -138,6 +164,7 @@ impl LockedNamespace {
             locked: kept,
             handed_out: BTreeSet::new(),
             given: BTreeMap::new(),
+            reserved,
         }
     }
 
@@ -150,6 +177,32 @@ impl LockedNamespace {
         self.handed_out.insert(name.clone());
         self.given.insert(identity.to_owned(), name.clone());
         name
+    }
+
+    /// The name for `identity`: its locked one, else the first of `wanted` that is free, else
+    /// the last made unique.
+    pub(crate) fn claim_first(
+        &mut self,
+        identity: &str,
+        wanted: &[&str],
+        separator: &str,
+    ) -> String {
+        let free = wanted.iter().find(|name| !self.namespace.contains(name));
+        // A locked identity gets its name back from `claim` whatever it wants.
+        let name = free.or(wanted.last()).copied().unwrap_or("value");
+        self.claim(identity, name, separator)
+    }
+
+    /// Takes `name` for an item named elsewhere (an operation's method, named in the IR), ahead
+    /// of any locked identity holding it, which then claims a fresh name. `false` when `name` is
+    /// one of the scope's reserved names or already given.
+    pub(crate) fn take(&mut self, name: &str) -> bool {
+        if self.handed_out.contains(name) || self.reserved.contains(name) {
+            return false;
+        }
+        self.namespace.reserve(name);
+        self.handed_out.insert(name.to_owned());
+        true
     }
 
     /// What to lock next time: the names given now, and every locked name not given again

@@ -662,13 +662,11 @@ impl Lowerer {
         lower_const(object);
         lower_ref_siblings(object);
         lower_exclusive_bounds(object);
-        if let Some(examples) = object.remove("examples") {
-            if let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)
-            {
-                if !examples.is_empty() {
-                    object.insert("example".into(), examples.swap_remove(0));
-                }
-            }
+        if let Some(examples) = object.remove("examples")
+            && let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)
+            && !examples.is_empty()
+        {
+            object.insert("example".into(), examples.swap_remove(0));
         }
         strip_extensions(object);
         let dropped: Vec<String> = object
@@ -786,15 +784,15 @@ fn check_schema_node(object: &mut Map<String, Value>, pointer: &Pointer) -> Resu
         let mut at = pointer_of(error.path());
         // The keywords are read through flattened structs, which hide the path below the node:
         // the first keyword that does not decode on its own is the place, when one is.
-        if at == "#" {
-            if let Value::Object(keywords) = &node {
-                let alone = keywords.iter().find(|(keyword, value)| {
-                    let single = Map::from_iter([((*keyword).clone(), (*value).clone())]);
-                    decode_schema(&Value::Object(single)).is_err()
-                });
-                if let Some((keyword, _)) = alone {
-                    at = Pointer::root().join(keyword).into_string();
-                }
+        if at == "#"
+            && let Value::Object(keywords) = &node
+        {
+            let alone = keywords.iter().find(|(keyword, value)| {
+                let single = Map::from_iter([((*keyword).clone(), (*value).clone())]);
+                decode_schema(&Value::Object(single)).is_err()
+            });
+            if let Some((keyword, _)) = alone {
+                at = Pointer::root().join(keyword).into_string();
             }
         }
         Error::Invalid {

@@ -19,7 +19,7 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// Names the emitted code refers to without a path (the std prelude, serde's derives and traits,
-/// the module's `Client` and the setters' generic `I`), so a document type must not take them;
+/// and the setters' generic `I`; the crate's own types are the surface's `FIXED_TYPE_NAMES`), so a document type must not take them;
 /// locals of the emitted methods (`pairs`, `request`, `value`), so an argument must not either.
 pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
     "AsMut",
@@ -29,7 +29,6 @@ pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
     "AsyncFnOnce",
     "BTreeMap",
     "Box",
-    "Client",
     "Clone",
     "Copy",
     "D",

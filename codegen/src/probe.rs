@@ -28,10 +28,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::emit::builders::{self, Storage};
-use crate::emit::{ident, type_tokens};
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
 use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
+use crate::surface::builders::{self, Storage};
+use crate::tokens::{argument_type, ident, type_tokens};
 use crate::{Error, emit};
 
 /// The change report's name for a type: `models::Foo`.
@@ -95,7 +95,8 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             reason: format!("{crate_name:?} is not a crate name a probe can depend on"),
         });
     }
-    let write_only = emit::write_only::write_only_types(api);
+    let surface = crate::surface::build(api, &api.names)?;
+    let write_only = &surface.write_only;
     let mut functions = Vec::new();
     for (name, def) in &api.types {
         functions.push((probe_name("models", name), type_item(name), def));
@@ -352,7 +353,7 @@ fn argument_placeholder(param: &Param) -> TokenStream {
     if param.any_scalar {
         return any(&quote!(support::Shown));
     }
-    any(&emit::operations::argument_type(param))
+    any(&argument_type(param))
 }
 
 fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {

@@ -98,55 +98,8 @@
 
 #![warn(missing_docs)]
 
-pub use baseten_runtime as runtime;
-#[cfg(feature = "client")]
-pub use runtime::{
-    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest,
-    RetryPolicy,
-};
-pub use runtime::{
-    CurrentMetrics, Decimal, Error, IndexMappedDescriptor, IndexMappedResponse,
-    IndexMappedValueSet, Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics,
-    Window, WindowError, index_mapped, jiff, metric_names, metrics, requests,
-};
-
-// The generated modules are declared like this (rather than through `include!`) so that
-// rust-analyzer sees them as ordinary files; rustfmt and the lints are switched off because the
-// generator owns their formatting.
 #[rustfmt::skip]
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
-#[path = "gen/models.rs"]
-pub mod models;
-
-#[cfg(feature = "client")]
-#[rustfmt::skip]
-#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
-#[path = "gen/operations.rs"]
-pub mod operations;
-
-#[cfg(feature = "client")]
-#[rustfmt::skip]
-#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
-#[path = "gen/client.rs"]
-pub mod client;
-
-#[cfg(feature = "mock")]
-#[rustfmt::skip]
-#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
-#[path = "gen/mock.rs"]
-pub mod mock;
-
-// Only trait impls: nothing to name from outside.
-#[rustfmt::skip]
-#[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
-#[path = "gen/index_mapped.rs"]
-mod index_mapped_impls;
-
-#[cfg(feature = "client")]
-pub use client::{Client, DEFAULT_BASE_URL};
-
-// The README's Rust examples, compiled as doctests so they cannot rot.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
+#[path = "gen/mod.rs"]
+mod generated;
+pub use generated::*;

@@ -97,11 +97,12 @@ impl CliOutput {
     }
 }
 
-/// The context the CLI tests run in: API key `k`, no base URL, and now at
+/// The context the CLI tests run in: an API key no expected output contains (every live
+/// client's key is scrubbed from every error in the process), no base URL, and now at
 /// `2026-07-04T19:00:00Z`.
 pub fn cli_context() -> baseten_metrics::Context {
     baseten_metrics::Context {
-        api_key: Some("k".to_owned()),
+        api_key: Some("cli-test-key-Vq7Zr2".to_owned()),
         base_url: None,
         now: "2026-07-04T19:00:00Z".parse().unwrap_or_default(),
     }

@@ -37,6 +37,9 @@ pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
         Mode::Overwrite => {
             eprintln!("{OUT_DIR}: updated {}", stale.join(", "));
             report_changes_since_commit(root);
+            if let Some(snapshot) = files.get(baseten_codegen::API_SNAPSHOT) {
+                report_snapshot_changes(root, snapshot);
+            }
             Ok(())
         }
         Mode::Check => bail!(
@@ -229,18 +232,38 @@ fn read_lock(path: &Path) -> Result<baseten_codegen::NameLock> {
     }
 }
 
+/// A file as the last commit holds it (`git show HEAD:…`); `None` outside a git checkout or
+/// when the commit has no such file.
+fn committed(root: &Path, path: &str) -> Option<String> {
+    std::process::Command::new("git")
+        .current_dir(root)
+        .args(["show", &format!("HEAD:{path}")])
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// After a regen that changed something: how the crate's API snapshot changed against the
+/// committed one, whatever changed it (the document, the config or the generator itself).
+fn report_snapshot_changes(root: &Path, snapshot: &str) {
+    let Some(old) = committed(
+        root,
+        &format!("{OUT_DIR}/{}", baseten_codegen::API_SNAPSHOT),
+    ) else {
+        return;
+    };
+    let report = baseten_codegen::diff::snapshot_changes(&old, snapshot);
+    eprint!(
+        "API snapshot ({}) changes since the last commit: {report}",
+        baseten_codegen::API_SNAPSHOT
+    );
+}
+
 /// After a regen that changed something: what it changed in the API, against the committed
 /// schema (`git show HEAD:…`). Best effort: outside a git checkout there is nothing to compare.
 fn report_changes_since_commit(root: &Path) {
-    let committed = |path: &str| {
-        std::process::Command::new("git")
-            .current_dir(root)
-            .args(["show", &format!("HEAD:{path}")])
-            .output()
-            .ok()
-            .filter(|output| output.status.success())
-            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
-    };
+    let committed = |path: &str| committed(root, path);
     let Some(old_spec) = committed(SPEC) else {
         return;
     };
@@ -330,6 +353,14 @@ pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
     }
     let mut files = output.files;
     files.insert(lock_file.to_owned(), output.names.to_text());
+    files.insert(
+        baseten_codegen::API_SNAPSHOT.to_owned(),
+        output.api_snapshot,
+    );
+    files.insert(
+        "mod.rs".to_owned(),
+        baseten_codegen::modules_file(&format!("cargo xtask regen from {SPEC}")),
+    );
     Ok(files)
 }
 

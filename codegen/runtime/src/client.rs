@@ -18,6 +18,7 @@ use crate::error::{
     Error, ErrorBody, excerpt, parse_retry_after, retryable_status, retryable_transport,
 };
 use crate::retry::RetryPolicy;
+use crate::server_text::{RegisteredSecret, ServerText};
 use crate::support::Request;
 
 /// Sent with every request so Baseten can tell this client's traffic apart.
@@ -71,13 +72,15 @@ impl AuthScheme {
     }
 }
 
-/// A ready-made `Authorization` header value, and the key itself so that a server echoing it
-/// back can be scrubbed from what errors keep. Kept private and redacted so the key cannot leak
-/// through `Debug` output or reqwest's own logging (the value is marked sensitive).
+/// A ready-made `Authorization` header value, and the key's registration with the scrubber of
+/// [`ServerText`], so that a server echoing the key back is scrubbed from every error, even
+/// those raised far from the client. Kept private and redacted so the key cannot leak through
+/// `Debug` output or reqwest's own logging (the value is marked sensitive).
 #[derive(Clone)]
 struct ApiKey {
     header: HeaderValue,
-    secret: String,
+    /// Shared by the clones of one client; the key is scrubbed until the last one is dropped.
+    _scrubbed: Arc<RegisteredSecret>,
 }
 
 impl ApiKey {
@@ -90,30 +93,9 @@ impl ApiKey {
         header.set_sensitive(true);
         Ok(Self {
             header,
-            secret: key.to_owned(),
+            _scrubbed: Arc::new(RegisteredSecret::new(key)),
         })
     }
-}
-
-/// What a scrubbed key is replaced with.
-const REDACTED: &str = "<redacted>";
-
-/// Removes every occurrence of the key from `text` — raw, and percent-encoded or JSON-escaped as
-/// a server might echo it; the `Bearer`/`Api-Key` forms contain the raw key, so they go too.
-fn scrub(text: String, key: Option<&ApiKey>) -> String {
-    let Some(key) = key else { return text };
-    let mut text = text;
-    let encoded =
-        percent_encoding::utf8_percent_encode(&key.secret, percent_encoding::NON_ALPHANUMERIC)
-            .to_string();
-    let escaped = serde_json::to_string(&key.secret).unwrap_or_default();
-    let escaped = escaped.trim_matches('"');
-    for form in [key.secret.as_str(), encoded.as_str(), escaped] {
-        if !form.is_empty() && text.contains(form) {
-            text = text.replace(form, REDACTED);
-        }
-    }
-    text
 }
 
 impl fmt::Debug for ApiKey {
@@ -247,7 +229,7 @@ impl Client {
         request: Request,
     ) -> Result<T, Error> {
         let bytes = self.execute_bytes(request, "application/json").await?;
-        decode(&bytes, self.inner.api_key.as_ref())
+        decode(&bytes)
     }
 
     /// Like [`execute`](Self::execute), for a `text/*` response: the 2xx body as text, asked for
@@ -346,7 +328,7 @@ impl Client {
                 }
                 Ok(answer) => {
                     span.record("status", answer.status.as_u16());
-                    Failure::from_response(answer, attempt, self.inner.api_key.as_ref())
+                    Failure::from_response(answer, attempt)
                 }
                 Err(SendError::Transport(source)) => Failure::from_transport(source, attempt),
                 Err(SendError::TooLarge) => Failure {
@@ -515,8 +497,8 @@ struct Failure {
 }
 
 impl Failure {
-    /// The error for a non-2xx answer; every text taken from the body is scrubbed of `key`.
-    fn from_response(answer: Answer, attempts: u32, key: Option<&ApiKey>) -> Self {
+    /// The error for a non-2xx answer; every text taken from the response is [`ServerText`].
+    fn from_response(answer: Answer, attempts: u32) -> Self {
         let Answer {
             status,
             retry_after: retry_after_header,
@@ -525,8 +507,8 @@ impl Failure {
         } = answer;
         let parsed = ErrorBody::parse(&bytes);
         let retry_after = parsed.retry_after.or(retry_after_header);
-        let body = scrub(String::from_utf8_lossy(&bytes).into_owned(), key);
-        let clean = |text: Option<String>| text.map(|text| scrub(text, key));
+        let body = ServerText::from_utf8_lossy(&bytes);
+        let clean = |text: Option<String>| text.map(ServerText::new);
         let request_id = clean(request_id);
         if status == StatusCode::TOO_MANY_REQUESTS {
             return Self {
@@ -583,27 +565,24 @@ fn header_value(name: &str, media_type: &'static str) -> Result<HeaderValue, Err
     })
 }
 
-/// Decodes a 2xx body through [`metrics::decode`](crate::metrics::decode), so a failure names
+/// Decodes a 2xx body through [`decode`](crate::decode::decode), so a failure names
 /// its JSON path as a saved response's would; an empty (or all-whitespace) body counts as `null`.
-/// serde's message can quote a value of the body, so it is scrubbed of the key like the excerpt.
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], key: Option<&ApiKey>) -> Result<T, Error> {
+/// serde's message can quote a value of the body, so it is [`ServerText`] like the excerpt.
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let json: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"null"
     } else {
         bytes
     };
-    crate::metrics::decode(json).map_err(|error| {
-        let category = std::error::Error::source(&error)
-            .and_then(|source| source.downcast_ref::<serde_json::Error>())
-            .map_or(
-                serde_json::error::Category::Data,
-                serde_json::Error::classify,
-            );
+    crate::decode::decode(json).map_err(|error| {
+        // Scrubbed whole before it is cut, so that the cut cannot keep a piece of the key, and
+        // again after, in case collapsing whitespace joined one.
+        let body = ServerText::from_utf8_lossy(bytes);
         Error::Decode {
-            path: error.path().to_owned(),
-            category,
-            message: scrub(error.to_string(), key),
-            body_excerpt: excerpt(&scrub(String::from_utf8_lossy(bytes).into_owned(), key)),
+            path: error.path().clone(),
+            category: error.category(),
+            message: ServerText::new(error.to_string()),
+            body_excerpt: ServerText::new(excerpt(&body)),
         }
     })
 }
@@ -1194,11 +1173,11 @@ mod tests {
 
     #[test]
     fn decode_treats_empty_as_null_and_bounds_excerpt() {
-        assert!(matches!(decode::<()>(b"", None), Ok(())));
-        assert!(matches!(decode::<Option<u8>>(b" \n", None), Ok(None)));
-        assert!(matches!(decode::<u8>(b"7", None), Ok(7)));
+        assert!(matches!(decode::<()>(b""), Ok(())));
+        assert!(matches!(decode::<Option<u8>>(b" \n"), Ok(None)));
+        assert!(matches!(decode::<u8>(b"7"), Ok(7)));
         let long = format!("<html>{}</html>", "é".repeat(5000));
-        match decode::<u8>(long.as_bytes(), None) {
+        match decode::<u8>(long.as_bytes()) {
             Err(Error::Decode { body_excerpt, .. }) => {
                 assert!(body_excerpt.starts_with("<html>é"));
                 assert!(body_excerpt.chars().count() <= 201);

@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::iter::Sum;
-use std::ops::{Add, AddAssign, Sub, SubAssign};
 use std::str::FromStr;
 
 use serde::de::{self, MapAccess, Visitor};
@@ -25,16 +24,25 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///   type, and accepted by the document's string member.
 /// - **Display** is exact and keeps the scale: `"0.10"` displays as `0.10`.
 /// - Equality, ordering and hashing are by value: `0.1 == 0.10`.
+/// - **Arithmetic is checked**: [`checked_add`](Self::checked_add),
+///   [`checked_sub`](Self::checked_sub), and sums collected into `Option<Decimal>`, each `None`
+///   when the result does not fit. There is no `+`, `-` or `Sum` into a bare `Decimal`: those
+///   would panic on amounts a server sent, and saturating would report a wrong total. For other
+///   arithmetic, [`as_decimal`](Self::as_decimal) gives the [`rust_decimal::Decimal`].
 ///
 /// ```
 /// use baseten_runtime::Decimal;
 ///
 /// let a: Decimal = serde_json::from_str(r#""0.1""#).unwrap();
 /// let b: Decimal = serde_json::from_str("0.2").unwrap();
-/// assert_eq!((a + b).to_string(), "0.3");
-/// assert_eq!(serde_json::to_string(&(a + b)).unwrap(), r#""0.3""#);
-/// let total: Decimal = [a, b, b].iter().sum();
-/// assert_eq!(total, "0.5".parse().unwrap());
+/// let sum = a.checked_add(b).unwrap();
+/// assert_eq!(sum.to_string(), "0.3");
+/// assert_eq!(serde_json::to_string(&sum).unwrap(), r#""0.3""#);
+/// let total: Option<Decimal> = [a, b, b].iter().sum();
+/// assert_eq!(total, Some("0.5".parse().unwrap()));
+/// // Two amounts near the largest a Decimal holds have no total, rather than a panic.
+/// let huge: Decimal = "70000000000000000000000000000".parse().unwrap();
+/// assert_eq!([huge, huge].iter().sum::<Option<Decimal>>(), None);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Decimal(rust_decimal::Decimal);
@@ -133,49 +141,19 @@ impl From<i64> for Decimal {
     }
 }
 
-/// # Panics
-///
-/// When the sum does not fit (beyond about 7.9 × 10²⁸), as integer overflow does; see
-/// [`Decimal::checked_add`].
-impl Add for Decimal {
-    type Output = Decimal;
-
-    fn add(self, other: Decimal) -> Decimal {
-        Decimal(self.0 + other.0)
+/// The sum of the amounts, or `None` when it does not fit (beyond about 7.9 × 10²⁸): amounts
+/// come from a server, so their total is checked rather than panicking, and never saturated
+/// (a wrong total is worse than none). Collect into `Option<Decimal>`:
+/// `let total: Option<Decimal> = amounts.iter().sum();`. The empty sum is `Some(Decimal::ZERO)`.
+impl Sum<Decimal> for Option<Decimal> {
+    fn sum<I: Iterator<Item = Decimal>>(mut iter: I) -> Option<Decimal> {
+        iter.try_fold(Decimal::ZERO, Decimal::checked_add)
     }
 }
 
-impl AddAssign for Decimal {
-    fn add_assign(&mut self, other: Decimal) {
-        self.0 += other.0;
-    }
-}
-
-/// # Panics
-///
-/// When the difference does not fit; see [`Decimal::checked_sub`].
-impl Sub for Decimal {
-    type Output = Decimal;
-
-    fn sub(self, other: Decimal) -> Decimal {
-        Decimal(self.0 - other.0)
-    }
-}
-
-impl SubAssign for Decimal {
-    fn sub_assign(&mut self, other: Decimal) {
-        self.0 -= other.0;
-    }
-}
-
-impl Sum for Decimal {
-    fn sum<I: Iterator<Item = Decimal>>(iter: I) -> Decimal {
-        iter.fold(Decimal::ZERO, Add::add)
-    }
-}
-
-impl<'a> Sum<&'a Decimal> for Decimal {
-    fn sum<I: Iterator<Item = &'a Decimal>>(iter: I) -> Decimal {
+/// As the sum of [`Decimal`]s by value.
+impl<'a> Sum<&'a Decimal> for Option<Decimal> {
+    fn sum<I: Iterator<Item = &'a Decimal>>(iter: I) -> Option<Decimal> {
         iter.copied().sum()
     }
 }
@@ -400,13 +378,20 @@ mod tests {
     fn arithmetic_is_exact() {
         let a: Decimal = "0.1".parse().unwrap_or_default();
         let b: Decimal = "0.2".parse().unwrap_or_default();
-        assert_eq!(a + b, "0.3".parse().unwrap_or_default());
-        assert_eq!((b - a).to_string(), "0.1");
-        let mut c = a;
-        c += b;
-        c -= a;
-        assert_eq!(c, b);
-        assert_eq!(vec![a, b].into_iter().sum::<Decimal>().to_string(), "0.3");
+        assert_eq!(a.checked_add(b), "0.3".parse().ok());
+        assert_eq!(
+            b.checked_sub(a).map(|d| d.to_string()).as_deref(),
+            Some("0.1")
+        );
+        let c = b;
+        let total: Option<Decimal> = vec![a, b].into_iter().sum();
+        assert_eq!(total.map(|d| d.to_string()).as_deref(), Some("0.3"));
+        let by_reference: Option<Decimal> = [a, b, b].iter().sum();
+        assert_eq!(by_reference, "0.5".parse().ok());
+        assert_eq!(
+            std::iter::empty::<Decimal>().sum::<Option<Decimal>>(),
+            Some(Decimal::ZERO)
+        );
         assert_eq!(Decimal::default(), Decimal::ZERO);
         assert!(a < b);
         assert_eq!(
@@ -416,5 +401,31 @@ mod tests {
         assert_eq!(serde_json::to_string(&c).ok().as_deref(), Some(r#""0.2""#));
         let max = Decimal::from(rust_decimal::Decimal::MAX);
         assert_eq!(max.checked_add(max), None);
+    }
+
+    /// Two server amounts near the largest a `Decimal` holds: their sum is `None`, wherever the
+    /// overflow happens, and an overflow is not undone by a later negative amount.
+    #[test]
+    fn sums_that_do_not_fit_are_none_not_a_panic() {
+        let huge: Decimal = "79000000000000000000000000000".parse().unwrap_or_default();
+        let one = Decimal::from(1i64);
+        let minus_huge = Decimal::from(-huge.as_decimal());
+        assert_eq!([huge, huge].iter().sum::<Option<Decimal>>(), None);
+        assert_eq!(
+            [one, huge, huge, minus_huge]
+                .iter()
+                .sum::<Option<Decimal>>(),
+            None
+        );
+        assert_eq!(
+            [minus_huge, minus_huge]
+                .into_iter()
+                .sum::<Option<Decimal>>(),
+            None
+        );
+        assert_eq!(
+            [huge, minus_huge, huge].iter().sum::<Option<Decimal>>(),
+            Some(huge)
+        );
     }
 }

@@ -6,6 +6,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::server_text::{ServerText, escape_unprintable};
+
 /// Longest body excerpt (in characters) an error message quotes; bodies can
 /// be whole HTML error pages, which would swamp a log line.
 const EXCERPT_CHARS: usize = 200;
@@ -14,7 +16,9 @@ const EXCERPT_CHARS: usize = 200;
 ///
 /// Every variant's `Display` is one line, bounded in length, and never
 /// contains the API key (the key only ever travels in the `Authorization`
-/// header, which no error captures). `Debug` never shows the key either.
+/// header, which no error captures). `Debug` never shows the key either:
+/// every text a server sent is held as [`ServerText`], scrubbed of the key
+/// when it was received, and shown with control and format characters escaped.
 ///
 /// Marked `#[non_exhaustive]` because later versions may add variants; match
 /// with a `_` arm.
@@ -34,8 +38,8 @@ pub enum Error {
         /// How many requests were sent, the last one included.
         attempts: u32,
         /// The last response's complete body, decoded as UTF-8 (invalid
-        /// bytes are replaced with U+FFFD).
-        body: String,
+        /// bytes are replaced with U+FFFD), scrubbed of the API key.
+        body: ServerText,
     },
 
     /// The server answered with a status outside 200–299 (other than 429,
@@ -45,23 +49,23 @@ pub enum Error {
     /// `{"code": ..., "message": ...}`, `{"detail": ...}` and
     /// `{"error": ...}` (whose text lands in `message`). Anything else, such
     /// as a proxy's HTML error page, is only in `body`.
-    #[error("{}", ApiDisplay { status: *status, code: code.as_deref(), message: message.as_deref(), detail: detail.as_deref(), body })]
+    #[error("{}", ApiDisplay { status: *status, code: code.as_ref(), message: message.as_ref(), detail: detail.as_ref(), body })]
     Api {
         /// The HTTP status code.
         status: u16,
         /// The body's `code` string, e.g. `PERMISSION_DENIED`.
-        code: Option<String>,
+        code: Option<ServerText>,
         /// The body's `message` string, or else its `error` string.
-        message: Option<String>,
+        message: Option<ServerText>,
         /// The body's `detail`: the string itself, or compact JSON when the
         /// server sent a structure (validation errors list their fields).
-        detail: Option<String>,
+        detail: Option<ServerText>,
         /// The server's id for the request (the `x-request-id` response header, or the one
         /// the client was configured with), for a support ticket or the server's logs.
-        request_id: Option<String>,
+        request_id: Option<ServerText>,
         /// The complete response body, decoded as UTF-8 (invalid bytes are
-        /// replaced with U+FFFD).
-        body: String,
+        /// replaced with U+FFFD), scrubbed of the API key.
+        body: ServerText,
     },
 
     /// The server answered 2xx, but the body is not the JSON the operation
@@ -69,17 +73,17 @@ pub enum Error {
     #[error("response body is not the expected JSON: {message} (body: {body_excerpt})")]
     Decode {
         /// The JSON path of the value that failed (`metric_values[3].values[1][0]`), `.` for
-        /// the document as a whole.
-        path: String,
+        /// the document as a whole; its map keys are the server's.
+        path: ServerText,
         /// What kind of failure serde_json saw: syntax, end of input, or data of the wrong
         /// shape.
         category: serde_json::error::Category,
         /// The path and what serde_json objected to, scrubbed of the API key (serde quotes
         /// offending values, and a server may echo the key).
-        message: String,
+        message: ServerText,
         /// The start of the body, on one line and at most about 200
         /// characters, so the error stays loggable; scrubbed of the API key.
-        body_excerpt: String,
+        body_excerpt: ServerText,
     },
 
     /// The response body is longer than the client reads
@@ -118,12 +122,53 @@ pub enum Error {
     #[error("invalid request: {0}")]
     InvalidRequest(String),
 
+    /// A page says there is more but names no cursor, or a cursor already followed: the
+    /// next request would loop, so none is sent.
+    #[error("{}", match cursor {
+        Some(cursor) => format!("the server returned cursor {cursor:?} again; paging would never end"),
+        None => "the server says there are more pages but gives no cursor".to_owned(),
+    })]
+    PaginationStalled {
+        /// The cursor the page named, if any.
+        cursor: Option<ServerText>,
+    },
+
     /// The server answered 2xx with JSON of the right type, but not with an answer to the
-    /// request that was sent: a metrics response in another mode than the one asked for, with
-    /// the wrong number of value sets for its mode, or misaligned (see
-    /// [`requests`](crate::requests)).
+    /// request that was sent, by the rules of the layer that sent it (for a metrics request:
+    /// another mode than the one asked for, the wrong number of value sets, misaligned values).
+    /// [`InvalidResponse::downcast_ref`] gives that layer's own error.
     #[error("invalid response: {0}")]
-    InvalidResponse(#[source] crate::requests::ResponseError),
+    InvalidResponse(#[source] InvalidResponse),
+}
+
+/// Why a 2xx response is not the answer to its request, as the layer above the client judged
+/// it: that layer's own error, kept whole.
+#[derive(Debug)]
+pub struct InvalidResponse(Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl InvalidResponse {
+    /// Wraps a layer's own error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(Box::new(error))
+    }
+
+    /// The layer's error, if it is an `E`.
+    #[must_use]
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
+}
+
+impl fmt::Display for InvalidResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InvalidResponse {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 impl Error {
@@ -140,6 +185,7 @@ impl Error {
             | Self::ResponseTooLarge { .. }
             | Self::Timeout { .. }
             | Self::InvalidRequest(_)
+            | Self::PaginationStalled { .. }
             | Self::InvalidResponse(_) => None,
         }
     }
@@ -162,6 +208,7 @@ impl Error {
             Self::Decode { .. }
             | Self::ResponseTooLarge { .. }
             | Self::InvalidRequest(_)
+            | Self::PaginationStalled { .. }
             | Self::InvalidResponse(_) => false,
         }
     }
@@ -252,10 +299,10 @@ impl fmt::Display for RateLimitedDisplay {
 /// then to an excerpt of the raw body; always one bounded line.
 struct ApiDisplay<'a> {
     status: u16,
-    code: Option<&'a str>,
-    message: Option<&'a str>,
-    detail: Option<&'a str>,
-    body: &'a str,
+    code: Option<&'a ServerText>,
+    message: Option<&'a ServerText>,
+    detail: Option<&'a ServerText>,
+    body: &'a ServerText,
 }
 
 impl fmt::Display for ApiDisplay<'_> {
@@ -363,8 +410,10 @@ fn seconds(value: f64) -> Option<Duration> {
     }
 }
 
-/// Shortens `text` for an error message: whitespace and control characters
-/// become single spaces (so the message stays one line), and at most
+/// Shortens `text` for an error message: runs of whitespace (line breaks
+/// too) become single spaces (so the message stays one line), other control
+/// characters and format characters (ESC, bidi overrides, zero-width spaces)
+/// are escaped (`\u{1b}`), and at most
 /// [`EXCERPT_CHARS`] characters are kept. Counting `char`s rather than bytes
 /// means the cut always falls on a character boundary.
 pub(crate) fn excerpt(text: &str) -> String {
@@ -372,11 +421,14 @@ pub(crate) fn excerpt(text: &str) -> String {
     let mut kept = 0;
     let mut pending_space = false;
     for c in text.chars() {
-        if c.is_whitespace() || c.is_control() {
+        if c.is_whitespace() {
             pending_space = !out.is_empty();
             continue;
         }
-        if kept + 1 + usize::from(pending_space) > EXCERPT_CHARS {
+        let mut buffer = [0; 4];
+        let shown = escape_unprintable(c.encode_utf8(&mut buffer));
+        let width = shown.chars().count();
+        if kept + width + usize::from(pending_space) > EXCERPT_CHARS {
             out.push('…');
             return out;
         }
@@ -385,8 +437,8 @@ pub(crate) fn excerpt(text: &str) -> String {
             kept += 1;
             pending_space = false;
         }
-        out.push(c);
-        kept += 1;
+        out.push_str(&shown);
+        kept += width;
     }
     if out.is_empty() {
         out.push_str("(empty body)");
@@ -402,11 +454,11 @@ mod tests {
         let parsed = ErrorBody::parse(body.as_bytes());
         Error::Api {
             status,
-            code: parsed.code,
-            message: parsed.message,
-            detail: parsed.detail,
+            code: parsed.code.map(ServerText::new),
+            message: parsed.message.map(ServerText::new),
+            detail: parsed.detail.map(ServerText::new),
             request_id: None,
-            body: body.to_owned(),
+            body: ServerText::new(body),
         }
     }
 
@@ -421,6 +473,10 @@ mod tests {
         assert_eq!(excerpt("  {\"a\":\n\t1}\r\n  "), "{\"a\": 1}");
         assert_eq!(excerpt(""), "(empty body)");
         assert_eq!(excerpt(" \n "), "(empty body)");
+        assert_eq!(
+            excerpt("a\u{1b}[2J\u{7} \u{202e}b\u{85}\u{2028}c"),
+            "a\\u{1b}[2J\\u{7} \\u{202e}b c"
+        );
     }
 
     #[test]
@@ -540,7 +596,7 @@ mod tests {
         let limited = Error::RateLimited {
             retry_after: Some(Duration::from_millis(1500)),
             attempts: 3,
-            body: String::new(),
+            body: ServerText::default(),
         };
         assert_eq!(
             limited.to_string(),
@@ -551,7 +607,7 @@ mod tests {
         let limited = Error::RateLimited {
             retry_after: None,
             attempts: 1,
-            body: String::new(),
+            body: ServerText::default(),
         };
         assert_eq!(
             limited.to_string(),
@@ -562,14 +618,19 @@ mod tests {
         assert_eq!(timeout.status(), None);
         assert!(timeout.is_retryable());
         assert!(!Error::InvalidRequest(String::new()).is_retryable());
-        let invalid = Error::InvalidResponse(crate::requests::ResponseError::ValueSetCount {
-            mode: crate::requests::MetricsMode::Summary,
-            count: 2,
-        });
+        #[derive(Debug, thiserror::Error)]
+        #[error("two value sets, expected one")]
+        struct Shape;
+        let invalid = Error::InvalidResponse(InvalidResponse::new(Shape));
         assert_eq!(
             invalid.to_string(),
-            "invalid response: SUMMARY response has 2 value sets, expected exactly 1"
+            "invalid response: two value sets, expected one"
         );
+        let Error::InvalidResponse(layer) = &invalid else {
+            unreachable!()
+        };
+        assert!(layer.downcast_ref::<Shape>().is_some());
+        assert!(layer.downcast_ref::<std::fmt::Error>().is_none());
         assert_eq!(invalid.status(), None);
         assert!(!invalid.is_retryable());
         assert!(!api(501, "").is_retryable());

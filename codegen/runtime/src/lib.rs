@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries (feature `client`) |
 //! | [`Error`] | the error every call returns |
+//! | [`ServerText`], [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
@@ -20,23 +21,30 @@
 
 #![warn(missing_docs)]
 
+// The generic layer: what every generated crate needs, knowing nothing of Baseten or metrics.
+// No module of it imports one of the metrics layer (a test reads their `use` lines to check).
 #[cfg(feature = "client")]
 mod client;
 mod decimal;
+mod decode;
 mod error;
-pub mod index_mapped;
-pub mod metric_names;
-pub mod metrics;
 #[cfg(feature = "mock")]
 pub mod mock;
 #[cfg(feature = "client")]
 pub mod pages;
 mod patch;
-pub mod requests;
 #[cfg(feature = "client")]
 mod retry;
+pub mod server_text;
 mod support;
 pub mod tagged;
+
+// The metrics layer above it: index-mapped responses, their alignment and views, typestate
+// metrics requests, metric names, and the fake's metrics responses (`mock/metrics.rs`).
+pub mod index_mapped;
+pub mod metric_names;
+pub mod metrics;
+pub mod requests;
 
 #[cfg(test)]
 #[path = "test_models.rs"]
@@ -48,7 +56,7 @@ pub use client::{
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
 };
 pub use decimal::{Decimal, DecimalError};
-pub use error::Error;
+pub use error::{Error, InvalidResponse};
 pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
@@ -64,6 +72,7 @@ pub use requests::{
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
 pub use rust_decimal;
+pub use server_text::ServerText;
 #[doc(hidden)]
 pub use support::__private;
 pub use support::json_body;

@@ -1,218 +1,24 @@
-//! Emits `client.rs`: the crate's own `Client` over the runtime's, its default base URL, and a
-//! typestate metrics request for every operation of the metrics shape.
-//!
-//! An operation has the metrics shape when its response type is index-mapped (see
-//! [`crate::index_mapped`]), its path parameters are strings, and its only query parameters are
-//! optional ones named `mode`, `start_epoch_millis`, `end_epoch_millis` and `metrics`. Its entry
-//! point is named after the resource its last path parameter identifies
-//! (`/v1/models/{model_id}/environments/{env_name}/metrics` → `environment_metrics`), and returns
-//! the runtime's `MetricsRequest` over the operation's own response type.
+//! Emits `client.rs`: the crate's own `Client` over the runtime's (its methods are the
+//! surface's [`CLIENT_METHODS`](crate::surface::CLIENT_METHODS)), its default base URL, a
+//! typestate metrics request per [`MetricsEntry`] and the streams of each [`PageStream`].
 
-use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{ident, type_tokens};
-use crate::index_mapped::IndexMapped;
-use crate::ir::{Api, Field, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
-
-/// One operation of the metrics shape and the names its typestate request gets.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct MetricsEntry<'a> {
-    pub(crate) operation: &'a Operation,
-    /// The `Client` method that starts the request.
-    pub(crate) method: String,
-    /// The struct that implements the runtime's `MetricsOperation`.
-    pub(crate) operation_type: String,
-    /// The response type's Rust name.
-    pub(crate) response: String,
-}
-
-/// The metrics-shaped operations, each with names that collide with no operation method (an
-/// operation whose natural entry name is taken gets `<operation>_request`).
-pub(crate) fn metrics_entries<'a>(api: &'a Api, shapes: &[IndexMapped]) -> Vec<MetricsEntry<'a>> {
-    let mut taken: std::collections::BTreeSet<String> =
-        api.operations.iter().map(|op| op.name.clone()).collect();
-    let mut entries = Vec::new();
-    for operation in &api.operations {
-        let ResponseKind::Json(TypeRef::Named(response)) = &operation.response else {
-            continue;
-        };
-        if !shapes.iter().any(|shape| shape.response == *response) || !is_metrics_query(operation) {
-            continue;
-        }
-        let natural = entry_name(&operation.path);
-        let method = match natural {
-            Some(name) if !taken.contains(&name) => name,
-            _ => format!("{}_request", operation.name),
-        };
-        if taken.contains(&method) {
-            continue;
-        }
-        taken.insert(method.clone());
-        entries.push(MetricsEntry {
-            operation,
-            operation_type: format!("{}Operation", method.to_upper_camel_case()),
-            method,
-            response: response.clone(),
-        });
-    }
-    entries
-}
-
-/// A query parameter's wire name and the test its type must pass.
-type ExpectedParam = (&'static str, fn(&TypeRef) -> bool);
-
-fn is_metrics_query(operation: &Operation) -> bool {
-    let expected: [ExpectedParam; 4] = [
-        ("mode", |ty| {
-            matches!(ty, TypeRef::Named(_) | TypeRef::String)
-        }),
-        ("start_epoch_millis", |ty| *ty == TypeRef::Integer),
-        ("end_epoch_millis", |ty| *ty == TypeRef::Integer),
-        ("metrics", |ty| {
-            *ty == TypeRef::Vec(Box::new(TypeRef::String))
-        }),
-    ];
-    operation.required_query.is_empty()
-        && operation.body.is_none()
-        && operation.query_type.is_some()
-        && operation
-            .path_params
-            .iter()
-            .all(|p| p.ty == TypeRef::String)
-        && operation.optional_query.len() == expected.len()
-        && expected.iter().all(|(wire, fits)| {
-            operation
-                .optional_query
-                .iter()
-                .any(|param| param.wire_name == *wire && fits(&param.ty))
-        })
-}
-
-/// `environment_metrics` for `/v1/models/{model_id}/environments/{env_name}/metrics`: the static
-/// segment before the last parameter, singular, then the last static segment.
-fn entry_name(path: &str) -> Option<String> {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let last = segments.last()?;
-    if last.starts_with('{') {
-        return None;
-    }
-    let parameter_at = segments.iter().rposition(|s| s.starts_with('{'))?;
-    let resource = segments.get(parameter_at.checked_sub(1)?)?;
-    if resource.starts_with('{') {
-        return None;
-    }
-    let resource = crate::names::operation_name("x", &format!("/{resource}/{{id}}"));
-    let resource = resource.strip_prefix("x_")?;
-    let name = format!("{resource}_{}", crate::names::snake_ident(last));
-    crate::names::is_valid_snake_ident(&name).then_some(name)
-}
-
-/// One cursor-paginated operation: its query takes a `cursor`; its response has one list of
-/// items and a cursor / has-more pair (on itself or on one struct field, e.g. `pagination`).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Paginated<'a> {
-    pub(crate) operation: &'a Operation,
-    /// The query struct's cursor field.
-    pub(crate) cursor_param: String,
-    /// The response's list field and its item type.
-    pub(crate) items_field: String,
-    pub(crate) item: TypeRef,
-    /// The field holding the cursor / has-more pair, `None` when the response holds them.
-    pub(crate) info_field: Option<String>,
-    pub(crate) cursor_field: String,
-    pub(crate) has_more_field: String,
-}
-
-/// Every paginated operation whose `_pages` / `_items` names are free.
-pub(crate) fn paginated(api: &Api) -> Vec<Paginated<'_>> {
-    let taken: std::collections::BTreeSet<&str> =
-        api.operations.iter().map(|op| op.name.as_str()).collect();
-    let find = |name: &str| match api.types.get(name) {
-        Some(TypeDef::Struct(def)) => Some(def),
-        _ => None,
-    };
-    let info = |def: &StructDef| {
-        let cursor = def.fields.iter().find(|f| {
-            f.wire_name == "cursor" && f.ty == TypeRef::String && (f.nullable || !f.required)
-        })?;
-        let has_more = def.fields.iter().find(|f| {
-            f.wire_name == "has_more" && f.ty == TypeRef::Boolean && f.required && !f.nullable
-        })?;
-        Some((cursor.rust_name.clone(), has_more.rust_name.clone()))
-    };
-    let plain = |f: &&Field| f.required && !f.nullable;
-    api.operations
-        .iter()
-        .filter_map(|operation| {
-            let ResponseKind::Json(TypeRef::Named(response)) = &operation.response else {
-                return None;
-            };
-            let cursor_param = operation
-                .optional_query
-                .iter()
-                .find(|p| p.wire_name == "cursor" && p.ty == TypeRef::String)?;
-            let free = ["pages", "items"]
-                .iter()
-                .all(|suffix| !taken.contains(format!("{}_{suffix}", operation.name).as_str()));
-            if !free
-                || operation.body.is_some()
-                || !operation.required_query.is_empty()
-                || operation
-                    .path_params
-                    .iter()
-                    .any(|p| p.ty != TypeRef::String)
-            {
-                return None;
-            }
-            let def = find(response)?;
-            let (info_field, (cursor_field, has_more_field)) = match info(def) {
-                Some(pair) => (None, pair),
-                None => def
-                    .fields
-                    .iter()
-                    .filter(plain)
-                    .find_map(|field| match &field.ty {
-                        TypeRef::Named(name) => {
-                            Some((Some(field.rust_name.clone()), info(find(name)?)?))
-                        }
-                        _ => None,
-                    })?,
-            };
-            let mut lists = def.fields.iter().filter(plain).filter_map(|f| match &f.ty {
-                TypeRef::Vec(item) => Some((f.rust_name.clone(), (**item).clone())),
-                _ => None,
-            });
-            let (items_field, item) = lists.next()?;
-            if lists.next().is_some() {
-                return None;
-            }
-            Some(Paginated {
-                operation,
-                cursor_param: cursor_param.rust_name.clone(),
-                items_field,
-                item,
-                info_field,
-                cursor_field,
-                has_more_field,
-            })
-        })
-        .collect()
-}
+use crate::ir::{ResponseKind, TypeRef};
+use crate::surface::{MetricsEntry, PageStream, Surface};
+use crate::tokens::{ident, type_tokens};
 
 /// The whole of `client.rs`.
-pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
-    let base_url = api.base_url.as_deref().unwrap_or_default();
-    let entries = metrics_entries(api, shapes);
-    let metrics = entries.iter().map(emit_metrics_entry);
-    let paginated = paginated(api);
-    let models = (!paginated.is_empty()).then(|| {
+pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
+    let base_url = surface.api.base_url.as_deref().unwrap_or_default();
+    let metrics = surface.entries.iter().map(emit_metrics_entry);
+    let models = (!surface.streams.is_empty()).then(|| {
         quote!(
             use super::models::*;
         )
     });
-    let streams = paginated.iter().map(emit_paginated);
+    let streams = surface.streams.iter().map(emit_paginated);
     quote! {
         //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
         //! [`operations`](super::operations)), a typestate request per metrics operation, and
@@ -298,11 +104,14 @@ pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> 
     }
 }
 
-fn emit_paginated(paged: &Paginated<'_>) -> TokenStream {
-    let operation = paged.operation;
+fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
+    let operation = stream.operation;
+    let paged = &stream.pagination;
     let call = ident(&operation.name);
-    let pages = ident(&format!("{}_pages", operation.name));
-    let items = ident(&format!("{}_items", operation.name));
+    let pages = ident(&stream.pages);
+    let items = ident(&stream.items);
+    let client = ident(&stream.client_local);
+    let cursor = ident(&stream.cursor_local);
     let ResponseKind::Json(response) = &operation.response else {
         return TokenStream::new();
     };
@@ -333,8 +142,8 @@ fn emit_paginated(paged: &Paginated<'_>) -> TokenStream {
         super::code_span(&format!("{} {}", operation.method, operation.path))
     );
     let items_doc = format!(
-        " Every item of every page of [`Client::{}`], in order (see [`Client::{}_pages`]).",
-        operation.name, operation.name
+        " Every item of every page of [`Client::{}`], in order (see [`Client::{}`]).",
+        operation.name, stream.pages
     );
     quote! {
         impl Client {
@@ -346,16 +155,16 @@ fn emit_paginated(paged: &Paginated<'_>) -> TokenStream {
             ) -> impl rt::pages::Stream<Item = ::core::result::Result<#response, rt::Error>>
                    + ::core::marker::Send + 'static
             {
-                let client = self.clone();
+                let #client = self.clone();
                 let query = query.clone();
                 #(let #ids: ::std::string::String = #ids.into();)*
                 rt::pages::pages(
-                    move |cursor| {
-                        let client = client.clone();
+                    move |#cursor| {
+                        let #client = #client.clone();
                         let mut query = query.clone();
-                        query.#cursor_param = cursor;
+                        query.#cursor_param = #cursor;
                         #(let #ids = #ids.clone();)*
-                        async move { client.#call(#(&#ids,)* &query).await }
+                        async move { #client.#call(#(&#ids,)* &query).await }
                     },
                     |page: &#response| rt::pages::PageInfo {
                         cursor: #info.#cursor_field.clone(),
@@ -385,26 +194,16 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
     let call = ident(&operation.name);
     let response = type_tokens(&TypeRef::Named(entry.response.clone()));
     let query_type = ident(operation.query_type.as_deref().unwrap_or_default());
+    let client = ident(&entry.client_field);
     let ids: Vec<_> = operation
         .path_params
         .iter()
         .map(|param| ident(&param.rust_name))
         .collect();
-    let field = |wire: &str| {
-        operation
-            .optional_query
-            .iter()
-            .find(|param| param.wire_name == wire)
-            .map(|param| ident(&param.rust_name))
-    };
-    let (Some(mode), Some(start), Some(end), Some(names)) = (
-        field("mode"),
-        field("start_epoch_millis"),
-        field("end_epoch_millis"),
-        field("metrics"),
-    ) else {
-        return TokenStream::new();
-    };
+    let mode = ident(&entry.query.mode);
+    let start = ident(&entry.query.start);
+    let end = ident(&entry.query.end);
+    let names = ident(&entry.query.metrics);
     let method_doc = format!(
         " A metrics request for {} ([`Client::{}`]) whose mode is part of its type; choose \
          one next with `.current()`, `.summary(window)` or `.series(window)`.",
@@ -424,7 +223,7 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
                 -> rt::MetricsRequest<#operation_type>
             {
                 rt::MetricsRequest::new(#operation_type {
-                    client: self.clone(),
+                    #client: self.clone(),
                     #(#ids: #ids.into(),)*
                 })
             }
@@ -433,7 +232,7 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
         #[doc = #type_doc]
         #[derive(Debug, Clone)]
         pub struct #operation_type {
-            client: Client,
+            #client: Client,
             #(#ids: ::std::string::String,)*
         }
 
@@ -451,7 +250,7 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
                     options.#start = query.window.and_then(|window| window.start_ms());
                     options.#end = query.window.and_then(|window| window.end_ms());
                     options.#names = query.metrics;
-                    self.client.#call(#(&self.#ids,)* &options).await
+                    self.#client.#call(#(&self.#ids,)* &options).await
                 }
             }
         }

@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::ident;
 use crate::index_mapped::IndexMapped;
+use crate::tokens::ident;
 
 pub(super) fn emit(shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
     let impls = shapes.iter().map(emit_impls);

@@ -1,26 +1,32 @@
-//! Emits `mock.rs` (feature `mock`): `FakeBaseten`, a local fake server with one typed
-//! `on_<operation>` expectation per operation (and `on_<entry>` for each typestate metrics
-//! request), answering with the operation's own response type.
+//! Emits `mock.rs` (feature `mock`): `FakeBaseten`, a local fake server with the surface's
+//! expectations: one typed `on_<operation>` per operation and one per typestate metrics request,
+//! answering with the operation's own response type.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::client::metrics_entries;
-use super::{ident, type_tokens};
-use crate::index_mapped::IndexMapped;
-use crate::ir::{Api, Operation, ResponseKind};
+use crate::surface::{FAKE_TYPE, OperationSurface, Surface};
+use crate::tokens::{ident, type_tokens};
 
 /// The whole of `mock.rs`.
-pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
-    let models = (!api.types.is_empty()).then(|| {
+pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
+    let models = (!surface.api.types.is_empty()).then(|| {
         quote!(
             use super::models::*;
         )
     });
-    let expectations = api.operations.iter().map(emit_expectation);
-    let aliases = metrics_entries(api, shapes).into_iter().map(|entry| {
-        let alias = ident(&format!("on_{}", entry.method));
-        let target = ident(&format!("on_{}", entry.operation.name));
+    let fake = ident(FAKE_TYPE);
+    let expectations = surface.operations.iter().map(emit_expectation);
+    let expectation_of = |name: &str| {
+        surface
+            .operations
+            .iter()
+            .find(|op| op.operation.name == name)
+            .map(|op| ident(&op.expectation))
+    };
+    let aliases = surface.entries.iter().filter_map(|entry| {
+        let alias = ident(&entry.expectation);
+        let target = expectation_of(&entry.operation.name)?;
         let response = ident(&entry.response);
         let ids: Vec<_> = entry
             .operation
@@ -29,15 +35,15 @@ pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> 
             .map(|p| ident(&p.rust_name))
             .collect();
         let doc = format!(
-            " The requests [`Client::{}`](super::Client::{}) sends: [`on_{}`](Self::on_{}).",
-            entry.method, entry.method, entry.operation.name, entry.operation.name
+            " The requests [`Client::{}`](super::Client::{}) sends: [`{target}`](Self::{target}).",
+            entry.method, entry.method
         );
-        quote! {
+        Some(quote! {
             #[doc = #doc]
             pub fn #alias(&self, #(#ids: &str),*) -> rt::mock::Expectation<'_, #response> {
                 self.#target(#(#ids),*)
             }
-        }
+        })
     });
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
@@ -48,11 +54,11 @@ pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> 
         /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
         /// dropped. Requests nothing expects get `404`.
         #[derive(Debug)]
-        pub struct FakeBaseten {
+        pub struct #fake {
             server: rt::mock::FakeServer,
         }
 
-        impl FakeBaseten {
+        impl #fake {
             /// Starts one.
             pub async fn start() -> Self {
                 Self { server: rt::mock::FakeServer::start().await }
@@ -89,13 +95,11 @@ pub(super) fn emit(api: &Api, shapes: &[IndexMapped], runtime: &TokenStream) -> 
     }
 }
 
-fn emit_expectation(operation: &Operation) -> TokenStream {
-    let name = ident(&format!("on_{}", operation.name));
-    let response = match &operation.response {
-        ResponseKind::Json(ty) => type_tokens(ty),
-        // Text and bytes answers are sent with `respond_raw`; nothing to type.
-        ResponseKind::Empty | ResponseKind::Text(_) | ResponseKind::Bytes(_) => quote!(()),
-    };
+fn emit_expectation(surface: &OperationSurface<'_>) -> TokenStream {
+    let operation = surface.operation;
+    let name = ident(&surface.expectation);
+    // Text and bytes answers are sent with `respond_raw`; nothing to type.
+    let response = Surface::response_type(operation).map_or_else(|| quote!(()), type_tokens);
     let ids: Vec<_> = operation
         .path_params
         .iter()

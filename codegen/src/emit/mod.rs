@@ -1,20 +1,20 @@
-//! Emitters: one module per output file, each returning tokens; formatting happens here once.
+//! Emitters: one module per output file, each rendering the [surface](crate::surface) as
+//! tokens (deciding no name and recognising no shape); formatting happens here once.
 
-pub(crate) mod builders;
 mod client;
 mod index_mapped;
 mod mock;
 mod models;
-pub(crate) mod operations;
+mod operations;
 mod tidy;
-pub(crate) mod write_only;
 
 use std::collections::BTreeMap;
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Api, TypeDef, TypeRef};
+use crate::ir::TypeDef;
+use crate::surface::Surface;
 use crate::{Config, Error};
 
 /// Type definitions per formatting job: small enough to spread over the cores, large enough
@@ -33,38 +33,28 @@ struct Job<'a> {
 
 /// Emits every output file, formatted and with its `@generated` header.
 pub(crate) fn emit_files(
-    api: &Api,
+    surface: &Surface<'_>,
     config: &Config,
     spec_path: &str,
 ) -> Result<BTreeMap<String, String>, Error> {
+    let api = surface.api;
     // Checked as a path when the config was parsed; tokens here because syn's types cannot
     // cross threads.
     let runtime = config.runtime_path.as_str();
     let runtime_tokens = move || runtime.parse::<TokenStream>().unwrap_or_default();
-    let shapes = crate::index_mapped::recognise(&api.types);
     let types: Vec<&TypeDef> = api.types.values().collect();
-    let write_only = write_only::write_only_types(api);
     let mut jobs = vec![
         Job {
             file: "client.rs",
-            emit: Box::new({
-                let shapes = &shapes;
-                move || client::emit(api, shapes, &runtime_tokens())
-            }),
+            emit: Box::new(move || client::emit(surface, &runtime_tokens())),
         },
         Job {
             file: "mock.rs",
-            emit: Box::new({
-                let shapes = &shapes;
-                move || mock::emit(api, shapes, &runtime_tokens())
-            }),
+            emit: Box::new(move || mock::emit(surface, &runtime_tokens())),
         },
         Job {
             file: "index_mapped.rs",
-            emit: Box::new({
-                let shapes = &shapes;
-                move || index_mapped::emit(shapes, &runtime_tokens())
-            }),
+            emit: Box::new(move || index_mapped::emit(&surface.index_mapped, &runtime_tokens())),
         },
         Job {
             file: "operations.rs",
@@ -75,7 +65,7 @@ pub(crate) fn emit_files(
             emit: Box::new(move || models::header(api, &runtime_tokens())),
         },
     ];
-    for chunk in api.operations.chunks(OPERATIONS_PER_JOB) {
+    for chunk in surface.operations.chunks(OPERATIONS_PER_JOB) {
         jobs.push(Job {
             file: "operations.rs",
             emit: Box::new(move || operations::emit_operations(chunk)),
@@ -84,10 +74,7 @@ pub(crate) fn emit_files(
     for chunk in types.chunks(TYPES_PER_JOB) {
         jobs.push(Job {
             file: "models.rs",
-            emit: Box::new({
-                let write_only = &write_only;
-                move || models::emit_types(chunk, write_only)
-            }),
+            emit: Box::new(move || models::emit_types(chunk, surface)),
         });
     }
     let formatted = run_in_parallel(&jobs, |job| format_piece(job.file, (job.emit)()));
@@ -176,42 +163,6 @@ fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
         .into_iter()
         .flatten()
         .collect()
-}
-
-/// The IR's names are identifiers already; passing them through the one gate again means no
-/// name can make `Ident::new` panic, whatever built it.
-pub(crate) fn ident(name: &str) -> Ident {
-    Ident::new(&crate::names::rust_ident(name), Span::call_site())
-}
-
-/// The Rust spelling of a type use.
-pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
-    match ty {
-        TypeRef::String => quote!(String),
-        TypeRef::Integer => quote!(i64),
-        TypeRef::Number => quote!(f64),
-        TypeRef::Boolean => quote!(bool),
-        TypeRef::Decimal => quote!(rt::Decimal),
-        TypeRef::Timestamp => quote!(rt::jiff::Timestamp),
-        TypeRef::Date => quote!(rt::jiff::civil::Date),
-        TypeRef::Json => quote!(::serde_json::Value),
-        TypeRef::Named(name) => {
-            let name = ident(name);
-            quote!(#name)
-        }
-        TypeRef::Vec(inner) => {
-            let inner = type_tokens(inner);
-            quote!(Vec<#inner>)
-        }
-        TypeRef::Map(inner) => {
-            let inner = type_tokens(inner);
-            quote!(BTreeMap<String, #inner>)
-        }
-        TypeRef::Option(inner) => {
-            let inner = type_tokens(inner);
-            quote!(Option<#inner>)
-        }
-    }
 }
 
 /// `#[doc]` attributes for document text; see [`doc_lines`].

@@ -3,11 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::builders::{self, Storage};
-use super::{code_span, doc_attrs, ident, type_tokens};
+use super::{code_span, doc_attrs};
 use crate::ir::{
     AliasDef, Api, EnumDef, Field, IntEnumDef, JsonKind, StructDef, TypeDef, UnionDef, UntaggedDef,
 };
+use crate::surface::Surface;
+use crate::surface::builders::{self, Storage, StructMethods};
+use crate::tokens::{ident, type_tokens};
 
 /// The top of `models.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
@@ -30,14 +32,14 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
 }
 
 /// A run of type definitions; `models.rs` is the header, then every run in order.
-/// Structs in `write_only` (used by request bodies alone) get `Patch<T>` for their optional
-/// nullable fields, and `Default` when every field is optional.
-pub(super) fn emit_types(
-    defs: &[&TypeDef],
-    write_only: &std::collections::BTreeSet<String>,
-) -> TokenStream {
+/// Write-only structs (used by request bodies alone) get `Patch<T>` for their optional
+/// nullable fields; a struct gets `Default` when every field is optional.
+pub(super) fn emit_types(defs: &[&TypeDef], surface: &Surface<'_>) -> TokenStream {
     let items = defs.iter().map(|def| match def {
-        TypeDef::Struct(def) => emit_struct(def, write_only.contains(&def.name)),
+        TypeDef::Struct(def) => match surface.structs.get(&def.name) {
+            Some(methods) => emit_struct(def, methods, surface.write_only.contains(&def.name)),
+            None => TokenStream::new(),
+        },
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
         TypeDef::Union(def) => emit_union(def),
@@ -47,7 +49,7 @@ pub(super) fn emit_types(
     quote!(#(#items)*)
 }
 
-fn emit_struct(def: &StructDef, write_only: bool) -> TokenStream {
+fn emit_struct(def: &StructDef, methods: &StructMethods, write_only: bool) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
     let fields = def.fields.iter().map(|field| emit_field(field, write_only));
@@ -57,7 +59,7 @@ fn emit_struct(def: &StructDef, write_only: bool) -> TokenStream {
         .iter()
         .all(|f| !f.required)
         .then(|| quote!(Default,));
-    let methods = emit_struct_methods(def, write_only);
+    let methods = emit_struct_methods(def, methods, write_only);
     // `non_exhaustive`: other crates build one with `new` and the setters, so a field the
     // document adds later breaks none of their code.
     quote! {
@@ -73,9 +75,8 @@ fn emit_struct(def: &StructDef, write_only: bool) -> TokenStream {
 }
 
 /// `new` (one argument per required field, in field order), a setter per optional field and
-/// a clearer per `Patch` field, named by [`builders::struct_methods`].
-fn emit_struct_methods(def: &StructDef, write_only: bool) -> TokenStream {
-    let names = builders::struct_methods(def);
+/// a clearer per `Patch` field, named by the surface.
+fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool) -> TokenStream {
     let constructor = ident(builders::CONSTRUCTOR);
     let mut arguments = Vec::new();
     let mut initialisers = Vec::new();

@@ -3,8 +3,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{code_span, doc_attrs, ident, type_tokens};
+use super::{code_span, doc_attrs};
 use crate::ir::{Api, BodyKind, Operation, Param, ResponseKind, TypeRef};
+use crate::surface::OperationSurface;
+use crate::tokens::{argument_type, ident, type_tokens};
 
 /// The top of `operations.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
@@ -23,9 +25,9 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
 
 /// A run of operations: their query structs, then one `impl Client` block with their methods.
 /// `operations.rs` is the header, then every run in order.
-pub(super) fn emit_operations(operations: &[Operation]) -> TokenStream {
+pub(super) fn emit_operations(operations: &[OperationSurface<'_>]) -> TokenStream {
     let query_types = operations.iter().map(emit_query_type);
-    let methods = operations.iter().map(emit_method);
+    let methods = operations.iter().map(|op| emit_method(op.operation));
     quote! {
         #(#query_types)*
 
@@ -35,7 +37,8 @@ pub(super) fn emit_operations(operations: &[Operation]) -> TokenStream {
     }
 }
 
-fn emit_query_type(operation: &Operation) -> TokenStream {
+fn emit_query_type(surface: &OperationSurface<'_>) -> TokenStream {
+    let operation = surface.operation;
     let Some(type_name) = &operation.query_type else {
         return TokenStream::new();
     };
@@ -56,11 +59,10 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
         };
         quote!(#doc pub #field: #ty,)
     });
-    let setter_names = super::builders::query_setters(&operation.optional_query);
     let setters = operation
         .optional_query
         .iter()
-        .zip(&setter_names)
+        .zip(&surface.query_setters)
         .map(|(param, setter)| {
             let field = ident(&param.rust_name);
             let setter = ident(setter);
@@ -112,32 +114,6 @@ fn emit_query_type(operation: &Operation) -> TokenStream {
 
         impl #name {
             #(#setters)*
-        }
-    }
-}
-
-/// The type a method takes a path or required query parameter as (the compile probe passes
-/// exactly this).
-pub(crate) fn argument_type(param: &Param) -> TokenStream {
-    if param.any_scalar {
-        return quote!(impl ::std::fmt::Display);
-    }
-    match &param.ty {
-        TypeRef::String => quote!(&str),
-        // Small `Copy` values: taken by value.
-        TypeRef::Integer
-        | TypeRef::Number
-        | TypeRef::Boolean
-        | TypeRef::Decimal
-        | TypeRef::Timestamp
-        | TypeRef::Date => type_tokens(&param.ty),
-        TypeRef::Vec(element) => {
-            let element = type_tokens(element);
-            quote!(&[#element])
-        }
-        other => {
-            let other = type_tokens(other);
-            quote!(&#other)
         }
     }
 }

@@ -22,10 +22,10 @@ pub(super) fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
     for line in &lines {
-        if let Some(previous) = previous {
-            if needs_blank_line(previous, line) {
-                out.push('\n');
-            }
+        if let Some(previous) = previous
+            && needs_blank_line(previous, line)
+        {
+            out.push('\n');
         }
         out.push_str(line);
         out.push('\n');
@@ -171,14 +171,12 @@ fn with_enum_lists_one_per_line(lines: &[&str]) -> Vec<String> {
     while i < lines.len() {
         let line = lines[i];
         let opens = line.starts_with("rt::") && line.contains("_impls!(");
-        if opens {
-            if let Some(end) = lines[i..].iter().position(|l| l.trim_end().ends_with(");")) {
-                let joined = lines[i..=i + end].join(" ");
-                if let Some(rewritten) = one_per_line(&joined) {
-                    out.extend(rewritten);
-                    i += end + 1;
-                    continue;
-                }
+        if opens && let Some(end) = lines[i..].iter().position(|l| l.trim_end().ends_with(");")) {
+            let joined = lines[i..=i + end].join(" ");
+            if let Some(rewritten) = one_per_line(&joined) {
+                out.extend(rewritten);
+                i += end + 1;
+                continue;
             }
         }
         out.push(line.to_owned());

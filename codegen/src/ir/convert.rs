@@ -131,14 +131,14 @@ impl<'a> Builder<'a> {
             self.define_untagged(name, plan, doc, pointer)?;
             return Ok(true);
         }
-        if let SchemaKind::AllOf { all_of } = &schema.schema_kind {
-            if all_of.len() > 1 {
-                let Some(parts) = self.merge_all_of(all_of, pointer)? else {
-                    return Ok(false);
-                };
-                self.define_struct(name, parts, doc, pointer)?;
-                return Ok(true);
-            }
+        if let SchemaKind::AllOf { all_of } = &schema.schema_kind
+            && all_of.len() > 1
+        {
+            let Some(parts) = self.merge_all_of(all_of, pointer)? else {
+                return Ok(false);
+            };
+            self.define_struct(name, parts, doc, pointer)?;
+            return Ok(true);
         }
         match object_parts(schema) {
             Some(parts) if !parts.properties.is_empty() => {

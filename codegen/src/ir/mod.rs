@@ -385,7 +385,10 @@ pub(crate) fn build(
     let lock = &config.names_lock;
     let mut type_names = LockedNamespace::new(
         Some(&lock.types),
-        names::RESERVED_TYPE_NAMES.iter().copied(),
+        names::RESERVED_TYPE_NAMES
+            .iter()
+            .chain(crate::surface::FIXED_TYPE_NAMES)
+            .copied(),
     );
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
@@ -425,10 +428,10 @@ pub(crate) fn build(
     }
     let mut operations = builder.operations(selection, config)?;
     operations.sort_by(|a, b| a.name.cmp(&b.name));
-    if config.strict {
-        if let Some(first) = builder.left_out.first() {
-            return Err(first.clone());
-        }
+    if config.strict
+        && let Some(first) = builder.left_out.first()
+    {
+        return Err(first.clone());
     }
     let builder_names = (
         builder.type_names,
@@ -447,10 +450,15 @@ pub(crate) fn build(
     prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
     check_alias_cycles(&types, &component_names)?;
+    // The surface's own scopes are named after the IR (see `crate::surface`), from the lock
+    // as it was given.
     let names = NameLock {
         types: builder_names.0.into_lock(),
         operations: builder_names.2,
         variants: builder_names.1,
+        client_methods: lock.client_methods.clone(),
+        fake_methods: lock.fake_methods.clone(),
+        support_types: lock.support_types.clone(),
     };
     let base_url = spec
         .servers

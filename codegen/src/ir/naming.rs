@@ -79,6 +79,13 @@ pub(super) fn operation_names(
             locked.insert(key, name);
         }
     }
+    // Entry points and streams keep the names they were given: an operation that would take
+    // one takes the longer name, as beside a locked operation.
+    for name in config.names_lock.client_methods.values() {
+        if !taken.contains(name) {
+            taken.reserve(name);
+        }
+    }
     let derived: Vec<String> = found
         .iter()
         .map(|(path, method, ..)| names::operation_name(method, path))

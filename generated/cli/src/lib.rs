@@ -7,6 +7,7 @@
 
 mod render;
 mod svg;
+mod terminal;
 mod time;
 
 use std::ffi::OsString;
@@ -24,6 +25,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 
 pub use render::MAX_CELL;
+pub use terminal::shown;
 pub use time::{format_time, parse_since, parse_time};
 
 /// What the process knows besides its arguments: the API key and base URL from the
@@ -222,7 +224,7 @@ where
             return if error.use_stderr() {
                 // clap's first line is `error: …`; the usage after it would make it several.
                 let first = text.lines().next().unwrap_or("error: invalid arguments");
-                let _ = writeln!(stderr, "{} (see --help)", one_line(first));
+                let _ = writeln!(stderr, "{} (see --help)", shown(first));
                 ExitCode::from(2)
             } else {
                 let _ = stdout.write_all(text.as_bytes());
@@ -233,7 +235,7 @@ where
     match execute(cli, context, stdout, stderr) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            let _ = writeln!(stderr, "error: {}", one_line(&failure.message));
+            let _ = writeln!(stderr, "error: {}", shown(&failure.message));
             ExitCode::from(failure.code)
         }
     }
@@ -259,13 +261,19 @@ fn execute(
         }
         Command::Watch {
             target,
-            interval,
+            interval: seconds,
             count,
             output,
         } => {
-            let interval = Duration::try_from_secs_f64(interval).map_err(|_| {
-                Failure::refused(format!("--interval {interval}: not a number of seconds"))
+            let interval = Duration::try_from_secs_f64(seconds).map_err(|_| {
+                Failure::refused(format!("--interval {seconds}: not a number of seconds"))
             })?;
+            if interval < MIN_INTERVAL {
+                return Err(Failure::refused(format!(
+                    "--interval {seconds}: polls are at least {}s apart",
+                    MIN_INTERVAL.as_secs()
+                )));
+            }
             // The loop waits out rate limits itself, so each poll is one request.
             let client = client(&target, context, RetryPolicy::none())?;
             block_on(watch(
@@ -335,11 +343,16 @@ fn window_for(mode: Mode, args: &WindowArgs, now: Timestamp) -> Result<Option<Wi
         Some(end) => Some(parse_time(end).map_err(|e| Failure::refused(format!("--end: {e}")))?),
         None => None,
     };
+    let refused = |error: baseten_api::WindowError| Failure::refused(error.to_string());
     let window = match (start, end) {
-        (Some(start), Some(end)) => {
-            Window::new(start, end).map_err(|e| Failure::refused(e.to_string()))?
+        (Some(start), Some(end)) => Window::new(start, end).map_err(refused)?,
+        (Some(start), None) => {
+            // The server ends an open window now: check it as ending now by this clock, so
+            // that `--since 30d` or a start in 1970 is refused here rather than sent.
+            Window::new(start, now.as_millisecond()).map_err(refused)?;
+            Window::since(start)
         }
-        (Some(start), None) => Window::since(start),
+        // The server starts it an hour before the end: always a window it takes.
         (None, Some(end)) => Window::until(end),
         (None, None) => Window::last_hour(),
     };
@@ -434,6 +447,9 @@ where
     }
 }
 
+/// The shortest `watch --interval`: an interval of 0 would poll in a tight loop.
+pub const MIN_INTERVAL: Duration = Duration::from_secs(1);
+
 /// Clears the terminal and moves to its top left, before each redraw of a table.
 const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 
@@ -477,7 +493,8 @@ async fn watch(
                     .map_err(|error| Failure::failed(format!("writing: {error}")))?;
             }
             Err(Error::RateLimited { retry_after, .. }) => {
-                let wait = retry_after.unwrap_or(interval);
+                // Never sooner than the interval: the loop sleeps that long before each poll.
+                let wait = retry_after.unwrap_or(interval).max(interval);
                 let _ = writeln!(
                     stderr,
                     "rate limited; next poll in {}",
@@ -513,29 +530,9 @@ where
     written.map_err(|error| Failure::failed(format!("writing: {error}")))
 }
 
-/// `text` on one line: line breaks and other control characters escaped.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn messages_stay_on_one_line() {
-        assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
-        assert_eq!(one_line("plain"), "plain");
-    }
 
     #[test]
     fn the_command_line_is_well_formed() {

@@ -5,7 +5,9 @@ use std::io::{self, Write};
 
 use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{Series, Validated, format_labels, format_value};
+use baseten_api::runtime::server_text::is_unprintable;
 
+use crate::terminal::shown;
 use crate::time::{format_duration, format_time};
 
 /// The longest cell a table shows, in characters; longer text is cut and ends with `…`, so no
@@ -15,9 +17,10 @@ pub const MAX_CELL: usize = 60;
 /// A table for people: a title line, then one row per series. A `SERIES` response shows each
 /// series' points, minimum, mean, maximum and last value; the others show the one value.
 pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+    // The mode is the server's text: a mode this crate does not know is shown as sent, escaped.
     let mut title = format!(
         "{} from {} to {}",
-        view.mode().unwrap_or("metrics"),
+        cell_text(view.mode().unwrap_or("metrics")),
         format_time(view.window_start_ms()),
         format_time(view.window_end_ms()),
     );
@@ -132,26 +135,15 @@ fn layout(rows: &[Vec<String>]) -> String {
     text
 }
 
-/// A cell on one line and at most [`MAX_CELL`] characters: control characters escaped, long
-/// text cut.
+/// A cell on one line and at most [`MAX_CELL`] characters: shown through the one terminal
+/// sanitiser ([`shown`]), then cut (counting the escapes, so the cell is never wider).
 fn cell_text(text: &str) -> String {
-    let mut cell = String::new();
-    let mut count = 0;
-    for c in text.chars() {
-        let piece: String = if c.is_control() {
-            c.escape_default().collect()
-        } else {
-            c.to_string()
-        };
-        for c in piece.chars() {
-            if count + 1 >= MAX_CELL && text.chars().count() > MAX_CELL {
-                cell.push('…');
-                return cell;
-            }
-            cell.push(c);
-            count += 1;
-        }
+    let shown = shown(text);
+    if shown.chars().count() <= MAX_CELL {
+        return shown.into_owned();
     }
+    let mut cell: String = shown.chars().take(MAX_CELL - 1).collect();
+    cell.push('…');
     cell
 }
 
@@ -187,10 +179,82 @@ pub fn write_wide_csv<R: IndexMappedResponse, W: Write>(
     writer.flush()
 }
 
-/// The response as pretty JSON, followed by a newline.
+/// The response as pretty JSON, followed by a newline. Every character the sanitiser would
+/// escape is written as a `\uXXXX` escape (serde_json escapes only C0 controls): the same JSON,
+/// but nothing in it can drive a terminal.
 pub fn write_json<R: serde::Serialize, W: Write>(response: &R, mut out: W) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut out, response)?;
+    let formatter = TerminalSafeJson(serde_json::ser::PrettyFormatter::new());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    response.serialize(&mut serializer)?;
     out.write_all(b"\n")
+}
+
+/// serde_json's pretty printer, escaping in strings what [`shown`] would escape.
+struct TerminalSafeJson<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for TerminalSafeJson<'_> {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (at, c) in fragment.char_indices() {
+            if is_unprintable(c) {
+                writer.write_all(&fragment.as_bytes()[start..at])?;
+                let mut units = [0; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
 }
 
 #[cfg(test)]
@@ -215,6 +279,25 @@ mod tests {
         assert_eq!(cell.chars().count(), MAX_CELL);
         assert!(cell.ends_with('…'));
         assert_eq!(cell_text(&"y".repeat(MAX_CELL)), "y".repeat(MAX_CELL));
+        // Escapes count: a cell of control characters is cut like any other.
+        let escaped = cell_text(&"\u{1b}".repeat(MAX_CELL));
+        assert_eq!(escaped.chars().count(), MAX_CELL);
+        assert!(escaped.starts_with("\\u{1b}\\u{1b}") && escaped.ends_with('…'));
+        assert_eq!(cell_text("\u{202e}x"), "\\u{202e}x");
+    }
+
+    #[test]
+    fn json_escapes_what_the_sanitiser_escapes_and_stays_the_same_json() {
+        let text = "a\u{7f}\u{9b}\u{1b}\u{202e}\u{e0001}\u{2028}é😀";
+        let mut out = Vec::new();
+        write_json(&serde_json::json!({ text: [text] }), &mut out).unwrap_or_default();
+        let written = String::from_utf8(out).unwrap_or_default();
+        assert_eq!(
+            written,
+            "{\n  \"a\\u007f\\u009b\\u001b\\u202e\\udb40\\udc01\\u2028é😀\": [\n    \"a\\u007f\\u009b\\u001b\\u202e\\udb40\\udc01\\u2028é😀\"\n  ]\n}\n"
+        );
+        let back: serde_json::Value = serde_json::from_str(&written).unwrap_or_default();
+        assert_eq!(back, serde_json::json!({ text: [text] }));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{Metric, Validated, format_labels};
 
 use crate::render::human;
+use crate::terminal::shown;
 use crate::time::format_time;
 
 const WIDTH: f64 = 900.0;
@@ -41,10 +42,11 @@ pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
         first.min(view.window_start_ms())
     });
     let x_max = view.window_end_ms().max(x_min.saturating_add(1));
+    // At least 1, even when the window starts at `i64::MAX` and `x_max` cannot pass it.
+    let x_span = x_max.saturating_sub(x_min).max(1);
     let x_of = |ms: i64| {
-        PLOT_LEFT
-            + (ms.saturating_sub(x_min)) as f64 / (x_max.saturating_sub(x_min)) as f64
-                * (PLOT_RIGHT - PLOT_LEFT)
+        let fraction = (ms.saturating_sub(x_min)) as f64 / x_span as f64;
+        PLOT_LEFT + fraction.clamp(0.0, 1.0) * (PLOT_RIGHT - PLOT_LEFT)
     };
     if metrics.is_empty() {
         let _ = writeln!(
@@ -59,11 +61,8 @@ pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
             .series()
             .flat_map(|series| series.points().filter_map(|point| point.value));
         let (low, high) = y_range(values);
-        // Halved first, so that no difference overflows even across the whole f64 range.
-        let y_of = |value: f64| {
-            let fraction = (value / 2.0 - low / 2.0) / (high / 2.0 - low / 2.0);
-            top + PLOT_TOP + PLOT_HEIGHT - fraction * PLOT_HEIGHT
-        };
+        let y_of =
+            |value: f64| top + PLOT_TOP + PLOT_HEIGHT - fraction(value, low, high) * PLOT_HEIGHT;
         let _ = writeln!(
             svg,
             r#"<g class="metric" data-metric="{}">"#,
@@ -166,6 +165,25 @@ fn y_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     ((low - pad).max(-f64::MAX), (high + pad).min(f64::MAX))
 }
 
+/// Where `value` sits from `low` (0) to `high` (1): always finite and within 0..=1, so that no
+/// coordinate is `NaN` or infinite — not for a range spanning 0 to a subnormal (whose halves
+/// round to nothing), nor one across the whole f64 range (whose span overflows), nor an empty
+/// one (where it is the middle).
+fn fraction(value: f64, low: f64, high: f64) -> f64 {
+    let span = high - low;
+    let fraction = if span.is_finite() {
+        (value - low) / span
+    } else {
+        // Halved, so that the difference does not overflow.
+        (value / 2.0 - low / 2.0) / (high / 2.0 - low / 2.0)
+    };
+    if fraction.is_finite() {
+        fraction.clamp(0.0, 1.0)
+    } else {
+        0.5
+    }
+}
+
 /// `M x,y L x,y …`, starting a new `M` after every gap.
 fn path_data(points: &[Option<(f64, f64)>]) -> String {
     let mut data = String::new();
@@ -196,9 +214,11 @@ fn truncate(text: &str, max: usize) -> String {
     cut
 }
 
-/// Text safe inside an XML element or a double-quoted attribute. Characters XML 1.0 cannot
-/// carry at all (most control characters) become U+FFFD.
+/// Text safe inside an XML element or a double-quoted attribute, and on a terminal: first shown
+/// through the one terminal sanitiser ([`shown`]), which leaves no control or format
+/// character, then XML-escaped.
 fn escape(text: &str) -> String {
+    let text = shown(text);
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -243,9 +263,25 @@ mod tests {
     }
 
     #[test]
+    fn fractions_are_finite_for_any_range() {
+        let tiny = f64::from_bits(1); // the smallest subnormal
+        assert_eq!(fraction(tiny, 0.0, tiny), 1.0);
+        assert_eq!(fraction(0.0, 0.0, tiny), 0.0);
+        assert_eq!(fraction(2.0, 1.0, 3.0), 0.5);
+        assert_eq!(fraction(f64::MAX, -f64::MAX, f64::MAX), 1.0);
+        assert_eq!(fraction(-f64::MAX, -f64::MAX, f64::MAX), 0.0);
+        assert_eq!(fraction(0.0, -f64::MAX, f64::MAX), 0.5);
+        assert_eq!(fraction(5.0, 5.0, 5.0), 0.5);
+        assert_eq!(fraction(7.0, 1.0, 3.0), 1.0);
+        assert_eq!(fraction(-7.0, 1.0, 3.0), 0.0);
+        assert_eq!(fraction(f64::NAN, 1.0, 3.0), 0.5);
+        assert_eq!(fraction(1.0, f64::NAN, 3.0), 0.5);
+    }
+
+    #[test]
     fn text_is_escaped() {
         assert_eq!(escape(r#"a<b>&"c'"#), "a&lt;b&gt;&amp;&quot;c&apos;");
-        assert_eq!(escape("x\ny\u{1}"), "x&#10;y\u{FFFD}");
+        assert_eq!(escape("x\ny\u{1}\u{202e}"), "x\\ny\\u{1}\\u{202e}");
         assert_eq!(truncate("abcdef", 4), "abc…");
         assert_eq!(truncate("abc", 4), "abc");
     }

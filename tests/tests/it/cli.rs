@@ -249,6 +249,10 @@ fn runs(d: &str) -> Vec<Vec<(f64, f64)>> {
 }
 
 #[test]
+#[cfg_attr(
+    no_shared,
+    ignore = "needs ../shared: Baseten's published documents and recorded responses"
+)]
 fn a_recorded_series_renders_as_svg_with_one_path_per_label_set() {
     let Some(dir) = shared_dir("recorded") else {
         return;
@@ -597,7 +601,7 @@ async fn series_of_an_environment_as_csv() {
             .headers
             .get("authorization")
             .and_then(|value| value.to_str().ok()),
-        Some("Bearer k")
+        Some("Bearer cli-test-key-Vq7Zr2")
     );
 }
 
@@ -681,7 +685,17 @@ async fn times_are_read_as_rfc3339() {
 async fn refused_requests_are_never_sent() {
     let server = server_answering("current").await;
     let week_and_a_millisecond = "604800001";
-    let cases: [(&[&str], &str); 6] = [
+    // `cli_context`'s clock says 2026-07-04T19:00:00Z (1783191600000).
+    let refused_since = |start: &str, span: &str| {
+        format!(
+            "window from {start} ms to 1783191600000 ms spans {span} ms, more than the 7 days \
+             (604800000 ms) the API allows"
+        )
+    };
+    let thirty_days = refused_since("1780599600000", "2592000000");
+    let since_1970 = refused_since("0", "1783191600000");
+    let since_min = refused_since("-9223372036854775808", "9223373820046375808");
+    let cases: [(&[&str], &str); 10] = [
         (
             &[
                 "--environment",
@@ -741,6 +755,36 @@ async fn refused_requests_are_never_sent() {
                 "yesterday",
             ],
             "",
+        ),
+        // An open end is now: a start more than 7 days back, or not before now, is refused.
+        (
+            &["--environment", "p", "--mode", "series", "--since", "30d"],
+            &thirty_days,
+        ),
+        (
+            &["--environment", "p", "--mode", "summary", "--start", "0"],
+            &since_1970,
+        ),
+        (
+            &[
+                "--environment",
+                "p",
+                "--mode",
+                "summary",
+                "--start=-9223372036854775808",
+            ],
+            &since_min,
+        ),
+        (
+            &[
+                "--environment",
+                "p",
+                "--mode",
+                "series",
+                "--start",
+                "2026-07-04T20:00:00Z",
+            ],
+            "window start 1783195200000 ms is not before its end 1783191600000 ms",
         ),
     ];
     let context = baseten_metrics::Context {
@@ -829,7 +873,7 @@ async fn watch_polls_current_redraws_and_waits_out_rate_limits() {
             "--environment",
             "e",
             "--interval",
-            "0",
+            "1",
             "--count",
             "3",
         ],
@@ -837,7 +881,8 @@ async fn watch_polls_current_redraws_and_waits_out_rate_limits() {
     )
     .await;
     assert!(output.success(), "stderr: {}", output.stderr);
-    assert_eq!(output.stderr, "rate limited; next poll in 0ms\n");
+    // The server asked for no wait; the next poll is still an interval later.
+    assert_eq!(output.stderr, "rate limited; next poll in 1s\n");
     // Two answers, each a redraw from the top of the screen.
     let frames: Vec<&str> = output.stdout.split("\x1b[H\x1b[2J").collect();
     assert_eq!(frames.len(), 3, "{:?}", output.stdout);
@@ -865,7 +910,7 @@ async fn watch_as_csv_prints_each_answer_whole() {
             "--deployment",
             "d",
             "--interval",
-            "0",
+            "1",
             "--count",
             "2",
             "--format",
@@ -979,4 +1024,282 @@ async fn fetched_responses_get_the_strict_decode() {
         output.stdout,
         "step_start_ms,step_end_ms,metric,labels,value\n0,60000,requests,status=2xx,7\n"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// issue 18: watch's minimum interval, finite charts, hostile text, the key
+// ---------------------------------------------------------------------------------------------
+
+/// `--interval 0` would poll in a tight loop: intervals under the minimum are refused before
+/// anything is sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn watch_refuses_an_interval_under_the_minimum() {
+    let server = server_answering("current").await;
+    for interval in ["0", "0.5", "0.999", "-1", "NaN", "inf"] {
+        let output = run_live(
+            &server,
+            &[
+                "watch",
+                "--model",
+                "m",
+                "--environment",
+                "e",
+                "--count",
+                "3",
+                &format!("--interval={interval}"),
+            ],
+            cli_context(),
+        )
+        .await;
+        assert_eq!(
+            output.code,
+            ExitCode::from(2),
+            "{interval}: {}",
+            output.stderr
+        );
+        assert!(output.stdout.is_empty(), "{interval}");
+        assert!(
+            output.stderr.starts_with("error: --interval ") && output.stderr.lines().count() == 1,
+            "{interval}: {}",
+            output.stderr
+        );
+    }
+    assert_eq!(received(&server).await.len(), 0);
+    assert_eq!(
+        baseten_metrics::MIN_INTERVAL,
+        std::time::Duration::from_secs(1)
+    );
+}
+
+/// A SERIES response of one metric whose values are `values`, one step each, 30 s apart.
+fn series_of(values: &[f64], start_ms: i64) -> String {
+    let sets: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(step, value)| {
+            let start = start_ms.saturating_add(30_000 * step as i64);
+            format!(r#"{{"start_epoch_millis": {start}, "values": [[{value:e}]]}}"#)
+        })
+        .collect();
+    let end = start_ms.saturating_add(30_000 * values.len() as i64);
+    format!(
+        r#"{{"start_epoch_millis": {start_ms}, "end_epoch_millis": {end}, "mode": "SERIES",
+          "step_seconds": 30, "metric_descriptors": [{{"name": "m", "unit_hint": "COUNT",
+          "kind": "GAUGE", "label_sets": [{{}}]}}], "metric_values": [{}]}}"#,
+        sets.join(", ")
+    )
+}
+
+/// Every coordinate of a chart is a finite number, whatever the values: a range from 0 to the
+/// smallest subnormal (whose halves round to 0), all values equal, the whole f64 range, and a
+/// window at the end of time.
+#[test]
+fn charts_never_draw_non_finite_coordinates() {
+    let tiny = f64::from_bits(1);
+    let cases: [(&[f64], i64); 7] = [
+        (&[0.0, tiny], 0),
+        (&[tiny, 0.0, tiny], 0),
+        (&[tiny, tiny], 0),
+        (&[3.0, 3.0, 3.0], 0),
+        (&[f64::MAX, -f64::MAX], 0),
+        (&[-f64::MAX, f64::MIN_POSITIVE, f64::MAX], 0),
+        (&[1.0, 2.0], i64::MAX - 60_000),
+    ];
+    for (values, start) in cases {
+        let (_dir, path) = saved(&series_of(values, start));
+        let output = show(&path, "svg");
+        assert!(output.success(), "{values:?}: {}", output.stderr);
+        let document = roxmltree::Document::parse(&output.stdout)
+            .unwrap_or_else(|error| panic!("{error}\n{}", output.stdout));
+        let mut numbers = 0;
+        for node in document.descendants().filter(|n| n.is_element()) {
+            for attribute in node.attributes() {
+                let numeric = ["x", "y", "cx", "cy", "width", "height"].contains(&attribute.name());
+                let texts: Vec<&str> = if attribute.name() == "d" {
+                    attribute
+                        .value()
+                        .split([' ', ',', 'M', 'L'])
+                        .filter(|t| !t.is_empty())
+                        .collect()
+                } else if numeric {
+                    vec![attribute.value()]
+                } else {
+                    continue;
+                };
+                for text in texts {
+                    let number: f64 = text.parse().unwrap_or(f64::NAN);
+                    assert!(
+                        number.is_finite(),
+                        "{values:?}: {}={text}",
+                        attribute.name()
+                    );
+                    numbers += 1;
+                }
+            }
+        }
+        assert!(numbers > 10, "{values:?}: {}", output.stdout);
+        let path = document
+            .descendants()
+            .find(|n| n.has_tag_name("path"))
+            .and_then(|n| n.attribute("d"))
+            .unwrap_or_default();
+        assert_eq!(path.matches(['M', 'L']).count(), values.len(), "{path}");
+    }
+}
+
+/// Characters that drive a terminal or hide text: ESC (CSI and OSC sequences), BEL, the C1
+/// CSI, backspace, carriage return, a right-to-left override, a left-to-right isolate and its
+/// pop, a zero-width space, a byte-order mark, a line separator.
+/// The format characters come first, so that even a cell cut at 60 characters holds each kind.
+const HOSTILE: &str =
+    "x\u{202e}\u{2066}\u{2069}\u{200b}\u{feff}\u{2028}\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}1m\u{8}\ry";
+
+/// The hostile characters, which no line the CLI prints may hold.
+const HOSTILE_CHARS: [char; 13] = [
+    '\u{1b}', '\u{7}', '\u{9b}', '\u{8}', '\r', '\u{202e}', '\u{2066}', '\u{2069}', '\u{200b}',
+    '\u{feff}', '\u{2028}', '\u{0}', '\u{85}',
+];
+
+/// `text` (stdout or stderr) holds none of the hostile characters, apart from the screen clear
+/// `watch` itself writes before each redraw, and shows `HOSTILE` escaped at least once.
+fn assert_sanitised(what: &str, text: &str) {
+    let own = text.replace("\x1b[H\x1b[2J", "");
+    for c in HOSTILE_CHARS {
+        assert!(!own.contains(c), "{what}: {c:?} printed raw: {own:?}");
+    }
+    assert!(
+        own.contains(r"\u{202e}\u{2066}\u{2069}\u{200b}") && own.contains(r"\u{1b}"),
+        "{what}: not shown escaped: {own:?}"
+    );
+}
+
+/// `HOSTILE` as a JSON string's contents.
+fn hostile_json() -> String {
+    let quoted = serde_json::to_string(HOSTILE).unwrap_or_default();
+    quoted.trim_matches('"').to_owned()
+}
+
+/// A CURRENT response whose mode, metric name, label key and label value are `mode`, `name`,
+/// `key` and `value` (JSON string contents), with `values` as its one value list.
+fn current_with(mode: &str, name: &str, key: &str, value: &str, values: &str) -> String {
+    format!(
+        r#"{{"start_epoch_millis": 0, "end_epoch_millis": 60000, "mode": "{mode}",
+          "metric_descriptors": [{{"name": "{name}", "unit_hint": "COUNT", "kind": "GAUGE",
+            "label_sets": [{{"{key}": "{value}"}}]}}],
+          "metric_values": [{{"start_epoch_millis": 0, "values": [{values}]}}]}}"#
+    )
+}
+
+/// Hostile text reaches every print path — the table's title (an unknown mode), its cells (a
+/// metric name, a label key and value), the chart's text, `error:` lines (a misaligned metric, a
+/// decode error at a hostile key, a server's error message, a mode the request did not ask
+/// for), and `watch`'s redraws — and is shown escaped on each.
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_text_is_shown_escaped_on_every_print_path() {
+    let h = hostile_json();
+    // show: title, cells, chart.
+    let (_dir, path) = saved(&current_with(&h, "m", "k", "v", "[1]"));
+    let table = show(&path, "table");
+    assert!(table.success(), "{}", table.stderr);
+    let title = table.stdout.lines().next().unwrap_or_default();
+    assert!(
+        title.starts_with(r"x\u{202e}") && title.contains(" from "),
+        "{title}"
+    );
+    assert_sanitised("title", &table.stdout);
+    let (_dir, path) = saved(&current_with("CURRENT", &h, &h, &h, "[1]"));
+    for format in ["table", "svg"] {
+        let output = show(&path, format);
+        assert!(output.success(), "{format}: {}", output.stderr);
+        assert_sanitised(format, &output.stdout);
+    }
+    // JSON: the same response, with every such character as a `\uXXXX` escape.
+    let json = show(&path, "json");
+    assert!(json.success(), "{}", json.stderr);
+    for c in HOSTILE_CHARS {
+        assert!(!json.stdout.contains(c), "json: {c:?} printed raw");
+    }
+    assert!(
+        json.stdout
+            .contains(r"\u202e\u2066\u2069\u200b\ufeff\u2028\u001b"),
+        "{}",
+        json.stdout
+    );
+    assert_eq!(
+        decoded(&path),
+        metrics::decode(json.stdout.as_bytes()).unwrap()
+    );
+    // show: error lines.
+    let misaligned = current_with("CURRENT", &h, "k", "v", "[]");
+    let repeated_key = format!(
+        r#"{{"start_epoch_millis": 0, "end_epoch_millis": 1, "mode": "CURRENT",
+          "metric_descriptors": [{{"name": "m", "unit_hint": "COUNT", "kind": "GAUGE",
+            "label_sets": [{{"{h}": "a", "{h}": "b"}}]}}], "metric_values": []}}"#
+    );
+    for json in [misaligned.clone(), repeated_key] {
+        let (_dir, path) = saved(&json);
+        for format in ["table", "csv"] {
+            let output = show(&path, format);
+            assert_eq!(
+                output.code,
+                ExitCode::from(1),
+                "{format}: {}",
+                output.stderr
+            );
+            assert_eq!(output.stderr.lines().count(), 1, "{:?}", output.stderr);
+            assert_sanitised("show error", &output.stderr);
+        }
+    }
+    // fetch: a server's error message, a mode not asked for, a misaligned metric.
+    let error_body = format!(r#"{{"code": "{h}", "message": "{h}"}}"#);
+    let cases = [
+        (403, error_body),
+        (200, current_with(&h, "m", "k", "v", "[1]")),
+        (200, misaligned),
+    ];
+    for (status, body) in cases {
+        let server = MockServer::builder().start().await;
+        Mock::given(any())
+            .respond_with(ResponseTemplate::new(status).set_body_raw(body, "application/json"))
+            .mount(&server)
+            .await;
+        let output = run_live(
+            &server,
+            &["fetch", "--model", "m", "--environment", "e"],
+            cli_context(),
+        )
+        .await;
+        assert_eq!(
+            output.code,
+            ExitCode::from(1),
+            "{status}: {}",
+            output.stderr
+        );
+        assert_eq!(output.stderr.lines().count(), 1, "{:?}", output.stderr);
+        assert_sanitised("fetch error", &output.stderr);
+    }
+    // watch: each redraw.
+    let server =
+        server_answering_body(current_with("CURRENT", &h, &h, &h, "[1]").into_bytes()).await;
+    let output = run_live(
+        &server,
+        &[
+            "watch",
+            "--model",
+            "m",
+            "--environment",
+            "e",
+            "--count",
+            "1",
+        ],
+        cli_context(),
+    )
+    .await;
+    assert!(output.success(), "{}", output.stderr);
+    assert!(
+        output.stdout.starts_with("\x1b[H\x1b[2J"),
+        "{:?}",
+        output.stdout
+    );
+    assert_sanitised("watch", &output.stdout);
 }

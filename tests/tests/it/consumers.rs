@@ -82,6 +82,7 @@ fn serve(answers: Vec<(&'static str, String)>) -> (String, std::thread::JoinHand
 /// A consumer with `default-features = false` decodes and exports a saved response and builds
 /// no HTTP stack; one with default features spawns a metrics request against a local server.
 #[test]
+#[ignore = "slow: builds two consumer crates, with and without the client"]
 fn consumer_crates_with_and_without_the_client() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -261,6 +262,7 @@ fn response_readings(json: &str) -> usize {
 /// another workspace: a member of it, whose metrics requests return its own response type and
 /// whose billing operation works, both against a local server.
 #[test]
+#[ignore = "slow: generates and builds a crate from the newest document"]
 fn a_crate_generated_from_the_full_document_is_a_workspace_member() {
     let Some(specs) = shared_dir("specs") else {
         return;
@@ -453,6 +455,7 @@ fn scratch_checkout(dir: &Path) {
 /// Two checkouts sharing one `CARGO_TARGET_DIR`: the xtask built in one and run in the other
 /// checks the other (its root is found at run time), so a hand edit there fails the check.
 #[test]
+#[ignore = "slow: builds the xtask in two scratch checkouts"]
 fn two_checkouts_sharing_a_target_dir_each_check_their_own_tree() {
     let first = tempfile::tempdir().unwrap();
     let second = tempfile::tempdir().unwrap();

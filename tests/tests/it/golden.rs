@@ -245,21 +245,37 @@ fn labels(labels: &BTreeMap<String, String>) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    no_shared,
+    ignore = "needs ../shared: Baseten's published documents and recorded responses"
+)]
 fn recorded_deployment_series_20m_requests() {
     check_recorded("deployment-series-20m-requests");
 }
 
 #[test]
+#[cfg_attr(
+    no_shared,
+    ignore = "needs ../shared: Baseten's published documents and recorded responses"
+)]
 fn recorded_deployment_summary_15m_ingest_lag() {
     check_recorded("deployment-summary-15m-ingest-lag");
 }
 
 #[test]
+#[cfg_attr(
+    no_shared,
+    ignore = "needs ../shared: Baseten's published documents and recorded responses"
+)]
 fn recorded_deployment_summary_15m_traffic() {
     check_recorded("deployment-summary-15m-traffic");
 }
 
 #[test]
+#[cfg_attr(
+    no_shared,
+    ignore = "needs ../shared: Baseten's published documents and recorded responses"
+)]
 fn recorded_deployment_summary_6h_rest() {
     check_recorded("deployment-summary-6h-rest");
 }

@@ -113,7 +113,7 @@ async fn an_echoed_key_is_scrubbed_from_every_error() {
             } => {
                 format!("{body}{message:?}{detail:?}")
             }
-            Error::RateLimited { body, .. } => body.clone(),
+            Error::RateLimited { body, .. } => body.to_string(),
             Error::Decode {
                 body_excerpt,
                 message,
@@ -363,4 +363,139 @@ async fn a_client_copy_can_have_a_shorter_timeout() {
         .await
         .expect_err("500");
     assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+}
+
+/// A key no test knows in advance: 64 random hex digits and the punctuation real keys carry.
+fn random_key() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let state = std::collections::hash_map::RandomState::new();
+    let mut key = String::from("rk");
+    for part in 0..4u32 {
+        let mut hasher = state.build_hasher();
+        hasher.write_u32(part);
+        key.push_str(&format!("{:016x}", hasher.finish()));
+    }
+    key.push_str(".Zz-_~");
+    key
+}
+
+/// The forms a server might echo `key` in: raw, every byte percent-encoded in lower and in upper
+/// case, and every character JSON-escaped.
+fn echoed_forms(key: &str) -> Vec<String> {
+    let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+    let upper: String = key.bytes().map(|b| format!("%{b:02X}")).collect();
+    let json: String = key
+        .chars()
+        .map(|c| format!("\\u{:04x}", u32::from(c)))
+        .collect();
+    vec![key.to_owned(), lower, upper, json]
+}
+
+/// `text` holds `key` in none of its echoed forms, nor its random middle alone.
+fn assert_free_of(key: &str, text: &str) {
+    for form in echoed_forms(key) {
+        assert!(!text.contains(&form), "key leaked as {form}: {text}");
+    }
+    assert!(
+        !text.contains(&key[2..34]),
+        "part of the key leaked: {text}"
+    );
+}
+
+/// `Display`, `Debug` and every source's `Display` of `error` are free of `key`.
+fn assert_error_free_of(key: &str, error: &Error) {
+    assert_free_of(key, &error.to_string());
+    assert_free_of(key, &format!("{error:?}"));
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        assert_free_of(key, &cause.to_string());
+        source = cause.source();
+    }
+}
+
+/// A `CURRENT` metrics response whose `mode` and only metric name are `mode` and `name`, and
+/// whose one value list is `values`.
+fn metrics_json(mode: &str, name: &str, values: &str) -> String {
+    format!(
+        r#"{{"start_epoch_millis": 0, "end_epoch_millis": 60000, "mode": "{mode}",
+          "metric_descriptors": [{{"name": "{name}", "unit_hint": "COUNT", "kind": "GAUGE",
+            "label_sets": [{{}}]}}],
+          "metric_values": [{{"start_epoch_millis": 0, "values": [{values}]}}]}}"#
+    )
+}
+
+/// A server that sends the key back inside a well-formed 200 — as the `mode` (a mode mismatch)
+/// or as a metric name of a misaligned response — does not get it into the error: these
+/// errors quote server text, which passes through the same scrubber as error bodies.
+#[tokio::test]
+async fn a_key_echoed_in_a_well_formed_response_is_scrubbed() {
+    let key = random_key();
+    for form in echoed_forms(&key) {
+        let bodies = [
+            metrics_json(&form, "requests", "[1.0]"),
+            metrics_json("CURRENT", &form, "[]"),
+        ];
+        for body in bodies {
+            let server =
+                serve(ResponseTemplate::new(200).set_body_raw(body, "application/json")).await;
+            let client = build(
+                Client::builder()
+                    .api_key(key.as_str())
+                    .base_url(server.uri())
+                    .retry_policy(RetryPolicy::none()),
+            );
+            let request = client.environment_metrics("m1", "production").current();
+            let error = request
+                .send()
+                .await
+                .expect_err("not an answer to the request");
+            assert!(matches!(error, Error::InvalidResponse(_)), "{error:?}");
+            assert_error_free_of(&key, &error);
+            assert!(error.to_string().contains("<redacted>"), "{error}");
+        }
+    }
+}
+
+/// A key echoed percent-encoded in lower-case hex, or JSON-escaped, in an error body is
+/// scrubbed like the raw key.
+#[tokio::test]
+async fn a_key_echoed_in_lower_case_hex_or_escaped_is_scrubbed() {
+    let key = random_key();
+    for form in echoed_forms(&key) {
+        let body = format!(r#"{{"code": "DENIED", "message": "sent {form}", "detail": "{form}"}}"#);
+        let server = serve(
+            ResponseTemplate::new(403)
+                .insert_header("x-request-id", form.as_str())
+                .set_body_raw(body, "application/json"),
+        )
+        .await;
+        let client = build(
+            Client::builder()
+                .api_key(key.as_str())
+                .base_url(server.uri())
+                .retry_policy(RetryPolicy::none()),
+        );
+        let error = call(&client).await.expect_err("403");
+        assert_error_free_of(&key, &error);
+        let Error::Api {
+            body,
+            message,
+            request_id,
+            ..
+        } = &error
+        else {
+            panic!("{error:?}")
+        };
+        assert_free_of(&key, body);
+        assert!(
+            message
+                .as_ref()
+                .is_some_and(|m| m.as_str() == "sent <redacted>"),
+            "{message:?}"
+        );
+        assert_eq!(
+            request_id.as_ref().map(|id| id.as_str()),
+            Some("<redacted>")
+        );
+    }
 }

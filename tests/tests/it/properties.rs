@@ -21,6 +21,7 @@ use baseten_api::models::{
     GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricKindV1, ModelMetricModeV1,
     ModelMetricUnitHintV1, ModelMetricValueSetV1,
 };
+use baseten_api::runtime::ServerText;
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -42,6 +43,38 @@ fn config() -> ProptestConfig {
         rng_algorithm: RngAlgorithm::XorShift,
         ..ProptestConfig::with_cases(cases)
     }
+}
+
+/// Cases per property in the slow tier's full-strength run.
+const FULL_STRENGTH_CASES: &str = "10000";
+
+/// The property tests of this binary (these, and the hostile documents) again, in a child run of
+/// the binary itself with `PROPTEST_CASES` at [`FULL_STRENGTH_CASES`] (the hostile documents cap
+/// it at 1,000): the normal tier runs each at its quick default.
+#[test]
+#[ignore = "slow: reruns every property test at 10,000 cases (hostile documents at 1,000)"]
+fn every_property_at_full_strength() {
+    let binary = std::env::current_exe().expect("the test binary");
+    let output = std::process::Command::new(binary)
+        .env("PROPTEST_CASES", FULL_STRENGTH_CASES)
+        .args([
+            "properties::",
+            "hostile::hostile_documents_fail_with_a_place_or_generate_rust",
+        ])
+        .output()
+        .expect("running the test binary");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let ran = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("test result: ok. "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse::<usize>().ok());
+    assert!(
+        output.status.success() && ran.is_some_and(|count| count > 1),
+        "the full-strength run failed or ran nothing:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("{stdout}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -577,7 +610,7 @@ fn break_response(r: &mut GetModelMetricsResponseV1, mutation: &Mutation) -> Ali
             AlignmentError::LabelSetCountMismatch {
                 value_set: k,
                 descriptor: d,
-                name: r.metric_descriptors[d].name.clone(),
+                name: ServerText::new(r.metric_descriptors[d].name.clone()),
                 expected,
                 actual: expected - 1,
             }
@@ -595,7 +628,7 @@ fn break_response(r: &mut GetModelMetricsResponseV1, mutation: &Mutation) -> Ali
             AlignmentError::LabelSetCountMismatch {
                 value_set: k,
                 descriptor: d,
-                name: r.metric_descriptors[d].name.clone(),
+                name: ServerText::new(r.metric_descriptors[d].name.clone()),
                 expected,
                 actual: expected + 1,
             }
@@ -641,7 +674,7 @@ fn break_response(r: &mut GetModelMetricsResponseV1, mutation: &Mutation) -> Ali
             AlignmentError::NonFiniteValue {
                 value_set: k,
                 descriptor: d,
-                name: r.metric_descriptors[d].name.clone(),
+                name: ServerText::new(r.metric_descriptors[d].name.clone()),
                 label_set: l,
                 value,
             }
@@ -824,10 +857,10 @@ fn edit_node(value: &mut Value, n: &mut usize, with: Option<&Value>) -> bool {
                     map.remove(&key);
                     return true;
                 }
-                if let Some(child) = map.get_mut(&key) {
-                    if edit_node(child, n, with) {
-                        return true;
-                    }
+                if let Some(child) = map.get_mut(&key)
+                    && edit_node(child, n, with)
+                {
+                    return true;
                 }
             }
             false

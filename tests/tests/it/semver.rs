@@ -457,6 +457,7 @@ fn check_user(dir: &Path, version: &str) {
 /// One user crate, compiled against the generated crate of the document and of the document
 /// with an optional field, two enum values and a union tag more: both compile.
 #[test]
+#[ignore = "slow: builds user code against two versions of a generated crate"]
 fn user_code_keeps_compiling_when_the_document_grows() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -78,6 +78,7 @@ fn edit(path: &Path, from: &str, to: &str) {
 }
 
 #[test]
+#[ignore = "slow: builds and runs the xtask binary"]
 fn drift_check_catches_every_kind_of_drift_and_regen_repairs_it() {
     let dir = scratch();
     let root = dir.path();
@@ -153,6 +154,7 @@ fn drift_check_catches_every_kind_of_drift_and_regen_repairs_it() {
 }
 
 #[test]
+#[ignore = "slow: builds and runs the xtask binary"]
 fn a_broken_schema_fails_and_leaves_generated_untouched() {
     let dir = scratch_with_config(false);
     let root = dir.path();
@@ -211,6 +213,7 @@ fn regen_with(root: &Path, extra: &[&str]) -> (bool, String) {
 }
 
 #[test]
+#[ignore = "slow: builds and runs the xtask binary"]
 fn regen_prints_every_note_and_strict_refuses() {
     let dir = scratch_with_config(false);
     let media = baseten_tests::tests_dir().join("fixtures/specs/media.yaml");

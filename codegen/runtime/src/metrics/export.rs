@@ -9,12 +9,13 @@ use serde::de::{
     Visitor,
 };
 
+use super::contract::{MetricsMode, ResponseError, check_mode_counts};
 use super::csv_export::CsvRows;
-use super::decode::{DecodeError, decode};
-use super::strict::{Divert, Key, Strict};
 use super::validate::{AlignmentError, check_value_sets, validate_response};
+use crate::decode::strict::{Divert, Key, Strict};
+use crate::decode::{DecodeError, decode};
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
-use crate::requests::{MetricsMode, ResponseError, check_mode_counts};
+use crate::server_text::ServerText;
 
 /// Why [`export_csv`] wrote no CSV, or not all of it.
 #[derive(Debug, thiserror::Error)]
@@ -142,7 +143,7 @@ impl FlatSets {
                         return Err(AlignmentError::LabelSetCountMismatch {
                             value_set,
                             descriptor,
-                            name: metric.name().to_owned(),
+                            name: ServerText::new(metric.name()),
                             expected,
                             actual: length as usize,
                         });

@@ -2,8 +2,9 @@
 
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _};
 
+use super::contract::{MetricsMode, ResponseError, check_mode_counts};
 use super::view::Validated;
-use crate::requests::{MetricsMode, ResponseError, check_mode_counts};
+use crate::server_text::ServerText;
 
 /// The mode string of a summary response, which must hold exactly one value set.
 pub const SUMMARY_MODE: &str = "SUMMARY";
@@ -38,7 +39,7 @@ pub enum AlignmentError {
         /// Index of the descriptor.
         descriptor: usize,
         /// The descriptor's metric name.
-        name: String,
+        name: ServerText,
         /// Number of the descriptor's label sets.
         expected: usize,
         /// Length of the descriptor's entry in the value set.
@@ -85,7 +86,7 @@ pub enum AlignmentError {
         /// Index of the descriptor.
         descriptor: usize,
         /// The descriptor's metric name.
-        name: String,
+        name: ServerText,
         /// Index of the label set.
         label_set: usize,
         /// The value.
@@ -195,7 +196,7 @@ fn check_values<D: IndexMappedDescriptor>(
             return Err(AlignmentError::LabelSetCountMismatch {
                 value_set,
                 descriptor,
-                name: metric.name().to_owned(),
+                name: ServerText::new(metric.name()),
                 expected,
                 actual: list.len(),
             });
@@ -207,7 +208,7 @@ fn check_values<D: IndexMappedDescriptor>(
             return Err(AlignmentError::NonFiniteValue {
                 value_set,
                 descriptor,
-                name: metric.name().to_owned(),
+                name: ServerText::new(metric.name()),
                 label_set,
                 value,
             });

@@ -1,5 +1,6 @@
-//! The names of every emitted struct's constructor and setters, decided in one place: the
-//! struct emitter and anything else that calls those methods (the compile probes) must agree.
+//! The names of every emitted struct's constructor, setters and clearers and of every query
+//! struct's setters, part of the [surface](super): the emitters, the probe and the change report
+//! all read them from there.
 //!
 //! Users build a generated struct with `new(required…)` and one chained setter per optional
 //! field, never a struct literal (the structs are `#[non_exhaustive]`), so that a document
@@ -59,7 +60,7 @@ const RESERVED_METHOD_NAMES: &[&str] = &[
 
 /// The methods every emitted type has through its derives and the blanket std traits: the tail
 /// of [`RESERVED_METHOD_NAMES`], all a query struct's setters must avoid.
-const COMMON_METHOD_NAMES: &[&str] = &[
+pub(crate) const COMMON_METHOD_NAMES: &[&str] = &[
     "fmt",
     "clone",
     "clone_from",

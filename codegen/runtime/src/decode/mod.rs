@@ -5,7 +5,11 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_path_to_error::Segment;
 
-use super::strict::Strict;
+use crate::server_text::ServerText;
+
+use strict::Strict;
+
+pub(crate) mod strict;
 
 /// Decodes a response from JSON bytes.
 ///
@@ -68,19 +72,13 @@ fn decode_tracking_path<R: DeserializeOwned>(json: &[u8]) -> Result<R, DecodeErr
             } else {
                 error.path().to_string()
             };
-            DecodeError {
-                path,
-                location,
-                source: error.into_inner(),
-            }
+            DecodeError::new(path, location, &error.into_inner())
         })?;
     // `deserialize` stops after the first complete value; `end` rejects anything but whitespace
     // after it, as `serde_json::from_slice` would.
-    deserializer.end().map_err(|source| DecodeError {
-        path: ROOT_PATH.to_owned(),
-        location: None,
-        source,
-    })?;
+    deserializer
+        .end()
+        .map_err(|source| DecodeError::new(ROOT_PATH.to_owned(), None, &source))?;
     Ok(response)
 }
 
@@ -104,19 +102,47 @@ pub struct ValueLocation {
 ///
 /// Displays as `<path>: <serde_json message>`, or just the message when the problem is with the
 /// document as a whole (path `.`). serde_json's message ends with `at line L column C`.
-#[derive(Debug)]
+///
+/// The path's keys and serde's message (which quotes offending values) are the document's text,
+/// so both are [`ServerText`]; for the same reason serde_json's error is not kept as a
+/// `source()`, whose `Display` would repeat them unscrubbed.
+#[derive(Debug, Clone)]
 pub struct DecodeError {
-    path: String,
+    path: ServerText,
     location: Option<ValueLocation>,
-    source: serde_json::Error,
+    message: ServerText,
+    category: serde_json::error::Category,
+    line: usize,
+    column: usize,
 }
 
 impl DecodeError {
+    fn new(path: String, location: Option<ValueLocation>, source: &serde_json::Error) -> Self {
+        Self {
+            path: ServerText::new(path),
+            location,
+            message: ServerText::new(source.to_string()),
+            category: source.classify(),
+            line: source.line(),
+            column: source.column(),
+        }
+    }
+
     /// The JSON path of the value that failed, e.g. `metric_values[3].values[1][0]`; `.` for the
     /// document itself. A segment that is not known (inside an object, before its key was read)
     /// is written `?`.
-    pub fn path(&self) -> &str {
+    pub fn path(&self) -> &ServerText {
         &self.path
+    }
+
+    /// What serde_json objected to, ending with `at line L column C`.
+    pub fn message(&self) -> &ServerText {
+        &self.message
+    }
+
+    /// What kind of failure serde_json saw: syntax, end of input, or data of the wrong shape.
+    pub fn category(&self) -> serde_json::error::Category {
+        self.category
     }
 
     /// The value set, descriptor and label set of the value that failed, when the path is inside
@@ -127,30 +153,26 @@ impl DecodeError {
 
     /// 1-based line of the error in the input (0 when serde_json does not know it).
     pub fn line(&self) -> usize {
-        self.source.line()
+        self.line
     }
 
     /// 1-based column of the error in the input (0 when serde_json does not know it).
     pub fn column(&self) -> usize {
-        self.source.column()
+        self.column
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path == ROOT_PATH {
-            write!(f, "{}", self.source)
+            write!(f, "{}", self.message)
         } else {
-            write!(f, "{}: {}", self.path, self.source)
+            write!(f, "{}: {}", self.path, self.message)
         }
     }
 }
 
-impl std::error::Error for DecodeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
-    }
-}
+impl std::error::Error for DecodeError {}
 
 /// Reads the indices out of a path of exactly the form `metric_values[i].values[j][k]`.
 ///

@@ -1,0 +1,556 @@
+//! The API snapshot (`api.txt`): the surface as one line per public item with its signature,
+//! for reviewers (one small diff per API change) and for comparing two crates' surfaces
+//! whatever caused the change, the document or the generator.
+//!
+//! A line is `KIND PATH SIGNATURE`: the item's kind (`struct`, `fn`, `field`, …), its path in
+//! the crate (no spaces; a line is keyed by the two), and its signature as the emitted code
+//! spells it. Types and arguments are rendered from the very tokens the emitters write
+//! ([`crate::tokens`]), so the listing cannot drift from the code.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{TokenStream, TokenTree};
+
+use super::builders::{self, Storage};
+use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface};
+use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::tokens::{argument_type, type_tokens};
+
+/// The file name of the snapshot, beside the emitted modules.
+pub(crate) const FILE: &str = "api.txt";
+
+/// One public item.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Line {
+    pub(crate) kind: &'static str,
+    pub(crate) path: String,
+    pub(crate) signature: String,
+}
+
+/// Tokens as compact text: a space only between two words and after a comma, so
+/// `& [String]`-style spacing never shows.
+pub(crate) fn compact(tokens: TokenStream) -> String {
+    let mut out = String::new();
+    let mut last_word = false;
+    let mut last_text = String::new();
+    let push_word = |out: &mut String, word: String, last_word: &mut bool| {
+        if *last_word {
+            out.push(' ');
+        }
+        out.push_str(&word);
+        *last_word = true;
+        word
+    };
+    for tree in tokens {
+        match tree {
+            TokenTree::Ident(ident) => {
+                last_text = push_word(&mut out, ident.to_string(), &mut last_word);
+            }
+            TokenTree::Literal(literal) => {
+                last_text = push_word(&mut out, literal.to_string(), &mut last_word);
+            }
+            TokenTree::Punct(punct) => {
+                // `impl ::std::fmt::Display`: a keyword keeps its space before a path.
+                if last_word && ["impl", "dyn", "mut", "as"].contains(&last_text.as_str()) {
+                    out.push(' ');
+                }
+                out.push(punct.as_char());
+                if punct.as_char() == ',' {
+                    out.push(' ');
+                }
+                // `impl Into<T>`, `-> T`: a word after `>` or `=` reads better spaced.
+                last_word = matches!(punct.as_char(), '>' | '=')
+                    && punct.spacing() == proc_macro2::Spacing::Alone;
+            }
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    proc_macro2::Delimiter::Parenthesis => ("(", ")"),
+                    proc_macro2::Delimiter::Bracket => ("[", "]"),
+                    proc_macro2::Delimiter::Brace => ("{", "}"),
+                    proc_macro2::Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                out.push_str(&compact(group.stream()));
+                out.push_str(close);
+                last_word = false;
+            }
+        }
+    }
+    out.replace(", >", ">").trim_end_matches(", ").to_owned()
+}
+
+fn ty(ty: &TypeRef) -> String {
+    compact(type_tokens(ty))
+}
+
+/// The type a field is stored as (what the models emitter writes).
+fn stored(storage: Storage, value: &TypeRef, boxed: bool) -> String {
+    let mut text = ty(value);
+    if boxed {
+        text = format!("Box<{text}>");
+    }
+    match storage {
+        Storage::Required => text,
+        Storage::RequiredNullable | Storage::Optional => format!("Option<{text}>"),
+        Storage::Patch => format!("rt::Patch<{text}>"),
+    }
+}
+
+/// What a method returns for an operation's response.
+pub(crate) fn output(operation: &Operation) -> String {
+    match &operation.response {
+        ResponseKind::Json(response) => ty(response),
+        ResponseKind::Text(_) => "String".to_owned(),
+        ResponseKind::Bytes(_) => "Vec<u8>".to_owned(),
+        ResponseKind::Empty => "()".to_owned(),
+    }
+}
+
+fn operation_arguments(operation: &Operation) -> Vec<String> {
+    let mut arguments: Vec<String> = operation
+        .path_params
+        .iter()
+        .chain(&operation.required_query)
+        .map(|param| format!("{}: {}", param.rust_name, compact(argument_type(param))))
+        .collect();
+    if let Some(body) = &operation.body {
+        let value = match &body.kind {
+            BodyKind::Json(value) | BodyKind::Form(value) => format!("&{}", ty(value)),
+            BodyKind::Text => "&str".to_owned(),
+            BodyKind::Bytes if body.required => "impl Into<Vec<u8>>".to_owned(),
+            BodyKind::Bytes => "Vec<u8>".to_owned(),
+        };
+        arguments.push(if body.required {
+            format!("body: {value}")
+        } else {
+            format!("body: Option<{value}>")
+        });
+    }
+    if let Some(query) = &operation.query_type {
+        arguments.push(format!("query: &{query}"));
+    }
+    arguments
+}
+
+fn path_strings(operation: &Operation, taken_as: &str) -> Vec<String> {
+    operation
+        .path_params
+        .iter()
+        .map(|p| format!("{}: {taken_as}", p.rust_name))
+        .collect()
+}
+
+fn method(receiver: &str, arguments: &[String], output: &str) -> String {
+    let mut all = vec![receiver.to_owned()];
+    all.extend(arguments.iter().cloned());
+    format!("({}) -> {output}", all.join(", "))
+}
+
+impl Surface<'_> {
+    /// Every public item, sorted by path.
+    pub(crate) fn listing(&self) -> Vec<Line> {
+        let mut lines = Vec::new();
+        let mut push = |kind: &'static str, path: String, signature: String| {
+            lines.push(Line {
+                kind,
+                path,
+                signature,
+            })
+        };
+        for def in self.api.types.values() {
+            self.list_type(def, &mut push);
+        }
+        for shape in &self.index_mapped {
+            push(
+                "impl",
+                format!("models::{}", shape.response),
+                "rt::IndexMappedResponse".to_owned(),
+            );
+        }
+        for name in CLIENT_METHODS {
+            push(
+                "fn",
+                format!("{CLIENT_TYPE}::{name}"),
+                "(every generated client)".to_owned(),
+            );
+        }
+        for name in FAKE_METHODS {
+            push(
+                "fn",
+                format!("mock::{FAKE_TYPE}::{name}"),
+                "(every generated fake)".to_owned(),
+            );
+        }
+        for op in &self.operations {
+            let operation = op.operation;
+            let endpoint = format!("[{} {}]", operation.method, operation.path);
+            push(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", operation.name),
+                format!(
+                    "{} {endpoint}",
+                    method(
+                        "&self",
+                        &operation_arguments(operation),
+                        &format!("Result<{}, rt::Error>", output(operation)),
+                    )
+                ),
+            );
+            let answer = match &operation.response {
+                ResponseKind::Json(response) => ty(response),
+                _ => "()".to_owned(),
+            };
+            push(
+                "fn",
+                format!("mock::{FAKE_TYPE}::{}", op.expectation),
+                format!(
+                    "{} {endpoint}",
+                    method(
+                        "&self",
+                        &path_strings(operation, "&str"),
+                        &format!("rt::mock::Expectation<{answer}>"),
+                    )
+                ),
+            );
+            if let Some(query) = &operation.query_type {
+                push(
+                    "struct",
+                    format!("operations::{query}"),
+                    "Default".to_owned(),
+                );
+                for (param, setter) in operation.optional_query.iter().zip(&op.query_setters) {
+                    let field = match &param.ty {
+                        vec @ TypeRef::Vec(_) => ty(vec),
+                        scalar => format!("Option<{}>", ty(scalar)),
+                    };
+                    push(
+                        "field",
+                        format!("operations::{query}::{}", param.rust_name),
+                        field,
+                    );
+                    let value = match &param.ty {
+                        TypeRef::Vec(element) => {
+                            format!("impl IntoIterator<Item: Into<{}>>", ty(element))
+                        }
+                        _ if param.any_scalar => "impl Display".to_owned(),
+                        scalar => format!("impl Into<{}>", ty(scalar)),
+                    };
+                    push(
+                        "fn",
+                        format!("operations::{query}::{setter}"),
+                        format!("(self, {value}) -> Self"),
+                    );
+                }
+            }
+        }
+        for entry in &self.entries {
+            let operation = entry.operation;
+            let endpoint = format!("[{} {}]", operation.method, operation.path);
+            let strings = path_strings(operation, "impl Into<String>");
+            push(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", entry.method),
+                format!(
+                    "{} {endpoint}",
+                    method(
+                        "&self",
+                        &strings,
+                        &format!("rt::MetricsRequest<{}>", entry.operation_type),
+                    )
+                ),
+            );
+            push(
+                "struct",
+                format!("client::{}", entry.operation_type),
+                format!("rt::MetricsOperation<Response = {}>", entry.response),
+            );
+            push(
+                "fn",
+                format!("mock::{FAKE_TYPE}::{}", entry.expectation),
+                format!(
+                    "{} {endpoint}",
+                    method(
+                        "&self",
+                        &path_strings(operation, "&str"),
+                        &format!("rt::mock::Expectation<{}>", entry.response),
+                    )
+                ),
+            );
+        }
+        for stream in &self.streams {
+            let operation = stream.operation;
+            let endpoint = format!("[{} {}]", operation.method, operation.path);
+            let mut arguments = path_strings(operation, "impl Into<String>");
+            if let Some(query) = &operation.query_type {
+                arguments.push(format!("query: &{query}"));
+            }
+            for (name, item) in [
+                (&stream.pages, output(operation)),
+                (&stream.items, ty(&stream.pagination.item)),
+            ] {
+                push(
+                    "fn",
+                    format!("{CLIENT_TYPE}::{name}"),
+                    format!(
+                        "{} {endpoint}",
+                        method(
+                            "&self",
+                            &arguments,
+                            &format!("impl Stream<Item = Result<{item}, rt::Error>>"),
+                        )
+                    ),
+                );
+            }
+        }
+        // By path: a type's fields, methods and variants follow it.
+        lines.sort_by(|a, b| (&a.path, a.kind).cmp(&(&b.path, b.kind)));
+        lines
+    }
+
+    fn list_type(&self, def: &TypeDef, push: &mut impl FnMut(&'static str, String, String)) {
+        match def {
+            TypeDef::Struct(def) => {
+                let path = format!("models::{}", def.name);
+                let write_only = self.write_only.contains(&def.name);
+                let default = def.fields.iter().all(|f| !f.required);
+                push(
+                    "struct",
+                    path.clone(),
+                    if default { "Default" } else { "" }.to_owned(),
+                );
+                let mut arguments = Vec::new();
+                let methods = self.structs.get(&def.name);
+                for (i, field) in def.fields.iter().enumerate() {
+                    let storage = builders::storage(field, write_only);
+                    push(
+                        "field",
+                        format!("{path}::{}", field.rust_name),
+                        stored(storage, &field.ty, field.boxed),
+                    );
+                    let value = ty(&field.ty);
+                    match storage {
+                        Storage::Required => {
+                            arguments.push(format!("{}: impl Into<{value}>", field.rust_name))
+                        }
+                        Storage::RequiredNullable => arguments
+                            .push(format!("{}: impl Into<Option<{value}>>", field.rust_name)),
+                        Storage::Optional | Storage::Patch => {
+                            let setter = methods.and_then(|m| m.setters.get(i)).cloned().flatten();
+                            if let Some(setter) = setter {
+                                push(
+                                    "fn",
+                                    format!("{path}::{setter}"),
+                                    format!("(self, value: impl Into<{value}>) -> Self"),
+                                );
+                            }
+                            let clearer =
+                                methods.and_then(|m| m.clearers.get(i)).cloned().flatten();
+                            if let (Storage::Patch, Some(clearer)) = (storage, clearer) {
+                                push(
+                                    "fn",
+                                    format!("{path}::{clearer}"),
+                                    "(self) -> Self".to_owned(),
+                                );
+                            }
+                        }
+                    }
+                }
+                push(
+                    "fn",
+                    format!("{path}::{}", builders::CONSTRUCTOR),
+                    format!("({}) -> Self", arguments.join(", ")),
+                );
+            }
+            TypeDef::Enum(def) => {
+                let path = format!("models::{}", def.name);
+                push("enum", path.clone(), "open".to_owned());
+                for variant in &def.variants {
+                    push(
+                        "variant",
+                        format!("{path}::{}", variant.rust_name),
+                        format!("{:?}", variant.wire),
+                    );
+                }
+                push(
+                    "variant",
+                    format!("{path}::{}", def.fallback),
+                    "(String)".to_owned(),
+                );
+            }
+            TypeDef::IntEnum(def) => {
+                let path = format!("models::{}", def.name);
+                push("enum", path.clone(), "open integer".to_owned());
+                for variant in &def.variants {
+                    push(
+                        "variant",
+                        format!("{path}::{}", variant.rust_name),
+                        variant.value.to_string(),
+                    );
+                }
+                push(
+                    "variant",
+                    format!("{path}::{}", def.fallback),
+                    "(i64)".to_owned(),
+                );
+            }
+            TypeDef::Union(def) => {
+                let path = format!("models::{}", def.name);
+                push(
+                    "enum",
+                    path.clone(),
+                    format!("tagged by {:?}", def.tag_property),
+                );
+                for variant in &def.variants {
+                    let mut payload = ty(&variant.ty);
+                    if variant.boxed {
+                        payload = format!("Box<{payload}>");
+                    }
+                    push(
+                        "variant",
+                        format!("{path}::{}", variant.rust_name),
+                        format!("({payload}) {:?}", variant.tag),
+                    );
+                }
+                push(
+                    "variant",
+                    format!("{path}::{}", def.fallback),
+                    "(::serde_json::Value)".to_owned(),
+                );
+            }
+            TypeDef::Untagged(def) => {
+                let path = format!("models::{}", def.name);
+                push("enum", path.clone(), "untagged".to_owned());
+                for variant in &def.variants {
+                    let mut payload = ty(&variant.ty);
+                    if variant.boxed {
+                        payload = format!("Box<{payload}>");
+                    }
+                    push(
+                        "variant",
+                        format!("{path}::{}", variant.rust_name),
+                        format!("({payload})"),
+                    );
+                }
+            }
+            TypeDef::Alias(def) => {
+                push(
+                    "type",
+                    format!("models::{}", def.name),
+                    format!("= {}", ty(&def.ty)),
+                );
+            }
+        }
+    }
+}
+
+/// The snapshot's text: a header, then one line per item.
+pub(crate) fn render(lines: &[Line], spec_path: &str) -> String {
+    let mut text = format!(
+        "# @generated by cargo xtask regen from {spec_path}. Do not edit: the crate's public \
+         API, one item per line (KIND PATH SIGNATURE).\n"
+    );
+    for line in lines {
+        text.push_str(line.kind);
+        text.push(' ');
+        text.push_str(&line.path);
+        if !line.signature.is_empty() {
+            text.push(' ');
+            text.push_str(&line.signature);
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A snapshot's items, `KIND PATH` → signature; comment lines and blank lines are skipped.
+pub(crate) fn parse(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.splitn(3, ' ');
+            let kind = parts.next().unwrap_or_default();
+            let path = parts.next().unwrap_or_default();
+            let signature = parts.next().unwrap_or_default();
+            (format!("{kind} {path}"), signature.to_owned())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+    use crate::diff::{Impact, snapshot_changes};
+
+    #[test]
+    fn tokens_read_as_written() {
+        assert_eq!(compact(quote!(&[String])), "&[String]");
+        assert_eq!(
+            compact(quote!(impl ::std::fmt::Display)),
+            "impl ::std::fmt::Display"
+        );
+        assert_eq!(
+            compact(quote!(BTreeMap<String, Vec<Option<f64>>>)),
+            "BTreeMap<String, Vec<Option<f64>>>"
+        );
+        assert_eq!(compact(quote!(rt::jiff::Timestamp)), "rt::jiff::Timestamp");
+        assert_eq!(compact(quote!((a, b,))), "(a, b)");
+        assert_eq!(compact(quote!(Vec<Alias>)), "Vec<Alias>");
+    }
+
+    #[test]
+    fn a_rendered_listing_parses_back_by_kind_and_path() {
+        let lines = [
+            Line {
+                kind: "fn",
+                path: "Client::get_x".to_owned(),
+                signature: "(&self) -> Result<X, rt::Error> [GET /x]".to_owned(),
+            },
+            Line {
+                kind: "struct",
+                path: "models::X".to_owned(),
+                signature: String::new(),
+            },
+        ];
+        let text = render(&lines, "spec.yaml");
+        assert!(text.starts_with("# @generated by cargo xtask regen from spec.yaml."));
+        let parsed = parse(&text);
+        assert_eq!(
+            parsed,
+            BTreeMap::from([
+                (
+                    "fn Client::get_x".to_owned(),
+                    "(&self) -> Result<X, rt::Error> [GET /x]".to_owned()
+                ),
+                ("struct models::X".to_owned(), String::new()),
+            ])
+        );
+    }
+
+    #[test]
+    fn snapshot_changes_tell_breaking_silent_and_additive_apart() {
+        let old = "# header\nfn Client::a (&self) -> () [GET /a]\nfn Client::b (&self) -> ()\n\
+                   variant models::M::S \"S\"\nfn models::X::new (id: impl Into<String>) -> Self\n";
+        let new = "fn Client::a (&self) -> () [GET /other]\nvariant models::M::S \"s\"\n\
+                   fn models::X::new (id: impl Into<String>, at: impl Into<i64>) -> Self\n\
+                   fn Client::c (&self) -> ()\n";
+        let report = snapshot_changes(old, new);
+        let seen: Vec<(Impact, &str, bool)> = report
+            .changes
+            .iter()
+            .map(|c| (c.impact, c.item.as_str(), c.compiles))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Impact::Breaking, "Client::a", true),
+                (Impact::Breaking, "models::X::new", false),
+                (Impact::Breaking, "Client::b", false),
+                (Impact::Breaking, "models::M::S", true),
+                (Impact::Additive, "Client::c", true),
+            ]
+        );
+        assert!(snapshot_changes(old, old).changes.is_empty());
+    }
+}

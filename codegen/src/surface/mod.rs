@@ -1,0 +1,440 @@
+//! The surface: one model of everything the generated crate exposes and every name it uses,
+//! built once from the IR, between it and the emitters (typify's `type_entry` → `output`,
+//! progenitor's `OperationMethod`).
+//!
+//! It holds every public item — types (from the IR), each struct's constructor, setters and
+//! clearers, each query struct and its setters, the `Client`'s own methods, one method per
+//! operation, the metrics entry points and their support structs, the page streams, the fake's
+//! `on_*` expectations — and the local names of each emitted body that takes document names
+//! (its scope). The analyses behind them (which types are write-only, which responses are
+//! index-mapped, which operations are metrics-shaped or paginated) run here, once.
+//!
+//! Every name is claimed through one function, [`Names::claim`], in the scope it lives in,
+//! whose reserved names come from this module's own lists of what the crate always has
+//! ([`CLIENT_METHODS`], [`FAKE_METHODS`], [`FIXED_TYPE_NAMES`]) and from the names claimed
+//! before it. A collision gives the later claimant a numbered name (`_2`); a name that cannot
+//! be given at all (an operation named by the config like one of `Client`'s own methods) is an
+//! error naming its place. Emitters, the names lock, the API snapshot, the change report and the
+//! compile probe read this and decide nothing.
+
+pub(crate) mod builders;
+pub(crate) mod listing;
+pub(crate) mod shapes;
+pub(crate) mod write_only;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use heck::ToUpperCamelCase;
+
+use self::builders::StructMethods;
+use self::shapes::{MetricsQueryFields, Pagination};
+use crate::error::Pointer;
+use crate::index_mapped::IndexMapped;
+use crate::ir::{Api, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::lock::LockedNamespace;
+use crate::{Error, NameLock};
+
+/// The crate's client type, in `client.rs`, re-exported at the crate root.
+pub(crate) const CLIENT_TYPE: &str = "Client";
+/// The fake server's type, in `mock.rs`.
+pub(crate) const FAKE_TYPE: &str = "FakeBaseten";
+/// Type names the crate always defines or refers to beside the models: no schema may take them
+/// (the IR reserves them for type names).
+pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[CLIENT_TYPE, FAKE_TYPE];
+
+/// The inherent methods every generated `Client` has (see `emit/client.rs`), which no operation,
+/// entry point or stream may take.
+pub(crate) const CLIENT_METHODS: &[&str] = &[
+    "new",
+    "from_env",
+    "builder",
+    "runtime",
+    "base_url",
+    "with_timeout",
+    "with_retry_policy",
+];
+
+/// The inherent methods every generated `FakeBaseten` has (see `emit/mock.rs`).
+pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server"];
+
+/// What the generated crate exposes, and the names of everything in it.
+#[derive(Debug, Clone)]
+pub(crate) struct Surface<'a> {
+    /// The IR the surface was built from.
+    pub(crate) api: &'a Api,
+    /// Types only request bodies use (their optional nullable fields are `Patch`es).
+    pub(crate) write_only: BTreeSet<String>,
+    /// The index-mapped responses, which get the runtime's alignment traits.
+    pub(crate) index_mapped: Vec<IndexMapped>,
+    /// Constructor, setter and clearer names of every struct, by type name.
+    pub(crate) structs: BTreeMap<String, StructMethods>,
+    /// One per operation, in the IR's order.
+    pub(crate) operations: Vec<OperationSurface<'a>>,
+    /// The typestate metrics requests, in operation order.
+    pub(crate) entries: Vec<MetricsEntry<'a>>,
+    /// The `_pages` / `_items` streams, in operation order.
+    pub(crate) streams: Vec<PageStream<'a>>,
+    /// What to lock for the next generation: the lock's `client_methods`, `fake_methods` and
+    /// `support_types`.
+    pub(crate) names: SurfaceNames,
+}
+
+/// The surface's own scopes as the names lock records them, by identity.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SurfaceNames {
+    pub(crate) client_methods: BTreeMap<String, String>,
+    pub(crate) fake_methods: BTreeMap<String, String>,
+    pub(crate) support_types: BTreeMap<String, String>,
+}
+
+/// What one operation exposes beside its types.
+#[derive(Debug, Clone)]
+pub(crate) struct OperationSurface<'a> {
+    pub(crate) operation: &'a Operation,
+    /// The query struct's setter names, by optional parameter.
+    pub(crate) query_setters: Vec<String>,
+    /// The fake's expectation (`on_<operation>`).
+    pub(crate) expectation: String,
+}
+
+/// One operation of the metrics shape and the names its typestate request gets.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MetricsEntry<'a> {
+    pub(crate) operation: &'a Operation,
+    /// The `Client` method that starts the request.
+    pub(crate) method: String,
+    /// The struct that implements the runtime's `MetricsOperation`.
+    pub(crate) operation_type: String,
+    /// The response type's Rust name.
+    pub(crate) response: String,
+    /// The query fields the request fills.
+    pub(crate) query: MetricsQueryFields,
+    /// The fake's expectation for it (`on_<method>`).
+    pub(crate) expectation: String,
+    /// Scope: the support struct's field holding the client (beside one per path parameter).
+    pub(crate) client_field: String,
+}
+
+/// One cursor-paginated operation's streams.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PageStream<'a> {
+    pub(crate) operation: &'a Operation,
+    pub(crate) pagination: Pagination,
+    /// The stream of pages and the stream of items.
+    pub(crate) pages: String,
+    pub(crate) items: String,
+    /// Scope: the `_pages` body's locals for the client clone and the closure's cursor (beside
+    /// one per path parameter).
+    pub(crate) client_local: String,
+    pub(crate) cursor_local: String,
+}
+
+/// One scope of names (a type's methods, a module's types, a body's locals), honouring the
+/// names lock where the scope is one the lock records.
+pub(crate) struct Names {
+    scope: LockedNamespace,
+    separator: &'static str,
+}
+
+impl Names {
+    /// A scope of snake_case names with `reserved` taken.
+    fn snake<'r>(
+        locked: Option<&BTreeMap<String, String>>,
+        reserved: impl IntoIterator<Item = &'r str>,
+    ) -> Self {
+        Names {
+            scope: LockedNamespace::new(locked, reserved),
+            separator: "_",
+        }
+    }
+
+    /// A scope of UpperCamelCase names with `reserved` taken.
+    fn camel<'r>(
+        locked: Option<&BTreeMap<String, String>>,
+        reserved: impl IntoIterator<Item = &'r str>,
+    ) -> Self {
+        Names {
+            scope: LockedNamespace::new(locked, reserved),
+            separator: "",
+        }
+    }
+
+    /// [`Names::claim`] for an item with several readable names, best first: the first free.
+    pub(crate) fn claim_first(&mut self, identity: &str, wanted: &[&str]) -> String {
+        self.scope.claim_first(identity, wanted, self.separator)
+    }
+
+    /// The one naming function: `identity`'s locked name, else `wanted`, else `wanted` with the
+    /// first free number (`environment_metrics_2`, `EnvironmentMetricsOperation2`).
+    pub(crate) fn claim(&mut self, identity: &str, wanted: &str) -> String {
+        self.scope.claim(identity, wanted, self.separator)
+    }
+}
+
+/// The locals of one emitted body, free of its arguments' names.
+fn body_scope<'p>(arguments: impl IntoIterator<Item = &'p str>) -> Names {
+    Names::snake(None, arguments)
+}
+
+/// The names lock's identity of an operation (`GET /v1/models`).
+pub(crate) fn operation_identity(operation: &Operation) -> String {
+    format!("{} {}", operation.method, operation.path)
+}
+
+fn operation_pointer(operation: &Operation) -> String {
+    Pointer::root()
+        .join("paths")
+        .join(&operation.path)
+        .join(operation.method.to_ascii_lowercase())
+        .to_string()
+}
+
+/// Builds the surface of `api`, keeping the names `lock` recorded.
+pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Error> {
+    let write_only = write_only::write_only_types(api);
+    let index_mapped = crate::index_mapped::recognise(&api.types);
+    let structs = api
+        .types
+        .values()
+        .filter_map(|def| match def {
+            TypeDef::Struct(def) => Some((def.name.clone(), builders::struct_methods(def))),
+            _ => None,
+        })
+        .collect();
+
+    // `Client`'s methods: its own, the traits' (an inherent `clone` would shadow `Clone`'s in
+    // every emitted body), one per operation (named in the IR), then entry points and streams.
+    let mut client = Names::snake(
+        Some(&lock.client_methods),
+        CLIENT_METHODS
+            .iter()
+            .chain(builders::COMMON_METHOD_NAMES)
+            .copied(),
+    );
+    for operation in &api.operations {
+        if !client.scope.take(&operation.name) {
+            return Err(Error::Invalid {
+                pointer: operation_pointer(operation),
+                reason: format!(
+                    "the operation's method name `{}` is one every generated `{CLIENT_TYPE}` \
+                     already has",
+                    operation.name
+                ),
+            });
+        }
+    }
+    // The fake's methods: its own, then one expectation per operation, then one per entry.
+    let mut fake = Names::snake(
+        Some(&lock.fake_methods),
+        FAKE_METHODS
+            .iter()
+            .chain(builders::COMMON_METHOD_NAMES)
+            .copied(),
+    );
+    let operations: Vec<OperationSurface<'a>> = api
+        .operations
+        .iter()
+        .map(|operation| OperationSurface {
+            operation,
+            query_setters: builders::query_setters(&operation.optional_query),
+            expectation: fake.claim(
+                &operation_identity(operation),
+                &format!("on_{}", operation.name),
+            ),
+        })
+        .collect();
+    // Support structs live beside `Client` in `client.rs`, which sees every model type.
+    let mut types = Names::camel(
+        Some(&lock.support_types),
+        api.types
+            .keys()
+            .map(String::as_str)
+            .chain(
+                api.operations
+                    .iter()
+                    .filter_map(|op| op.query_type.as_deref()),
+            )
+            .chain(FIXED_TYPE_NAMES.iter().copied())
+            .chain(crate::names::RESERVED_TYPE_NAMES.iter().copied()),
+    );
+
+    let mut entries = Vec::new();
+    for operation in &api.operations {
+        let Some((response, query)) = shapes::metrics_shape(operation, &index_mapped) else {
+            continue;
+        };
+        let identity = operation_identity(operation);
+        // Named after the resource its last path parameter identifies; the operation's own
+        // name with `_request` when the path gives none.
+        let natural = shapes::entry_name(&operation.path);
+        let fallback = format!("{}_request", operation.name);
+        let wanted: Vec<&str> = natural
+            .iter()
+            .chain([&fallback])
+            .map(String::as_str)
+            .collect();
+        let method = client.claim_first(&format!("metrics {identity}"), &wanted);
+        let operation_type = types.claim(
+            &format!("metrics {identity}"),
+            &format!("{}Operation", method.to_upper_camel_case()),
+        );
+        let expectation = fake.claim(&format!("metrics {identity}"), &format!("on_{method}"));
+        let client_field = body_scope(path_arguments(operation)).claim("client", "client");
+        entries.push(MetricsEntry {
+            operation,
+            method,
+            operation_type,
+            response,
+            query,
+            expectation,
+            client_field,
+        });
+    }
+
+    let mut streams = Vec::new();
+    for operation in &api.operations {
+        let Some(pagination) = shapes::pagination(api, operation) else {
+            continue;
+        };
+        let identity = operation_identity(operation);
+        let pages = client.claim(
+            &format!("pages {identity}"),
+            &format!("{}_pages", operation.name),
+        );
+        let items = client.claim(
+            &format!("items {identity}"),
+            &format!("{}_items", operation.name),
+        );
+        let mut scope = body_scope(path_arguments(operation).chain(["query"]));
+        streams.push(PageStream {
+            operation,
+            pagination,
+            pages,
+            items,
+            client_local: scope.claim("client", "client"),
+            cursor_local: scope.claim("cursor", "cursor"),
+        });
+    }
+
+    let names = SurfaceNames {
+        client_methods: client.scope.into_lock(),
+        fake_methods: fake.scope.into_lock(),
+        support_types: types.scope.into_lock(),
+    };
+    Ok(Surface {
+        api,
+        write_only,
+        index_mapped,
+        structs,
+        operations,
+        entries,
+        streams,
+        names,
+    })
+}
+
+fn path_arguments(operation: &Operation) -> impl Iterator<Item = &str> {
+    operation.path_params.iter().map(|p| p.rust_name.as_str())
+}
+
+impl Surface<'_> {
+    /// The type an operation's method returns, and the fake answers with.
+    pub(crate) fn response_type(operation: &Operation) -> Option<&TypeRef> {
+        match &operation.response {
+            ResponseKind::Json(ty) => Some(ty),
+            ResponseKind::Empty | ResponseKind::Text(_) | ResponseKind::Bytes(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inherent methods of `type_name` in an emitted file.
+    fn methods_of(file: &str, type_name: &str) -> BTreeSet<String> {
+        let Ok(parsed) = syn::parse_file(file) else {
+            panic!("emitted file does not parse:\n{file}");
+        };
+        let mut methods = BTreeSet::new();
+        for item in parsed.items {
+            let syn::Item::Impl(block) = item else {
+                continue;
+            };
+            let syn::Type::Path(self_type) = block.self_ty.as_ref() else {
+                continue;
+            };
+            if block.trait_.is_some() || !self_type.path.is_ident(type_name) {
+                continue;
+            }
+            for item in block.items {
+                if let syn::ImplItem::Fn(function) = item {
+                    methods.insert(function.sig.ident.to_string());
+                }
+            }
+        }
+        methods
+    }
+
+    fn generated(document: &str) -> crate::Output {
+        crate::generate(&crate::Input {
+            spec_path: "test.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    #[test]
+    fn the_fixed_method_lists_are_what_the_emitters_write() {
+        let output = generated(
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    get:\n      \
+             responses: {'200': {description: ok}}\n",
+        );
+        let client: BTreeSet<String> = CLIENT_METHODS.iter().map(|m| (*m).to_owned()).collect();
+        let mut emitted = methods_of(&output.files["client.rs"], CLIENT_TYPE);
+        assert_eq!(emitted, client);
+        emitted = methods_of(&output.files["mock.rs"], FAKE_TYPE);
+        let mut fake: BTreeSet<String> = FAKE_METHODS.iter().map(|m| (*m).to_owned()).collect();
+        fake.insert("on_get_things".to_owned());
+        assert_eq!(emitted, fake);
+        assert_eq!(
+            output.names.fake_methods,
+            BTreeMap::from([("GET /v1/things".to_owned(), "on_get_things".to_owned())])
+        );
+    }
+
+    #[test]
+    fn the_first_free_name_is_taken_and_locked_names_come_back() {
+        let mut names = Names::snake(None, ["base_url"]);
+        assert_eq!(
+            names.claim_first("a", &["base_url", "a_request"]),
+            "a_request"
+        );
+        assert_eq!(
+            names.claim_first("b", &["b_natural", "b_request"]),
+            "b_natural"
+        );
+        assert_eq!(names.claim_first("c", &["a_request"]), "a_request_2");
+        assert_eq!(names.claim("d", "base_url"), "base_url_2");
+        let locked = BTreeMap::from([("e".to_owned(), "e_request".to_owned())]);
+        let mut names = Names::snake(Some(&locked), []);
+        assert_eq!(
+            names.claim_first("e", &["e_natural", "e_request"]),
+            "e_request"
+        );
+        assert_eq!(names.claim_first("f", &["e_request"]), "e_request_2");
+        let mut types = Names::camel(None, ["Usage"]);
+        assert_eq!(types.claim("g", "Usage"), "Usage2");
+    }
+
+    #[test]
+    fn an_operation_keeps_its_name_over_a_locked_stream() {
+        let locked = BTreeMap::from([("pages GET /x".to_owned(), "get_x_pages".to_owned())]);
+        let mut client = Names::snake(Some(&locked), CLIENT_METHODS.iter().copied());
+        assert!(client.scope.take("get_x_pages"));
+        assert!(!client.scope.take("get_x_pages"));
+        assert!(!client.scope.take("base_url"));
+        assert_eq!(client.claim("pages GET /x", "get_x_pages"), "get_x_pages_2");
+    }
+}

@@ -1,0 +1,69 @@
+//! Token primitives shared by the emitters and the compile probe: identifiers, type uses and
+//! argument types, spelled exactly as the generated crate spells them.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::ir::{Param, TypeRef};
+
+/// The IR's names are identifiers already; passing them through the one gate again means no
+/// name can make `Ident::new` panic, whatever built it.
+pub(crate) fn ident(name: &str) -> Ident {
+    Ident::new(&crate::names::rust_ident(name), Span::call_site())
+}
+
+/// The Rust spelling of a type use.
+pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::String => quote!(String),
+        TypeRef::Integer => quote!(i64),
+        TypeRef::Number => quote!(f64),
+        TypeRef::Boolean => quote!(bool),
+        TypeRef::Decimal => quote!(rt::Decimal),
+        TypeRef::Timestamp => quote!(rt::jiff::Timestamp),
+        TypeRef::Date => quote!(rt::jiff::civil::Date),
+        TypeRef::Json => quote!(::serde_json::Value),
+        TypeRef::Named(name) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+        TypeRef::Vec(inner) => {
+            let inner = type_tokens(inner);
+            quote!(Vec<#inner>)
+        }
+        TypeRef::Map(inner) => {
+            let inner = type_tokens(inner);
+            quote!(BTreeMap<String, #inner>)
+        }
+        TypeRef::Option(inner) => {
+            let inner = type_tokens(inner);
+            quote!(Option<#inner>)
+        }
+    }
+}
+
+/// The type a method takes a path or required query parameter as (the compile probe passes
+/// exactly this).
+pub(crate) fn argument_type(param: &Param) -> TokenStream {
+    if param.any_scalar {
+        return quote!(impl ::std::fmt::Display);
+    }
+    match &param.ty {
+        TypeRef::String => quote!(&str),
+        // Small `Copy` values: taken by value.
+        TypeRef::Integer
+        | TypeRef::Number
+        | TypeRef::Boolean
+        | TypeRef::Decimal
+        | TypeRef::Timestamp
+        | TypeRef::Date => type_tokens(&param.ty),
+        TypeRef::Vec(element) => {
+            let element = type_tokens(element);
+            quote!(&[#element])
+        }
+        other => {
+            let other = type_tokens(other);
+            quote!(&#other)
+        }
+    }
+}
