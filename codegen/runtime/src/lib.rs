@@ -17,7 +17,7 @@
 //! | [`index_mapped`] | the traits the generator implements for index-mapped response types |
 //!
 //! Everything but the HTTP client works without the default `client` feature, on serde and
-//! serde_json (and csv) alone.
+//! serde_json alone.
 
 #![warn(missing_docs)]
 

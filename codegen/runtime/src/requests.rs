@@ -528,7 +528,7 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     pub fn check(response: R) -> Result<Self, ResponseError> {
         let requested = M::MODE;
         if let Some(returned) = response.mode_str()
-            && returned != requested.as_str()
+            && response.mode() != Some(requested)
         {
             return Err(ResponseError::ModeMismatch {
                 requested,

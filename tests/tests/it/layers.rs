@@ -161,3 +161,45 @@ fn a_generic_module_naming_the_metrics_layer_is_caught() {
     std::fs::write(dir.path().join("client.rs"), "fn f(_: crate::Window) {}\n").unwrap();
     assert_eq!(check_layers(dir.path()), ["client.rs:1: names `Window`"]);
 }
+
+/// The generator, not the runtime, maps a document's unit hints and modes onto the metrics
+/// layer's `Unit` and `MetricsMode`: every value of the crate's enums lands on the runtime value
+/// of the same wire name, and one the runtime does not know on none.
+#[test]
+fn generated_conversions_map_every_wire_value_onto_the_runtime_vocabulary() {
+    use baseten_api::metrics::Unit;
+    use baseten_api::models::{GetModelMetricsResponseV1, ModelMetricDescriptorV1};
+    use baseten_api::{IndexMappedDescriptor as _, IndexMappedResponse as _, MetricsMode};
+
+    let unit = |hint: &str| {
+        let json =
+            format!(r#"{{"name": "m", "unit_hint": "{hint}", "kind": "GAUGE", "label_sets": []}}"#);
+        serde_json::from_str::<ModelMetricDescriptorV1>(&json)
+            .unwrap()
+            .unit()
+    };
+    for (hint, expected) in [
+        ("PER_SECOND", Unit::PerSecond),
+        ("SECONDS", Unit::Seconds),
+        ("BYTES", Unit::Bytes),
+        ("MEBIBYTES", Unit::Mebibytes),
+        ("COUNT", Unit::Count),
+        ("RATIO", Unit::Ratio),
+        ("WATTS", Unit::Unknown),
+        ("seconds", Unit::Unknown),
+    ] {
+        assert_eq!(unit(hint), expected, "{hint}");
+    }
+    let mode = |mode: &str| {
+        let json = format!(
+            r#"{{"mode": "{mode}", "start_epoch_millis": 0, "end_epoch_millis": 1, "step_seconds": null, "metric_descriptors": [], "metric_values": []}}"#
+        );
+        serde_json::from_str::<GetModelMetricsResponseV1>(&json)
+            .unwrap()
+            .mode()
+    };
+    assert_eq!(mode("CURRENT"), Some(MetricsMode::Current));
+    assert_eq!(mode("SUMMARY"), Some(MetricsMode::Summary));
+    assert_eq!(mode("SERIES"), Some(MetricsMode::Series));
+    assert_eq!(mode("HOURLY"), None);
+}

@@ -32,19 +32,6 @@ impl MetricsMode {
     }
 }
 
-impl MetricsMode {
-    /// The mode for a wire value; `None` for one this crate does not know.
-    #[must_use]
-    pub fn from_wire(wire: &str) -> Option<Self> {
-        match wire {
-            "CURRENT" => Some(Self::Current),
-            "SUMMARY" => Some(Self::Summary),
-            "SERIES" => Some(Self::Series),
-            _ => None,
-        }
-    }
-}
-
 impl fmt::Display for MetricsMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -9,7 +9,7 @@ use serde::de::{
     Visitor,
 };
 
-use super::contract::{MetricsMode, ResponseError, check_mode_counts};
+use super::contract::{ResponseError, check_mode_counts};
 use super::csv_export::CsvRows;
 use super::validate::{AlignmentError, check_value_sets, validate_response};
 use crate::decode::strict::{Divert, Key, Strict};
@@ -119,7 +119,7 @@ impl FlatSets {
     /// The checks of [`validate_response`], on the flat layout.
     fn check<R: IndexMappedResponse>(&self, response: &R) -> Result<(), ResponseError> {
         let count = self.starts.len();
-        if let Some(mode) = response.mode_str().and_then(MetricsMode::from_wire) {
+        if let Some(mode) = response.mode() {
             check_mode_counts(mode, count, response.step_seconds())?;
         }
         let descriptors = response.descriptors();
