@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::metrics::Unit;
-use crate::requests::MetricsMode;
+use crate::metrics::contract::MetricsMode;
 
 /// A response that lists metric descriptors once and aligns every value set to them by index.
 pub trait IndexMappedResponse {
