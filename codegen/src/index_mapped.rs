@@ -9,6 +9,36 @@
 use crate::ir::{Field, StructDef, TypeDef, TypeRef};
 use std::collections::BTreeMap;
 
+/// The runtime's aggregation modes (`MetricsMode`) by wire value. The generator maps a
+/// document's mode values onto them, so the runtime never re-parses a wire string.
+pub const RUNTIME_MODES: &[(&str, &str)] = &[
+    ("CURRENT", "Current"),
+    ("SUMMARY", "Summary"),
+    ("SERIES", "Series"),
+];
+
+/// The runtime's units (`metrics::Unit`) by unit-hint wire value; any other hint is its
+/// `Unknown`.
+pub const RUNTIME_UNITS: &[(&str, &str)] = &[
+    ("PER_SECOND", "PerSecond"),
+    ("SECONDS", "Seconds"),
+    ("BYTES", "Bytes"),
+    ("MEBIBYTES", "Mebibytes"),
+    ("COUNT", "Count"),
+    ("RATIO", "Ratio"),
+];
+
+/// A field whose value is a wire string: a `String`, or an open enum of known values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireField {
+    /// The field's Rust name.
+    pub field: String,
+    /// Whether it may be absent or null.
+    pub optional: bool,
+    /// For an open enum: its Rust name and its known values as (wire value, variant).
+    pub open_enum: Option<(String, Vec<(String, String)>)>,
+}
+
 /// One response type of the index-mapped shape, with the fields that play each part.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexMapped {
@@ -18,16 +48,16 @@ pub struct IndexMapped {
     pub descriptors_field: String,
     /// Its list of value sets.
     pub value_sets_field: String,
-    /// `mode`, when present: (field, is optional).
-    pub mode: Option<(String, bool)>,
+    /// `mode`, when present.
+    pub mode: Option<WireField>,
     /// `step_seconds`, when present: (field, is optional).
     pub step_seconds: Option<(String, bool)>,
     /// The descriptor struct.
     pub descriptor: String,
-    /// `unit_hint` on the descriptor: (field, is optional).
-    pub unit_hint: Option<(String, bool)>,
-    /// `kind` on the descriptor: (field, is optional).
-    pub kind: Option<(String, bool)>,
+    /// `unit_hint` on the descriptor.
+    pub unit_hint: Option<WireField>,
+    /// `kind` on the descriptor.
+    pub kind: Option<WireField>,
     /// The value-set struct.
     pub value_set: String,
 }
@@ -119,12 +149,25 @@ fn wire_string_field(
     def: &StructDef,
     wire: &str,
     types: &BTreeMap<String, TypeDef>,
-) -> Option<(String, bool)> {
+) -> Option<WireField> {
     let f = field(def, wire)?;
-    let is_string = match &f.ty {
-        TypeRef::String => true,
-        TypeRef::Named(name) => matches!(types.get(name), Some(TypeDef::Enum(_))),
-        _ => false,
+    let open_enum = match &f.ty {
+        TypeRef::String => None,
+        TypeRef::Named(name) => match types.get(name) {
+            Some(TypeDef::Enum(def)) => Some((
+                def.name.clone(),
+                def.variants
+                    .iter()
+                    .map(|v| (v.wire.clone(), v.rust_name.clone()))
+                    .collect(),
+            )),
+            _ => return None,
+        },
+        _ => return None,
     };
-    is_string.then(|| (f.rust_name.clone(), !f.required || f.nullable))
+    Some(WireField {
+        field: f.rust_name.clone(),
+        optional: !f.required || f.nullable,
+        open_enum,
+    })
 }

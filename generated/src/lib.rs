@@ -19,7 +19,7 @@
 //!
 //! `client` (default): the HTTP client (reqwest with rustls, tokio's timer), [`Client`] and the
 //! [`operations`]. With `default-features = false` the crate is the [`models`], their open
-//! enums and the whole [`metrics`] module on serde and serde_json (and csv) alone: for code that
+//! enums and the whole [`metrics`] module on serde and serde_json alone: for code that
 //! only reads saved responses.
 //!
 //! # Example

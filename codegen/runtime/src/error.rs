@@ -122,12 +122,53 @@ pub enum Error {
     #[error("invalid request: {0}")]
     InvalidRequest(String),
 
+    /// A page says there is more but names no cursor, or a cursor already followed: the
+    /// next request would loop, so none is sent.
+    #[error("{}", match cursor {
+        Some(cursor) => format!("the server returned cursor {cursor:?} again; paging would never end"),
+        None => "the server says there are more pages but gives no cursor".to_owned(),
+    })]
+    PaginationStalled {
+        /// The cursor the page named, if any.
+        cursor: Option<ServerText>,
+    },
+
     /// The server answered 2xx with JSON of the right type, but not with an answer to the
-    /// request that was sent: a metrics response in another mode than the one asked for, with
-    /// the wrong number of value sets for its mode, or misaligned (see
-    /// [`requests`](crate::requests)).
+    /// request that was sent, by the rules of the layer that sent it (for a metrics request:
+    /// another mode than the one asked for, the wrong number of value sets, misaligned values).
+    /// [`InvalidResponse::downcast_ref`] gives that layer's own error.
     #[error("invalid response: {0}")]
-    InvalidResponse(#[source] crate::requests::ResponseError),
+    InvalidResponse(#[source] InvalidResponse),
+}
+
+/// Why a 2xx response is not the answer to its request, as the layer above the client judged
+/// it: that layer's own error, kept whole.
+#[derive(Debug)]
+pub struct InvalidResponse(Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl InvalidResponse {
+    /// Wraps a layer's own error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(Box::new(error))
+    }
+
+    /// The layer's error, if it is an `E`.
+    #[must_use]
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
+}
+
+impl fmt::Display for InvalidResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InvalidResponse {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 impl Error {
@@ -144,6 +185,7 @@ impl Error {
             | Self::ResponseTooLarge { .. }
             | Self::Timeout { .. }
             | Self::InvalidRequest(_)
+            | Self::PaginationStalled { .. }
             | Self::InvalidResponse(_) => None,
         }
     }
@@ -166,6 +208,7 @@ impl Error {
             Self::Decode { .. }
             | Self::ResponseTooLarge { .. }
             | Self::InvalidRequest(_)
+            | Self::PaginationStalled { .. }
             | Self::InvalidResponse(_) => false,
         }
     }
@@ -702,14 +745,19 @@ mod tests {
         assert_eq!(timeout.status(), None);
         assert!(timeout.is_retryable());
         assert!(!Error::InvalidRequest(String::new()).is_retryable());
-        let invalid = Error::InvalidResponse(crate::requests::ResponseError::ValueSetCount {
-            mode: crate::requests::MetricsMode::Summary,
-            count: 2,
-        });
+        #[derive(Debug, thiserror::Error)]
+        #[error("two value sets, expected one")]
+        struct Shape;
+        let invalid = Error::InvalidResponse(InvalidResponse::new(Shape));
         assert_eq!(
             invalid.to_string(),
-            "invalid response: SUMMARY response has 2 value sets, expected exactly 1"
+            "invalid response: two value sets, expected one"
         );
+        let Error::InvalidResponse(layer) = &invalid else {
+            unreachable!()
+        };
+        assert!(layer.downcast_ref::<Shape>().is_some());
+        assert!(layer.downcast_ref::<std::fmt::Error>().is_none());
         assert_eq!(invalid.status(), None);
         assert!(!invalid.is_retryable());
         assert!(!api(501, "").is_retryable());

@@ -7,6 +7,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::metrics::Unit;
+use crate::metrics::contract::MetricsMode;
+
 /// A response that lists metric descriptors once and aligns every value set to them by index.
 pub trait IndexMappedResponse {
     /// The descriptor type.
@@ -19,6 +22,9 @@ pub trait IndexMappedResponse {
     fn window_end_millis(&self) -> i64;
     /// The aggregation mode's wire string (`CURRENT`, `SUMMARY`, `SERIES`, …), if the type has one.
     fn mode_str(&self) -> Option<&str>;
+    /// The aggregation mode, when the type has one and it is one the runtime knows. The
+    /// generator writes this as a `match` over the document's own mode values.
+    fn mode(&self) -> Option<MetricsMode>;
     /// Seconds per step, when the server says.
     fn step_seconds(&self) -> Option<i64>;
     /// The descriptors; position `i` is index `i` of every value set's `values`.
@@ -33,6 +39,9 @@ pub trait IndexMappedDescriptor {
     fn name(&self) -> &str;
     /// The unit hint's wire string, if the type has one.
     fn unit_hint_str(&self) -> Option<&str>;
+    /// The unit the raw values are in ([`Unit::Unknown`] for a hint the runtime does not know,
+    /// or none). The generator writes this as a `match` over the document's own unit values.
+    fn unit(&self) -> Unit;
     /// The kind's wire string, if the type has one.
     fn kind_str(&self) -> Option<&str>;
     /// One label map per series, in the order of the values.

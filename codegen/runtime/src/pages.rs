@@ -9,7 +9,6 @@ pub use futures_core::Stream;
 use futures_util::{TryStreamExt as _, stream};
 
 use crate::Error;
-use crate::requests::ResponseError;
 use crate::server_text::ServerText;
 
 /// What one page says about the next: its cursor, and whether there is more.
@@ -26,7 +25,7 @@ pub struct PageInfo {
 ///
 /// The stream ends after a page without more; an error from `fetch` is yielded once and ends
 /// it. A page that says there is more but names no cursor, or names a cursor already sent, is
-/// [`Error::InvalidResponse`] ([`ResponseError::PaginationStalled`]) instead of another request.
+/// [`Error::PaginationStalled`] instead of another request.
 pub fn pages<P, F, Fut>(
     fetch: F,
     info: fn(&P) -> PageInfo,
@@ -59,10 +58,10 @@ where
                     state.next = Some(Some(cursor));
                 }
                 cursor => {
-                    let error = ResponseError::PaginationStalled {
+                    let error = Error::PaginationStalled {
                         cursor: cursor.map(ServerText::new),
                     };
-                    return Some((Err(Error::InvalidResponse(error)), state));
+                    return Some((Err(error), state));
                 }
             }
         }
@@ -163,7 +162,7 @@ mod tests {
             assert!(results.len() <= count, "{results:?}");
             let last = results.last();
             assert!(
-                matches!(last, Some(Err(Error::InvalidResponse(ResponseError::PaginationStalled { cursor })))
+                matches!(last, Some(Err(Error::PaginationStalled { cursor }))
                     if cursor.as_deref() == stalled),
                 "{last:?}"
             );

@@ -31,9 +31,17 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use crate::Error;
+use crate::error::InvalidResponse;
 use crate::index_mapped::IndexMappedResponse;
-use crate::metrics::{self, AlignmentError, Lookup, Series, Step, Validated};
+use crate::metrics::contract::check_mode_counts;
+pub use crate::metrics::contract::{MetricsMode, ResponseError};
+use crate::metrics::{self, Lookup, Series, Step, Validated};
 use crate::server_text::ServerText;
+
+#[cfg(feature = "client")]
+mod watch;
+#[cfg(feature = "client")]
+pub use watch::Watch;
 
 /// A time window for `SUMMARY` and `SERIES` requests, checked when built.
 ///
@@ -189,98 +197,31 @@ pub enum WindowError {
     },
 }
 
-impl From<WindowError> for Error {
-    /// A refused window is a request that was never sent: [`Error::InvalidRequest`].
-    fn from(error: WindowError) -> Self {
-        Self::InvalidRequest(error.to_string())
+impl From<ResponseError> for Error {
+    /// A response that is not the answer to its metrics request: [`Error::InvalidResponse`],
+    /// holding the [`ResponseError`] ([`ResponseError::of`] reads it back).
+    fn from(error: ResponseError) -> Self {
+        Self::InvalidResponse(InvalidResponse::new(error))
     }
 }
 
-/// The three aggregation modes, as the runtime names them (a generated crate has its own open
-/// enum for the wire values; this one is what errors and [`MetricsQuery`] carry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum MetricsMode {
-    /// `CURRENT`: one snapshot taken now.
-    Current,
-    /// `SUMMARY`: one value set covering the window.
-    Summary,
-    /// `SERIES`: value sets at a regular step.
-    Series,
-}
-
-impl MetricsMode {
-    /// The wire value: `CURRENT`, `SUMMARY` or `SERIES`.
+impl ResponseError {
+    /// The metrics layer's reason inside an [`Error::InvalidResponse`], if that is what `error`
+    /// is.
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Current => "CURRENT",
-            Self::Summary => "SUMMARY",
-            Self::Series => "SERIES",
-        }
-    }
-}
-
-impl MetricsMode {
-    /// The mode for a wire value; `None` for one this crate does not know.
-    #[must_use]
-    pub fn from_wire(wire: &str) -> Option<Self> {
-        match wire {
-            "CURRENT" => Some(Self::Current),
-            "SUMMARY" => Some(Self::Summary),
-            "SERIES" => Some(Self::Series),
+    pub fn of(error: &Error) -> Option<&Self> {
+        match error {
+            Error::InvalidResponse(invalid) => invalid.downcast_ref(),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for MetricsMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+impl From<WindowError> for Error {
+    /// A refused window is a request that was never sent: [`Error::InvalidRequest`].
+    fn from(error: WindowError) -> Self {
+        Self::InvalidRequest(error.to_string())
     }
-}
-
-/// Why a response cannot be the answer to the request that was sent; the payload of
-/// [`Error::InvalidResponse`].
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ResponseError {
-    /// The response says it was aggregated in another mode than the one asked for.
-    #[error("asked for {requested} metrics, the response is {returned}")]
-    ModeMismatch {
-        /// The mode sent.
-        requested: MetricsMode,
-        /// The mode the response names, as it names it.
-        returned: ServerText,
-    },
-    /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
-    #[error("{mode} response has {count} value sets, expected exactly 1")]
-    ValueSetCount {
-        /// The mode (`CURRENT` or `SUMMARY`).
-        mode: MetricsMode,
-        /// How many value sets it holds.
-        count: usize,
-    },
-    /// A `SERIES` response has no positive `step_seconds`.
-    #[error("SERIES response has step_seconds {step_seconds:?}, expected a positive number")]
-    StepSeconds {
-        /// What the response has instead.
-        step_seconds: Option<i64>,
-    },
-    /// The values do not line up with the descriptors, or the steps are out of order (see
-    /// [`metrics::validate`]).
-    #[error("misaligned response: {0}")]
-    Misaligned(#[source] AlignmentError),
-    /// A page says there is more but names no cursor, or a cursor already followed: the
-    /// next request would loop.
-    #[error("{}", match cursor {
-        Some(cursor) => format!("the server returned cursor {cursor:?} again; paging would never end"),
-        None => "the server says there are more pages but gives no cursor".to_owned(),
-    })]
-    PaginationStalled {
-        /// The cursor the page named, if any.
-        cursor: Option<ServerText>,
-    },
 }
 
 /// What a [`MetricsRequest`] asks for, handed to its [`MetricsOperation`] to send.
@@ -536,7 +477,7 @@ impl<O: MetricsOperation, M> MetricsRequest<O, M> {
         let sent = self.operation.send(query);
         async move {
             let response = sent.await?;
-            Metrics::check(response).map_err(Error::InvalidResponse)
+            Metrics::check(response).map_err(Error::from)
         }
     }
 }
@@ -592,7 +533,7 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     pub fn check(response: R) -> Result<Self, ResponseError> {
         let requested = M::MODE;
         if let Some(returned) = response.mode_str()
-            && returned != requested.as_str()
+            && response.mode() != Some(requested)
         {
             return Err(ResponseError::ModeMismatch {
                 requested,
@@ -609,31 +550,6 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
             response,
             mode: PhantomData,
         })
-    }
-}
-
-/// The checks of a response's value-set count and step that its mode asks for, fetched or
-/// saved: a `CURRENT` or `SUMMARY` response holds one value set, a `SERIES` one has a positive
-/// `step_seconds`.
-///
-/// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
-/// [`metrics::validate_response`] on a saved one, in the mode it names; both then run
-/// [`metrics::validate`].
-pub(crate) fn check_mode_counts(
-    mode: MetricsMode,
-    value_sets: usize,
-    step_seconds: Option<i64>,
-) -> Result<(), ResponseError> {
-    match mode {
-        MetricsMode::Series => match step_seconds {
-            Some(seconds) if seconds > 0 => Ok(()),
-            step_seconds => Err(ResponseError::StepSeconds { step_seconds }),
-        },
-        mode if value_sets != 1 => Err(ResponseError::ValueSetCount {
-            mode,
-            count: value_sets,
-        }),
-        _ => Ok(()),
     }
 }
 
@@ -776,6 +692,7 @@ impl<'a, R: IndexMappedResponse> Reading<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::AlignmentError;
     use crate::models::GetModelMetricsResponseV1;
 
     const SERIES: &str = r#"{

@@ -44,6 +44,15 @@ impl IndexMappedResponse for GetModelMetricsResponseV1 {
     fn mode_str(&self) -> Option<&str> {
         Some(&self.mode)
     }
+    // What the generator emits for a document whose mode is a plain string.
+    fn mode(&self) -> Option<crate::MetricsMode> {
+        match self.mode.as_str() {
+            "CURRENT" => Some(crate::MetricsMode::Current),
+            "SUMMARY" => Some(crate::MetricsMode::Summary),
+            "SERIES" => Some(crate::MetricsMode::Series),
+            _ => None,
+        }
+    }
     fn step_seconds(&self) -> Option<i64> {
         self.step_seconds
     }
@@ -61,6 +70,18 @@ impl IndexMappedDescriptor for ModelMetricDescriptorV1 {
     }
     fn unit_hint_str(&self) -> Option<&str> {
         Some(&self.unit_hint)
+    }
+    fn unit(&self) -> crate::metrics::Unit {
+        use crate::metrics::Unit;
+        match self.unit_hint.as_str() {
+            "PER_SECOND" => Unit::PerSecond,
+            "SECONDS" => Unit::Seconds,
+            "BYTES" => Unit::Bytes,
+            "MEBIBYTES" => Unit::Mebibytes,
+            "COUNT" => Unit::Count,
+            "RATIO" => Unit::Ratio,
+            _ => Unit::Unknown,
+        }
     }
     fn kind_str(&self) -> Option<&str> {
         Some(&self.kind)

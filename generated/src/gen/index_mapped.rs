@@ -23,6 +23,15 @@ impl rt::IndexMappedResponse for GetModelMetricsResponseV1 {
         Some(self.mode.as_str())
     }
 
+    fn mode(&self) -> Option<rt::MetricsMode> {
+        match &self.mode {
+            ModelMetricModeV1::Current => Some(rt::MetricsMode::Current),
+            ModelMetricModeV1::Summary => Some(rt::MetricsMode::Summary),
+            ModelMetricModeV1::Series => Some(rt::MetricsMode::Series),
+            _ => None,
+        }
+    }
+
     fn step_seconds(&self) -> Option<i64> {
         self.step_seconds
     }
@@ -43,6 +52,18 @@ impl rt::IndexMappedDescriptor for ModelMetricDescriptorV1 {
 
     fn unit_hint_str(&self) -> Option<&str> {
         Some(self.unit_hint.as_str())
+    }
+
+    fn unit(&self) -> rt::metrics::Unit {
+        match &self.unit_hint {
+            ModelMetricUnitHintV1::PerSecond => rt::metrics::Unit::PerSecond,
+            ModelMetricUnitHintV1::Seconds => rt::metrics::Unit::Seconds,
+            ModelMetricUnitHintV1::Bytes => rt::metrics::Unit::Bytes,
+            ModelMetricUnitHintV1::Mebibytes => rt::metrics::Unit::Mebibytes,
+            ModelMetricUnitHintV1::Count => rt::metrics::Unit::Count,
+            ModelMetricUnitHintV1::Ratio => rt::metrics::Unit::Ratio,
+            _ => rt::metrics::Unit::Unknown,
+        }
     }
 
     fn kind_str(&self) -> Option<&str> {

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
+use baseten_api::Error;
 use baseten_api::runtime::mock::Reply;
-use baseten_api::{Error, ResponseError};
 use baseten_tests::snapshots::consumers::mock::FakeBaseten;
 use baseten_tests::snapshots::consumers::models::{
     Event, EventPage, Pagination, Settings, UpdateSettings,
@@ -76,7 +76,7 @@ async fn a_looping_cursor_ends_in_an_error() {
         .try_collect()
         .await;
     match result {
-        Err(Error::InvalidResponse(ResponseError::PaginationStalled { cursor })) => {
+        Err(Error::PaginationStalled { cursor }) => {
             assert_eq!(cursor.as_deref(), Some("again"));
         }
         other => panic!("{other:?}"),

@@ -9,12 +9,12 @@ use serde::de::{
     Visitor,
 };
 
+use super::contract::{ResponseError, check_mode_counts};
 use super::csv_export::CsvRows;
-use super::decode::{DecodeError, decode};
-use super::strict::{Divert, Key, Strict};
 use super::validate::{AlignmentError, check_value_sets, validate_response};
+use crate::decode::strict::{Divert, Key, Strict};
+use crate::decode::{DecodeError, decode};
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
-use crate::requests::{MetricsMode, ResponseError, check_mode_counts};
 use crate::server_text::ServerText;
 
 /// Why [`export_csv`] wrote no CSV, or not all of it.
@@ -119,7 +119,7 @@ impl FlatSets {
     /// The checks of [`validate_response`], on the flat layout.
     fn check<R: IndexMappedResponse>(&self, response: &R) -> Result<(), ResponseError> {
         let count = self.starts.len();
-        if let Some(mode) = response.mode_str().and_then(MetricsMode::from_wire) {
+        if let Some(mode) = response.mode() {
             check_mode_counts(mode, count, response.step_seconds())?;
         }
         let descriptors = response.descriptors();

@@ -66,19 +66,18 @@
 //!
 //! [`IndexMappedResponse`]: crate::index_mapped::IndexMappedResponse
 
+pub(crate) mod contract;
 mod csv_export;
-mod decode;
 mod export;
 mod labels;
 mod number;
-mod strict;
 mod table;
 mod unit;
 mod validate;
 mod view;
 
+pub use crate::decode::{DecodeError, ValueLocation, decode};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
-pub use decode::{DecodeError, ValueLocation, decode};
 pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};

@@ -28,19 +28,6 @@ pub enum Unit {
 const BYTES_PER_MEBIBYTE: f64 = 1_048_576.0;
 
 impl Unit {
-    /// The unit for a unit hint's wire string; [`Unit::Unknown`] for anything unrecognised.
-    pub fn from_hint(hint: Option<&str>) -> Self {
-        match hint {
-            Some("PER_SECOND") => Self::PerSecond,
-            Some("SECONDS") => Self::Seconds,
-            Some("BYTES") => Self::Bytes,
-            Some("MEBIBYTES") => Self::Mebibytes,
-            Some("COUNT") => Self::Count,
-            Some("RATIO") => Self::Ratio,
-            _ => Self::Unknown,
-        }
-    }
-
     /// The unit [`to_base`](Unit::to_base) converts into: bytes for mebibytes, itself otherwise.
     pub fn base(self) -> Self {
         match self {
@@ -78,33 +65,6 @@ impl Unit {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hints_map_to_units() {
-        let hints = [
-            "PER_SECOND",
-            "SECONDS",
-            "BYTES",
-            "MEBIBYTES",
-            "COUNT",
-            "RATIO",
-        ];
-        let units: Vec<_> = hints.iter().map(|h| Unit::from_hint(Some(h))).collect();
-        assert_eq!(
-            units,
-            [
-                Unit::PerSecond,
-                Unit::Seconds,
-                Unit::Bytes,
-                Unit::Mebibytes,
-                Unit::Count,
-                Unit::Ratio
-            ]
-        );
-        assert_eq!(Unit::from_hint(Some("WATTS")), Unit::Unknown);
-        assert_eq!(Unit::from_hint(Some("mebibytes")), Unit::Unknown);
-        assert_eq!(Unit::from_hint(None), Unit::Unknown);
-    }
 
     #[test]
     fn only_mebibytes_convert() {

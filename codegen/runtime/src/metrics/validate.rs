@@ -2,8 +2,8 @@
 
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _};
 
+use super::contract::{MetricsMode, ResponseError, check_mode_counts};
 use super::view::Validated;
-use crate::requests::{MetricsMode, ResponseError, check_mode_counts};
 use crate::server_text::ServerText;
 
 /// The mode string of a summary response, which must hold exactly one value set.
@@ -131,7 +131,7 @@ pub(crate) fn check_value_sets<R: IndexMappedResponse>(
     start_of: impl Fn(usize) -> i64,
     check_set: impl Fn(usize) -> Result<(), AlignmentError>,
 ) -> Result<(), AlignmentError> {
-    if response.mode_str() == Some(SUMMARY_MODE) && count != 1 {
+    if response.mode() == Some(MetricsMode::Summary) && count != 1 {
         return Err(AlignmentError::SummaryValueSetCount { count });
     }
     let window_end_ms = response.window_end_millis();
@@ -168,7 +168,7 @@ pub(crate) fn check_value_sets<R: IndexMappedResponse>(
 pub fn validate_response<R: IndexMappedResponse>(
     response: &R,
 ) -> Result<Validated<'_, R>, ResponseError> {
-    match response.mode_str().and_then(MetricsMode::from_wire) {
+    match response.mode() {
         Some(mode) => {
             check_mode_counts(mode, response.value_sets().len(), response.step_seconds())?;
             validate(response).map_err(ResponseError::Misaligned)

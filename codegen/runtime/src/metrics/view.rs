@@ -270,6 +270,7 @@ pub struct Metric<'a, R> {
     pub kind: Option<&'a str>,
     /// The label set of each series, in value order.
     pub label_sets: &'a [BTreeMap<String, String>],
+    unit: Unit,
     view: Validated<'a, R>,
 }
 
@@ -301,13 +302,14 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
             unit_hint: descriptor.unit_hint_str(),
             kind: descriptor.kind_str(),
             label_sets: descriptor.label_sets(),
+            unit: descriptor.unit(),
             view,
         }
     }
 
     /// The unit the raw values are in, from the unit hint.
     pub fn unit(&self) -> Unit {
-        Unit::from_hint(self.unit_hint)
+        self.unit
     }
 
     /// The metric's series, in label-set order.
@@ -323,6 +325,7 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
                 labels,
                 unit_hint: metric.unit_hint,
                 kind: metric.kind,
+                unit: metric.unit,
                 view: metric.view,
             })
     }
@@ -343,6 +346,7 @@ pub struct Series<'a, R> {
     pub unit_hint: Option<&'a str>,
     /// The metric's kind, as sent.
     pub kind: Option<&'a str>,
+    unit: Unit,
     view: Validated<'a, R>,
 }
 
@@ -381,7 +385,7 @@ pub struct Point {
 impl<'a, R: IndexMappedResponse> Series<'a, R> {
     /// The unit the raw values are in, from the unit hint.
     pub fn unit(&self) -> Unit {
-        Unit::from_hint(self.unit_hint)
+        self.unit
     }
 
     /// The value of label `key`, if the series has it.

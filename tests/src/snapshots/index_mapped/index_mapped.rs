@@ -23,6 +23,10 @@ impl rt::IndexMappedResponse for WidgetUsage {
         None
     }
 
+    fn mode(&self) -> Option<rt::MetricsMode> {
+        None
+    }
+
     fn step_seconds(&self) -> Option<i64> {
         None
     }
@@ -43,6 +47,18 @@ impl rt::IndexMappedDescriptor for UsageCounter {
 
     fn unit_hint_str(&self) -> Option<&str> {
         self.unit_hint.as_ref().map(|value| value.as_str())
+    }
+
+    fn unit(&self) -> rt::metrics::Unit {
+        match self.unit_hint.as_deref() {
+            Some("PER_SECOND") => rt::metrics::Unit::PerSecond,
+            Some("SECONDS") => rt::metrics::Unit::Seconds,
+            Some("BYTES") => rt::metrics::Unit::Bytes,
+            Some("MEBIBYTES") => rt::metrics::Unit::Mebibytes,
+            Some("COUNT") => rt::metrics::Unit::Count,
+            Some("RATIO") => rt::metrics::Unit::Ratio,
+            _ => rt::metrics::Unit::Unknown,
+        }
     }
 
     fn kind_str(&self) -> Option<&str> {

@@ -7,7 +7,9 @@ use serde_path_to_error::Segment;
 
 use crate::server_text::ServerText;
 
-use super::strict::Strict;
+use strict::Strict;
+
+pub(crate) mod strict;
 
 /// Decodes a response from JSON bytes.
 ///

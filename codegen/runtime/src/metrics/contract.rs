@@ -1,0 +1,97 @@
+//! What makes a metrics response the answer to its request, by mode: the modes, the reasons a
+//! response is not an answer, and the value-set count each mode allows. Below both the requests
+//! and the alignment checks, which each use it.
+
+use std::fmt;
+
+use crate::metrics::AlignmentError;
+use crate::server_text::ServerText;
+
+/// The three aggregation modes, as the runtime names them (a generated crate has its own open
+/// enum for the wire values; this one is what errors and [`MetricsQuery`] carry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MetricsMode {
+    /// `CURRENT`: one snapshot taken now.
+    Current,
+    /// `SUMMARY`: one value set covering the window.
+    Summary,
+    /// `SERIES`: value sets at a regular step.
+    Series,
+}
+
+impl MetricsMode {
+    /// The wire value: `CURRENT`, `SUMMARY` or `SERIES`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Current => "CURRENT",
+            Self::Summary => "SUMMARY",
+            Self::Series => "SERIES",
+        }
+    }
+}
+
+impl fmt::Display for MetricsMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a response cannot be the answer to the request that was sent; the payload of
+/// [`Error::InvalidResponse`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// The response says it was aggregated in another mode than the one asked for.
+    #[error("asked for {requested} metrics, the response is {returned}")]
+    ModeMismatch {
+        /// The mode sent.
+        requested: MetricsMode,
+        /// The mode the response names, as it names it.
+        returned: ServerText,
+    },
+    /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
+    #[error("{mode} response has {count} value sets, expected exactly 1")]
+    ValueSetCount {
+        /// The mode (`CURRENT` or `SUMMARY`).
+        mode: MetricsMode,
+        /// How many value sets it holds.
+        count: usize,
+    },
+    /// A `SERIES` response has no positive `step_seconds`.
+    #[error("SERIES response has step_seconds {step_seconds:?}, expected a positive number")]
+    StepSeconds {
+        /// What the response has instead.
+        step_seconds: Option<i64>,
+    },
+    /// The values do not line up with the descriptors, or the steps are out of order (see
+    /// [`metrics::validate`]).
+    #[error("misaligned response: {0}")]
+    Misaligned(#[source] AlignmentError),
+}
+
+/// The checks of a response's value-set count and step that its mode asks for, fetched or
+/// saved: a `CURRENT` or `SUMMARY` response holds one value set, a `SERIES` one has a positive
+/// `step_seconds`.
+///
+/// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
+/// [`metrics::validate_response`] on a saved one, in the mode it names; both then run
+/// [`metrics::validate`].
+pub(crate) fn check_mode_counts(
+    mode: MetricsMode,
+    value_sets: usize,
+    step_seconds: Option<i64>,
+) -> Result<(), ResponseError> {
+    match mode {
+        MetricsMode::Series => match step_seconds {
+            Some(seconds) if seconds > 0 => Ok(()),
+            step_seconds => Err(ResponseError::StepSeconds { step_seconds }),
+        },
+        mode if value_sets != 1 => Err(ResponseError::ValueSetCount {
+            mode,
+            count: value_sets,
+        }),
+        _ => Ok(()),
+    }
+}
