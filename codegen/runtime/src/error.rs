@@ -462,12 +462,10 @@ mod tests {
         }
     }
 
-    /// The variant path of `error`; exhaustive, so a variant added to any of the three enums
-    /// stops this compiling until the test below builds it too.
-    fn variant(error: &Error) -> String {
-        use crate::metrics::AlignmentError as A;
-        use crate::requests::ResponseError as R;
-        let name = match error {
+    /// The name of `error`'s variant; exhaustive, so a variant added to `Error` stops this
+    /// compiling until the test below builds it too.
+    fn variant(error: &Error) -> &'static str {
+        match error {
             Error::RateLimited { .. } => "RateLimited",
             Error::Api { .. } => "Api",
             Error::Decode { .. } => "Decode",
@@ -476,37 +474,48 @@ mod tests {
             #[cfg(feature = "client")]
             Error::Transport(_) => "Transport",
             Error::InvalidRequest(_) => "InvalidRequest",
-            Error::InvalidResponse(inner) => match inner {
-                R::ModeMismatch { .. } => "ModeMismatch",
-                R::ValueSetCount { .. } => "ValueSetCount",
-                R::StepSeconds { .. } => "StepSeconds",
-                R::PaginationStalled { .. } => "PaginationStalled",
-                R::Misaligned(alignment) => match alignment {
-                    A::DescriptorCountMismatch { .. } => "DescriptorCountMismatch",
-                    A::LabelSetCountMismatch { .. } => "LabelSetCountMismatch",
-                    A::StartNotIncreasing { .. } => "StartNotIncreasing",
-                    A::StepAfterWindowEnd { .. } => "StepAfterWindowEnd",
-                    A::SummaryValueSetCount { .. } => "SummaryValueSetCount",
-                    A::NonFiniteValue { .. } => "NonFiniteValue",
-                },
-            },
-        };
-        name.to_owned()
+            Error::PaginationStalled { .. } => "PaginationStalled",
+            Error::InvalidResponse(_) => "InvalidResponse",
+        }
+    }
+
+    /// A layer's reason for an invalid response, quoting server text as layers must.
+    #[derive(Debug, thiserror::Error)]
+    #[error("the response names {0}")]
+    struct Quoting(ServerText);
+
+    /// Text holding `key` raw, percent-encoded in lower case, Debug-quoted and JSON-escaped.
+    fn echoing(key: &str) -> String {
+        let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+        let json: String = key
+            .chars()
+            .map(|c| format!("\\u{:04x}", u32::from(c)))
+            .collect();
+        format!("{key} {lower} {key:?} {json}")
+    }
+
+    /// Asserts that neither `Display` nor `Debug` of `error` holds `key` in a form of
+    /// [`echoing`].
+    fn assert_free_of(key: &str, name: &str, error: &dyn std::error::Error) {
+        let shown = format!("{error} {error:?}");
+        let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+        let json: String = key
+            .chars()
+            .map(|c| format!("\\u{:04x}", u32::from(c)))
+            .collect();
+        for form in [key, &lower, &json] {
+            assert!(!shown.contains(form), "{name}: {form} in {shown}");
+        }
     }
 
     /// Every variant that can hold server text, holding a registered key echoed in several
     /// forms, shows none of them in `Display` or `Debug` (`Transport` needs a live request; the
-    /// integration tests provoke it).
+    /// integration tests provoke it, and every variant of the metrics layer's errors).
     #[test]
     fn no_variant_shows_a_registered_key() {
-        use crate::metrics::AlignmentError as A;
-        use crate::requests::{MetricsMode, ResponseError as R};
         let key = "unit-test-key-Hq9.Zz";
         let _registered = crate::server_text::RegisteredSecret::new(key);
-        let echoed =
-            format!("{key} %75%6e%69%74-test-key-Hq9%2eZz {key:?} \\u0075nit-test-key-Hq9.Zz");
-        let text = || ServerText::new(echoed.clone());
-        let misaligned = |alignment| Error::InvalidResponse(R::Misaligned(alignment));
+        let text = || ServerText::new(echoing(key));
         let errors = [
             Error::RateLimited {
                 retry_after: None,
@@ -530,61 +539,16 @@ mod tests {
             Error::ResponseTooLarge { limit_bytes: 1 },
             Error::Timeout { attempts: 1 },
             Error::InvalidRequest("path parameter `id` is empty".to_owned()),
-            Error::InvalidResponse(R::ModeMismatch {
-                requested: MetricsMode::Current,
-                returned: text(),
-            }),
-            Error::InvalidResponse(R::ValueSetCount {
-                mode: MetricsMode::Summary,
-                count: 2,
-            }),
-            Error::InvalidResponse(R::StepSeconds { step_seconds: None }),
-            Error::InvalidResponse(R::PaginationStalled {
+            Error::PaginationStalled {
                 cursor: Some(text()),
-            }),
-            misaligned(A::DescriptorCountMismatch {
-                value_set: 0,
-                expected: 1,
-                actual: 0,
-            }),
-            misaligned(A::LabelSetCountMismatch {
-                value_set: 0,
-                descriptor: 0,
-                name: text(),
-                expected: 1,
-                actual: 0,
-            }),
-            misaligned(A::StartNotIncreasing {
-                value_set: 1,
-                start_ms: 0,
-                previous_start_ms: 0,
-            }),
-            misaligned(A::StepAfterWindowEnd {
-                value_set: 0,
-                start_ms: 2,
-                window_end_ms: 1,
-            }),
-            misaligned(A::SummaryValueSetCount { count: 2 }),
-            misaligned(A::NonFiniteValue {
-                value_set: 0,
-                descriptor: 0,
-                name: text(),
-                label_set: 0,
-                value: f64::NAN,
-            }),
+            },
+            Error::InvalidResponse(InvalidResponse::new(Quoting(text()))),
         ];
-        let mut names: Vec<String> = errors.iter().map(variant).collect();
+        let mut names: Vec<&str> = errors.iter().map(variant).collect();
         names.dedup();
         assert_eq!(names.len(), errors.len(), "{names:?}");
         for error in &errors {
-            let shown = format!("{error} {error:?}");
-            for form in [key, "%75%6e%69%74", "Hq9%2eZz", "\\u0075nit"] {
-                assert!(
-                    !shown.contains(form),
-                    "{}: {form} in {shown}",
-                    variant(error)
-                );
-            }
+            assert_free_of(key, variant(error), error);
         }
         assert!(errors[1].to_string().contains("<redacted>"));
     }

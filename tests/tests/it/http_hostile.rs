@@ -871,7 +871,7 @@ async fn no_error_variant_carries_an_echoed_key() {
     for error in [&two_summaries, &not_finite] {
         assert_free_of(&key, &format!("{error} {error:?}"));
         seen.push(format!(
-            "InvalidResponse/Misaligned/{}",
+            "InvalidResponse/InvalidResponse/Misaligned/{}",
             variant_path(&format!("{error:?}"))
         ));
     }
@@ -889,16 +889,17 @@ async fn no_error_variant_carries_an_echoed_key() {
             "Api",
             "Decode",
             "InvalidRequest",
-            "InvalidResponse/Misaligned/DescriptorCountMismatch",
-            "InvalidResponse/Misaligned/LabelSetCountMismatch",
-            "InvalidResponse/Misaligned/NonFiniteValue",
-            "InvalidResponse/Misaligned/StartNotIncreasing",
-            "InvalidResponse/Misaligned/StepAfterWindowEnd",
-            "InvalidResponse/Misaligned/SummaryValueSetCount",
-            "InvalidResponse/ModeMismatch",
-            "InvalidResponse/PaginationStalled",
-            "InvalidResponse/StepSeconds",
-            "InvalidResponse/ValueSetCount",
+            // The generic Error::InvalidResponse, holding the metrics layer's ResponseError.
+            "InvalidResponse/InvalidResponse/Misaligned/DescriptorCountMismatch",
+            "InvalidResponse/InvalidResponse/Misaligned/LabelSetCountMismatch",
+            "InvalidResponse/InvalidResponse/Misaligned/NonFiniteValue",
+            "InvalidResponse/InvalidResponse/Misaligned/StartNotIncreasing",
+            "InvalidResponse/InvalidResponse/Misaligned/StepAfterWindowEnd",
+            "InvalidResponse/InvalidResponse/Misaligned/SummaryValueSetCount",
+            "InvalidResponse/InvalidResponse/ModeMismatch",
+            "InvalidResponse/InvalidResponse/StepSeconds",
+            "InvalidResponse/InvalidResponse/ValueSetCount",
+            "PaginationStalled",
             "RateLimited",
             "ResponseTooLarge",
             "Timeout",
