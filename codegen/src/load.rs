@@ -1,7 +1,7 @@
 //! Text → JSON value: JSON or YAML, detected from the text itself.
 //!
 //! YAML goes through `serde_yaml_ng`, a maintained fork of the deprecated `serde_yaml`, and only
-//! through [`parse_yaml`], so swapping the YAML crate touches one function.
+//! through `parse_yaml`, so swapping the YAML crate touches one function.
 
 use std::cell::RefCell;
 
