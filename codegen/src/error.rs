@@ -41,9 +41,11 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// A JSON object with the same key twice (YAML refuses these while parsing).
-    #[error("{pointer}: duplicate key {key:?} (JSON line {line}, column {column})")]
+    /// An object with the same key twice.
+    #[error("{pointer}: duplicate key {key:?} ({format} line {line}, column {column})")]
     DuplicateKey {
+        /// `JSON` or `YAML`.
+        format: &'static str,
         /// The second occurrence.
         pointer: String,
         /// The key.

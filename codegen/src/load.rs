@@ -1,9 +1,11 @@
 //! Text → JSON value: JSON or YAML, detected from the text itself.
 //!
 //! YAML goes through `serde_yaml_ng`, a maintained fork of the deprecated `serde_yaml`, and only
-//! through `parse_yaml`, so swapping the YAML crate touches one function.
+//! through `parse_yaml`, so swapping the YAML crate touches one function. Both formats are
+//! read by one visitor (`UniqueKeys`) that refuses duplicate keys, nesting deeper than
+//! `MAX_DEPTH` and YAML aliases expanding the document past a budget, naming the place.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde_json::{Map, Number, Value};
 
@@ -67,74 +69,178 @@ fn too_deep(pointer: String) -> Error {
 /// The one place JSON is parsed. `serde_json::Value` keeps the last of two equal keys; YAML
 /// refuses them, and so does this, naming the second one.
 fn parse_json(text: &str) -> Result<Value, Error> {
-    use serde::de::DeserializeSeed;
-    let path = RefCell::new(Vec::new());
-    let duplicate = RefCell::new(None);
-    let seed = UniqueKeys {
-        path: &path,
-        duplicate: &duplicate,
-    };
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = seed
-        .deserialize(&mut deserializer)
+    let reader = Reader::new(text);
+    let value = reader
+        .seed()
+        .deserialize_from(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
-    value.map_err(|error| match duplicate.into_inner() {
-        Some((pointer, Fault::DuplicateKey(key))) => Error::DuplicateKey {
-            pointer,
-            key,
-            line: error.line(),
-            column: error.column(),
-        },
-        Some((pointer, Fault::TooDeep)) => too_deep(pointer),
-        None => Error::Syntax {
+    value.map_err(|error| {
+        reader.fault(|message| Error::Syntax {
             format: "JSON",
             line: error.line(),
             column: error.column(),
-            message: error.to_string(),
-        },
+            message: message.unwrap_or_else(|| error.to_string()),
+        })
     })
 }
 
-/// What [`UniqueKeys`] refused, and where.
-enum Fault {
-    DuplicateKey(String),
-    /// Deeper than [`MAX_DEPTH`]: refused before `serde_json`'s own limit, which names no place.
-    TooDeep,
+/// The one place YAML is parsed: through the same reader as JSON, so that YAML aliases, which
+/// `serde_yaml_ng` expands on every use, cannot turn a small document into a huge one.
+fn parse_yaml(text: &str) -> Result<Value, Error> {
+    let reader = Reader::new(text);
+    let value = reader
+        .seed()
+        .deserialize_from(serde_yaml_ng::Deserializer::from_str(text));
+    value.map_err(|error| {
+        reader.fault(|message| {
+            let (line, column) = error.location().map_or((0, 0), |l| (l.line(), l.column()));
+            Error::Syntax {
+                format: "YAML",
+                line,
+                column,
+                message: message.unwrap_or_else(|| error.to_string()),
+            }
+        })
+    })
 }
 
-/// Deserialises a JSON value like `serde_json::Value` does, but refuses an object with a key
-/// twice or nesting deeper than [`MAX_DEPTH`], recording where. `path` holds the keys and
-/// indices down to the value being read.
+/// Nodes and string bytes a document may expand to beyond its own length (which no document
+/// without aliases exceeds: a node costs one, a string one more per byte, and every node takes
+/// at least a byte of text, every string byte one more): room for aliases as documents use them,
+/// none for an alias of a list of aliases, so reading stays linear in the text.
+const EXPANSION_ALLOWANCE: usize = 1 << 20;
+
+/// What one parse has read: the path down to the value being read, what it refused and where,
+/// and how much more it may read.
+struct Reader {
+    path: RefCell<Vec<Segment>>,
+    fault: RefCell<Option<(String, Fault)>>,
+    budget: Cell<usize>,
+}
+
+/// A step of the path: indices are kept as numbers, as most values read are array items and
+/// the path is only turned into text for an error.
+enum Segment {
+    Index(usize),
+    Key(String),
+}
+
+/// What [`Reader`] refused.
+enum Fault {
+    DuplicateKey(String),
+    /// Deeper than [`MAX_DEPTH`]: refused before the parser's own limit, which names no place.
+    TooDeep,
+    /// Larger, with its aliases expanded, than the budget.
+    TooLarge,
+    /// A value JSON has no room for (a non-finite number, a YAML tag, a non-scalar key).
+    Unrepresentable(String),
+}
+
+impl Reader {
+    fn new(text: &str) -> Self {
+        Reader {
+            path: RefCell::new(Vec::new()),
+            fault: RefCell::new(None),
+            budget: Cell::new(text.len().saturating_add(EXPANSION_ALLOWANCE)),
+        }
+    }
+
+    fn seed(&self) -> UniqueKeys<'_> {
+        UniqueKeys { reader: self }
+    }
+
+    /// The error for a failed parse: the fault recorded, or the parser's own (built by `syntax`
+    /// with the message to show, `None` for the parser's).
+    fn fault(&self, syntax: impl FnOnce(Option<String>) -> Error) -> Error {
+        match self.fault.borrow_mut().take() {
+            Some((pointer, Fault::DuplicateKey(key))) => match syntax(None) {
+                Error::Syntax {
+                    format,
+                    line,
+                    column,
+                    ..
+                } => Error::DuplicateKey {
+                    format,
+                    pointer,
+                    key,
+                    line,
+                    column,
+                },
+                other => other,
+            },
+            Some((pointer, Fault::TooDeep)) => too_deep(pointer),
+            Some((pointer, Fault::TooLarge)) => Error::Invalid {
+                pointer,
+                reason: format!(
+                    "with its aliases expanded, the document is larger than its length plus \
+                     {EXPANSION_ALLOWANCE} nodes and bytes"
+                ),
+            },
+            Some((pointer, Fault::Unrepresentable(reason))) => Error::Invalid { pointer, reason },
+            None => syntax(None),
+        }
+    }
+}
+
+/// Deserialises a value like `serde_json::Value` does, from JSON or YAML, but refuses an
+/// object with a key twice, nesting deeper than [`MAX_DEPTH`], more than the budget of nodes
+/// and bytes, and values JSON cannot hold, recording where.
 #[derive(Clone, Copy)]
-struct UniqueKeys<'p> {
-    path: &'p RefCell<Vec<String>>,
-    duplicate: &'p RefCell<Option<(String, Fault)>>,
+struct UniqueKeys<'r> {
+    reader: &'r Reader,
 }
 
 impl UniqueKeys<'_> {
+    fn deserialize_from<'de, D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Value, D::Error> {
+        use serde::de::DeserializeSeed;
+        self.deserialize(deserializer)
+    }
+
     fn pointer(&self) -> Pointer {
         let mut pointer = Pointer::root();
-        for segment in self.path.borrow().iter() {
-            pointer = pointer.join(segment);
+        for segment in self.reader.path.borrow().iter() {
+            pointer = match segment {
+                Segment::Index(index) => pointer.join(index),
+                Segment::Key(key) => pointer.join(key),
+            };
         }
         pointer
     }
 
-    /// Refuses a container at [`MAX_DEPTH`], as [`check_depth`] does.
-    fn check_depth<E: serde::de::Error>(&self) -> Result<(), E> {
-        if self.path.borrow().len() < MAX_DEPTH {
-            return Ok(());
-        }
-        *self.duplicate.borrow_mut() = Some((self.pointer().to_string(), Fault::TooDeep));
-        Err(E::custom("nested too deep"))
+    fn refuse<E: serde::de::Error>(&self, pointer: Pointer, fault: Fault) -> E {
+        *self.reader.fault.borrow_mut() = Some((pointer.to_string(), fault));
+        E::custom("refused")
     }
 
-    /// Reads one child value with `segment` on the path.
-    fn child<T>(&self, segment: String, read: impl FnOnce(Self) -> T) -> T {
-        self.path.borrow_mut().push(segment);
+    /// Takes `cost` from the budget, or refuses the value here.
+    fn spend<E: serde::de::Error>(&self, cost: usize) -> Result<(), E> {
+        let left = self.reader.budget.get();
+        if left < cost {
+            return Err(self.refuse(self.pointer(), Fault::TooLarge));
+        }
+        self.reader.budget.set(left - cost);
+        Ok(())
+    }
+
+    /// Refuses a container at [`MAX_DEPTH`], as [`check_depth`] does.
+    fn check_depth<E: serde::de::Error>(&self) -> Result<(), E> {
+        self.spend(1)?;
+        if self.reader.path.borrow().len() < MAX_DEPTH {
+            return Ok(());
+        }
+        Err(self.refuse(self.pointer(), Fault::TooDeep))
+    }
+
+    /// Reads one child value with `segment` on the path, and gives the segment back.
+    fn child<T>(&self, segment: Segment, read: impl FnOnce(Self) -> T) -> (T, Option<Segment>) {
+        self.reader.path.borrow_mut().push(segment);
         let value = read(*self);
-        self.path.borrow_mut().pop();
-        value
+        let segment = self.reader.path.borrow_mut().pop();
+        (value, segment)
     }
 }
 
@@ -153,39 +259,64 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         formatter.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Value, E> {
+        self.spend(1)?;
         Ok(Value::Bool(value))
     }
 
-    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Value, E> {
+        self.spend(1)?;
         Ok(Value::Number(value.into()))
     }
 
-    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Value, E> {
+        self.spend(1)?;
         Ok(Value::Number(value.into()))
     }
 
-    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(value).map_or(Value::Null, Value::Number))
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Value, E> {
+        self.spend(1)?;
+        match Number::from_f64(value) {
+            Some(number) => Ok(Value::Number(number)),
+            None => Err(self.refuse(
+                self.pointer(),
+                Fault::Unrepresentable(format!("{value} is not a JSON number")),
+            )),
+        }
     }
 
-    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Value, E> {
+        self.spend(1 + value.len())?;
         Ok(Value::String(value.to_owned()))
     }
 
-    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Value, E> {
+        self.spend(1 + value.len())?;
         Ok(Value::String(value))
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.spend(1)?;
         Ok(Value::Null)
+    }
+
+    /// A YAML tag (`!include x`): JSON has no room for one.
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (tag, _) = data.variant::<String>()?;
+        Err(self.refuse(
+            self.pointer(),
+            Fault::Unrepresentable(format!("YAML tag !{tag} is not supported")),
+        ))
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         self.check_depth()?;
         let mut items = Vec::new();
-        while let Some(item) =
-            self.child(items.len().to_string(), |seed| seq.next_element_seed(seed))?
+        while let Some(item) = self
+            .child(Segment::Index(items.len()), |seed| {
+                seq.next_element_seed(seed)
+            })
+            .0?
         {
             items.push(item);
         }
@@ -195,84 +326,85 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         self.check_depth()?;
         let mut object = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key_seed(KeySeed(self))? {
+            self.spend(1 + key.len())?;
             if object.contains_key(&key) {
-                let pointer = self.pointer().join(&key).to_string();
-                *self.duplicate.borrow_mut() = Some((pointer, Fault::DuplicateKey(key)));
-                return Err(serde::de::Error::custom("duplicate key"));
+                let pointer = self.pointer().join(&key);
+                return Err(self.refuse(pointer, Fault::DuplicateKey(key)));
             }
-            let value = self.child(key.clone(), |seed| map.next_value_seed(seed))?;
-            object.insert(key, value);
+            let (value, key) = self.child(Segment::Key(key), |seed| map.next_value_seed(seed));
+            if let Some(Segment::Key(key)) = key {
+                object.insert(key, value?);
+            }
         }
         Ok(Value::Object(object))
     }
 }
 
-/// The one place YAML is parsed.
-fn parse_yaml(text: &str) -> Result<Value, Error> {
-    let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).map_err(|error| {
-        let (line, column) = error.location().map_or((0, 0), |l| (l.line(), l.column()));
-        Error::Syntax {
-            format: "YAML",
-            line,
-            column,
-            message: error.to_string(),
-        }
-    })?;
-    yaml_to_json(yaml, "#")
+/// Reads a mapping key as a string: YAML allows numbers and booleans (`200:` under
+/// `responses`), which become their text; a key JSON has no room for is refused.
+struct KeySeed<'r>(UniqueKeys<'r>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = String;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_any(self)
+    }
 }
 
-/// YAML allows non-string keys (`200:` under `responses`) and values JSON has no room for; keys
-/// become strings, and anything else unrepresentable is an error naming its place.
-fn yaml_to_json(yaml: serde_yaml_ng::Value, pointer: &str) -> Result<Value, Error> {
-    use serde_yaml_ng::Value as Y;
-    let invalid = |reason: String| Error::Invalid {
-        pointer: pointer.to_owned(),
-        reason,
-    };
-    Ok(match yaml {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::Number(i.into())
-            } else if let Some(u) = n.as_u64() {
-                Value::Number(u.into())
-            } else {
-                let f = n.as_f64().unwrap_or(f64::NAN);
-                Value::Number(
-                    Number::from_f64(f)
-                        .ok_or_else(|| invalid(format!("{f} is not a JSON number")))?,
-                )
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(
-            items
-                .into_iter()
-                .enumerate()
-                .map(|(i, item)| yaml_to_json(item, &format!("{pointer}/{i}")))
-                .collect::<Result<_, _>>()?,
-        ),
-        Y::Mapping(mapping) => {
-            let mut object = Map::new();
-            for (key, value) in mapping {
-                let key = match key {
-                    Y::String(s) => s,
-                    Y::Number(n) => n.to_string(),
-                    Y::Bool(b) => b.to_string(),
-                    other => {
-                        return Err(invalid(format!("mapping key {other:?} is not a string")));
-                    }
-                };
-                let child = Pointer::from_ref(pointer).join(&key).to_string();
-                let value = yaml_to_json(value, &child)?;
-                object.insert(key, value);
-            }
-            Value::Object(object)
-        }
-        Y::Tagged(tagged) => {
-            return Err(invalid(format!("YAML tag {} is not supported", tagged.tag)));
-        }
-    })
+impl KeySeed<'_> {
+    fn refuse<E: serde::de::Error>(&self, found: &str) -> E {
+        let reason = format!("a mapping key must be a string, found {found}");
+        self.0
+            .refuse(self.0.pointer(), Fault::Unrepresentable(reason))
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed<'_> {
+    type Value = String;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a mapping key")
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<String, E> {
+        Ok(value.to_owned())
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<String, E> {
+        Ok(value)
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<String, E> {
+        Err(self.refuse("null"))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.refuse("a sequence"))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.refuse("a mapping"))
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.refuse("a tagged value"))
+    }
 }

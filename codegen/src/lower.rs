@@ -121,6 +121,14 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
         .entry("paths")
         .or_insert_with(|| Value::Object(Map::new()));
 
+    // Extensions feed nothing the emitters use; the ones inside operations and schemas are
+    // removed where those are walked.
+    strip_extensions(object);
+    for key in ["info", "components"] {
+        if let Some(Value::Object(part)) = object.get_mut(key) {
+            strip_extensions(part);
+        }
+    }
     let mut lowerer = Lowerer { notes: Vec::new() };
     if object.contains_key("webhooks") {
         lowerer.note(&root.join("webhooks"), "webhooks are not generated");
@@ -137,6 +145,9 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
     }
     if let Some(Value::Object(components)) = object.get_mut("components") {
         let pointer = root.join("components");
+        if components.remove("callbacks").is_some() {
+            lowerer.note(&pointer.join("callbacks"), "callbacks are not generated");
+        }
         for (kind, entries) in components.iter_mut() {
             let Value::Object(entries) = entries else {
                 continue;
@@ -156,18 +167,164 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
         }
     }
 
-    // Tracking the path costs time on every value; only a failure needs it, so decode again
-    // with it then.
-    use serde::Deserialize;
-    let openapi = match openapiv3::OpenAPI::deserialize(&document) {
-        Ok(openapi) => openapi,
-        Err(_) => serde_path_to_error::deserialize(&document)
-            .map_err(|error| decode_error(&document, &error))?,
-    };
+    // Every schema has been checked node by node. The rest is checked with each schema stood in
+    // for by `{}`: `openapiv3` decodes a failing part several times over (once per form it tries,
+    // at each level), and without its schemas each part is small and nests a bounded depth.
+    let schemas: Vec<Value> = schema_slots(&mut document)
+        .into_iter()
+        .map(|slot| std::mem::replace(slot, Value::Object(Map::new())))
+        .collect();
+    decode(&document)?;
+    for (slot, schema) in schema_slots(&mut document).into_iter().zip(schemas) {
+        *slot = schema;
+    }
+    let openapi = decode(&document)?;
     Ok(Lowered {
         openapi,
         notes: lowerer.notes,
     })
+}
+
+/// Decodes the lowered document; only a failure tracks the path (it costs time on every value),
+/// by decoding again.
+fn decode(document: &Value) -> Result<openapiv3::OpenAPI, Error> {
+    use serde::Deserialize;
+    match openapiv3::OpenAPI::deserialize(document) {
+        Ok(openapi) => Ok(openapi),
+        Err(_) => serde_path_to_error::deserialize(document)
+            .map_err(|error| decode_error(document, &error)),
+    }
+}
+
+/// The outermost schemas of the document: where the document, not another schema, holds one.
+/// Each is walked (and so checked) by [`Lowerer::schema`]; the order is always the same.
+fn schema_slots(document: &mut Value) -> Vec<&mut Value> {
+    let mut slots = Vec::new();
+    let Value::Object(document) = document else {
+        return slots;
+    };
+    for (key, value) in document.iter_mut() {
+        match (key.as_str(), value) {
+            ("paths", Value::Object(paths)) => {
+                for (path, item) in paths.iter_mut() {
+                    if !path.starts_with("x-") {
+                        path_item_slots(item, &mut slots);
+                    }
+                }
+            }
+            ("components", Value::Object(components)) => {
+                for (kind, entries) in components.iter_mut() {
+                    let Value::Object(entries) = entries else {
+                        continue;
+                    };
+                    for entry in entries.values_mut() {
+                        match kind.as_str() {
+                            "schemas" => slots.push(entry),
+                            "parameters" | "headers" => parameter_slots(entry, &mut slots),
+                            "responses" | "requestBodies" => content_slots(entry, &mut slots),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    slots
+}
+
+fn path_item_slots<'v>(item: &'v mut Value, slots: &mut Vec<&'v mut Value>) {
+    let Value::Object(item) = item else {
+        return;
+    };
+    for (key, value) in item.iter_mut() {
+        if key == "parameters" {
+            parameter_list_slots(value, slots);
+        } else if METHODS.contains(&key.as_str()) {
+            let Value::Object(operation) = value else {
+                continue;
+            };
+            for (key, value) in operation.iter_mut() {
+                match (key.as_str(), value) {
+                    ("parameters", value) => parameter_list_slots(value, slots),
+                    ("requestBody", body) => content_slots(body, slots),
+                    ("responses", Value::Object(responses)) => {
+                        for response in responses.values_mut() {
+                            content_slots(response, slots);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn parameter_list_slots<'v>(parameters: &'v mut Value, slots: &mut Vec<&'v mut Value>) {
+    if let Value::Array(parameters) = parameters {
+        for parameter in parameters {
+            parameter_slots(parameter, slots);
+        }
+    }
+}
+
+/// A parameter or header: its `schema`, and the schemas of its `content`.
+fn parameter_slots<'v>(parameter: &'v mut Value, slots: &mut Vec<&'v mut Value>) {
+    let Value::Object(parameter) = parameter else {
+        return;
+    };
+    for (key, value) in parameter.iter_mut() {
+        match key.as_str() {
+            "schema" => slots.push(value),
+            "content" => media_slots(value, slots),
+            _ => {}
+        }
+    }
+}
+
+/// A request body or response: the schemas of its `content` and of its `headers`.
+fn content_slots<'v>(holder: &'v mut Value, slots: &mut Vec<&'v mut Value>) {
+    let Value::Object(holder) = holder else {
+        return;
+    };
+    for (key, value) in holder.iter_mut() {
+        match (key.as_str(), value) {
+            ("content", content) => media_slots(content, slots),
+            ("headers", Value::Object(headers)) => {
+                for header in headers.values_mut() {
+                    parameter_slots(header, slots);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A `content` map: each media type's `schema`, and the headers of its `encoding`.
+fn media_slots<'v>(content: &'v mut Value, slots: &mut Vec<&'v mut Value>) {
+    let Value::Object(content) = content else {
+        return;
+    };
+    for media in content.values_mut() {
+        let Value::Object(media) = media else {
+            continue;
+        };
+        for (key, value) in media.iter_mut() {
+            match (key.as_str(), value) {
+                ("schema", schema) => slots.push(schema),
+                ("encoding", Value::Object(encodings)) => {
+                    for encoding in encodings.values_mut() {
+                        if let Some(Value::Object(headers)) = encoding.get_mut("headers") {
+                            for header in headers.values_mut() {
+                                parameter_slots(header, slots);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// A path template must be a path: a leading `/`, no query string or fragment, and balanced,
@@ -340,6 +497,7 @@ impl Lowerer {
         let Value::Object(item) = item else {
             return Ok(());
         };
+        strip_extensions(item);
         if let Some(Value::Array(parameters)) = item.get_mut("parameters") {
             for (i, parameter) in parameters.iter_mut().enumerate() {
                 self.parameter(parameter, &pointer.join("parameters").join(i))?;
@@ -364,7 +522,9 @@ impl Lowerer {
                     self.response(response, &pointer.join("responses").join(status))?;
                 }
             }
-            if operation.contains_key("callbacks") {
+            // Removed, not only noted: a callback holds path items, which hold callbacks, and
+            // `openapiv3` retries a failed decode at every level of that nesting.
+            if operation.remove("callbacks").is_some() {
                 self.note(&pointer.join("callbacks"), "callbacks are not generated");
             }
         }
@@ -376,6 +536,8 @@ impl Lowerer {
         let Value::Object(object) = parameter else {
             return Ok(());
         };
+        strip_extensions(object);
+        strip_examples(object);
         if let Some(schema) = object.get_mut("schema") {
             self.schema(schema, &pointer.join("schema"))?;
         }
@@ -393,15 +555,31 @@ impl Lowerer {
 
     /// Anything with a `content` map of media types (request bodies, responses).
     fn content_holder(&mut self, holder: &mut Value, pointer: &Pointer) -> Result<(), Error> {
+        if let Value::Object(holder) = holder {
+            strip_extensions(holder);
+        }
         let Some(Value::Object(content)) = holder.get_mut("content") else {
             return Ok(());
         };
         for (media_type, media) in content.iter_mut() {
             let pointer = pointer.join("content").join(media_type);
-            if let Some(Value::Object(media)) = Some(media)
-                && let Some(schema) = media.get_mut("schema")
-            {
-                self.schema(schema, &pointer.join("schema"))?;
+            if let Value::Object(media) = media {
+                strip_extensions(media);
+                strip_examples(media);
+                if let Some(schema) = media.get_mut("schema") {
+                    self.schema(schema, &pointer.join("schema"))?;
+                }
+                // Encoding headers hold schemas too, so every schema is checked on the way.
+                if let Some(Value::Object(encodings)) = media.get_mut("encoding") {
+                    for (property, encoding) in encodings.iter_mut() {
+                        let pointer = pointer.join("encoding").join(property);
+                        if let Some(Value::Object(headers)) = encoding.get_mut("headers") {
+                            for (name, header) in headers.iter_mut() {
+                                self.parameter(header, &pointer.join("headers").join(name))?;
+                            }
+                        }
+                    }
+                }
             }
         }
         Ok(())
@@ -505,7 +683,7 @@ impl Lowerer {
                 );
             }
         }
-        Ok(())
+        check_schema_node(object, pointer)
     }
 
     /// `type: [T, "null"]` → `type: T, nullable: true`.
@@ -587,10 +765,81 @@ impl Lowerer {
     }
 }
 
+/// Decodes one lowered schema object as `openapiv3` would, with its subschemas (already checked,
+/// children first) stood in for by `{}`, and names the place of the first fault.
+///
+/// `openapiv3` decodes a schema or reference by trying each form and, on failure, decoding the
+/// same value again for its message, at every level: a fault 20 levels down costs 2^20 decodes
+/// of it. Checked here node by node, each value is decoded once, so the decode of the whole
+/// document that follows cannot fail inside a schema. A node is valid exactly when it decodes
+/// alone and its subschemas are valid: no `openapiv3` rule looks into a subschema from its
+/// parent, and the stand-in keeps every keyword present, so the same form is chosen.
+fn check_schema_node(object: &mut Map<String, Value>, pointer: &Pointer) -> Result<(), Error> {
+    let taken: Vec<Value> = subschemas(object)
+        .into_iter()
+        .map(|slot| std::mem::replace(slot, Value::Object(Map::new())))
+        .collect();
+    let node = Value::Object(std::mem::take(object));
+    let fault = decode_schema(&node).err().map(|error| {
+        let mut at = pointer_of(error.path());
+        // The keywords are read through flattened structs, which hide the path below the node:
+        // the first keyword that does not decode on its own is the place, when one is.
+        if at == "#"
+            && let Value::Object(keywords) = &node
+        {
+            let alone = keywords.iter().find(|(keyword, value)| {
+                let single = Map::from_iter([((*keyword).clone(), (*value).clone())]);
+                decode_schema(&Value::Object(single)).is_err()
+            });
+            if let Some((keyword, _)) = alone {
+                at = Pointer::root().join(keyword).into_string();
+            }
+        }
+        Error::Invalid {
+            pointer: format!("{pointer}{}", at.trim_start_matches('#')),
+            reason: error.inner().to_string(),
+        }
+    });
+    if let Value::Object(node) = node {
+        *object = node;
+    }
+    for (slot, original) in subschemas(object).into_iter().zip(taken) {
+        *slot = original;
+    }
+    fault.map_or(Ok(()), Err)
+}
+
+fn decode_schema(node: &Value) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize::<_, openapiv3::ReferenceOr<openapiv3::Schema>>(node).map(drop)
+}
+
+/// The subschemas of a schema object that [`Lowerer::schema`] walks, always in the same order.
+/// A keyword whose value has the wrong shape is not one: the node's own decode names it.
+fn subschemas(object: &mut Map<String, Value>) -> Vec<&mut Value> {
+    let mut slots = Vec::new();
+    for (keyword, value) in object.iter_mut() {
+        match (keyword.as_str(), value) {
+            ("items" | "additionalProperties" | "not", value @ Value::Object(_)) => {
+                slots.push(value);
+            }
+            ("properties", Value::Object(properties)) => slots.extend(properties.values_mut()),
+            ("allOf" | "anyOf" | "oneOf", Value::Array(members)) => slots.extend(members),
+            _ => {}
+        }
+    }
+    slots
+}
+
 /// `x-` extensions (code samples, stability markers) feed nothing the emitters use, and
 /// decoding them into the 3.0 model is a good part of its cost.
 fn strip_extensions(object: &mut Map<String, Value>) {
     object.retain(|key, _| !key.starts_with("x-"));
+}
+
+/// The examples of a media type, parameter or header: any size, and unused by the emitters.
+fn strip_examples(object: &mut Map<String, Value>) {
+    object.remove("example");
+    object.remove("examples");
 }
 
 fn is_null_schema(schema: &Value) -> bool {

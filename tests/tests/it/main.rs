@@ -13,6 +13,7 @@ mod layers;
 mod lowering;
 mod media;
 mod names_lock;
+mod nesting;
 mod operations_live;
 mod probe;
 mod properties;
