@@ -20,6 +20,8 @@ use crate::error::{
 use crate::retry::RetryPolicy;
 use crate::server_text::{RegisteredSecret, ServerText};
 use crate::support::Request;
+use crate::telemetry::{self, AttemptContext, InterceptedResponse, Interceptor};
+use crate::throttle::{Outcome, Traffic};
 
 /// Sent with every request so Baseten can tell this client's traffic apart.
 const USER_AGENT: &str = concat!("baseten-api-rust/", env!("CARGO_PKG_VERSION"));
@@ -138,6 +140,13 @@ struct Settings {
     default_headers: HeaderMap,
     request_id_header: HeaderName,
     max_response_bytes: u64,
+    /// Shared by every clone, and by the copies `with_timeout` and `with_retry_policy` make.
+    traffic: Arc<Traffic>,
+    limits: Limits,
+    interceptors: Arc<[Arc<dyn Interceptor>]>,
+    /// The base URL's host and port, for the `server.address` and `server.port` attributes.
+    server_address: String,
+    server_port: Option<u16>,
 }
 
 impl fmt::Debug for Client {
@@ -155,6 +164,8 @@ impl fmt::Debug for Client {
             )
             .field("request_id_header", &settings.request_id_header)
             .field("max_response_bytes", &settings.max_response_bytes)
+            .field("limits", &settings.limits)
+            .field("interceptors", &settings.interceptors.len())
             .finish_non_exhaustive()
     }
 }
@@ -204,6 +215,27 @@ impl Client {
     #[must_use]
     pub fn timeout(&self) -> Duration {
         self.inner.timeout
+    }
+
+    /// The cap on requests out at once, if one was set
+    /// ([`ClientBuilder::max_in_flight`]).
+    #[must_use]
+    pub fn max_in_flight(&self) -> Option<usize> {
+        self.inner.limits.max_in_flight
+    }
+
+    /// The configured per-endpoint rate, requests per second
+    /// ([`ClientBuilder::endpoint_rate_limit`]).
+    #[must_use]
+    pub fn endpoint_rate_limit(&self) -> Option<f64> {
+        self.inner.limits.endpoint_rate
+    }
+
+    /// What is left of the retry budget all requests of this client share (500 when full; a
+    /// retry after a server error costs 5, after a timeout 10, and successes pay it back).
+    #[must_use]
+    pub fn retry_budget_left(&self) -> u32 {
+        self.inner.traffic.budget_left()
     }
 
     /// Sends one request, retrying it as the [`RetryPolicy`] allows, and
@@ -266,11 +298,23 @@ impl Client {
         request: Request,
         accept: &'static str,
     ) -> Result<Vec<u8>, Error> {
+        let settings = &*self.inner;
+        // The span's name is fixed; `otel.name` is what an OpenTelemetry exporter shows
+        // (`GET /v1/models/{model_id}`), from the document's path template.
         let span = tracing::debug_span!(
             "baseten_api.request",
+            otel.name = %format_args!("{} {}", request.method, request.path_template),
+            otel.kind = "client",
             operation = request.operation,
             method = %request.method,
             path_template = request.path_template,
+            http.request.method = %request.method,
+            server.address = %settings.server_address,
+            server.port = settings.server_port,
+            url.template = request.path_template,
+            http.response.status_code = Empty,
+            http.request.resend_count = Empty,
+            error.type = Empty,
             attempt = Empty,
             status = Empty,
             elapsed_ms = Empty,
@@ -280,6 +324,7 @@ impl Client {
             let result = self.execute_with_retries(request, accept, &span).await;
             span.record("elapsed_ms", millis(started.elapsed()));
             if let Err(error) = &result {
+                span.record("error.type", telemetry::error_type(error));
                 tracing::debug!(error = %error, "request failed");
             }
             result
@@ -290,6 +335,11 @@ impl Client {
     /// The attempt loop: returns the body of the first 2xx response, or the
     /// error that ended the attempts.
     ///
+    /// Every attempt first waits its turn in the client's shared traffic state (the endpoint's
+    /// pause after a 429, its send rate, a slot under `max_in_flight`); a 429 pauses the
+    /// endpoint for every request instead of this one sleeping alone, and a retry after a
+    /// server error or timeout is paid for from the shared retry budget.
+    ///
     /// `span` is the request's span, passed in rather than taken from
     /// `Span::current()` so that recording works under any subscriber.
     async fn execute_with_retries(
@@ -298,6 +348,7 @@ impl Client {
         accept: &'static str,
         span: &tracing::Span,
     ) -> Result<Vec<u8>, Error> {
+        let settings = &*self.inner;
         let url = self.url_for(&request)?;
         // Checked once, before any attempt: the generator only emits valid media types, but a
         // hand-built request must not panic the client either.
@@ -312,47 +363,162 @@ impl Client {
             content_type,
         };
         let max_attempts = if is_idempotent(&request.method) {
-            self.inner.retry.max_attempts()
+            settings.retry.max_attempts()
         } else {
             1
         };
-        let mut backoff = self.inner.retry.backoff();
+        let template = request.path_template;
+        let traffic = &settings.traffic;
+        let max_wait = settings.retry.max_retry_after();
+        let full_url = telemetry::redacted_url(&url);
+        let mut backoff = settings.retry.backoff();
         let mut attempt: u32 = 0;
+        // What this call's retries took from the budget, refunded on success.
+        let mut budget_held: u32 = 0;
+        let mut last_throttle: Option<ServerText> = None;
         loop {
+            let slot = match traffic.admit(template, attempt > 0, max_wait).await {
+                Ok(slot) => slot,
+                Err(held) => {
+                    return Err(Error::RateLimited {
+                        retry_after: held.paused_for,
+                        attempts: attempt,
+                        body: last_throttle.unwrap_or_default(),
+                    });
+                }
+            };
             attempt += 1;
             span.record("attempt", attempt);
-            let failure = match self.send_once(&request, &headers, url.clone()).await {
+            if attempt > 1 {
+                span.record("http.request.resend_count", attempt - 1);
+            }
+            let attempt_span = tracing::debug_span!(
+                "baseten_api.attempt",
+                otel.name = %format_args!("{} {}", request.method, template),
+                otel.kind = "client",
+                http.request.method = %request.method,
+                server.address = %settings.server_address,
+                server.port = settings.server_port,
+                url.template = template,
+                url.full = %full_url,
+                http.request.resend_count = attempt.checked_sub(1).filter(|n| *n > 0),
+                http.response.status_code = Empty,
+                error.type = Empty,
+            );
+            let context = AttemptContext {
+                operation: request.operation,
+                path_template: template,
+                attempt,
+            };
+            let started = Instant::now();
+            let sent_at = tokio::time::Instant::now();
+            let sent = self
+                .send_once(&request, &headers, url.clone(), &context, sent_at)
+                .instrument(attempt_span.clone())
+                .await;
+            drop(slot);
+            let status = sent.as_ref().ok().map(|answer| answer.status.as_u16());
+            let mut throttle_noted = false;
+            if let Some(status) = status {
+                span.record("status", status);
+                span.record("http.response.status_code", status);
+                attempt_span.record("http.response.status_code", status);
+            }
+            let failure = match sent {
                 Ok(answer) if answer.status.is_success() => {
-                    span.record("status", answer.status.as_u16());
+                    traffic.record(template, Outcome::Success(sent_at));
+                    traffic.refund(budget_held);
+                    telemetry::instruments::request_duration(
+                        request.method.as_str(),
+                        template,
+                        &settings.server_address,
+                        status,
+                        None,
+                        started.elapsed().as_secs_f64(),
+                    );
                     return Ok(answer.body);
                 }
                 Ok(answer) => {
-                    span.record("status", answer.status.as_u16());
+                    throttle_noted = answer.throttle_noted;
                     Failure::from_response(answer, attempt)
                 }
                 Err(SendError::Transport(source)) => Failure::from_transport(source, attempt),
                 Err(SendError::TooLarge) => Failure {
                     error: Error::ResponseTooLarge {
-                        limit_bytes: self.inner.max_response_bytes,
+                        limit_bytes: settings.max_response_bytes,
                     },
                     retryable: false,
                     retry_after: None,
                 },
+                Err(SendError::Refused(error)) => Failure {
+                    error,
+                    retryable: false,
+                    retry_after: None,
+                },
             };
+            let error_type = telemetry::error_type(&failure.error);
+            attempt_span.record("error.type", error_type.as_str());
+            telemetry::instruments::request_duration(
+                request.method.as_str(),
+                template,
+                &settings.server_address,
+                status,
+                Some(&error_type),
+                started.elapsed().as_secs_f64(),
+            );
+            let throttled = matches!(failure.error, Error::RateLimited { .. });
+            if throttled {
+                // The whole endpoint waits, this request included (in `admit`).
+                let wait = failure.retry_after.unwrap_or_else(|| {
+                    backoff
+                        .next()
+                        .unwrap_or_else(|| settings.retry.max_backoff())
+                });
+                if !throttle_noted {
+                    traffic.record(template, Outcome::Throttled(wait, sent_at));
+                }
+                if let Error::RateLimited { body, .. } = &failure.error {
+                    last_throttle = Some(body.clone());
+                }
+            }
             if !failure.retryable || attempt >= max_attempts {
                 return Err(failure.error);
             }
-            let wait = match failure.retry_after {
-                // The server wants more patience than the policy allows:
-                // report its wait rather than sit it out.
-                Some(wait) if wait > self.inner.retry.max_retry_after() => {
-                    return Err(failure.error);
-                }
-                Some(wait) => wait,
-                None => backoff
-                    .next()
-                    .unwrap_or_else(|| self.inner.retry.max_backoff()),
+            if failure
+                .retry_after
+                .is_some_and(|wait| wait > settings.retry.max_retry_after())
+            {
+                // The server wants more patience than the policy allows: report its wait
+                // rather than sit it out.
+                return Err(failure.error);
+            }
+            if throttled {
+                telemetry::instruments::retry(template, "throttled");
+                tracing::debug!(attempt, reason = %failure.error, "retrying after the endpoint's pause");
+                continue;
+            }
+            let timed_out = matches!(failure.error, Error::Timeout { .. });
+            let Some(cost) = traffic.withdraw_retry(timed_out) else {
+                // The budget is spent: the server is struggling for everyone, so stop adding
+                // load and report what happened.
+                telemetry::instruments::budget_exhausted(template);
+                tracing::debug!(attempt, reason = %failure.error, "retry budget exhausted");
+                return Err(failure.error);
             };
+            budget_held = budget_held.saturating_add(cost);
+            let wait = failure.retry_after.unwrap_or_else(|| {
+                backoff
+                    .next()
+                    .unwrap_or_else(|| settings.retry.max_backoff())
+            });
+            telemetry::instruments::retry(
+                template,
+                match failure.error {
+                    Error::Timeout { .. } => "timeout",
+                    Error::Transport(_) => "transport",
+                    _ => "server_error",
+                },
+            );
             tracing::debug!(
                 attempt,
                 wait_ms = millis(wait),
@@ -363,12 +529,15 @@ impl Client {
         }
     }
 
-    /// One attempt: the status, the headers that matter and the whole body.
+    /// One attempt: the status, the headers that matter and the whole body, with the
+    /// interceptors run on the request before and on the response after.
     async fn send_once(
         &self,
         request: &Request,
         headers: &RequestHeaders,
         url: reqwest::Url,
+        context: &AttemptContext,
+        sent_at: tokio::time::Instant,
     ) -> Result<Answer, SendError> {
         let settings = &*self.inner;
         let mut builder = settings
@@ -387,7 +556,13 @@ impl Client {
                 .header(CONTENT_TYPE, content_type.clone())
                 .body(body.bytes.clone());
         }
-        let mut response = builder.send().await?;
+        let mut outgoing = builder.build()?;
+        for interceptor in settings.interceptors.iter() {
+            interceptor
+                .before_send(&mut outgoing, context)
+                .map_err(SendError::Refused)?;
+        }
+        let mut response = settings.http.execute(outgoing).await?;
         let status = response.status();
         let header = |name: &HeaderName| {
             response
@@ -400,6 +575,8 @@ impl Client {
             .as_deref()
             .and_then(|text| parse_retry_after(text, std::time::SystemTime::now()));
         let request_id = header(&settings.request_id_header);
+        let response_headers =
+            (!settings.interceptors.is_empty()).then(|| response.headers().clone());
         let limit = settings.max_response_bytes;
         if response
             .content_length()
@@ -416,11 +593,33 @@ impl Client {
             }
             body.extend_from_slice(&chunk);
         }
+        // A 429 naming its wait pauses the endpoint now, before any interceptor runs: every
+        // moment it is not noted, other requests may go out against it.
+        let throttle_noted = status == StatusCode::TOO_MANY_REQUESTS && {
+            let wait = ErrorBody::parse(&body).retry_after.or(retry_after);
+            if let Some(wait) = wait {
+                settings
+                    .traffic
+                    .record(request.path_template, Outcome::Throttled(wait, sent_at));
+            }
+            wait.is_some()
+        };
+        if let Some(response_headers) = &response_headers {
+            for interceptor in settings.interceptors.iter() {
+                let seen = InterceptedResponse {
+                    status,
+                    headers: response_headers,
+                    body: &mut body,
+                };
+                interceptor.after_response(seen, context);
+            }
+        }
         Ok(Answer {
             status,
             retry_after,
             request_id,
             body,
+            throttle_noted,
         })
     }
 
@@ -470,6 +669,8 @@ enum SendError {
     Transport(reqwest::Error),
     /// The body is longer than the client's cap.
     TooLarge,
+    /// An interceptor refused to let the request go.
+    Refused(Error),
 }
 
 impl From<reqwest::Error> for SendError {
@@ -486,6 +687,8 @@ struct Answer {
     /// The request id header's value, if the server sent one.
     request_id: Option<String>,
     body: Vec<u8>,
+    /// A 429 whose wait the shared traffic state has already been told.
+    throttle_noted: bool,
 }
 
 /// A failed attempt: the error to report if it is the last, whether another
@@ -504,6 +707,7 @@ impl Failure {
             retry_after: retry_after_header,
             request_id,
             body: bytes,
+            throttle_noted: _,
         } = answer;
         let parsed = ErrorBody::parse(&bytes);
         let retry_after = parsed.retry_after.or(retry_after_header);
@@ -615,7 +819,16 @@ pub struct ClientBuilder<C = Client> {
     default_headers: Vec<(String, String)>,
     request_id_header: String,
     max_response_bytes: u64,
+    limits: Limits,
+    interceptors: Vec<Arc<dyn Interceptor>>,
     client: PhantomData<fn() -> C>,
+}
+
+/// The limits a user sets on the builder; both off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Limits {
+    max_in_flight: Option<usize>,
+    endpoint_rate: Option<f64>,
 }
 
 impl<C> Clone for ClientBuilder<C> {
@@ -633,6 +846,8 @@ impl<C> Clone for ClientBuilder<C> {
             default_headers: self.default_headers.clone(),
             request_id_header: self.request_id_header.clone(),
             max_response_bytes: self.max_response_bytes,
+            limits: self.limits,
+            interceptors: self.interceptors.clone(),
             client: PhantomData,
         }
     }
@@ -664,6 +879,8 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("default_headers", &headers)
             .field("request_id_header", &self.request_id_header)
             .field("max_response_bytes", &self.max_response_bytes)
+            .field("limits", &self.limits)
+            .field("interceptors", &self.interceptors.len())
             .finish()
     }
 }
@@ -685,6 +902,8 @@ impl<C: From<Client>> ClientBuilder<C> {
             default_headers: Vec::new(),
             request_id_header: DEFAULT_REQUEST_ID_HEADER.to_owned(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            limits: Limits::default(),
+            interceptors: Vec::new(),
             client: PhantomData,
         }
     }
@@ -794,6 +1013,39 @@ impl<C: From<Client>> ClientBuilder<C> {
         self
     }
 
+    /// At most `n` requests of this client (and its clones) out at once; more wait their turn.
+    /// A request waiting for its endpoint's rate or sitting out a 429 does not hold a slot, so
+    /// the slots go to requests that can be sent. `0` counts as `1`. Default: no cap (a request
+    /// opens a connection when none is idle).
+    #[must_use]
+    pub fn max_in_flight(mut self, n: usize) -> Self {
+        self.limits.max_in_flight = Some(n.max(1));
+        self
+    }
+
+    /// Sends at most `requests_per_second` requests to each endpoint (an operation's path
+    /// template), spaced evenly; requests over it wait in the client. Default: off, and the
+    /// client only slows down after the server throttles it (see [`RetryPolicy`]).
+    ///
+    /// Baseten allows 100 requests per second per API key, counted per endpoint, and less on
+    /// some operations. Set a little under the limit (90 for 100) to leave room for network
+    /// jitter, and divide by the number of processes that share a key. A rate that is not a
+    /// positive number leaves the limit off.
+    #[must_use]
+    pub fn endpoint_rate_limit(mut self, requests_per_second: f64) -> Self {
+        self.limits.endpoint_rate =
+            Some(requests_per_second).filter(|rate| rate.is_finite() && *rate > 0.0);
+        self
+    }
+
+    /// Runs `interceptor` on every attempt: on the request just before it is sent, and on the
+    /// response once it is read (see [`Interceptor`]). Interceptors run in the order added.
+    #[must_use]
+    pub fn interceptor(mut self, interceptor: impl Interceptor) -> Self {
+        self.interceptors.push(Arc::new(interceptor));
+        self
+    }
+
     /// Builds the client.
     ///
     /// # Errors
@@ -831,6 +1083,14 @@ impl<C: From<Client>> ClientBuilder<C> {
                 .or(self.base_url.as_deref())
                 .unwrap_or(&self.default_base_url),
         )?;
+        let parsed = reqwest::Url::parse(&base_url).ok();
+        let server_address = parsed
+            .as_ref()
+            .and_then(|url| url.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        let server_port = parsed
+            .as_ref()
+            .and_then(reqwest::Url::port_or_known_default);
         for (name, timeout) in [
             ("connect timeout", self.connect_timeout),
             ("timeout", self.timeout),
@@ -878,6 +1138,14 @@ impl<C: From<Client>> ClientBuilder<C> {
                 default_headers,
                 request_id_header,
                 max_response_bytes: self.max_response_bytes,
+                traffic: Arc::new(Traffic::new(
+                    self.limits.max_in_flight,
+                    self.limits.endpoint_rate,
+                )),
+                limits: self.limits,
+                interceptors: self.interceptors.into(),
+                server_address,
+                server_port,
             }),
         }))
     }

@@ -8,7 +8,9 @@
 //!
 //! | Module | Contents |
 //! |---|---|
-//! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries (feature `client`) |
+//! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries, shared rate-limit state, limits (feature `client`) |
+//! | [`Interceptor`] | a hook into every attempt's request and response (feature `client`) |
+//! | [`Watch`] | a metrics request polled at an interval, as a `Stream` (feature `client`) |
 //! | [`Error`] | the error every call returns |
 //! | [`ServerText`], [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
@@ -38,6 +40,10 @@ mod retry;
 pub mod server_text;
 mod support;
 pub mod tagged;
+#[cfg(feature = "client")]
+mod telemetry;
+#[cfg(feature = "client")]
+mod throttle;
 
 // The metrics layer above it: index-mapped responses, their alignment and views, typestate
 // metrics requests, metric names, and the fake's metrics responses (`mock/metrics.rs`).
@@ -62,12 +68,12 @@ pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedVa
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 pub use jiff;
 pub use patch::Patch;
-#[cfg(feature = "client")]
-pub use requests::MetricsRequest;
 pub use requests::{
     CurrentMetrics, Metrics, MetricsMode, MetricsOperation, MetricsQuery, ResponseError,
     SeriesMetrics, SummaryMetrics, Window, WindowError, mode,
 };
+#[cfg(feature = "client")]
+pub use requests::{MetricsRequest, Watch};
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
@@ -78,3 +84,5 @@ pub use support::__private;
 pub use support::json_body;
 #[cfg(feature = "client")]
 pub use support::{Body, Method, Request, encode_path_segment};
+#[cfg(feature = "client")]
+pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};

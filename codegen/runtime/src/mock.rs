@@ -11,6 +11,7 @@ use wiremock::matchers::{body_json, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 pub mod metrics;
+pub mod throttled;
 
 /// The API key a fake's client sends; any key works with a fake.
 pub const FAKE_API_KEY: &str = "fake-baseten-key";

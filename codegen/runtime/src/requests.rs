@@ -38,6 +38,11 @@ pub use crate::metrics::contract::{MetricsMode, ResponseError};
 use crate::metrics::{self, Lookup, Series, Step, Validated};
 use crate::server_text::ServerText;
 
+#[cfg(feature = "client")]
+mod watch;
+#[cfg(feature = "client")]
+pub use watch::Watch;
+
 /// A time window for `SUMMARY` and `SERIES` requests, checked when built.
 ///
 /// A window bounded on both sides ([`Window::new`]) starts strictly before it ends and spans at

@@ -6,6 +6,7 @@ mod client;
 mod conformance;
 mod consumer_ops;
 mod consumers;
+mod fleet;
 mod golden;
 mod hostile;
 mod http_hostile;

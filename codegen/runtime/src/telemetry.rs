@@ -1,0 +1,214 @@
+//! What the client tells a platform team: OpenTelemetry HTTP-client attribute values for its
+//! spans (the URL with secrets redacted, the `error.type` of a failure), the optional
+//! `metrics`-facade instruments (feature `metrics`), and the [`Interceptor`] hook.
+
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+
+use crate::error::Error;
+
+/// What OpenTelemetry writes in place of a redacted value.
+const REDACTED: &str = "REDACTED";
+
+/// Query keys whose values are credentials (OpenTelemetry's list for `url.full` and `url.query`,
+/// plus the usual names for keys and tokens); matched without regard to case.
+const SECRET_QUERY_KEYS: [&str; 12] = [
+    "awsaccesskeyid",
+    "signature",
+    "sig",
+    "x-goog-signature",
+    "x-amz-signature",
+    "x-amz-credential",
+    "x-amz-security-token",
+    "api_key",
+    "apikey",
+    "key",
+    "token",
+    "access_token",
+];
+
+/// `url` for `url.full`: its query values under secret-looking keys replaced with `REDACTED`.
+/// (A base URL never carries user info: the builder refuses one.)
+pub(crate) fn redacted_url(url: &reqwest::Url) -> String {
+    if url.query().is_none() {
+        return url.to_string();
+    }
+    let mut shown = url.clone();
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(key, value)| (key.into_owned(), value.into_owned()))
+        .collect();
+    {
+        let mut serializer = shown.query_pairs_mut();
+        serializer.clear();
+        for (key, value) in &pairs {
+            let secret = SECRET_QUERY_KEYS
+                .iter()
+                .any(|secret| key.eq_ignore_ascii_case(secret));
+            serializer.append_pair(key, if secret { REDACTED } else { value });
+        }
+    }
+    shown.to_string()
+}
+
+/// OpenTelemetry's `error.type`: the status code for an HTTP error, else a short class name.
+pub(crate) fn error_type(error: &Error) -> String {
+    match error {
+        Error::RateLimited { .. } => "429".to_owned(),
+        Error::Api { status, .. } => status.to_string(),
+        Error::Timeout { .. } => "timeout".to_owned(),
+        Error::Transport(_) => "transport".to_owned(),
+        Error::Decode { .. } => "decode".to_owned(),
+        Error::ResponseTooLarge { .. } => "response_too_large".to_owned(),
+        Error::InvalidRequest(_) => "invalid_request".to_owned(),
+        Error::InvalidResponse(_) => "invalid_response".to_owned(),
+        Error::PaginationStalled { .. } => "pagination_stalled".to_owned(),
+    }
+}
+
+/// Where an attempt stands, for an [`Interceptor`].
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct AttemptContext {
+    /// The operation's name.
+    pub operation: &'static str,
+    /// The operation's path template as the document writes it (`url.template`).
+    pub path_template: &'static str,
+    /// 1 for the first attempt, 2 for the first retry, …
+    pub attempt: u32,
+}
+
+/// A response as an [`Interceptor`] sees it: status and headers, and the whole body, which it
+/// may change before the client decodes it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct InterceptedResponse<'a> {
+    /// The status.
+    pub status: StatusCode,
+    /// The headers.
+    pub headers: &'a HeaderMap,
+    /// The body as read (within the client's size cap).
+    pub body: &'a mut Vec<u8>,
+}
+
+/// A hook into every attempt, installed with
+/// [`ClientBuilder::interceptor`](crate::ClientBuilder::interceptor): to see or change each
+/// request just before it is sent (a header, a signature) and each response once it is read,
+/// without forking the runtime. Both methods default to doing nothing.
+///
+/// The request carries the `Authorization` header (marked sensitive); an interceptor that logs
+/// requests must leave it out.
+pub trait Interceptor: Send + Sync + 'static {
+    /// Called before each attempt goes out, after waiting for its turn.
+    ///
+    /// # Errors
+    ///
+    /// An error ends the call with it; nothing is sent.
+    fn before_send(
+        &self,
+        request: &mut reqwest::Request,
+        context: &AttemptContext,
+    ) -> Result<(), Error> {
+        let _ = (request, context);
+        Ok(())
+    }
+
+    /// Called with each attempt's response, read whole, before the client judges it.
+    fn after_response(&self, response: InterceptedResponse<'_>, context: &AttemptContext) {
+        let _ = (response, context);
+    }
+}
+
+/// The instruments of feature `metrics`, on the `metrics` facade: recorded when the feature is
+/// on and an exporter is installed; otherwise these do nothing.
+pub(crate) mod instruments {
+    /// OpenTelemetry's `http.client.request.duration` for one attempt, in seconds.
+    #[cfg_attr(not(feature = "metrics"), allow(unused_variables))]
+    pub(crate) fn request_duration(
+        method: &str,
+        template: &'static str,
+        server: &str,
+        status: Option<u16>,
+        error_type: Option<&str>,
+        seconds: f64,
+    ) {
+        #[cfg(feature = "metrics")]
+        {
+            let mut labels = vec![
+                ("http.request.method", method.to_owned()),
+                ("url.template", template.to_owned()),
+                ("server.address", server.to_owned()),
+            ];
+            if let Some(status) = status {
+                labels.push(("http.response.status_code", status.to_string()));
+            }
+            if let Some(error_type) = error_type {
+                labels.push(("error.type", error_type.to_owned()));
+            }
+            metrics::histogram!("http.client.request.duration", &labels).record(seconds);
+        }
+    }
+
+    /// `baseten.client.retries`: one retry of `template`, for `reason` (`throttled`,
+    /// `server_error`, `timeout`, `transport`).
+    #[cfg_attr(not(feature = "metrics"), allow(unused_variables))]
+    pub(crate) fn retry(template: &'static str, reason: &'static str) {
+        #[cfg(feature = "metrics")]
+        metrics::counter!(
+            "baseten.client.retries",
+            "url.template" => template,
+            "reason" => reason
+        )
+        .increment(1);
+    }
+
+    /// `baseten.client.retry_budget_exhausted`: a retry the budget could not pay for.
+    #[cfg_attr(not(feature = "metrics"), allow(unused_variables))]
+    pub(crate) fn budget_exhausted(template: &'static str) {
+        #[cfg(feature = "metrics")]
+        metrics::counter!("baseten.client.retry_budget_exhausted", "url.template" => template)
+            .increment(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_secrets_are_redacted_and_the_rest_kept() {
+        let url = reqwest::Url::parse(
+            "https://api.test/v1/m?metrics=a+b&api_key=hunter2&Token=t0p&sig=s1&mode=CURRENT",
+        )
+        .unwrap_or_else(|error| panic!("{error}"));
+        let shown = redacted_url(&url);
+        for secret in ["hunter2", "t0p", "s1"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert_eq!(
+            shown,
+            "https://api.test/v1/m?metrics=a+b&api_key=REDACTED&Token=REDACTED&sig=REDACTED&mode=CURRENT"
+        );
+        let plain = reqwest::Url::parse("https://api.test/v1/m").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(redacted_url(&plain), "https://api.test/v1/m");
+    }
+
+    #[test]
+    fn error_types_are_status_codes_or_classes() {
+        let limited = Error::RateLimited {
+            retry_after: None,
+            attempts: 1,
+            body: crate::ServerText::default(),
+        };
+        assert_eq!(error_type(&limited), "429");
+        assert_eq!(error_type(&Error::Timeout { attempts: 2 }), "timeout");
+        assert_eq!(
+            error_type(&Error::InvalidRequest(String::new())),
+            "invalid_request"
+        );
+        assert_eq!(
+            error_type(&Error::ResponseTooLarge { limit_bytes: 1 }),
+            "response_too_large"
+        );
+    }
+}
