@@ -241,6 +241,9 @@ pub enum TypeRef {
     String,
     /// `i64`
     Integer,
+    /// `u64`: an integer with an unsigned `format` (`uint64`, `uint32`, `uint8`, …), whose
+    /// values above `i64::MAX` an `i64` would refuse.
+    Unsigned,
     /// `f64`
     Number,
     /// `bool`
