@@ -397,11 +397,11 @@ fn change_report_lists_a_left_out_operation_like_a_removed_one() {
     let report = baseten_codegen::diff::api_changes(&ir(&binary), &ir(&multipart));
     assert_eq!(
         report.to_string(),
-        "1 changes to the generated API (1 breaking, 0 additive)\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content  [Client::post_uploads]\n"
+        "2 changes to the generated API (2 breaking, 0 additive)\n  breaking  fake expectation mock::FakeBaseten::on_post_uploads removed (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content  [Client::post_uploads]\n"
     );
     let back = baseten_codegen::diff::api_changes(&ir(&multipart), &ir(&binary));
     assert_eq!(
         back.to_string(),
-        "1 changes to the generated API (0 breaking, 1 additive)\n  additive  operation post_uploads added (POST /v1/uploads)  [Client::post_uploads]\n"
+        "2 changes to the generated API (0 breaking, 2 additive)\n  additive  fake expectation mock::FakeBaseten::on_post_uploads added (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  additive  operation post_uploads added (POST /v1/uploads)  [Client::post_uploads]\n"
     );
 }
