@@ -1,6 +1,6 @@
 //! The intermediate representation: validated, named Rust types and operations.
 //!
-//! [`build`] walks the lowered document once, resolves every `$ref` (dangling ones and
+//! `build` walks the lowered document once, resolves every `$ref` (dangling ones and
 //! reference-only cycles are errors), names every type and operation, and records as notes what
 //! it represents with a loss. The emitters read only this, never the document.
 //!
