@@ -11,14 +11,14 @@
 //! compiler can show it. A type that disappears while a structurally identical one appears
 //! (references to other renamed types included) is reported as a rename.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 use crate::ir::{
     AliasDef, Api, BodyKind, EnumDef, Field, IntEnumDef, Operation, Param, ResponseKind,
     SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
-use crate::probe::{method_item, query_item, type_item};
+use crate::probe::{fake_item, method_item, query_item, type_item};
 use crate::surface::builders::{self, Storage};
 use crate::surface::listing;
 use crate::surface::write_only::write_only_types;
@@ -337,7 +337,129 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
         }
     }
 
+    // What the surface adds beside the IR's items: entry points, streams, the fake.
+    if let (Ok(old_surface), Ok(new_surface)) = (
+        crate::surface::build(old, &old.names),
+        crate::surface::build(new, &new.names),
+    ) {
+        compare_extras(&extras(&old_surface), &extras(&new_surface), &mut changes);
+    }
+
     changes.into_report()
+}
+
+/// One `Client` method or fake expectation the surface adds: what it is, the endpoint it
+/// reaches, and what old code relies on (its arguments and types).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Extra {
+    what: &'static str,
+    endpoint: String,
+    shape: String,
+}
+
+/// The surface's entry points, streams and fake expectations, by item.
+fn extras(surface: &crate::surface::Surface<'_>) -> BTreeMap<String, Extra> {
+    let endpoint = |op: &Operation| format!("{} {}", op.method, op.path);
+    let ids = |op: &Operation| op.path_params.len();
+    let mut extras = BTreeMap::new();
+    for entry in &surface.entries {
+        extras.insert(
+            method_item(&entry.method),
+            Extra {
+                what: "metrics entry point",
+                endpoint: endpoint(entry.operation),
+                shape: format!(
+                    "{} ids, MetricsRequest<{}> of {}",
+                    ids(entry.operation),
+                    entry.operation_type,
+                    entry.response
+                ),
+            },
+        );
+    }
+    for stream in &surface.streams {
+        let op = stream.operation;
+        let query = op.query_type.as_deref().unwrap_or_default();
+        for (name, item) in [
+            (&stream.pages, listing::output(op)),
+            (&stream.items, render(&stream.pagination.item)),
+        ] {
+            extras.insert(
+                method_item(name),
+                Extra {
+                    what: "stream",
+                    endpoint: endpoint(op),
+                    shape: format!("{} ids and {query}, items {item}", ids(op)),
+                },
+            );
+        }
+    }
+    for op in &surface.operations {
+        extras.insert(
+            fake_item(&op.expectation),
+            Extra {
+                what: "fake expectation",
+                endpoint: endpoint(op.operation),
+                shape: format!(
+                    "{} ids, answers {}",
+                    ids(op.operation),
+                    answer(op.operation)
+                ),
+            },
+        );
+    }
+    for entry in &surface.entries {
+        extras.insert(
+            fake_item(&entry.expectation),
+            Extra {
+                what: "fake expectation",
+                endpoint: endpoint(entry.operation),
+                shape: format!("{} ids, answers {}", ids(entry.operation), entry.response),
+            },
+        );
+    }
+    extras
+}
+
+/// What the fake's expectation for `operation` answers with.
+fn answer(operation: &Operation) -> String {
+    match &operation.response {
+        ResponseKind::Json(ty) => render(ty),
+        _ => "()".to_owned(),
+    }
+}
+
+fn compare_extras(
+    old: &BTreeMap<String, Extra>,
+    new: &BTreeMap<String, Extra>,
+    changes: &mut Changes,
+) {
+    for (item, before) in old {
+        let what = before.what;
+        match new.get(item) {
+            None => changes.breaks(item, format!("{what} {item} removed ({})", before.endpoint)),
+            Some(after) if after.shape != before.shape => changes.breaks(
+                item,
+                format!("{what} {item} takes {} (was {})", after.shape, before.shape),
+            ),
+            Some(after) if after.endpoint != before.endpoint => changes.breaks_silently(
+                item,
+                format!(
+                    "{what} {item} now reaches {} (was {})",
+                    after.endpoint, before.endpoint
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (item, after) in new {
+        if !old.contains_key(item) {
+            changes.adds(
+                item,
+                format!("{} {item} added ({})", after.what, after.endpoint),
+            );
+        }
+    }
 }
 
 /// The two sides of one comparison.
@@ -876,6 +998,7 @@ fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
                 // Small `Copy` values, taken by value (the operations emitter's
                 // `argument_type`).
                 TypeRef::Integer
+                | TypeRef::Unsigned
                 | TypeRef::Number
                 | TypeRef::Boolean
                 | TypeRef::Decimal
@@ -1113,77 +1236,118 @@ fn detect_renames(old: &Api, new: &Api) -> BTreeMap<String, String> {
         .keys()
         .filter(|n| !new.types.contains_key(*n))
         .collect();
-    let added: Vec<&String> = new
-        .types
-        .keys()
-        .filter(|n| !old.types.contains_key(*n))
-        .collect();
+    let none = BTreeMap::new();
+    // Added types by structure: a removed type matches one whose structure, its references
+    // read through the renames found so far, is the same. Hashing the structure makes each
+    // attempt one lookup instead of a scan of every added type.
+    let mut added_by_structure: HashMap<String, Vec<&String>> = HashMap::new();
+    for (name, def) in &new.types {
+        if !old.types.contains_key(name) {
+            added_by_structure
+                .entry(structure(def, &none))
+                .or_default()
+                .push(name);
+        }
+    }
+    // The removed types that refer to each removed type: a rename found lets them match.
+    let removed_set: BTreeSet<&str> = removed.iter().map(|n| n.as_str()).collect();
+    let mut referrers: HashMap<&str, Vec<&String>> = HashMap::new();
+    for name in &removed {
+        let mut named = BTreeSet::new();
+        references(&old.types[*name], &mut named);
+        for target in named {
+            if let Some(target) = removed_set.get(target.as_str()) {
+                referrers.entry(target).or_default().push(name);
+            }
+        }
+    }
     let mut renames: BTreeMap<String, String> = BTreeMap::new();
-    // Leaves match first; each round lets types that refer to them match too.
-    loop {
-        let mut found = false;
-        for old_name in &removed {
-            if renames.contains_key(*old_name) {
-                continue;
-            }
-            let taken: BTreeSet<&String> = renames.values().collect();
-            let candidates: Vec<&&String> = added
-                .iter()
-                .filter(|new_name| !taken.contains(**new_name))
-                .filter(|new_name| {
-                    same_structure(&old.types[*old_name], &new.types[**new_name], &renames)
-                })
-                .collect();
-            if let [only] = candidates.as_slice() {
-                renames.insert((*old_name).clone(), (**only).clone());
-                found = true;
-            }
+    let mut taken: BTreeSet<&String> = BTreeSet::new();
+    // Removed types that found several candidates, by structure: one of those taken may leave
+    // them one.
+    let mut waiting: HashMap<String, Vec<&String>> = HashMap::new();
+    // Leaves match first; each rename lets the types that refer to it try again.
+    let mut pending: BTreeSet<&String> = removed.iter().copied().collect();
+    while let Some(old_name) = pending.pop_first() {
+        if renames.contains_key(old_name) {
+            continue;
         }
-        if !found {
-            return renames;
+        let key = structure(&old.types[old_name], &renames);
+        let Some(bucket) = added_by_structure.get(&key) else {
+            continue;
+        };
+        let candidates: Vec<&&String> = bucket.iter().filter(|n| !taken.contains(**n)).collect();
+        match candidates.as_slice() {
+            [only] => {
+                let only: &String = only;
+                renames.insert(old_name.clone(), only.clone());
+                taken.insert(only);
+                pending.extend(referrers.get(old_name.as_str()).into_iter().flatten());
+                pending.extend(waiting.remove(&key).into_iter().flatten());
+            }
+            [] => {}
+            _ => waiting.entry(key).or_default().push(old_name),
         }
+    }
+    renames
+}
+
+/// Every type name `def` refers to.
+fn references(def: &TypeDef, out: &mut BTreeSet<String>) {
+    fn walk(ty: &TypeRef, out: &mut BTreeSet<String>) {
+        match ty {
+            TypeRef::Named(name) => {
+                out.insert(name.clone());
+            }
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => walk(inner, out),
+            _ => {}
+        }
+    }
+    match def {
+        TypeDef::Struct(def) => def.fields.iter().for_each(|f| walk(&f.ty, out)),
+        TypeDef::Union(def) => def.variants.iter().for_each(|v| walk(&v.ty, out)),
+        TypeDef::Untagged(def) => def.variants.iter().for_each(|v| walk(&v.ty, out)),
+        TypeDef::Alias(def) => walk(&def.ty, out),
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
     }
 }
 
-fn same_structure(old: &TypeDef, new: &TypeDef, renames: &BTreeMap<String, String>) -> bool {
-    match (old, new) {
-        (TypeDef::Struct(a), TypeDef::Struct(b)) => {
-            a.fields.len() == b.fields.len()
-                && a.fields.iter().zip(&b.fields).all(|(x, y)| {
-                    x.wire_name == y.wire_name
-                        && field_type(x, renames) == field_type(y, &BTreeMap::new())
-                })
+/// What two types must share to be one renamed: the same text for both exactly when the old
+/// one (its references read through `renames`) and the new one have the same kind, wire names,
+/// tags and field types.
+fn structure(def: &TypeDef, renames: &BTreeMap<String, String>) -> String {
+    let mut key = String::from(kind(def));
+    let mut part = |text: &str| {
+        key.push('\u{0}');
+        key.push_str(text);
+    };
+    match def {
+        TypeDef::Struct(def) => {
+            for field in &def.fields {
+                part(&field.wire_name);
+                part(&field_type(field, renames));
+            }
         }
-        (TypeDef::Enum(a), TypeDef::Enum(b)) => a
-            .variants
-            .iter()
-            .map(|v| &v.wire)
-            .eq(b.variants.iter().map(|v| &v.wire)),
-        (TypeDef::Union(a), TypeDef::Union(b)) => {
-            a.tag_property == b.tag_property
-                && a.variants.len() == b.variants.len()
-                && a.variants
-                    .iter()
-                    .zip(&b.variants)
-                    .all(|(x, y)| x.tag == y.tag && rename(&x.ty, renames) == y.ty)
+        TypeDef::Enum(def) => def.variants.iter().for_each(|v| part(&v.wire)),
+        TypeDef::Union(def) => {
+            part(&def.tag_property);
+            for variant in &def.variants {
+                part(&variant.tag);
+                part(&format!("{:?}", rename(&variant.ty, renames)));
+            }
         }
-        (TypeDef::Alias(a), TypeDef::Alias(b)) => rename(&a.ty, renames) == b.ty,
-        (TypeDef::IntEnum(a), TypeDef::IntEnum(b)) => a
-            .variants
-            .iter()
-            .map(|v| v.value)
-            .eq(b.variants.iter().map(|v| v.value)),
-        (TypeDef::Untagged(a), TypeDef::Untagged(b)) => {
-            a.variants.len() == b.variants.len()
-                && a.variants.iter().zip(&b.variants).all(|(x, y)| {
-                    x.kind == y.kind
-                        && x.rust_name == y.rust_name
-                        && x.boxed == y.boxed
-                        && rename(&x.ty, renames) == y.ty
-                })
+        TypeDef::Alias(def) => part(&format!("{:?}", rename(&def.ty, renames))),
+        TypeDef::IntEnum(def) => def.variants.iter().for_each(|v| part(&v.value.to_string())),
+        TypeDef::Untagged(def) => {
+            for variant in &def.variants {
+                part(variant.kind.name());
+                part(&variant.rust_name);
+                part(if variant.boxed { "boxed" } else { "" });
+                part(&format!("{:?}", rename(&variant.ty, renames)));
+            }
         }
-        _ => false,
     }
+    key
 }
 
 fn field_type(field: &Field, renames: &BTreeMap<String, String>) -> String {
@@ -1212,6 +1376,7 @@ fn render(ty: &TypeRef) -> String {
     match ty {
         TypeRef::String => "String".into(),
         TypeRef::Integer => "i64".into(),
+        TypeRef::Unsigned => "u64".into(),
         TypeRef::Number => "f64".into(),
         TypeRef::Boolean => "bool".into(),
         TypeRef::Decimal => "Decimal".into(),

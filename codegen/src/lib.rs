@@ -81,7 +81,7 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
     let lowered = lower::lower(load::parse_document(input.spec_text)?)?;
     let mut notes = lowered.notes;
     // Selection first: what it leaves out is never converted, so it cannot fail the build.
-    let selection = select::select(&lowered.openapi, &config.select)?;
+    let selection = select::select(&lowered.openapi, &config.select, config.strict, &mut notes)?;
     let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
     Ok((api, notes))
 }

@@ -31,6 +31,7 @@ use quote::quote;
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
 use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
 use crate::surface::builders::{self, Storage};
+use crate::surface::{MetricsEntry, PageStream, Surface};
 use crate::tokens::{argument_type, ident, type_tokens};
 use crate::{Error, emit};
 
@@ -47,6 +48,11 @@ pub fn method_item(name: &str) -> String {
 /// The change report's name for a query struct: `operations::GetModelsQuery`.
 pub fn query_item(name: &str) -> String {
     format!("operations::{name}")
+}
+
+/// The change report's name for one of the fake's expectations: `mock::FakeBaseten::on_x`.
+pub fn fake_item(name: &str) -> String {
+    format!("mock::{}::{name}", crate::surface::FAKE_TYPE)
 }
 
 /// One probe crate's `src/lib.rs`, and which function probes which item.
@@ -112,6 +118,8 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
                 .map(|q| (probe_name("operations", q), query_item(q)));
             std::iter::once(method).chain(query)
         }))
+        .chain(extra_methods(&surface).map(|name| (probe_name("Client", name), method_item(name))))
+        .chain(fake_methods(&surface).map(|(name, _)| (probe_name("mock", name), fake_item(name))))
         .collect();
     let source = emit::format_file("probe.rs", || {
         let krate = ident(&krate_name);
@@ -134,16 +142,132 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             let query = probe_query(op, &krate);
             quote!(#method #query)
         });
+        let entries = surface
+            .entries
+            .iter()
+            .map(|entry| probe_entry(entry, &krate));
+        let streams = surface
+            .streams
+            .iter()
+            .map(|stream| probe_stream(stream, &krate));
+        let fake = fake_methods(&surface).map(|(name, op)| probe_fake(name, op, &krate));
         quote! {
             #header
             #(#types)*
             #(#operations)*
+            #(#entries)*
+            #(#streams)*
+            #(#fake)*
         }
     })?;
     Ok(Probe {
         source,
         functions: function_names,
     })
+}
+
+/// The `Client` methods the surface adds to the operations': entry points and streams.
+fn extra_methods<'s>(surface: &'s Surface<'_>) -> impl Iterator<Item = &'s str> {
+    surface
+        .entries
+        .iter()
+        .map(|entry| entry.method.as_str())
+        .chain(
+            surface
+                .streams
+                .iter()
+                .flat_map(|stream| [stream.pages.as_str(), stream.items.as_str()]),
+        )
+}
+
+/// The fake's expectations, each with the operation it expects and the type it answers with
+/// (`None`: raw answers only).
+fn fake_methods<'s>(
+    surface: &'s Surface<'_>,
+) -> impl Iterator<Item = (&'s str, (&'s Operation, Option<TypeRef>))> {
+    surface
+        .operations
+        .iter()
+        .map(|op| {
+            let answer = Surface::response_type(op.operation).cloned();
+            (op.expectation.as_str(), (op.operation, answer))
+        })
+        .chain(surface.entries.iter().map(|entry| {
+            let answer = Some(TypeRef::Named(entry.response.clone()));
+            (entry.expectation.as_str(), (entry.operation, answer))
+        }))
+}
+
+/// A metrics entry point: started with string ids, it is the runtime's request over the old
+/// support struct, whose response is the old response type.
+fn probe_entry(entry: &MetricsEntry<'_>, krate: &proc_macro2::Ident) -> TokenStream {
+    let function = ident(&probe_name("Client", &entry.method));
+    let method = ident(&entry.method);
+    let operation_type = ident(&entry.operation_type);
+    let response = ident(&entry.response);
+    let ids = entry
+        .operation
+        .path_params
+        .iter()
+        .map(|_| any(&quote!(::std::string::String)));
+    quote! {
+        pub fn #function(client: &::#krate::Client) {
+            fn answers<O: rt::MetricsOperation<Response = #response>>(_: &rt::MetricsRequest<O>) {}
+            let request: rt::MetricsRequest<::#krate::client::#operation_type> =
+                client.#method(#(#ids),*);
+            answers(&request);
+        }
+    }
+}
+
+/// A stream's two methods: the old ids and query, items of the old types.
+fn probe_stream(stream: &PageStream<'_>, krate: &proc_macro2::Ident) -> TokenStream {
+    let op = stream.operation;
+    let Some(query) = &op.query_type else {
+        return TokenStream::new();
+    };
+    let query = ident(query);
+    let ids: Vec<TokenStream> = op
+        .path_params
+        .iter()
+        .map(|_| any(&quote!(::std::string::String)))
+        .collect();
+    let query = any(&quote!(&::#krate::operations::#query));
+    let response = match &op.response {
+        ResponseKind::Json(ty) => type_tokens(ty),
+        _ => return TokenStream::new(),
+    };
+    let item = type_tokens(&stream.pagination.item);
+    let [pages, items] = [&stream.pages, &stream.items].map(|name| ident(name));
+    let [pages_function, items_function] =
+        [&stream.pages, &stream.items].map(|name| ident(&probe_name("Client", name)));
+    quote! {
+        pub fn #pages_function(client: &::#krate::Client) {
+            support::items_of::<#response>(client.#pages(#(#ids,)* #query));
+        }
+
+        pub fn #items_function(client: &::#krate::Client) {
+            support::items_of::<#item>(client.#items(#(#ids,)* #query));
+        }
+    }
+}
+
+/// One of the fake's expectations: string ids, an expectation answering with the old type.
+fn probe_fake(
+    name: &str,
+    (operation, answer): (&Operation, Option<TypeRef>),
+    krate: &proc_macro2::Ident,
+) -> TokenStream {
+    let function = ident(&probe_name("mock", name));
+    let method = ident(name);
+    let fake = ident(crate::surface::FAKE_TYPE);
+    let answer = answer.as_ref().map_or_else(|| quote!(()), type_tokens);
+    let ids = operation.path_params.iter().map(|_| any(&quote!(&str)));
+    quote! {
+        pub fn #function(fake: &::#krate::mock::#fake) {
+            let _: rt::mock::Expectation<'_, #answer> = fake.#method(#(#ids),*);
+        }
+    }
 }
 
 /// `probe_models_Foo`: the prefix keeps the three item kinds apart (types are UpperCamelCase,
@@ -171,6 +295,13 @@ fn header(api: &Api, krate: &proc_macro2::Ident) -> TokenStream {
             /// of another type is a compile error rather than an inference.
             pub fn any<T>() -> T {
                 unimplemented!()
+            }
+
+            /// Checks that `stream` yields `T`s (or the crate's errors).
+            pub fn items_of<T>(
+                stream: impl super::rt::pages::Stream<Item = ::core::result::Result<T, super::rt::Error>>,
+            ) {
+                let _ = stream;
             }
 
             /// What is passed where an argument takes anything `Display`: a type no concrete

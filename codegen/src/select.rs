@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use openapiv3::{OpenAPI, ReferenceOr};
 use serde_json::Value;
 
-use crate::Error;
+use crate::{Error, Note};
 
 /// What to convert.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,9 +43,16 @@ impl Selection {
     }
 }
 
-/// Applies `selectors` to `spec`. Every selector must pick at least one operation: one that picks
-/// none is a typo or an operation the document no longer has, and is reported as such.
-pub(crate) fn select(spec: &OpenAPI, selectors: &[String]) -> Result<Selection, Error> {
+/// Applies `selectors` to `spec`. Every pattern (`*`, `tag:`) must pick at least one operation:
+/// one that picks none is a typo. A selector naming one operation exactly that the document does
+/// not have names an operation it no longer has (a change report between two documents must be
+/// able to say so): a note, and an error only in strict mode.
+pub(crate) fn select(
+    spec: &OpenAPI,
+    selectors: &[String],
+    strict: bool,
+    notes: &mut Vec<Note>,
+) -> Result<Selection, Error> {
     if selectors.is_empty() {
         return Ok(Selection::everything());
     }
@@ -70,13 +77,19 @@ pub(crate) fn select(spec: &OpenAPI, selectors: &[String]) -> Result<Selection, 
             }
         }
     }
-    if let Some(i) = used.iter().position(|used| !used) {
-        return Err(Error::Config {
-            pointer: format!("#/select/{i}"),
-            reason: format!(
-                "{:?} selects no operation in the document",
-                selectors.get(i).map_or("", String::as_str)
-            ),
+    for (i, selector) in selectors.iter().enumerate() {
+        if used.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        let pointer = format!("#/select/{i}");
+        let reason = format!("{selector:?} selects no operation in the document");
+        let pattern = selector.contains('*') || selector.starts_with("tag:");
+        if strict || pattern {
+            return Err(Error::Config { pointer, reason });
+        }
+        notes.push(Note {
+            pointer,
+            message: format!("{reason}: the operation is gone, and so is its method"),
         });
     }
     let schemas = reachable_schemas(spec, &operations);
@@ -185,7 +198,7 @@ fn collect_references<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{Selection, glob_matches, select};
+    use super::{Note, Selection, glob_matches, select};
     use crate::Error;
 
     const DOCUMENT: &str = r##"
@@ -236,7 +249,7 @@ components:
     fn selection(selectors: &[&str]) -> Result<Selection, Error> {
         let lowered = crate::lower::lower(crate::load::parse_document(DOCUMENT)?)?;
         let selectors: Vec<String> = selectors.iter().map(|s| (*s).to_owned()).collect();
-        select(&lowered.openapi, &selectors)
+        select(&lowered.openapi, &selectors, true, &mut Vec::new())
     }
 
     #[test]
@@ -267,6 +280,26 @@ components:
                 reason: "\"GET /cats\" selects no operation in the document".to_owned(),
             })
         );
+    }
+
+    #[test]
+    fn an_operation_gone_from_the_document_is_a_note_unless_strict() {
+        let lowered = crate::lower::lower(crate::load::parse_document(DOCUMENT).unwrap()).unwrap();
+        let selectors = ["tag:pets".to_owned(), "GET /cats".to_owned()];
+        let mut notes = Vec::new();
+        let selection = select(&lowered.openapi, &selectors, false, &mut notes).unwrap();
+        assert_eq!(selection.operations.map(|o| o.len()), Some(1));
+        assert_eq!(
+            notes,
+            [Note {
+                pointer: "#/select/1".to_owned(),
+                message: "\"GET /cats\" selects no operation in the document: the operation is \
+                          gone, and so is its method"
+                    .to_owned(),
+            }]
+        );
+        let globbed = ["GET /cats/*".to_owned()];
+        assert!(select(&lowered.openapi, &globbed, false, &mut notes).is_err());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 const USAGE: &str = "\
 usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
-       cargo xtask diff OLD NEW
+       cargo xtask diff OLD NEW [--config PATH] [--strict]
        cargo xtask corpus DIR [--out DIR] [--strict]
 
   regen            generate generated/src/gen/ from schema/
@@ -28,7 +28,9 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    outside any workspace); without it, it can be an enclosing workspace's member
   --strict         what the generator cannot represent is an error, not a note (as
                    `strict: true` in the config)
-  diff OLD NEW     the changes NEW makes to the generated API, each breaking or additive
+  diff OLD NEW     the changes NEW makes to the generated API, each breaking or additive;
+                   with --config, to the crate that config selects (an operation it names
+                   that NEW lacks is a removal, an error only with --strict)
   corpus DIR       generate every document in DIR as a crate (members of one workspace, in
                    --out DIR or a temporary directory), `cargo check` them once, print a table";
 
@@ -102,8 +104,14 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
             let runtime = regen::workspace_root()?.join(regen::RUNTIME_DIR);
             return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, strict);
         }
-        (["diff", old, new], None, None) => {
-            regen::diff(std::path::Path::new(old), std::path::Path::new(new))?;
+        (["diff", old, new], None, None)
+            if root.is_none()
+                && name.is_none()
+                && !own_workspace
+                && mode == regen::Mode::Overwrite =>
+        {
+            let (old, new) = (std::path::Path::new(old), std::path::Path::new(new));
+            regen::diff(old, new, config.as_deref(), strict)?;
         }
         (["regen"], Some(_), None) | (["regen"], None, Some(_)) => {
             bail!("--spec and --out go together\n\n{USAGE}")

@@ -177,25 +177,32 @@ pub fn relative_path(from: &Path, to: &Path) -> Result<String> {
     })
 }
 
-/// Prints the API change report from one document to another (all operations of each).
-pub fn diff(old: &Path, new: &Path) -> Result<()> {
+/// Prints the API change report from one document to another: of the crates `config` selects
+/// from each (all operations without one). `strict` (`--strict`, whatever the config says) makes
+/// a selected operation the new document lacks an error rather than a removal.
+pub fn diff(old: &Path, new: &Path, config: Option<&Path>, strict: bool) -> Result<()> {
     let read = |path: &Path| {
         fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
     };
     let (old_text, new_text) = (read(old)?, read(new)?);
-    let report = changes(&old_text, None, None, &new_text, None)?;
+    let config = config.map(read).transpose()?;
+    let config = config.as_deref();
+    let report = changes(&old_text, config, None, &new_text, config, strict)?;
     print!("{report}");
     Ok(())
 }
 
 /// The report between two documents, the new one generated as `regen` would: keeping the
-/// names the old generation gave (which itself kept `old_lock`'s).
+/// names the old generation gave (which itself kept `old_lock`'s). Strict only when `strict`
+/// says so, whatever the configs say: a report names what it cannot represent, and a selected
+/// operation gone from a document is a removal to report.
 fn changes(
     old: &str,
     old_config: Option<&str>,
     old_lock: Option<&str>,
     new: &str,
     new_config: Option<&str>,
+    strict: bool,
 ) -> Result<baseten_codegen::diff::ChangeReport> {
     let ir = |text: &str, config: Option<&str>, lock: baseten_codegen::NameLock, which: &str| {
         let input = baseten_codegen::Input {
@@ -204,6 +211,7 @@ fn changes(
             config_text: config,
         };
         let mut config = parse_config(config, false)?;
+        config.strict = strict;
         config.names_lock = lock;
         baseten_codegen::build_ir_with(&input, &config)
             .map(|(api, _)| api)
@@ -281,6 +289,7 @@ fn report_changes_since_commit(root: &Path) {
         old_lock.as_deref(),
         &new_spec,
         new_config.as_deref(),
+        false,
     ) {
         Ok(report) => eprint!("API changes since the last commit: {report}"),
         Err(error) => eprintln!("note: no API change report: {error:#}"),

@@ -397,11 +397,70 @@ fn change_report_lists_a_left_out_operation_like_a_removed_one() {
     let report = baseten_codegen::diff::api_changes(&ir(&binary), &ir(&multipart));
     assert_eq!(
         report.to_string(),
-        "1 changes to the generated API (1 breaking, 0 additive)\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content  [Client::post_uploads]\n"
+        "2 changes to the generated API (2 breaking, 0 additive)\n  breaking  fake expectation mock::FakeBaseten::on_post_uploads removed (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content  [Client::post_uploads]\n"
     );
     let back = baseten_codegen::diff::api_changes(&ir(&multipart), &ir(&binary));
     assert_eq!(
         back.to_string(),
-        "1 changes to the generated API (0 breaking, 1 additive)\n  additive  operation post_uploads added (POST /v1/uploads)  [Client::post_uploads]\n"
+        "2 changes to the generated API (0 breaking, 2 additive)\n  additive  fake expectation mock::FakeBaseten::on_post_uploads added (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  additive  operation post_uploads added (POST /v1/uploads)  [Client::post_uploads]\n"
+    );
+}
+
+/// A `204` listed before the `200`: the 200's body is read (it was dropped: the method returned
+/// `()`), the `202` with the same body too, and the empty `204` body is `None`.
+#[tokio::test]
+async fn every_2xx_response_is_read() {
+    for (status, body, expected) in [
+        (200, r#"{"token":"t1"}"#, Some("t1")),
+        (202, r#"{"token":"t2"}"#, Some("t2")),
+        (204, "", None),
+    ] {
+        let server = MockServer::start().await;
+        Mock::given(any())
+            .respond_with(ResponseTemplate::new(status).set_body_raw(body, "application/json"))
+            .mount(&server)
+            .await;
+        let job = client(&server)
+            .get_job("j1")
+            .await
+            .unwrap_or_else(|error| panic!("{status}: {error}"));
+        assert_eq!(
+            job.map(|session| session.token),
+            expected.map(|token| Some(token.to_owned())),
+            "{status}"
+        );
+        assert_eq!(only_request(&server).await.url.path(), "/v1/jobs/j1");
+    }
+}
+
+/// 2xx bodies one type cannot hold: different schemas are a `serde_json::Value` with a note,
+/// different encodings are left out with a note (an error under `--strict`).
+#[test]
+fn differing_2xx_bodies_are_a_value_or_left_out() {
+    let spec = |second: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    get:\n      operationId: get_x\n      responses:\n        '200': {{description: a, content: {{application/json: {{schema: {{type: string}}}}}}}}\n        '201': {{description: b, content: {{{second}}}}}\n"
+        )
+    };
+    check(
+        &spec("application/json: {schema: {type: integer}}"),
+        "",
+        Ok(vec![
+            "#/paths/~1x/get/responses/201/content: 2xx responses with bodies of different schemas (as at #/paths/~1x/get/responses/200/content) are decoded as serde_json::Value",
+        ]),
+    );
+    check(
+        &spec("text/plain: {schema: {type: string}}"),
+        "",
+        Ok(vec![
+            "#/paths/~1x/get/responses/201/content: the response body is left out: 2xx responses with bodies of different encodings (as application/json at #/paths/~1x/get/responses/200/content)",
+        ]),
+    );
+    check(
+        &spec("text/plain: {schema: {type: string}}"),
+        "strict: true",
+        Err(
+            "#/paths/~1x/get/responses/201/content: the response body would be left out (2xx responses with bodies of different encodings (as application/json at #/paths/~1x/get/responses/200/content)); strict mode leaves nothing out",
+        ),
     );
 }

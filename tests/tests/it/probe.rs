@@ -146,7 +146,7 @@ impl Workspace {
             &format!("{dir}/Cargo.toml"),
             &format!(
                 "[package]\nname = {dir:?}\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
-                 [dependencies]\n{target} = {{ path = \"../{target}\" }}\nserde_json = \"1\"\n"
+                 [dependencies]\n{target} = {{ path = \"../{target}\", features = [\"mock\"] }}\nserde_json = \"1\"\n"
             ),
         );
         self.write(&format!("{dir}/src/lib.rs"), &probe.source);

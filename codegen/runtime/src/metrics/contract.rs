@@ -8,7 +8,7 @@ use crate::metrics::AlignmentError;
 use crate::server_text::ServerText;
 
 /// The three aggregation modes, as the runtime names them (a generated crate has its own open
-/// enum for the wire values; this one is what errors and [`MetricsQuery`] carry).
+/// enum for the wire values; this one is what errors and [`MetricsQuery`](crate::requests::MetricsQuery) carry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum MetricsMode {
@@ -39,7 +39,7 @@ impl fmt::Display for MetricsMode {
 }
 
 /// Why a response cannot be the answer to the request that was sent; the payload of
-/// [`Error::InvalidResponse`].
+/// [`Error::InvalidResponse`](crate::Error::InvalidResponse).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResponseError {
@@ -66,7 +66,7 @@ pub enum ResponseError {
         step_seconds: Option<i64>,
     },
     /// The values do not line up with the descriptors, or the steps are out of order (see
-    /// [`metrics::validate`]).
+    /// [`metrics::validate`](crate::metrics::validate)).
     #[error("misaligned response: {0}")]
     Misaligned(#[source] AlignmentError),
 }
@@ -76,8 +76,8 @@ pub enum ResponseError {
 /// `step_seconds`.
 ///
 /// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
-/// [`metrics::validate_response`] on a saved one, in the mode it names; both then run
-/// [`metrics::validate`].
+/// [`metrics::validate_response`](crate::metrics::validate_response) on a saved one, in the mode it names; both then run
+/// [`metrics::validate`](crate::metrics::validate).
 pub(crate) fn check_mode_counts(
     mode: MetricsMode,
     value_sets: usize,
