@@ -464,3 +464,62 @@ fn differing_2xx_bodies_are_a_value_or_left_out() {
         ),
     );
 }
+
+/// Serialisation styles the emitted code cannot send as the rules say are left out with a
+/// note, never sent in another style: an `explode: false` array went out as `ids=1&ids=2`
+/// (it is `ids=1,2`), a `matrix` path parameter as `simple`.
+#[test]
+fn styles_sent_wrongly_are_left_out() {
+    let spec = |parameter: &str, path: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  {path}:\n    get:\n      operationId: get_x\n      parameters: [{parameter}]\n      responses: {{'204': {{description: ok}}}}\n"
+        )
+    };
+    let array =
+        "{name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}";
+    check(
+        &spec(array, "/x"),
+        "",
+        Ok(vec![
+            "#/paths/~1x/get/parameters/0/explode: parameter `ids` is left out: an array query parameter with `explode: false` (one comma-separated value)",
+        ]),
+    );
+    check(
+        &spec(array, "/x"),
+        "strict: true",
+        Err(
+            "#/paths/~1x/get/parameters/0/explode: parameter `ids` would be left out (an array query parameter with `explode: false` (one comma-separated value)); strict mode leaves nothing out",
+        ),
+    );
+    // Exploded (the default for `form`) and scalar `explode: false` are sent as they are.
+    check(
+        &spec(
+            "{name: ids, in: query, schema: {type: array, items: {type: integer}}}",
+            "/x",
+        ),
+        "",
+        Ok(vec![]),
+    );
+    check(
+        &spec(
+            "{name: id, in: query, explode: false, schema: {type: integer}}",
+            "/x",
+        ),
+        "",
+        Ok(vec![]),
+    );
+    for style in ["matrix", "label"] {
+        check(
+            &spec(
+                &format!(
+                    "{{name: id, in: path, required: true, style: {style}, schema: {{type: string}}}}"
+                ),
+                "/x/{id}",
+            ),
+            "",
+            Ok(vec![
+                "#/paths/~1x~1{id}/get/parameters/0/style: operation get_x (GET /x/{id}) is left out: a `matrix` or `label` path parameter",
+            ]),
+        );
+    }
+}
