@@ -506,6 +506,29 @@ impl<'a> Builder<'a> {
                         reason: "a form-encoded body whose schema is not an object".into(),
                     });
                 }
+                // The runtime sends a form as flat `key=value` pairs: an object or array value
+                // has no form there, and every call setting it would fail.
+                let values: Vec<(String, &TypeRef)> = match &ty {
+                    TypeRef::Map(value) => vec![("values".to_owned(), value)],
+                    TypeRef::Named(name) => match self.types.get(name) {
+                        Some(TypeDef::Struct(def)) => def
+                            .fields
+                            .iter()
+                            .map(|field| (format!("property `{}`", field.wire_name), &field.ty))
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                if let Some((what, _)) = values.iter().find(|(_, ty)| !self.is_scalar(ty)) {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: format!(
+                            "a form-encoded body whose {what} is not a string, number, boolean \
+                             or enum (an object or array has no flat form)"
+                        ),
+                    });
+                }
                 BodyKind::Form(ty)
             }
             MediaKind::Text => BodyKind::Text,
