@@ -998,6 +998,7 @@ fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
                 // Small `Copy` values, taken by value (the operations emitter's
                 // `argument_type`).
                 TypeRef::Integer
+                | TypeRef::Unsigned
                 | TypeRef::Number
                 | TypeRef::Boolean
                 | TypeRef::Decimal
@@ -1375,6 +1376,7 @@ fn render(ty: &TypeRef) -> String {
     match ty {
         TypeRef::String => "String".into(),
         TypeRef::Integer => "i64".into(),
+        TypeRef::Unsigned => "u64".into(),
         TypeRef::Number => "f64".into(),
         TypeRef::Boolean => "bool".into(),
         TypeRef::Decimal => "Decimal".into(),

@@ -1,9 +1,9 @@
 //! Text → JSON value: JSON or YAML, detected from the text itself.
 //!
 //! YAML goes through `serde_yaml_ng`, a maintained fork of the deprecated `serde_yaml`, and only
-//! through [`parse_yaml`], so swapping the YAML crate touches one function. Both formats are
-//! read by one visitor ([`UniqueKeys`]) that refuses duplicate keys, nesting deeper than
-//! [`MAX_DEPTH`] and YAML aliases expanding the document past a budget, naming the place.
+//! through `parse_yaml`, so swapping the YAML crate touches one function. Both formats are
+//! read by one visitor (`UniqueKeys`) that refuses duplicate keys, nesting deeper than
+//! `MAX_DEPTH` and YAML aliases expanding the document past a budget, naming the place.
 
 use std::cell::{Cell, RefCell};
 

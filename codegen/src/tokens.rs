@@ -17,6 +17,7 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::String => quote!(String),
         TypeRef::Integer => quote!(i64),
+        TypeRef::Unsigned => quote!(u64),
         TypeRef::Number => quote!(f64),
         TypeRef::Boolean => quote!(bool),
         TypeRef::Decimal => quote!(rt::Decimal),
@@ -52,6 +53,7 @@ pub(crate) fn argument_type(param: &Param) -> TokenStream {
         TypeRef::String => quote!(&str),
         // Small `Copy` values: taken by value.
         TypeRef::Integer
+        | TypeRef::Unsigned
         | TypeRef::Number
         | TypeRef::Boolean
         | TypeRef::Decimal

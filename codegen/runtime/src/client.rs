@@ -1755,4 +1755,76 @@ mod tests {
         }
         assert!(!text.contains("SuperSecret"), "{text}");
     }
+
+    #[test]
+    fn spans_carry_opentelemetry_attributes_with_secrets_redacted() {
+        const UNAVAILABLE: &str = "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 4\r\n\
+                                   connection: close\r\n\r\nbusy";
+        const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+        let (base, server) = serve(vec![UNAVAILABLE, OK]);
+        let port = base.rsplit(':').next().unwrap_or_default().to_owned();
+        let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
+        let client = Client::builder()
+            .api_key(SECRET)
+            .base_url(base.clone())
+            .retry_policy(fast);
+        let client = client.build().unwrap_or_else(|err| panic!("{err}"));
+        let mut with_secret = request(Method::GET, "/v1/things/x", None);
+        with_secret.query.push(("token", SECRET.to_owned()));
+        let (got, text) = capture(|| block_on(client.execute::<u8>(with_secret)));
+        assert_eq!(got.ok(), Some(1));
+        let seen = server.join().unwrap_or_default();
+        // The secret did go to the server, so its absence from the spans is the redaction.
+        assert!(
+            seen.iter()
+                .any(|request| request.contains("token=abcdefgh.SuperSecret"))
+        );
+        let spans = |name: &str| text.lines().filter(|line| line.starts_with(name)).count();
+        assert_eq!(spans("baseten_api.request"), 1, "{text}");
+        assert_eq!(spans("baseten_api.attempt"), 2, "{text}");
+        let full_url =
+            format!("url.full={base}/v1/things/x?metrics=a+b&metrics=c%26d&token=REDACTED ");
+        for expected in [
+            "otel.name=GET /v1/things/{id} ",
+            "otel.kind=\"client\" ",
+            "http.request.method=GET ",
+            "server.address=127.0.0.1 ",
+            &format!("server.port={port} "),
+            "url.template=\"/v1/things/{id}\" ",
+            &full_url,
+            "record http.response.status_code=503",
+            "record error.type=\"503\"",
+            "http.request.resend_count=1 ",
+            "record http.request.resend_count=1",
+            "record http.response.status_code=200",
+        ] {
+            assert!(text.contains(expected), "{expected} missing from:\n{text}");
+        }
+        // The first attempt is no resend: the attribute is absent there.
+        let first_attempt = text
+            .lines()
+            .find(|line| line.starts_with("baseten_api.attempt"))
+            .unwrap_or_default();
+        assert!(!first_attempt.contains("resend_count"), "{first_attempt}");
+        assert!(!text.contains("SuperSecret"), "{text}");
+        assert!(!text.contains("Bearer"), "{text}");
+    }
+
+    #[test]
+    fn failed_call_span_names_the_error_type() {
+        const DENIED: &str = "HTTP/1.1 403 Forbidden\r\ncontent-length: 2\r\n\
+                              connection: close\r\n\r\nno";
+        let (base, server) = serve(vec![DENIED]);
+        let client = client_for(&base);
+        let (got, text) =
+            capture(|| block_on(client.execute::<u8>(request(Method::GET, "/v1/things/x", None))));
+        assert_eq!(got.err().and_then(|error| error.status()), Some(403));
+        let _ = server.join();
+        assert_eq!(
+            text.matches("record error.type=\"403\"").count(),
+            2,
+            "{text}"
+        );
+        assert!(!text.contains("resend_count"), "{text}");
+    }
 }

@@ -492,7 +492,12 @@ impl<'a> Builder<'a> {
             SchemaKind::Type(Type::Integer(_)) if integer_enum(schema).is_some() => {
                 self.define_inline(hint, schema, pointer)?
             }
-            SchemaKind::Type(Type::Integer(_)) => TypeRef::Integer,
+            SchemaKind::Type(Type::Integer(integer)) => match &integer.format {
+                VariantOrUnknownOrEmpty::Unknown(format) if is_unsigned_format(format) => {
+                    TypeRef::Unsigned
+                }
+                _ => TypeRef::Integer,
+            },
             SchemaKind::Type(Type::Number(_)) => TypeRef::Number,
             SchemaKind::Type(Type::Boolean(_)) => TypeRef::Boolean,
             SchemaKind::Type(Type::Array(array)) => match &array.items {
@@ -666,6 +671,7 @@ impl<'a> Builder<'a> {
             match current {
                 TypeRef::String
                 | TypeRef::Integer
+                | TypeRef::Unsigned
                 | TypeRef::Number
                 | TypeRef::Boolean
                 | TypeRef::Decimal
@@ -814,4 +820,10 @@ pub(super) fn object_parts(schema: &Schema) -> Option<ObjectParts<'_>> {
         }
         _ => None,
     }
+}
+
+/// Unsigned integer formats as documents write them (OpenAPI's format registry, Protobuf- and
+/// Go-derived generators): `uint64`, `uint32`, `uint16`, `uint8`, `uint`.
+fn is_unsigned_format(format: &str) -> bool {
+    matches!(format, "uint" | "uint8" | "uint16" | "uint32" | "uint64")
 }

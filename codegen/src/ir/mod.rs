@@ -1,6 +1,6 @@
 //! The intermediate representation: validated, named Rust types and operations.
 //!
-//! [`build`] walks the lowered document once, resolves every `$ref` (dangling ones and
+//! `build` walks the lowered document once, resolves every `$ref` (dangling ones and
 //! reference-only cycles are errors), names every type and operation, and records as notes what
 //! it represents with a loss. The emitters read only this, never the document.
 //!
@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use openapiv3::{
-    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr,
-    RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
+    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle,
+    ReferenceOr, RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
     VariantOrUnknownOrEmpty,
 };
 
@@ -241,6 +241,9 @@ pub enum TypeRef {
     String,
     /// `i64`
     Integer,
+    /// `u64`: an integer with an unsigned `format` (`uint64`, `uint32`, `uint8`, …), whose
+    /// values above `i64::MAX` an `i64` would refuse.
+    Unsigned,
     /// `f64`
     Number,
     /// `bool`

@@ -240,6 +240,13 @@ impl<'a> Builder<'a> {
             }
         );
         let place = match parameter {
+            // `matrix` (`;id=5`) and `label` (`.5`) would go out as `simple` (`5`).
+            Parameter::Path { style, .. } if *style != PathStyle::Simple => {
+                return Err(Error::Unsupported {
+                    pointer: at.join("style").to_string(),
+                    reason: "a `matrix` or `label` path parameter".into(),
+                });
+            }
             Parameter::Path { .. } => Place::Path,
             Parameter::Query { style, .. } => {
                 let unsupported = match style {
@@ -327,6 +334,16 @@ impl<'a> Builder<'a> {
             Place::Query { .. } => {
                 let (ty, any_scalar) =
                     self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+                // An array is sent as the key repeated (`a=1&a=2`), which is `explode: true`;
+                // `explode: false` means one comma-separated value (`a=1,2`).
+                if data.explode == Some(false) && matches!(ty, TypeRef::Vec(_)) {
+                    return Err(Error::Unsupported {
+                        pointer: at.join("explode").to_string(),
+                        reason: "an array query parameter with `explode: false` (one \
+                                 comma-separated value)"
+                            .into(),
+                    });
+                }
                 Ok(vec![(place, param(&data.name, doc, ty, any_scalar))])
             }
         }
@@ -489,6 +506,29 @@ impl<'a> Builder<'a> {
                         reason: "a form-encoded body whose schema is not an object".into(),
                     });
                 }
+                // The runtime sends a form as flat `key=value` pairs: an object or array value
+                // has no form there, and every call setting it would fail.
+                let values: Vec<(String, &TypeRef)> = match &ty {
+                    TypeRef::Map(value) => vec![("values".to_owned(), value)],
+                    TypeRef::Named(name) => match self.types.get(name) {
+                        Some(TypeDef::Struct(def)) => def
+                            .fields
+                            .iter()
+                            .map(|field| (format!("property `{}`", field.wire_name), &field.ty))
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                if let Some((what, _)) = values.iter().find(|(_, ty)| !self.is_scalar(ty)) {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: format!(
+                            "a form-encoded body whose {what} is not a string, number, boolean \
+                             or enum (an object or array has no flat form)"
+                        ),
+                    });
+                }
                 BodyKind::Form(ty)
             }
             MediaKind::Text => BodyKind::Text,
@@ -501,64 +541,39 @@ impl<'a> Builder<'a> {
         }))
     }
 
+    /// The success body: every 2xx response is read, not only the first listed. One body (in
+    /// any number of 2xx responses) is its type; with a 2xx response that has no body beside
+    /// it (`204` and `200`), `Option` of it (an empty body decodes as `None`); 2xx bodies of
+    /// different schemas are a `serde_json::Value` with a note, and of different encodings
+    /// (JSON and text) are left out with a note.
     pub(super) fn response(
         &mut self,
         operation: &'a openapiv3::Operation,
         camel: &str,
         pointer: &Pointer,
     ) -> Result<ResponseKind, Error> {
-        let success = operation
-            .responses
-            .responses
-            .iter()
-            .find(|(status, _)| match status {
+        let mut bodiless = false;
+        let mut bodies: Vec<(Pointer, &'a Response)> = Vec::new();
+        for (status, response) in &operation.responses.responses {
+            let success = match status {
                 StatusCode::Code(code) => (200..300).contains(code),
                 StatusCode::Range(range) => *range == 2,
-            });
-        let Some((status, response)) = success else {
-            return Ok(ResponseKind::Empty);
-        };
-        let pointer = pointer.join(status);
-        let response: &'a Response = match response {
-            ReferenceOr::Item(response) => response,
-            ReferenceOr::Reference { reference } => {
-                let key = local_key(reference, RESPONSES, &pointer)?;
-                match self
-                    .spec
-                    .components
-                    .as_ref()
-                    .and_then(|c| c.responses.get(key.as_str()))
-                {
-                    Some(ReferenceOr::Item(response)) => response,
-                    Some(ReferenceOr::Reference { .. }) => {
-                        return Err(Error::Unsupported {
-                            pointer: pointer.to_string(),
-                            reason: "a response reference to a reference".into(),
-                        });
-                    }
-                    None => {
-                        return Err(Error::DanglingRef {
-                            pointer: pointer.to_string(),
-                            reference: reference.clone(),
-                        });
-                    }
-                }
+            };
+            if !success {
+                continue;
             }
-        };
-        if response.content.is_empty() {
-            return Ok(ResponseKind::Empty);
+            let pointer = pointer.join(status);
+            let response = self.resolve_response(response, &pointer)?;
+            if response.content.is_empty() {
+                bodiless = true;
+            } else {
+                bodies.push((pointer.join("content"), response));
+            }
         }
-        let content_pointer = pointer.join("content");
-        let usable = response
-            .content
-            .iter()
-            .filter_map(|(media_type, media)| {
-                media_kind(media_type).map(|kind| (media_type, media, kind))
-            })
-            // A form is never a response the generator decodes; JSON, then text, then bytes.
-            .filter(|(_, _, kind)| *kind != MediaKind::Form)
-            .min_by_key(|(_, _, kind)| *kind);
-        let Some((media_type, media, kind)) = usable else {
+        let Some((content_pointer, response)) = bodies.first() else {
+            return Ok(ResponseKind::Empty);
+        };
+        let Some((media_type, media, kind)) = usable_response_media(response) else {
             let listed: Vec<&str> = response.content.keys().map(String::as_str).collect();
             self.leave_out(
                 content_pointer.as_str(),
@@ -570,22 +585,104 @@ impl<'a> Builder<'a> {
             );
             return Ok(ResponseKind::Empty);
         };
-        Ok(match kind {
-            MediaKind::Json | MediaKind::Form => match &media.schema {
-                Some(schema) => ResponseKind::Json(
+        // The other 2xx bodies: the same body again, or one the single type cannot hold.
+        let mut other_schema = None;
+        for (other_pointer, other) in &bodies[1..] {
+            match usable_response_media(other) {
+                Some((_, other_media, other_kind))
+                    if other_kind == kind && other_media.schema == media.schema => {}
+                Some((_, _, MediaKind::Json)) if kind == MediaKind::Json => {
+                    other_schema.get_or_insert(other_pointer);
+                }
+                _ => {
+                    self.leave_out(
+                        other_pointer.as_str(),
+                        "the response body",
+                        &format!(
+                            "2xx responses with bodies of different encodings (as {} at {content_pointer})",
+                            media_type
+                        ),
+                    );
+                    return Ok(ResponseKind::Empty);
+                }
+            }
+        }
+        let body = match kind {
+            MediaKind::Json | MediaKind::Form => match (&media.schema, other_schema) {
+                (Some(schema), None) => {
                     self.type_of(
                         SchemaAt::of(schema),
                         &format!("{camel}Response"),
                         &content_pointer.join(media_type).join("schema"),
                     )?
-                    .0,
-                ),
-                None => ResponseKind::Json(TypeRef::Json),
+                    .0
+                }
+                (_, Some(other_pointer)) => {
+                    self.note(
+                        other_pointer,
+                        format!(
+                            "2xx responses with bodies of different schemas (as at \
+                             {content_pointer}) are decoded as serde_json::Value"
+                        ),
+                    );
+                    TypeRef::Json
+                }
+                (None, None) => TypeRef::Json,
             },
-            MediaKind::Text => ResponseKind::Text(media_type.clone()),
-            MediaKind::Bytes => ResponseKind::Bytes(media_type.clone()),
-        })
+            MediaKind::Text => return Ok(ResponseKind::Text(media_type.clone())),
+            MediaKind::Bytes => return Ok(ResponseKind::Bytes(media_type.clone())),
+        };
+        Ok(ResponseKind::Json(if bodiless {
+            TypeRef::Option(Box::new(body))
+        } else {
+            body
+        }))
     }
+
+    /// A response, through one `$ref` to `#/components/responses`.
+    fn resolve_response(
+        &self,
+        response: &'a ReferenceOr<Response>,
+        pointer: &Pointer,
+    ) -> Result<&'a Response, Error> {
+        match response {
+            ReferenceOr::Item(response) => Ok(response),
+            ReferenceOr::Reference { reference } => {
+                let key = local_key(reference, RESPONSES, pointer)?;
+                match self
+                    .spec
+                    .components
+                    .as_ref()
+                    .and_then(|c| c.responses.get(key.as_str()))
+                {
+                    Some(ReferenceOr::Item(response)) => Ok(response),
+                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
+                        pointer: pointer.to_string(),
+                        reason: "a response reference to a reference".into(),
+                    }),
+                    None => Err(Error::DanglingRef {
+                        pointer: pointer.to_string(),
+                        reference: reference.clone(),
+                    }),
+                }
+            }
+        }
+    }
+}
+
+/// The media type of a response the generated code reads: JSON, then text, then bytes (a form
+/// is never a response the generator decodes).
+fn usable_response_media(
+    response: &Response,
+) -> Option<(&String, &openapiv3::MediaType, MediaKind)> {
+    response
+        .content
+        .iter()
+        .filter_map(|(media_type, media)| {
+            media_kind(media_type).map(|kind| (media_type, media, kind))
+        })
+        .filter(|(_, _, kind)| *kind != MediaKind::Form)
+        .min_by_key(|(_, _, kind)| *kind)
 }
 
 /// Where a parameter goes.

@@ -50,6 +50,7 @@ pub(super) fn prune_unreachable(
             }
             TypeRef::String
             | TypeRef::Integer
+            | TypeRef::Unsigned
             | TypeRef::Number
             | TypeRef::Boolean
             | TypeRef::Decimal

@@ -49,6 +49,7 @@ fn reachable<'a>(api: &Api, roots: impl Iterator<Item = &'a TypeRef>) -> BTreeSe
             }
             TypeRef::String
             | TypeRef::Integer
+            | TypeRef::Unsigned
             | TypeRef::Number
             | TypeRef::Boolean
             | TypeRef::Decimal

@@ -13,13 +13,16 @@ mod time;
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{self, Validated};
 use baseten_api::models::GetModelMetricsResponseV1;
-use baseten_api::runtime::MetricsOperation;
+use baseten_api::runtime::pages::Stream;
+use baseten_api::runtime::server_text::RegisteredSecret;
+use baseten_api::runtime::{MetricsOperation, ServerText, Watch};
 use baseten_api::{Client, Error, MetricsRequest, RetryPolicy, Window};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
@@ -232,6 +235,8 @@ where
             };
         }
     };
+    // The key is scrubbed from everything shown while the CLI runs, saved responses included.
+    let _scrubbed = context.api_key.as_deref().map(RegisteredSecret::new);
     match execute(cli, context, stdout, stderr) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -274,7 +279,8 @@ fn execute(
                     MIN_INTERVAL.as_secs()
                 )));
             }
-            // The loop waits out rate limits itself, so each poll is one request.
+            // Each poll is one request: a 429 pauses the endpoint in the client, and the next
+            // poll waits there until the server's time has passed.
             let client = client(&target, context, RetryPolicy::none())?;
             block_on(watch(
                 &client,
@@ -453,9 +459,10 @@ pub const MIN_INTERVAL: Duration = Duration::from_secs(1);
 /// Clears the terminal and moves to its top left, before each redraw of a table.
 const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 
-/// Polls CURRENT `count` times (or forever), `interval` apart, printing each answer; a table is
-/// redrawn in place. When rate limited it says so on `stderr` and waits as long as the server
-/// asked (else `interval`) before the next poll; that wait counts as a poll.
+/// Polls CURRENT `count` times (or forever), `interval` apart on the library's poller
+/// ([`MetricsRequest::watch`]: ticks never overlap, missed ones are skipped), printing each
+/// answer; a table is redrawn in place. When rate limited it says so on `stderr`; the client
+/// holds the next poll until the server's wait has passed.
 async fn watch(
     client: &Client,
     target: &Target,
@@ -465,48 +472,78 @@ async fn watch(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let mut poll = 0;
-    while count.is_none_or(|count| poll < count) {
-        if poll > 0 {
-            tokio::time::sleep(interval).await;
+    let out = Out {
+        interval,
+        count,
+        format,
+    };
+    match (&target.environment, &target.deployment) {
+        (Some(environment), _) => {
+            let request = client.environment_metrics(&target.model, environment);
+            let request = request.metrics(&target.metrics).current();
+            out.show_each(request.watch(interval), stdout, stderr).await
         }
-        poll += 1;
-        let answer = match (&target.environment, &target.deployment) {
-            (Some(environment), _) => {
-                let request = client.environment_metrics(&target.model, environment);
-                request.metrics(&target.metrics).current().send().await
-            }
-            (None, Some(deployment)) => {
-                let request = client.deployment_metrics(&target.model, deployment);
-                request.metrics(&target.metrics).current().send().await
-            }
-            (None, None) => return Err(Failure::refused("give --environment or --deployment")),
-        };
-        match answer {
-            Ok(result) => {
-                if format == Format::Table {
-                    write(stdout, CLEAR_SCREEN.as_bytes())?;
-                }
-                render(result.view(), format, stdout)?;
-                stdout
-                    .flush()
-                    .map_err(|error| Failure::failed(format!("writing: {error}")))?;
-            }
-            Err(Error::RateLimited { retry_after, .. }) => {
-                // Never sooner than the interval: the loop sleeps that long before each poll.
-                let wait = retry_after.unwrap_or(interval).max(interval);
-                let _ = writeln!(
-                    stderr,
-                    "rate limited; next poll in {}",
-                    time::format_duration(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX))
-                );
-                // The wait the server asked for replaces the interval before the next poll.
-                tokio::time::sleep(wait.saturating_sub(interval)).await;
-            }
-            Err(error) => return Err(Failure::failed(format!("fetching metrics: {error}"))),
+        (None, Some(deployment)) => {
+            let request = client.deployment_metrics(&target.model, deployment);
+            let request = request.metrics(&target.metrics).current();
+            out.show_each(request.watch(interval), stdout, stderr).await
         }
+        (None, None) => Err(Failure::refused("give --environment or --deployment")),
     }
-    Ok(())
+}
+
+/// How `watch` prints.
+struct Out {
+    interval: Duration,
+    count: Option<u64>,
+    format: Format,
+}
+
+impl Out {
+    async fn show_each<O>(
+        &self,
+        watch: Watch<O, baseten_api::requests::mode::Current>,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> Result<(), Failure>
+    where
+        O: MetricsOperation + Clone,
+        O::Response: serde::Serialize,
+    {
+        // The first poll at once: one user, nobody to spread out from.
+        let mut watch = watch.jitter(Duration::ZERO);
+        let mut poll = 0;
+        while self.count.is_none_or(|count| poll < count) {
+            poll += 1;
+            let next = std::future::poll_fn(|cx| Stream::poll_next(Pin::new(&mut watch), cx));
+            let Some(answer) = next.await else {
+                break;
+            };
+            match answer {
+                Ok(result) => {
+                    if self.format == Format::Table {
+                        write(stdout, CLEAR_SCREEN.as_bytes())?;
+                    }
+                    render(result.view(), self.format, stdout)?;
+                    stdout
+                        .flush()
+                        .map_err(|error| Failure::failed(format!("writing: {error}")))?;
+                }
+                Err(Error::RateLimited { retry_after, .. }) => {
+                    // Never sooner than the next tick.
+                    let wait = retry_after.unwrap_or(self.interval).max(self.interval);
+                    let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+                    let _ = writeln!(
+                        stderr,
+                        "rate limited; next poll in {}",
+                        time::format_duration(millis)
+                    );
+                }
+                Err(error) => return Err(Failure::failed(format!("fetching metrics: {error}"))),
+            }
+        }
+        Ok(())
+    }
 }
 
 fn write(stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), Failure> {
@@ -520,14 +557,22 @@ fn render<R>(view: Validated<'_, R>, format: Format, stdout: &mut dyn Write) -> 
 where
     R: IndexMappedResponse + serde::Serialize,
 {
+    // The data formats carry text as sent, so they are scrubbed of the key whole, before
+    // writing (the text formats are shown cell by cell).
+    let mut data = Vec::new();
     let written = match format {
         Format::Table => stdout.write_all(render::table(view).as_bytes()),
-        Format::Csv => view.write_csv(&mut *stdout),
-        Format::WideCsv => render::write_wide_csv(view, &mut *stdout),
-        Format::Json => render::write_json(view.response(), &mut *stdout),
+        Format::Csv => view.write_csv(&mut data),
+        Format::WideCsv => render::write_wide_csv(view, &mut data),
+        Format::Json => render::write_json(view.response(), &mut data),
         Format::Svg => stdout.write_all(svg::chart(view).as_bytes()),
     };
-    written.map_err(|error| Failure::failed(format!("writing: {error}")))
+    written
+        .and_then(|()| match String::from_utf8(data) {
+            Ok(text) => stdout.write_all(ServerText::new(text).as_bytes()),
+            Err(error) => stdout.write_all(error.as_bytes()),
+        })
+        .map_err(|error| Failure::failed(format!("writing: {error}")))
 }
 
 #[cfg(test)]

@@ -415,3 +415,145 @@ async fn watchers_start_spread_over_the_jitter() {
     assert!(last - first >= Duration::from_millis(100), "{offsets:?}");
     assert!(last <= Duration::from_millis(1000), "{offsets:?}");
 }
+
+/// A `metrics` recorder that writes each update as a line: `name{label=value,…} +1` for a
+/// counter, `name{…} = 0.01` for a histogram.
+#[derive(Clone, Default)]
+struct MetricsLog(Arc<Mutex<Vec<String>>>);
+
+struct Instrument {
+    log: MetricsLog,
+    key: String,
+}
+
+impl metrics::CounterFn for Instrument {
+    fn increment(&self, value: u64) {
+        self.log.push(format!("{} +{value}", self.key));
+    }
+    fn absolute(&self, value: u64) {
+        self.log.push(format!("{} ={value}", self.key));
+    }
+}
+
+impl metrics::HistogramFn for Instrument {
+    fn record(&self, value: f64) {
+        self.log.push(format!("{} = {value}", self.key));
+    }
+}
+
+impl MetricsLog {
+    fn push(&self, line: String) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(line);
+    }
+
+    fn lines(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn instrument(&self, key: &metrics::Key) -> Arc<Instrument> {
+        let labels: Vec<String> = key
+            .labels()
+            .map(|label| format!("{}={}", label.key(), label.value()))
+            .collect();
+        Arc::new(Instrument {
+            log: self.clone(),
+            key: format!("{}{{{}}}", key.name(), labels.join(",")),
+        })
+    }
+}
+
+impl metrics::Recorder for MetricsLog {
+    fn describe_counter(
+        &self,
+        _: metrics::KeyName,
+        _: Option<metrics::Unit>,
+        _: metrics::SharedString,
+    ) {
+    }
+    fn describe_gauge(
+        &self,
+        _: metrics::KeyName,
+        _: Option<metrics::Unit>,
+        _: metrics::SharedString,
+    ) {
+    }
+    fn describe_histogram(
+        &self,
+        _: metrics::KeyName,
+        _: Option<metrics::Unit>,
+        _: metrics::SharedString,
+    ) {
+    }
+    fn register_counter(&self, key: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Counter {
+        metrics::Counter::from_arc(self.instrument(key))
+    }
+    fn register_gauge(&self, _: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Gauge {
+        metrics::Gauge::noop()
+    }
+    fn register_histogram(
+        &self,
+        key: &metrics::Key,
+        _: &metrics::Metadata<'_>,
+    ) -> metrics::Histogram {
+        metrics::Histogram::from_arc(self.instrument(key))
+    }
+}
+
+/// Feature `metrics`: each attempt's duration goes to OpenTelemetry's
+/// `http.client.request.duration` with its attributes, and each retry to a counter.
+#[test]
+fn metrics_record_attempt_durations_and_retries() {
+    let log = MetricsLog::default();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|error| panic!("runtime: {error}"));
+    let lines = metrics::with_local_recorder(&log, || {
+        runtime.block_on(async {
+            let server = MockServer::start().await;
+            Mock::given(any())
+                .respond_with(ResponseTemplate::new(503))
+                .up_to_n_times(1)
+                .with_priority(1)
+                .mount(&server)
+                .await;
+            Mock::given(any())
+                .respond_with(
+                    ResponseTemplate::new(200).set_body_raw(fixture(), "application/json"),
+                )
+                .mount(&server)
+                .await;
+            let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
+            let client = build(builder(&server.uri()).retry_policy(fast));
+            let result = client
+                .environment_metrics("m1", "production")
+                .current()
+                .send()
+                .await;
+            assert!(result.is_ok(), "{result:?}");
+        });
+        log.lines()
+    });
+    let attributes = "http.request.method=GET,url.template=/v1/models/{model_id}/environments/{env_name}/metrics,server.address=127.0.0.1";
+    let failed = format!(
+        "http.client.request.duration{{{attributes},http.response.status_code=503,error.type=503}} = "
+    );
+    let succeeded =
+        format!("http.client.request.duration{{{attributes},http.response.status_code=200}} = ");
+    let retried = "baseten.client.retries{url.template=/v1/models/{model_id}/environments/{env_name}/metrics,reason=server_error} +1";
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert!(lines[0].starts_with(&failed), "{lines:#?}");
+    assert_eq!(lines[1], retried, "{lines:#?}");
+    assert!(lines[2].starts_with(&succeeded), "{lines:#?}");
+    let seconds: Option<f64> = lines[2]
+        .rsplit(' ')
+        .next()
+        .and_then(|value| value.parse().ok());
+    assert!(seconds.is_some_and(|s| s > 0.0 && s < 5.0), "{lines:#?}");
+}

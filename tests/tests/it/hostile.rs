@@ -117,6 +117,7 @@ fn summary(api: &Api) -> String {
         match t {
             TypeRef::String => "String".into(),
             TypeRef::Integer => "i64".into(),
+            TypeRef::Unsigned => "u64".into(),
             TypeRef::Number => "f64".into(),
             TypeRef::Boolean => "bool".into(),
             TypeRef::Decimal => "Decimal".into(),

@@ -405,3 +405,170 @@ fn change_report_lists_a_left_out_operation_like_a_removed_one() {
         "2 changes to the generated API (0 breaking, 2 additive)\n  additive  fake expectation mock::FakeBaseten::on_post_uploads added (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  additive  operation post_uploads added (POST /v1/uploads)  [Client::post_uploads]\n"
     );
 }
+
+/// A `204` listed before the `200`: the 200's body is read (it was dropped: the method returned
+/// `()`), the `202` with the same body too, and the empty `204` body is `None`.
+#[tokio::test]
+async fn every_2xx_response_is_read() {
+    for (status, body, expected) in [
+        (200, r#"{"token":"t1"}"#, Some("t1")),
+        (202, r#"{"token":"t2"}"#, Some("t2")),
+        (204, "", None),
+    ] {
+        let server = MockServer::start().await;
+        Mock::given(any())
+            .respond_with(ResponseTemplate::new(status).set_body_raw(body, "application/json"))
+            .mount(&server)
+            .await;
+        let job = client(&server)
+            .get_job("j1")
+            .await
+            .unwrap_or_else(|error| panic!("{status}: {error}"));
+        assert_eq!(
+            job.map(|session| session.token),
+            expected.map(|token| Some(token.to_owned())),
+            "{status}"
+        );
+        assert_eq!(only_request(&server).await.url.path(), "/v1/jobs/j1");
+    }
+}
+
+/// 2xx bodies one type cannot hold: different schemas are a `serde_json::Value` with a note,
+/// different encodings are left out with a note (an error under `--strict`).
+#[test]
+fn differing_2xx_bodies_are_a_value_or_left_out() {
+    let spec = |second: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    get:\n      operationId: get_x\n      responses:\n        '200': {{description: a, content: {{application/json: {{schema: {{type: string}}}}}}}}\n        '201': {{description: b, content: {{{second}}}}}\n"
+        )
+    };
+    check(
+        &spec("application/json: {schema: {type: integer}}"),
+        "",
+        Ok(vec![
+            "#/paths/~1x/get/responses/201/content: 2xx responses with bodies of different schemas (as at #/paths/~1x/get/responses/200/content) are decoded as serde_json::Value",
+        ]),
+    );
+    check(
+        &spec("text/plain: {schema: {type: string}}"),
+        "",
+        Ok(vec![
+            "#/paths/~1x/get/responses/201/content: the response body is left out: 2xx responses with bodies of different encodings (as application/json at #/paths/~1x/get/responses/200/content)",
+        ]),
+    );
+    check(
+        &spec("text/plain: {schema: {type: string}}"),
+        "strict: true",
+        Err(
+            "#/paths/~1x/get/responses/201/content: the response body would be left out (2xx responses with bodies of different encodings (as application/json at #/paths/~1x/get/responses/200/content)); strict mode leaves nothing out",
+        ),
+    );
+}
+
+/// Serialisation styles the emitted code cannot send as the rules say are left out with a
+/// note, never sent in another style: an `explode: false` array went out as `ids=1&ids=2`
+/// (it is `ids=1,2`), a `matrix` path parameter as `simple`.
+#[test]
+fn styles_sent_wrongly_are_left_out() {
+    let spec = |parameter: &str, path: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  {path}:\n    get:\n      operationId: get_x\n      parameters: [{parameter}]\n      responses: {{'204': {{description: ok}}}}\n"
+        )
+    };
+    let array =
+        "{name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}";
+    check(
+        &spec(array, "/x"),
+        "",
+        Ok(vec![
+            "#/paths/~1x/get/parameters/0/explode: parameter `ids` is left out: an array query parameter with `explode: false` (one comma-separated value)",
+        ]),
+    );
+    check(
+        &spec(array, "/x"),
+        "strict: true",
+        Err(
+            "#/paths/~1x/get/parameters/0/explode: parameter `ids` would be left out (an array query parameter with `explode: false` (one comma-separated value)); strict mode leaves nothing out",
+        ),
+    );
+    // Exploded (the default for `form`) and scalar `explode: false` are sent as they are.
+    check(
+        &spec(
+            "{name: ids, in: query, schema: {type: array, items: {type: integer}}}",
+            "/x",
+        ),
+        "",
+        Ok(vec![]),
+    );
+    check(
+        &spec(
+            "{name: id, in: query, explode: false, schema: {type: integer}}",
+            "/x",
+        ),
+        "",
+        Ok(vec![]),
+    );
+    for style in ["matrix", "label"] {
+        check(
+            &spec(
+                &format!(
+                    "{{name: id, in: path, required: true, style: {style}, schema: {{type: string}}}}"
+                ),
+                "/x/{id}",
+            ),
+            "",
+            Ok(vec![
+                "#/paths/~1x~1{id}/get/parameters/0/style: operation get_x (GET /x/{id}) is left out: a `matrix` or `label` path parameter",
+            ]),
+        );
+    }
+}
+
+/// A form is flat `key=value` pairs: a form body with an object or array value compiled, and
+/// every call setting it failed in the runtime's form encoder. It is left out with a note.
+#[test]
+fn form_bodies_with_nested_values_are_left_out() {
+    let spec = |properties: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    post:\n      operationId: post_x\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {{type: object, {properties}}}\n      responses: {{'204': {{description: ok}}}}\n"
+        )
+    };
+    let note = |what: &str| {
+        format!(
+            "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema: the optional request body is left out: a form-encoded body whose {what} is not a string, number, boolean or enum (an object or array has no flat form)"
+        )
+    };
+    let tags = note("property `tags`");
+    check(
+        &spec("properties: {name: {type: string}, tags: {type: array, items: {type: string}}}"),
+        "",
+        Ok(vec![tags.as_str()]),
+    );
+    let owner = note("property `owner`");
+    check(
+        &spec("properties: {owner: {type: object, properties: {id: {type: string}}}}"),
+        "",
+        Ok(vec![owner.as_str()]),
+    );
+    let values = note("values");
+    check(
+        &spec("additionalProperties: {type: array, items: {type: string}}"),
+        "",
+        Ok(vec![values.as_str()]),
+    );
+    // Flat values of every scalar kind are sent (the `media` fixture's `post_login` sends one).
+    check(
+        &spec(
+            "properties: {a: {type: string}, b: {type: integer}, c: {type: boolean}, d: {type: string, enum: [x, y]}, e: {type: string, format: date-time}}",
+        ),
+        "",
+        Ok(vec![]),
+    );
+    assert!(
+        generate(
+            &spec("properties: {tags: {type: array, items: {type: string}}}"),
+            "strict: true"
+        )
+        .is_err_and(|error| error.contains("strict mode leaves nothing out"))
+    );
+}

@@ -61,6 +61,7 @@ fn render(ty: &TypeRef) -> String {
     match ty {
         TypeRef::String => "String".into(),
         TypeRef::Integer => "i64".into(),
+        TypeRef::Unsigned => "u64".into(),
         TypeRef::Number => "f64".into(),
         TypeRef::Boolean => "bool".into(),
         TypeRef::Decimal => "Decimal".into(),
@@ -217,6 +218,26 @@ fn integer_enums_are_open_enums() {
         "p: RowP\nint enum RowP { V200 = 200, V404 = 404, VMinus1 = -1, Unknown(i64) }",
     );
     check("{type: integer}", "p: i64");
+}
+
+/// Unsigned formats are `u64`: an `i64` refused every value above `i64::MAX`.
+#[test]
+fn unsigned_formats_are_u64() {
+    for format in ["uint64", "uint32", "uint16", "uint8", "uint"] {
+        check(&format!("{{type: integer, format: {format}}}"), "p: u64");
+    }
+    check("{type: integer, format: int64}", "p: i64");
+    check("{type: integer, format: int32}", "p: i64");
+    check("{type: integer, format: unsigned}", "p: i64");
+    let usage = |bytes: &str| {
+        format!(
+            r#"{{"total": null, "items": [], "created": "2026-07-01T00:00:00Z", "bytes": {bytes}}}"#
+        )
+    };
+    let bytes = |text: &str| decode::<fixture::Usage>(&usage(text)).map(|u| u.bytes);
+    assert_eq!(bytes("18446744073709551615"), Ok(Some(u64::MAX)));
+    assert_eq!(bytes("0"), Ok(Some(0)));
+    assert!(bytes("-1").is_err_and(|error| error.contains("bytes")));
 }
 
 /// Decodes `json` through the crate's decode (the client's path too), as `T`.

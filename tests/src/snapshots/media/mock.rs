@@ -52,6 +52,16 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
+    /// Requests of `GET /v1/jobs/{job_id}` ([`Client::get_job`](super::Client::get_job)) with these
+    /// path parameters.
+    pub fn on_get_job(
+        &self,
+        job_id: &str,
+    ) -> rt::mock::Expectation<'_, Option<Session>> {
+        let path = rt::mock::fill_path("/v1/jobs/{job_id}", &[("job_id", job_id)]);
+        self.server.on("GET", path)
+    }
+
     /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these
     /// path parameters.
     pub fn on_post_login(&self) -> rt::mock::Expectation<'_, Session> {

@@ -78,6 +78,23 @@ impl Client {
         self.runtime().execute(request).await
     }
 
+    /// A `204` listed before the `200` that has the body.
+    ///
+    /// `GET /v1/jobs/{job_id}`
+    pub async fn get_job(&self, job_id: &str) -> Result<Option<Session>, rt::Error> {
+        let job_id = rt::encode_path_segment("job_id", job_id)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "get_job",
+            method: rt::Method::GET,
+            path_template: "/v1/jobs/{job_id}",
+            path: format!("/v1/jobs/{job_id}"),
+            query: pairs,
+            body: None,
+        };
+        self.runtime().execute(request).await
+    }
+
     /// `POST /v1/login`
     pub async fn post_login(&self, body: &Login) -> Result<Session, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();

@@ -122,6 +122,9 @@ pub struct Usage {
     pub total: Option<rt::Decimal>,
     pub items: Vec<Item>,
     pub created: rt::jiff::Timestamp,
+    /// Above i64::MAX at times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<Code>,
     /// A count or a ratio; an integer is tried first.
@@ -154,6 +157,7 @@ impl Usage {
             total: total.into(),
             items: items.into(),
             created: created.into(),
+            bytes: None,
             code: None,
             limit: None,
             env: None,
@@ -163,6 +167,13 @@ impl Usage {
             label: None,
             either: None,
         }
+    }
+
+    /// Sets `bytes`.
+    #[must_use]
+    pub fn bytes(mut self, value: impl Into<u64>) -> Self {
+        self.bytes = Some(value.into());
+        self
     }
 
     /// Sets `code`.
