@@ -333,8 +333,10 @@ fn a_newcomer_never_takes_a_locked_entry_point() {
     );
     assert_ne!(second, old);
     let generate = |text: &str, lock: NameLock| {
-        let mut config = baseten_codegen::Config::default();
-        config.names_lock = lock;
+        let config = baseten_codegen::Config {
+            names_lock: lock,
+            ..Default::default()
+        };
         let input = Input {
             spec_path: "metrics",
             spec_text: text,
