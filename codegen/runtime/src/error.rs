@@ -462,6 +462,97 @@ mod tests {
         }
     }
 
+    /// The name of `error`'s variant; exhaustive, so a variant added to `Error` stops this
+    /// compiling until the test below builds it too.
+    fn variant(error: &Error) -> &'static str {
+        match error {
+            Error::RateLimited { .. } => "RateLimited",
+            Error::Api { .. } => "Api",
+            Error::Decode { .. } => "Decode",
+            Error::ResponseTooLarge { .. } => "ResponseTooLarge",
+            Error::Timeout { .. } => "Timeout",
+            #[cfg(feature = "client")]
+            Error::Transport(_) => "Transport",
+            Error::InvalidRequest(_) => "InvalidRequest",
+            Error::PaginationStalled { .. } => "PaginationStalled",
+            Error::InvalidResponse(_) => "InvalidResponse",
+        }
+    }
+
+    /// A layer's reason for an invalid response, quoting server text as layers must.
+    #[derive(Debug, thiserror::Error)]
+    #[error("the response names {0}")]
+    struct Quoting(ServerText);
+
+    /// Text holding `key` raw, percent-encoded in lower case, Debug-quoted and JSON-escaped.
+    fn echoing(key: &str) -> String {
+        let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+        let json: String = key
+            .chars()
+            .map(|c| format!("\\u{:04x}", u32::from(c)))
+            .collect();
+        format!("{key} {lower} {key:?} {json}")
+    }
+
+    /// Asserts that neither `Display` nor `Debug` of `error` holds `key` in a form of
+    /// [`echoing`].
+    fn assert_free_of(key: &str, name: &str, error: &dyn std::error::Error) {
+        let shown = format!("{error} {error:?}");
+        let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+        let json: String = key
+            .chars()
+            .map(|c| format!("\\u{:04x}", u32::from(c)))
+            .collect();
+        for form in [key, &lower, &json] {
+            assert!(!shown.contains(form), "{name}: {form} in {shown}");
+        }
+    }
+
+    /// Every variant that can hold server text, holding a registered key echoed in several
+    /// forms, shows none of them in `Display` or `Debug` (`Transport` needs a live request; the
+    /// integration tests provoke it, and every variant of the metrics layer's errors).
+    #[test]
+    fn no_variant_shows_a_registered_key() {
+        let key = "unit-test-key-Hq9.Zz";
+        let _registered = crate::server_text::RegisteredSecret::new(key);
+        let text = || ServerText::new(echoing(key));
+        let errors = [
+            Error::RateLimited {
+                retry_after: None,
+                attempts: 1,
+                body: text(),
+            },
+            Error::Api {
+                status: 403,
+                code: Some(text()),
+                message: Some(text()),
+                detail: Some(text()),
+                request_id: Some(text()),
+                body: text(),
+            },
+            Error::Decode {
+                path: text(),
+                category: serde_json::error::Category::Data,
+                message: text(),
+                body_excerpt: ServerText::new(excerpt(&text())),
+            },
+            Error::ResponseTooLarge { limit_bytes: 1 },
+            Error::Timeout { attempts: 1 },
+            Error::InvalidRequest("path parameter `id` is empty".to_owned()),
+            Error::PaginationStalled {
+                cursor: Some(text()),
+            },
+            Error::InvalidResponse(InvalidResponse::new(Quoting(text()))),
+        ];
+        let mut names: Vec<&str> = errors.iter().map(variant).collect();
+        names.dedup();
+        assert_eq!(names.len(), errors.len(), "{names:?}");
+        for error in &errors {
+            assert_free_of(key, variant(error), error);
+        }
+        assert!(errors[1].to_string().contains("<redacted>"));
+    }
+
     #[test]
     fn error_is_send_sync_static() {
         fn assert_bounds<T: Send + Sync + 'static>() {}

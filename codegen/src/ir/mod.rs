@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use openapiv3::{
-    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, QueryStyle, ReferenceOr,
-    RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
+    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle,
+    ReferenceOr, RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
     VariantOrUnknownOrEmpty,
 };
 

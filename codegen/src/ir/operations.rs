@@ -240,6 +240,13 @@ impl<'a> Builder<'a> {
             }
         );
         let place = match parameter {
+            // `matrix` (`;id=5`) and `label` (`.5`) would go out as `simple` (`5`).
+            Parameter::Path { style, .. } if *style != PathStyle::Simple => {
+                return Err(Error::Unsupported {
+                    pointer: at.join("style").to_string(),
+                    reason: "a `matrix` or `label` path parameter".into(),
+                });
+            }
             Parameter::Path { .. } => Place::Path,
             Parameter::Query { style, .. } => {
                 let unsupported = match style {
@@ -327,6 +334,16 @@ impl<'a> Builder<'a> {
             Place::Query { .. } => {
                 let (ty, any_scalar) =
                     self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+                // An array is sent as the key repeated (`a=1&a=2`), which is `explode: true`;
+                // `explode: false` means one comma-separated value (`a=1,2`).
+                if data.explode == Some(false) && matches!(ty, TypeRef::Vec(_)) {
+                    return Err(Error::Unsupported {
+                        pointer: at.join("explode").to_string(),
+                        reason: "an array query parameter with `explode: false` (one \
+                                 comma-separated value)"
+                            .into(),
+                    });
+                }
                 Ok(vec![(place, param(&data.name, doc, ty, any_scalar))])
             }
         }
@@ -487,6 +504,29 @@ impl<'a> Builder<'a> {
                     return Err(Error::Unsupported {
                         pointer: schema_pointer.to_string(),
                         reason: "a form-encoded body whose schema is not an object".into(),
+                    });
+                }
+                // The runtime sends a form as flat `key=value` pairs: an object or array value
+                // has no form there, and every call setting it would fail.
+                let values: Vec<(String, &TypeRef)> = match &ty {
+                    TypeRef::Map(value) => vec![("values".to_owned(), value)],
+                    TypeRef::Named(name) => match self.types.get(name) {
+                        Some(TypeDef::Struct(def)) => def
+                            .fields
+                            .iter()
+                            .map(|field| (format!("property `{}`", field.wire_name), &field.ty))
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                if let Some((what, _)) = values.iter().find(|(_, ty)| !self.is_scalar(ty)) {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: format!(
+                            "a form-encoded body whose {what} is not a string, number, boolean \
+                             or enum (an object or array has no flat form)"
+                        ),
                     });
                 }
                 BodyKind::Form(ty)

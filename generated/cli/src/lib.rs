@@ -21,7 +21,8 @@ use baseten_api::index_mapped::IndexMappedResponse;
 use baseten_api::metrics::{self, Validated};
 use baseten_api::models::GetModelMetricsResponseV1;
 use baseten_api::runtime::pages::Stream;
-use baseten_api::runtime::{MetricsOperation, Watch};
+use baseten_api::runtime::server_text::RegisteredSecret;
+use baseten_api::runtime::{MetricsOperation, ServerText, Watch};
 use baseten_api::{Client, Error, MetricsRequest, RetryPolicy, Window};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
@@ -234,6 +235,8 @@ where
             };
         }
     };
+    // The key is scrubbed from everything shown while the CLI runs, saved responses included.
+    let _scrubbed = context.api_key.as_deref().map(RegisteredSecret::new);
     match execute(cli, context, stdout, stderr) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -554,14 +557,22 @@ fn render<R>(view: Validated<'_, R>, format: Format, stdout: &mut dyn Write) -> 
 where
     R: IndexMappedResponse + serde::Serialize,
 {
+    // The data formats carry text as sent, so they are scrubbed of the key whole, before
+    // writing (the text formats are shown cell by cell).
+    let mut data = Vec::new();
     let written = match format {
         Format::Table => stdout.write_all(render::table(view).as_bytes()),
-        Format::Csv => view.write_csv(&mut *stdout),
-        Format::WideCsv => render::write_wide_csv(view, &mut *stdout),
-        Format::Json => render::write_json(view.response(), &mut *stdout),
+        Format::Csv => view.write_csv(&mut data),
+        Format::WideCsv => render::write_wide_csv(view, &mut data),
+        Format::Json => render::write_json(view.response(), &mut data),
         Format::Svg => stdout.write_all(svg::chart(view).as_bytes()),
     };
-    written.map_err(|error| Failure::failed(format!("writing: {error}")))
+    written
+        .and_then(|()| match String::from_utf8(data) {
+            Ok(text) => stdout.write_all(ServerText::new(text).as_bytes()),
+            Err(error) => stdout.write_all(error.as_bytes()),
+        })
+        .map_err(|error| Failure::failed(format!("writing: {error}")))
 }
 
 #[cfg(test)]

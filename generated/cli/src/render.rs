@@ -140,7 +140,7 @@ fn layout(rows: &[Vec<String>]) -> String {
 fn cell_text(text: &str) -> String {
     let shown = shown(text);
     if shown.chars().count() <= MAX_CELL {
-        return shown.into_owned();
+        return shown;
     }
     let mut cell: String = shown.chars().take(MAX_CELL - 1).collect();
     cell.push('…');

@@ -1303,3 +1303,121 @@ async fn hostile_text_is_shown_escaped_on_every_print_path() {
     );
     assert_sanitised("watch", &output.stdout);
 }
+
+/// A key no test knows in advance, shaped like a real one.
+fn random_key() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let state = std::collections::hash_map::RandomState::new();
+    let mut key = String::from("ck");
+    for part in 0..3u32 {
+        let mut hasher = state.build_hasher();
+        hasher.write_u32(part);
+        key.push_str(&format!("{:016x}", hasher.finish()));
+    }
+    key.push_str(".Yy");
+    key
+}
+
+/// `output` (both streams) holds `key` neither raw, nor percent-encoded in either case, nor
+/// JSON-escaped, nor its random middle alone.
+fn assert_no_key(what: &str, key: &str, output: &CliOutput) {
+    let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+    let upper: String = key.bytes().map(|b| format!("%{b:02X}")).collect();
+    let json: String = key
+        .chars()
+        .map(|c| format!("\\u{:04x}", u32::from(c)))
+        .collect();
+    for text in [&output.stdout, &output.stderr] {
+        for form in [key, &lower, &upper, &json, &key[2..34]] {
+            assert!(
+                !text.contains(form),
+                "{what}: the key leaked as {form}: {text}"
+            );
+        }
+    }
+}
+
+/// A server that echoes the key it was sent — as a metric name and label of a good response,
+/// as the mode, in a misaligned response, in error bodies (percent-encoded in lower case, JSON
+/// escaped) and headers — gets it into no output of the CLI: no format of `fetch`, no
+/// `watch` redraw, no `error:` line; nor does `show` print it from a saved response.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_output_of_the_cli_holds_an_echoed_key() {
+    let key = random_key();
+    let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+    let json: String = key
+        .chars()
+        .map(|c| format!("\\u{:04x}", u32::from(c)))
+        .collect();
+    let context = baseten_metrics::Context {
+        api_key: Some(key.clone()),
+        ..cli_context()
+    };
+    let good = current_with("CURRENT", &key, &lower, &json, "[1]");
+    let answers = [
+        (200, good.clone()),
+        (200, current_with(&key, "m", "k", "v", "[1]")),
+        (200, current_with(&json, "m", "k", "v", "[1]")),
+        (200, current_with("CURRENT", &key, "k", "v", "[]")),
+        (
+            403,
+            format!(r#"{{"code": "{key}", "message": "{lower} {json}", "detail": "{key}"}}"#),
+        ),
+        (
+            429,
+            format!(r#"{{"message": "{key}", "retry_after": 99999}}"#),
+        ),
+        (500, format!("<html>Authorization: Bearer {key}</html>")),
+    ];
+    for (status, body) in answers {
+        let server = MockServer::builder().start().await;
+        Mock::given(any())
+            .respond_with(
+                ResponseTemplate::new(status)
+                    .insert_header("x-request-id", key.as_str())
+                    .set_body_raw(body, "application/json"),
+            )
+            .mount(&server)
+            .await;
+        for format in ["table", "csv", "wide-csv", "json", "svg"] {
+            let args = [
+                "fetch",
+                "--model",
+                "m",
+                "--environment",
+                "e",
+                "--format",
+                format,
+            ];
+            let output = run_live(&server, &args, context.clone()).await;
+            assert_no_key(&format!("fetch {status} {format}"), &key, &output);
+            let args = [
+                "watch",
+                "--model",
+                "m",
+                "--deployment",
+                "d",
+                "--count",
+                "1",
+                "--format",
+                format,
+            ];
+            let output = run_live(&server, &args, context.clone()).await;
+            assert_no_key(&format!("watch {status} {format}"), &key, &output);
+        }
+    }
+    // The good answer showed what it could with the key scrubbed.
+    let server = server_answering_body(good.clone().into_bytes()).await;
+    let args = ["fetch", "--model", "m", "--environment", "e"];
+    let output = run_live(&server, &args, context.clone()).await;
+    assert!(output.success(), "{}", output.stderr);
+    assert!(output.stdout.contains("<redacted>"), "{}", output.stdout);
+    // A saved response holding the key, shown while the CLI holds it.
+    let (_dir, path) = saved(&good);
+    for format in ["table", "wide-csv", "json", "svg"] {
+        let args = ["show", &path.to_string_lossy(), "--format", format];
+        let output = run_cli(&args, &context);
+        assert!(output.success(), "{format}: {}", output.stderr);
+        assert_no_key(&format!("show {format}"), &key, &output);
+    }
+}

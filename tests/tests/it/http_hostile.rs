@@ -499,3 +499,411 @@ async fn a_key_echoed_in_lower_case_hex_or_escaped_is_scrubbed() {
         );
     }
 }
+
+/// Everything `tracing` recorded on this thread while capturing: span names and fields, events.
+mod traces {
+    use std::cell::RefCell;
+    use std::fmt::{self, Write as _};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    thread_local! {
+        static CAPTURED: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+
+    struct Capture {
+        next_id: AtomicU64,
+    }
+
+    struct Fields<'a>(&'a mut String);
+
+    impl tracing::field::Visit for Fields<'_> {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn fmt::Debug) {
+            let _ = write!(self.0, "{}={value:?} ", field.name());
+        }
+
+        fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+            let _ = write!(self.0, "{}={value} ", field.name());
+        }
+    }
+
+    fn write(prefix: &str, record: impl FnOnce(&mut Fields<'_>)) {
+        CAPTURED.with_borrow_mut(|captured| {
+            if let Some(text) = captured {
+                text.push_str(prefix);
+                record(&mut Fields(text));
+                text.push('\n');
+            }
+        });
+    }
+
+    impl tracing::Subscriber for Capture {
+        fn register_callsite(
+            &self,
+            _: &'static tracing::Metadata<'static>,
+        ) -> tracing::subscriber::Interest {
+            tracing::subscriber::Interest::sometimes()
+        }
+        fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+            CAPTURED.with_borrow(Option::is_some)
+        }
+        fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+            write(span.metadata().name(), |fields| span.record(fields));
+            tracing::span::Id::from_u64(self.next_id.fetch_add(1, Ordering::Relaxed))
+        }
+        fn record(&self, _: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+            write("record ", |fields| values.record(fields));
+        }
+        fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+        fn event(&self, event: &tracing::Event<'_>) {
+            write("event ", |fields| event.record(fields));
+        }
+        fn enter(&self, _: &tracing::span::Id) {}
+        fn exit(&self, _: &tracing::span::Id) {}
+    }
+
+    /// Starts capturing this thread's traces (installing the capturing subscriber once).
+    pub fn start() {
+        static INSTALL: std::sync::Once = std::sync::Once::new();
+        INSTALL.call_once(|| {
+            let capture = Capture {
+                next_id: AtomicU64::new(1),
+            };
+            let _ = tracing::subscriber::set_global_default(capture);
+        });
+        CAPTURED.set(Some(String::new()));
+    }
+
+    /// What was captured since [`start`], which it stops.
+    pub fn take() -> String {
+        CAPTURED.take().unwrap_or_default()
+    }
+}
+
+/// The variant path of an error from its `Debug`: `InvalidResponse/Misaligned/LabelSetCountMismatch`.
+fn variant_path(debug: &str) -> String {
+    let mut path = Vec::new();
+    let mut rest = debug;
+    loop {
+        let end = rest.find(['(', ' ', '{']).unwrap_or(rest.len());
+        path.push(&rest[..end]);
+        match rest[end..].strip_prefix('(') {
+            Some(inner) if inner.starts_with(|c: char| c.is_ascii_uppercase()) => rest = inner,
+            _ => return path.join("/"),
+        }
+    }
+}
+
+/// A server that reads one request, answers with `head` and the start of a body it promised to
+/// be longer, and hangs up: the client's read fails (a transport error).
+fn serve_cut_short(head_and_body: String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let Ok((stream, _)) = listener.accept() else {
+            return;
+        };
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+            line.clear();
+        }
+        let _ = reader.into_inner().write_all(head_and_body.as_bytes());
+    });
+    base
+}
+
+/// Every variant of `Error` (and of `ResponseError` and `AlignmentError` under it), provoked
+/// by a local server that echoes a random key in every form it can — in bodies, headers, modes,
+/// metric names, JSON keys, cursors — is free of the key in `Display`, `Debug`, every source,
+/// and every trace the request left. The variants seen are checked against the full list, so a
+/// case that stops provoking its variant fails.
+#[tokio::test]
+async fn no_error_variant_carries_an_echoed_key() {
+    use baseten_api::runtime::pages::{PageInfo, pages};
+    use futures_util::StreamExt as _;
+
+    let key = random_key();
+    let forms = echoed_forms(&key);
+    let all = forms.join(" ");
+    let raw = key.as_str();
+    let client_for = |base: &str| {
+        build(
+            Client::builder()
+                .api_key(raw)
+                .base_url(base)
+                .retry_policy(RetryPolicy::none()),
+        )
+    };
+    let current = |mode: &str, name: &str, values: &str, sets: usize| {
+        let set = format!(r#"{{"start_epoch_millis": 0, "values": [{values}]}}"#);
+        format!(
+            r#"{{"start_epoch_millis": 0, "end_epoch_millis": 60000, "mode": "{mode}",
+              "metric_descriptors": [{{"name": "{name}", "unit_hint": "COUNT", "kind": "GAUGE",
+                "label_sets": [{{"{raw}": "{raw}"}}]}}], "metric_values": [{}]}}"#,
+            vec![set; sets].join(", ")
+        )
+    };
+    let series = |step: i64, starts: [i64; 2], end: i64| {
+        format!(
+            r#"{{"start_epoch_millis": 0, "end_epoch_millis": {end}, "mode": "SERIES",
+              "step_seconds": {step}, "metric_descriptors": [{{"name": "{raw}", "unit_hint":
+              "COUNT", "kind": "GAUGE", "label_sets": [{{}}]}}], "metric_values": [
+              {{"start_epoch_millis": {}, "values": [[1]]}},
+              {{"start_epoch_millis": {}, "values": [[2]]}}]}}"#,
+            starts[0], starts[1]
+        )
+    };
+    let window = baseten_api::Window::new(0, 60_000).unwrap();
+    let mut errors: Vec<(Error, String)> = Vec::new();
+
+    // Answers over HTTP, each fetched once through a generated operation or metrics request.
+    let cases: Vec<(&str, ResponseTemplate)> = vec![
+        (
+            "current",
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0")
+                .set_body_raw(format!(r#"{{"message": "{all}"}}"#), "application/json"),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(403)
+                .insert_header("x-request-id", raw)
+                .set_body_raw(
+                    format!(
+                        r#"{{"code": "{raw}", "message": "{all}", "detail": {{"k": "{all}"}}}}"#
+                    ),
+                    "application/json",
+                ),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200).set_body_raw(
+                format!(r#"{{"start_epoch_millis": "{all}"}}"#),
+                "application/json",
+            ),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200).set_body_raw(
+                r#"{"start_epoch_millis": 0, "end_epoch_millis": 1, "mode": "CURRENT",
+                   "metric_descriptors": [{"name": "m", "unit_hint": "COUNT", "kind": "GAUGE",
+                   "label_sets": [{"KEY": 5}]}], "metric_values": []}"#
+                    .replace("KEY", raw),
+                "application/json",
+            ),
+        ),
+        (
+            "timeout",
+            ResponseTemplate::new(500)
+                .set_delay(Duration::from_millis(400))
+                .set_body_raw(all.clone(), "text/plain"),
+        ),
+        (
+            "too large",
+            ResponseTemplate::new(200).set_body_raw(
+                format!("[\"{all}\", {}]", "0,".repeat(2000)),
+                "application/json",
+            ),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200)
+                .set_body_raw(current(raw, "m", "[1]", 1), "application/json"),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200)
+                .set_body_raw(current(&forms[3], "m", "[1]", 1), "application/json"),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200)
+                .set_body_raw(current("CURRENT", raw, "[1]", 2), "application/json"),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200)
+                .set_body_raw(current("CURRENT", raw, "", 1), "application/json"),
+        ),
+        (
+            "current",
+            ResponseTemplate::new(200)
+                .set_body_raw(current("CURRENT", raw, "[]", 1), "application/json"),
+        ),
+        (
+            "series",
+            ResponseTemplate::new(200)
+                .set_body_raw(series(0, [0, 30_000], 60_000), "application/json"),
+        ),
+        (
+            "series",
+            ResponseTemplate::new(200).set_body_raw(series(30, [0, 0], 60_000), "application/json"),
+        ),
+        (
+            "series",
+            ResponseTemplate::new(200)
+                .set_body_raw(series(30, [0, 90_000], 60_000), "application/json"),
+        ),
+        (
+            "pages",
+            ResponseTemplate::new(200)
+                .set_body_raw(current("CURRENT", raw, "[1]", 1), "application/json"),
+        ),
+    ];
+    for (how, answer) in cases {
+        let server = serve(answer).await;
+        let client = client_for(&server.uri());
+        traces::start();
+        let error = match how {
+            "too large" => {
+                let small = build(
+                    Client::builder()
+                        .api_key(raw)
+                        .base_url(server.uri())
+                        .retry_policy(RetryPolicy::none())
+                        .max_response_bytes(1024),
+                );
+                small
+                    .environment_metrics("m", "e")
+                    .current()
+                    .send()
+                    .await
+                    .err()
+            }
+            "current" => client
+                .environment_metrics("m", "e")
+                .current()
+                .send()
+                .await
+                .err(),
+            "series" => client
+                .environment_metrics("m", "e")
+                .series(window)
+                .send()
+                .await
+                .err(),
+            "timeout" => {
+                let hasty = client.with_timeout(Duration::from_millis(50));
+                hasty
+                    .environment_metrics("m", "e")
+                    .current()
+                    .send()
+                    .await
+                    .err()
+            }
+            _ => {
+                // The page's metric name read as its cursor: the second page repeats it.
+                let fetcher = client.clone();
+                let stream = pages(
+                    move |_cursor| {
+                        let request = fetcher.environment_metrics("m", "e");
+                        async move {
+                            request
+                                .current()
+                                .send()
+                                .await
+                                .map(|result| result.into_response())
+                        }
+                    },
+                    |page| PageInfo {
+                        cursor: page.metric_descriptors.first().map(|d| d.name.clone()),
+                        has_more: true,
+                    },
+                );
+                let mut stream = std::pin::pin!(stream);
+                let mut found = None;
+                for _ in 0..3 {
+                    match stream.next().await {
+                        Some(Err(error)) => {
+                            found = Some(error);
+                            break;
+                        }
+                        Some(Ok(_)) => {}
+                        None => break,
+                    }
+                }
+                found
+            }
+        };
+        let traced = traces::take();
+        let error = error.unwrap_or_else(|| panic!("{how}: no error"));
+        errors.push((error, traced));
+    }
+
+    // A body cut short, and a request refused before sending.
+    let cut = format!("HTTP/1.1 200 OK\r\ncontent-length: 100000\r\n\r\n{{\"mode\": \"{all}");
+    let client = client_for(&serve_cut_short(cut));
+    traces::start();
+    let error = call(&client).await.expect_err("cut short");
+    errors.push((error, traces::take()));
+    traces::start();
+    let error = client
+        .environment_metrics("..", "e")
+        .current()
+        .send()
+        .await
+        .expect_err("..");
+    errors.push((error, traces::take()));
+
+    let mut seen: Vec<String> = Vec::new();
+    for (error, traced) in &errors {
+        assert_error_free_of(&key, error);
+        assert_free_of(&key, traced);
+        seen.push(variant_path(&format!("{error:?}")));
+    }
+    // The requests that reached a server were traced, with the error they ended in.
+    assert!(
+        errors[1].1.contains("request failed") && errors[1].1.contains("HTTP 403"),
+        "{}",
+        errors[1].1
+    );
+
+    // The two alignment errors only a response built in code can have.
+    use baseten_api::metrics::{self, AlignmentError};
+    let mut built: baseten_api::models::GetModelMetricsResponseV1 =
+        metrics::decode(current("SUMMARY", raw, "[1]", 2).as_bytes()).unwrap();
+    let two_summaries = metrics::validate(&built)
+        .map(|_| ())
+        .expect_err("two value sets");
+    built.metric_values.truncate(1);
+    built.metric_values[0].values[0][0] = Some(f64::NAN);
+    let not_finite = metrics::validate(&built).map(|_| ()).expect_err("NaN");
+    for error in [&two_summaries, &not_finite] {
+        assert_free_of(&key, &format!("{error} {error:?}"));
+        seen.push(format!(
+            "InvalidResponse/InvalidResponse/Misaligned/{}",
+            variant_path(&format!("{error:?}"))
+        ));
+    }
+    assert!(matches!(
+        two_summaries,
+        AlignmentError::SummaryValueSetCount { count: 2 }
+    ));
+    assert!(matches!(not_finite, AlignmentError::NonFiniteValue { .. }));
+
+    seen.sort();
+    seen.dedup();
+    assert_eq!(
+        seen,
+        [
+            "Api",
+            "Decode",
+            "InvalidRequest",
+            // The generic Error::InvalidResponse, holding the metrics layer's ResponseError.
+            "InvalidResponse/InvalidResponse/Misaligned/DescriptorCountMismatch",
+            "InvalidResponse/InvalidResponse/Misaligned/LabelSetCountMismatch",
+            "InvalidResponse/InvalidResponse/Misaligned/NonFiniteValue",
+            "InvalidResponse/InvalidResponse/Misaligned/StartNotIncreasing",
+            "InvalidResponse/InvalidResponse/Misaligned/StepAfterWindowEnd",
+            "InvalidResponse/InvalidResponse/Misaligned/SummaryValueSetCount",
+            "InvalidResponse/InvalidResponse/ModeMismatch",
+            "InvalidResponse/InvalidResponse/StepSeconds",
+            "InvalidResponse/InvalidResponse/ValueSetCount",
+            "PaginationStalled",
+            "RateLimited",
+            "ResponseTooLarge",
+            "Timeout",
+            "Transport",
+        ]
+    );
+}

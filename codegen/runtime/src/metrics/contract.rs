@@ -95,3 +95,93 @@ pub(crate) fn check_mode_counts(
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The variant path of `error`; exhaustive, so a variant added to either enum stops this
+    /// compiling until the test below builds it too.
+    fn variant(error: &ResponseError) -> &'static str {
+        match error {
+            ResponseError::ModeMismatch { .. } => "ModeMismatch",
+            ResponseError::ValueSetCount { .. } => "ValueSetCount",
+            ResponseError::StepSeconds { .. } => "StepSeconds",
+            ResponseError::Misaligned(alignment) => match alignment {
+                AlignmentError::DescriptorCountMismatch { .. } => "DescriptorCountMismatch",
+                AlignmentError::LabelSetCountMismatch { .. } => "LabelSetCountMismatch",
+                AlignmentError::StartNotIncreasing { .. } => "StartNotIncreasing",
+                AlignmentError::StepAfterWindowEnd { .. } => "StepAfterWindowEnd",
+                AlignmentError::SummaryValueSetCount { .. } => "SummaryValueSetCount",
+                AlignmentError::NonFiniteValue { .. } => "NonFiniteValue",
+            },
+        }
+    }
+
+    /// Every variant, those quoting server text holding a registered key in several forms,
+    /// shows none of them in `Display` or `Debug`, inside `Error` too.
+    #[test]
+    fn no_variant_shows_a_registered_key() {
+        let key = "contract-test-key-Wq2.Zz";
+        let _registered = crate::server_text::RegisteredSecret::new(key);
+        let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
+        let json: String = key
+            .chars()
+            .map(|c| format!("\\u{:04x}", u32::from(c)))
+            .collect();
+        let text = || ServerText::new(format!("{key} {lower} {key:?} {json}"));
+        let misaligned = ResponseError::Misaligned;
+        let errors = [
+            ResponseError::ModeMismatch {
+                requested: MetricsMode::Current,
+                returned: text(),
+            },
+            ResponseError::ValueSetCount {
+                mode: MetricsMode::Summary,
+                count: 2,
+            },
+            ResponseError::StepSeconds { step_seconds: None },
+            misaligned(AlignmentError::DescriptorCountMismatch {
+                value_set: 0,
+                expected: 1,
+                actual: 0,
+            }),
+            misaligned(AlignmentError::LabelSetCountMismatch {
+                value_set: 0,
+                descriptor: 0,
+                name: text(),
+                expected: 1,
+                actual: 0,
+            }),
+            misaligned(AlignmentError::StartNotIncreasing {
+                value_set: 1,
+                start_ms: 0,
+                previous_start_ms: 0,
+            }),
+            misaligned(AlignmentError::StepAfterWindowEnd {
+                value_set: 0,
+                start_ms: 2,
+                window_end_ms: 1,
+            }),
+            misaligned(AlignmentError::SummaryValueSetCount { count: 2 }),
+            misaligned(AlignmentError::NonFiniteValue {
+                value_set: 0,
+                descriptor: 0,
+                name: text(),
+                label_set: 0,
+                value: f64::NAN,
+            }),
+        ];
+        let mut names: Vec<&str> = errors.iter().map(variant).collect();
+        names.dedup();
+        assert_eq!(names.len(), errors.len(), "{names:?}");
+        for error in errors {
+            let name = variant(&error);
+            let error = crate::Error::from(error);
+            let shown = format!("{error} {error:?}");
+            for form in [key, &lower, &json] {
+                assert!(!shown.contains(form), "{name}: {form} in {shown}");
+            }
+        }
+    }
+}
