@@ -5,9 +5,9 @@
 //! component schemas they reach through `$ref`s (and discriminator mappings), and `ir::build`
 //! converts exactly those.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use openapiv3::{OpenAPI, ReferenceOr};
+use openapiv3::{OpenAPI, ReferenceOr, Schema, SchemaKind};
 use serde_json::Value;
 
 use crate::{Error, Note};
@@ -138,12 +138,28 @@ fn reachable_schemas(spec: &OpenAPI, operations: &BTreeSet<(String, String)>) ->
             pending.extend(item.get("parameters"));
         }
     }
+    // A base with a discriminator reaches its subtypes: the IR makes it a union of them.
+    let mut subtypes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (key, schema) in spec.components.iter().flat_map(|c| c.schemas.iter()) {
+        if let ReferenceOr::Item(Schema {
+            schema_kind: SchemaKind::AllOf { all_of },
+            ..
+        }) = schema
+        {
+            for member in all_of {
+                if let ReferenceOr::Reference { reference } = member {
+                    let subtype = crate::error::Pointer::to(&["components", "schemas", key]);
+                    subtypes.entry(reference.clone()).or_default().push(subtype);
+                }
+            }
+        }
+    }
     let mut seen_refs: BTreeSet<&str> = BTreeSet::new();
     let mut schemas = BTreeSet::new();
     while let Some(value) = pending.pop() {
         let mut references = Vec::new();
         collect_references(value, &mut references);
-        for reference in references {
+        while let Some(reference) = references.pop() {
             if !seen_refs.insert(reference) {
                 continue;
             }
@@ -156,6 +172,15 @@ fn reachable_schemas(spec: &OpenAPI, operations: &BTreeSet<(String, String)>) ->
             };
             if let Some(key) = reference.strip_prefix("#/components/schemas/") {
                 schemas.insert(crate::error::Pointer::unescape(key));
+                if target.get("discriminator").is_some() {
+                    references.extend(
+                        subtypes
+                            .get(reference)
+                            .into_iter()
+                            .flatten()
+                            .map(String::as_str),
+                    );
+                }
             }
             pending.push(target);
         }
