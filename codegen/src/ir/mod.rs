@@ -456,11 +456,29 @@ pub(crate) fn build(
     prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
     check_alias_cycles(&types, &component_names)?;
+    // The lock records what is emitted (and keeps what it held: names kept or retired), not
+    // every schema of a document the selection mostly leaves out.
+    let query_types: BTreeSet<&str> = operations
+        .iter()
+        .filter_map(|op| op.query_type.as_deref())
+        .collect();
+    let mut type_lock = builder_names.0.into_lock();
+    type_lock.retain(|identity, name| {
+        types.contains_key(name)
+            || query_types.contains(name.as_str())
+            || lock.types.contains_key(identity)
+    });
+    let mut operation_lock = builder_names.2;
+    operation_lock.retain(|key, name| {
+        operations.iter().any(|op| op.name == *name)
+            || skipped.iter().any(|op| op.name == *name)
+            || lock.operations.contains_key(key)
+    });
     // The surface's own scopes are named after the IR (see `crate::surface`), from the lock
     // as it was given.
     let names = NameLock {
-        types: builder_names.0.into_lock(),
-        operations: builder_names.2,
+        types: type_lock,
+        operations: operation_lock,
         variants: builder_names.1,
         client_methods: lock.client_methods.clone(),
         fake_methods: lock.fake_methods.clone(),

@@ -277,3 +277,45 @@ fn every_collision_fixture_compiles_without_warnings() {
     );
     assert_eq!(fake.name, "fake-baseten");
 }
+
+#[test]
+fn the_lock_records_only_what_a_selection_emits() {
+    let text =
+        std::fs::read_to_string(tests_dir().join("fixtures/surface/support-struct.yaml")).unwrap();
+    let config = "select: ['GET /v1/models/{model_id}/environments/{env_name}/metrics']\n";
+    let output = baseten_codegen::generate(&Input {
+        spec_path: "support-struct",
+        spec_text: &text,
+        config_text: Some(config),
+    })
+    .unwrap();
+    let types: Vec<&str> = output.names.types.keys().map(String::as_str).collect();
+    assert_eq!(
+        types,
+        [
+            "#/components/schemas/Descriptor",
+            "#/components/schemas/Usage",
+            "#/components/schemas/ValueSet",
+            "#/paths/~1v1~1models~1{model_id}~1environments~1{env_name}~1metrics/get/parameters",
+        ]
+    );
+    assert_eq!(
+        names(&output.names.client_methods),
+        [(
+            "metrics GET /v1/models/{model_id}/environments/{env_name}/metrics",
+            "environment_metrics"
+        )]
+    );
+    assert_eq!(
+        names(&output.names.operations),
+        [(
+            "GET /v1/models/{model_id}/environments/{env_name}/metrics",
+            "get_model_environment_metrics"
+        )]
+    );
+    // Unselected, the schema named like the support struct no longer pushes it aside.
+    assert_eq!(
+        output.names.support_types.values().collect::<Vec<_>>(),
+        ["EnvironmentMetricsOperation"]
+    );
+}
