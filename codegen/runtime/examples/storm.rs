@@ -64,6 +64,56 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for scenario in scenarios {
         run(&scenario).await?;
     }
+    fleet().await
+}
+
+/// The issue's fleet: 200 pollers of `CURRENT` every 500 ms for 8 s through one default
+/// client, against 50 requests/s per endpoint (429s asking to wait until the second is over).
+async fn fleet() -> Result<(), Box<dyn std::error::Error>> {
+    let rules = Rules::new(50, RetryAfter::UntilWindowEnd, r#"{"ok":true}"#);
+    let fake = ThrottledServer::start(rules).await?;
+    let client = ClientBuilder::<Client>::new(fake.uri())
+        .api_key("bench-key")
+        .build()?;
+    let until = Instant::now() + Duration::from_secs(8);
+    let mut pollers = tokio::task::JoinSet::new();
+    for _ in 0..200 {
+        let client = client.clone();
+        pollers.spawn(async move {
+            let mut ticks = tokio::time::interval(Duration::from_millis(500));
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let (mut ok, mut rate_limited, mut other) = (0u64, 0u64, 0u64);
+            while Instant::now() < until {
+                ticks.tick().await;
+                match client.execute::<serde_json::Value>(current_poll()).await {
+                    Ok(_) => ok += 1,
+                    Err(Error::RateLimited { .. }) => rate_limited += 1,
+                    Err(_) => other += 1,
+                }
+            }
+            (ok, rate_limited, other)
+        });
+    }
+    let (mut ok, mut rate_limited, mut other) = (0, 0, 0);
+    while let Some(joined) = pollers.join_next().await {
+        let (a, b, c) = joined?;
+        ok += a;
+        rate_limited += b;
+        other += c;
+    }
+    let stats = fake.stats();
+    println!("200 pollers every 500 ms for 8 s, server allowing 50 requests/s");
+    println!(
+        "  requests per successful poll {:.2} ({} sent, {ok} polls succeeded)",
+        stats.requests as f64 / ok.max(1) as f64,
+        stats.requests
+    );
+    println!(
+        "  polls failed             {} ({rate_limited} rate limited)",
+        rate_limited + other
+    );
+    println!("  429s received            {}", stats.throttled);
+    println!("  TCP connections opened   {}", stats.connections);
     Ok(())
 }
 

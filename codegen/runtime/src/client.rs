@@ -118,10 +118,18 @@ impl fmt::Debug for ApiKey {
 /// `Authorization` header. Idempotent requests are retried as the
 /// [`RetryPolicy`] says; each attempt is bounded by the request timeout.
 ///
-/// Each request runs in a `tracing` span named `baseten_api.request` (debug
-/// level) with the fields `operation`, `method` and `path_template`, and,
-/// once known, `attempt`, `status` and `elapsed_ms`; every retry logs a
-/// debug event with its wait. Neither the key nor the full URL is logged.
+/// Clones share one traffic state (see [`RetryPolicy`]): per endpoint (the operation's path
+/// template), a 429 pauses every request until the server's time has passed and the send rate
+/// adapts; a retry budget caps retries across all requests; [`ClientBuilder::max_in_flight`]
+/// and [`ClientBuilder::endpoint_rate_limit`] set limits of one's own.
+///
+/// Each call runs in a `tracing` span named `baseten_api.request` (debug level) and each
+/// attempt in a child span `baseten_api.attempt`, with OpenTelemetry's HTTP client attributes
+/// (`http.request.method`, `server.address`, `server.port`, `url.template`, `url.full` with
+/// secret query values redacted, `http.response.status_code`, `http.request.resend_count`,
+/// `error.type`, `otel.name`, `otel.kind`) and the fields `operation`, `method`,
+/// `path_template`, `attempt`, `status` and `elapsed_ms`; every retry logs a debug event with
+/// its wait. The key is never logged.
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Settings>,

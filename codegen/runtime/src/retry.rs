@@ -12,16 +12,25 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 ///
 /// - `429 Too Many Requests`: after the wait the server asks for, its body's
 ///   `retry_after` (seconds) or else its `Retry-After` header (seconds), or
-///   the backoff below if it names none. A requested wait longer than
+///   the backoff below if it names none. The wait is the endpoint's, not the request's: every
+///   request of the client (and its clones) to the same path template is held until it has
+///   passed, plus up to a fifth more at random (at most a second) so that clients do not come
+///   back together, and from then on the endpoint's send rate adapts (0.7× what the server
+///   admitted in the last second, growing back on successes as aws-sdk-rust's adaptive mode
+///   does). A requested wait longer than
 ///   [`max_retry_after`](Self::max_retry_after) is not sat out: the client
 ///   returns [`Error::RateLimited`](crate::Error::RateLimited) at once,
-///   carrying the wait.
+///   carrying the wait, and so does every request held back that long.
 /// - Server errors (5xx other than 501, and 408), timeouts and connection
 ///   failures: after the wait a 5xx names the same way (given up on, with
 ///   the [`Error::Api`](crate::Error::Api), if it is over the cap), or else
 ///   an exponential backoff with jitter. The `n`-th wait is
 ///   `initial_backoff · 2ⁿ⁻¹` plus a random extra of up to as much again,
-///   never more than [`with_max_backoff`](Self::with_max_backoff).
+///   never more than [`with_max_backoff`](Self::with_max_backoff). Each such retry is paid
+///   for from a budget all requests of the client share (aws-sdk-rust's retry quota: 500
+///   tokens, 5 a retry, 10 after a timeout, a success pays back 1 or what its retries cost);
+///   when it is empty the request fails at once with its last error, so an outage is not met
+///   with three times the load.
 ///
 /// The default is 3 attempts in all, backoff from 500 ms up to 8 s, and
 /// server-requested waits of up to 60 s.

@@ -140,6 +140,14 @@ impl<'a> Builder<'a> {
             self.define_struct(name, parts, doc, pointer)?;
             return Ok(true);
         }
+        // A base object with a discriminator stands for its subtypes: a value where it is
+        // expected may be any of them, and as its own struct a subtype's fields were lost.
+        if let Some(discriminator) = &schema.schema_data.discriminator
+            && object_parts(schema).is_some()
+            && self.define_inherited(name, discriminator, doc.clone(), pointer)?
+        {
+            return Ok(true);
+        }
         match object_parts(schema) {
             Some(parts) if !parts.properties.is_empty() => {
                 self.define_struct(name, parts, doc, pointer)?;
@@ -147,6 +155,71 @@ impl<'a> Builder<'a> {
             }
             _ => Ok(false),
         }
+    }
+
+    /// A base object with a discriminator as a union of its subtypes, by tag: its `mapping`,
+    /// then (as the specification says) every component whose `allOf` names the base, tagged
+    /// by its key. False when it has none. A tag mapped to the base itself is left to the
+    /// fallback: as a variant, the union would contain itself.
+    fn define_inherited(
+        &mut self,
+        name: &str,
+        discriminator: &'a openapiv3::Discriminator,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<bool, Error> {
+        let base = pointer.as_str();
+        let schemas = self.spec.components.iter().flat_map(|c| c.schemas.iter());
+        let inheriting: Vec<&'a String> = schemas
+            .filter(|(_, schema)| {
+                match schema {
+                ReferenceOr::Item(Schema {
+                    schema_kind: SchemaKind::AllOf { all_of },
+                    ..
+                }) => all_of.iter().any(|member| {
+                    matches!(member, ReferenceOr::Reference { reference } if reference == base)
+                }),
+                _ => false,
+            }
+            })
+            .map(|(key, _)| key)
+            .collect();
+        let mapped = discriminator
+            .mapping
+            .values()
+            .filter(|reference| *reference != base)
+            .count();
+        if mapped == 0 && inheriting.is_empty() {
+            return Ok(false);
+        }
+        self.reserve(name);
+        let mut tagged: Vec<(String, TypeRef)> = Vec::new();
+        let mut mapped_refs = Vec::new();
+        for (tag, reference) in &discriminator.mapping {
+            let at = pointer.join("discriminator").join("mapping").join(tag);
+            if reference == base {
+                self.note(
+                    &at,
+                    "a tag mapped to the base schema itself decodes as the fallback",
+                );
+                continue;
+            }
+            let (ty, _) = self.type_of(SchemaAt::Ref(reference), name, &at)?;
+            mapped_refs.push(reference.as_str());
+            tagged.push((tag.clone(), ty));
+        }
+        for key in inheriting {
+            let reference = Pointer::to(&["components", "schemas", key]);
+            if mapped_refs.contains(&reference.as_str()) || tagged.iter().any(|(t, _)| t == key) {
+                continue;
+            }
+            let Some(subtype) = self.component_names.get(key.as_str()) else {
+                continue;
+            };
+            tagged.push((key.clone(), TypeRef::Named(subtype.clone())));
+        }
+        self.insert_union(name, tagged, discriminator, doc);
+        Ok(true)
     }
 
     pub(super) fn define_union(
@@ -179,14 +252,30 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut variant_names = variant_namespace(self.lock.variants.get(name));
-        let mut variants = Vec::with_capacity(tagged.len());
+        let mut typed = Vec::with_capacity(tagged.len());
         for (tag, reference) in tagged {
             let (ty, _) = self.type_of(
                 SchemaAt::Ref(reference),
                 name,
                 &pointer.join("discriminator").join("mapping").join(&tag),
             )?;
+            typed.push((tag, ty));
+        }
+        self.insert_union(name, typed, discriminator, doc);
+        Ok(())
+    }
+
+    /// A tagged union of `tagged` (tag, type) variants, named as the lock says.
+    fn insert_union(
+        &mut self,
+        name: &str,
+        tagged: Vec<(String, TypeRef)>,
+        discriminator: &openapiv3::Discriminator,
+        doc: Option<String>,
+    ) {
+        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut variants = Vec::with_capacity(tagged.len());
+        for (tag, ty) in tagged {
             variants.push(UnionVariant {
                 rust_name: claim_variant(&mut variant_names, &tag),
                 tag,
@@ -208,7 +297,6 @@ impl<'a> Builder<'a> {
                 fallback,
             }),
         );
-        Ok(())
     }
 
     /// An integer enum: variants `V<value>` (`VMinus<value>` below zero), read as "value 200",
@@ -439,12 +527,29 @@ impl<'a> Builder<'a> {
                 SchemaAt::Item(schema) => doc_of(schema),
                 SchemaAt::Ref(_) => None,
             };
+            let required = parts.required.contains(wire.as_str());
+            if required && let Ok(schema) = self.resolve(at, &field_pointer) {
+                let data = &schema.schema_data;
+                let side = match (data.read_only, data.write_only) {
+                    (true, false) => Some(access::Side::Responses),
+                    (false, true) => Some(access::Side::Requests),
+                    _ => None,
+                };
+                if let Some(side) = side {
+                    self.one_sided.push(access::OneSided {
+                        type_name: name.to_owned(),
+                        wire_name: wire.clone(),
+                        side,
+                        pointer: field_pointer.to_string(),
+                    });
+                }
+            }
             fields.push(Field {
                 wire_name: wire.clone(),
                 rust_name: field_names.claim(&names::snake_ident(wire), "_"),
                 doc,
                 ty,
-                required: parts.required.contains(wire.as_str()),
+                required,
                 nullable,
                 boxed: false,
             });

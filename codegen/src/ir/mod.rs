@@ -22,6 +22,7 @@ use crate::names::{self, Namespace};
 use crate::select::Selection;
 use crate::{Config, Error, Note};
 
+mod access;
 mod convert;
 mod cycles;
 mod merge;
@@ -421,6 +422,7 @@ pub(crate) fn build(
         types: BTreeMap::new(),
         left_out: Vec::new(),
         skipped: Vec::new(),
+        one_sided: Vec::new(),
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -444,6 +446,7 @@ pub(crate) fn build(
     let mut skipped = builder.skipped;
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     let mut types = builder.types;
+    access::shape_one_sided(&mut types, &operations, &builder.one_sided, builder.notes);
     // A selection keeps only what its operations reach; without one every component stays.
     // Either way, inline types of a left-out operation go with it.
     let roots: Vec<String> = match selection.schemas {
@@ -453,11 +456,29 @@ pub(crate) fn build(
     prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
     check_alias_cycles(&types, &component_names)?;
+    // The lock records what is emitted (and keeps what it held: names kept or retired), not
+    // every schema of a document the selection mostly leaves out.
+    let query_types: BTreeSet<&str> = operations
+        .iter()
+        .filter_map(|op| op.query_type.as_deref())
+        .collect();
+    let mut type_lock = builder_names.0.into_lock();
+    type_lock.retain(|identity, name| {
+        types.contains_key(name)
+            || query_types.contains(name.as_str())
+            || lock.types.contains_key(identity)
+    });
+    let mut operation_lock = builder_names.2;
+    operation_lock.retain(|key, name| {
+        operations.iter().any(|op| op.name == *name)
+            || skipped.iter().any(|op| op.name == *name)
+            || lock.operations.contains_key(key)
+    });
     // The surface's own scopes are named after the IR (see `crate::surface`), from the lock
     // as it was given.
     let names = NameLock {
-        types: builder_names.0.into_lock(),
-        operations: builder_names.2,
+        types: type_lock,
+        operations: operation_lock,
         variants: builder_names.1,
         client_methods: lock.client_methods.clone(),
         fake_methods: lock.fake_methods.clone(),
@@ -528,6 +549,9 @@ struct Builder<'a> {
     left_out: Vec<Error>,
     /// Selected operations left out whole.
     skipped: Vec<SkippedOperation>,
+    /// Required struct fields marked `readOnly` or `writeOnly`, by type and wire name, with
+    /// where they stand: shaped per side once the operations say which side uses each type.
+    one_sided: Vec<access::OneSided>,
 }
 
 impl<'a> Builder<'a> {

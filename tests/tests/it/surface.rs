@@ -277,3 +277,87 @@ fn every_collision_fixture_compiles_without_warnings() {
     );
     assert_eq!(fake.name, "fake-baseten");
 }
+
+#[test]
+fn the_lock_records_only_what_a_selection_emits() {
+    let text =
+        std::fs::read_to_string(tests_dir().join("fixtures/surface/support-struct.yaml")).unwrap();
+    let config = "select: ['GET /v1/models/{model_id}/environments/{env_name}/metrics']\n";
+    let output = baseten_codegen::generate(&Input {
+        spec_path: "support-struct",
+        spec_text: &text,
+        config_text: Some(config),
+    })
+    .unwrap();
+    let types: Vec<&str> = output.names.types.keys().map(String::as_str).collect();
+    assert_eq!(
+        types,
+        [
+            "#/components/schemas/Descriptor",
+            "#/components/schemas/Usage",
+            "#/components/schemas/ValueSet",
+            "#/paths/~1v1~1models~1{model_id}~1environments~1{env_name}~1metrics/get/parameters",
+        ]
+    );
+    assert_eq!(
+        names(&output.names.client_methods),
+        [(
+            "metrics GET /v1/models/{model_id}/environments/{env_name}/metrics",
+            "environment_metrics"
+        )]
+    );
+    assert_eq!(
+        names(&output.names.operations),
+        [(
+            "GET /v1/models/{model_id}/environments/{env_name}/metrics",
+            "get_model_environment_metrics"
+        )]
+    );
+    // Unselected, the schema named like the support struct no longer pushes it aside.
+    assert_eq!(
+        output.names.support_types.values().collect::<Vec<_>>(),
+        ["EnvironmentMetricsOperation"]
+    );
+}
+
+#[test]
+fn a_newcomer_never_takes_a_locked_entry_point() {
+    let old =
+        std::fs::read_to_string(tests_dir().join("fixtures/surface/metrics-client-param.yaml"))
+            .unwrap();
+    // A second metrics operation naming the same resource (`environment_metrics`) whose method
+    // sorts first: without the lock it takes the name, and old code calls another endpoint.
+    let second = old.replace(
+        "paths:\n  /v1/clients/{client}/environments/{env_name}/metrics:",
+        "paths:\n  /v1/aclients/{aclient}/clients/{client}/environments/{env_name}/metrics:\n    get:\n      parameters:\n        - {name: aclient, in: path, required: true, schema: {type: string}}\n        - {name: client, in: path, required: true, schema: {type: string}}\n        - {name: env_name, in: path, required: true, schema: {type: string}}\n        - {name: mode, in: query, schema: {type: string}}\n        - {name: start_epoch_millis, in: query, schema: {type: integer}}\n        - {name: end_epoch_millis, in: query, schema: {type: integer}}\n        - {name: metrics, in: query, schema: {type: array, items: {type: string}}}\n      responses:\n        \"200\": {description: ok, content: {application/json: {schema: {$ref: \"#/components/schemas/Usage\"}}}}\n  /v1/clients/{client}/environments/{env_name}/metrics:",
+    );
+    assert_ne!(second, old);
+    let generate = |text: &str, lock: NameLock| {
+        let config = baseten_codegen::Config {
+            names_lock: lock,
+            ..Default::default()
+        };
+        let input = Input {
+            spec_path: "metrics",
+            spec_text: text,
+            config_text: None,
+        };
+        baseten_codegen::generate_with(&input, &config)
+            .unwrap_or_else(|error| panic!("{error}"))
+            .names
+    };
+    let first = generate(&old, NameLock::default());
+    let unlocked = generate(&second, NameLock::default());
+    let locked = generate(&second, first.clone());
+    let original = "metrics GET /v1/clients/{client}/environments/{env_name}/metrics";
+    let newcomer =
+        "metrics GET /v1/aclients/{aclient}/clients/{client}/environments/{env_name}/metrics";
+    assert_eq!(first.client_methods[original], "environment_metrics");
+    // Without the lock the operation that sorts first takes the name.
+    assert_eq!(unlocked.client_methods[newcomer], "environment_metrics");
+    assert_eq!(locked.client_methods[original], "environment_metrics");
+    assert_eq!(
+        locked.client_methods[newcomer],
+        "get_aclient_client_environment_metrics_request"
+    );
+}

@@ -220,6 +220,42 @@ fn integer_enums_are_open_enums() {
     check("{type: integer}", "p: i64");
 }
 
+/// `allOf` + `discriminator` inheritance: where the base `Pet` is expected, a value decodes as
+/// the subtype its tag names, with the subtype's own fields (as the base struct, `bark` and
+/// `lives` were lost). `Dog` is mapped; `Cat` is tagged by its key (it only names `Pet` in
+/// `allOf`); an unknown tag keeps the value whole.
+#[test]
+fn discriminator_inheritance_decodes_the_subtype() {
+    let usage = |pet: &str| {
+        format!(
+            r#"{{"total": null, "items": [], "created": "2026-07-01T00:00:00Z", "pet": {pet}}}"#
+        )
+    };
+    let pet = |json: &str| decode::<fixture::Usage>(&usage(json)).map(|u| u.pet);
+    match pet(r#"{"pet_type": "dog", "name": "rex", "bark": true}"#) {
+        Ok(Some(fixture::Pet::Dog(dog))) => {
+            assert_eq!((dog.name.as_str(), dog.bark), ("rex", Some(true)));
+        }
+        other => panic!("{other:?}"),
+    }
+    match pet(r#"{"pet_type": "Cat", "name": "tom", "lives": 9}"#) {
+        Ok(Some(fixture::Pet::Cat(cat))) => assert_eq!((cat.name.as_str(), cat.lives), ("tom", 9)),
+        other => panic!("{other:?}"),
+    }
+    match pet(r#"{"pet_type": "bird", "name": "tweety"}"#) {
+        Ok(Some(fixture::Pet::Unknown(value))) => assert_eq!(value["name"], "tweety"),
+        other => panic!("{other:?}"),
+    }
+    // A subtype's own required field is required.
+    assert!(pet(r#"{"pet_type": "Cat", "name": "tom"}"#).is_err_and(|e| e.contains("lives")));
+    // Written back with its tag.
+    let dog = fixture::Pet::Dog(fixture::Dog::new("dog", "rex").bark(false));
+    assert_eq!(
+        serde_json::to_value(&dog).ok(),
+        Some(serde_json::json!({"pet_type": "dog", "name": "rex", "bark": false}))
+    );
+}
+
 /// Unsigned formats are `u64`: an `i64` refused every value above `i64::MAX`.
 #[test]
 fn unsigned_formats_are_u64() {
@@ -413,5 +449,85 @@ fn decimals_decode_through_every_deserializer_the_crate_uses() {
     assert_eq!(
         long.ok().map(|d| d.to_string()).as_deref(),
         Some("1234567890.123456789012")
+    );
+}
+
+/// A selection that reaches the base reaches its subtypes, so the union's variants are defined.
+#[test]
+fn a_selection_reaching_a_base_reaches_its_subtypes() {
+    let spec = std::fs::read_to_string(baseten_tests::tests_dir().join("fixtures/specs/types.yaml"))
+        .unwrap_or_else(|error| panic!("{error}"))
+        .replace(
+            "paths:\n",
+            "paths:\n  /v1/pets:\n    get:\n      responses:\n        \"200\": {description: A pet., content: {application/json: {schema: {$ref: \"#/components/schemas/Pet\"}}}}\n",
+        );
+    let input = Input {
+        spec_path: "types.yaml",
+        spec_text: &spec,
+        config_text: Some("select: [GET /v1/pets]"),
+    };
+    let (api, _) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    let names: Vec<&str> = api.types.keys().map(String::as_str).collect();
+    assert_eq!(names, ["Cat", "Dog", "Pet"]);
+}
+
+/// `readOnly`/`writeOnly`: a required property is required only on its own side. `Account` is
+/// sent and read back, so its required `id` (readOnly) and `password` (writeOnly) are optional
+/// (a response has no password: it failed to decode), each with a note; in a type one side
+/// only uses, the property of the other side is optional with no note, and its own stays
+/// required.
+#[test]
+fn read_only_and_write_only_are_required_on_their_side_only() {
+    let account = decode::<fixture::Account>(r#"{"id": "a1", "name": "n"}"#)
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        (account.id.as_deref(), account.password),
+        (Some("a1"), None)
+    );
+    let sent = serde_json::to_value(fixture::Account::new("n").password("s3cret")).ok();
+    assert_eq!(
+        sent,
+        Some(serde_json::json!({"name": "n", "password": "s3cret"}))
+    );
+
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /token:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Token'}}}}\n  /creds:\n    put:\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Creds'}}}}\n      responses: {'204': {description: ok}}\ncomponents:\n  schemas:\n    Token:\n      type: object\n      required: [value, secret]\n      properties: {value: {type: string, readOnly: true}, secret: {type: string, writeOnly: true}}\n    Creds:\n      type: object\n      required: [id, key]\n      properties: {id: {type: string, readOnly: true}, key: {type: string, writeOnly: true}}\n";
+    let input = Input {
+        spec_path: "access.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let (api, notes) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    let required = |name: &str| match api.types.get(name) {
+        Some(TypeDef::Struct(def)) => def
+            .fields
+            .iter()
+            .map(|f| format!("{}={}", f.wire_name, f.required))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(required("Token"), "value=true secret=false");
+    assert_eq!(required("Creds"), "id=false key=true");
+    assert!(notes.is_empty(), "{notes:?}");
+    let (_, notes) = baseten_codegen::build_ir(&Input {
+        spec_path: "types.yaml",
+        spec_text: &std::fs::read_to_string(
+            baseten_tests::tests_dir().join("fixtures/specs/types.yaml"),
+        )
+        .unwrap_or_default(),
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let account: Vec<String> = notes
+        .iter()
+        .filter(|n| n.pointer.starts_with("#/components/schemas/Account"))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        account,
+        [
+            "#/components/schemas/Account/properties/id: a required `readOnly` property is optional: its type is used in request bodies as well as responses",
+            "#/components/schemas/Account/properties/password: a required `writeOnly` property is optional: its type is used in responses as well as request bodies",
+        ]
     );
 }

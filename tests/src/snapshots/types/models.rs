@@ -6,6 +6,66 @@ use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
+/// Sent and read back; `id` only comes back, `password` only goes out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Account {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<String>,
+}
+
+impl Account {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            id: None,
+            name: name.into(),
+            password: None,
+        }
+    }
+
+    /// Sets `id`.
+    #[must_use]
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+
+    /// Sets `password`.
+    #[must_use]
+    pub fn password(mut self, value: impl Into<String>) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+}
+
+/// A subtype by `allOf` alone, tagged by its key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Cat {
+    pub pet_type: String,
+    pub name: String,
+    pub lives: i64,
+}
+
+impl Cat {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        pet_type: impl Into<String>,
+        name: impl Into<String>,
+        lives: impl Into<i64>,
+    ) -> Self {
+        Self {
+            pet_type: pet_type.into(),
+            name: name.into(),
+            lives: lives.into(),
+        }
+    }
+}
+
 /// An integer enum.
 ///
 /// Open: an integer this crate does not know decodes as the fallback variant, keeping its
@@ -32,6 +92,33 @@ rt::open_int_enum_impls!(
         VMinus1 = -1,
     ]
 );
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Dog {
+    pub pet_type: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bark: Option<bool>,
+}
+
+impl Dog {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(pet_type: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            pet_type: pet_type.into(),
+            name: name.into(),
+            bark: None,
+        }
+    }
+
+    /// Sets `bark`.
+    #[must_use]
+    pub fn bark(mut self, value: impl Into<bool>) -> Self {
+        self.bark = Some(value.into());
+        self
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -65,6 +152,62 @@ impl Item {
 
 /// A decimal component of its own.
 pub type Money = rt::Decimal;
+
+/// A base with a discriminator; its subtypes name it in `allOf`.
+///
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Pet {
+    /// `pet_type` is `dog`.
+    Dog(Dog),
+    /// `pet_type` is `Cat`.
+    Cat(Cat),
+    /// A `pet_type` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+
+impl Pet {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "pet_type";
+
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Dog(_) => Some("dog"),
+            Self::Cat(_) => Some("Cat"),
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
+        }
+    }
+}
+
+impl Serialize for Pet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Dog(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "dog", payload)
+            }
+            Self::Cat(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "Cat", payload)
+            }
+            Self::Unknown(value) => value.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Pet {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = rt::tagged::TaggedValue::deserialize(deserializer)?;
+        match value.tag(Self::TAG_PROPERTY) {
+            Some("dog") => value.decode().map(Self::Dog),
+            Some("Cat") => value.decode().map(Self::Cat),
+            _ => Ok(Self::Unknown(value.into_value())),
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -127,6 +270,8 @@ pub struct Usage {
     pub bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<Code>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pet: Option<Pet>,
     /// A count or a ratio; an integer is tried first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<UsageLimit>,
@@ -159,6 +304,7 @@ impl Usage {
             created: created.into(),
             bytes: None,
             code: None,
+            pet: None,
             limit: None,
             env: None,
             flag: None,
@@ -180,6 +326,13 @@ impl Usage {
     #[must_use]
     pub fn code(mut self, value: impl Into<Code>) -> Self {
         self.code = Some(value.into());
+        self
+    }
+
+    /// Sets `pet`.
+    #[must_use]
+    pub fn pet(mut self, value: impl Into<Pet>) -> Self {
+        self.pet = Some(value.into());
         self
     }
 
