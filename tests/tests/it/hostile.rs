@@ -895,7 +895,7 @@ fn surface_document() -> impl Strategy<Value = Value> {
                 (&types[0], &types[1], &types[2], &types[3], &types[4]);
             let reference = |key: &str| json!({"$ref": format!("#/components/schemas/{key}")});
             let (metrics_path, metrics_placeholders) =
-                surface_path(metrics_path, &metrics_names[0], &metrics_names[1]);
+                surface_path(metrics_path, metrics_names[0], metrics_names[1]);
             let mut metrics_parameters = path_parameters(&metrics_placeholders);
             metrics_parameters.extend([
                 json!({"name": "mode", "in": "query", "schema": {"type": "string"}}),
@@ -904,7 +904,7 @@ fn surface_document() -> impl Strategy<Value = Value> {
                 json!({"name": "metrics", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}}),
             ]);
             let (paged_path, paged_placeholders) =
-                surface_path(paged_path, &paged_names[0], &paged_names[1]);
+                surface_path(paged_path, paged_names[0], paged_names[1]);
             let mut paged_parameters = path_parameters(&paged_placeholders);
             paged_parameters.push(json!({"name": "cursor", "in": "query", "schema": {"anyOf": [{"type": "string"}, {"type": "null"}]}}));
             if !paged_placeholders.contains(&extra.to_owned()) && extra != "cursor" {
