@@ -212,18 +212,38 @@ fn scrub_key(text: String, key: &[u8]) -> String {
     let Some(&first) = key.first() else {
         return text;
     };
+    // Every encoding starts with one of these; a key holding none can only be matched in an
+    // encoded form where the raw walk stops at one, which makes most tries one comparison.
+    let plain_key = !key.iter().any(|b| ENCODING_STARTS.contains(b));
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut at = 0;
     while at < bytes.len() {
         let byte = bytes[at];
-        let may_start = byte == first || matches!(byte, b'%' | b'\\' | b'&' | b'+');
-        let end = if may_start && text.is_char_boundary(at) {
-            match_at(bytes, at, key).filter(|&end| text.is_char_boundary(end))
-        } else {
+        let may_start = byte == first || ENCODING_STARTS.contains(&byte);
+        let end = if !may_start || !text.is_char_boundary(at) {
             None
-        };
+        } else if plain_key {
+            let raw = bytes[at..]
+                .iter()
+                .zip(key)
+                .take_while(|(text, key)| text == key)
+                .count();
+            if raw == key.len() {
+                Some(at + raw)
+            } else if bytes
+                .get(at + raw)
+                .is_some_and(|b| ENCODING_STARTS.contains(b))
+            {
+                match_at(bytes, at, key)
+            } else {
+                None
+            }
+        } else {
+            match_at(bytes, at, key)
+        }
+        .filter(|&end| text.is_char_boundary(end));
         match end {
             Some(end) => {
                 let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
@@ -243,6 +263,10 @@ fn scrub_key(text: String, key: &[u8]) -> String {
         None => text,
     }
 }
+
+/// The bytes an encoded form starts with: `%` (percent, `%u`), `\\` (JSON, Rust), `&` (HTML),
+/// `+` (a space in a form body).
+const ENCODING_STARTS: [u8; 4] = [b'%', b'\\', b'&', b'+'];
 
 /// The end of the longest encoding of all of `key` that starts at `start`, if there is one.
 ///

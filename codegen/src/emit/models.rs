@@ -36,10 +36,18 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
 /// nullable fields; a struct gets `Default` when every field is optional.
 pub(super) fn emit_types(defs: &[&TypeDef], surface: &Surface<'_>) -> TokenStream {
     let items = defs.iter().map(|def| match def {
-        TypeDef::Struct(def) => match surface.structs.get(&def.name) {
-            Some(methods) => emit_struct(def, methods, surface.write_only.contains(&def.name)),
-            None => TokenStream::new(),
-        },
+        TypeDef::Struct(def) => {
+            // The surface names every struct's methods; never a struct left out for want of them.
+            let computed;
+            let methods = match surface.structs.get(&def.name) {
+                Some(methods) => methods,
+                None => {
+                    computed = builders::struct_methods(def);
+                    &computed
+                }
+            };
+            emit_struct(def, methods, surface.write_only.contains(&def.name))
+        }
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
         TypeDef::Union(def) => emit_union(def),

@@ -527,12 +527,29 @@ impl<'a> Builder<'a> {
                 SchemaAt::Item(schema) => doc_of(schema),
                 SchemaAt::Ref(_) => None,
             };
+            let required = parts.required.contains(wire.as_str());
+            if required && let Ok(schema) = self.resolve(at, &field_pointer) {
+                let data = &schema.schema_data;
+                let side = match (data.read_only, data.write_only) {
+                    (true, false) => Some(access::Side::Responses),
+                    (false, true) => Some(access::Side::Requests),
+                    _ => None,
+                };
+                if let Some(side) = side {
+                    self.one_sided.push(access::OneSided {
+                        type_name: name.to_owned(),
+                        wire_name: wire.clone(),
+                        side,
+                        pointer: field_pointer.to_string(),
+                    });
+                }
+            }
             fields.push(Field {
                 wire_name: wire.clone(),
                 rust_name: field_names.claim(&names::snake_ident(wire), "_"),
                 doc,
                 ty,
-                required: parts.required.contains(wire.as_str()),
+                required,
                 nullable,
                 boxed: false,
             });

@@ -22,6 +22,7 @@ use crate::names::{self, Namespace};
 use crate::select::Selection;
 use crate::{Config, Error, Note};
 
+mod access;
 mod convert;
 mod cycles;
 mod merge;
@@ -421,6 +422,7 @@ pub(crate) fn build(
         types: BTreeMap::new(),
         left_out: Vec::new(),
         skipped: Vec::new(),
+        one_sided: Vec::new(),
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -444,6 +446,7 @@ pub(crate) fn build(
     let mut skipped = builder.skipped;
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     let mut types = builder.types;
+    access::shape_one_sided(&mut types, &operations, &builder.one_sided, builder.notes);
     // A selection keeps only what its operations reach; without one every component stays.
     // Either way, inline types of a left-out operation go with it.
     let roots: Vec<String> = match selection.schemas {
@@ -546,6 +549,9 @@ struct Builder<'a> {
     left_out: Vec<Error>,
     /// Selected operations left out whole.
     skipped: Vec<SkippedOperation>,
+    /// Required struct fields marked `readOnly` or `writeOnly`, by type and wire name, with
+    /// where they stand: shaped per side once the operations say which side uses each type.
+    one_sided: Vec<access::OneSided>,
 }
 
 impl<'a> Builder<'a> {

@@ -360,7 +360,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
     let dedicated = usage.dedicated_usage;
     println!("minutes: {{:?}}", dedicated.as_ref().map(|usage| usage.minutes));
     // Exact money: `"12.50"` keeps its scale, and `credits_used: 0` is a number on the wire.
-    println!("owed: {{:?}}", dedicated.map(|usage| (usage.total - usage.credits_used).to_string()));
+    // Checked: two server amounts whose difference overflows give `None`, never a panic.
+    println!("owed: {{:?}}", dedicated.and_then(|usage| usage.total.checked_sub(usage.credits_used)).map(|owed| owed.to_string()));
     server.join().unwrap();
     Ok(())
 }}

@@ -319,3 +319,45 @@ fn the_lock_records_only_what_a_selection_emits() {
         ["EnvironmentMetricsOperation"]
     );
 }
+
+#[test]
+fn a_newcomer_never_takes_a_locked_entry_point() {
+    let old =
+        std::fs::read_to_string(tests_dir().join("fixtures/surface/metrics-client-param.yaml"))
+            .unwrap();
+    // A second metrics operation naming the same resource (`environment_metrics`) whose method
+    // sorts first: without the lock it takes the name, and old code calls another endpoint.
+    let second = old.replace(
+        "paths:\n  /v1/clients/{client}/environments/{env_name}/metrics:",
+        "paths:\n  /v1/aclients/{aclient}/clients/{client}/environments/{env_name}/metrics:\n    get:\n      parameters:\n        - {name: aclient, in: path, required: true, schema: {type: string}}\n        - {name: client, in: path, required: true, schema: {type: string}}\n        - {name: env_name, in: path, required: true, schema: {type: string}}\n        - {name: mode, in: query, schema: {type: string}}\n        - {name: start_epoch_millis, in: query, schema: {type: integer}}\n        - {name: end_epoch_millis, in: query, schema: {type: integer}}\n        - {name: metrics, in: query, schema: {type: array, items: {type: string}}}\n      responses:\n        \"200\": {description: ok, content: {application/json: {schema: {$ref: \"#/components/schemas/Usage\"}}}}\n  /v1/clients/{client}/environments/{env_name}/metrics:",
+    );
+    assert_ne!(second, old);
+    let generate = |text: &str, lock: NameLock| {
+        let config = baseten_codegen::Config {
+            names_lock: lock,
+            ..Default::default()
+        };
+        let input = Input {
+            spec_path: "metrics",
+            spec_text: text,
+            config_text: None,
+        };
+        baseten_codegen::generate_with(&input, &config)
+            .unwrap_or_else(|error| panic!("{error}"))
+            .names
+    };
+    let first = generate(&old, NameLock::default());
+    let unlocked = generate(&second, NameLock::default());
+    let locked = generate(&second, first.clone());
+    let original = "metrics GET /v1/clients/{client}/environments/{env_name}/metrics";
+    let newcomer =
+        "metrics GET /v1/aclients/{aclient}/clients/{client}/environments/{env_name}/metrics";
+    assert_eq!(first.client_methods[original], "environment_metrics");
+    // Without the lock the operation that sorts first takes the name.
+    assert_eq!(unlocked.client_methods[newcomer], "environment_metrics");
+    assert_eq!(locked.client_methods[original], "environment_metrics");
+    assert_eq!(
+        locked.client_methods[newcomer],
+        "get_aclient_client_environment_metrics_request"
+    );
+}

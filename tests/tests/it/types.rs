@@ -470,3 +470,64 @@ fn a_selection_reaching_a_base_reaches_its_subtypes() {
     let names: Vec<&str> = api.types.keys().map(String::as_str).collect();
     assert_eq!(names, ["Cat", "Dog", "Pet"]);
 }
+
+/// `readOnly`/`writeOnly`: a required property is required only on its own side. `Account` is
+/// sent and read back, so its required `id` (readOnly) and `password` (writeOnly) are optional
+/// (a response has no password: it failed to decode), each with a note; in a type one side
+/// only uses, the property of the other side is optional with no note, and its own stays
+/// required.
+#[test]
+fn read_only_and_write_only_are_required_on_their_side_only() {
+    let account = decode::<fixture::Account>(r#"{"id": "a1", "name": "n"}"#)
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        (account.id.as_deref(), account.password),
+        (Some("a1"), None)
+    );
+    let sent = serde_json::to_value(fixture::Account::new("n").password("s3cret")).ok();
+    assert_eq!(
+        sent,
+        Some(serde_json::json!({"name": "n", "password": "s3cret"}))
+    );
+
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /token:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Token'}}}}\n  /creds:\n    put:\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Creds'}}}}\n      responses: {'204': {description: ok}}\ncomponents:\n  schemas:\n    Token:\n      type: object\n      required: [value, secret]\n      properties: {value: {type: string, readOnly: true}, secret: {type: string, writeOnly: true}}\n    Creds:\n      type: object\n      required: [id, key]\n      properties: {id: {type: string, readOnly: true}, key: {type: string, writeOnly: true}}\n";
+    let input = Input {
+        spec_path: "access.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let (api, notes) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    let required = |name: &str| match api.types.get(name) {
+        Some(TypeDef::Struct(def)) => def
+            .fields
+            .iter()
+            .map(|f| format!("{}={}", f.wire_name, f.required))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(required("Token"), "value=true secret=false");
+    assert_eq!(required("Creds"), "id=false key=true");
+    assert!(notes.is_empty(), "{notes:?}");
+    let (_, notes) = baseten_codegen::build_ir(&Input {
+        spec_path: "types.yaml",
+        spec_text: &std::fs::read_to_string(
+            baseten_tests::tests_dir().join("fixtures/specs/types.yaml"),
+        )
+        .unwrap_or_default(),
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let account: Vec<String> = notes
+        .iter()
+        .filter(|n| n.pointer.starts_with("#/components/schemas/Account"))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        account,
+        [
+            "#/components/schemas/Account/properties/id: a required `readOnly` property is optional: its type is used in request bodies as well as responses",
+            "#/components/schemas/Account/properties/password: a required `writeOnly` property is optional: its type is used in responses as well as request bodies",
+        ]
+    );
+}

@@ -51,4 +51,11 @@ impl FakeBaseten {
         let path = rt::mock::fill_path("/v1/usage", &[]);
         self.server.on("GET", path)
     }
+
+    /// Requests of `POST /v1/accounts` ([`Client::post_accounts`](super::Client::post_accounts))
+    /// with these path parameters.
+    pub fn on_post_accounts(&self) -> rt::mock::Expectation<'_, Account> {
+        let path = rt::mock::fill_path("/v1/accounts", &[]);
+        self.server.on("POST", path)
+    }
 }

@@ -55,4 +55,18 @@ impl Client {
         };
         self.runtime().execute(request).await
     }
+
+    /// `POST /v1/accounts`
+    pub async fn post_accounts(&self, body: &Account) -> Result<Account, rt::Error> {
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "post_accounts",
+            method: rt::Method::POST,
+            path_template: "/v1/accounts",
+            path: "/v1/accounts".to_owned(),
+            query: pairs,
+            body: Some(rt::Body::json("application/json", body)?),
+        };
+        self.runtime().execute(request).await
+    }
 }
