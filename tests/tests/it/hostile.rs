@@ -793,6 +793,184 @@ fn hostile_document() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Names of the crate's own surface: the `Client`'s and the fake's inherent methods, the fixed
+/// types, the emitted bodies' locals, and the names the surface derives for support structs,
+/// streams, query structs and expectations. Documents built from them collide with every item
+/// kind the surface holds.
+const SURFACE_NAMES: &[&str] = &[
+    "new",
+    "from_env",
+    "builder",
+    "runtime",
+    "base_url",
+    "with_timeout",
+    "with_retry_policy",
+    "start",
+    "client",
+    "uri",
+    "server",
+    "cursor",
+    "query",
+    "options",
+    "request",
+    "response",
+    "get_things",
+    "get_things_pages",
+    "get_things_items",
+    "on_get_things",
+    "environment_metrics",
+];
+
+/// Component keys for the metrics and page schemas, named like the crate's own types.
+const SURFACE_TYPE_NAMES: &[&str] = &[
+    "Client",
+    "FakeBaseten",
+    "EnvironmentMetricsOperation",
+    "ThingsMetricsOperation",
+    "GetThingsQuery",
+    "DEFAULT_BASE_URL",
+    "Page",
+    "Item",
+    "Usage",
+    "Metrics",
+    "Window",
+];
+
+/// Metrics paths whose entry points derive to a `Client` method's name (`base_url`, `from_env`,
+/// `with_timeout`) or to the usual one; `{A}` and `{B}` become surface names.
+const METRICS_PATHS: &[&str] = &[
+    "/v1/bases/{A}/url",
+    "/v1/froms/{A}/env",
+    "/v1/withs/{A}/timeout",
+    "/v1/models/{A}/environments/{B}/metrics",
+    "/v1/things/{A}/metrics",
+];
+
+/// Paginated paths, and plain ones named like a stream (`get_things_pages`).
+const PAGED_PATHS: &[&str] = &[
+    "/v1/things/{A}",
+    "/v1/things/{A}/{B}/events",
+    "/v1/things_pages",
+    "/v1/things_items/{A}",
+];
+
+fn surface_path(template: &str, a: &str, b: &str) -> (String, Vec<String>) {
+    let mut placeholders = Vec::new();
+    if template.contains("{A}") {
+        placeholders.push(a.to_owned());
+    }
+    if template.contains("{B}") {
+        placeholders.push(b.to_owned());
+    }
+    (
+        template
+            .replace("{A}", &format!("{{{a}}}"))
+            .replace("{B}", &format!("{{{b}}}")),
+        placeholders,
+    )
+}
+
+fn path_parameters(placeholders: &[String]) -> Vec<Value> {
+    placeholders
+        .iter()
+        .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .collect()
+}
+
+/// A document whose metrics operation, paginated operation, stream-named operation, parameters
+/// and schemas are all named like items of the crate's surface.
+fn surface_document() -> impl Strategy<Value = Value> {
+    let two_names = prop::sample::subsequence(SURFACE_NAMES, 2).prop_shuffle();
+    let type_names = prop::sample::subsequence(SURFACE_TYPE_NAMES, 5).prop_shuffle();
+    (
+        select(METRICS_PATHS),
+        select(PAGED_PATHS),
+        two_names.clone(),
+        two_names,
+        select(SURFACE_NAMES),
+        type_names,
+    )
+        .prop_map(|(metrics_path, paged_path, metrics_names, paged_names, extra, types)| {
+            let (usage, descriptor, value_set, page, item) =
+                (&types[0], &types[1], &types[2], &types[3], &types[4]);
+            let reference = |key: &str| json!({"$ref": format!("#/components/schemas/{key}")});
+            let (metrics_path, metrics_placeholders) =
+                surface_path(metrics_path, &metrics_names[0], &metrics_names[1]);
+            let mut metrics_parameters = path_parameters(&metrics_placeholders);
+            metrics_parameters.extend([
+                json!({"name": "mode", "in": "query", "schema": {"type": "string"}}),
+                json!({"name": "start_epoch_millis", "in": "query", "schema": {"type": "integer"}}),
+                json!({"name": "end_epoch_millis", "in": "query", "schema": {"type": "integer"}}),
+                json!({"name": "metrics", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}}),
+            ]);
+            let (paged_path, paged_placeholders) =
+                surface_path(paged_path, &paged_names[0], &paged_names[1]);
+            let mut paged_parameters = path_parameters(&paged_placeholders);
+            paged_parameters.push(json!({"name": "cursor", "in": "query", "schema": {"anyOf": [{"type": "string"}, {"type": "null"}]}}));
+            if !paged_placeholders.contains(&extra.to_owned()) && extra != "cursor" {
+                paged_parameters.push(json!({"name": extra, "in": "query", "schema": {"type": "string"}}));
+            }
+            let ok = |schema: Value| json!({"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}});
+            let mut paths = Map::new();
+            paths.insert(metrics_path, json!({"get": {"parameters": metrics_parameters, "responses": ok(reference(usage))}}));
+            paths.insert(paged_path, json!({"get": {"parameters": paged_parameters, "responses": ok(reference(page))}}));
+            // A plain operation whose method is named like the stream of the one above.
+            paths.entry("/v1/things/pages".to_owned()).or_insert_with(|| {
+                json!({"get": {"responses": {"204": {"description": "none"}}}})
+            });
+            let mut schemas = Map::new();
+            schemas.insert(usage.to_string(), json!({
+                "type": "object",
+                "required": ["start_epoch_millis", "end_epoch_millis", "descriptors", "value_sets"],
+                "properties": {
+                    "start_epoch_millis": {"type": "integer"},
+                    "end_epoch_millis": {"type": "integer"},
+                    "mode": {"type": "string"},
+                    "descriptors": {"type": "array", "items": reference(descriptor)},
+                    "value_sets": {"type": "array", "items": reference(value_set)},
+                },
+            }));
+            schemas.insert(descriptor.to_string(), json!({
+                "type": "object",
+                "required": ["name", "label_sets"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "unit_hint": {"type": "string", "enum": ["SECONDS", "WATTS"]},
+                    "label_sets": {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "string"}}},
+                },
+            }));
+            schemas.insert(value_set.to_string(), json!({
+                "type": "object",
+                "required": ["start_epoch_millis", "values"],
+                "properties": {
+                    "start_epoch_millis": {"type": "integer"},
+                    "values": {"type": "array", "items": {"type": "array", "items": {"type": ["number", "null"]}}},
+                },
+            }));
+            schemas.insert(page.to_string(), json!({
+                "type": "object",
+                "required": ["items", "has_more"],
+                "properties": {
+                    "items": {"type": "array", "items": reference(item)},
+                    "has_more": {"type": "boolean"},
+                    "cursor": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                },
+            }));
+            schemas.insert(item.to_string(), json!({
+                "type": "object",
+                "required": ["id"],
+                "properties": {"id": {"type": "string"}, "client": {"type": "string"}},
+            }));
+            json!({
+                "openapi": "3.1.0",
+                "info": {"title": "surface", "version": "1"},
+                "servers": [{"url": "https://surface.example"}],
+                "paths": paths,
+                "components": {"schemas": schemas},
+            })
+        })
+}
+
 /// Why generating from `document` went wrong, if it did: a panic, an error naming no place,
 /// an emitted file that is not Rust, or text from the document that rustdoc could run.
 /// [`fault`] on a thread with the stack the generator's own formatting threads have (64 MiB),
@@ -901,6 +1079,23 @@ proptest! {
             prop_assert!(false, "{}\nfor:\n{}", fault, text);
         }
     }
+
+    #[test]
+    fn surface_named_documents_generate_rust_with_every_item_kind(document in surface_document()) {
+        let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        if let Some(fault) = fault_on_a_main_sized_stack(&text) {
+            prop_assert!(false, "{}\nfor:\n{}", fault, text);
+        }
+        // Not refused: each has an entry point, a page stream and the fake's expectations.
+        let output = generate(&text);
+        prop_assert!(output.is_ok(), "{:?}\nfor:\n{}", output.err(), text);
+        let files = output.map(|output| output.files).unwrap_or_default();
+        let client = files.get("client.rs").map_or("", String::as_str);
+        let mock = files.get("mock.rs").map_or("", String::as_str);
+        prop_assert!(client.contains("MetricsRequest<"), "no entry point:\n{}", client);
+        prop_assert!(client.contains("_pages("), "no page stream:\n{}", client);
+        prop_assert!(mock.contains("pub fn on_"), "no expectation:\n{}", mock);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -909,12 +1104,14 @@ proptest! {
 
 /// Generated documents in the batch, beside every document the checks above generate from.
 const COMPILED_DOCUMENTS: usize = 50;
+/// Surface-named documents in the batch ([`surface_document`]).
+const SURFACE_COMPILED_DOCUMENTS: usize = 20;
 
 /// The documents of the regression checks above and [`COMPILED_DOCUMENTS`] generated hostile
 /// ones (a fixed seed, so the batch is the same every run), compiled as modules of one crate:
 /// zero errors, zero warnings, zero doctests.
 #[test]
-#[ignore = "slow: compiles 50 generated hostile documents and the regression ones"]
+#[ignore = "slow: compiles 50 generated hostile documents, 20 surface-named ones and the regression ones"]
 fn hostile_documents_compile_without_warnings() {
     SUCCEEDED.with_borrow_mut(|seen| *seen = Some(Vec::new()));
     document_text_never_becomes_a_doctest();
@@ -946,6 +1143,17 @@ fn hostile_documents_compile_without_warnings() {
         }
     }
     assert_eq!(generated, COMPILED_DOCUMENTS, "too few documents generate");
+    // And documents named like the crate's own surface, each with a metrics entry point, a page
+    // stream and the fake's expectations: every one must generate, and compile.
+    let surface = surface_document();
+    for _ in 0..SURFACE_COMPILED_DOCUMENTS {
+        let document = surface.new_tree(&mut runner).unwrap().current();
+        let text = serde_json::to_string_pretty(&document).unwrap();
+        match generate(&text) {
+            Ok(output) => modules.push(output),
+            Err(error) => panic!("a surface-named document is refused: {error}\n{text}"),
+        }
+    }
 
     let dir = tempfile::tempdir().unwrap();
     write_batch_crate(dir.path(), &modules);
