@@ -654,6 +654,22 @@ mod tests {
     }
 
     #[test]
+    fn the_text_reads_back_as_a_string() {
+        let text = ServerText::new("as sent");
+        assert_eq!(text.as_ref(), "as sent");
+        assert_eq!(&*text, "as sent");
+        assert!(text == "as sent" && text != "other");
+        assert!(text == *"as sent" && text != *"other");
+        let (same, other) = (String::from("as sent"), String::from("other"));
+        assert!(text == same && text != other);
+        assert_eq!(text.clone().into_string(), "as sent");
+        assert_eq!(
+            ServerText::from_utf8_lossy(b"a\xffb").as_str(),
+            "a\u{fffd}b"
+        );
+    }
+
+    #[test]
     fn display_escapes_what_could_drive_a_terminal() {
         let hostile =
             "a\u{1b}]0;title\u{7}b\u{1b}[2Jc\u{9b}d\u{202e}e\u{2066}f\u{200b}g\u{2028}h\n\t\r";

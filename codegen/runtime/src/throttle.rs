@@ -659,6 +659,30 @@ mod tests {
         assert_eq!(traffic.rate("/other"), None);
     }
 
+    #[test]
+    fn last_second_forgets_older_events() {
+        let now = Instant::now();
+        let mut events = LastSecond::default();
+        for i in 0..5 {
+            events.note(now + Duration::from_millis(i * 100));
+        }
+        let later = now + Duration::from_millis(1250);
+        events.note(later);
+        // The two within the second before `later` (300 and 400 ms), and `later` itself.
+        assert_eq!(events.0.len(), 3);
+        assert!((events.rate(later) - 3.0).abs() < 1e-9);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_admitted_retry_stops_holding_first_attempts_back() {
+        let traffic = Traffic::new(None, Some(10.0));
+        assert!(traffic.admit(T, true, Duration::from_secs(1)).await.is_ok());
+        let started = Instant::now();
+        let first = traffic.admit(T, false, Duration::from_secs(1)).await;
+        assert!(first.is_ok(), "{first:?}");
+        assert!(started.elapsed() <= Duration::from_millis(100));
+    }
+
     #[tokio::test(start_paused = true)]
     async fn in_flight_cap_hands_out_slots() {
         let traffic = Traffic::new(Some(2), None);
