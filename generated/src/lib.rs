@@ -103,3 +103,8 @@
 #[path = "gen/mod.rs"]
 mod generated;
 pub use generated::*;
+
+// The README's Rust examples, compiled as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
