@@ -1725,6 +1725,10 @@ mod tests {
             let installed = tracing::subscriber::set_global_default(capture);
             assert!(installed.is_ok(), "another global subscriber is installed");
         });
+        // A callsite that another test's thread registered while the subscriber was being
+        // installed can keep the "never" it cached then (a race in tracing-core's registry):
+        // ask every callsite again, so this capture sees all of its own spans.
+        tracing::callsite::rebuild_interest_cache();
         CAPTURED.set(Some(String::new()));
         let result = f();
         (result, CAPTURED.take().unwrap_or_default())

@@ -570,6 +570,10 @@ mod traces {
             };
             let _ = tracing::subscriber::set_global_default(capture);
         });
+        // A callsite that another test's thread registered while the subscriber was being
+        // installed can keep the "never" it cached then (a race in tracing-core's registry):
+        // ask every callsite again, so this capture sees all of its own spans.
+        tracing::callsite::rebuild_interest_cache();
         CAPTURED.set(Some(String::new()));
     }
 
