@@ -64,7 +64,7 @@ fn normalising_keeps_the_message_and_drops_what_moves() {
     );
     assert_eq!(
         normalise(&raw, &root),
-        "error[E0308]: mismatched types\n  --> tests/ui/raw_window.rs\n  |\n  |         .series(x)\n  |          ^\nnote: method defined here\n  --> $WORKSPACE/codegen/runtime/src/requests.rs\n  |\n  |     pub fn series(\n  ~ x\n"
+        "error[E0308]: mismatched types\n  --> tests/ui/raw_window.rs\n  |\n  |         .series(x)\n  |          ^\nnote: method defined here\n  --> codegen/runtime/src/requests.rs\n  |\n  |     pub fn series(\n  ~ x\n"
     );
 }
 
@@ -104,10 +104,14 @@ impl Checker {
     /// Finds the `baseten_api` build this binary links: the newest one under which the control
     /// program compiles (a dependency directory can hold several, one per feature set).
     fn new() -> Self {
-        let deps = std::env::current_exe()
-            .ok()
-            .and_then(|exe| exe.parent().map(Path::to_path_buf))
+        let exe = std::env::current_exe().expect("the test binary");
+        let deps = exe
+            .parent()
+            .map(Path::to_path_buf)
             .expect("the test binary's directory");
+        // Built before this binary was linked: a later one comes from another build sharing the
+        // target directory (a slow test's consumer crate), with its own paths and features.
+        let linked_at = exe.metadata().and_then(|meta| meta.modified()).ok();
         let mut candidates: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&deps)
             .expect("the dependency directory")
             .filter_map(Result::ok)
@@ -120,6 +124,7 @@ impl Checker {
                     })
             })
             .filter_map(|path| Some((path.metadata().ok()?.modified().ok()?, path)))
+            .filter(|(modified, _)| linked_at.is_none_or(|linked| *modified <= linked))
             .collect();
         candidates.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
         let dir = tempfile::tempdir().unwrap();
@@ -177,14 +182,16 @@ impl Checker {
     }
 }
 
-/// What of rustc's message is the case's own: paths under the workspace as `$WORKSPACE`, no
+/// What of rustc's message is the case's own: paths under the workspace relative to it, no
 /// line or column numbers (an edit elsewhere in a file must not change every case), and no
 /// closing summary lines.
 fn normalise(stderr: &str, workspace: &Path) -> String {
     let root = format!("{}/", workspace.display());
     let mut lines: Vec<String> = Vec::new();
     for line in stderr.lines() {
-        let line = line.replace(&root, "$WORKSPACE/");
+        // Relative, as cargo names a workspace member's sources; a build of the same crate from
+        // outside the workspace names them absolutely.
+        let line = line.replace(&root, "");
         let trimmed = line.trim_start();
         if trimmed.starts_with("error: aborting due to")
             || trimmed.starts_with("Some errors have detailed explanations")
