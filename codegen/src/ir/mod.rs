@@ -30,6 +30,8 @@ mod naming;
 mod operations;
 mod prune;
 
+pub(crate) use self::prune::reachable;
+
 use self::{convert::*, cycles::*, naming::*, operations::*, prune::*};
 
 /// The whole API as the emitters see it.

@@ -28,6 +28,16 @@ pub(super) fn prune_unreachable(
             pending.push(ty);
         }
     }
+    let reached = reachable(types, pending);
+    types.retain(|name, _| reached.contains(name));
+}
+
+/// Every named type `roots` reach, through fields, variants, aliases and containers.
+pub(crate) fn reachable<'t>(
+    types: &BTreeMap<String, TypeDef>,
+    roots: impl IntoIterator<Item = &'t TypeRef>,
+) -> BTreeSet<String> {
+    let mut pending: Vec<&TypeRef> = roots.into_iter().collect();
     let mut reached: BTreeSet<String> = BTreeSet::new();
     while let Some(ty) = pending.pop() {
         match ty {
@@ -59,5 +69,5 @@ pub(super) fn prune_unreachable(
             | TypeRef::Json => {}
         }
     }
-    types.retain(|name, _| reached.contains(name));
+    reached
 }
