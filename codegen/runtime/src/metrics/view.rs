@@ -312,6 +312,11 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
         self.unit
     }
 
+    /// The whole response's view this metric belongs to.
+    pub(crate) fn view(&self) -> Validated<'a, R> {
+        self.view
+    }
+
     /// The metric's series, in label-set order.
     pub fn series(&self) -> impl ExactSizeIterator<Item = Series<'a, R>> + use<'a, R> {
         let metric = *self;
