@@ -378,7 +378,7 @@ mod tests {
             view.to_wide_csv(),
             "step_start_ms,step_end_ms,\"m,1{a=x\ny;b=say \"\"hi\"\"}\",\"m,1\"\n1000,2000,-0,\n"
         );
-        let empty = view.metric("empty").found().unwrap();
+        let empty = view.metric("empty").unique().unwrap().unwrap();
         assert_eq!(
             empty.to_wide_csv(),
             "step_start_ms,step_end_ms\n1000,2000\n"

@@ -68,6 +68,7 @@
 //!
 //! [`IndexMappedResponse`]: crate::index_mapped::IndexMappedResponse
 
+mod aggregate;
 mod axis;
 mod chart;
 pub(crate) mod contract;
@@ -81,10 +82,11 @@ mod validate;
 mod view;
 
 pub use crate::decode::{DecodeError, ValueLocation, decode};
+pub use aggregate::{Ratio, StepValues};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
 pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};
-pub use view::{Lookup, Metric, Point, Series, Step, Validated};
+pub use view::{AmbiguousLookup, Lookup, Metric, Point, Series, Step, Validated};
