@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use baseten_api::index_mapped::IndexMappedResponse;
-use baseten_api::metrics::{Metric, Validated, format_labels};
+use baseten_api::metrics::IndexMappedResponse;
+use baseten_api::metrics::{Metric, MetricsView, format_labels};
 
 use crate::render::human;
 use crate::terminal::shown;
@@ -25,7 +25,7 @@ const PALETTE: [&str; 8] = [
 /// class="series">` (one per label set, even one without data), its segments broken where a
 /// value is null; a point with no neighbour also gets a `<circle>`. The y axis is labelled
 /// with the unit from the metric's unit hint.
-pub fn chart<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+pub fn chart<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
     let metrics: Vec<Metric<'_, R>> = view
         .metrics()
         .filter(|metric| !metric.label_sets.is_empty())

@@ -5,6 +5,8 @@
 
 use baseten_api::runtime as rt;
 use super::models::*;
+pub use rt::mock::metrics::{BuildError, MetricsResponseBuilder};
+pub use rt::mock::{Expectation, FakeServer, Reply};
 
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
