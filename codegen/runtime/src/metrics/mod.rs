@@ -19,7 +19,9 @@
 //!    [`MetricsView::series`]), per-series [`Point`]s, [`Histogram`] and status
 //!    ([`StatusMatch`]) helpers, unit conversion ([`Unit`]), a [`WideTable`], a long table
 //!    ([`MetricsView::long_rows`]) and its CSV export ([`MetricsView::write_csv`], whose format is a
-//!    stable contract documented there).
+//!    stable contract documented there), the wide CSV ([`MetricsView::write_wide_csv`], a column
+//!    per series) and SVG line charts ([`MetricsView::to_svg_chart`], [`Metric::to_svg_chart`]:
+//!    nice ticks in a scaled unit, round time ticks, a legend, gaps at nulls).
 //! 4. [`export_csv`] goes from JSON bytes straight to that CSV, with the same output and errors,
 //!    holding the values in a flat list (8 bytes each) rather than a `Vec` per descriptor and
 //!    step, so memory stays near the input's size.
@@ -65,6 +67,9 @@
 //! ```
 //!
 
+mod aggregate;
+mod axis;
+mod chart;
 pub(crate) mod contract;
 mod csv_export;
 mod export;
@@ -77,13 +82,14 @@ mod view;
 
 pub use crate::decode::{DecodeError, ValueLocation, decode};
 pub use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+pub use aggregate::{Ratio, StepValues};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
 pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};
-pub use view::{Lookup, Metric, MetricsView, Point, Step, TimeSeries};
+pub use view::{AmbiguousLookup, Lookup, Metric, MetricsView, Point, Step, TimeSeries};
 
 /// The old name of [`MetricsView`].
 #[doc(hidden)]
