@@ -12,10 +12,11 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
+use baseten_api::Client;
 use baseten_api::client::EnvironmentMetricsSeries;
 use baseten_api::metric_names::{self, END_TO_END_RESPONSE_TIME_SECONDS, INFERENCE_REQUESTS_TOTAL};
 use baseten_api::metrics::StatusMatch;
-use baseten_api::{Client, Window};
+use baseten_api::requests::Window;
 use tokio::task::JoinSet;
 
 /// One metric of one environment, as the dashboard shows it.
@@ -166,7 +167,7 @@ mod tests {
     use super::*;
     use baseten_api::metric_names::REPLICAS_ACTIVE;
     use baseten_api::mock::FakeBaseten;
-    use baseten_api::runtime::mock::metrics::MetricsResponseBuilder;
+    use baseten_api::mock::MetricsResponseBuilder;
 
     /// 2026-07-04T19:00:00Z.
     const START_MS: i64 = 1_783_191_600_000;
