@@ -83,6 +83,6 @@ pub use server_text::ServerText;
 pub use support::__private;
 pub use support::json_body;
 #[cfg(feature = "client")]
-pub use support::{Body, Method, Request, encode_path_segment};
+pub use support::{Body, Method, Request, cookie_header, encode_path_segment};
 #[cfg(feature = "client")]
 pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};
