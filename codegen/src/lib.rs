@@ -79,14 +79,18 @@ pub fn build_ir(input: &Input<'_>) -> Result<(ir::Api, Vec<Note>), Error> {
 /// [`build_ir`] with an already parsed config (the input's config text is not read).
 pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec<Note>), Error> {
     let lowered = lower::lower(load::parse_document(input.spec_text)?)?;
-    if config.strict
-        && let Some(first) = lowered.left_out.into_iter().next()
-    {
-        return Err(first);
-    }
     let mut notes = lowered.notes;
     // Selection first: what it leaves out is never converted, so it cannot fail the build.
     let selection = select::select(&lowered.openapi, &config.select, config.strict, &mut notes)?;
+    // Strict mode refuses what the lowering left out, where the selection reaches.
+    if config.strict
+        && let Some(first) = lowered
+            .left_out
+            .into_iter()
+            .find(|left_out| selection.reaches(left_out))
+    {
+        return Err(first);
+    }
     let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
     Ok((api, notes))
 }

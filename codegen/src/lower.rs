@@ -1090,6 +1090,10 @@ fn lower_exclusive_bounds(object: &mut Map<String, Value>) {
 /// `oneOf: [X]` and `anyOf: [X]` are X: the member joins `allOf`, which the IR reads as the
 /// member itself when it is the only one.
 fn single_members(object: &mut Map<String, Value>) {
+    // A discriminated union of one member is still a union (its tag is checked).
+    if object.contains_key("discriminator") {
+        return;
+    }
     for keyword in ["oneOf", "anyOf"] {
         if !matches!(object.get(keyword), Some(Value::Array(members)) if members.len() == 1) {
             continue;

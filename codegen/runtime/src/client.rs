@@ -785,7 +785,10 @@ fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
         let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
             Error::InvalidRequest(format!("{operation}: {name:?} is not a valid header name"))
         })?;
-        let mut value = HeaderValue::from_str(value).map_err(|_| {
+        // Stricter than `HeaderValue`, which lets bytes above 0x7f through: no server reads
+        // those the same way.
+        let visible = value.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b));
+        let mut value = HeaderValue::from_str(value).ok().filter(|_| visible).ok_or_else(|| {
             Error::InvalidRequest(format!(
                 "{operation}: header parameter `{name}` is not a valid header value \
                  (visible ASCII, spaces and tabs only)"

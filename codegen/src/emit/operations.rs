@@ -286,6 +286,7 @@ fn emit_method(operation: &Operation) -> TokenStream {
 fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
     let mut format_string = String::new();
     let mut encodings = Vec::new();
+    let mut encoded = std::collections::BTreeSet::new();
     let mut rest = operation.path.as_str();
     while let Some(open) = rest.find('{') {
         format_string.push_str(&escape_braces(&rest[..open]));
@@ -301,12 +302,15 @@ fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
             format_string.push_str(&format!("{{{}}}", param.rust_name));
             let arg = ident(&param.rust_name);
             let wire = &param.wire_name;
-            encodings.push(match param.ty {
-                TypeRef::String if !param.any_scalar => {
-                    quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;)
-                }
-                _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
-            });
+            // A placeholder written twice is encoded once.
+            if encoded.insert(wire.as_str()) {
+                encodings.push(match param.ty {
+                    TypeRef::String if !param.any_scalar => {
+                        quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;)
+                    }
+                    _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
+                });
+            }
         }
         rest = after.get(close + 1..).unwrap_or_default();
     }

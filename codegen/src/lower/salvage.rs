@@ -65,6 +65,7 @@ pub(super) fn undecodable_parts(document: &Value) -> Vec<(Part, String)> {
                     .filter(|(key, _)| METHODS.contains(&key.as_str()))
                 {
                     if let Err(reason) = fault::<Operation>(operation) {
+                        let reason = operation_fault(operation).unwrap_or(reason);
                         parts.push((Part::operation(path, method), reason));
                     }
                 }
@@ -141,6 +142,35 @@ pub(super) fn remove(document: &mut Value, part: &Part) -> bool {
         Value::Object(object) => object.shift_remove(last.as_str()).is_some(),
         _ => false,
     }
+}
+
+/// The fault of an operation at its exact place: `openapiv3` reads responses through a
+/// flattened map, which hides the path below it, so each response, parameter and the request
+/// body is decoded alone.
+fn operation_fault(operation: &Value) -> Option<String> {
+    let at = |prefix: String, reason: String| {
+        Some(match reason.strip_prefix('/') {
+            Some(_) => format!("{prefix}{reason}"),
+            None => format!("{prefix}: {reason}"),
+        })
+    };
+    if let Some(Value::Object(responses)) = operation.get("responses") {
+        for (status, response) in responses {
+            if let Err(reason) = fault::<ReferenceOr<Response>>(response) {
+                let prefix = Pointer::root().join("responses").join(status).to_string();
+                return at(prefix.trim_start_matches('#').to_owned(), reason);
+            }
+        }
+    }
+    if let Some(Value::Array(parameters)) = operation.get("parameters") {
+        for (i, parameter) in parameters.iter().enumerate() {
+            if let Err(reason) = fault::<ReferenceOr<Parameter>>(parameter) {
+                let prefix = Pointer::root().join("parameters").join(i).to_string();
+                return at(prefix.trim_start_matches('#').to_owned(), reason);
+            }
+        }
+    }
+    None
 }
 
 fn fault<T: serde::de::DeserializeOwned>(value: &Value) -> Result<(), String> {
