@@ -1112,20 +1112,45 @@ fn single_members(object: &mut Map<String, Value>) {
 
 /// Keywords that constrain values of one JSON type only, by that type.
 const TYPE_KEYWORDS: &[(&str, &[&str])] = &[
-    ("string", &["format", "pattern", "minLength", "maxLength", "enum"]),
+    (
+        "string",
+        &["format", "pattern", "minLength", "maxLength", "enum"],
+    ),
     (
         "number",
-        &["format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum"],
+        &[
+            "format",
+            "multipleOf",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "enum",
+        ],
     ),
     (
         "integer",
-        &["format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum"],
+        &[
+            "format",
+            "multipleOf",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "enum",
+        ],
     ),
     ("boolean", &["enum"]),
     ("array", &["items", "minItems", "maxItems", "uniqueItems"]),
     (
         "object",
-        &["properties", "required", "additionalProperties", "minProperties", "maxProperties"],
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "minProperties",
+            "maxProperties",
+        ],
     ),
 ];
 

@@ -63,7 +63,9 @@ impl Selection {
                 let path = path.split('#').next().unwrap_or_default();
                 self.has_operation(path, method) || self.has_operation(&keys[1], method)
             }
-            [components, schemas, key, ..] if components == "components" && schemas == "schemas" => {
+            [components, schemas, key, ..]
+                if components == "components" && schemas == "schemas" =>
+            {
                 self.has_schema(key)
             }
             _ => false,

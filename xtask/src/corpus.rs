@@ -223,7 +223,11 @@ fn declared_operations(text: &str) -> usize {
         .iter()
         .filter(|(path, _)| !path.starts_with("x-"))
         .filter_map(|(_, item)| item.as_object())
-        .map(|item| item.keys().filter(|key| METHODS.contains(&key.as_str())).count())
+        .map(|item| {
+            item.keys()
+                .filter(|key| METHODS.contains(&key.as_str()))
+                .count()
+        })
         .sum()
 }
 
@@ -328,7 +332,12 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
                     g.notes.to_string(),
                 )
             }
-            None => ("no", format!("0/{}", row.declared), "-".to_owned(), "-".to_owned()),
+            None => (
+                "no",
+                format!("0/{}", row.declared),
+                "-".to_owned(),
+                "-".to_owned(),
+            ),
         };
         let compiled = match (row.generated.is_some(), checked) {
             (false, _) => "-",
@@ -349,9 +358,7 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
             row.time.as_millis()
         );
     }
-    println!(
-        "operations generated: {emitted} of {declared} the documents declare"
-    );
+    println!("operations generated: {emitted} of {declared} the documents declare");
     if let Some(check_time) = check_time {
         println!("cargo check of all members: {} ms", check_time.as_millis());
     }

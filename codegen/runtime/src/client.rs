@@ -787,19 +787,26 @@ fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
         })?;
         // Stricter than `HeaderValue`, which lets bytes above 0x7f through: no server reads
         // those the same way.
-        let visible = value.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b));
-        let mut value = HeaderValue::from_str(value).ok().filter(|_| visible).ok_or_else(|| {
-            Error::InvalidRequest(format!(
-                "{operation}: header parameter `{name}` is not a valid header value \
+        let visible = value
+            .bytes()
+            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b));
+        let mut value = HeaderValue::from_str(value)
+            .ok()
+            .filter(|_| visible)
+            .ok_or_else(|| {
+                Error::InvalidRequest(format!(
+                    "{operation}: header parameter `{name}` is not a valid header value \
                  (visible ASCII, spaces and tabs only)"
-            ))
-        })?;
+                ))
+            })?;
         value.set_sensitive(true);
         headers.append(header, value);
     }
     if let Some(cookie) = crate::support::cookie_header(&request.cookies)? {
         let mut value = HeaderValue::from_str(&cookie).map_err(|_| {
-            Error::InvalidRequest(format!("{operation}: the Cookie header is not a header value"))
+            Error::InvalidRequest(format!(
+                "{operation}: the Cookie header is not a header value"
+            ))
         })?;
         value.set_sensitive(true);
         headers.insert(reqwest::header::COOKIE, value);

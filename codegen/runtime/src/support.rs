@@ -173,9 +173,9 @@ pub fn cookie_header(cookies: &[(&str, String)]) -> Result<Option<String>, Error
 #[cfg(feature = "client")]
 fn is_token(name: &str) -> bool {
     !name.is_empty()
-        && name.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-        })
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// Serialises a JSON request body.

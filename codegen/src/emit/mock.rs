@@ -113,7 +113,11 @@ fn emit_expectation(surface: &OperationSurface<'_>) -> TokenStream {
     let method = operation.method.as_str();
     // A `label` or `matrix` parameter's prefix is part of the path the fake expects.
     let mut template = operation.path.clone();
-    for param in operation.path_params.iter().filter(|p| !p.path_prefix.is_empty()) {
+    for param in operation
+        .path_params
+        .iter()
+        .filter(|p| !p.path_prefix.is_empty())
+    {
         let placeholder = format!("{{{}}}", param.wire_name);
         template = template.replace(&placeholder, &format!("{}{placeholder}", param.path_prefix));
     }

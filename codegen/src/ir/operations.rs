@@ -75,7 +75,9 @@ impl<'a> Builder<'a> {
                     let (at, reason) = match &error {
                         Error::DanglingRef { pointer, reference } => (
                             pointer.clone(),
-                            format!("`$ref` {reference:?} does not resolve to anything of its kind in the document"),
+                            format!(
+                                "`$ref` {reference:?} does not resolve to anything of its kind in the document"
+                            ),
                         ),
                         Error::RefCycle { pointer, chain } => (
                             pointer.clone(),
@@ -323,11 +325,9 @@ impl<'a> Builder<'a> {
             // `simple` (`5`), `label` (`.5`) and `matrix` (`;id=5`) put a scalar after their
             // prefix (`path_prefix`).
             Parameter::Path { .. } => Place::Path,
-            Parameter::Query { .. } => {
-                Place::Sent {
-                    required: data.required,
-                }
-            }
+            Parameter::Query { .. } => Place::Sent {
+                required: data.required,
+            },
             // OpenAPI: a header parameter named `Accept`, `Content-Type` or `Authorization`
             // "SHALL be ignored" (the media types and the client's credentials set those).
             Parameter::Header { .. }
@@ -360,7 +360,8 @@ impl<'a> Builder<'a> {
         };
         if matches!(location, Location::Header | Location::Cookie) {
             let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
-            let (ty, any_scalar) = self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+            let (ty, any_scalar) =
+                self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
             // A header array is one comma-separated value (`simple`); a cookie has no form for
             // one that a server would read back unambiguously.
             if location == Location::Cookie && matches!(ty, TypeRef::Vec(_)) {
@@ -416,7 +417,8 @@ impl<'a> Builder<'a> {
             // An array has no `deepObject` form in OpenAPI; the one servers read (Stripe's
             // `expand[]=a&expand[]=b`, Rails, PHP) is the key with `[]`, once per item.
             let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
-            let (ty, any_scalar) = self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+            let (ty, any_scalar) =
+                self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
             if !matches!(ty, TypeRef::Vec(_)) {
                 return Err(Error::Unsupported {
                     pointer: schema_pointer.to_string(),
@@ -424,7 +426,12 @@ impl<'a> Builder<'a> {
                         .into(),
                 });
             }
-            let mut param = param(&format!("{}[]", data.name), data.description.clone(), ty, any_scalar);
+            let mut param = param(
+                &format!("{}[]", data.name),
+                data.description.clone(),
+                ty,
+                any_scalar,
+            );
             param.rust_name = names::snake_ident(&data.name);
             return Ok(vec![(place, param)]);
         }
@@ -852,7 +859,10 @@ pub(crate) fn check_path_arguments(
     let mut seen = BTreeSet::new();
     placeholders.retain(|placeholder| seen.insert(placeholder.clone()));
     let wires: Vec<&str> = arguments.iter().map(|p| p.wire_name.as_str()).collect();
-    if placeholders.iter().map(String::as_str).ne(wires.iter().copied())
+    if placeholders
+        .iter()
+        .map(String::as_str)
+        .ne(wires.iter().copied())
         || arguments.iter().any(|p| p.location != Location::Path)
         || path.contains('?')
         || path.contains('#')

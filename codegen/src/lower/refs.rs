@@ -54,7 +54,10 @@ pub(super) fn hoist_pointer_refs(document: &mut Map<String, Value>) {
         .map(|(reference, (key, _))| {
             (
                 reference.clone(),
-                format!("{SCHEMAS}{}", Pointer::root().join(key).as_str().trim_start_matches("#/")),
+                format!(
+                    "{SCHEMAS}{}",
+                    Pointer::root().join(key).as_str().trim_start_matches("#/")
+                ),
             )
         })
         .collect();
@@ -93,11 +96,15 @@ pub(super) fn unusable_schema_refs(document: &Map<String, Value>) -> HashMap<Str
             continue;
         }
         let reason = if !reference.starts_with('#') {
-            Some(format!("external reference {reference:?} (only references into the document are followed)"))
+            Some(format!(
+                "external reference {reference:?} (only references into the document are followed)"
+            ))
         } else {
             match reference.strip_prefix(SCHEMAS) {
                 Some(key) if !key.contains('/') => (!schemas.contains_key(&Pointer::unescape(key)))
-                    .then(|| format!("`$ref` {reference:?} does not resolve to anything in the document")),
+                    .then(|| {
+                        format!("`$ref` {reference:?} does not resolve to anything in the document")
+                    }),
                 _ => Some(format!("`$ref` {reference:?} does not name a schema")),
             }
         };
@@ -110,10 +117,7 @@ pub(super) fn unusable_schema_refs(document: &Map<String, Value>) -> HashMap<Str
 
 fn component_schemas(document: &Map<String, Value>) -> &Map<String, Value> {
     static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    match document
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-    {
+    match document.get("components").and_then(|c| c.get("schemas")) {
         Some(Value::Object(schemas)) => schemas,
         _ => EMPTY.get_or_init(Map::new),
     }
@@ -172,7 +176,11 @@ fn unique_key(reference: &str, taken: &mut std::collections::HashSet<String>) ->
         .filter(|segment| !STRUCTURAL.contains(&segment.as_str()) && !segment.contains('/'))
         .collect();
     let base = segments.join("_");
-    let base = if base.is_empty() { "schema".to_owned() } else { base };
+    let base = if base.is_empty() {
+        "schema".to_owned()
+    } else {
+        base
+    };
     let mut key = base.clone();
     let mut n = 2;
     while !taken.insert(key.clone()) {
@@ -242,13 +250,21 @@ mod tests {
             unique_key("#/components/schemas/A/properties/b", &mut taken),
             "A_b"
         );
-        assert_eq!(unique_key("#/components/schemas/A/properties/b", &mut taken), "A_b_2");
+        assert_eq!(
+            unique_key("#/components/schemas/A/properties/b", &mut taken),
+            "A_b_2"
+        );
         assert!(is_hoistable("#/components/schemas/A/properties/b"));
         assert!(is_hoistable("#/paths/~1a/get/parameters/0/schema"));
         assert!(!is_hoistable("#/components/schemas/A"));
         assert!(!is_hoistable("#/components/parameters/limit"));
-        assert!(!is_hoistable("other.yaml#/components/schemas/A/properties/b"));
-        assert_eq!(percent_decode("/paths/~1a%7Bid%7D").as_deref(), Some("/paths/~1a{id}"));
+        assert!(!is_hoistable(
+            "other.yaml#/components/schemas/A/properties/b"
+        ));
+        assert_eq!(
+            percent_decode("/paths/~1a%7Bid%7D").as_deref(),
+            Some("/paths/~1a{id}")
+        );
         assert_eq!(percent_decode("/a%zz").as_deref(), Some("/a%zz"));
         assert_eq!(percent_decode("/a"), None);
     }

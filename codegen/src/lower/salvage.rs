@@ -44,7 +44,10 @@ impl Part {
     }
 
     fn component(kind: &str, name: &str) -> Part {
-        Part::new(&["components", kind, name], format!("component {kind}/{name}"))
+        Part::new(
+            &["components", kind, name],
+            format!("component {kind}/{name}"),
+        )
     }
 }
 

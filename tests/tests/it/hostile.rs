@@ -347,7 +347,9 @@ fn path_templates_are_validated() {
         let pointer = format!("#/paths/{}", template.replace('~', "~0").replace('/', "~1"));
         check_left_out(
             &path(template),
-            &format!("{pointer}: path item {template} is left out: path template {template:?} {reason}"),
+            &format!(
+                "{pointer}: path item {template} is left out: path template {template:?} {reason}"
+            ),
         );
     };
     left_out("/v1/x{", "has a `{` with no `}`");

@@ -101,14 +101,15 @@ async fn what_is_left_generates_and_calls_correctly() {
     assert_eq!(requests[0].url.query(), Some("limit=5"));
 
     // The operation with no `responses` (3.1 allows it) sends its body.
-    let body = Incident::new("i2", 3).counter(u64::MAX).priority(Priority::Low);
+    let body = Incident::new("i2", 3)
+        .counter(u64::MAX)
+        .priority(Priority::Low);
     let sent = client.post_incidents(&body).await;
     assert!(sent.is_ok(), "{sent:?}");
     let requests = server.received_requests().await.unwrap_or_default();
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[1].url.path(), "/v1/incidents");
-    let sent: serde_json::Value =
-        serde_json::from_slice(&requests[1].body).unwrap_or_default();
+    let sent: serde_json::Value = serde_json::from_slice(&requests[1].body).unwrap_or_default();
     assert_eq!(
         sent,
         serde_json::json!({"id": "i2", "seq": 3, "counter": u64::MAX, "priority": "low"})
@@ -125,36 +126,61 @@ fn field_type(property: &str) -> String {
         spec_text: &spec,
         config_text: None,
     };
-    let output = baseten_codegen::generate(&input).unwrap_or_else(|error| panic!("{spec}: {error}"));
+    let output =
+        baseten_codegen::generate(&input).unwrap_or_else(|error| panic!("{spec}: {error}"));
     let models = &output.files["models.rs"];
     let line = models
         .lines()
         .find(|line| line.trim_start().starts_with("pub p: "))
         .unwrap_or_else(|| panic!("{models}"));
-    line.trim().trim_start_matches("pub p: ").trim_end_matches(',').to_owned()
+    line.trim()
+        .trim_start_matches("pub p: ")
+        .trim_end_matches(',')
+        .to_owned()
 }
 
 #[test]
 fn keywords_that_do_not_apply_to_the_type_are_ignored() {
     let cases = [
         ("{type: string, uniqueItems: true}", "String"),
-        ("{type: string, minimum: 3, items: {type: integer}}", "String"),
+        (
+            "{type: string, minimum: 3, items: {type: integer}}",
+            "String",
+        ),
         ("{type: integer, maxLength: 3}", "i64"),
         ("{type: boolean, properties: {a: {type: string}}}", "bool"),
-        ("{type: array, items: {type: string}, maxLength: 2}", "Vec<String>"),
+        (
+            "{type: array, items: {type: string}, maxLength: 2}",
+            "Vec<String>",
+        ),
         ("{type: integer, maximum: 1.8446744073709552e+19}", "u64"),
-        ("{type: integer, minimum: 0, maximum: 18446744073709551615}", "u64"),
-        ("{type: integer, minimum: -1, maximum: 1.8446744073709552e+19}", "i64"),
+        (
+            "{type: integer, minimum: 0, maximum: 18446744073709551615}",
+            "u64",
+        ),
+        (
+            "{type: integer, minimum: -1, maximum: 1.8446744073709552e+19}",
+            "i64",
+        ),
         ("{type: integer, maximum: 1.0e3}", "i64"),
         ("{type: integer, minimum: -9223372036854776000}", "i64"),
         ("{type: integer, minimum: 0.5}", "i64"),
         ("{oneOf: [{type: integer}]}", "i64"),
-        ("{anyOf: [{type: string, format: date}]}", "rt::jiff::civil::Date"),
-        ("{oneOf: [{type: string}, {type: 'null'}]}", "Option<String>"),
+        (
+            "{anyOf: [{type: string, format: date}]}",
+            "rt::jiff::civil::Date",
+        ),
+        (
+            "{oneOf: [{type: string}, {type: 'null'}]}",
+            "Option<String>",
+        ),
     ];
     for (property, expected) in cases {
         let got = field_type(property);
-        assert!(got.ends_with(expected) && !got.contains("Value"), "{property}: {got}");
+        assert!(
+            got.ends_with(expected) && !got.contains("Value"),
+            "{property}: {got}"
+        );
     }
 }
 
@@ -163,15 +189,19 @@ fn yaml_integers_beyond_64_bits_are_numbers() {
     for (text, expected) in [
         ("a: -9223372036854776000", -9.223_372_036_854_776e18),
         ("a: 18446744073709551616", 1.844_674_407_370_955_2e19),
-        ("a: 340282366920938463463374607431768211455", 3.402_823_669_209_385e38),
+        (
+            "a: 340282366920938463463374607431768211455",
+            3.402_823_669_209_385e38,
+        ),
     ] {
         let value = baseten_codegen::load::parse_document(text)
             .unwrap_or_else(|error| panic!("{text}: {error}"));
         assert_eq!(value["a"].as_f64(), Some(expected), "{text}");
     }
     // Within 64 bits they stay exact integers.
-    let value = baseten_codegen::load::parse_document("a: 18446744073709551615\nb: -9223372036854775808")
-        .unwrap_or_else(|error| panic!("{error}"));
+    let value =
+        baseten_codegen::load::parse_document("a: 18446744073709551615\nb: -9223372036854775808")
+            .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(value["a"].as_u64(), Some(u64::MAX));
     assert_eq!(value["b"].as_i64(), Some(i64::MIN));
 }
@@ -206,16 +236,24 @@ components:
         config_text: None,
     })
     .unwrap_or_else(|error| panic!("{error}"));
-    assert!(notes.iter().all(|note| !note.message.contains("left out")), "{notes:?}");
+    assert!(
+        notes.iter().all(|note| !note.message.contains("left out")),
+        "{notes:?}"
+    );
     let get = api.operations.first().unwrap_or_else(|| panic!("{api:?}"));
     assert_eq!(
         get.response,
-        baseten_codegen::ir::ResponseKind::Json(baseten_codegen::ir::TypeRef::Named("GetParameters0Schema".to_owned()))
+        baseten_codegen::ir::ResponseKind::Json(baseten_codegen::ir::TypeRef::Named(
+            "GetParameters0Schema".to_owned()
+        ))
     );
     // The hoisted copy of a schema that refers to itself stays recursive, and a `$ref` chain
     // through a hoisted copy ends in its type.
     assert!(api.types.contains_key("AB"), "{:?}", api.types.keys());
-    let d = api.component_names.get("D").and_then(|name| api.types.get(name));
+    let d = api
+        .component_names
+        .get("D")
+        .and_then(|name| api.types.get(name));
     assert!(
         matches!(d, Some(baseten_codegen::ir::TypeDef::Alias(alias)) if alias.ty == baseten_codegen::ir::TypeRef::Named("ABC".to_owned())),
         "{d:?}"

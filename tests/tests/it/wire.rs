@@ -5,12 +5,12 @@
 //! fake matching headers and cookies. Also: every operation of every fixture has exactly its
 //! template's placeholders as path arguments.
 
+use baseten_tests::snapshots::wire::Client;
 use baseten_tests::snapshots::wire::mock::FakeBaseten;
 use baseten_tests::snapshots::wire::models::{
     GetTenantCallsTheme, PostOauth2TokenBody, PostOauth2TokenRefreshBody,
 };
 use baseten_tests::snapshots::wire::operations::{GetResponsesBetaTrueQuery, GetTenantCallsQuery};
-use baseten_tests::snapshots::wire::Client;
 use baseten_tests::{files_with_extension, tests_dir};
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
@@ -84,7 +84,13 @@ async fn placeholders_beside_literals_are_substituted_and_encoded() {
         matches!(&error, Some(baseten_api::Error::InvalidRequest(message)) if message.contains("`name`")),
         "{error:?}"
     );
-    assert!(server.received_requests().await.unwrap_or_default().is_empty());
+    assert!(
+        server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+    );
 }
 
 async fn server_text(body: &str) -> MockServer {
@@ -101,7 +107,10 @@ async fn path_styles_and_a_placeholder_written_twice() {
     let server = answering(204, "").await;
     let sent = client(&server).post_mirror_copy(7).await;
     assert!(sent.is_ok(), "{sent:?}");
-    assert_eq!(path_and_query(&only_request(&server).await), "/mirror/7/copy/7");
+    assert_eq!(
+        path_and_query(&only_request(&server).await),
+        "/mirror/7/copy/7"
+    );
 
     let server = answering(204, "").await;
     let sent = client(&server).get_point_report("a.b", 12).await;
@@ -123,7 +132,13 @@ async fn headers_cookies_and_delimited_arrays_are_sent_as_the_document_says() {
         .states(["queued", "done"])
         .expand(["data.owner", "data.line"]);
     let calls = client(&server)
-        .get_tenant_calls("t1", "eu-west", "s=1; evil", &["x".to_owned(), "y z".to_owned()], &query)
+        .get_tenant_calls(
+            "t1",
+            "eu-west",
+            "s=1; evil",
+            &["x".to_owned(), "y z".to_owned()],
+            &query,
+        )
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(calls.is_empty());
@@ -137,9 +152,15 @@ async fn headers_cookies_and_delimited_arrays_are_sent_as_the_document_says() {
     assert_eq!(headers(&request, "x-sample-rate"), ["5"]);
     assert_eq!(headers(&request, "x-tags"), ["a,b c"]);
     // One Cookie header; a value cannot end its cookie or start another.
-    assert_eq!(headers(&request, "cookie"), ["session=s%3D1%3B%20evil; theme=dark"]);
+    assert_eq!(
+        headers(&request, "cookie"),
+        ["session=s%3D1%3B%20evil; theme=dark"]
+    );
     // The ignored `Authorization` parameter never replaces the client's key.
-    assert_eq!(headers(&request, "authorization"), ["Bearer wire-test-key-Qz8"]);
+    assert_eq!(
+        headers(&request, "authorization"),
+        ["Bearer wire-test-key-Qz8"]
+    );
 
     // Unset optional ones send nothing.
     let server = answering(200, "[]").await;
@@ -171,7 +192,13 @@ async fn a_header_value_that_is_not_one_is_an_error_not_a_panic() {
             other => panic!("{bad:?}: {other:?}"),
         }
     }
-    assert!(server.received_requests().await.unwrap_or_default().is_empty());
+    assert!(
+        server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -190,7 +217,10 @@ async fn path_keys_with_a_fragment_or_a_query_string() {
         .post_oauth2_token(&PostOauth2TokenBody::new("client_credentials"))
         .await;
     assert!(sent.is_ok(), "{sent:?}");
-    assert_eq!(only_request(&server).await.body, b"grant_type=client_credentials");
+    assert_eq!(
+        only_request(&server).await.body,
+        b"grant_type=client_credentials"
+    );
 
     let server = answering(204, "").await;
     let sent = client(&server)
@@ -214,12 +244,20 @@ async fn the_fake_matches_headers_cookies_and_path_styles() {
     fake.on_get_point_report("p", "4").respond(&()).await;
     let client = fake.client().unwrap_or_else(|error| panic!("{error}"));
     let empty = GetTenantCallsQuery::default();
-    let matched = client.get_tenant_calls("t1", "eu", "s=1", &[], &empty).await;
+    let matched = client
+        .get_tenant_calls("t1", "eu", "s=1", &[], &empty)
+        .await;
     assert!(matched.is_ok(), "{matched:?}");
     // Another header value or cookie matches nothing: the fake answers 404.
     for (region, session) in [("us", "s=1"), ("eu", "s=2")] {
-        let unmatched = client.get_tenant_calls("t1", region, session, &[], &empty).await;
-        assert_eq!(unmatched.err().and_then(|e| e.status()), Some(404), "{region} {session}");
+        let unmatched = client
+            .get_tenant_calls("t1", region, session, &[], &empty)
+            .await;
+        assert_eq!(
+            unmatched.err().and_then(|e| e.status()),
+            Some(404),
+            "{region} {session}"
+        );
     }
     let styled = client.get_point_report("p", 4).await;
     assert!(styled.is_ok(), "{styled:?}");
@@ -252,7 +290,13 @@ fn every_placeholder_is_an_argument_and_every_path_argument_a_placeholder() {
                 .iter()
                 .map(|param| param.wire_name.as_str())
                 .collect();
-            assert_eq!(placeholders, arguments, "{} {}", fixture.display(), operation.name);
+            assert_eq!(
+                placeholders,
+                arguments,
+                "{} {}",
+                fixture.display(),
+                operation.name
+            );
             assert!(!operation.path.contains(['?', '#']), "{}", operation.path);
         }
         let output = baseten_codegen::generate(&input)
@@ -261,7 +305,12 @@ fn every_placeholder_is_an_argument_and_every_path_argument_a_placeholder() {
         for operation in &api.operations {
             for param in &operation.path_params {
                 let encoded = format!("rt::encode_path_segment(\"{}\"", param.wire_name);
-                assert!(emitted.contains(&encoded), "{}: {}", operation.name, param.wire_name);
+                assert!(
+                    emitted.contains(&encoded),
+                    "{}: {}",
+                    operation.name,
+                    param.wire_name
+                );
             }
         }
     }
