@@ -47,12 +47,17 @@ impl Selection {
     /// (a path item, a component that is not a schema) no selection can see, so only an
     /// unselective run reaches it.
     pub(crate) fn reaches(&self, error: &Error) -> bool {
+        match error {
+            Error::LeftOut { pointer, .. } => self.reaches_pointer(pointer),
+            _ => true,
+        }
+    }
+
+    /// [`Selection::reaches`] for a place in the document.
+    pub(crate) fn reaches_pointer(&self, pointer: &str) -> bool {
         if self.operations.is_none() {
             return true;
         }
-        let Error::LeftOut { pointer, .. } = error else {
-            return true;
-        };
         let keys: Vec<String> = pointer
             .trim_start_matches("#/")
             .split('/')
