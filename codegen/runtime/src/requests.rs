@@ -875,9 +875,12 @@ mod tests {
         let values = summary.values();
         assert_eq!((values.start_ms, values.end_ms), (1000, 61000));
         assert_eq!(values.value(0, 0), Some(2.5));
-        let p99 = summary.series("latency", &[("quantile", "0.99")]).found();
+        let p99 = summary
+            .series("latency", &[("quantile", "0.99")])
+            .unique()
+            .unwrap_or_default();
         assert_eq!(p99.map(|r| r.value), Some(Some(2.5)));
-        let memory = summary.series("memory", &[]).found();
+        let memory = summary.series("memory", &[]).unique().unwrap_or_default();
         assert_eq!(
             memory.and_then(|r| r.value_in_base_unit()),
             Some(1_048_576.0)
@@ -908,7 +911,10 @@ mod tests {
         assert_eq!(series.step_seconds(), 30);
         let spans: Vec<_> = series.steps().map(|s| (s.start_ms, s.end_ms)).collect();
         assert_eq!(spans, [(1000, 31000), (31000, 61000)]);
-        let p99 = series.series("latency", &[("quantile", "0.99")]).found();
+        let p99 = series
+            .series("latency", &[("quantile", "0.99")])
+            .unique()
+            .unwrap_or_default();
         let values: Vec<_> = p99
             .map(|s| s.points().map(|p| p.value).collect())
             .unwrap_or_default();

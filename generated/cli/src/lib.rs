@@ -6,7 +6,6 @@
 //! package's README for the commands.
 
 mod render;
-mod svg;
 mod terminal;
 mod time;
 
@@ -563,9 +562,10 @@ where
     let written = match format {
         Format::Table => stdout.write_all(render::table(view).as_bytes()),
         Format::Csv => view.write_csv(&mut data),
-        Format::WideCsv => render::write_wide_csv(view, &mut data),
+        Format::WideCsv => view.write_wide_csv(&mut data),
         Format::Json => render::write_json(view.response(), &mut data),
-        Format::Svg => stdout.write_all(svg::chart(view).as_bytes()),
+        // The chart shows every server text through `ServerText`, escaped.
+        Format::Svg => stdout.write_all(view.to_svg_chart().as_bytes()),
     };
     written
         .and_then(|()| match String::from_utf8(data) {

@@ -162,7 +162,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
 pub async fn active_replicas(client: &baseten_api::Client, model: &str) -> Result<f64, baseten_api::Error> {
     use baseten_api::metric_names::REPLICAS_ACTIVE;
     let now = client.environment_metrics(model, "production").current().metric(REPLICAS_ACTIVE).send().await?;
-    Ok(now.series(REPLICAS_ACTIVE, &[]).found().and_then(|r| r.value).unwrap_or(0.0))
+    Ok(now.series(REPLICAS_ACTIVE, &[]).unique()?.and_then(|r| r.value).unwrap_or(0.0))
 }
 "#,
     );

@@ -230,7 +230,12 @@ mod tests {
     fn histogram_orders_quantiles_numerically_and_keeps_the_average_apart() {
         let r: GetModelMetricsResponseV1 = decode(RESPONSE.as_bytes()).unwrap();
         let view = validate(&r).unwrap();
-        let histogram = view.metric("latency").found().unwrap().histogram();
+        let histogram = view
+            .metric("latency")
+            .unique()
+            .unwrap()
+            .unwrap()
+            .histogram();
         let quantiles: Vec<_> = histogram.quantiles.iter().map(|q| q.quantile).collect();
         assert_eq!(quantiles, [0.5, 0.95, 0.99, 1.0]);
         let p99 = histogram.quantiles.get(2).unwrap();
@@ -244,7 +249,7 @@ mod tests {
     fn series_with_status_matches_codes_within_a_class() {
         let r: GetModelMetricsResponseV1 = decode(RESPONSE.as_bytes()).unwrap();
         let view = validate(&r).unwrap();
-        let requests = view.metric("requests").found().unwrap();
+        let requests = view.metric("requests").unique().unwrap().unwrap();
         let values = |query| -> Vec<_> {
             requests
                 .series_with_status(query)

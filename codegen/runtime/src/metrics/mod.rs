@@ -19,7 +19,9 @@
 //!    [`Validated::series`]), per-series [`Point`]s, [`Histogram`] and status
 //!    ([`StatusMatch`]) helpers, unit conversion ([`Unit`]), a [`WideTable`], a long table
 //!    ([`Validated::long_rows`]) and its CSV export ([`Validated::write_csv`], whose format is a
-//!    stable contract documented there).
+//!    stable contract documented there), the wide CSV ([`Validated::write_wide_csv`], a column
+//!    per series) and SVG line charts ([`Validated::to_svg_chart`], [`Metric::to_svg_chart`]:
+//!    nice ticks in a scaled unit, round time ticks, a legend, gaps at nulls).
 //! 4. [`export_csv`] goes from JSON bytes straight to that CSV, with the same output and errors,
 //!    holding the values in a flat list (8 bytes each) rather than a `Vec` per descriptor and
 //!    step, so memory stays near the input's size.
@@ -66,6 +68,9 @@
 //!
 //! [`IndexMappedResponse`]: crate::index_mapped::IndexMappedResponse
 
+mod aggregate;
+mod axis;
+mod chart;
 pub(crate) mod contract;
 mod csv_export;
 mod export;
@@ -77,10 +82,11 @@ mod validate;
 mod view;
 
 pub use crate::decode::{DecodeError, ValueLocation, decode};
+pub use aggregate::{Ratio, StepValues};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
 pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};
-pub use view::{Lookup, Metric, Point, Series, Step, Validated};
+pub use view::{AmbiguousLookup, Lookup, Metric, Point, Series, Step, Validated};

@@ -216,6 +216,33 @@ impl<'a> Step<'a> {
 }
 
 /// Result of a lookup by name, or by name and labels.
+///
+/// A response may repeat a metric name, or a name and label set, so a lookup has three
+/// outcomes and ambiguity is one of them: [`unique`](Self::unique) makes it an error to handle
+/// (`?` turns it into [`Error::InvalidResponse`](crate::Error::InvalidResponse)), and a `match`
+/// gets every match.
+///
+/// ```
+/// use baseten_api::metrics::{self, Lookup};
+/// use baseten_api::models::GetModelMetricsResponseV1;
+///
+/// let json = br#"{"start_epoch_millis": 0, "end_epoch_millis": 1000, "mode": "CURRENT",
+///   "metric_descriptors": [
+///     {"name": "replicas", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": [{}]},
+///     {"name": "replicas", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": [{}]}],
+///   "metric_values": [{"start_epoch_millis": 0, "values": [[2], [3]]}]}"#;
+/// let response: GetModelMetricsResponseV1 = metrics::decode(json)?;
+/// let view = metrics::validate(&response)?;
+/// let error = view.series("replicas", &[]).unique().unwrap_err();
+/// assert_eq!(error.matches, 2);
+/// assert!(view.series("absent", &[]).unique()?.is_none());
+/// match view.series("replicas", &[]) {
+///     Lookup::Found(one) => println!("{:?}", one.value_at(0)),
+///     Lookup::NotFound => println!("no replicas"),
+///     Lookup::Ambiguous(all) => assert_eq!(all.len(), 2),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup<T> {
     /// Exactly one match.
@@ -227,7 +254,7 @@ pub enum Lookup<T> {
 }
 
 impl<T> Lookup<T> {
-    fn from_matches(mut matches: Vec<T>) -> Self {
+    pub(crate) fn from_matches(mut matches: Vec<T>) -> Self {
         match matches.len() {
             0 => Self::NotFound,
             1 => matches.pop().map_or(Self::NotFound, Self::Found),
@@ -235,11 +262,36 @@ impl<T> Lookup<T> {
         }
     }
 
-    /// The match, if there is exactly one.
+    /// The one match, `None` for none, and an error when there are several: ambiguity is never
+    /// read as "not there".
+    pub fn unique(self) -> Result<Option<T>, AmbiguousLookup> {
+        match self {
+            Self::Found(found) => Ok(Some(found)),
+            Self::NotFound => Ok(None),
+            Self::Ambiguous(matches) => Err(AmbiguousLookup {
+                matches: matches.len(),
+            }),
+        }
+    }
+
+    /// The match, if there is exactly one: `None` both when there is none and when there are
+    /// several.
+    #[deprecated(
+        note = "reads an ambiguous lookup as None; use `unique()`, which makes it an error, or match on the Lookup"
+    )]
     pub fn found(self) -> Option<T> {
         match self {
             Self::Found(found) => Some(found),
             Self::NotFound | Self::Ambiguous(_) => None,
+        }
+    }
+
+    /// Every match, in response order: none, one, or all of an ambiguous lookup.
+    pub fn into_matches(self) -> Vec<T> {
+        match self {
+            Self::Found(found) => vec![found],
+            Self::NotFound => Vec::new(),
+            Self::Ambiguous(matches) => matches,
         }
     }
 
@@ -255,6 +307,26 @@ impl<T> Lookup<T> {
             Self::NotFound => Lookup::NotFound,
             Self::Ambiguous(matches) => Lookup::Ambiguous(matches.into_iter().map(f).collect()),
         }
+    }
+}
+
+/// A lookup that expected at most one match found several: the response repeats a metric name
+/// (or a name and label set). From [`Lookup::unique`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the response has {matches} matches where at most one was expected (a repeated metric name or label set)"
+)]
+pub struct AmbiguousLookup {
+    /// How many matches there were (at least 2).
+    pub matches: usize,
+}
+
+impl From<AmbiguousLookup> for crate::Error {
+    /// An ambiguous response is not the answer a caller can use: an
+    /// [`InvalidResponse`](crate::InvalidResponse) whose
+    /// [`downcast_ref`](crate::InvalidResponse::downcast_ref) gives the [`AmbiguousLookup`].
+    fn from(error: AmbiguousLookup) -> Self {
+        Self::InvalidResponse(crate::InvalidResponse::new(error))
     }
 }
 
@@ -310,6 +382,11 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     /// The unit the raw values are in, from the unit hint.
     pub fn unit(&self) -> Unit {
         self.unit
+    }
+
+    /// The whole response's view this metric belongs to.
+    pub(crate) fn view(&self) -> Validated<'a, R> {
+        self.view
     }
 
     /// The metric's series, in label-set order.
@@ -507,8 +584,14 @@ mod tests {
         assert!(matches!(view.series_named("dup"), Lookup::Ambiguous(ref all) if all.len() == 2));
         assert!(matches!(view.series_named("nothing"), Lookup::Found(ref all) if all.is_empty()));
         assert_eq!(
-            view.series_named("requests").found().map(|all| all.len()),
-            Some(2)
+            view.series_named("requests")
+                .unique()
+                .map(|all| all.map(|all| all.len())),
+            Ok(Some(2))
+        );
+        assert_eq!(
+            view.series("dup", &[]).unique().map(|s| s.is_some()),
+            Err(AmbiguousLookup { matches: 2 })
         );
         assert!(matches!(view.series("dup", &[]), Lookup::Ambiguous(ref all) if all.len() == 2));
         assert!(view.metric("memory").is_found());
@@ -520,7 +603,8 @@ mod tests {
         let view = validate(&r).unwrap();
         let found = view
             .series("requests", &[("zone", "b"), ("status", "5xx")])
-            .found();
+            .unique()
+            .unwrap();
         assert_eq!(found.map(|s| s.label_index), Some(1));
         // A subset or superset of the labels is not a match.
         assert!(matches!(
@@ -542,7 +626,7 @@ mod tests {
     fn points_carry_step_spans_and_nulls() {
         let r = response();
         let view = validate(&r).unwrap();
-        let memory = view.series("memory", &[]).found().unwrap();
+        let memory = view.series("memory", &[]).unique().unwrap().unwrap();
         let raw: Vec<_> = memory
             .points()
             .map(|p| (p.start_ms, p.end_ms, p.value))
@@ -572,6 +656,29 @@ mod tests {
             Lookup::Ambiguous(vec![1, 2]).map(|x| x * 10),
             Lookup::Ambiguous(vec![10, 20])
         );
-        assert_eq!(Lookup::Ambiguous(vec![1, 2]).found(), None);
+        #[allow(deprecated)]
+        let lossy = Lookup::Ambiguous(vec![1, 2]).found();
+        assert_eq!(lossy, None);
+        #[allow(deprecated)]
+        let found = Lookup::Found(3).found();
+        assert_eq!(found, Some(3));
+        assert_eq!(Lookup::Found(3).unique(), Ok(Some(3)));
+        assert_eq!(Lookup::<i32>::NotFound.unique(), Ok(None));
+        assert_eq!(
+            Lookup::Ambiguous(vec![1, 2, 3]).unique(),
+            Err(AmbiguousLookup { matches: 3 })
+        );
+        assert_eq!(Lookup::Ambiguous(vec![1, 2]).into_matches(), [1, 2]);
+        assert_eq!(Lookup::Found(1).into_matches(), [1]);
+        assert!(Lookup::<i32>::NotFound.into_matches().is_empty());
+        let error = crate::Error::from(AmbiguousLookup { matches: 2 });
+        let crate::Error::InvalidResponse(invalid) = &error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(
+            invalid.downcast_ref::<AmbiguousLookup>(),
+            Some(&AmbiguousLookup { matches: 2 })
+        );
+        assert!(error.to_string().contains("2 matches"), "{error}");
     }
 }
