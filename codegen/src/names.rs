@@ -79,7 +79,7 @@ pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
 
 /// Locals and arguments of the emitted methods, which a document parameter must not take.
 pub(crate) const RESERVED_ARGUMENT_NAMES: &[&str] = &[
-    "body", "pairs", "query", "request", "self_", "value", "values",
+    "body", "cookies", "headers", "pairs", "query", "request", "self_", "value", "values",
 ];
 
 /// A snake_case identifier (field, parameter, method) for a wire name.

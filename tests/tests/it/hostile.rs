@@ -477,6 +477,9 @@ const NAMES: &[&str] = &[
     "S",
     "D",
     "pairs",
+    "headers",
+    "cookies",
+    "Content-Type",
     "request",
     "value",
     "values",
@@ -726,7 +729,8 @@ fn parameter_schema() -> impl Strategy<Value = Value> {
 }
 
 fn operation(placeholders: Vec<String>) -> impl Strategy<Value = Value> {
-    let query = vec((name(), any::<bool>(), parameter_schema()), 0..4);
+    let locations = select(&["query", "query", "header", "cookie"][..]);
+    let query = vec((name(), any::<bool>(), parameter_schema(), locations), 0..4);
     let path_schemas = vec(parameter_schema(), placeholders.len());
     (
         query,
@@ -745,8 +749,8 @@ fn operation(placeholders: Vec<String>) -> impl Strategy<Value = Value> {
                         parameters.push(json!({"name": placeholder, "in": "path", "required": true, "schema": schema}));
                     }
                 }
-                for (name, required, schema) in query {
-                    parameters.push(json!({"name": name, "in": "query", "required": required, "schema": schema, "description": "a\rb"}));
+                for (name, required, schema, location) in query {
+                    parameters.push(json!({"name": name, "in": location, "required": required, "schema": schema, "description": "a\rb"}));
                 }
                 let mut operation = json!({"parameters": parameters});
                 let responses = match response {
