@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use baseten_api::index_mapped::IndexMappedResponse;
-use baseten_api::metrics::{Series, Validated, format_labels};
+use baseten_api::metrics::IndexMappedResponse;
+use baseten_api::metrics::{MetricsView, TimeSeries, format_labels};
 use baseten_api::runtime::server_text::is_unprintable;
 
 use crate::terminal::shown;
@@ -16,7 +16,7 @@ pub const MAX_CELL: usize = 60;
 
 /// A table for people: a title line, then one row per series. A `SERIES` response shows each
 /// series' points, minimum, mean, maximum and last value; the others show the one value.
-pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+pub fn table<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
     // The mode is the server's text: a mode this crate does not know is shown as sent, escaped.
     let mut title = format!(
         "{} from {} to {}",
@@ -62,7 +62,7 @@ pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
 }
 
 /// Points with data, minimum, mean, maximum and last value of a series.
-fn series_summary<R: IndexMappedResponse>(series: &Series<'_, R>) -> [String; 5] {
+fn series_summary<R: IndexMappedResponse>(series: &TimeSeries<'_, R>) -> [String; 5] {
     let values: Vec<f64> = series.points().filter_map(|point| point.value).collect();
     let min = values.iter().copied().reduce(f64::min);
     let max = values.iter().copied().reduce(f64::max);

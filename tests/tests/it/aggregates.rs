@@ -30,7 +30,7 @@ fn check_quantiles(name: &str) {
             .flatten()
             .and_then(|series| series.value_at(0))
     };
-    let read = |lookup: metrics::Lookup<metrics::Series<'_, _>>| {
+    let read = |lookup: metrics::Lookup<metrics::TimeSeries<'_, _>>| {
         lookup
             .unique()
             .ok()
@@ -131,7 +131,7 @@ fn an_ambiguous_lookup_is_an_error_with_question_mark() {
         reason = "the crate's own error, as a consumer returns it"
     )]
     fn replicas(
-        view: metrics::Validated<'_, GetModelMetricsResponseV1>,
+        view: metrics::MetricsView<'_, GetModelMetricsResponseV1>,
     ) -> Result<Option<f64>, baseten_api::Error> {
         Ok(view
             .series("replicas", &[])

@@ -145,6 +145,20 @@ fn support_structs_and_the_fake_avoid_the_models_names() {
             mock.contains("rt::mock::Expectation<'_, FakeBaseten2>"),
             "{mock}"
         );
+        // Runtime items the client and the fake re-export are taken too.
+        for taken in ["RetryPolicy", "Expectation"] {
+            assert_eq!(
+                generated
+                    .lock
+                    .types
+                    .get(&format!("#/components/schemas/{taken}")),
+                Some(&format!("{taken}2"))
+            );
+        }
+        assert!(
+            mock.contains("rt::mock::Expectation<'_, Expectation2>"),
+            "{mock}"
+        );
     });
 }
 

@@ -4,7 +4,7 @@
 use crate::index_mapped::IndexMappedResponse;
 
 use super::labels::StatusMatch;
-use super::view::{Lookup, Metric, Point, Series, Validated};
+use super::view::{Lookup, Metric, MetricsView, Point, TimeSeries};
 
 /// A value per step, made by combining series, e.g. a sum: each point's `value` is `None` when
 /// none of the combined series had data in that step.
@@ -82,7 +82,10 @@ fn sum(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
 }
 
 /// Per step, the sum of `series`' values.
-fn sum_of<R: IndexMappedResponse>(view: Validated<'_, R>, series: &[Series<'_, R>]) -> StepValues {
+fn sum_of<R: IndexMappedResponse>(
+    view: MetricsView<'_, R>,
+    series: &[TimeSeries<'_, R>],
+) -> StepValues {
     StepValues {
         points: view
             .steps()
@@ -107,7 +110,7 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     /// subset match: other labels may be present; `&[]` sums every series), e.g. all series
     /// of one region whatever their status.
     pub fn sum_where(&self, labels: &[(&str, &str)]) -> StepValues {
-        let matching: Vec<Series<'a, R>> = self
+        let matching: Vec<TimeSeries<'a, R>> = self
             .series()
             .filter(|series| {
                 labels
@@ -149,7 +152,7 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn status_ratio(&self, part: StatusMatch) -> Ratio {
-        let all: Vec<Series<'a, R>> = (1..=9)
+        let all: Vec<TimeSeries<'a, R>> = (1..=9)
             .flat_map(|class| self.status_series(StatusMatch::Class(class)))
             .collect();
         let whole = sum_of(self.view(), &all);
@@ -157,9 +160,9 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     }
 
     /// The series [`sum_by_status`](Self::sum_by_status) adds up.
-    fn status_series(&self, query: StatusMatch) -> Vec<Series<'a, R>> {
+    fn status_series(&self, query: StatusMatch) -> Vec<TimeSeries<'a, R>> {
         let covered = self.series_with_status(query);
-        let classes: Vec<Series<'a, R>> = covered
+        let classes: Vec<TimeSeries<'a, R>> = covered
             .iter()
             .copied()
             .filter(|series| matches!(series.status(), Some(StatusMatch::Class(_))))
@@ -169,7 +172,7 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
 
     /// The series whose `quantile` label is the number `quantile` (`0.99` finds `"0.99"` and
     /// `"0.990"`); [`Lookup::Ambiguous`] when several are.
-    pub fn quantile(&self, quantile: f64) -> Lookup<Series<'a, R>> {
+    pub fn quantile(&self, quantile: f64) -> Lookup<TimeSeries<'a, R>> {
         Lookup::from_matches(
             self.series()
                 .filter(|series| series.quantile() == Some(quantile))
@@ -178,32 +181,32 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     }
 
     /// The median series, `quantile=0.5`.
-    pub fn p50(&self) -> Lookup<Series<'a, R>> {
+    pub fn p50(&self) -> Lookup<TimeSeries<'a, R>> {
         self.quantile(0.5)
     }
 
     /// The `quantile=0.9` series.
-    pub fn p90(&self) -> Lookup<Series<'a, R>> {
+    pub fn p90(&self) -> Lookup<TimeSeries<'a, R>> {
         self.quantile(0.9)
     }
 
     /// The `quantile=0.95` series.
-    pub fn p95(&self) -> Lookup<Series<'a, R>> {
+    pub fn p95(&self) -> Lookup<TimeSeries<'a, R>> {
         self.quantile(0.95)
     }
 
     /// The `quantile=0.99` series.
-    pub fn p99(&self) -> Lookup<Series<'a, R>> {
+    pub fn p99(&self) -> Lookup<TimeSeries<'a, R>> {
         self.quantile(0.99)
     }
 
     /// The average series, `stat=avg`; [`Lookup::Ambiguous`] when several are.
-    pub fn average(&self) -> Lookup<Series<'a, R>> {
-        Lookup::from_matches(self.series().filter(Series::is_average).collect())
+    pub fn average(&self) -> Lookup<TimeSeries<'a, R>> {
+        Lookup::from_matches(self.series().filter(TimeSeries::is_average).collect())
     }
 }
 
-impl<'a, R: IndexMappedResponse> Validated<'a, R> {
+impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
     /// The series of the metric named `name` whose `quantile` label is the number `quantile`,
     /// across every descriptor of that name: [`Lookup::Ambiguous`] when more than one matches.
     ///
@@ -221,7 +224,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     /// assert_eq!(p99, Some(1.5));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn quantile(&self, name: &str, quantile: f64) -> Lookup<Series<'a, R>> {
+    pub fn quantile(&self, name: &str, quantile: f64) -> Lookup<TimeSeries<'a, R>> {
         Lookup::from_matches(
             self.metrics()
                 .filter(|metric| metric.name == name)
@@ -265,7 +268,7 @@ mod tests {
     }
 
     fn metric<'a>(
-        view: &Validated<'a, GetModelMetricsResponseV1>,
+        view: &MetricsView<'a, GetModelMetricsResponseV1>,
         name: &str,
     ) -> Metric<'a, GetModelMetricsResponseV1> {
         view.metric(name).unique().unwrap().unwrap()

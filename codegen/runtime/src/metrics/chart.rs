@@ -13,7 +13,7 @@ use crate::server_text::ServerText;
 
 use super::axis::{TimeAxis, ValueAxis, format_utc, tick_label_chars};
 use super::csv_export::format_labels;
-use super::view::{Metric, Validated};
+use super::view::{Metric, MetricsView};
 
 /// Width of every chart, in SVG user units (pixels at 100%).
 const WIDTH: f64 = 900.0;
@@ -45,7 +45,7 @@ const PALETTE: [&str; 10] = [
 ];
 const DASHES: [&str; 4] = ["", "6 3", "2 2", "8 3 2 3"];
 
-impl<R: IndexMappedResponse> Validated<'_, R> {
+impl<R: IndexMappedResponse> MetricsView<'_, R> {
     /// The response as an SVG document of line charts: one panel per metric that has series,
     /// stacked, sharing one time axis.
     ///
@@ -87,7 +87,7 @@ impl<R: IndexMappedResponse> Validated<'_, R> {
 }
 
 impl<R: IndexMappedResponse> Metric<'_, R> {
-    /// This metric alone as an SVG chart: the panel [`Validated::to_svg_chart`] draws for it, as
+    /// This metric alone as an SVG chart: the panel [`MetricsView::to_svg_chart`] draws for it, as
     /// its own document (a panel saying so when the metric has no series).
     pub fn to_svg_chart(&self) -> String {
         let metrics: Vec<Metric<'_, R>> = if self.label_sets.is_empty() {
@@ -117,7 +117,7 @@ impl<R> Panel<'_, '_, R> {
     }
 }
 
-fn render<R: IndexMappedResponse>(view: Validated<'_, R>, metrics: &[Metric<'_, R>]) -> String {
+fn render<R: IndexMappedResponse>(view: MetricsView<'_, R>, metrics: &[Metric<'_, R>]) -> String {
     let mut panels: Vec<Panel<'_, '_, R>> = metrics
         .iter()
         .map(|metric| Panel {
@@ -192,7 +192,7 @@ fn render<R: IndexMappedResponse>(view: Validated<'_, R>, metrics: &[Metric<'_, 
 /// The shared time axis: from the first step's start (steps may start a little before the
 /// window, being aligned to whole seconds) or the window's start to the window's end, with as
 /// many round ticks as fit `plot_width` without their labels touching.
-fn time_axis<R: IndexMappedResponse>(view: Validated<'_, R>, plot_width: f64) -> TimeAxis {
+fn time_axis<R: IndexMappedResponse>(view: MetricsView<'_, R>, plot_width: f64) -> TimeAxis {
     let first = view.steps().next().map(|step| step.start_ms);
     let start = first.map_or(view.window_start_ms(), |first| {
         first.min(view.window_start_ms())

@@ -1,4 +1,4 @@
-//! CSV export of the long table, whose format is a stable contract (see [`Validated::write_csv`]).
+//! CSV export of the long table, whose format is a stable contract (see [`MetricsView::write_csv`]).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -6,7 +6,7 @@ use std::io;
 use crate::index_mapped::IndexMappedResponse;
 
 use super::number::write_value;
-use super::view::{Metric, Series, Validated};
+use super::view::{Metric, MetricsView, TimeSeries};
 
 /// Bytes gathered before they are handed to the writer: large enough that the writer is called
 /// rarely, small enough to stay in cache.
@@ -161,7 +161,7 @@ pub const CSV_HEADER: [&str; 5] = ["step_start_ms", "step_end_ms", "metric", "la
 /// | `1e-300` | `0.`, 299 zeros, `1` (302 characters) |
 /// | `f64::MAX` | `17976931348623157` followed by 292 zeros (309 digits) |
 ///
-/// Validated responses hold only finite values; for completeness, NaN is written `NaN` and the
+/// MetricsView responses hold only finite values; for completeness, NaN is written `NaN` and the
 /// infinities `inf` and `-inf`.
 pub fn format_value(value: f64) -> String {
     let mut out = Vec::with_capacity(24);
@@ -174,7 +174,7 @@ pub fn format_value(value: f64) -> String {
 ///
 /// `{}` becomes the empty string. Nothing inside keys or values is escaped, so a key or value
 /// containing `=` or `;` makes the text ambiguous to split; it is meant for reading and grouping,
-/// while [`Series::labels`](super::Series::labels) has the exact map.
+/// while [`TimeSeries::labels`](super::TimeSeries::labels) has the exact map.
 pub fn format_labels(labels: &BTreeMap<String, String>) -> String {
     let pairs: Vec<String> = labels
         .iter()
@@ -183,7 +183,7 @@ pub fn format_labels(labels: &BTreeMap<String, String>) -> String {
     pairs.join(";")
 }
 
-impl<R: IndexMappedResponse> Validated<'_, R> {
+impl<R: IndexMappedResponse> MetricsView<'_, R> {
     /// Writes the long table ([`long_rows`](Self::long_rows)) as CSV.
     ///
     /// The format is a stable contract:
@@ -254,7 +254,7 @@ impl<R: IndexMappedResponse> Validated<'_, R> {
 }
 
 impl<R: IndexMappedResponse> Metric<'_, R> {
-    /// Writes this metric's columns of the wide CSV ([`Validated::write_wide_csv`]): the same
+    /// Writes this metric's columns of the wide CSV ([`MetricsView::write_wide_csv`]): the same
     /// header and rows, with only this metric's series.
     pub fn write_wide_csv<W: io::Write>(&self, out: W) -> io::Result<()> {
         write_wide(out, self.view(), &self.series().collect::<Vec<_>>())
@@ -269,8 +269,8 @@ impl<R: IndexMappedResponse> Metric<'_, R> {
 /// The wide CSV of `columns`, a row per step of `view`.
 fn write_wide<R: IndexMappedResponse, W: io::Write>(
     mut out: W,
-    view: Validated<'_, R>,
-    columns: &[Series<'_, R>],
+    view: MetricsView<'_, R>,
+    columns: &[TimeSeries<'_, R>],
 ) -> io::Result<()> {
     let mut buffer = Vec::with_capacity(CHUNK + 1024);
     buffer.extend_from_slice(b"step_start_ms,step_end_ms");

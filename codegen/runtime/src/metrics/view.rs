@@ -11,22 +11,22 @@ use super::unit::Unit;
 ///
 /// It only borrows the response; the views it hands out borrow it too and copy no values. It is
 /// `Copy`, so pass it by value.
-pub struct Validated<'a, R> {
+pub struct MetricsView<'a, R> {
     response: &'a R,
 }
 
 // Manual impls: deriving would require `R: Clone`/`R: Debug`, but only a reference is held.
-impl<R> Clone for Validated<'_, R> {
+impl<R> Clone for MetricsView<'_, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<R> Copy for Validated<'_, R> {}
+impl<R> Copy for MetricsView<'_, R> {}
 
-impl<R: IndexMappedResponse> fmt::Debug for Validated<'_, R> {
+impl<R: IndexMappedResponse> fmt::Debug for MetricsView<'_, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Validated")
+        f.debug_struct("MetricsView")
             .field("mode", &self.mode())
             .field("window_start_ms", &self.window_start_ms())
             .field("window_end_ms", &self.window_end_ms())
@@ -36,7 +36,7 @@ impl<R: IndexMappedResponse> fmt::Debug for Validated<'_, R> {
     }
 }
 
-impl<'a, R: IndexMappedResponse> Validated<'a, R> {
+impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
     /// Only [`validate`](super::validate) may build one, after its checks pass, or code holding
     /// a response that passed them and cannot have changed since (the typestate results in
     /// `crate::requests`, which own theirs).
@@ -126,7 +126,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     }
 
     /// Every series, in response order: descriptor by descriptor, then label set by label set.
-    pub fn all_series(&self) -> impl Iterator<Item = Series<'a, R>> + use<'a, R> {
+    pub fn all_series(&self) -> impl Iterator<Item = TimeSeries<'a, R>> + use<'a, R> {
         self.metrics().flat_map(|metric| metric.series())
     }
 
@@ -147,7 +147,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     /// `Found` with an empty list when the metric exists but has no label sets;
     /// [`Lookup::NotFound`] when no descriptor has that name; [`Lookup::Ambiguous`] (one list per
     /// descriptor, in descriptor order) when several descriptors share it.
-    pub fn series_named(&self, name: &str) -> Lookup<Vec<Series<'a, R>>> {
+    pub fn series_named(&self, name: &str) -> Lookup<Vec<TimeSeries<'a, R>>> {
         self.metric(name).map(|metric| metric.series().collect())
     }
 
@@ -157,7 +157,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     /// with the same value and no other key may be (`&[]` finds the unlabelled series `{}`). A
     /// key given twice keeps its last value. [`Lookup::Ambiguous`] (every match, in response
     /// order) when the response repeats that name and label set.
-    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Series<'a, R>> {
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<TimeSeries<'a, R>> {
         let wanted: BTreeMap<&str, &str> = labels.iter().copied().collect();
         Lookup::from_matches(
             self.all_series()
@@ -209,7 +209,7 @@ impl<'a> Step<'a> {
     }
 
     /// This step's values in response order (descriptor, then label set): one per series, in the
-    /// order of [`Validated::all_series`] and of the [`WideTable`](super::WideTable) columns.
+    /// order of [`MetricsView::all_series`] and of the [`WideTable`](super::WideTable) columns.
     pub fn cells(&self) -> impl Iterator<Item = Option<f64>> + use<'a> {
         self.values.iter().flat_map(|list| list.iter().copied())
     }
@@ -343,7 +343,7 @@ pub struct Metric<'a, R> {
     /// The label set of each series, in value order.
     pub label_sets: &'a [BTreeMap<String, String>],
     unit: Unit,
-    view: Validated<'a, R>,
+    view: MetricsView<'a, R>,
 }
 
 impl<R> Clone for Metric<'_, R> {
@@ -367,7 +367,7 @@ impl<R> fmt::Debug for Metric<'_, R> {
 }
 
 impl<'a, R: IndexMappedResponse> Metric<'a, R> {
-    fn new(view: Validated<'a, R>, index: usize, descriptor: &'a R::Descriptor) -> Self {
+    fn new(view: MetricsView<'a, R>, index: usize, descriptor: &'a R::Descriptor) -> Self {
         Self {
             index,
             name: descriptor.name(),
@@ -385,17 +385,17 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     }
 
     /// The whole response's view this metric belongs to.
-    pub(crate) fn view(&self) -> Validated<'a, R> {
+    pub(crate) fn view(&self) -> MetricsView<'a, R> {
         self.view
     }
 
     /// The metric's series, in label-set order.
-    pub fn series(&self) -> impl ExactSizeIterator<Item = Series<'a, R>> + use<'a, R> {
+    pub fn series(&self) -> impl ExactSizeIterator<Item = TimeSeries<'a, R>> + use<'a, R> {
         let metric = *self;
         self.label_sets
             .iter()
             .enumerate()
-            .map(move |(label_index, labels)| Series {
+            .map(move |(label_index, labels)| TimeSeries {
                 descriptor_index: metric.index,
                 label_index,
                 name: metric.name,
@@ -408,8 +408,8 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     }
 }
 
-/// One series: a metric's label set, and through [`Series::points`] its value in every step.
-pub struct Series<'a, R> {
+/// One series: a metric's label set, and through [`TimeSeries::points`] its value in every step.
+pub struct TimeSeries<'a, R> {
     /// Index of the metric among the descriptors (0-based).
     pub descriptor_index: usize,
     /// Index of this series among the metric's label sets (0-based).
@@ -424,20 +424,20 @@ pub struct Series<'a, R> {
     /// The metric's kind, as sent.
     pub kind: Option<&'a str>,
     unit: Unit,
-    view: Validated<'a, R>,
+    view: MetricsView<'a, R>,
 }
 
-impl<R> Clone for Series<'_, R> {
+impl<R> Clone for TimeSeries<'_, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<R> Copy for Series<'_, R> {}
+impl<R> Copy for TimeSeries<'_, R> {}
 
-impl<R> fmt::Debug for Series<'_, R> {
+impl<R> fmt::Debug for TimeSeries<'_, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Series")
+        f.debug_struct("TimeSeries")
             .field("descriptor_index", &self.descriptor_index)
             .field("label_index", &self.label_index)
             .field("name", &self.name)
@@ -459,7 +459,7 @@ pub struct Point {
     pub value: Option<f64>,
 }
 
-impl<'a, R: IndexMappedResponse> Series<'a, R> {
+impl<'a, R: IndexMappedResponse> TimeSeries<'a, R> {
     /// The unit the raw values are in, from the unit hint.
     pub fn unit(&self) -> Unit {
         self.unit
