@@ -13,6 +13,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use baseten_api::Client;
+use baseten_api::client::EnvironmentMetricsSeries;
 use baseten_api::metric_names::{self, END_TO_END_RESPONSE_TIME_SECONDS, INFERENCE_REQUESTS_TOTAL};
 use baseten_api::metrics::StatusMatch;
 use baseten_api::requests::Window;
@@ -65,15 +66,8 @@ pub async fn dashboard(
     let mut headlines = Vec::new();
     for (index, series) in &answers {
         let environment = &environments[*index];
+        panels.extend(panels_of(environment, series));
         let view = series.view();
-        for metric in view.metrics() {
-            panels.push(Panel {
-                environment: environment.clone(),
-                metric: metric.name.to_owned(),
-                wide_csv: metric.to_wide_csv(),
-                svg: metric.to_svg_chart(),
-            });
-        }
         // A repeated metric name is the server's mistake: an error, never a silent blank.
         let requests = view.metric(INFERENCE_REQUESTS_TOTAL).unique()?;
         let latency = view.metric(END_TO_END_RESPONSE_TIME_SECONDS).unique()?;
@@ -94,6 +88,20 @@ pub async fn dashboard(
         });
     }
     Ok((panels, headlines))
+}
+
+/// A panel per metric of one environment's answer.
+fn panels_of(environment: &str, series: &EnvironmentMetricsSeries) -> Vec<Panel> {
+    series
+        .view()
+        .metrics()
+        .map(|metric| Panel {
+            environment: environment.to_owned(),
+            metric: metric.name.to_owned(),
+            wide_csv: metric.to_wide_csv(),
+            svg: metric.to_svg_chart(),
+        })
+        .collect()
 }
 
 /// Writes each panel as `ENVIRONMENT/METRIC.csv` and `.svg` under `dir`, returning the paths.

@@ -15,7 +15,7 @@ const USAGE: &str = "\
 usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
        cargo xtask diff OLD NEW [--config PATH] [--strict]
-       cargo xtask corpus DIR [--out DIR] [--strict]
+       cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only]
 
   regen            generate generated/src/gen/ from schema/
   regen --check    write nothing; fail with a diff when the output is stale
@@ -32,7 +32,8 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    with --config, to the crate that config selects (an operation it names
                    that NEW lacks is a removal, an error only with --strict)
   corpus DIR       generate every document in DIR as a crate (members of one workspace, in
-                   --out DIR or a temporary directory), `cargo check` them once, print a table";
+                   --out DIR or a temporary directory), `cargo check` them once, print a table
+  --generate-only  corpus without the `cargo check` (the compiled and warnings columns say -)";
 
 fn main() -> ExitCode {
     match run(pico_args::Arguments::from_env()) {
@@ -49,6 +50,7 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
         println!("{USAGE}");
         return Ok(ExitCode::SUCCESS);
     }
+    let generate_only = args.contains("--generate-only");
     let parsed = (|| -> Result<_, pico_args::Error> {
         let mode = if args.contains("--check") {
             regen::Mode::Check
@@ -102,7 +104,11 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
                 && mode == regen::Mode::Overwrite =>
         {
             let runtime = regen::workspace_root()?.join(regen::RUNTIME_DIR);
-            return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, strict);
+            let options = corpus::Options {
+                strict,
+                check: !generate_only,
+            };
+            return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, options);
         }
         (["diff", old, new], None, None)
             if root.is_none()

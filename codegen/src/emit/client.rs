@@ -226,7 +226,28 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
         super::code_span(&format!("{} {}", operation.method, operation.path)),
         entry.method
     );
+    let endpoint = super::code_span(&format!("{} {}", operation.method, operation.path));
+    let aliases = [
+        (&entry.results.current, "current()", "CurrentMetrics"),
+        (&entry.results.summary, "summary(window)", "SummaryMetrics"),
+        (&entry.results.series, "series(window)", "SeriesMetrics"),
+    ]
+    .map(|(alias, call, result)| {
+        let doc = format!(
+            " What [`Client::{}`]`(..).{call}.send()` returns for {endpoint}: the checked \
+             response, `{result}<{}>`.",
+            entry.method, entry.response
+        );
+        let alias = ident(alias);
+        let result = ident(result);
+        quote! {
+            #[doc = #doc]
+            pub type #alias = rt::#result<super::models::#response>;
+        }
+    });
     quote! {
+        #(#aliases)*
+
         impl Client {
             #[doc = #method_doc]
             pub fn #method(&self, #(#ids: impl ::core::convert::Into<::std::string::String>),*)

@@ -269,6 +269,17 @@ impl Surface<'_> {
                 format!("client::{}", entry.operation_type),
                 format!("rt::MetricsOperation<Response = {}>", entry.response),
             );
+            for (alias, result) in [
+                (&entry.results.current, "CurrentMetrics"),
+                (&entry.results.summary, "SummaryMetrics"),
+                (&entry.results.series, "SeriesMetrics"),
+            ] {
+                push(
+                    "type",
+                    format!("client::{alias}"),
+                    format!("rt::{result}<{}>", entry.response),
+                );
+            }
             push(
                 "fn",
                 format!("mock::{FAKE_TYPE}::{}", entry.expectation),

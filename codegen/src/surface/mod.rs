@@ -158,6 +158,17 @@ pub(crate) struct MetricsEntry<'a> {
     pub(crate) expectation: String,
     /// Scope: the support struct's field holding the client (beside one per path parameter).
     pub(crate) client_field: String,
+    /// Short names of the request's checked results, one per mode.
+    pub(crate) results: ModeResults,
+}
+
+/// The type aliases naming a metrics request's checked result in each mode, e.g.
+/// `EnvironmentMetricsSeries` for `SeriesMetrics<GetModelMetricsResponseV1>`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ModeResults {
+    pub(crate) current: String,
+    pub(crate) summary: String,
+    pub(crate) series: String,
 }
 
 /// One cursor-paginated operation's streams.
@@ -325,6 +336,17 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
         );
         let expectation = fake.claim(&format!("metrics {identity}"), &format!("on_{method}"));
         let client_field = body_scope(path_arguments(operation)).claim("client", "client");
+        let mut result = |mode: &str| {
+            types.claim(
+                &format!("metrics {} {identity}", mode.to_lowercase()),
+                &format!("{}{mode}", method.to_upper_camel_case()),
+            )
+        };
+        let results = ModeResults {
+            current: result("Current"),
+            summary: result("Summary"),
+            series: result("Series"),
+        };
         entries.push(MetricsEntry {
             operation,
             method,
@@ -333,6 +355,7 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
             query,
             expectation,
             client_field,
+            results,
         });
     }
 

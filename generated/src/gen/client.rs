@@ -91,6 +91,24 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
     }
 }
 
+/// What [`Client::deployment_metrics`]`(..).current().send()` returns for `GET
+/// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
+/// `CurrentMetrics<GetModelMetricsResponseV1>`.
+pub type DeploymentMetricsCurrent = rt::CurrentMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::deployment_metrics`]`(..).summary(window).send()` returns for `GET
+/// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
+/// `SummaryMetrics<GetModelMetricsResponseV1>`.
+pub type DeploymentMetricsSummary = rt::SummaryMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::deployment_metrics`]`(..).series(window).send()` returns for `GET
+/// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
+/// `SeriesMetrics<GetModelMetricsResponseV1>`.
+pub type DeploymentMetricsSeries = rt::SeriesMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
 impl Client {
     /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
     /// ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next
@@ -145,6 +163,24 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
     }
 }
 
+/// What [`Client::environment_metrics`]`(..).current().send()` returns for `GET
+/// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
+/// `CurrentMetrics<GetModelMetricsResponseV1>`.
+pub type EnvironmentMetricsCurrent = rt::CurrentMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::environment_metrics`]`(..).summary(window).send()` returns for `GET
+/// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
+/// `SummaryMetrics<GetModelMetricsResponseV1>`.
+pub type EnvironmentMetricsSummary = rt::SummaryMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::environment_metrics`]`(..).series(window).send()` returns for `GET
+/// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
+/// `SeriesMetrics<GetModelMetricsResponseV1>`.
+pub type EnvironmentMetricsSeries = rt::SeriesMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
 impl Client {
     /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics`
     /// ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next
