@@ -159,20 +159,16 @@ impl ValueAxis {
     }
 }
 
-/// `low..high` with a height: from 0 for non-negative data that starts low enough (or is flat),
-/// else a flat range padded by a tenth (at least 1) each way.
+/// `low..=high` (`low <= high`) with a height: from 0 for non-negative data that starts below
+/// half its top (or is flat: 0 to 1 for all zeros); up to 0 for flat negative data.
 fn widened(low: f64, high: f64) -> (f64, f64) {
     if low >= 0.0 && (low == high || low < high / 2.0) {
         return (0.0, if high > 0.0 { high } else { 1.0 });
     }
-    if high <= 0.0 && low == high {
-        return (if low < 0.0 { low } else { -1.0 }, 0.0);
+    if low == high {
+        return (low, 0.0);
     }
-    if high > low {
-        return (low, high);
-    }
-    let pad = (low.abs() * 0.1).max(1.0);
-    ((low - pad).max(-f64::MAX), (high + pad).min(f64::MAX))
+    (low, high)
 }
 
 /// Ticks at multiples of the 1-2-5 step nearest a fifth of the range, and the axis from the
@@ -563,6 +559,8 @@ mod tests {
         assert_eq!(widened(4.0, 4.0), (0.0, 4.0));
         assert_eq!(widened(-0.0, -0.0), (0.0, 1.0));
         assert_eq!(widened(5.0, 9.0), (5.0, 9.0));
+        assert_eq!(widened(2.0, 4.0), (2.0, 4.0));
+        assert_eq!(widened(1.9, 4.0), (0.0, 4.0));
         assert_eq!(widened(-9.0, -5.0), (-9.0, -5.0));
     }
 
