@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 use crate::regen;
 
 /// The sections `--only` can name, in the order they run.
-pub const SECTIONS: [&str; 4] = ["decode", "full", "generate", "large"];
+pub const SECTIONS: [&str; 5] = ["decode", "full", "generate", "large", "table"];
 
 pub struct Options {
     /// Paired runs of every timed step; medians are reported.
@@ -23,10 +23,15 @@ pub struct Options {
     pub sections: Vec<String>,
     /// The large document (`large`); the section is skipped without it.
     pub large: Option<PathBuf>,
-    /// Baseton's published documents; the newest `baseten-management-*.json` is the full one.
+    /// Baseten's published documents; the newest `baseten-management-*.json` is the full one.
     pub specs: PathBuf,
     /// A saved metrics response the decode programs read.
     pub response: PathBuf,
+    /// Another checkout (e.g. a worktree of `main`) whose decode-only consumer is built in the
+    /// same runs, for before/after figures paired under the same load.
+    pub before: Option<PathBuf>,
+    /// The size of the synthetic response of the `table` section, MiB.
+    pub table_mib: usize,
 }
 
 /// What one measured command cost.
@@ -79,96 +84,131 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
             None => println!("\n## large: skipped (no --large PATH)"),
         }
     }
+    if wanted("table") {
+        table(root, &scratch, options)?;
+    }
     println!("\nend: {}", load());
     Ok(())
 }
 
 /// The decode-only consumer (`default-features = false`: decode, validate, print the CSV of a
 /// saved response) against a program on serde + serde_json alone that does the same through
-/// `serde_json::Value`. Each pair is built clean, in fresh target dirs, one after the other,
-/// alternating which goes first; both programs run and must print the same number of rows.
+/// `serde_json::Value`, and, with `--before DIR`, the same consumer on another checkout's crate.
+/// Each program has a workspace of its own (two checkouts' `baseten-api` cannot share a lock);
+/// every run builds each clean, in a fresh target dir, one after the other, rotating which goes
+/// first. All programs run and must print the same number of rows.
 fn decode(root: &Path, scratch: &Path, options: &Options) -> Result<()> {
     println!("\n## decode: decode-only consumer vs serde-only baseline, clean `cargo build`");
-    let workspace = scratch.join("decode");
-    let api = root.join("generated");
     let response = fs::canonicalize(&options.response)
         .with_context(|| format!("reading {}", options.response.display()))?;
-    write(
-        &workspace.join("Cargo.toml"),
-        "[workspace]\nresolver = \"3\"\nmembers = [\"decode-only\", \"serde-only\"]\n",
-    )?;
-    fs::copy(root.join("Cargo.lock"), workspace.join("Cargo.lock"))
-        .context("copying Cargo.lock")?;
-    write(
-        &workspace.join("decode-only/Cargo.toml"),
-        &format!(
-            "[package]\nname = \"decode-only\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false }}\n"
-        ),
-    )?;
-    write(&workspace.join("decode-only/src/main.rs"), DECODE_ONLY)?;
-    write(
-        &workspace.join("serde-only/Cargo.toml"),
-        "[package]\nname = \"serde-only\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n",
-    )?;
-    write(&workspace.join("serde-only/src/main.rs"), SERDE_ONLY)?;
-
-    // Resolve (offline, from the copied lock) and fetch nothing: the registry is shared.
-    let mut ours = Vec::new();
-    let mut baseline = Vec::new();
+    let mut programs = vec![
+        Program::consumer("decode-only", root)?,
+        Program::serde_only(root)?,
+    ];
+    if let Some(before) = &options.before {
+        programs.push(Program::consumer("decode-before", before)?);
+    }
+    let mut costs: Vec<Vec<Cost>> = programs.iter().map(|_| Vec::new()).collect();
     for run in 0..options.runs {
-        let order: [&str; 2] = if run % 2 == 0 {
-            ["decode-only", "serde-only"]
-        } else {
-            ["serde-only", "decode-only"]
-        };
-        for package in order {
-            let target = workspace.join(format!("target-{package}"));
+        for offset in 0..programs.len() {
+            let index = (run + offset) % programs.len();
+            let program = &programs[index];
+            let workspace = scratch.join(format!("decode-{}", program.name));
+            program.write(&workspace)?;
+            let target = workspace.join("target");
             remove_dir(&target)?;
             let mut command = cargo();
-            command.current_dir(&workspace).args([
-                "build",
-                "--offline",
-                "-p",
-                package,
-                "--target-dir",
-            ]);
-            command.arg(&target);
+            command
+                .current_dir(&workspace)
+                .args(["build", "--offline", "--target-dir"])
+                .arg(&target);
             let cost = measure(command)?;
-            println!("  run {}: {package:<12} {}", run + 1, describe(&cost));
-            if package == "decode-only" {
-                ours.push(cost);
-            } else {
-                baseline.push(cost);
-            }
+            println!(
+                "  run {}: {:<13} {}",
+                run + 1,
+                program.name,
+                describe(&cost)
+            );
+            costs[index].push(cost);
         }
     }
-    let rows = |package: &str| -> Result<usize> {
-        let binary = workspace
-            .join(format!("target-{package}"))
-            .join("debug")
-            .join(package);
+    let mut lines = Vec::new();
+    for program in &programs {
+        let binary = scratch
+            .join(format!("decode-{}", program.name))
+            .join("target/debug")
+            .join(program.name);
         let output = Command::new(&binary)
             .arg(&response)
             .stderr(Stdio::inherit())
             .output()
             .with_context(|| format!("running {}", binary.display()))?;
         if !output.status.success() {
-            bail!("{package} failed on {}", response.display());
+            bail!("{} failed on {}", program.name, response.display());
         }
-        Ok(output.stdout.iter().filter(|&&b| b == b'\n').count())
-    };
-    let (ours_rows, baseline_rows) = (rows("decode-only")?, rows("serde-only")?);
-    if ours_rows != baseline_rows || ours_rows < 2 {
-        bail!("the two programs disagree: {ours_rows} vs {baseline_rows} CSV lines");
+        lines.push(output.stdout.iter().filter(|&&b| b == b'\n').count());
+    }
+    if lines.iter().any(|&n| n != lines[0] || n < 2) {
+        bail!("the programs disagree on the CSV: {lines:?} lines");
     }
     println!(
-        "  both print {ours_rows} CSV lines of {}",
+        "  all print {} CSV lines of {}",
+        lines[0],
         response.display()
     );
-    paired("decode-only / serde-only", &ours, &baseline);
+    paired("decode-only / serde-only", &costs[0], &costs[1]);
+    if let Some(before) = costs.get(2) {
+        paired("decode-before / serde-only", before, &costs[1]);
+        paired("decode-only / decode-before", &costs[0], before);
+    }
     Ok(())
+}
+
+/// One program of the decode comparison: its package name, manifest and source.
+struct Program {
+    name: &'static str,
+    manifest: String,
+    main: &'static str,
+    /// The lock to start from (the checkout's own: the same dependency versions, offline).
+    lock: PathBuf,
+}
+
+impl Program {
+    fn consumer(name: &'static str, checkout: &Path) -> Result<Program> {
+        let api = fs::canonicalize(checkout.join("generated"))
+            .with_context(|| format!("{} has no generated/", checkout.display()))?;
+        Ok(Program {
+            name,
+            manifest: format!(
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                 [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false }}\n\n\
+                 [workspace]\n"
+            ),
+            main: DECODE_ONLY,
+            lock: checkout.join("Cargo.lock"),
+        })
+    }
+
+    fn serde_only(root: &Path) -> Result<Program> {
+        Ok(Program {
+            name: "serde-only",
+            manifest:
+                "[package]\nname = \"serde-only\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                 [dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\n\
+                 serde_json = \"1\"\n\n[workspace]\n"
+                    .to_owned(),
+            main: SERDE_ONLY,
+            lock: root.join("Cargo.lock"),
+        })
+    }
+
+    fn write(&self, workspace: &Path) -> Result<()> {
+        write(&workspace.join("Cargo.toml"), &self.manifest)?;
+        write(&workspace.join("src/main.rs"), self.main)?;
+        fs::copy(&self.lock, workspace.join("Cargo.lock"))
+            .with_context(|| format!("copying {}", self.lock.display()))?;
+        Ok(())
+    }
 }
 
 /// The newest document's crate, own workspace: one warm `cargo check`, then `cargo check` after
@@ -257,6 +297,141 @@ fn large_document(root: &Path, scratch: &Path, large: &Path, options: &Options) 
     }
     single("large check after a touch", &touched);
     Ok(())
+}
+
+/// Peak memory of `baseten-metrics show FILE` as a table and as CSV, on a synthetic `SERIES`
+/// response of about `--table-mib` MiB (100 by default), for this checkout's CLI and, with
+/// `--before DIR`, that checkout's (built with `DIR/target`); each run alternates the two.
+fn table(root: &Path, scratch: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## table: `baseten-metrics show` peak memory on a {} MiB response",
+        options.table_mib
+    );
+    let dir = scratch.join("table");
+    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let response = dir.join("response.json");
+    let size = write_synthetic_response(&response, options.table_mib << 20)?;
+    println!("  {} bytes in {}", size, response.display());
+    let mut clis = vec![("ours", cli_binary(root, &root.join("target"))?)];
+    if let Some(before) = &options.before {
+        clis.push(("before", cli_binary(before, &before.join("target"))?));
+    }
+    for format in ["table", "csv"] {
+        let mut peaks: Vec<Vec<Cost>> = clis.iter().map(|_| Vec::new()).collect();
+        for run in 0..options.runs {
+            for offset in 0..clis.len() {
+                let index = (run + offset) % clis.len();
+                let (label, binary) = &clis[index];
+                let mut command = Command::new(binary);
+                command
+                    .arg("show")
+                    .arg(&response)
+                    .args(["--format", format]);
+                let cost = measure(command)?;
+                println!(
+                    "  run {}: {label:<6} --format {format:<5} {}  = {:.2}x the input",
+                    run + 1,
+                    describe(&cost),
+                    (cost.max_rss_kib as f64 * 1024.0) / size as f64
+                );
+                peaks[index].push(cost);
+            }
+        }
+        for ((label, _), costs) in clis.iter().zip(&peaks) {
+            let (wall, _, rss) = medians(costs);
+            println!(
+                "  => {label} --format {format}: median peak {rss:.1} MiB = {:.2}x the input, wall {wall:.2} s",
+                rss * 1024.0 * 1024.0 / size as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Builds the CLI of `checkout` (dev profile: the data structures, so the memory, are those of
+/// a release build) and gives its path.
+fn cli_binary(checkout: &Path, target: &Path) -> Result<PathBuf> {
+    let mut command = cargo();
+    command
+        .current_dir(checkout)
+        .args([
+            "build",
+            "--offline",
+            "--quiet",
+            "-p",
+            "baseten-metrics",
+            "--target-dir",
+        ])
+        .arg(target);
+    measure(command)?;
+    Ok(target.join("debug/baseten-metrics"))
+}
+
+/// A valid `SERIES` response of at least `bytes` bytes: 20 metrics of 5 label sets, one step a
+/// second, values that are a mix of integers, fractions and nulls. Returns its size.
+fn write_synthetic_response(path: &Path, bytes: usize) -> Result<usize> {
+    use std::io::Write as _;
+    const METRICS: usize = 20;
+    const LABEL_SETS: usize = 5;
+    let mut descriptors = Vec::new();
+    for metric in 0..METRICS {
+        let labels: Vec<String> = (0..LABEL_SETS)
+            .map(|set| format!("{{\"replica\":\"r{set}\",\"status\":\"{}\"}}", 200 + set))
+            .collect();
+        descriptors.push(format!(
+            "{{\"name\":\"baseten_synthetic_{metric}\",\"unit_hint\":\"COUNT\",\"kind\":\"GAUGE\",\"label_sets\":[{}]}}",
+            labels.join(",")
+        ));
+    }
+    let mut step = String::new();
+    let mut body: Vec<u8> = Vec::with_capacity(bytes + (1 << 20));
+    let mut steps = 0usize;
+    while body.len() < bytes {
+        step.clear();
+        let _ = write!(
+            step,
+            "{{\"start_epoch_millis\":{},\"values\":[",
+            steps * 1000
+        );
+        for metric in 0..METRICS {
+            step.push_str(if metric == 0 { "[" } else { ",[" });
+            for set in 0..LABEL_SETS {
+                if set > 0 {
+                    step.push(',');
+                }
+                let seed = steps * 31 + metric * 7 + set;
+                match seed % 5 {
+                    0 => step.push_str("null"),
+                    1 => {
+                        let _ = write!(step, "{}", seed % 1000);
+                    }
+                    _ => {
+                        let _ = write!(step, "{}.{:06}", seed % 1000, (seed * 7919) % 1_000_000);
+                    }
+                }
+            }
+            step.push(']');
+        }
+        step.push_str("]}");
+        if steps > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(step.as_bytes());
+        steps += 1;
+    }
+    let mut file = std::io::BufWriter::new(
+        fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+    );
+    write!(
+        file,
+        "{{\"start_epoch_millis\":0,\"end_epoch_millis\":{},\"mode\":\"SERIES\",\"step_seconds\":1,\"metric_descriptors\":[{}],\"metric_values\":[",
+        steps * 1000,
+        descriptors.join(",")
+    )?;
+    file.write_all(&body)?;
+    file.write_all(b"]}")?;
+    file.flush()?;
+    Ok(fs::metadata(path)?.len() as usize)
 }
 
 /// `regen --spec DOC --out DIR --own-workspace` by this process (the codegen library), with the
@@ -462,7 +637,7 @@ fn describe(cost: &Cost) -> String {
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     let middle = values.len() / 2;
-    if values.len() % 2 == 0 && middle > 0 {
+    if values.len().is_multiple_of(2) && middle > 0 {
         (values[middle - 1] + values[middle]) / 2.0
     } else {
         values.get(middle).copied().unwrap_or(0.0)

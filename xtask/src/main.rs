@@ -17,7 +17,7 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
        cargo xtask diff OLD NEW [--config PATH] [--strict]
        cargo xtask corpus DIR [--out DIR] [--strict]
-       cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH]
+       cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH] [--before DIR] [--table-mib N]
 
   regen            generate generated/src/gen/ from schema/
   regen --check    write nothing; fail with a diff when the output is stale
@@ -39,7 +39,11 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    decode: a decode-only consumer vs a serde-only program, clean builds;
                    full: the newest ../shared/specs document's crate, check after a touch;
                    generate: its generation by the release xtask; large: --large PATH's crate,
-                   check after a touch and peak rustc memory. Scratch: target/bench-build/";
+                   check after a touch and peak rustc memory. --before DIR: another checkout
+                   (a worktree of main) whose decode-only consumer and CLI join the same runs.
+                   table: `baseten-metrics show` peak memory (table, csv) on a synthetic
+                   --table-mib MiB response (default 100)
+                   Scratch: target/bench-build/";
 
 fn main() -> ExitCode {
     match run(pico_args::Arguments::from_env()) {
@@ -148,9 +152,11 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
         let large: Option<PathBuf> = args.opt_value_from_os_str("--large", to_path)?;
         let specs: Option<PathBuf> = args.opt_value_from_os_str("--specs", to_path)?;
         let response: Option<PathBuf> = args.opt_value_from_os_str("--response", to_path)?;
-        Ok((runs, only, large, specs, response))
+        let before: Option<PathBuf> = args.opt_value_from_os_str("--before", to_path)?;
+        let table_mib: usize = args.opt_value_from_str("--table-mib")?.unwrap_or(100);
+        Ok((runs, only, large, specs, response, before, table_mib))
     })();
-    let Ok((runs, only, large, specs, response)) = parsed else {
+    let Ok((runs, only, large, specs, response, before, table_mib)) = parsed else {
         eprintln!("{USAGE}");
         return Ok(ExitCode::from(2));
     };
@@ -169,6 +175,8 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
         specs: specs.unwrap_or_else(|| shared.join("specs")),
         response: response
             .unwrap_or_else(|| shared.join("recorded/deployment-series-20m-requests.json")),
+        before,
+        table_mib,
     };
     bench_build::run(&root, &options)?;
     Ok(ExitCode::SUCCESS)
