@@ -289,7 +289,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            (summary.mode(), summary.window_start_ms(), summary.step_seconds()),
+            (
+                summary.mode(),
+                summary.window_start_ms(),
+                summary.step_seconds()
+            ),
             (Some("SERIES"), 0, Some(30))
         );
         assert_eq!(typed(&json), summarized(&json));
