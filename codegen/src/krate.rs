@@ -41,20 +41,14 @@ pub use generated::*;
 
 /// The body of `gen/mod.rs` (after its header): the runtime re-exported so one dependency is
 /// enough, then the emitted modules.
-const MODULES: &str = r#"//! The emitted modules and the runtime's items every generated crate re-exports at its root.
+const MODULES: &str = r#"//! The emitted modules, and each runtime item a user names at one path of this crate.
 
+// The runtime, for the generated code (`crate::runtime`); every item of it a user names has its
+// own path below, so the documentation shows each once.
+#[doc(hidden)]
 pub use baseten_runtime as runtime;
-#[cfg(feature = "client")]
-pub use runtime::{
-    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MetricsRequest,
-    RetryPolicy,
-};
-pub use runtime::{
-    CurrentMetrics, Decimal, Error, IndexMappedDescriptor, IndexMappedResponse,
-    IndexMappedValueSet, Metrics, MetricsMode, Patch, ResponseError, SeriesMetrics, SummaryMetrics,
-    Window, WindowError, index_mapped, jiff, metric_names, metrics, requests,
-};
+
+pub use runtime::{Error, metric_names, metrics, requests};
 
 pub mod models;
 
@@ -67,12 +61,77 @@ pub mod client;
 #[cfg(feature = "mock")]
 pub mod mock;
 
+/// The value types of the models: exact decimals (money), the three states of an optional
+/// nullable field of a request body, and dates and times.
+pub mod primitives {
+    pub use crate::runtime::{Decimal, DecimalError, Patch, jiff};
+}
+
+/// What an [`Error`](crate::Error) carries: text from a server (scrubbed of the API key,
+/// unprintable characters escaped) and why a response was invalid.
+pub mod error {
+    pub use crate::runtime::InvalidResponse;
+    pub use crate::runtime::server_text::{RegisteredSecret, ServerText};
+}
+
 // Only trait impls: nothing to name from outside.
 #[path = "index_mapped.rs"]
 mod index_mapped_impls;
 
 #[cfg(feature = "client")]
-pub use client::{Client, DEFAULT_BASE_URL};
+pub use client::{Client, ClientBuilder};
+
+// The names this root had before each item got one path, kept for one release.
+#[doc(hidden)]
+pub use runtime::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet, index_mapped, jiff};
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::Window`")]
+pub type Window = runtime::requests::Window;
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::WindowError`")]
+pub type WindowError = runtime::requests::WindowError;
+#[doc(hidden)]
+#[deprecated(note = "renamed `requests::CheckedMetrics`")]
+pub type Metrics<R, M> = runtime::requests::CheckedMetrics<R, M>;
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::CurrentMetrics`")]
+pub type CurrentMetrics<R> = runtime::requests::CurrentMetrics<R>;
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::SummaryMetrics`")]
+pub type SummaryMetrics<R> = runtime::requests::SummaryMetrics<R>;
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::SeriesMetrics`")]
+pub type SeriesMetrics<R> = runtime::requests::SeriesMetrics<R>;
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::MetricsMode`")]
+pub type MetricsMode = runtime::requests::MetricsMode;
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::ResponseError`")]
+pub type ResponseError = runtime::requests::ResponseError;
+#[doc(hidden)]
+#[deprecated(note = "moved to `primitives::Decimal`")]
+pub type Decimal = runtime::Decimal;
+#[doc(hidden)]
+#[deprecated(note = "moved to `primitives::Patch`")]
+pub type Patch<T> = runtime::Patch<T>;
+#[cfg(feature = "client")]
+#[doc(hidden)]
+#[deprecated(note = "moved to `requests::MetricsRequest`")]
+pub type MetricsRequest<O, M = runtime::requests::mode::Unset> = runtime::requests::MetricsRequest<O, M>;
+#[cfg(feature = "client")]
+#[doc(hidden)]
+#[deprecated(note = "moved to `client::RetryPolicy`")]
+pub type RetryPolicy = runtime::RetryPolicy;
+#[cfg(feature = "client")]
+#[doc(hidden)]
+#[deprecated(note = "moved to `client::AuthScheme`")]
+pub type AuthScheme = runtime::AuthScheme;
+#[cfg(feature = "client")]
+#[doc(hidden)]
+pub use client::{
+    API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
+};
 "#;
 
 /// `gen/mod.rs` of a generated crate, headed like the other emitted files (`generated_by` is

@@ -10,7 +10,7 @@
 //! - `decode/*`: JSON bytes to `GetModelMetricsResponseV1`, by `serde_json::from_slice` and by
 //!   [`metrics::decode`] (which reports a failure's JSON path).
 //! - `decode_and_align/*`: decode, [`metrics::validate`], then every
-//!   [`long_rows`](metrics::Validated::long_rows) row: what a user of the alignment layer pays.
+//!   [`long_rows`](metrics::MetricsView::long_rows) row: what a user of the alignment layer pays.
 //! - `value_walk`: parse to `serde_json::Value`, then index descriptors and values by hand, with
 //!   the same checks, producing the same rows.
 //! - `parts/*`, on a response decoded beforehand: `validate`, `long_rows` (rows of a validated
@@ -389,7 +389,7 @@ impl Tally {
 }
 
 /// Folds every row of a validated view.
-fn fold_rows(view: metrics::Validated<'_, GetModelMetricsResponseV1>) -> Tally {
+fn fold_rows(view: metrics::MetricsView<'_, GetModelMetricsResponseV1>) -> Tally {
     let mut tally = Tally::default();
     for row in view.long_rows() {
         tally.row(

@@ -9,9 +9,9 @@
 
 use std::error::Error;
 
-use baseten_api::metrics::{self, Lookup, Validated};
+use baseten_api::metrics::{self, Lookup, MetricsView};
 use baseten_api::models::GetModelMetricsResponseV1;
-use baseten_api::{Client, Window};
+use baseten_api::{Client, requests::Window};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
@@ -34,7 +34,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
 }
 
-fn print(view: Validated<'_, GetModelMetricsResponseV1>) -> Result<(), Box<dyn Error>> {
+fn print(view: MetricsView<'_, GetModelMetricsResponseV1>) -> Result<(), Box<dyn Error>> {
     for metric in view.metrics() {
         let unit = metric.unit().symbol().unwrap_or("?");
         eprintln!(

@@ -1,19 +1,25 @@
-//! Typed async client for Baseten's management API (`https://api.baseten.co`).
+//! A typed async client for [Baseten](https://www.baseten.co)'s management API
+//! (`https://api.baseten.co`): models, deployments, environments, autoscaling, billing, audit
+//! logs, and the metrics of an environment or a deployment, read as checked time series.
 //!
-//! Most of this crate is generated from the OpenAPI document in the workspace's `schema/`
-//! directory by `cargo xtask regen`; do not edit the generated files by hand, change the schema
-//! or the generator instead. Everything hand-written lives in the runtime crate,
-//! [`baseten_runtime`], re-exported here as [`runtime`], so this crate is the only dependency a
-//! user needs.
+//! Start with a [`Client`] ([`Client::from_env`] or [`Client::builder`]); every call returns
+//! `Result<_, `[`Error`]`>`.
 //!
-//! | Module | Origin | Contents |
-//! |---|---|---|
-//! | [`models`] | generated (`src/gen/models.rs`) | request and response types |
-//! | [`operations`] | generated (`src/gen/operations.rs`) | one async method on [`Client`] per operation, and their query types |
-//! | [`client`] | generated (`src/gen/client.rs`) | [`Client`], [`DEFAULT_BASE_URL`], the typestate metrics requests [`Client::environment_metrics`] and [`Client::deployment_metrics`] |
-//! | [`requests`] | runtime | [`Window`], mode-checked results ([`Metrics`]) |
-//! | [`metrics`] | runtime | decoding, validating and reading index-mapped metrics responses |
-//! | [`runtime`] | runtime | [`ClientBuilder`], [`RetryPolicy`], [`Error`], and what the generated code calls |
+//! | Module | Contents |
+//! |---|---|
+//! | [`client`] | [`Client`], its [`ClientBuilder`] and settings ([`RetryPolicy`](client::RetryPolicy), [`AuthScheme`](client::AuthScheme), the defaults), the metrics entry points [`Client::environment_metrics`] and [`Client::deployment_metrics`] |
+//! | [`operations`] | one async method on [`Client`] per operation, and their query types |
+//! | [`models`] | request and response types |
+//! | [`requests`] | typestate metrics requests, [`Window`](requests::Window), mode-checked results ([`CheckedMetrics`](requests::CheckedMetrics)) |
+//! | [`metrics`] | decoding, validating and reading metrics responses: the [`MetricsView`](metrics::MetricsView), [`TimeSeries`](metrics::TimeSeries), tables and CSV |
+//! | [`metric_names`] | the metric names Baseten documents |
+//! | [`primitives`] | [`Decimal`](primitives::Decimal) (money), [`Patch`](primitives::Patch) (a field to leave, clear or set), [`jiff`] dates and times |
+//! | [`error`] | what an [`Error`] carries: [`ServerText`](error::ServerText), [`InvalidResponse`](error::InvalidResponse) |
+//! | `mock` | a fake Baseten for tests, `FakeBaseten` (feature `mock`) |
+//!
+//! The crate is generated from the OpenAPI document in the workspace's `schema/` by
+//! `cargo xtask regen` over the hand-written runtime crate `baseten-runtime`; this crate is the
+//! only dependency a user needs.
 //!
 //! # Features
 //!
@@ -28,7 +34,8 @@
 //! # #[cfg(feature = "client")]
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! use baseten_api::{Client, RetryPolicy};
+//! use baseten_api::Client;
+//! use baseten_api::client::RetryPolicy;
 //!
 //! // The key from BASETEN_API_KEY (and BASETEN_BASE_URL, if set).
 //! let client = Client::from_env()?;
@@ -42,7 +49,7 @@
 //!     .retry_policy(RetryPolicy::default().with_max_attempts(5))
 //!     .default_header("x-team", "autoscaler")
 //!     .build()?;
-//! assert_eq!(client.base_url(), baseten_api::DEFAULT_BASE_URL);
+//! assert_eq!(client.base_url(), baseten_api::client::DEFAULT_BASE_URL);
 //! # Ok(())
 //! # }
 //! # #[cfg(not(feature = "client"))]
@@ -52,13 +59,13 @@
 //! A [`Client`] is cheap to clone and is `Send + Sync`: clones share one
 //! connection pool, so build it once and pass it around. Idempotent
 //! requests are retried on rate limits, server errors and timeouts as its
-//! [`RetryPolicy`] allows; what finally goes wrong is an [`Error`].
+//! [`RetryPolicy`](client::RetryPolicy) allows; what finally goes wrong is an [`Error`].
 //!
 //! # Fetching metrics
 //!
 //! [`Client::environment_metrics`] and [`Client::deployment_metrics`] build a request whose
 //! mode is part of its type (see [`requests`]): `CURRENT` takes no window, `SUMMARY` and
-//! `SERIES` take a [`Window`] checked when it is built, and the result offers only what its
+//! `SERIES` take a [`Window`](requests::Window) checked when it is built, and the result offers only what its
 //! mode has. A request owns a clone of the client, so it can be spawned. Here, the p99
 //! end-to-end latency of an environment over twenty minutes, step by step:
 //!
@@ -66,7 +73,8 @@
 //! # #[cfg(feature = "client")]
 //! # async fn run() -> Result<(), baseten_api::Error> {
 //! use baseten_api::metrics::Lookup;
-//! use baseten_api::{Client, Window};
+//! use baseten_api::Client;
+//! use baseten_api::requests::Window;
 //!
 //! let client = Client::from_env()?;
 //! // At most 7 days, start before end: checked here, before anything is sent.
@@ -94,7 +102,7 @@
 //! ```
 //!
 //! The full view of any result, for tables and the CSV export, is
-//! [`Metrics::view`] (see [`metrics`]).
+//! [`CheckedMetrics::view`](requests::CheckedMetrics::view) (see [`metrics`]).
 
 #![warn(missing_docs)]
 

@@ -1,6 +1,6 @@
 //! SUMMARY and CURRENT results hold one value set: they have no steps.
 
-use baseten_api::{Client, Window};
+use baseten_api::{Client, requests::Window};
 
 async fn fetch(client: &Client) -> Result<(), baseten_api::Error> {
     let window = Window::new(1_783_191_332_703, 1_783_192_532_703)?;

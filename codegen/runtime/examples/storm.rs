@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use baseten_runtime::mock::throttled::{RetryAfter, Rules, ThrottledServer};
-use baseten_runtime::{Client, ClientBuilder, Error, Method, Request};
+use baseten_runtime::{ClientBuilder, Error, Method, Request, RuntimeClient};
 
 /// Polls offered per tick, all at once.
 const POLLS: usize = 200;
@@ -72,7 +72,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 async fn fleet() -> Result<(), Box<dyn std::error::Error>> {
     let rules = Rules::new(50, RetryAfter::UntilWindowEnd, r#"{"ok":true}"#);
     let fake = ThrottledServer::start(rules).await?;
-    let client = ClientBuilder::<Client>::new(fake.uri())
+    let client = ClientBuilder::<RuntimeClient>::new(fake.uri())
         .api_key("bench-key")
         .build()?;
     let until = Instant::now() + Duration::from_secs(8);
@@ -124,7 +124,7 @@ async fn run(scenario: &Scenario) -> Result<(), Box<dyn std::error::Error>> {
         r#"{"ok":true}"#,
     );
     let fake = ThrottledServer::start(rules).await?;
-    let builder = ClientBuilder::<Client>::new(fake.uri()).api_key("bench-key");
+    let builder = ClientBuilder::<RuntimeClient>::new(fake.uri()).api_key("bench-key");
     let client = (scenario.configure)(builder).build()?;
     let mut ticks = Vec::new();
     let mut failed = 0usize;

@@ -131,11 +131,11 @@ impl fmt::Debug for ApiKey {
 /// `path_template`, `attempt`, `status` and `elapsed_ms`; every retry logs a debug event with
 /// its wait. The key is never logged.
 #[derive(Clone)]
-pub struct Client {
+pub struct RuntimeClient {
     inner: Arc<Settings>,
 }
 
-/// Everything a [`Client`] holds, behind one `Arc`.
+/// Everything a [`RuntimeClient`] holds, behind one `Arc`.
 #[derive(Clone)]
 struct Settings {
     http: reqwest::Client,
@@ -157,10 +157,10 @@ struct Settings {
     server_port: Option<u16>,
 }
 
-impl fmt::Debug for Client {
+impl fmt::Debug for RuntimeClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let settings = &*self.inner;
-        f.debug_struct("Client")
+        f.debug_struct("RuntimeClient")
             .field("base_url", &settings.base_url)
             .field("api_key", &settings.api_key)
             .field("retry", &settings.retry)
@@ -178,7 +178,7 @@ impl fmt::Debug for Client {
     }
 }
 
-impl Client {
+impl RuntimeClient {
     /// A copy of this client (sharing its connection pool) whose attempts may each take
     /// `timeout` instead: for one slow call without a second client.
     #[must_use]
@@ -814,7 +814,7 @@ enum KeySource {
 /// Defaults: no API key, the document's base URL, [`AuthScheme::Bearer`],
 /// [`DEFAULT_CONNECT_TIMEOUT`] (10 s), [`DEFAULT_TIMEOUT`] (30 s per attempt),
 /// [`RetryPolicy::default`], request ids read from [`DEFAULT_REQUEST_ID_HEADER`].
-pub struct ClientBuilder<C = Client> {
+pub struct ClientBuilder<C = RuntimeClient> {
     api_key: KeySource,
     auth_scheme: AuthScheme,
     default_base_url: String,
@@ -893,7 +893,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
     }
 }
 
-impl<C: From<Client>> ClientBuilder<C> {
+impl<C: From<RuntimeClient>> ClientBuilder<C> {
     /// A builder for a client that sends to `default_base_url` unless told otherwise.
     #[must_use]
     pub fn new(default_base_url: impl Into<String>) -> Self {
@@ -1135,7 +1135,7 @@ impl<C: From<Client>> ClientBuilder<C> {
                 .build()
                 .map_err(Error::Transport)?,
         };
-        Ok(C::from(Client {
+        Ok(C::from(RuntimeClient {
             inner: Arc::new(Settings {
                 http,
                 base_url,
@@ -1219,7 +1219,7 @@ mod tests {
     const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 
     /// What a generated crate's `Client` offers, on the runtime client.
-    impl Client {
+    impl RuntimeClient {
         fn builder() -> ClientBuilder {
             ClientBuilder::new(DEFAULT_BASE_URL)
         }
@@ -1229,8 +1229,12 @@ mod tests {
         }
     }
 
-    fn client_for(base_url: &str) -> Client {
-        match Client::builder().api_key(SECRET).base_url(base_url).build() {
+    fn client_for(base_url: &str) -> RuntimeClient {
+        match RuntimeClient::builder()
+            .api_key(SECRET)
+            .base_url(base_url)
+            .build()
+        {
             Ok(client) => client,
             Err(err) => panic!("client: {err}"),
         }
@@ -1239,7 +1243,7 @@ mod tests {
     #[test]
     fn client_is_clone_send_sync() {
         fn assert_bounds<T: Clone + Send + Sync + 'static>() {}
-        assert_bounds::<Client>();
+        assert_bounds::<RuntimeClient>();
         assert_bounds::<ClientBuilder>();
     }
 
@@ -1251,7 +1255,7 @@ mod tests {
             format!("{client:?}"),
             format!("{client:#?}"),
             format!("{:?}", client.inner.api_key),
-            format!("{:?}", Client::builder().api_key(SECRET)),
+            format!("{:?}", RuntimeClient::builder().api_key(SECRET)),
         ] {
             assert!(!shown.contains(SECRET), "{shown}");
             assert!(!shown.contains("SuperSecret"), "{shown}");
@@ -1268,7 +1272,7 @@ mod tests {
         assert_eq!(client.connect_timeout(), Duration::from_secs(10));
         assert_eq!(client.timeout(), Duration::from_secs(30));
         assert_eq!(client.retry_policy(), &RetryPolicy::default());
-        let tuned = Client::builder()
+        let tuned = RuntimeClient::builder()
             .connect_timeout(Duration::from_millis(250))
             .timeout(Duration::from_secs(2))
             .retry_policy(RetryPolicy::none())
@@ -1285,8 +1289,8 @@ mod tests {
             Some((Duration::from_millis(250), Duration::from_secs(2), 1))
         );
         for builder in [
-            Client::builder().timeout(Duration::ZERO),
-            Client::builder().connect_timeout(Duration::ZERO),
+            RuntimeClient::builder().timeout(Duration::ZERO),
+            RuntimeClient::builder().connect_timeout(Duration::ZERO),
         ] {
             assert!(matches!(builder.build(), Err(Error::InvalidRequest(_))));
         }
@@ -1300,7 +1304,7 @@ mod tests {
             format!("{SECRET}\0"),
         ] {
             for scheme in [AuthScheme::Bearer, AuthScheme::ApiKey] {
-                let built = Client::builder()
+                let built = RuntimeClient::builder()
                     .api_key(key.as_str())
                     .auth_scheme(scheme)
                     .build();
@@ -1314,12 +1318,17 @@ mod tests {
                 }
             }
         }
-        assert!(matches!(Client::new(""), Err(Error::InvalidRequest(_))));
+        assert!(matches!(
+            RuntimeClient::new(""),
+            Err(Error::InvalidRequest(_))
+        ));
     }
 
     #[test]
     fn default_and_custom_base_urls() {
-        let default = Client::new(SECRET).map(|c| c.base_url().to_owned()).ok();
+        let default = RuntimeClient::new(SECRET)
+            .map(|c| c.base_url().to_owned())
+            .ok();
         assert_eq!(default.as_deref(), Some(DEFAULT_BASE_URL));
         assert_eq!(
             client_for("http://127.0.0.1:9/prefix//").base_url(),
@@ -1336,7 +1345,7 @@ mod tests {
             "https://user@x.test",
             "https://:hunter2@x.test/",
         ] {
-            match Client::builder().base_url(bad).build() {
+            match RuntimeClient::builder().base_url(bad).build() {
                 Err(err @ Error::InvalidRequest(_)) => {
                     let shown = format!("{err} {err:?}");
                     assert!(!shown.contains("hunter2"), "{shown}");
@@ -1347,7 +1356,7 @@ mod tests {
     }
 
     /// Builds through a fake environment.
-    fn build_in(builder: ClientBuilder, vars: &[(&str, &str)]) -> Result<Client, Error> {
+    fn build_in(builder: ClientBuilder, vars: &[(&str, &str)]) -> Result<RuntimeClient, Error> {
         let vars: HashMap<String, OsString> = vars
             .iter()
             .map(|(name, value)| ((*name).to_owned(), OsString::from(value)))
@@ -1357,7 +1366,11 @@ mod tests {
 
     #[test]
     fn from_env_reads_key_and_base_url() {
-        let from_env = || Client::builder().api_key_from_env().base_url_from_env();
+        let from_env = || {
+            RuntimeClient::builder()
+                .api_key_from_env()
+                .base_url_from_env()
+        };
         let client = build_in(from_env(), &[(API_KEY_ENV, SECRET)]);
         let client = client.unwrap_or_else(|err| panic!("{err}"));
         assert_eq!(client.base_url(), DEFAULT_BASE_URL);
@@ -1377,7 +1390,7 @@ mod tests {
         let client = build_in(builder, &vars).map(|c| c.base_url().to_owned());
         assert_eq!(client.ok().as_deref(), Some("http://127.0.0.1:8"));
         // Without `base_url_from_env` the variable is ignored.
-        let builder = Client::builder().api_key_from_env();
+        let builder = RuntimeClient::builder().api_key_from_env();
         let vars = [(API_KEY_ENV, SECRET), (BASE_URL_ENV, "http://127.0.0.1:9/")];
         let client = build_in(builder, &vars).map(|c| c.base_url().to_owned());
         assert_eq!(client.ok().as_deref(), Some(DEFAULT_BASE_URL));
@@ -1396,7 +1409,11 @@ mod tests {
 
     #[test]
     fn from_env_errors_name_the_variable_not_the_value() {
-        let from_env = || Client::builder().api_key_from_env().base_url_from_env();
+        let from_env = || {
+            RuntimeClient::builder()
+                .api_key_from_env()
+                .base_url_from_env()
+        };
         let cases: [&[(&str, &str)]; 4] = [
             &[],
             &[(API_KEY_ENV, "")],
@@ -1426,7 +1443,7 @@ mod tests {
     #[test]
     fn from_env_refuses_non_utf8() {
         use std::os::unix::ffi::OsStringExt;
-        let builder = Client::builder().api_key_from_env();
+        let builder = RuntimeClient::builder().api_key_from_env();
         let built = builder.build_with_env(|_| Some(OsString::from_vec(vec![0xff, b'k'])));
         assert!(matches!(built, Err(Error::InvalidRequest(_))), "{built:?}");
     }
@@ -1631,7 +1648,10 @@ mod tests {
         const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
         let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
         let (base, server) = serve(vec![UNAVAILABLE, OK]);
-        let client = Client::builder().base_url(base).retry_policy(fast).build();
+        let client = RuntimeClient::builder()
+            .base_url(base)
+            .retry_policy(fast)
+            .build();
         let client = client.unwrap_or_else(|err| panic!("{err}"));
         let body = Some(b"{\"v\":2}".to_vec());
         let got: Result<u8, Error> =
@@ -1645,7 +1665,10 @@ mod tests {
         );
 
         let (base, server) = serve(vec![UNAVAILABLE]);
-        let client = Client::builder().base_url(base).retry_policy(fast).build();
+        let client = RuntimeClient::builder()
+            .base_url(base)
+            .retry_policy(fast)
+            .build();
         let client = client.unwrap_or_else(|err| panic!("{err}"));
         let got: Result<u8, Error> =
             block_on(client.execute(request(Method::POST, "/v1/things", body)));
@@ -1741,7 +1764,7 @@ mod tests {
         const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
         let (base, server) = serve(vec![UNAVAILABLE, OK]);
         let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
-        let client = Client::builder()
+        let client = RuntimeClient::builder()
             .api_key(SECRET)
             .base_url(base)
             .retry_policy(fast);
@@ -1776,7 +1799,7 @@ mod tests {
         let (base, server) = serve(vec![UNAVAILABLE, OK]);
         let port = base.rsplit(':').next().unwrap_or_default().to_owned();
         let fast = RetryPolicy::default().with_initial_backoff(Duration::from_millis(1));
-        let client = Client::builder()
+        let client = RuntimeClient::builder()
             .api_key(SECRET)
             .base_url(base.clone())
             .retry_policy(fast);

@@ -1,22 +1,24 @@
 //! The hand-written runtime under every crate generated from a Baseten OpenAPI document.
 //!
 //! A generated crate (the workspace's `baseten-api`, or any crate `cargo xtask regen --spec DOC
-//! --out DIR` writes) is thin: its models, its operations and a crate-local `Client` that calls
-//! into this crate. This crate names nothing generated: what it knows of a document's types it
-//! knows through traits the generator implements ([`IndexMappedResponse`],
-//! [`MetricsOperation`]), so one runtime serves every document.
+//! --out DIR` writes) is thin: its models, its operations and a crate-local `Client` that wraps
+//! this crate's [`RuntimeClient`]. This crate names nothing generated: what it knows of a
+//! document's types it knows through traits the generator implements (see
+//! [`metrics::IndexMappedResponse`]), so
+//! one runtime serves every document. A generated crate re-exports each item a user needs at
+//! one path of its own; this page is for the runtime's maintainers and for reading its source.
 //!
-//! | Module | Contents |
+//! | Item or module | Contents |
 //! |---|---|
-//! | [`Client`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries, shared rate-limit state, limits (feature `client`) |
+//! | [`RuntimeClient`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries, shared rate-limit state, limits (feature `client`) |
 //! | [`Interceptor`] | a hook into every attempt's request and response (feature `client`) |
-//! | [`Watch`] | a metrics request polled at an interval, as a `Stream` (feature `client`) |
-//! | [`Error`] | the error every call returns |
-//! | [`ServerText`], [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
-//! | [`Decimal`], [`jiff`] | exact decimals (money) and timestamps / dates of the models |
-//! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results |
+//! | [`Error`], [`InvalidResponse`] | the error every call returns |
+//! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
+//! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money), three-state fields of request bodies, timestamps and dates |
+//! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
-//! | [`index_mapped`] | the traits the generator implements for index-mapped response types |
+//! | [`metric_names`] | the metric names Baseten documents |
+//! | `mock` | a fake server and metrics responses for tests (feature `mock`) |
 //!
 //! Everything but the HTTP client works without the default `client` feature, on serde and
 //! serde_json alone.
@@ -39,6 +41,7 @@ mod patch;
 mod retry;
 pub mod server_text;
 mod support;
+#[doc(hidden)]
 pub mod tagged;
 #[cfg(feature = "client")]
 mod telemetry;
@@ -47,6 +50,7 @@ mod throttle;
 
 // The metrics layer above it: index-mapped responses, their alignment and views, typestate
 // metrics requests, metric names, and the fake's metrics responses (`mock/metrics.rs`).
+#[doc(hidden)] // its traits are `metrics`'s, for a user
 pub mod index_mapped;
 pub mod metric_names;
 pub mod metrics;
@@ -56,33 +60,54 @@ pub mod requests;
 #[path = "test_models.rs"]
 mod models;
 
+// Each item has one public path: the modules' items are not repeated here, and what only the
+// generated code calls is `#[doc(hidden)]` (progenitor-client's convention), so a user's
+// documentation shows what a user calls.
 #[cfg(feature = "client")]
 pub use client::{
-    API_KEY_ENV, AuthScheme, BASE_URL_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
+    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, RuntimeClient,
 };
 pub use decimal::{Decimal, DecimalError};
 pub use error::{Error, InvalidResponse};
-pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 pub use jiff;
 pub use patch::Patch;
-pub use requests::{
-    CurrentMetrics, Metrics, MetricsMode, MetricsOperation, MetricsQuery, ResponseError,
-    SeriesMetrics, SummaryMetrics, Window, WindowError, mode,
-};
-#[cfg(feature = "client")]
-pub use requests::{MetricsRequest, Watch};
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
 pub use rust_decimal;
+#[cfg(feature = "client")]
+pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};
+
+/// The old name of [`RuntimeClient`], which shared its name with every generated crate's
+/// `Client`.
+#[cfg(feature = "client")]
+#[doc(hidden)]
+#[deprecated(note = "renamed `RuntimeClient`; a generated crate's `Client` wraps it")]
+pub type Client = RuntimeClient;
+
+// What the generated code names at this root; each has its public path in a module.
+#[doc(hidden)]
+pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+#[allow(deprecated)]
+#[doc(hidden)]
+pub use requests::Metrics;
+#[doc(hidden)]
+pub use requests::{
+    CurrentMetrics, MetricsMode, MetricsOperation, MetricsQuery, ResponseError, SeriesMetrics,
+    SummaryMetrics, Window, WindowError, mode,
+};
+#[cfg(feature = "client")]
+#[doc(hidden)]
+pub use requests::{MetricsRequest, Watch};
+#[doc(hidden)]
 pub use server_text::ServerText;
 #[doc(hidden)]
 pub use support::__private;
+#[doc(hidden)]
 pub use support::json_body;
 #[cfg(feature = "client")]
+#[doc(hidden)]
 pub use support::{Body, Method, Request, encode_path_segment};
-#[cfg(feature = "client")]
-pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};

@@ -8,9 +8,9 @@
 //!
 //! | Mode | Chosen with | Window | Result | Read with |
 //! |---|---|---|---|---|
-//! | `CURRENT` | [`current()`](MetricsRequest::current) | none (a snapshot taken now) | [`CurrentMetrics`] | [`values`](Metrics::values), [`readings`](Metrics::readings), [`series`](Metrics::series) |
+//! | `CURRENT` | [`current()`](MetricsRequest::current) | none (a snapshot taken now) | [`CurrentMetrics`] | [`values`](CheckedMetrics::values), [`readings`](CheckedMetrics::readings), [`reading`](CheckedMetrics::reading) |
 //! | `SUMMARY` | [`summary(window)`](MetricsRequest::summary) | a [`Window`] | [`SummaryMetrics`] | the same |
-//! | `SERIES` | [`series(window)`](MetricsRequest::series) | a [`Window`] | [`SeriesMetrics`] | [`steps`](Metrics::steps), [`step_seconds`](Metrics::step_seconds), [`series`](Metrics#method.series-1) |
+//! | `SERIES` | [`series(window)`](MetricsRequest::series) | a [`Window`] | [`SeriesMetrics`] | [`steps`](CheckedMetrics::steps), [`step_seconds`](CheckedMetrics::step_seconds), [`series`](CheckedMetrics::series) |
 //!
 //! The compiler refuses sending without a mode, a window on `CURRENT`, an unchecked
 //! `(start, end)` pair where a [`Window`] belongs, and reading steps from a result that holds
@@ -35,7 +35,7 @@ use crate::error::InvalidResponse;
 use crate::index_mapped::IndexMappedResponse;
 use crate::metrics::contract::check_mode_counts;
 pub use crate::metrics::contract::{MetricsMode, ResponseError};
-use crate::metrics::{self, Lookup, Series, Step, Validated};
+use crate::metrics::{self, Lookup, MetricsView, Step, TimeSeries};
 use crate::server_text::ServerText;
 
 #[cfg(feature = "client")]
@@ -225,6 +225,7 @@ impl From<WindowError> for Error {
 }
 
 /// What a [`MetricsRequest`] asks for, handed to its [`MetricsOperation`] to send.
+#[doc(hidden)] // the generated code's, not a user's
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct MetricsQuery {
@@ -240,6 +241,7 @@ pub struct MetricsQuery {
 /// One metrics operation of a generated crate: how to send a [`MetricsQuery`] and what comes
 /// back. The generator implements it for each operation whose query takes a mode, a window and
 /// metric names and whose response is index-mapped; the value holds the client and the ids.
+#[doc(hidden)] // the generated code's, not a user's
 pub trait MetricsOperation: fmt::Debug + Send + Sync + 'static {
     /// The operation's response type.
     type Response: IndexMappedResponse + fmt::Debug + Clone + Send + Sync + 'static;
@@ -251,7 +253,7 @@ pub trait MetricsOperation: fmt::Debug + Send + Sync + 'static {
     ) -> impl Future<Output = Result<Self::Response, Error>> + Send + 'static;
 }
 
-/// The modes as types: the state of a [`MetricsRequest`] and the kind of a [`Metrics`] result.
+/// The modes as types: the state of a [`MetricsRequest`] and the kind of a [`CheckedMetrics`] result.
 ///
 /// None of these types has a value; they only appear as type parameters.
 pub mod mode {
@@ -265,15 +267,30 @@ pub mod mode {
 
     /// `CURRENT`: one snapshot taken when the request arrives; no window.
     #[derive(Debug)]
-    pub enum Current {}
+    pub enum CurrentMode {}
 
     /// `SUMMARY`: one value set aggregating a [`Window`](super::Window).
     #[derive(Debug)]
-    pub enum Summary {}
+    pub enum SummaryMode {}
 
     /// `SERIES`: one value set per step across a [`Window`](super::Window).
     #[derive(Debug)]
-    pub enum Series {}
+    pub enum SeriesMode {}
+
+    /// The old name of [`CurrentMode`].
+    #[doc(hidden)]
+    #[deprecated(note = "renamed `CurrentMode`")]
+    pub type Current = CurrentMode;
+
+    /// The old name of [`SummaryMode`].
+    #[doc(hidden)]
+    #[deprecated(note = "renamed `SummaryMode`")]
+    pub type Summary = SummaryMode;
+
+    /// The old name of [`SeriesMode`], which shared its name with a time series.
+    #[doc(hidden)]
+    #[deprecated(note = "renamed `SeriesMode`; a time series is `metrics::TimeSeries`")]
+    pub type Series = SeriesMode;
 
     /// A mode chosen, so the request can be sent.
     #[diagnostic::on_unimplemented(
@@ -295,16 +312,16 @@ pub mod mode {
     #[diagnostic::on_unimplemented(
         message = "only a SERIES result has steps; a CURRENT or SUMMARY result holds one value set",
         label = "this result holds one value set, not steps",
-        note = "read it with `.values()`, `.readings()` or `.series(name, labels)`; request `.series(window)` for steps"
+        note = "read it with `.values()`, `.readings()` or `.reading(name, labels)`; request `.series(window)` for steps"
     )]
     pub trait Stepped: Mode {}
 
-    impl Mode for Current {}
-    impl Mode for Summary {}
-    impl Mode for Series {}
-    impl OneValueSet for Current {}
-    impl OneValueSet for Summary {}
-    impl Stepped for Series {}
+    impl Mode for CurrentMode {}
+    impl Mode for SummaryMode {}
+    impl Mode for SeriesMode {}
+    impl OneValueSet for CurrentMode {}
+    impl OneValueSet for SummaryMode {}
+    impl Stepped for SeriesMode {}
 
     pub(super) mod sealed {
         use super::MetricsMode;
@@ -315,15 +332,15 @@ pub mod mode {
             const MODE: MetricsMode;
         }
 
-        impl Sealed for super::Current {
+        impl Sealed for super::CurrentMode {
             const MODE: MetricsMode = MetricsMode::Current;
         }
 
-        impl Sealed for super::Summary {
+        impl Sealed for super::SummaryMode {
             const MODE: MetricsMode = MetricsMode::Summary;
         }
 
-        impl Sealed for super::Series {
+        impl Sealed for super::SeriesMode {
             const MODE: MetricsMode = MetricsMode::Series;
         }
     }
@@ -370,6 +387,7 @@ impl<O: fmt::Debug, M> fmt::Debug for MetricsRequest<O, M> {
 
 impl<O: MetricsOperation> MetricsRequest<O, mode::Unset> {
     /// A request for `operation` with no mode chosen yet; generated entry points call this.
+    #[doc(hidden)]
     pub fn new(operation: O) -> Self {
         Self {
             operation,
@@ -380,18 +398,18 @@ impl<O: MetricsOperation> MetricsRequest<O, mode::Unset> {
     }
 
     /// `CURRENT`: one snapshot taken when the request arrives. Takes no window.
-    pub fn current(self) -> MetricsRequest<O, mode::Current> {
+    pub fn current(self) -> MetricsRequest<O, mode::CurrentMode> {
         self.into_mode(None)
     }
 
     /// `SUMMARY`: one value set aggregating `window`.
-    pub fn summary(self, window: Window) -> MetricsRequest<O, mode::Summary> {
+    pub fn summary(self, window: Window) -> MetricsRequest<O, mode::SummaryMode> {
         self.into_mode(Some(window))
     }
 
     /// `SERIES`: one value set per step across `window`; the server picks the step length
     /// from the window's length.
-    pub fn series(self, window: Window) -> MetricsRequest<O, mode::Series> {
+    pub fn series(self, window: Window) -> MetricsRequest<O, mode::SeriesMode> {
         self.into_mode(Some(window))
     }
 
@@ -448,6 +466,7 @@ impl<O: MetricsOperation, M> MetricsRequest<O, M> {
     }
 
     /// The operation this request goes to (it holds the ids).
+    #[doc(hidden)]
     #[must_use]
     pub fn operation(&self) -> &O {
         &self.operation
@@ -465,7 +484,7 @@ impl<O: MetricsOperation, M> MetricsRequest<O, M> {
     /// [`Error::InvalidResponse`] if the response is not a well-formed answer in this mode.
     pub fn send(
         self,
-    ) -> impl Future<Output = Result<Metrics<O::Response, M>, Error>> + Send + 'static
+    ) -> impl Future<Output = Result<CheckedMetrics<O::Response, M>, Error>> + Send + 'static
     where
         M: mode::Mode,
     {
@@ -477,7 +496,7 @@ impl<O: MetricsOperation, M> MetricsRequest<O, M> {
         let sent = self.operation.send(query);
         async move {
             let response = sent.await?;
-            Metrics::check(response).map_err(Error::from)
+            CheckedMetrics::check(response).map_err(Error::from)
         }
     }
 }
@@ -490,22 +509,27 @@ impl<O: MetricsOperation, M> MetricsRequest<O, M> {
 /// [`series`](Self::series) for the one value set of `CURRENT` and `SUMMARY`;
 /// [`steps`](Self::steps), [`step_seconds`](Self::step_seconds) and
 /// [`series`](#method.series-1) for `SERIES`. [`view`](Self::view) is the full
-/// [`Validated`] view in any mode (tables, CSV, every lookup).
-pub struct Metrics<R, M> {
+/// [`MetricsView`] view in any mode (tables, CSV, every lookup).
+pub struct CheckedMetrics<R, M> {
     response: R,
     mode: PhantomData<fn() -> M>,
 }
 
+/// The old name of [`CheckedMetrics`], which read like the [`metrics`] module.
+#[doc(hidden)]
+#[deprecated(note = "renamed `CheckedMetrics`")]
+pub type Metrics<R, M> = CheckedMetrics<R, M>;
+
 /// A `CURRENT` result: one snapshot.
-pub type CurrentMetrics<R> = Metrics<R, mode::Current>;
+pub type CurrentMetrics<R> = CheckedMetrics<R, mode::CurrentMode>;
 
 /// A `SUMMARY` result: one value set covering the window.
-pub type SummaryMetrics<R> = Metrics<R, mode::Summary>;
+pub type SummaryMetrics<R> = CheckedMetrics<R, mode::SummaryMode>;
 
 /// A `SERIES` result: one value set per step.
-pub type SeriesMetrics<R> = Metrics<R, mode::Series>;
+pub type SeriesMetrics<R> = CheckedMetrics<R, mode::SeriesMode>;
 
-impl<R: Clone, M> Clone for Metrics<R, M> {
+impl<R: Clone, M> Clone for CheckedMetrics<R, M> {
     fn clone(&self) -> Self {
         Self {
             response: self.response.clone(),
@@ -514,16 +538,16 @@ impl<R: Clone, M> Clone for Metrics<R, M> {
     }
 }
 
-impl<R: fmt::Debug, M> fmt::Debug for Metrics<R, M> {
+impl<R: fmt::Debug, M> fmt::Debug for CheckedMetrics<R, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Metrics")
+        f.debug_struct("CheckedMetrics")
             .field("mode", &std::any::type_name::<M>())
             .field("response", &self.response)
             .finish()
     }
 }
 
-impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
+impl<R: IndexMappedResponse, M: mode::Mode> CheckedMetrics<R, M> {
     /// Checks `response` as the answer to a request in mode `M`.
     ///
     /// # Errors
@@ -553,7 +577,7 @@ impl<R: IndexMappedResponse, M: mode::Mode> Metrics<R, M> {
     }
 }
 
-impl<R: IndexMappedResponse, M> Metrics<R, M> {
+impl<R: IndexMappedResponse, M> CheckedMetrics<R, M> {
     /// The response itself.
     #[must_use]
     pub fn response(&self) -> &R {
@@ -568,9 +592,9 @@ impl<R: IndexMappedResponse, M> Metrics<R, M> {
 
     /// The full validated view: metrics, series, steps, tables and CSV (see [`metrics`]).
     #[must_use]
-    pub fn view(&self) -> Validated<'_, R> {
+    pub fn view(&self) -> MetricsView<'_, R> {
         // `check` validated this very response, which cannot have changed since.
-        Validated::new(&self.response)
+        MetricsView::new(&self.response)
     }
 
     /// Start of the window the server used, epoch milliseconds.
@@ -635,22 +659,31 @@ impl<R: IndexMappedResponse, M> Metrics<R, M> {
     }
 }
 
-impl<R: IndexMappedResponse, M: mode::OneValueSet> Metrics<R, M> {
-    /// The value of the one series named `name` whose labels are exactly `labels`.
+impl<R: IndexMappedResponse, M: mode::OneValueSet> CheckedMetrics<R, M> {
+    /// The reading of the one series named `name` whose labels are exactly `labels`.
     ///
-    /// Matches like [`Validated::series`]: `&[]` is the unlabelled series; a name and label set
+    /// Matches like [`MetricsView::series`]: `&[]` is the unlabelled series; a name and label set
     /// the response repeats is [`Lookup::Ambiguous`].
-    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Reading<'_, R>> {
+    pub fn reading(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Reading<'_, R>> {
         self.view().series(name, labels).map(Reading::of)
+    }
+
+    /// The old name of [`reading`](Self::reading), which says what it returns.
+    #[doc(hidden)]
+    #[deprecated(
+        note = "renamed `reading`: a CURRENT or SUMMARY result holds readings, not series"
+    )]
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Reading<'_, R>> {
+        self.reading(name, labels)
     }
 }
 
-impl<R: IndexMappedResponse> Metrics<R, mode::Series> {
+impl<R: IndexMappedResponse> CheckedMetrics<R, mode::SeriesMode> {
     /// The one series named `name` whose labels are exactly `labels`, with its points.
     ///
-    /// Matches like [`Validated::series`]: `&[]` is the unlabelled series; a name and label set
+    /// Matches like [`MetricsView::series`]: `&[]` is the unlabelled series; a name and label set
     /// the response repeats is [`Lookup::Ambiguous`].
-    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Series<'_, R>> {
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<TimeSeries<'_, R>> {
         self.view().series(name, labels)
     }
 }
@@ -659,7 +692,7 @@ impl<R: IndexMappedResponse> Metrics<R, mode::Series> {
 #[derive(Debug)]
 pub struct Reading<'a, R> {
     /// The series: name, labels, unit and kind.
-    pub series: Series<'a, R>,
+    pub series: TimeSeries<'a, R>,
     /// Its value; `None` when it had no data.
     pub value: Option<f64>,
 }
@@ -673,7 +706,7 @@ impl<R> Clone for Reading<'_, R> {
 impl<R> Copy for Reading<'_, R> {}
 
 impl<'a, R: IndexMappedResponse> Reading<'a, R> {
-    fn of(series: Series<'a, R>) -> Self {
+    fn of(series: TimeSeries<'a, R>) -> Self {
         Self {
             value: series.value_at(0),
             series,
@@ -823,7 +856,8 @@ mod tests {
 
     #[test]
     fn responses_must_match_their_mode() {
-        let mismatch = Metrics::<_, mode::Summary>::check(response("SERIES", Some(30), 1));
+        let mismatch =
+            CheckedMetrics::<_, mode::SummaryMode>::check(response("SERIES", Some(30), 1));
         assert_eq!(
             mismatch.map(|_| ()).map_err(|e| e.to_string()),
             Err("asked for SUMMARY metrics, the response is SERIES".to_owned())
@@ -835,8 +869,12 @@ mod tests {
             ("SUMMARY", 2),
         ] {
             let error = match mode {
-                "CURRENT" => Metrics::<_, mode::Current>::check(response(mode, None, sets)).err(),
-                _ => Metrics::<_, mode::Summary>::check(response(mode, None, sets)).err(),
+                "CURRENT" => {
+                    CheckedMetrics::<_, mode::CurrentMode>::check(response(mode, None, sets)).err()
+                }
+                _ => {
+                    CheckedMetrics::<_, mode::SummaryMode>::check(response(mode, None, sets)).err()
+                }
             };
             assert_eq!(
                 error,
@@ -852,14 +890,15 @@ mod tests {
         }
         for step_seconds in [None, Some(0), Some(-30)] {
             assert_eq!(
-                Metrics::<_, mode::Series>::check(response("SERIES", step_seconds, 2)).err(),
+                CheckedMetrics::<_, mode::SeriesMode>::check(response("SERIES", step_seconds, 2))
+                    .err(),
                 Some(ResponseError::StepSeconds { step_seconds })
             );
         }
         let mut misaligned = response("SERIES", Some(30), 2);
         misaligned.metric_values[1].values.pop();
         assert!(matches!(
-            Metrics::<_, mode::Series>::check(misaligned),
+            CheckedMetrics::<_, mode::SeriesMode>::check(misaligned),
             Err(ResponseError::Misaligned(
                 AlignmentError::DescriptorCountMismatch { value_set: 1, .. }
             ))
@@ -868,16 +907,20 @@ mod tests {
 
     #[test]
     fn one_value_set_results_read_directly() {
-        let summary = match Metrics::<_, mode::Summary>::check(response("SUMMARY", None, 1)) {
-            Ok(summary) => summary,
-            Err(error) => panic!("{error}"),
-        };
+        let summary =
+            match CheckedMetrics::<_, mode::SummaryMode>::check(response("SUMMARY", None, 1)) {
+                Ok(summary) => summary,
+                Err(error) => panic!("{error}"),
+            };
         let values = summary.values();
         assert_eq!((values.start_ms, values.end_ms), (1000, 61000));
         assert_eq!(values.value(0, 0), Some(2.5));
-        let p99 = summary.series("latency", &[("quantile", "0.99")]).found();
+        let p99 = summary
+            .reading("latency", &[("quantile", "0.99")])
+            .unique()
+            .unwrap_or_default();
         assert_eq!(p99.map(|r| r.value), Some(Some(2.5)));
-        let memory = summary.series("memory", &[]).found();
+        let memory = summary.reading("memory", &[]).unique().unwrap_or_default();
         assert_eq!(
             memory.and_then(|r| r.value_in_base_unit()),
             Some(1_048_576.0)
@@ -894,21 +937,25 @@ mod tests {
                 ("memory", Some(1.0))
             ]
         );
-        assert!(!summary.series("absent", &[]).is_found());
+        assert!(!summary.reading("absent", &[]).is_found());
         assert_eq!(summary.view().step_count(), 1);
         assert_eq!(summary.clone().into_response().mode, "SUMMARY");
     }
 
     #[test]
     fn series_results_read_by_step() {
-        let series = match Metrics::<_, mode::Series>::check(response("SERIES", Some(30), 2)) {
-            Ok(series) => series,
-            Err(error) => panic!("{error}"),
-        };
+        let series =
+            match CheckedMetrics::<_, mode::SeriesMode>::check(response("SERIES", Some(30), 2)) {
+                Ok(series) => series,
+                Err(error) => panic!("{error}"),
+            };
         assert_eq!(series.step_seconds(), 30);
         let spans: Vec<_> = series.steps().map(|s| (s.start_ms, s.end_ms)).collect();
         assert_eq!(spans, [(1000, 31000), (31000, 61000)]);
-        let p99 = series.series("latency", &[("quantile", "0.99")]).found();
+        let p99 = series
+            .series("latency", &[("quantile", "0.99")])
+            .unique()
+            .unwrap_or_default();
         let values: Vec<_> = p99
             .map(|s| s.points().map(|p| p.value).collect())
             .unwrap_or_default();
@@ -926,7 +973,7 @@ mod tests {
         fn assert_send_sync<T: Send + Sync + 'static>() {}
         let request = request("m").series(Window::last_hour());
         assert_send(&request);
-        assert_send_sync::<MetricsRequest<Fake, mode::Series>>();
+        assert_send_sync::<MetricsRequest<Fake, mode::SeriesMode>>();
         let future = request.send();
         assert_send(&future);
         // Spawnable: the request owns everything it needs.

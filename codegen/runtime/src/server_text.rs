@@ -3,7 +3,7 @@
 //!
 //! # How the key reaches the scrubber
 //!
-//! A [`Client`](crate::Client) registers its key here for as long as it (or a clone) lives, and
+//! A [`Client`](crate::RuntimeClient) registers its key here for as long as it (or a clone) lives, and
 //! [`ServerText::new`] scrubs every key registered at that moment. So text that reaches an error
 //! far from the client — a metrics response checked against its mode after the generated
 //! operation returned it, a validation error naming a metric — is scrubbed without being handed
@@ -152,7 +152,7 @@ pub fn escape_unprintable(text: &str) -> Cow<'_, str> {
 
 /// A key registered for scrubbing until this value is dropped (see the [module docs](self)).
 ///
-/// Every [`Client`](crate::Client) holds one for its key; register one yourself for a key the
+/// Every [`Client`](crate::RuntimeClient) holds one for its key; register one yourself for a key the
 /// process holds without a client.
 pub struct RegisteredSecret {
     id: u64,

@@ -9,7 +9,7 @@ use crate::error::Error;
 pub use reqwest::Method;
 
 /// One HTTP request an emitted operation hands to
-/// [`Client::execute`](crate::Client::execute).
+/// [`RuntimeClient::execute`](crate::RuntimeClient::execute).
 #[cfg(feature = "client")]
 #[derive(Debug, Clone)]
 pub struct Request {

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::{ResponseKind, TypeRef};
-use crate::surface::{MetricsEntry, PageStream, Surface};
+use crate::surface::{CLIENT_REEXPORTS, MetricsEntry, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 
 /// The whole of `client.rs`.
@@ -19,6 +19,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         )
     });
     let streams = surface.streams.iter().map(emit_paginated);
+    let reexports = CLIENT_REEXPORTS.iter().map(|name| ident(name));
     quote! {
         //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
         //! [`operations`](super::operations)), a typestate request per metrics operation, and
@@ -29,13 +30,20 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
 
+        pub use rt::{#(#reexports),*};
+
+        /// Configures a [`Client`]: made by [`Client::builder`], finished by
+        /// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
+        /// `ClientBuilder<Client>`, written before this alias, compiling.)
+        pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
+
         /// A client for this API: one method per operation.
         ///
         /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
         /// pass it around. Requests it builds own a clone, so they can be spawned.
         #[derive(Debug, Clone)]
         pub struct Client {
-            runtime: rt::Client,
+            runtime: rt::RuntimeClient,
         }
 
         impl Client {
@@ -63,13 +71,13 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             /// A builder for every other setting: base URL, timeouts, retries, headers, a
             /// reqwest client of your own.
             #[must_use]
-            pub fn builder() -> rt::ClientBuilder<Self> {
+            pub fn builder() -> ClientBuilder {
                 rt::ClientBuilder::new(DEFAULT_BASE_URL)
             }
 
-            /// The runtime client underneath: settings, and `execute` for requests of your own.
+            /// The runtime client underneath: its settings, and the retry budget left.
             #[must_use]
-            pub fn runtime(&self) -> &rt::Client {
+            pub fn runtime(&self) -> &rt::RuntimeClient {
                 &self.runtime
             }
 
@@ -92,8 +100,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             }
         }
 
-        impl ::core::convert::From<rt::Client> for Client {
-            fn from(runtime: rt::Client) -> Self {
+        // What `ClientBuilder::build` makes a `Client` with; not for users.
+        #[doc(hidden)]
+        impl ::core::convert::From<rt::RuntimeClient> for Client {
+            fn from(runtime: rt::RuntimeClient) -> Self {
                 Self { runtime }
             }
         }
@@ -216,7 +226,28 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
         super::code_span(&format!("{} {}", operation.method, operation.path)),
         entry.method
     );
+    let endpoint = super::code_span(&format!("{} {}", operation.method, operation.path));
+    let aliases = [
+        (&entry.results.current, "current()", "CurrentMetrics"),
+        (&entry.results.summary, "summary(window)", "SummaryMetrics"),
+        (&entry.results.series, "series(window)", "SeriesMetrics"),
+    ]
+    .map(|(alias, call, result)| {
+        let doc = format!(
+            " What [`Client::{}`]`(..).{call}.send()` returns for {endpoint}: the checked \
+             response, `{result}<{}>`.",
+            entry.method, entry.response
+        );
+        let alias = ident(alias);
+        let result = ident(result);
+        quote! {
+            #[doc = #doc]
+            pub type #alias = rt::#result<super::models::#response>;
+        }
+    });
     quote! {
+        #(#aliases)*
+
         impl Client {
             #[doc = #method_doc]
             pub fn #method(&self, #(#ids: impl ::core::convert::Into<::std::string::String>),*)

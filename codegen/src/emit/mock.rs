@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::surface::{FAKE_TYPE, OperationSurface, Surface};
+use crate::surface::{FAKE_REEXPORTS, FAKE_TYPE, OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 
 /// The whole of `mock.rs`.
@@ -45,11 +45,17 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             }
         })
     });
+    let reexports = FAKE_REEXPORTS.iter().map(|path| {
+        let segments = path.split("::").map(ident);
+        quote!(#(#segments)::*)
+    });
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
         //! at it, and say what each operation answers.
         use #runtime as rt;
         #models
+
+        #(pub use rt::mock::#reexports;)*
 
         /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
         /// dropped. Requests nothing expects get `404`.

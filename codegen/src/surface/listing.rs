@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{TokenStream, TokenTree};
 
 use super::builders::{self, Storage};
-use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface};
+use super::{BUILDER_TYPE, CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface};
 use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::{argument_type, type_tokens};
 
@@ -174,6 +174,11 @@ impl Surface<'_> {
                 "(every generated client)".to_owned(),
             );
         }
+        push(
+            "type",
+            BUILDER_TYPE.to_owned(),
+            format!("rt::ClientBuilder<{CLIENT_TYPE}> (every generated client)"),
+        );
         for name in FAKE_METHODS {
             push(
                 "fn",
@@ -264,6 +269,17 @@ impl Surface<'_> {
                 format!("client::{}", entry.operation_type),
                 format!("rt::MetricsOperation<Response = {}>", entry.response),
             );
+            for (alias, result) in [
+                (&entry.results.current, "CurrentMetrics"),
+                (&entry.results.summary, "SummaryMetrics"),
+                (&entry.results.series, "SeriesMetrics"),
+            ] {
+                push(
+                    "type",
+                    format!("client::{alias}"),
+                    format!("rt::{result}<{}>", entry.response),
+                );
+            }
             push(
                 "fn",
                 format!("mock::{FAKE_TYPE}::{}", entry.expectation),

@@ -39,9 +39,54 @@ use crate::{Error, NameLock};
 pub(crate) const CLIENT_TYPE: &str = "Client";
 /// The fake server's type, in `mock.rs`.
 pub(crate) const FAKE_TYPE: &str = "FakeBaseten";
+/// The builder of [`CLIENT_TYPE`], an alias of the runtime's `ClientBuilder` in `client.rs`,
+/// re-exported at the crate root.
+pub(crate) const BUILDER_TYPE: &str = "ClientBuilder";
 /// Type names the crate always defines or refers to beside the models: no schema may take them
 /// (the IR reserves them for type names).
-pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[CLIENT_TYPE, FAKE_TYPE];
+pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
+    CLIENT_TYPE,
+    BUILDER_TYPE,
+    FAKE_TYPE,
+    // `client.rs` re-exports these from the runtime (`CLIENT_REEXPORTS`)...
+    "AttemptContext",
+    "AuthScheme",
+    "InterceptedResponse",
+    "Interceptor",
+    "RetryPolicy",
+    "RuntimeClient",
+    // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import.
+    "BuildError",
+    "Expectation",
+    "FakeServer",
+    "MetricsResponseBuilder",
+    "Reply",
+];
+
+/// The runtime items `client.rs` re-exports: the client's settings, one path each in the crate.
+pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
+    "API_KEY_ENV",
+    "AttemptContext",
+    "AuthScheme",
+    "BASE_URL_ENV",
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "DEFAULT_REQUEST_ID_HEADER",
+    "DEFAULT_TIMEOUT",
+    "InterceptedResponse",
+    "Interceptor",
+    "RetryPolicy",
+    "RuntimeClient",
+];
+
+/// The runtime's test helpers `mock.rs` re-exports (paths under the runtime's `mock`).
+pub(crate) const FAKE_REEXPORTS: &[&str] = &[
+    "metrics::BuildError",
+    "metrics::MetricsResponseBuilder",
+    "Expectation",
+    "FakeServer",
+    "Reply",
+];
 
 /// The inherent methods every generated `Client` has (see `emit/client.rs`), which no operation,
 /// entry point or stream may take.
@@ -116,6 +161,17 @@ pub(crate) struct MetricsEntry<'a> {
     pub(crate) expectation: String,
     /// Scope: the support struct's field holding the client (beside one per path parameter).
     pub(crate) client_field: String,
+    /// Short names of the request's checked results, one per mode.
+    pub(crate) results: ModeResults,
+}
+
+/// The type aliases naming a metrics request's checked result in each mode, e.g.
+/// `EnvironmentMetricsSeries` for `SeriesMetrics<GetModelMetricsResponseV1>`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ModeResults {
+    pub(crate) current: String,
+    pub(crate) summary: String,
+    pub(crate) series: String,
 }
 
 /// One cursor-paginated operation's streams.
@@ -284,6 +340,17 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
         );
         let expectation = fake.claim(&format!("metrics {identity}"), &format!("on_{method}"));
         let client_field = body_scope(path_arguments(operation)).claim("client", "client");
+        let mut result = |mode: &str| {
+            types.claim(
+                &format!("metrics {} {identity}", mode.to_lowercase()),
+                &format!("{}{mode}", method.to_upper_camel_case()),
+            )
+        };
+        let results = ModeResults {
+            current: result("Current"),
+            summary: result("Summary"),
+            series: result("Series"),
+        };
         entries.push(MetricsEntry {
             operation,
             method,
@@ -292,6 +359,7 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
             query,
             expectation,
             client_field,
+            results,
         });
     }
 

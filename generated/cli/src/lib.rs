@@ -6,7 +6,6 @@
 //! package's README for the commands.
 
 mod render;
-mod svg;
 mod terminal;
 mod time;
 
@@ -17,13 +16,13 @@ use std::pin::Pin;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use baseten_api::index_mapped::IndexMappedResponse;
-use baseten_api::metrics::{self, Validated};
+use baseten_api::error::RegisteredSecret;
+use baseten_api::metrics::IndexMappedResponse;
+use baseten_api::metrics::{self, MetricsView};
 use baseten_api::models::GetModelMetricsResponseV1;
 use baseten_api::runtime::pages::Stream;
-use baseten_api::runtime::server_text::RegisteredSecret;
 use baseten_api::runtime::{MetricsOperation, ServerText, Watch};
-use baseten_api::{Client, Error, MetricsRequest, RetryPolicy, Window};
+use baseten_api::{Client, Error, client::RetryPolicy, requests::MetricsRequest, requests::Window};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 
@@ -357,7 +356,7 @@ fn window_for(mode: Mode, args: &WindowArgs, now: Timestamp) -> Result<Option<Wi
         Some(end) => Some(parse_time(end).map_err(|e| Failure::refused(format!("--end: {e}")))?),
         None => None,
     };
-    let refused = |error: baseten_api::WindowError| Failure::refused(error.to_string());
+    let refused = |error: baseten_api::requests::WindowError| Failure::refused(error.to_string());
     let window = match (start, end) {
         (Some(start), Some(end)) => Window::new(start, end).map_err(refused)?,
         (Some(start), None) => {
@@ -510,7 +509,7 @@ struct Out {
 impl Out {
     async fn show_each<O>(
         &self,
-        watch: Watch<O, baseten_api::requests::mode::Current>,
+        watch: Watch<O, baseten_api::requests::mode::CurrentMode>,
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> Result<(), Failure>
@@ -561,7 +560,11 @@ fn write(stdout: &mut dyn Write, bytes: &[u8]) -> Result<(), Failure> {
 }
 
 /// Prints a checked response in `format`.
-fn render<R>(view: Validated<'_, R>, format: Format, stdout: &mut dyn Write) -> Result<(), Failure>
+fn render<R>(
+    view: MetricsView<'_, R>,
+    format: Format,
+    stdout: &mut dyn Write,
+) -> Result<(), Failure>
 where
     R: IndexMappedResponse + serde::Serialize,
 {
@@ -571,9 +574,10 @@ where
     let written = match format {
         Format::Table => stdout.write_all(render::table(view).as_bytes()),
         Format::Csv => view.write_csv(&mut data),
-        Format::WideCsv => render::write_wide_csv(view, &mut data),
+        Format::WideCsv => view.write_wide_csv(&mut data),
         Format::Json => render::write_json(view.response(), &mut data),
-        Format::Svg => stdout.write_all(svg::chart(view).as_bytes()),
+        // The chart shows every server text through `ServerText`, escaped.
+        Format::Svg => stdout.write_all(view.to_svg_chart().as_bytes()),
     };
     written
         .and_then(|()| match String::from_utf8(data) {

@@ -1,12 +1,13 @@
-//! The text formats of a validated response: a table for people, the long CSV contract, a wide
-//! CSV (a column per series) and JSON.
+//! The text formats of a validated response the library does not write itself: a table for
+//! people and terminal-safe JSON.
 
 use std::io::{self, Write};
 
-use baseten_api::index_mapped::IndexMappedResponse;
 use std::collections::BTreeMap;
 
-use baseten_api::metrics::{SeriesStats, Summary, Unit, Validated, format_labels, format_value};
+use baseten_api::metrics::{
+    IndexMappedResponse, MetricsView, SeriesStats, Summary, Unit, format_labels,
+};
 use baseten_api::runtime::server_text::is_unprintable;
 
 use crate::terminal::shown;
@@ -18,7 +19,7 @@ pub const MAX_CELL: usize = 60;
 
 /// A table for people: a title line, then one row per series. A `SERIES` response shows each
 /// series' points, minimum, mean, maximum and last value; the others show the one value.
-pub fn table<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+pub fn table<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
     let series = view
         .all_series()
         .zip(view.series_stats())
@@ -185,38 +186,6 @@ fn cell_text(text: &str) -> String {
     let mut cell: String = shown.chars().take(MAX_CELL - 1).collect();
     cell.push('…');
     cell
-}
-
-/// The wide CSV: `step_start_ms,step_end_ms`, then a column per series named
-/// `metric{labels}` (just `metric` for the unlabelled series), one row per step. Values as in
-/// the long CSV ([`format_value`]); empty for no data. Quoting as in the long CSV.
-pub fn write_wide_csv<R: IndexMappedResponse, W: Write>(
-    view: Validated<'_, R>,
-    out: W,
-) -> io::Result<()> {
-    let mut writer = csv::WriterBuilder::new()
-        .quote_style(csv::QuoteStyle::Necessary)
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(out);
-    let mut header = vec!["step_start_ms".to_owned(), "step_end_ms".to_owned()];
-    header.extend(view.all_series().map(|series| {
-        let labels = format_labels(series.labels);
-        if labels.is_empty() {
-            series.name.to_owned()
-        } else {
-            format!("{}{{{labels}}}", series.name)
-        }
-    }));
-    writer.write_record(&header)?;
-    for step in view.steps() {
-        let mut record = vec![step.start_ms.to_string(), step.end_ms.to_string()];
-        record.extend(
-            step.cells()
-                .map(|cell| cell.map(format_value).unwrap_or_default()),
-        );
-        writer.write_record(&record)?;
-    }
-    writer.flush()
 }
 
 /// The response as pretty JSON, followed by a newline. Every character the sanitiser would

@@ -29,7 +29,7 @@ mod tests {
         );
         assert_eq!(shown("plain — ünïcode 日本 🦀"), "plain — ünïcode 日本 🦀");
         let key = "terminal-test-key-7Yx";
-        let registered = baseten_api::runtime::server_text::RegisteredSecret::new(key);
+        let registered = baseten_api::error::RegisteredSecret::new(key);
         assert_eq!(shown(&format!("[{key}\u{1b}]")), "[<redacted>\\u{1b}]");
         drop(registered);
     }

@@ -10,13 +10,24 @@ use super::models::*;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 
+pub use rt::{
+    API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
+    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient,
+};
+
+/// Configures a [`Client`]: made by [`Client::builder`], finished by
+/// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
+/// `ClientBuilder<Client>`, written before this alias, compiling.)
+pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
+
 /// A client for this API: one method per operation.
 ///
 /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
 /// pass it around. Requests it builds own a clone, so they can be spawned.
 #[derive(Debug, Clone)]
 pub struct Client {
-    runtime: rt::Client,
+    runtime: rt::RuntimeClient,
 }
 
 impl Client {
@@ -44,13 +55,13 @@ impl Client {
     /// A builder for every other setting: base URL, timeouts, retries, headers, a
     /// reqwest client of your own.
     #[must_use]
-    pub fn builder() -> rt::ClientBuilder<Self> {
+    pub fn builder() -> ClientBuilder {
         rt::ClientBuilder::new(DEFAULT_BASE_URL)
     }
 
-    /// The runtime client underneath: settings, and `execute` for requests of your own.
+    /// The runtime client underneath: its settings, and the retry budget left.
     #[must_use]
-    pub fn runtime(&self) -> &rt::Client {
+    pub fn runtime(&self) -> &rt::RuntimeClient {
         &self.runtime
     }
 
@@ -73,12 +84,31 @@ impl Client {
     }
 }
 
-impl ::core::convert::From<rt::Client> for Client {
-    fn from(runtime: rt::Client) -> Self {
+#[doc(hidden)]
+impl ::core::convert::From<rt::RuntimeClient> for Client {
+    fn from(runtime: rt::RuntimeClient) -> Self {
         Self { runtime }
     }
 }
 
+/// What [`Client::deployment_metrics`]`(..).current().send()` returns for `GET
+/// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
+/// `CurrentMetrics<GetModelMetricsResponseV1>`.
+pub type DeploymentMetricsCurrent = rt::CurrentMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::deployment_metrics`]`(..).summary(window).send()` returns for `GET
+/// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
+/// `SummaryMetrics<GetModelMetricsResponseV1>`.
+pub type DeploymentMetricsSummary = rt::SummaryMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::deployment_metrics`]`(..).series(window).send()` returns for `GET
+/// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
+/// `SeriesMetrics<GetModelMetricsResponseV1>`.
+pub type DeploymentMetricsSeries = rt::SeriesMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
 impl Client {
     /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
     /// ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next
@@ -133,6 +163,24 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
     }
 }
 
+/// What [`Client::environment_metrics`]`(..).current().send()` returns for `GET
+/// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
+/// `CurrentMetrics<GetModelMetricsResponseV1>`.
+pub type EnvironmentMetricsCurrent = rt::CurrentMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::environment_metrics`]`(..).summary(window).send()` returns for `GET
+/// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
+/// `SummaryMetrics<GetModelMetricsResponseV1>`.
+pub type EnvironmentMetricsSummary = rt::SummaryMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
+/// What [`Client::environment_metrics`]`(..).series(window).send()` returns for `GET
+/// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
+/// `SeriesMetrics<GetModelMetricsResponseV1>`.
+pub type EnvironmentMetricsSeries = rt::SeriesMetrics<
+    super::models::GetModelMetricsResponseV1,
+>;
 impl Client {
     /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics`
     /// ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next

@@ -314,7 +314,8 @@ fn svg_places_irregular_steps_at_their_real_times() {
         .collect();
     assert_eq!(points.len(), starts.len());
     // x is affine in the step start: equal time differences give equal x differences.
-    let scale = (points[1].0 - points[0].0) / (starts[1] - starts[0]) as f64;
+    let last = points.len() - 1;
+    let scale = (points[last].0 - points[0].0) / (starts[last] - starts[0]) as f64;
     assert!(scale > 0.0);
     for (point, start) in points.iter().zip(&starts) {
         let expected = points[0].0 + (start - starts[0]) as f64 * scale;
@@ -1114,7 +1115,10 @@ fn charts_never_draw_non_finite_coordinates() {
         let mut numbers = 0;
         for node in document.descendants().filter(|n| n.is_element()) {
             for attribute in node.attributes() {
-                let numeric = ["x", "y", "cx", "cy", "width", "height"].contains(&attribute.name());
+                let numeric = [
+                    "x", "y", "cx", "cy", "width", "height", "x1", "y1", "x2", "y2",
+                ]
+                .contains(&attribute.name());
                 let texts: Vec<&str> = if attribute.name() == "d" {
                     attribute
                         .value()

@@ -6,7 +6,7 @@ use baseten_api::models::{
     ModelMetricUnitHintV1 as Unit, ModelMetricValueSetV1,
 };
 use baseten_api::operations::{GetModelDeploymentMetricsQuery, GetModelEnvironmentMetricsQuery};
-use baseten_api::{Client, Error, RetryPolicy};
+use baseten_api::{Client, Error, client::RetryPolicy};
 use serde_json::error::Category;
 use serde_json::{Value, json};
 use wiremock::matchers::any;

@@ -162,14 +162,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
 pub async fn active_replicas(client: &baseten_api::Client, model: &str) -> Result<f64, baseten_api::Error> {
     use baseten_api::metric_names::REPLICAS_ACTIVE;
     let now = client.environment_metrics(model, "production").current().metric(REPLICAS_ACTIVE).send().await?;
-    Ok(now.series(REPLICAS_ACTIVE, &[]).found().and_then(|r| r.value).unwrap_or(0.0))
+    Ok(now.series(REPLICAS_ACTIVE, &[]).unique()?.and_then(|r| r.value).unwrap_or(0.0))
 }
 "#,
     );
     write(
         &root.join("tested/tests/fake.rs"),
         r#"
-use baseten_api::runtime::mock::metrics::MetricsResponseBuilder;
+use baseten_api::mock::MetricsResponseBuilder;
 
 #[tokio::test]
 async fn counts_replicas_against_the_fake() {
@@ -346,9 +346,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
         ("/v1/billing/", billing.to_owned()),
     ]);
     let client = baseten_full::Client::builder().api_key("full-key").base_url(base).build()?;
-    let window = baseten_full::Window::new(1_787_667_015_264, 1_787_667_165_264)?;
+    let window = baseten_full::requests::Window::new(1_787_667_015_264, 1_787_667_165_264)?;
     // The crate's own response type, not the runtime's or another crate's.
-    let series: baseten_full::SeriesMetrics<GetModelMetricsResponseV1> = client
+    let series: baseten_full::requests::SeriesMetrics<GetModelMetricsResponseV1> = client
         .environment_metrics("m1", "production")
         .series(window)
         .metric("baseten_replicas_active")

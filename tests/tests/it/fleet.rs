@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use baseten_api::runtime::mock::throttled::{RetryAfter, Rules, ThrottledServer};
 use baseten_api::runtime::{AttemptContext, InterceptedResponse, Interceptor};
-use baseten_api::{Client, ClientBuilder, Error, RetryPolicy};
+use baseten_api::{Client, ClientBuilder, Error, client::RetryPolicy};
 use futures_util::StreamExt as _;
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -27,11 +27,11 @@ async fn fake(rules: Rules) -> ThrottledServer {
         .unwrap_or_else(|error| panic!("fake: {error}"))
 }
 
-fn builder(base_url: &str) -> ClientBuilder<Client> {
+fn builder(base_url: &str) -> ClientBuilder {
     Client::builder().api_key(API_KEY).base_url(base_url)
 }
 
-fn build(builder: ClientBuilder<Client>) -> Client {
+fn build(builder: ClientBuilder) -> Client {
     builder
         .build()
         .unwrap_or_else(|error| panic!("client: {error}"))

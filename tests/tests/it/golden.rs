@@ -13,8 +13,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use baseten_api::index_mapped::IndexMappedResponse;
-use baseten_api::metrics::{self, Lookup, Series, StatusMatch, Step, Validated, format_value};
+use baseten_api::metrics::IndexMappedResponse;
+use baseten_api::metrics::{
+    self, Lookup, MetricsView, StatusMatch, Step, TimeSeries, format_value,
+};
 use baseten_api::models::GetModelMetricsResponseV1;
 use baseten_tests::{files_with_extension, shared_dir, tests_dir};
 
@@ -114,7 +116,7 @@ fn compare(path: &Path, actual: &str) {
 
 /// A short, human-readable account of the view: mode, window, steps, series with units, and
 /// what the histogram, status and lookup helpers make of it.
-fn summary<R: IndexMappedResponse>(view: Validated<'_, R>) -> String {
+fn summary<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
     let mut text = String::new();
     let mut line = |s: String| {
         text.push_str(&s);
@@ -209,7 +211,7 @@ fn step_span(step: Option<Step<'_>>) -> String {
 }
 
 /// `#d.l name {labels}: KIND, UNIT [symbol], data in n/N steps, last value (and in base unit)`.
-fn series_line<R: IndexMappedResponse>(series: Series<'_, R>, steps: usize) -> String {
+fn series_line<R: IndexMappedResponse>(series: TimeSeries<'_, R>, steps: usize) -> String {
     let unit = series.unit();
     let symbol = unit.symbol().unwrap_or("unknown unit, not converted");
     let with_data = series.points().filter(|p| p.value.is_some()).count();

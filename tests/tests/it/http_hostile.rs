@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::time::Duration;
 
-use baseten_api::{Client, ClientBuilder, Error, RetryPolicy};
+use baseten_api::{Client, ClientBuilder, Error, client::RetryPolicy};
 use wiremock::matchers::{any, header};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -20,14 +20,14 @@ fn fast(attempts: u32) -> RetryPolicy {
         .with_max_backoff(Duration::from_millis(20))
 }
 
-fn builder(base_url: &str) -> ClientBuilder<Client> {
+fn builder(base_url: &str) -> ClientBuilder {
     Client::builder()
         .api_key(API_KEY)
         .base_url(base_url)
         .retry_policy(fast(3))
 }
 
-fn build(builder: ClientBuilder<Client>) -> Client {
+fn build(builder: ClientBuilder) -> Client {
     builder
         .build()
         .unwrap_or_else(|error| panic!("client: {error}"))
@@ -657,7 +657,7 @@ async fn no_error_variant_carries_an_echoed_key() {
             starts[0], starts[1]
         )
     };
-    let window = baseten_api::Window::new(0, 60_000).unwrap();
+    let window = baseten_api::requests::Window::new(0, 60_000).unwrap();
     let mut errors: Vec<(Error, String)> = Vec::new();
 
     // Answers over HTTP, each fetched once through a generated operation or metrics request.

@@ -169,7 +169,10 @@ fn a_generic_module_naming_the_metrics_layer_is_caught() {
 fn generated_conversions_map_every_wire_value_onto_the_runtime_vocabulary() {
     use baseten_api::metrics::Unit;
     use baseten_api::models::{GetModelMetricsResponseV1, ModelMetricDescriptorV1};
-    use baseten_api::{IndexMappedDescriptor as _, IndexMappedResponse as _, MetricsMode};
+    use baseten_api::{
+        metrics::IndexMappedDescriptor as _, metrics::IndexMappedResponse as _,
+        requests::MetricsMode,
+    };
 
     let unit = |hint: &str| {
         let json =

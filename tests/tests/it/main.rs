@@ -1,6 +1,8 @@
 //! The workspace's one integration-test binary: a module per feature, each with a `check` driver.
 
+mod aggregates;
 mod bad_input;
+mod charts;
 mod cli;
 mod client;
 mod conformance;

@@ -241,9 +241,12 @@ async fn billing_audit_logs_and_metrics() {
     );
     assert_eq!(pages.len(), 1);
 
-    let series = baseten_api::runtime::mock::metrics::MetricsResponseBuilder::series(1_000, 30, 2)
-        .gauge("baseten_replicas_active", "COUNT", &[Some(1.0), Some(2.0)]);
-    let window = baseten_api::Window::new(1_000, 61_000).unwrap();
+    let series = baseten_api::mock::MetricsResponseBuilder::series(1_000, 30, 2).gauge(
+        "baseten_replicas_active",
+        "COUNT",
+        &[Some(1.0), Some(2.0)],
+    );
+    let window = baseten_api::requests::Window::new(1_000, 61_000).unwrap();
     let (got, request) = check(series.to_json(), |c| async move {
         c.deployment_metrics("m1", "d1")
             .series(window)
@@ -266,7 +269,7 @@ async fn billing_audit_logs_and_metrics() {
 }
 
 /// A timestamp from RFC 3339 text (the test's own constants).
-fn timestamp(text: &str) -> baseten_api::jiff::Timestamp {
+fn timestamp(text: &str) -> baseten_api::primitives::jiff::Timestamp {
     text.parse()
         .unwrap_or_else(|error| panic!("{text:?} is not a timestamp: {error}"))
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use baseten_api::models::GetModelMetricsResponseV1;
 use baseten_api::operations::GetModelEnvironmentMetricsQuery;
 use baseten_api::runtime::{Method, Request};
-use baseten_api::{AuthScheme, Client, ClientBuilder, Error, RetryPolicy};
+use baseten_api::{Client, ClientBuilder, Error, client::AuthScheme, client::RetryPolicy};
 use serde_json::json;
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -30,14 +30,14 @@ fn fast_retries(attempts: u32) -> RetryPolicy {
         .with_max_backoff(ms(20))
 }
 
-fn builder(base_url: &str) -> ClientBuilder<Client> {
+fn builder(base_url: &str) -> ClientBuilder {
     Client::builder()
         .api_key(API_KEY)
         .base_url(base_url)
         .retry_policy(fast_retries(3))
 }
 
-fn build(builder: ClientBuilder<Client>) -> Client {
+fn build(builder: ClientBuilder) -> Client {
     builder
         .build()
         .unwrap_or_else(|error| panic!("client: {error}"))

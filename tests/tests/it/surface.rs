@@ -129,10 +129,24 @@ fn support_structs_and_the_fake_avoid_the_models_names() {
         );
         assert_eq!(
             names(&generated.lock.support_types),
-            [(
-                "metrics GET /v1/models/{model_id}/environments/{env_name}/metrics",
-                "EnvironmentMetricsOperation2"
-            )]
+            [
+                (
+                    "metrics GET /v1/models/{model_id}/environments/{env_name}/metrics",
+                    "EnvironmentMetricsOperation2"
+                ),
+                (
+                    "metrics current GET /v1/models/{model_id}/environments/{env_name}/metrics",
+                    "EnvironmentMetricsCurrent"
+                ),
+                (
+                    "metrics series GET /v1/models/{model_id}/environments/{env_name}/metrics",
+                    "EnvironmentMetricsSeries"
+                ),
+                (
+                    "metrics summary GET /v1/models/{model_id}/environments/{env_name}/metrics",
+                    "EnvironmentMetricsSummary"
+                ),
+            ]
         );
     });
     check("fake-baseten", |generated| {
@@ -143,6 +157,20 @@ fn support_structs_and_the_fake_avoid_the_models_names() {
         let mock = &generated.files["mock.rs"];
         assert!(
             mock.contains("rt::mock::Expectation<'_, FakeBaseten2>"),
+            "{mock}"
+        );
+        // Runtime items the client and the fake re-export are taken too.
+        for taken in ["RetryPolicy", "Expectation"] {
+            assert_eq!(
+                generated
+                    .lock
+                    .types
+                    .get(&format!("#/components/schemas/{taken}")),
+                Some(&format!("{taken}2"))
+            );
+        }
+        assert!(
+            mock.contains("rt::mock::Expectation<'_, Expectation2>"),
             "{mock}"
         );
     });
@@ -316,7 +344,12 @@ fn the_lock_records_only_what_a_selection_emits() {
     // Unselected, the schema named like the support struct no longer pushes it aside.
     assert_eq!(
         output.names.support_types.values().collect::<Vec<_>>(),
-        ["EnvironmentMetricsOperation"]
+        [
+            "EnvironmentMetricsOperation",
+            "EnvironmentMetricsCurrent",
+            "EnvironmentMetricsSeries",
+            "EnvironmentMetricsSummary"
+        ]
     );
 }
 
@@ -359,5 +392,51 @@ fn a_newcomer_never_takes_a_locked_entry_point() {
     assert_eq!(
         locked.client_methods[newcomer],
         "get_aclient_client_environment_metrics_request"
+    );
+}
+
+/// A schema named like a metrics result alias (`EnvironmentMetricsSeries`) keeps its name; the
+/// alias takes the next free one, and the crate still names each once.
+#[test]
+fn result_aliases_avoid_the_models_names() {
+    let text =
+        std::fs::read_to_string(tests_dir().join("fixtures/surface/support-struct.yaml")).unwrap();
+    let text = text.replace("EnvironmentMetricsOperation", "EnvironmentMetricsSeries");
+    let output = baseten_codegen::generate(&Input {
+        spec_path: "support-struct-alias",
+        spec_text: &text,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        output
+            .names
+            .types
+            .get("#/components/schemas/EnvironmentMetricsSeries"),
+        Some(&"EnvironmentMetricsSeries".to_owned())
+    );
+    let aliases: Vec<&str> = output
+        .names
+        .support_types
+        .values()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        aliases,
+        [
+            "EnvironmentMetricsOperation",
+            "EnvironmentMetricsCurrent",
+            "EnvironmentMetricsSeries2",
+            "EnvironmentMetricsSummary"
+        ]
+    );
+    let client = &output.files["client.rs"];
+    assert!(
+        client.contains("pub type EnvironmentMetricsSeries2 = rt::SeriesMetrics<"),
+        "{client}"
+    );
+    assert_eq!(
+        client.matches("pub type EnvironmentMetricsSeries ").count(),
+        0
     );
 }

@@ -2,9 +2,9 @@
 //! dates, untagged unions, integer enums, and what stays `serde_json::Value` with its note), and
 //! how the generated types decode real-looking values, exactly, with errors naming their path.
 
-use baseten_api::Decimal;
 use baseten_api::metrics;
 use baseten_api::models::{DedicatedUsageV1, UsageSummaryV1};
+use baseten_api::primitives::Decimal;
 use baseten_codegen::Input;
 use baseten_codegen::ir::{Api, TypeDef, TypeRef};
 use baseten_tests::snapshots::types::models as fixture;

@@ -19,7 +19,7 @@ const OVERWRITE_ENV: &str = "UI_OVERWRITE";
 /// A program that uses what the cases use (the client, the typestate requests, the models): the
 /// candidate `baseten_api` it compiles against is the one this binary was built with.
 const CONTROL: &str = r#"
-use baseten_api::{Client, Window};
+use baseten_api::{Client, requests::Window};
 async fn fetch(client: &Client) -> Result<(), baseten_api::Error> {
     let window = Window::new(1_783_191_332_703, 1_783_192_532_703)?;
     let series = client.environment_metrics("m", "e").series(window).send().await?;

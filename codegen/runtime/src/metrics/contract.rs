@@ -75,7 +75,7 @@ pub enum ResponseError {
 /// saved: a `CURRENT` or `SUMMARY` response holds one value set, a `SERIES` one has a positive
 /// `step_seconds`.
 ///
-/// [`Metrics::check`] runs it on a fetched response (after comparing the modes), and
+/// [`CheckedMetrics::check`] runs it on a fetched response (after comparing the modes), and
 /// [`metrics::validate_response`](crate::metrics::validate_response) on a saved one, in the mode it names; both then run
 /// [`metrics::validate`](crate::metrics::validate).
 pub(crate) fn check_mode_counts(

@@ -1,4 +1,4 @@
-//! CSV export of the long table, whose format is a stable contract (see [`Validated::write_csv`]).
+//! CSV export of the long table, whose format is a stable contract (see [`MetricsView::write_csv`]).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -6,7 +6,7 @@ use std::io;
 use crate::index_mapped::IndexMappedResponse;
 
 use super::number::write_value;
-use super::view::Validated;
+use super::view::{Metric, MetricsView, TimeSeries};
 
 /// Bytes gathered before they are handed to the writer: large enough that the writer is called
 /// rarely, small enough to stay in cache.
@@ -161,7 +161,7 @@ pub const CSV_HEADER: [&str; 5] = ["step_start_ms", "step_end_ms", "metric", "la
 /// | `1e-300` | `0.`, 299 zeros, `1` (302 characters) |
 /// | `f64::MAX` | `17976931348623157` followed by 292 zeros (309 digits) |
 ///
-/// Validated responses hold only finite values; for completeness, NaN is written `NaN` and the
+/// MetricsView responses hold only finite values; for completeness, NaN is written `NaN` and the
 /// infinities `inf` and `-inf`.
 pub fn format_value(value: f64) -> String {
     let mut out = Vec::with_capacity(24);
@@ -174,7 +174,7 @@ pub fn format_value(value: f64) -> String {
 ///
 /// `{}` becomes the empty string. Nothing inside keys or values is escaped, so a key or value
 /// containing `=` or `;` makes the text ambiguous to split; it is meant for reading and grouping,
-/// while [`Series::labels`](super::Series::labels) has the exact map.
+/// while [`TimeSeries::labels`](super::TimeSeries::labels) has the exact map.
 pub fn format_labels(labels: &BTreeMap<String, String>) -> String {
     let pairs: Vec<String> = labels
         .iter()
@@ -183,7 +183,7 @@ pub fn format_labels(labels: &BTreeMap<String, String>) -> String {
     pairs.join(";")
 }
 
-impl<R: IndexMappedResponse> Validated<'_, R> {
+impl<R: IndexMappedResponse> MetricsView<'_, R> {
     /// Writes the long table ([`long_rows`](Self::long_rows)) as CSV.
     ///
     /// The format is a stable contract:
@@ -213,15 +213,109 @@ impl<R: IndexMappedResponse> Validated<'_, R> {
 
     /// The CSV of [`write_csv`](Self::write_csv) as a string.
     pub fn to_csv(&self) -> String {
-        let mut bytes = Vec::new();
-        // Writing into a Vec cannot fail, and every field is a Rust string, so the bytes are
-        // UTF-8; neither fallback below is expected to be taken.
-        if self.write_csv(&mut bytes).is_err() {
-            return String::new();
-        }
-        String::from_utf8(bytes)
-            .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+        into_string(|bytes| self.write_csv(bytes))
     }
+
+    /// Writes the wide table ([`wide_table`](Self::wide_table)) as CSV: a row per step, a column
+    /// per series.
+    ///
+    /// - The header is `step_start_ms,step_end_ms`, then one column per series in response order
+    ///   (descriptor, then label set), named `metric{labels}` with the labels as in
+    ///   [`format_labels`] (`latency{quantile=0.99}`), or just `metric` for the unlabelled series.
+    ///   Two series with the same name and labels give two columns of the same name.
+    /// - Then one row per step: its span as in [`write_csv`](Self::write_csv), then each series'
+    ///   value ([`format_value`]), empty where it had no data.
+    /// - Quoting, line ends and encoding as in [`write_csv`](Self::write_csv).
+    ///
+    /// ```
+    /// use baseten_api::metrics;
+    /// use baseten_api::models::GetModelMetricsResponseV1;
+    ///
+    /// let json = br#"{"start_epoch_millis": 0, "end_epoch_millis": 60000, "mode": "SERIES",
+    ///   "step_seconds": 30,
+    ///   "metric_descriptors": [{"name": "requests", "unit_hint": "COUNT", "kind": "COUNTER",
+    ///     "label_sets": [{"status": "2xx"}, {"status": "5xx"}]}],
+    ///   "metric_values": [{"start_epoch_millis": 0, "values": [[40, 2]]},
+    ///                     {"start_epoch_millis": 30000, "values": [[38, null]]}]}"#;
+    /// let response: GetModelMetricsResponseV1 = metrics::decode(json)?;
+    /// let csv = metrics::validate(&response)?.to_wide_csv();
+    /// assert_eq!(csv, "step_start_ms,step_end_ms,requests{status=2xx},requests{status=5xx}\n\
+    ///                  0,30000,40,2\n30000,60000,38,\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_wide_csv<W: io::Write>(&self, out: W) -> io::Result<()> {
+        write_wide(out, *self, &self.all_series().collect::<Vec<_>>())
+    }
+
+    /// The CSV of [`write_wide_csv`](Self::write_wide_csv) as a string.
+    pub fn to_wide_csv(&self) -> String {
+        into_string(|bytes| self.write_wide_csv(bytes))
+    }
+}
+
+impl<R: IndexMappedResponse> Metric<'_, R> {
+    /// Writes this metric's columns of the wide CSV ([`MetricsView::write_wide_csv`]): the same
+    /// header and rows, with only this metric's series.
+    pub fn write_wide_csv<W: io::Write>(&self, out: W) -> io::Result<()> {
+        write_wide(out, self.view(), &self.series().collect::<Vec<_>>())
+    }
+
+    /// The CSV of [`write_wide_csv`](Self::write_wide_csv) as a string.
+    pub fn to_wide_csv(&self) -> String {
+        into_string(|bytes| self.write_wide_csv(bytes))
+    }
+}
+
+/// The wide CSV of `columns`, a row per step of `view`.
+fn write_wide<R: IndexMappedResponse, W: io::Write>(
+    mut out: W,
+    view: MetricsView<'_, R>,
+    columns: &[TimeSeries<'_, R>],
+) -> io::Result<()> {
+    let mut buffer = Vec::with_capacity(CHUNK + 1024);
+    buffer.extend_from_slice(b"step_start_ms,step_end_ms");
+    for series in columns {
+        let labels = format_labels(series.labels);
+        let column = if labels.is_empty() {
+            series.name.to_owned()
+        } else {
+            format!("{}{{{labels}}}", series.name)
+        };
+        buffer.push(b',');
+        push_field(&mut buffer, column.as_bytes());
+    }
+    buffer.push(b'\n');
+    let mut integer = itoa::Buffer::new();
+    for step in view.steps() {
+        buffer.extend_from_slice(integer.format(step.start_ms).as_bytes());
+        buffer.push(b',');
+        buffer.extend_from_slice(integer.format(step.end_ms).as_bytes());
+        for series in columns {
+            buffer.push(b',');
+            if let Some(value) = step.value(series.descriptor_index, series.label_index) {
+                write_value(&mut buffer, value);
+            }
+        }
+        buffer.push(b'\n');
+        if buffer.len() >= CHUNK {
+            out.write_all(&buffer)?;
+            buffer.clear();
+        }
+    }
+    out.write_all(&buffer)?;
+    out.flush()
+}
+
+/// What `write` writes into a `Vec`, as a string.
+fn into_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+    let mut bytes = Vec::new();
+    // Writing into a Vec cannot fail, and every field is a Rust string, so the bytes are
+    // UTF-8; neither fallback below is expected to be taken.
+    if write(&mut bytes).is_err() {
+        return String::new();
+    }
+    String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
@@ -280,6 +374,15 @@ mod tests {
         }"#;
         let r: GetModelMetricsResponseV1 = decode(json.as_bytes()).unwrap();
         let view = validate(&r).unwrap();
+        assert_eq!(
+            view.to_wide_csv(),
+            "step_start_ms,step_end_ms,\"m,1{a=x\ny;b=say \"\"hi\"\"}\",\"m,1\"\n1000,2000,-0,\n"
+        );
+        let empty = view.metric("empty").unique().unwrap().unwrap();
+        assert_eq!(
+            empty.to_wide_csv(),
+            "step_start_ms,step_end_ms\n1000,2000\n"
+        );
         assert_eq!(
             view.to_csv(),
             "step_start_ms,step_end_ms,metric,labels,value\n\

@@ -33,7 +33,7 @@ pub enum ExportError {
 }
 
 /// Decodes `json` as an `R`, checks it as [`validate_response`] does and writes its CSV (the
-/// contract of [`Validated::write_csv`](super::Validated::write_csv)) to `out`.
+/// contract of [`MetricsView::write_csv`](super::MetricsView::write_csv)) to `out`.
 ///
 /// The output, the errors and what is accepted are those of
 /// `decode::<R>` → `validate_response` → `write_csv`; what differs is the cost. The value sets

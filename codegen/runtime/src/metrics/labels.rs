@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::index_mapped::IndexMappedResponse;
 
-use super::view::{Metric, Series};
+use super::view::{Metric, TimeSeries};
 
 /// Label key of a histogram's quantile series, e.g. `{"quantile": "0.99"}`.
 const QUANTILE_LABEL: &str = "quantile";
@@ -22,9 +22,9 @@ pub struct Histogram<'a, R> {
     /// order (numeric, so `0.5` < `0.95` < `0.99` < `1`); equal quantiles keep response order.
     pub quantiles: Vec<QuantileSeries<'a, R>>,
     /// The first series labelled `stat: avg` (without a numeric quantile).
-    pub average: Option<Series<'a, R>>,
+    pub average: Option<TimeSeries<'a, R>>,
     /// Everything else, in response order: further averages, unparsable quantiles, other labels.
-    pub other: Vec<Series<'a, R>>,
+    pub other: Vec<TimeSeries<'a, R>>,
 }
 
 /// A quantile series and its quantile, parsed from the `quantile` label.
@@ -32,7 +32,7 @@ pub struct QuantileSeries<'a, R> {
     /// The quantile, e.g. `0.99`.
     pub quantile: f64,
     /// The series.
-    pub series: Series<'a, R>,
+    pub series: TimeSeries<'a, R>,
 }
 
 impl<R> fmt::Debug for Histogram<'_, R> {
@@ -54,7 +54,7 @@ impl<R> fmt::Debug for QuantileSeries<'_, R> {
     }
 }
 
-impl<'a, R: IndexMappedResponse> Series<'a, R> {
+impl<'a, R: IndexMappedResponse> TimeSeries<'a, R> {
     /// The `quantile` label as a number, when it parses as a finite `f64`.
     pub fn quantile(&self) -> Option<f64> {
         self.label(QUANTILE_LABEL)
@@ -103,7 +103,7 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     /// The series whose `status` label falls within `query`, in response order: for
     /// `Class(5)`, both `5xx` and `503`; for `Code(503)`, only `503` (a `5xx` series also
     /// counts other codes, so it is not a match).
-    pub fn series_with_status(&self, query: StatusMatch) -> Vec<Series<'a, R>> {
+    pub fn series_with_status(&self, query: StatusMatch) -> Vec<TimeSeries<'a, R>> {
         self.series()
             .filter(|series| series.status().is_some_and(|status| query.covers(status)))
             .collect()
@@ -230,7 +230,12 @@ mod tests {
     fn histogram_orders_quantiles_numerically_and_keeps_the_average_apart() {
         let r: GetModelMetricsResponseV1 = decode(RESPONSE.as_bytes()).unwrap();
         let view = validate(&r).unwrap();
-        let histogram = view.metric("latency").found().unwrap().histogram();
+        let histogram = view
+            .metric("latency")
+            .unique()
+            .unwrap()
+            .unwrap()
+            .histogram();
         let quantiles: Vec<_> = histogram.quantiles.iter().map(|q| q.quantile).collect();
         assert_eq!(quantiles, [0.5, 0.95, 0.99, 1.0]);
         let p99 = histogram.quantiles.get(2).unwrap();
@@ -244,7 +249,7 @@ mod tests {
     fn series_with_status_matches_codes_within_a_class() {
         let r: GetModelMetricsResponseV1 = decode(RESPONSE.as_bytes()).unwrap();
         let view = validate(&r).unwrap();
-        let requests = view.metric("requests").found().unwrap();
+        let requests = view.metric("requests").unique().unwrap().unwrap();
         let values = |query| -> Vec<_> {
             requests
                 .series_with_status(query)

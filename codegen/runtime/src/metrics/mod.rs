@@ -10,16 +10,18 @@
 //!    Keys repeated within one object are refused, and integers accept `-0`.
 //! 2. [`validate`] checks that every value set lines up with the descriptors, that steps are in
 //!    time order and inside the window, that a summary has one value set and that every value is
-//!    finite. Only then is a view ([`Validated`]) handed out, so the views never meet a
+//!    finite. Only then is a view ([`MetricsView`]) handed out, so the views never meet a
 //!    misaligned response. [`validate_response`] adds the checks of the response's own mode
 //!    that a fetched response gets (one value set for `CURRENT` and `SUMMARY`, a positive
 //!    `step_seconds` for `SERIES`): use it for saved responses.
-//! 3. The views borrow the response and copy no values: [`Validated::steps`],
-//!    [`Validated::all_series`], lookups by name and labels ([`Validated::series_named`],
-//!    [`Validated::series`]), per-series [`Point`]s, [`Histogram`] and status
+//! 3. The views borrow the response and copy no values: [`MetricsView::steps`],
+//!    [`MetricsView::all_series`], lookups by name and labels ([`MetricsView::series_named`],
+//!    [`MetricsView::series`]), per-series [`Point`]s, [`Histogram`] and status
 //!    ([`StatusMatch`]) helpers, unit conversion ([`Unit`]), a [`WideTable`], a long table
-//!    ([`Validated::long_rows`]) and its CSV export ([`Validated::write_csv`], whose format is a
-//!    stable contract documented there).
+//!    ([`MetricsView::long_rows`]) and its CSV export ([`MetricsView::write_csv`], whose format is a
+//!    stable contract documented there), the wide CSV ([`MetricsView::write_wide_csv`], a column
+//!    per series) and SVG line charts ([`MetricsView::to_svg_chart`], [`Metric::to_svg_chart`]:
+//!    nice ticks in a scaled unit, round time ticks, a legend, gaps at nulls).
 //! 4. [`export_csv`] goes from JSON bytes straight to that CSV, with the same output and errors,
 //!    holding the values in a flat list (8 bytes each) rather than a `Vec` per descriptor and
 //!    step, so memory stays near the input's size; [`summarize`] gives every series' statistics
@@ -65,8 +67,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`IndexMappedResponse`]: crate::index_mapped::IndexMappedResponse
 
+mod aggregate;
+mod axis;
+mod chart;
 pub(crate) mod contract;
 mod csv_export;
 mod export;
@@ -79,6 +83,8 @@ mod validate;
 mod view;
 
 pub use crate::decode::{DecodeError, ValueLocation, decode};
+pub use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+pub use aggregate::{Ratio, StepValues};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
@@ -86,4 +92,14 @@ pub use summary::{SeriesStats, SeriesSummary, Summary, summarize};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
 pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};
-pub use view::{Lookup, Metric, Point, Series, Step, Validated};
+pub use view::{AmbiguousLookup, Lookup, Metric, MetricsView, Point, Step, TimeSeries};
+
+/// The old name of [`MetricsView`].
+#[doc(hidden)]
+#[deprecated(note = "renamed `MetricsView`")]
+pub type Validated<'a, R> = MetricsView<'a, R>;
+
+/// The old name of [`TimeSeries`], which shared its name with the `SERIES` mode.
+#[doc(hidden)]
+#[deprecated(note = "renamed `TimeSeries`; the `SERIES` mode is `requests::mode::SeriesMode`")]
+pub type Series<'a, R> = TimeSeries<'a, R>;

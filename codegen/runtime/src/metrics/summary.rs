@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use super::export::{ExportError, FlatSets};
 use super::unit::Unit;
 use super::validate::validate_response;
-use super::view::Validated;
+use super::view::MetricsView;
 use crate::decode::decode;
 use crate::decode::strict::Strict;
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
@@ -79,8 +79,8 @@ pub struct Summary<R> {
     stats: Vec<SeriesStats>,
 }
 
-impl<'a, R: IndexMappedResponse> Validated<'a, R> {
-    /// Every series' statistics, in [`all_series`](Validated::all_series) order: what
+impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
+    /// Every series' statistics, in [`all_series`](MetricsView::all_series) order: what
     /// [`summarize`] gives for the same response.
     pub fn series_stats(&self) -> Vec<SeriesStats> {
         let mut stats = vec![SeriesStats::default(); self.series_count()];
@@ -96,7 +96,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
 }
 
 impl<R: IndexMappedResponse> Summary<R> {
-    /// The mode's wire string, as [`Validated::mode`].
+    /// The mode's wire string, as [`MetricsView::mode`].
     pub fn mode(&self) -> Option<&str> {
         self.response.mode_str()
     }
@@ -122,7 +122,7 @@ impl<R: IndexMappedResponse> Summary<R> {
     }
 
     /// Every series with its statistics, in response order (descriptor by descriptor, then
-    /// label set by label set), as [`Validated::all_series`].
+    /// label set by label set), as [`MetricsView::all_series`].
     pub fn series(&self) -> impl Iterator<Item = SeriesSummary<'_>> {
         let mut stats = self.stats.iter();
         self.response
@@ -152,7 +152,7 @@ impl<R: IndexMappedResponse> Summary<R> {
 }
 
 /// Decodes `json` as an `R`, checks it as [`validate_response`] does and gives every series'
-/// statistics: what `decode::<R>` → `validate_response` → [`Validated::series_stats`] gives, with the same
+/// statistics: what `decode::<R>` → `validate_response` → [`MetricsView::series_stats`] gives, with the same
 /// errors, but without holding the values (about 5 in-memory bytes per JSON byte for the typed
 /// response): each is folded into its series' statistics as it is read, so memory is the
 /// descriptors and a few bytes per step.

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::index_mapped::IndexMappedResponse;
 
-use super::view::{Series, Step, Validated};
+use super::view::{MetricsView, Step, TimeSeries};
 
 /// One row per step, one column per series.
 ///
@@ -12,8 +12,8 @@ use super::view::{Series, Step, Validated};
 /// [`Step`], whose [`cells`](Step::cells) yields one value per column in the same order.
 pub struct WideTable<'a, R> {
     /// The columns, in response order.
-    pub columns: Vec<Series<'a, R>>,
-    view: Validated<'a, R>,
+    pub columns: Vec<TimeSeries<'a, R>>,
+    view: MetricsView<'a, R>,
 }
 
 impl<R> fmt::Debug for WideTable<'_, R> {
@@ -36,7 +36,7 @@ pub struct LongRow<'a, R> {
     /// The step.
     pub step: Step<'a>,
     /// The series.
-    pub series: Series<'a, R>,
+    pub series: TimeSeries<'a, R>,
     /// The value, or `None` when the series had no data in the step.
     pub value: Option<f64>,
 }
@@ -62,7 +62,7 @@ impl<R> fmt::Debug for LongRow<'_, R> {
     }
 }
 
-impl<'a, R: IndexMappedResponse> Validated<'a, R> {
+impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
     /// The wide table: a column per series, a row per step.
     pub fn wide_table(&self) -> WideTable<'a, R> {
         WideTable {
@@ -85,15 +85,15 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     }
 }
 
-/// The iterator behind [`Validated::long_rows`]: steps in order, and in each every series.
+/// The iterator behind [`MetricsView::long_rows`]: steps in order, and in each every series.
 ///
 /// Hand-written rather than nested `flat_map`s, which rebuilt every metric and series for each
 /// step and ran slower: here the series are listed once, and a row is a step, a copied
-/// [`Series`] and one indexed value.
+/// [`TimeSeries`] and one indexed value.
 struct LongRows<'a, R> {
-    view: Validated<'a, R>,
+    view: MetricsView<'a, R>,
     /// Every series, in response order.
-    series: Vec<Series<'a, R>>,
+    series: Vec<TimeSeries<'a, R>>,
     /// The step whose rows are being produced.
     step: Option<Step<'a>>,
     /// Index of the step after it.

@@ -4,7 +4,7 @@
 ///
 /// Values are reported as scraped, so the raw value is always what the hint says (GPU memory is
 /// in mebibytes, for instance). [`to_base`](Unit::to_base) converts into the base unit; the raw
-/// values stay available through [`Series::points`](super::Series::points).
+/// values stay available through [`TimeSeries::points`](super::TimeSeries::points).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unit {
     /// `PER_SECOND`: a rate per second.

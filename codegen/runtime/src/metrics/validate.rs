@@ -3,7 +3,7 @@
 use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _};
 
 use super::contract::{MetricsMode, ResponseError, check_mode_counts};
-use super::view::Validated;
+use super::view::MetricsView;
 use crate::server_text::ServerText;
 
 /// The mode string of a summary response, which must hold exactly one value set.
@@ -104,7 +104,9 @@ pub enum AlignmentError {
 /// Not errors: a step starting before the window start (steps are aligned to whole seconds), a
 /// last step starting exactly at the window end (an empty step), unknown modes, unit hints and
 /// kinds, descriptors with no label sets, and responses with no descriptors or no value sets.
-pub fn validate<R: IndexMappedResponse>(response: &R) -> Result<Validated<'_, R>, AlignmentError> {
+pub fn validate<R: IndexMappedResponse>(
+    response: &R,
+) -> Result<MetricsView<'_, R>, AlignmentError> {
     let value_sets = response.value_sets();
     check_value_sets(
         response,
@@ -119,7 +121,7 @@ pub fn validate<R: IndexMappedResponse>(response: &R) -> Result<Validated<'_, R>
             check_values(index, response.descriptors(), values)
         },
     )?;
-    Ok(Validated::new(response))
+    Ok(MetricsView::new(response))
 }
 
 /// The checks of [`validate`], for value sets held in any layout: `count` value sets, the start
@@ -161,13 +163,13 @@ pub(crate) fn check_value_sets<R: IndexMappedResponse>(
 
 /// Checks a saved response as a fetched one is checked, in the mode it names.
 ///
-/// A fetched response passes [`Metrics::check`](crate::requests::Metrics::check); this runs the
+/// A fetched response passes [`CheckedMetrics::check`](crate::requests::CheckedMetrics::check); this runs the
 /// same checks on one read from a file: a `CURRENT` or `SUMMARY` response holds exactly one
 /// value set, a `SERIES` response has a positive `step_seconds`, and then [`validate`]. A mode
 /// this crate does not know (or a type without one) gets [`validate`] alone.
 pub fn validate_response<R: IndexMappedResponse>(
     response: &R,
-) -> Result<Validated<'_, R>, ResponseError> {
+) -> Result<MetricsView<'_, R>, ResponseError> {
     match response.mode() {
         Some(mode) => {
             check_mode_counts(mode, response.value_sets().len(), response.step_seconds())?;

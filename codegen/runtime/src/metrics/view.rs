@@ -11,22 +11,22 @@ use super::unit::Unit;
 ///
 /// It only borrows the response; the views it hands out borrow it too and copy no values. It is
 /// `Copy`, so pass it by value.
-pub struct Validated<'a, R> {
+pub struct MetricsView<'a, R> {
     response: &'a R,
 }
 
 // Manual impls: deriving would require `R: Clone`/`R: Debug`, but only a reference is held.
-impl<R> Clone for Validated<'_, R> {
+impl<R> Clone for MetricsView<'_, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<R> Copy for Validated<'_, R> {}
+impl<R> Copy for MetricsView<'_, R> {}
 
-impl<R: IndexMappedResponse> fmt::Debug for Validated<'_, R> {
+impl<R: IndexMappedResponse> fmt::Debug for MetricsView<'_, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Validated")
+        f.debug_struct("MetricsView")
             .field("mode", &self.mode())
             .field("window_start_ms", &self.window_start_ms())
             .field("window_end_ms", &self.window_end_ms())
@@ -36,7 +36,7 @@ impl<R: IndexMappedResponse> fmt::Debug for Validated<'_, R> {
     }
 }
 
-impl<'a, R: IndexMappedResponse> Validated<'a, R> {
+impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
     /// Only [`validate`](super::validate) may build one, after its checks pass, or code holding
     /// a response that passed them and cannot have changed since (the typestate results in
     /// `crate::requests`, which own theirs).
@@ -126,7 +126,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     }
 
     /// Every series, in response order: descriptor by descriptor, then label set by label set.
-    pub fn all_series(&self) -> impl Iterator<Item = Series<'a, R>> + use<'a, R> {
+    pub fn all_series(&self) -> impl Iterator<Item = TimeSeries<'a, R>> + use<'a, R> {
         self.metrics().flat_map(|metric| metric.series())
     }
 
@@ -147,7 +147,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     /// `Found` with an empty list when the metric exists but has no label sets;
     /// [`Lookup::NotFound`] when no descriptor has that name; [`Lookup::Ambiguous`] (one list per
     /// descriptor, in descriptor order) when several descriptors share it.
-    pub fn series_named(&self, name: &str) -> Lookup<Vec<Series<'a, R>>> {
+    pub fn series_named(&self, name: &str) -> Lookup<Vec<TimeSeries<'a, R>>> {
         self.metric(name).map(|metric| metric.series().collect())
     }
 
@@ -157,7 +157,7 @@ impl<'a, R: IndexMappedResponse> Validated<'a, R> {
     /// with the same value and no other key may be (`&[]` finds the unlabelled series `{}`). A
     /// key given twice keeps its last value. [`Lookup::Ambiguous`] (every match, in response
     /// order) when the response repeats that name and label set.
-    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<Series<'a, R>> {
+    pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<TimeSeries<'a, R>> {
         let wanted: BTreeMap<&str, &str> = labels.iter().copied().collect();
         Lookup::from_matches(
             self.all_series()
@@ -209,13 +209,40 @@ impl<'a> Step<'a> {
     }
 
     /// This step's values in response order (descriptor, then label set): one per series, in the
-    /// order of [`Validated::all_series`] and of the [`WideTable`](super::WideTable) columns.
+    /// order of [`MetricsView::all_series`] and of the [`WideTable`](super::WideTable) columns.
     pub fn cells(&self) -> impl Iterator<Item = Option<f64>> + use<'a> {
         self.values.iter().flat_map(|list| list.iter().copied())
     }
 }
 
 /// Result of a lookup by name, or by name and labels.
+///
+/// A response may repeat a metric name, or a name and label set, so a lookup has three
+/// outcomes and ambiguity is one of them: [`unique`](Self::unique) makes it an error to handle
+/// (`?` turns it into [`Error::InvalidResponse`](crate::Error::InvalidResponse)), and a `match`
+/// gets every match.
+///
+/// ```
+/// use baseten_api::metrics::{self, Lookup};
+/// use baseten_api::models::GetModelMetricsResponseV1;
+///
+/// let json = br#"{"start_epoch_millis": 0, "end_epoch_millis": 1000, "mode": "CURRENT",
+///   "metric_descriptors": [
+///     {"name": "replicas", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": [{}]},
+///     {"name": "replicas", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": [{}]}],
+///   "metric_values": [{"start_epoch_millis": 0, "values": [[2], [3]]}]}"#;
+/// let response: GetModelMetricsResponseV1 = metrics::decode(json)?;
+/// let view = metrics::validate(&response)?;
+/// let error = view.series("replicas", &[]).unique().unwrap_err();
+/// assert_eq!(error.matches, 2);
+/// assert!(view.series("absent", &[]).unique()?.is_none());
+/// match view.series("replicas", &[]) {
+///     Lookup::Found(one) => println!("{:?}", one.value_at(0)),
+///     Lookup::NotFound => println!("no replicas"),
+///     Lookup::Ambiguous(all) => assert_eq!(all.len(), 2),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup<T> {
     /// Exactly one match.
@@ -227,7 +254,7 @@ pub enum Lookup<T> {
 }
 
 impl<T> Lookup<T> {
-    fn from_matches(mut matches: Vec<T>) -> Self {
+    pub(crate) fn from_matches(mut matches: Vec<T>) -> Self {
         match matches.len() {
             0 => Self::NotFound,
             1 => matches.pop().map_or(Self::NotFound, Self::Found),
@@ -235,11 +262,36 @@ impl<T> Lookup<T> {
         }
     }
 
-    /// The match, if there is exactly one.
+    /// The one match, `None` for none, and an error when there are several: ambiguity is never
+    /// read as "not there".
+    pub fn unique(self) -> Result<Option<T>, AmbiguousLookup> {
+        match self {
+            Self::Found(found) => Ok(Some(found)),
+            Self::NotFound => Ok(None),
+            Self::Ambiguous(matches) => Err(AmbiguousLookup {
+                matches: matches.len(),
+            }),
+        }
+    }
+
+    /// The match, if there is exactly one: `None` both when there is none and when there are
+    /// several.
+    #[deprecated(
+        note = "reads an ambiguous lookup as None; use `unique()`, which makes it an error, or match on the Lookup"
+    )]
     pub fn found(self) -> Option<T> {
         match self {
             Self::Found(found) => Some(found),
             Self::NotFound | Self::Ambiguous(_) => None,
+        }
+    }
+
+    /// Every match, in response order: none, one, or all of an ambiguous lookup.
+    pub fn into_matches(self) -> Vec<T> {
+        match self {
+            Self::Found(found) => vec![found],
+            Self::NotFound => Vec::new(),
+            Self::Ambiguous(matches) => matches,
         }
     }
 
@@ -258,6 +310,26 @@ impl<T> Lookup<T> {
     }
 }
 
+/// A lookup that expected at most one match found several: the response repeats a metric name
+/// (or a name and label set). From [`Lookup::unique`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the response has {matches} matches where at most one was expected (a repeated metric name or label set)"
+)]
+pub struct AmbiguousLookup {
+    /// How many matches there were (at least 2).
+    pub matches: usize,
+}
+
+impl From<AmbiguousLookup> for crate::Error {
+    /// An ambiguous response is not the answer a caller can use: an
+    /// [`InvalidResponse`](crate::InvalidResponse) whose
+    /// [`downcast_ref`](crate::InvalidResponse::downcast_ref) gives the [`AmbiguousLookup`].
+    fn from(error: AmbiguousLookup) -> Self {
+        Self::InvalidResponse(crate::InvalidResponse::new(error))
+    }
+}
+
 /// One metric (descriptor) and its series.
 pub struct Metric<'a, R> {
     /// Position among the descriptors, i.e. in every value set's `values` (0-based).
@@ -271,7 +343,7 @@ pub struct Metric<'a, R> {
     /// The label set of each series, in value order.
     pub label_sets: &'a [BTreeMap<String, String>],
     unit: Unit,
-    view: Validated<'a, R>,
+    view: MetricsView<'a, R>,
 }
 
 impl<R> Clone for Metric<'_, R> {
@@ -295,7 +367,7 @@ impl<R> fmt::Debug for Metric<'_, R> {
 }
 
 impl<'a, R: IndexMappedResponse> Metric<'a, R> {
-    fn new(view: Validated<'a, R>, index: usize, descriptor: &'a R::Descriptor) -> Self {
+    fn new(view: MetricsView<'a, R>, index: usize, descriptor: &'a R::Descriptor) -> Self {
         Self {
             index,
             name: descriptor.name(),
@@ -312,13 +384,18 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
         self.unit
     }
 
+    /// The whole response's view this metric belongs to.
+    pub(crate) fn view(&self) -> MetricsView<'a, R> {
+        self.view
+    }
+
     /// The metric's series, in label-set order.
-    pub fn series(&self) -> impl ExactSizeIterator<Item = Series<'a, R>> + use<'a, R> {
+    pub fn series(&self) -> impl ExactSizeIterator<Item = TimeSeries<'a, R>> + use<'a, R> {
         let metric = *self;
         self.label_sets
             .iter()
             .enumerate()
-            .map(move |(label_index, labels)| Series {
+            .map(move |(label_index, labels)| TimeSeries {
                 descriptor_index: metric.index,
                 label_index,
                 name: metric.name,
@@ -331,8 +408,8 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
     }
 }
 
-/// One series: a metric's label set, and through [`Series::points`] its value in every step.
-pub struct Series<'a, R> {
+/// One series: a metric's label set, and through [`TimeSeries::points`] its value in every step.
+pub struct TimeSeries<'a, R> {
     /// Index of the metric among the descriptors (0-based).
     pub descriptor_index: usize,
     /// Index of this series among the metric's label sets (0-based).
@@ -347,20 +424,20 @@ pub struct Series<'a, R> {
     /// The metric's kind, as sent.
     pub kind: Option<&'a str>,
     unit: Unit,
-    view: Validated<'a, R>,
+    view: MetricsView<'a, R>,
 }
 
-impl<R> Clone for Series<'_, R> {
+impl<R> Clone for TimeSeries<'_, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<R> Copy for Series<'_, R> {}
+impl<R> Copy for TimeSeries<'_, R> {}
 
-impl<R> fmt::Debug for Series<'_, R> {
+impl<R> fmt::Debug for TimeSeries<'_, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Series")
+        f.debug_struct("TimeSeries")
             .field("descriptor_index", &self.descriptor_index)
             .field("label_index", &self.label_index)
             .field("name", &self.name)
@@ -382,7 +459,7 @@ pub struct Point {
     pub value: Option<f64>,
 }
 
-impl<'a, R: IndexMappedResponse> Series<'a, R> {
+impl<'a, R: IndexMappedResponse> TimeSeries<'a, R> {
     /// The unit the raw values are in, from the unit hint.
     pub fn unit(&self) -> Unit {
         self.unit
@@ -507,8 +584,14 @@ mod tests {
         assert!(matches!(view.series_named("dup"), Lookup::Ambiguous(ref all) if all.len() == 2));
         assert!(matches!(view.series_named("nothing"), Lookup::Found(ref all) if all.is_empty()));
         assert_eq!(
-            view.series_named("requests").found().map(|all| all.len()),
-            Some(2)
+            view.series_named("requests")
+                .unique()
+                .map(|all| all.map(|all| all.len())),
+            Ok(Some(2))
+        );
+        assert_eq!(
+            view.series("dup", &[]).unique().map(|s| s.is_some()),
+            Err(AmbiguousLookup { matches: 2 })
         );
         assert!(matches!(view.series("dup", &[]), Lookup::Ambiguous(ref all) if all.len() == 2));
         assert!(view.metric("memory").is_found());
@@ -520,7 +603,8 @@ mod tests {
         let view = validate(&r).unwrap();
         let found = view
             .series("requests", &[("zone", "b"), ("status", "5xx")])
-            .found();
+            .unique()
+            .unwrap();
         assert_eq!(found.map(|s| s.label_index), Some(1));
         // A subset or superset of the labels is not a match.
         assert!(matches!(
@@ -542,7 +626,7 @@ mod tests {
     fn points_carry_step_spans_and_nulls() {
         let r = response();
         let view = validate(&r).unwrap();
-        let memory = view.series("memory", &[]).found().unwrap();
+        let memory = view.series("memory", &[]).unique().unwrap().unwrap();
         let raw: Vec<_> = memory
             .points()
             .map(|p| (p.start_ms, p.end_ms, p.value))
@@ -572,6 +656,29 @@ mod tests {
             Lookup::Ambiguous(vec![1, 2]).map(|x| x * 10),
             Lookup::Ambiguous(vec![10, 20])
         );
-        assert_eq!(Lookup::Ambiguous(vec![1, 2]).found(), None);
+        #[allow(deprecated)]
+        let lossy = Lookup::Ambiguous(vec![1, 2]).found();
+        assert_eq!(lossy, None);
+        #[allow(deprecated)]
+        let found = Lookup::Found(3).found();
+        assert_eq!(found, Some(3));
+        assert_eq!(Lookup::Found(3).unique(), Ok(Some(3)));
+        assert_eq!(Lookup::<i32>::NotFound.unique(), Ok(None));
+        assert_eq!(
+            Lookup::Ambiguous(vec![1, 2, 3]).unique(),
+            Err(AmbiguousLookup { matches: 3 })
+        );
+        assert_eq!(Lookup::Ambiguous(vec![1, 2]).into_matches(), [1, 2]);
+        assert_eq!(Lookup::Found(1).into_matches(), [1]);
+        assert!(Lookup::<i32>::NotFound.into_matches().is_empty());
+        let error = crate::Error::from(AmbiguousLookup { matches: 2 });
+        let crate::Error::InvalidResponse(invalid) = &error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(
+            invalid.downcast_ref::<AmbiguousLookup>(),
+            Some(&AmbiguousLookup { matches: 2 })
+        );
+        assert!(error.to_string().contains("2 matches"), "{error}");
     }
 }

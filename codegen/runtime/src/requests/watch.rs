@@ -18,7 +18,7 @@ use futures_core::Stream;
 use futures_util::stream;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use super::{Metrics, MetricsOperation, MetricsRequest, mode};
+use super::{CheckedMetrics, MetricsOperation, MetricsRequest, mode};
 use crate::Error;
 
 /// The results of a [`MetricsRequest`] sent at every tick; made by
@@ -31,7 +31,7 @@ pub struct Watch<O: MetricsOperation, M> {
 
 type Results<O, M> = Pin<
     Box<
-        dyn Stream<Item = Result<Metrics<<O as MetricsOperation>::Response, M>, Error>>
+        dyn Stream<Item = Result<CheckedMetrics<<O as MetricsOperation>::Response, M>, Error>>
             + Send
             + 'static,
     >,
@@ -146,7 +146,7 @@ where
     O: MetricsOperation + Clone,
     M: mode::Mode + 'static,
 {
-    type Item = Result<Metrics<O::Response, M>, Error>;
+    type Item = Result<CheckedMetrics<O::Response, M>, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;

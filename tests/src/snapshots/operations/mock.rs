@@ -5,6 +5,11 @@
 
 use baseten_api::runtime as rt;
 use super::models::*;
+pub use rt::mock::metrics::BuildError;
+pub use rt::mock::metrics::MetricsResponseBuilder;
+pub use rt::mock::Expectation;
+pub use rt::mock::FakeServer;
+pub use rt::mock::Reply;
 
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.

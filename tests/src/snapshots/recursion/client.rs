@@ -9,13 +9,24 @@ use baseten_api::runtime as rt;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "";
 
+pub use rt::{
+    API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
+    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient,
+};
+
+/// Configures a [`Client`]: made by [`Client::builder`], finished by
+/// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
+/// `ClientBuilder<Client>`, written before this alias, compiling.)
+pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
+
 /// A client for this API: one method per operation.
 ///
 /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
 /// pass it around. Requests it builds own a clone, so they can be spawned.
 #[derive(Debug, Clone)]
 pub struct Client {
-    runtime: rt::Client,
+    runtime: rt::RuntimeClient,
 }
 
 impl Client {
@@ -43,13 +54,13 @@ impl Client {
     /// A builder for every other setting: base URL, timeouts, retries, headers, a
     /// reqwest client of your own.
     #[must_use]
-    pub fn builder() -> rt::ClientBuilder<Self> {
+    pub fn builder() -> ClientBuilder {
         rt::ClientBuilder::new(DEFAULT_BASE_URL)
     }
 
-    /// The runtime client underneath: settings, and `execute` for requests of your own.
+    /// The runtime client underneath: its settings, and the retry budget left.
     #[must_use]
-    pub fn runtime(&self) -> &rt::Client {
+    pub fn runtime(&self) -> &rt::RuntimeClient {
         &self.runtime
     }
 
@@ -72,8 +83,9 @@ impl Client {
     }
 }
 
-impl ::core::convert::From<rt::Client> for Client {
-    fn from(runtime: rt::Client) -> Self {
+#[doc(hidden)]
+impl ::core::convert::From<rt::RuntimeClient> for Client {
+    fn from(runtime: rt::RuntimeClient) -> Self {
         Self { runtime }
     }
 }
