@@ -79,9 +79,30 @@ pub fn build_ir(input: &Input<'_>) -> Result<(ir::Api, Vec<Note>), Error> {
 /// [`build_ir`] with an already parsed config (the input's config text is not read).
 pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec<Note>), Error> {
     let lowered = lower::lower(load::parse_document(input.spec_text)?)?;
-    let mut notes = lowered.notes;
     // Selection first: what it leaves out is never converted, so it cannot fail the build.
-    let selection = select::select(&lowered.openapi, &config.select, config.strict, &mut notes)?;
+    let mut selected_notes = Vec::new();
+    let selection = select::select(
+        &lowered.openapi,
+        &config.select,
+        config.strict,
+        &mut selected_notes,
+    )?;
+    // What the lowering noted or left out counts where the selection reaches; strict mode
+    // refuses what it left out there.
+    if config.strict
+        && let Some(first) = lowered
+            .left_out
+            .into_iter()
+            .find(|left_out| selection.reaches(left_out))
+    {
+        return Err(first);
+    }
+    let mut notes: Vec<Note> = lowered
+        .notes
+        .into_iter()
+        .filter(|note| selection.reaches_pointer(&note.pointer))
+        .collect();
+    notes.append(&mut selected_notes);
     let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
     Ok((api, notes))
 }

@@ -274,6 +274,23 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         Ok(Value::Number(value.into()))
     }
 
+    /// A YAML integer beyond 64 bits (`-9223372036854776000`, written by tools that print an
+    /// `f64`): read as the number it is, to double precision, as JSON readers do.
+    fn visit_i128<E: serde::de::Error>(self, value: i128) -> Result<Value, E> {
+        // Within 64 bits it is exact; beyond, an `f64` is what JSON has room for.
+        match i64::try_from(value) {
+            Ok(value) => self.visit_i64(value),
+            Err(_) => self.visit_f64(value as f64),
+        }
+    }
+
+    fn visit_u128<E: serde::de::Error>(self, value: u128) -> Result<Value, E> {
+        match u64::try_from(value) {
+            Ok(value) => self.visit_u64(value),
+            Err(_) => self.visit_f64(value as f64),
+        }
+    }
+
     fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Value, E> {
         self.spend(1)?;
         match Number::from_f64(value) {
@@ -389,6 +406,14 @@ impl<'de> serde::de::Visitor<'de> for KeySeed<'_> {
     }
 
     fn visit_f64<E>(self, value: f64) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_i128<E>(self, value: i128) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_u128<E>(self, value: u128) -> Result<String, E> {
         Ok(value.to_string())
     }
 

@@ -10,10 +10,15 @@
 //!
 //! Anything else 3.0 cannot hold is removed and reported as a [`Note`].
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::error::Pointer;
 use crate::{Error, Note};
+
+mod refs;
+mod salvage;
 
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]
@@ -22,6 +27,8 @@ pub struct Lowered {
     pub openapi: openapiv3::OpenAPI,
     /// What was lowered with a loss.
     pub notes: Vec<Note>,
+    /// What was left out (each also a note), as the errors strict mode reports.
+    pub left_out: Vec<Error>,
 }
 
 /// Schema keywords the 3.0 model keeps.
@@ -129,18 +136,51 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
             strip_extensions(part);
         }
     }
-    let mut lowerer = Lowerer { notes: Vec::new() };
-    if object.contains_key("webhooks") {
-        lowerer.note(&root.join("webhooks"), "webhooks are not generated");
+    let mut lowerer = Lowerer {
+        notes: Vec::new(),
+        left_out: Vec::new(),
+        bad_refs: HashMap::new(),
+    };
+    match object.remove("webhooks") {
+        Some(Value::Object(webhooks)) => {
+            for name in webhooks.keys() {
+                lowerer.note(
+                    &root.join("webhooks").join(name),
+                    format!("webhook `{name}` is not generated (a request the server sends, not one the client makes)"),
+                );
+            }
+        }
+        Some(_) => lowerer.note(&root.join("webhooks"), "webhooks are not generated"),
+        None => {}
     }
+    refs::hoist_pointer_refs(object);
+    lowerer.bad_refs = refs::unusable_schema_refs(object);
     if let Some(Value::Object(paths)) = object.get_mut("paths") {
         let pointer = root.join("paths");
+        let mut malformed = Vec::new();
         for (path, item) in paths.iter_mut() {
             // `x-` keys of the paths object are extensions, not templates.
-            if !path.starts_with("x-") {
-                check_path_template(path, item, &pointer.join(path))?;
+            if !path.starts_with("x-")
+                && let Err(error) = check_path_template(path, item, &pointer.join(path))
+            {
+                malformed.push((path.clone(), error));
+                continue;
             }
             lowerer.path_item(item, &pointer.join(path))?;
+        }
+        // One malformed template leaves out its own path item, not the document.
+        for (path, error) in malformed {
+            paths.shift_remove(&path);
+            let (pointer, reason) = match &error {
+                Error::PathTemplate {
+                    template, reason, ..
+                } => (
+                    pointer.join(&path),
+                    format!("path template {template:?} {reason}"),
+                ),
+                other => (pointer.join(&path), other.to_string()),
+            };
+            lowerer.leave_out(&pointer, &format!("path item {path}"), &reason);
         }
     }
     if let Some(Value::Object(components)) = object.get_mut("components") {
@@ -170,18 +210,44 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
     // Every schema has been checked node by node. The rest is checked with each schema stood in
     // for by `{}`: `openapiv3` decodes a failing part several times over (once per form it tries,
     // at each level), and without its schemas each part is small and nests a bounded depth.
-    let schemas: Vec<Value> = schema_slots(&mut document)
-        .into_iter()
-        .map(|slot| std::mem::replace(slot, Value::Object(Map::new())))
-        .collect();
-    decode(&document)?;
-    for (slot, schema) in schema_slots(&mut document).into_iter().zip(schemas) {
-        *slot = schema;
+    // A part that does not decode (a `content: {$ref}`, a parameter of no known shape) leaves
+    // out the operation, path item or component it stands in, not the document: each round
+    // removes at least one part, so this ends.
+    loop {
+        let schemas: Vec<Value> = schema_slots(&mut document)
+            .into_iter()
+            .map(|slot| std::mem::replace(slot, Value::Object(Map::new())))
+            .collect();
+        let fault = match decode(&document) {
+            Ok(_) => None,
+            Err(error) => Some((salvage::undecodable_parts(&document), error)),
+        };
+        for (slot, schema) in schema_slots(&mut document).into_iter().zip(schemas) {
+            *slot = schema;
+        }
+        let Some((parts, error)) = fault else {
+            break;
+        };
+        let parts = if parts.is_empty() {
+            match salvage::enclosing_part(&error) {
+                Some(part) => vec![(part, error.to_string())],
+                None => return Err(error),
+            }
+        } else {
+            parts
+        };
+        for (part, reason) in parts {
+            if !salvage::remove(&mut document, &part) {
+                return Err(error);
+            }
+            lowerer.leave_out(&part.pointer, &part.what, &reason);
+        }
     }
     let openapi = decode(&document)?;
     Ok(Lowered {
         openapi,
         notes: lowerer.notes,
+        left_out: lowerer.left_out,
     })
 }
 
@@ -331,10 +397,13 @@ fn media_slots<'v>(content: &'v mut Value, slots: &mut Vec<&'v mut Value>) {
 /// non-empty, unnested `{placeholders}` (that each is declared is checked with the operation's
 /// parameters). The error names the first operation the template would have produced.
 fn check_path_template(template: &str, item: &Value, pointer: &Pointer) -> Result<(), Error> {
+    // A fragment is never sent (`/oauth2/token#refresh` tells two operations on one path
+    // apart): the template is what comes before it.
+    // A query string is sent as written (the IR checks its pairs).
+    let template = template.split('#').next().unwrap_or_default();
+    let template = template.split('?').next().unwrap_or_default();
     let fault = if !template.starts_with('/') {
         Some("does not start with `/`")
-    } else if template.contains(['?', '#']) {
-        Some("holds a query string or fragment")
     } else {
         let mut fault = None;
         let mut placeholder: Option<usize> = None;
@@ -483,6 +552,9 @@ impl Pointer {
 
 struct Lowerer {
     notes: Vec<Note>,
+    left_out: Vec<Error>,
+    /// `$ref`s in schema positions that name no schema of the document, with why.
+    bad_refs: HashMap<String, String>,
 }
 
 impl Lowerer {
@@ -490,6 +562,16 @@ impl Lowerer {
         self.notes.push(Note {
             pointer: pointer.to_string(),
             message: message.into(),
+        });
+    }
+
+    /// Leaves `what` out with a note, and records it for strict mode.
+    fn leave_out(&mut self, pointer: &Pointer, what: &str, reason: &str) {
+        self.note(pointer, format!("{what} is left out: {reason}"));
+        self.left_out.push(Error::LeftOut {
+            pointer: pointer.to_string(),
+            what: what.to_owned(),
+            reason: reason.to_owned(),
         });
     }
 
@@ -509,6 +591,10 @@ impl Lowerer {
             };
             let pointer = pointer.join(method);
             strip_extensions(operation);
+            // 3.1 made `responses` optional; the 3.0 model requires it.
+            operation
+                .entry("responses")
+                .or_insert_with(|| Value::Object(Map::new()));
             if let Some(Value::Array(parameters)) = operation.get_mut("parameters") {
                 for (i, parameter) in parameters.iter_mut().enumerate() {
                     self.parameter(parameter, &pointer.join("parameters").join(i))?;
@@ -586,7 +672,7 @@ impl Lowerer {
     }
 
     fn schema(&mut self, schema: &mut Value, pointer: &Pointer) -> Result<(), Error> {
-        match schema {
+        match &*schema {
             Value::Object(_) => {}
             // 3.1 allows boolean schemas: `true` accepts anything.
             Value::Bool(true) => {
@@ -602,34 +688,48 @@ impl Lowerer {
                 return Ok(());
             }
             other => {
-                return Err(Error::Invalid {
-                    pointer: pointer.to_string(),
-                    reason: format!("a schema must be an object, found {other}"),
-                });
+                let reason = format!("a schema must be an object, found {other}");
+                self.leave_out(pointer, "the schema (read as any JSON value)", &reason);
+                *schema = Value::Object(Map::new());
+                return Ok(());
             }
         }
         let Value::Object(object) = schema else {
             return Ok(());
         };
+        // A `$ref` that names no schema of the document: this schema alone becomes any value.
+        if let Some(Value::String(reference)) = object.get("$ref")
+            && let Some(reason) = self.bad_refs.get(reference)
+        {
+            let reason = reason.clone();
+            self.leave_out(pointer, "the schema (read as any JSON value)", &reason);
+            object.clear();
+            return Ok(());
+        }
 
         // Children first, so that every member below is already in 3.0 form.
         if let Some(properties) = object.get_mut("properties") {
-            let Value::Object(properties) = properties else {
-                return Err(Error::Invalid {
-                    pointer: pointer.join("properties").to_string(),
-                    reason: "`properties` must be an object".into(),
-                });
-            };
-            for (name, property) in properties.iter_mut() {
-                self.schema(property, &pointer.join("properties").join(name))?;
+            if let Value::Object(properties) = properties {
+                for (name, property) in properties.iter_mut() {
+                    self.schema(property, &pointer.join("properties").join(name))?;
+                }
+            } else {
+                object.remove("properties");
+                self.leave_out(
+                    &pointer.join("properties"),
+                    "keyword `properties`",
+                    "`properties` must be an object",
+                );
             }
         }
         match object.get_mut("items") {
             Some(Value::Array(_)) => {
-                return Err(Error::Unsupported {
-                    pointer: pointer.join("items").to_string(),
-                    reason: "tuple-form `items` (an array of schemas)".into(),
-                });
+                object.remove("items");
+                self.leave_out(
+                    &pointer.join("items"),
+                    "keyword `items` (the items are read as any JSON value)",
+                    "tuple-form `items` (an array of schemas)",
+                );
             }
             Some(items) => self.schema(items, &pointer.join("items"))?,
             None => {}
@@ -648,10 +748,12 @@ impl Lowerer {
                     }
                 }
                 Some(_) => {
-                    return Err(Error::Invalid {
-                        pointer: pointer.join(keyword).to_string(),
-                        reason: format!("`{keyword}` must be an array"),
-                    });
+                    object.remove(keyword);
+                    self.leave_out(
+                        &pointer.join(keyword),
+                        &format!("keyword `{keyword}`"),
+                        &format!("`{keyword}` must be an array"),
+                    );
                 }
                 None => {}
             }
@@ -659,6 +761,9 @@ impl Lowerer {
 
         self.type_array(object, pointer);
         self.null_members(object, pointer);
+        single_members(object);
+        drop_inapplicable_keywords(object);
+        self.integer_bounds(object, pointer);
         lower_const(object);
         lower_ref_siblings(object);
         lower_exclusive_bounds(object);
@@ -683,7 +788,80 @@ impl Lowerer {
                 );
             }
         }
-        check_schema_node(object, pointer)
+        self.check_schema_node(object, pointer);
+        Ok(())
+    }
+
+    /// Checks one schema node (see [`check_schema_node`]); a keyword that does not decode is left
+    /// out with a note, and a node that still does not is left out whole (any JSON value).
+    fn check_schema_node(&mut self, object: &mut Map<String, Value>, pointer: &Pointer) {
+        // Each round removes a keyword, so this ends.
+        while let Err(error) = check_schema_node(object, pointer) {
+            let (at, reason) = match error {
+                Error::Invalid { pointer, reason } => (pointer, reason),
+                other => (pointer.to_string(), other.to_string()),
+            };
+            let keyword = at
+                .strip_prefix(pointer.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .map(|rest| Pointer::unescape(rest.split('/').next().unwrap_or_default()))
+                .filter(|keyword| object.contains_key(keyword));
+            match keyword {
+                Some(keyword) => {
+                    object.remove(&keyword);
+                    self.leave_out(
+                        &pointer.join(&keyword),
+                        &format!("keyword `{keyword}`"),
+                        &reason,
+                    );
+                }
+                None => {
+                    object.clear();
+                    self.leave_out(pointer, "the schema (read as any JSON value)", &reason);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `type: integer` bounds the 3.0 model holds as `i64`: a bound written as a float
+    /// (`1.8446744073709552e+19`, `1e3`) is read as the integer it is; a maximum above `i64`
+    /// with no negative minimum means the unsigned integer it implies (`format: uint64`); a
+    /// bound beyond what any 64-bit integer holds is dropped (bounds are not generated).
+    fn integer_bounds(&mut self, object: &mut Map<String, Value>, pointer: &Pointer) {
+        if object.get("type").and_then(Value::as_str) != Some("integer") {
+            return;
+        }
+        let minimum = object.get("minimum").and_then(Value::as_f64);
+        let mut unsigned = false;
+        for keyword in ["minimum", "maximum"] {
+            let Some(Value::Number(bound)) = object.get(keyword) else {
+                continue;
+            };
+            if bound.is_i64() {
+                continue;
+            }
+            let value = bound.as_f64().unwrap_or(f64::NAN);
+            // `as` saturates; the comparisons keep only values it converts exactly.
+            let integral = value.fract() == 0.0;
+            if integral && value >= i64::MIN as f64 && value < i64::MAX as f64 {
+                object.insert(keyword.into(), Value::from(value as i64));
+                continue;
+            }
+            object.remove(keyword);
+            if keyword == "maximum" && value > i64::MAX as f64 && minimum.is_none_or(|m| m >= 0.0) {
+                unsigned = true;
+            } else if !integral {
+                self.note(
+                    &pointer.join(keyword),
+                    format!("a fractional `{keyword}` on an integer is not generated"),
+                );
+            }
+        }
+        let format = object.get("format").and_then(Value::as_str);
+        if unsigned && matches!(format, None | Some("int64" | "integer")) {
+            object.insert("format".into(), Value::String("uint64".into()));
+        }
     }
 
     /// `type: [T, "null"]` → `type: T, nullable: true`.
@@ -907,4 +1085,90 @@ fn lower_exclusive_bounds(object: &mut Map<String, Value>) {
             object.insert(exclusive.into(), Value::Bool(true));
         }
     }
+}
+
+/// `oneOf: [X]` and `anyOf: [X]` are X: the member joins `allOf`, which the IR reads as the
+/// member itself when it is the only one.
+fn single_members(object: &mut Map<String, Value>) {
+    // A discriminated union of one member is still a union (its tag is checked).
+    if object.contains_key("discriminator") {
+        return;
+    }
+    for keyword in ["oneOf", "anyOf"] {
+        if !matches!(object.get(keyword), Some(Value::Array(members)) if members.len() == 1) {
+            continue;
+        }
+        let Some(Value::Array(member)) = object.remove(keyword) else {
+            continue;
+        };
+        match object.get_mut("allOf") {
+            Some(Value::Array(all_of)) => all_of.extend(member),
+            _ => {
+                object.insert("allOf".into(), Value::Array(member));
+            }
+        }
+    }
+}
+
+/// Keywords that constrain values of one JSON type only, by that type.
+const TYPE_KEYWORDS: &[(&str, &[&str])] = &[
+    (
+        "string",
+        &["format", "pattern", "minLength", "maxLength", "enum"],
+    ),
+    (
+        "number",
+        &[
+            "format",
+            "multipleOf",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "enum",
+        ],
+    ),
+    (
+        "integer",
+        &[
+            "format",
+            "multipleOf",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "enum",
+        ],
+    ),
+    ("boolean", &["enum"]),
+    ("array", &["items", "minItems", "maxItems", "uniqueItems"]),
+    (
+        "object",
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "minProperties",
+            "maxProperties",
+        ],
+    ),
+];
+
+/// A keyword of another type does not apply to a schema of one `type` (JSON Schema applies
+/// `uniqueItems` to arrays only, so `{type: string, uniqueItems: true}` is any string): it is
+/// dropped, as it constrains nothing, so the schema keeps its type.
+fn drop_inapplicable_keywords(object: &mut Map<String, Value>) {
+    let Some(Value::String(ty)) = object.get("type") else {
+        return;
+    };
+    let Some((_, own)) = TYPE_KEYWORDS.iter().find(|(name, _)| name == ty) else {
+        return;
+    };
+    let own: &[&str] = own;
+    object.retain(|keyword, _| {
+        let typed = TYPE_KEYWORDS
+            .iter()
+            .any(|(_, keywords)| keywords.contains(&keyword.as_str()));
+        !typed || own.contains(&keyword.as_str())
+    });
 }

@@ -79,7 +79,7 @@ pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
 
 /// Locals and arguments of the emitted methods, which a document parameter must not take.
 pub(crate) const RESERVED_ARGUMENT_NAMES: &[&str] = &[
-    "body", "pairs", "query", "request", "self_", "value", "values",
+    "body", "cookies", "headers", "pairs", "query", "request", "self_", "value", "values",
 ];
 
 /// A snake_case identifier (field, parameter, method) for a wire name.
@@ -271,12 +271,21 @@ pub(crate) fn operation_name(method: &str, path: &str) -> String {
     rust_ident(words.join("_"))
 }
 
-/// The parameter names of a path template, for disambiguating colliding method names.
+/// The placeholders of a path template in order, wherever they stand in a segment
+/// (`/Accounts/{Sid}.json`, `/files/{name}.{ext}`): its path parameters, and what tells
+/// colliding method names apart.
 pub(crate) fn path_parameters(path: &str) -> Vec<String> {
-    path.split('/')
-        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-        .map(str::to_owned)
-        .collect()
+    let mut found = Vec::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            break;
+        };
+        found.push(after[..close].to_owned());
+        rest = &after[close + 1..];
+    }
+    found
 }
 
 fn singular(word: &str) -> String {

@@ -41,6 +41,41 @@ impl Selection {
             .as_ref()
             .is_none_or(|selected| selected.contains(key))
     }
+
+    /// Whether what an error names stands where the selection reaches: a selected operation,
+    /// a selected schema, or anywhere when nothing is selected. A part the lowering removed
+    /// (a path item, a component that is not a schema) no selection can see, so only an
+    /// unselective run reaches it.
+    pub(crate) fn reaches(&self, error: &Error) -> bool {
+        match error {
+            Error::LeftOut { pointer, .. } => self.reaches_pointer(pointer),
+            _ => true,
+        }
+    }
+
+    /// [`Selection::reaches`] for a place in the document.
+    pub(crate) fn reaches_pointer(&self, pointer: &str) -> bool {
+        if self.operations.is_none() {
+            return true;
+        }
+        let keys: Vec<String> = pointer
+            .trim_start_matches("#/")
+            .split('/')
+            .map(crate::error::Pointer::unescape)
+            .collect();
+        match keys.as_slice() {
+            [paths, path, method, ..] if paths == "paths" => {
+                let path = path.split('#').next().unwrap_or_default();
+                self.has_operation(path, method) || self.has_operation(&keys[1], method)
+            }
+            [components, schemas, key, ..]
+                if components == "components" && schemas == "schemas" =>
+            {
+                self.has_schema(key)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Applies `selectors` to `spec`. Every pattern (`*`, `tag:`) must pick at least one operation:
@@ -370,13 +405,26 @@ components:
             .map(|output| output.notes)
         };
         assert_eq!(generate("select: [tag:pets]\nstrict: true"), Ok(Vec::new()));
-        assert_eq!(
-            generate("").map(|_| ()),
-            Err(Error::DanglingRef {
-                pointer: "#/components/schemas/Unused/properties/x".to_owned(),
-                reference: "#/components/schemas/Missing".to_owned(),
-            })
-        );
+        // Unselective, a dangling `$ref` leaves out the schema holding it, and strict mode
+        // refuses with the first such place.
+        let left_out = |pointer: &str| Note {
+            pointer: pointer.to_owned(),
+            message: "the schema (read as any JSON value) is left out: `$ref` \
+                      \"#/components/schemas/Missing\" does not resolve to anything in the document"
+                .to_owned(),
+        };
+        let notes = generate("").unwrap_or_default();
+        for pointer in [
+            "#/paths/~1broken/post/requestBody/content/application~1json/schema",
+            "#/components/schemas/Unused/properties/x",
+        ] {
+            assert!(notes.contains(&left_out(pointer)), "{notes:?}");
+        }
+        assert!(matches!(
+            generate("strict: true"),
+            Err(Error::LeftOut { pointer, .. })
+                if pointer == "#/paths/~1broken/post/requestBody/content/application~1json/schema"
+        ));
     }
 
     /// Forty `**`s against text that almost matches: the recursive matcher tried every way of

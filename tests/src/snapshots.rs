@@ -27,4 +27,6 @@ snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
+snapshot!(salvage);
 snapshot!(types);
+snapshot!(wire);

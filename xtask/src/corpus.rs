@@ -21,11 +21,24 @@ struct Row {
     generated: Option<Generated>,
     error: Option<String>,
     time: Duration,
+    /// Operations the document declares (under `paths`).
+    declared: usize,
 }
 
 struct Generated {
     notes: usize,
     left_out: usize,
+    /// Operations the crate has.
+    emitted: usize,
+}
+
+/// How to run the corpus.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Generate as `strict: true` does.
+    pub strict: bool,
+    /// Run the one `cargo check` (else only generate).
+    pub check: bool,
 }
 
 /// What `cargo check` said about one package.
@@ -36,7 +49,8 @@ struct Checked {
     errors: usize,
 }
 
-pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, strict: bool) -> Result<ExitCode> {
+pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> Result<ExitCode> {
+    let Options { strict, check } = options;
     let documents = documents(dir)?;
     if documents.is_empty() {
         bail!("{} holds no .json, .yaml or .yml document", dir.display());
@@ -71,14 +85,22 @@ pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, strict: bool) -> Resu
         fs::copy(&lock, workspace.join("Cargo.lock")).context("copying Cargo.lock")?;
     }
     let started = Instant::now();
-    let checked = if members.is_empty() {
+    let checked = if members.is_empty() || !check {
         BTreeMap::new()
     } else {
         cargo_check(&workspace)?
     };
     let check_time = started.elapsed();
-    print_table(&rows, &checked, check_time);
+    print_table(&rows, &checked, check.then_some(check_time));
     eprintln!("corpus workspace: {}", workspace.display());
+    if !check {
+        let all_generated = rows.iter().all(|row| row.generated.is_some());
+        return Ok(if all_generated {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let all_compiled = rows.iter().all(|row| {
         checked
             .get(&row.package)
@@ -142,7 +164,9 @@ fn generate_one(
         spec_text: &text,
         config_text: None,
     };
-    let (generated, error) = match baseten_codegen::generate_crate_with(&input, config, &settings) {
+    let generated = baseten_codegen::generate_crate_with(&input, config, &settings);
+    let time = started.elapsed();
+    let (generated, error) = match generated {
         Ok(output) => {
             for note in &output.notes {
                 eprintln!(
@@ -163,9 +187,12 @@ fn generate_one(
                 .iter()
                 .filter(|note| note.message.contains(" is left out: "))
                 .count();
+            let emitted = baseten_codegen::build_ir_with(&input, config)
+                .map_or(0, |(api, _)| api.operations.len());
             let generated = Generated {
                 notes: output.notes.len(),
                 left_out,
+                emitted,
             };
             (Some(generated), None)
         }
@@ -176,8 +203,32 @@ fn generate_one(
         package,
         generated,
         error,
-        time: started.elapsed(),
+        time,
+        declared: declared_operations(&text),
     })
+}
+
+/// The operations a document declares: every method of every path item under `paths`.
+fn declared_operations(text: &str) -> usize {
+    const METHODS: &[&str] = &[
+        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    ];
+    let Ok(document) = baseten_codegen::load::parse_document(text) else {
+        return 0;
+    };
+    let Some(paths) = document.get("paths").and_then(serde_json::Value::as_object) else {
+        return 0;
+    };
+    paths
+        .iter()
+        .filter(|(path, _)| !path.starts_with("x-"))
+        .filter_map(|(_, item)| item.as_object())
+        .map(|item| {
+            item.keys()
+                .filter(|key| METHODS.contains(&key.as_str()))
+                .count()
+        })
+        .sum()
 }
 
 /// One `cargo check` over the whole corpus workspace, read as JSON messages per package.
@@ -249,7 +300,7 @@ fn package_name(id: &str) -> Option<String> {
     name.starts_with("corpus-").then_some(name)
 }
 
-fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Duration) {
+fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Option<Duration>) {
     let width = rows
         .iter()
         .map(|row| row.document.len())
@@ -257,25 +308,49 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Du
         .unwrap_or(8)
         .max(8);
     println!(
-        "{:<width$}  {:>9}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
-        "document", "generated", "left out", "notes", "compiled", "warnings", "time (ms)"
+        "{:<width$}  {:>9}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+        "document",
+        "generated",
+        "operations",
+        "left out",
+        "notes",
+        "compiled",
+        "warnings",
+        "time (ms)"
     );
+    let (mut declared, mut emitted) = (0, 0);
     for row in rows {
         let checked = checked.get(&row.package);
-        let (generated, left_out, notes) = match &row.generated {
-            Some(g) => ("yes", g.left_out.to_string(), g.notes.to_string()),
-            None => ("no", "-".to_owned(), "-".to_owned()),
+        declared += row.declared;
+        let (generated, operations, left_out, notes) = match &row.generated {
+            Some(g) => {
+                emitted += g.emitted;
+                (
+                    "yes",
+                    format!("{}/{}", g.emitted, row.declared),
+                    g.left_out.to_string(),
+                    g.notes.to_string(),
+                )
+            }
+            None => (
+                "no",
+                format!("0/{}", row.declared),
+                "-".to_owned(),
+                "-".to_owned(),
+            ),
         };
         let compiled = match (row.generated.is_some(), checked) {
             (false, _) => "-",
+            (true, _) if check_time.is_none() => "-",
             (true, Some(c)) if c.compiled && c.errors == 0 => "yes",
             (true, _) => "no",
         };
         let warnings = checked.map_or("-".to_owned(), |c| c.warnings.to_string());
         println!(
-            "{:<width$}  {:>9}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+            "{:<width$}  {:>9}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
             row.document,
             generated,
+            operations,
             left_out,
             notes,
             compiled,
@@ -283,7 +358,10 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Du
             row.time.as_millis()
         );
     }
-    println!("cargo check of all members: {} ms", check_time.as_millis());
+    println!("operations generated: {emitted} of {declared} the documents declare");
+    if let Some(check_time) = check_time {
+        println!("cargo check of all members: {} ms", check_time.as_millis());
+    }
     for row in rows {
         if let Some(error) = &row.error {
             println!("{}: {error}", row.document);

@@ -16,7 +16,7 @@ const USAGE: &str = "\
 usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
        cargo xtask diff OLD NEW [--config PATH] [--strict]
-       cargo xtask corpus DIR [--out DIR] [--strict]
+       cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only]
        cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH] [--before DIR] [--table-mib N]
 
   regen            generate generated/src/gen/ from schema/
@@ -35,6 +35,7 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    that NEW lacks is a removal, an error only with --strict)
   corpus DIR       generate every document in DIR as a crate (members of one workspace, in
                    --out DIR or a temporary directory), `cargo check` them once, print a table
+  --generate-only  corpus without the `cargo check` (the compiled and warnings columns say -)
   bench-build      paired build figures with the load average (medians of --runs, default 3):
                    decode: a decode-only consumer vs a serde-only program, clean builds;
                    full: the newest ../shared/specs document's crate, check after a touch;
@@ -68,6 +69,7 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
         let _ = args.subcommand();
         return bench_build_command(args);
     }
+    let generate_only = args.contains("--generate-only");
     let parsed = (|| -> Result<_, pico_args::Error> {
         let mode = if args.contains("--check") {
             regen::Mode::Check
@@ -121,7 +123,11 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
                 && mode == regen::Mode::Overwrite =>
         {
             let runtime = regen::workspace_root()?.join(regen::RUNTIME_DIR);
-            return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, strict);
+            let options = corpus::Options {
+                strict,
+                check: !generate_only,
+            };
+            return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, options);
         }
         (["diff", old, new], None, None)
             if root.is_none()

@@ -27,6 +27,8 @@ fn current_poll() -> Request {
         path_template: "/v1/models/{model_id}/environments/{env_name}/metrics",
         path: "/v1/models/m1/environments/production/metrics".to_owned(),
         query: vec![("mode", "CURRENT".to_owned())],
+        headers: Vec::new(),
+        cookies: Vec::new(),
         body: None,
     }
 }

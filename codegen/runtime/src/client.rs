@@ -369,6 +369,7 @@ impl RuntimeClient {
         let headers = RequestHeaders {
             accept,
             content_type,
+            parameters: parameter_headers(&request)?,
         };
         let max_attempts = if is_idempotent(&request.method) {
             settings.retry.max_attempts()
@@ -555,6 +556,8 @@ impl RuntimeClient {
             // brought with `ClientBuilder::http_client` too.
             .timeout(settings.timeout)
             .headers(settings.default_headers.clone())
+            // The operation's own header parameters replace a default header of the same name.
+            .headers(headers.parameters.clone())
             .header(ACCEPT, headers.accept.clone());
         if let Some(key) = &settings.api_key {
             builder = builder.header(AUTHORIZATION, key.header.clone());
@@ -768,6 +771,47 @@ impl Failure {
 struct RequestHeaders {
     accept: HeaderValue,
     content_type: Option<HeaderValue>,
+    /// Header parameters and the `Cookie` header of cookie parameters.
+    parameters: HeaderMap,
+}
+
+/// The request's header and cookie parameters as headers. A name that is not a header name or
+/// a value that is not a header value is refused naming the parameter, not echoing the value
+/// (which may be a credential).
+fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
+    let operation = request.operation;
+    let mut headers = HeaderMap::new();
+    for (name, value) in &request.headers {
+        let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+            Error::InvalidRequest(format!("{operation}: {name:?} is not a valid header name"))
+        })?;
+        // Stricter than `HeaderValue`, which lets bytes above 0x7f through: no server reads
+        // those the same way.
+        let visible = value
+            .bytes()
+            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b));
+        let mut value = HeaderValue::from_str(value)
+            .ok()
+            .filter(|_| visible)
+            .ok_or_else(|| {
+                Error::InvalidRequest(format!(
+                    "{operation}: header parameter `{name}` is not a valid header value \
+                 (visible ASCII, spaces and tabs only)"
+                ))
+            })?;
+        value.set_sensitive(true);
+        headers.append(header, value);
+    }
+    if let Some(cookie) = crate::support::cookie_header(&request.cookies)? {
+        let mut value = HeaderValue::from_str(&cookie).map_err(|_| {
+            Error::InvalidRequest(format!(
+                "{operation}: the Cookie header is not a header value"
+            ))
+        })?;
+        value.set_sensitive(true);
+        headers.insert(reqwest::header::COOKIE, value);
+    }
+    Ok(headers)
 }
 
 /// A media type as a header value; one that is not (a newline, a non-ASCII byte) is refused.
@@ -1544,6 +1588,8 @@ mod tests {
             path_template: "/v1/things/{id}",
             path: path.to_owned(),
             query: vec![("metrics", "a b".to_owned()), ("metrics", "c&d".to_owned())],
+            headers: Vec::new(),
+            cookies: Vec::new(),
             body: body.map(|bytes| Body {
                 content_type: "application/json",
                 bytes,

@@ -110,4 +110,4 @@ pub use support::__private;
 pub use support::json_body;
 #[cfg(feature = "client")]
 #[doc(hidden)]
-pub use support::{Body, Method, Request, encode_path_segment};
+pub use support::{Body, Method, Request, cookie_header, encode_path_segment};

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use serde::Serialize;
-use wiremock::matchers::{body_json, method, path, query_param};
+use wiremock::matchers::{body_json, header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 pub mod metrics;
@@ -43,6 +43,8 @@ impl FakeServer {
             method: method_name,
             path: request_path,
             query: Vec::new(),
+            headers: Vec::new(),
+            cookies: Vec::new(),
             body: None,
             times: None,
             response: PhantomData,
@@ -97,6 +99,8 @@ pub struct Expectation<'s, T> {
     method: &'static str,
     path: String,
     query: Vec<(String, String)>,
+    headers: Vec<(String, String)>,
+    cookies: Vec<(String, String)>,
     body: Option<serde_json::Value>,
     times: Option<u64>,
     response: PhantomData<fn() -> T>,
@@ -106,6 +110,19 @@ impl<T: Serialize> Expectation<'_, T> {
     /// Only requests carrying this query pair (others may be present too).
     pub fn query(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.query.push((key.into(), value.into()));
+        self
+    }
+
+    /// Only requests carrying this header with this value (others may be present too).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Only requests whose `Cookie` header holds this cookie, its value percent-encoded as the
+    /// client sends it (other cookies may be present too).
+    pub fn cookie(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.cookies.push((name.into(), value.into()));
         self
     }
 
@@ -125,6 +142,24 @@ impl<T: Serialize> Expectation<'_, T> {
         let mut mock = Mock::given(method(self.method)).and(path(self.path.as_str()));
         for (key, value) in &self.query {
             mock = mock.and(query_param(key.as_str(), value.as_str()));
+        }
+        for (name, value) in &self.headers {
+            mock = mock.and(header(name.as_str(), value.as_str()));
+        }
+        for (name, value) in &self.cookies {
+            let expected = crate::support::cookie_header(&[(name.as_str(), value.clone())])
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            mock = mock.and(move |request: &wiremock::Request| {
+                request
+                    .headers
+                    .get_all("cookie")
+                    .iter()
+                    .filter_map(|value| value.to_str().ok())
+                    .flat_map(|value| value.split(';'))
+                    .any(|pair| pair.trim() == expected)
+            });
         }
         if let Some(body) = &self.body {
             mock = mock.and(body_json(body));

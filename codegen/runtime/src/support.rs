@@ -26,6 +26,12 @@ pub struct Request {
     /// Query pairs in order; a key may repeat (`metrics=a&metrics=b`).
     /// Values are encoded when the URL is built.
     pub query: Vec<(&'static str, String)>,
+    /// Header parameters in order, as `(name, value)`: each value must be a legal header
+    /// value (visible ASCII, spaces and tabs), or the request fails with
+    /// [`Error::InvalidRequest`] before anything is sent.
+    pub headers: Vec<(&'static str, String)>,
+    /// Cookie parameters in order, sent as one `Cookie` header (see [`cookie_header`]).
+    pub cookies: Vec<(&'static str, String)>,
     /// The encoded body and its media type, if the operation has one.
     pub body: Option<Body>,
 }
@@ -129,6 +135,47 @@ pub fn encode_path_segment(name: &'static str, value: &str) -> Result<String, Er
         ))),
         _ => Ok(utf8_percent_encode(value, PATH_SEGMENT).to_string()),
     }
+}
+
+/// Bytes of a cookie value kept as they are: RFC 3986 "unreserved", as in a path segment, so
+/// no value can end its cookie (`;`), start another (`,`, space) or bring a quote or control
+/// byte; the server reads the value back percent-decoded.
+#[cfg(feature = "client")]
+const COOKIE_VALUE: &AsciiSet = PATH_SEGMENT;
+
+/// The one `Cookie` header for a request's cookie parameters: `name=value` pairs joined by
+/// `; ` (RFC 6265 §4.2.1), each value percent-encoded; `None` when there are none.
+///
+/// # Errors
+///
+/// [`Error::InvalidRequest`] for a name that is not an HTTP token (the generator only emits
+/// tokens; a hand-built request must not break the header either).
+#[cfg(feature = "client")]
+pub fn cookie_header(cookies: &[(&str, String)]) -> Result<Option<String>, Error> {
+    let mut header = String::new();
+    for (name, value) in cookies {
+        if !is_token(name) {
+            return Err(Error::InvalidRequest(format!(
+                "cookie name {name:?} is not an HTTP token"
+            )));
+        }
+        if !header.is_empty() {
+            header.push_str("; ");
+        }
+        header.push_str(name);
+        header.push('=');
+        header.extend(utf8_percent_encode(value, COOKIE_VALUE));
+    }
+    Ok((!header.is_empty()).then_some(header))
+}
+
+/// An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be.
+#[cfg(feature = "client")]
+fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// Serialises a JSON request body.

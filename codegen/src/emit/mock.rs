@@ -117,7 +117,17 @@ fn emit_expectation(surface: &OperationSurface<'_>) -> TokenStream {
         .map(|p| p.wire_name.as_str())
         .collect();
     let method = operation.method.as_str();
-    let template = operation.path.as_str();
+    // A `label` or `matrix` parameter's prefix is part of the path the fake expects.
+    let mut template = operation.path.clone();
+    for param in operation
+        .path_params
+        .iter()
+        .filter(|p| !p.path_prefix.is_empty())
+    {
+        let placeholder = format!("{{{}}}", param.wire_name);
+        template = template.replace(&placeholder, &format!("{}{placeholder}", param.path_prefix));
+    }
+    let template = template.as_str();
     let doc = format!(
         " Requests of {} ([`Client::{}`](super::Client::{})) with these path parameters.",
         super::code_span(&format!("{} {}", operation.method, operation.path)),

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{code_span, doc_attrs};
-use crate::ir::{Api, BodyKind, Operation, Param, ResponseKind, TypeRef};
+use crate::ir::{Api, BodyKind, Location, Operation, Param, ResponseKind, TypeRef};
 use crate::surface::OperationSurface;
 use crate::tokens::{argument_type, ident, type_tokens};
 
@@ -165,24 +165,51 @@ fn emit_method(operation: &Operation) -> TokenStream {
         quote!(format!(#format_string))
     };
 
-    let required_pairs = operation
-        .required_query
-        .iter()
-        .map(|param| push_pairs(param, None));
-    let optional_pairs = operation
-        .optional_query
-        .iter()
-        .map(|param| push_pairs(param, Some(quote!(query))));
-    let has_query = !operation.required_query.is_empty() || !operation.optional_query.is_empty();
-    let pairs = if has_query {
-        quote! {
-            let mut pairs: Vec<(&'static str, String)> = Vec::new();
-            #(#required_pairs)*
-            #(#optional_pairs)*
+    let sent = |location: Location| {
+        let required = operation
+            .required_query
+            .iter()
+            .filter(|param| param.location == location)
+            .map(|param| push_pairs(param, None));
+        let optional = operation
+            .optional_query
+            .iter()
+            .filter(|param| param.location == location)
+            .map(|param| push_pairs(param, Some(quote!(query))));
+        let list = ident(match location {
+            Location::Header => "headers",
+            Location::Cookie => "cookies",
+            Location::Query | Location::Path => "pairs",
+        });
+        // The path key's own query pairs come first.
+        let fixed: Vec<TokenStream> = match location {
+            Location::Query => operation
+                .fixed_query
+                .iter()
+                .map(|(key, value)| quote!(pairs.push((#key, #value.to_owned()));))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let any = !fixed.is_empty()
+            || operation
+                .required_query
+                .iter()
+                .chain(&operation.optional_query)
+                .any(|param| param.location == location);
+        if any {
+            quote! {
+                let mut #list: Vec<(&'static str, String)> = Vec::new();
+                #(#fixed)*
+                #(#required)*
+                #(#optional)*
+            }
+        } else {
+            quote!(let #list: Vec<(&'static str, String)> = Vec::new();)
         }
-    } else {
-        quote!(let pairs: Vec<(&'static str, String)> = Vec::new();)
     };
+    let pairs = sent(Location::Query);
+    let headers = sent(Location::Header);
+    let cookies = sent(Location::Cookie);
     let body = match &operation.body {
         Some(body) => {
             let media_type = &body.media_type;
@@ -213,6 +240,8 @@ fn emit_method(operation: &Operation) -> TokenStream {
             path_template: #template,
             path: #path,
             query: pairs,
+            headers,
+            cookies,
             body: #body,
         }
     };
@@ -244,6 +273,8 @@ fn emit_method(operation: &Operation) -> TokenStream {
         pub async fn #name(&self, #(#arguments),*) -> Result<#output, rt::Error> {
             #(#encodings)*
             #pairs
+            #headers
+            #cookies
             let request = #request;
             #call
         }
@@ -255,6 +286,7 @@ fn emit_method(operation: &Operation) -> TokenStream {
 fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
     let mut format_string = String::new();
     let mut encodings = Vec::new();
+    let mut encoded = std::collections::BTreeSet::new();
     let mut rest = operation.path.as_str();
     while let Some(open) = rest.find('{') {
         format_string.push_str(&escape_braces(&rest[..open]));
@@ -266,15 +298,19 @@ fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
             .iter()
             .find(|p| p.wire_name == placeholder)
         {
+            format_string.push_str(&escape_braces(&param.path_prefix));
             format_string.push_str(&format!("{{{}}}", param.rust_name));
             let arg = ident(&param.rust_name);
             let wire = &param.wire_name;
-            encodings.push(match param.ty {
-                TypeRef::String if !param.any_scalar => {
-                    quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;)
-                }
-                _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
-            });
+            // A placeholder written twice is encoded once.
+            if encoded.insert(wire.as_str()) {
+                encodings.push(match param.ty {
+                    TypeRef::String if !param.any_scalar => {
+                        quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;)
+                    }
+                    _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
+                });
+            }
         }
         rest = after.get(close + 1..).unwrap_or_default();
     }
@@ -286,7 +322,9 @@ fn escape_braces(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
 
-/// Appends one parameter's `(name, value)` pairs; arrays repeat the key, unset options add none.
+/// Appends one parameter's `(name, value)` pairs to its list (`pairs`, `headers` or
+/// `cookies`); query arrays repeat the key, a header array is one comma-separated value
+/// (`simple`), unset options add none.
 fn push_pairs(param: &Param, holder: Option<TokenStream>) -> TokenStream {
     let wire = &param.wire_name;
     let field = ident(&param.rust_name);
@@ -294,17 +332,31 @@ fn push_pairs(param: &Param, holder: Option<TokenStream>) -> TokenStream {
         Some(holder) => quote!(#holder.#field),
         None => quote!(#field),
     };
+    let list = ident(match param.location {
+        Location::Header => "headers",
+        Location::Cookie => "cookies",
+        Location::Query | Location::Path => "pairs",
+    });
+    if let (TypeRef::Vec(_), Some(delimiter)) = (&param.ty, param.joined_by) {
+        let delimiter = delimiter.to_string();
+        return quote! {
+            if !#access.is_empty() {
+                let values: Vec<String> = #access.iter().map(ToString::to_string).collect();
+                #list.push((#wire, values.join(#delimiter)));
+            }
+        };
+    }
     match (&param.ty, holder.is_some()) {
         (TypeRef::Vec(_), _) => quote! {
             for value in #access.iter() {
-                pairs.push((#wire, value.to_string()));
+                #list.push((#wire, value.to_string()));
             }
         },
         (_, true) => quote! {
             if let Some(value) = &#access {
-                pairs.push((#wire, value.to_string()));
+                #list.push((#wire, value.to_string()));
             }
         },
-        (_, false) => quote!(pairs.push((#wire, #access.to_string()));),
+        (_, false) => quote!(#list.push((#wire, #access.to_string()));),
     }
 }

@@ -282,11 +282,13 @@ pub struct Operation {
     pub tags: Vec<String>,
     /// Rustdoc text.
     pub doc: Option<String>,
-    /// Path parameters in template order.
+    /// Path parameters in template order (a placeholder written twice is one parameter).
     pub path_params: Vec<Param>,
-    /// Required query parameters (method arguments).
+    /// Query pairs the path key itself holds (`/responses?beta=true`), sent first, as written.
+    pub fixed_query: Vec<(String, String)>,
+    /// Required query, header and cookie parameters (method arguments).
     pub required_query: Vec<Param>,
-    /// Optional query parameters (fields of the query struct).
+    /// Optional query, header and cookie parameters (fields of the query struct).
     pub optional_query: Vec<Param>,
     /// Name of the query struct, when there are optional query parameters.
     pub query_type: Option<String>,
@@ -296,9 +298,11 @@ pub struct Operation {
     pub response: ResponseKind,
 }
 
-/// A path or query parameter.
+/// A path, query, header or cookie parameter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
+    /// Where it is sent.
+    pub location: Location,
     /// The name on the wire.
     pub wire_name: String,
     /// The Rust name.
@@ -310,6 +314,27 @@ pub struct Param {
     /// A union of scalar types (`oneOf [integer, string]`): taken as anything `Display`, sent as
     /// its text; `ty` is then `String`.
     pub any_scalar: bool,
+    /// For an array: the one value its items are joined into, by this character (`,` for a
+    /// query's `explode: false` and every header, ` ` for `spaceDelimited`, `|` for
+    /// `pipeDelimited`); `None` repeats a query key per item.
+    pub joined_by: Option<char>,
+    /// For a path parameter: the literal its value follows (`.` for `style: label`, `;id=` for
+    /// `style: matrix`); empty for `simple`.
+    pub path_prefix: String,
+}
+
+/// Where a parameter is sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Location {
+    /// Substituted into the path template.
+    Path,
+    /// A query pair (`key=value`, a repeated key for an array).
+    #[default]
+    Query,
+    /// A request header.
+    Header,
+    /// One pair of the `Cookie` header.
+    Cookie,
 }
 
 /// A request body.

@@ -49,10 +49,42 @@ impl<'a> Builder<'a> {
             let built = self.operation(&name, path, method, operation, shared_parameters, &pointer);
             match built {
                 Ok(built) => operations.push(built),
-                Err(Error::Unsupported {
-                    pointer: at,
-                    reason,
-                }) => {
+                // A `$ref` that names nothing, or nothing of its kind, in this operation alone
+                // leaves out this operation alone.
+                Err(
+                    Error::Unsupported {
+                        pointer: at,
+                        reason,
+                    }
+                    | Error::Invalid {
+                        pointer: at,
+                        reason,
+                    },
+                ) => {
+                    let method = method.to_ascii_uppercase();
+                    self.leave_out(&at, &format!("operation {name} ({method} {path})"), &reason);
+                    self.skipped.push(SkippedOperation {
+                        name,
+                        method,
+                        path: path.to_owned(),
+                        pointer: at,
+                        reason,
+                    });
+                }
+                Err(error @ (Error::DanglingRef { .. } | Error::RefCycle { .. })) => {
+                    let (at, reason) = match &error {
+                        Error::DanglingRef { pointer, reference } => (
+                            pointer.clone(),
+                            format!(
+                                "`$ref` {reference:?} does not resolve to anything of its kind in the document"
+                            ),
+                        ),
+                        Error::RefCycle { pointer, chain } => (
+                            pointer.clone(),
+                            format!("`$ref` cycle with no schema in it: {}", chain.join(" -> ")),
+                        ),
+                        _ => (pointer.to_string(), error.to_string()),
+                    };
                     let method = method.to_ascii_uppercase();
                     self.leave_out(&at, &format!("operation {name} ({method} {path})"), &reason);
                     self.skipped.push(SkippedOperation {
@@ -79,6 +111,13 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
     ) -> Result<Operation, Error> {
         let camel = names::camel_ident(name, "Op");
+        // A fragment in a path key tells two operations on one path apart; it is never sent. A
+        // query string in one is sent as written, before the operation's own query.
+        let path = path.split('#').next().unwrap_or_default();
+        let (path, fixed_query) = match path.split_once('?') {
+            Some((path, query)) => (path, fixed_query(query, pointer)?),
+            None => (path, Vec::new()),
+        };
         let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
         let path_item_pointer = Pointer::from_ref(
             pointer
@@ -125,29 +164,36 @@ impl<'a> Builder<'a> {
             };
             for (place, mut param) in lowered {
                 match place {
+                    Place::Ignored => {}
                     Place::Path => {
                         param.rust_name =
                             argument_names.claim(&names::snake_ident(&param.wire_name), "_");
                         path_params.push(param);
                     }
-                    Place::Query { required: true } => {
+                    Place::Sent { required: true } => {
                         param.rust_name =
                             argument_names.claim(&names::snake_ident(&param.wire_name), "_");
                         required_query.push(param);
                     }
-                    Place::Query { required: false } => optional_query.push(param),
+                    Place::Sent { required: false } => optional_query.push(param),
                 }
             }
         }
         dedupe_field_names(&mut optional_query);
 
-        // Path parameters in template order; every placeholder must be declared.
-        let mut ordered = Vec::new();
+        // Path parameters in template order; every placeholder must be declared, and every
+        // path parameter placed: an operation is never emitted with a parameter missing from
+        // its URL.
+        let mut ordered: Vec<Param> = Vec::new();
         for placeholder in names::path_parameters(path) {
+            // `/a/{id}/b/{id}`: the same value twice.
+            if ordered.iter().any(|p| p.wire_name == placeholder) {
+                continue;
+            }
             let index = path_params
                 .iter()
                 .position(|p: &Param| p.wire_name == placeholder)
-                .ok_or_else(|| Error::Invalid {
+                .ok_or_else(|| Error::Unsupported {
                     pointer: pointer.to_string(),
                     reason: format!(
                         "path placeholder {{{placeholder}}} has no `in: path` parameter"
@@ -155,15 +201,16 @@ impl<'a> Builder<'a> {
                 })?;
             ordered.push(path_params.remove(index));
         }
-        for extra in path_params {
-            self.note(
-                pointer,
-                format!(
-                    "path parameter `{}` does not appear in the path and is not generated",
+        if let Some(extra) = path_params.first() {
+            return Err(Error::Unsupported {
+                pointer: pointer.to_string(),
+                reason: format!(
+                    "path parameter `{}` does not appear in the path template",
                     extra.wire_name
                 ),
-            );
+            });
         }
+        check_path_arguments(path, &ordered, pointer)?;
 
         let body = match &operation.request_body {
             Some(body) => {
@@ -198,6 +245,7 @@ impl<'a> Builder<'a> {
             tags: operation.tags.clone(),
             doc: (!doc.is_empty()).then_some(doc),
             path_params: ordered,
+            fixed_query,
             required_query,
             optional_query,
             query_type,
@@ -225,12 +273,46 @@ impl<'a> Builder<'a> {
             }
         };
         let schema_pointer = at.join("schema");
+        let location = match parameter {
+            Parameter::Path { .. } => Location::Path,
+            Parameter::Query { .. } => Location::Query,
+            Parameter::Header { .. } => Location::Header,
+            Parameter::Cookie { .. } => Location::Cookie,
+        };
+        // How an array's items go out: one value per item under a repeated key (`form`,
+        // exploded, the query default), or one value joined by a delimiter.
+        let joined_by = match parameter {
+            Parameter::Query {
+                style: QueryStyle::SpaceDelimited,
+                ..
+            } => Some(' '),
+            Parameter::Query {
+                style: QueryStyle::PipeDelimited,
+                ..
+            } => Some('|'),
+            Parameter::Query { .. } if data.explode == Some(false) => Some(','),
+            Parameter::Query { .. } | Parameter::Path { .. } => None,
+            Parameter::Header { .. } | Parameter::Cookie { .. } => Some(','),
+        };
         let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| Param {
+            location,
             wire_name: wire_name.to_owned(),
             rust_name: names::snake_ident(wire_name),
             doc,
             ty,
             any_scalar,
+            joined_by,
+            path_prefix: match parameter {
+                Parameter::Path {
+                    style: PathStyle::Label,
+                    ..
+                } => ".".to_owned(),
+                Parameter::Path {
+                    style: PathStyle::Matrix,
+                    ..
+                } => format!(";{wire_name}="),
+                _ => String::new(),
+            },
         };
         let deep_object = matches!(
             parameter,
@@ -240,45 +322,66 @@ impl<'a> Builder<'a> {
             }
         );
         let place = match parameter {
-            // `matrix` (`;id=5`) and `label` (`.5`) would go out as `simple` (`5`).
-            Parameter::Path { style, .. } if *style != PathStyle::Simple => {
-                return Err(Error::Unsupported {
-                    pointer: at.join("style").to_string(),
-                    reason: "a `matrix` or `label` path parameter".into(),
-                });
-            }
+            // `simple` (`5`), `label` (`.5`) and `matrix` (`;id=5`) put a scalar after their
+            // prefix (`path_prefix`).
             Parameter::Path { .. } => Place::Path,
-            Parameter::Query { style, .. } => {
-                let unsupported = match style {
-                    QueryStyle::Form | QueryStyle::DeepObject => None,
-                    QueryStyle::SpaceDelimited | QueryStyle::PipeDelimited => {
-                        Some("a `spaceDelimited` or `pipeDelimited` query parameter")
-                    }
-                };
-                if let Some(reason) = unsupported {
+            Parameter::Query { .. } => Place::Sent {
+                required: data.required,
+            },
+            // OpenAPI: a header parameter named `Accept`, `Content-Type` or `Authorization`
+            // "SHALL be ignored" (the media types and the client's credentials set those).
+            Parameter::Header { .. }
+                if ["accept", "content-type", "authorization"]
+                    .contains(&data.name.to_ascii_lowercase().as_str()) =>
+            {
+                self.note(
+                    at,
+                    format!(
+                        "header parameter `{}` is ignored, as OpenAPI says (the client sets it)",
+                        data.name
+                    ),
+                );
+                return Ok(vec![(
+                    Place::Ignored,
+                    param(&data.name, None, TypeRef::String, false),
+                )]);
+            }
+            Parameter::Header { .. } | Parameter::Cookie { .. } => {
+                if !is_token(&data.name) {
                     return Err(Error::Unsupported {
-                        pointer: at.join("style").to_string(),
-                        reason: reason.into(),
+                        pointer: at.join("name").to_string(),
+                        reason: format!("{:?} is not a header or cookie name", data.name),
                     });
                 }
-                Place::Query {
+                Place::Sent {
                     required: data.required,
                 }
             }
-            Parameter::Header { .. } | Parameter::Cookie { .. } => {
+        };
+        if matches!(location, Location::Header | Location::Cookie) {
+            let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
+            let (ty, any_scalar) =
+                self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+            // A header array is one comma-separated value (`simple`); a cookie has no form for
+            // one that a server would read back unambiguously.
+            if location == Location::Cookie && matches!(ty, TypeRef::Vec(_)) {
                 return Err(Error::Unsupported {
-                    pointer: at.to_string(),
-                    reason: "header and cookie parameters are not generated".into(),
+                    pointer: schema_pointer.to_string(),
+                    reason: "an array cookie parameter".into(),
                 });
             }
-        };
+            return Ok(vec![(
+                place,
+                param(&data.name, data.description.clone(), ty, any_scalar),
+            )]);
+        }
         if self.is_scalar_union(SchemaAt::of(schema), &schema_pointer)? {
             return Ok(vec![(
                 place,
                 param(&data.name, data.description.clone(), TypeRef::String, true),
             )]);
         }
-        if let (Place::Query { .. }, Some(parts)) = (
+        if let (Place::Sent { .. }, Some(parts)) = (
             place,
             self.object_of(SchemaAt::of(schema), &schema_pointer)?,
         ) {
@@ -306,15 +409,31 @@ impl<'a> Builder<'a> {
                 } else {
                     wire.clone()
                 };
-                expanded.push((Place::Query { required }, param(&key, doc, ty, any_scalar)));
+                expanded.push((Place::Sent { required }, param(&key, doc, ty, any_scalar)));
             }
             return Ok(expanded);
         }
         if deep_object {
-            return Err(Error::Unsupported {
-                pointer: schema_pointer.to_string(),
-                reason: "a `deepObject` query parameter that is not an object".into(),
-            });
+            // An array has no `deepObject` form in OpenAPI; the one servers read (Stripe's
+            // `expand[]=a&expand[]=b`, Rails, PHP) is the key with `[]`, once per item.
+            let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
+            let (ty, any_scalar) =
+                self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
+            if !matches!(ty, TypeRef::Vec(_)) {
+                return Err(Error::Unsupported {
+                    pointer: schema_pointer.to_string(),
+                    reason: "a `deepObject` query parameter that is not an object or an array"
+                        .into(),
+                });
+            }
+            let mut param = param(
+                &format!("{}[]", data.name),
+                data.description.clone(),
+                ty,
+                any_scalar,
+            );
+            param.rust_name = names::snake_ident(&data.name);
+            return Ok(vec![(place, param)]);
         }
         let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
         let doc = data.description.clone();
@@ -331,16 +450,16 @@ impl<'a> Builder<'a> {
                 }
                 Ok(vec![(place, param(&data.name, doc, ty, false))])
             }
-            Place::Query { .. } => {
+            Place::Ignored => Ok(Vec::new()),
+            Place::Sent { .. } => {
                 let (ty, any_scalar) =
                     self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
-                // An array is sent as the key repeated (`a=1&a=2`), which is `explode: true`;
-                // `explode: false` means one comma-separated value (`a=1,2`).
-                if data.explode == Some(false) && matches!(ty, TypeRef::Vec(_)) {
+                // `spaceDelimited` and `pipeDelimited` are defined for arrays only.
+                if joined_by.is_some_and(|d| d != ',') && !matches!(ty, TypeRef::Vec(_)) {
                     return Err(Error::Unsupported {
-                        pointer: at.join("explode").to_string(),
-                        reason: "an array query parameter with `explode: false` (one \
-                                 comma-separated value)"
+                        pointer: at.join("style").to_string(),
+                        reason: "a `spaceDelimited` or `pipeDelimited` query parameter that is \
+                                 not an array"
                             .into(),
                     });
                 }
@@ -685,11 +804,79 @@ fn usable_response_media(
         .min_by_key(|(_, _, kind)| *kind)
 }
 
+/// The pairs of a query string written in a path key (`beta=true&v=2`), kept as written; one
+/// holding a placeholder or a character a URL would change is not a fixed query.
+fn fixed_query(query: &str, pointer: &Pointer) -> Result<Vec<(String, String)>, Error> {
+    let plain = |text: &str| {
+        text.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+    };
+    let mut pairs = Vec::new();
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if key.is_empty() || !plain(key) || !plain(value) {
+            return Err(Error::Unsupported {
+                pointer: pointer.to_string(),
+                reason: format!(
+                    "a query string in the path key ({query:?}) that is not plain `key=value` pairs"
+                ),
+            });
+        }
+        pairs.push((key.to_owned(), value.to_owned()));
+    }
+    Ok(pairs)
+}
+
 /// Where a parameter goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Place {
     Path,
-    Query { required: bool },
+    /// A query, header or cookie parameter: a method argument when required, else a field of
+    /// the query struct.
+    Sent {
+        required: bool,
+    },
+    /// Declared but not sent (a header OpenAPI says to ignore).
+    Ignored,
+}
+
+/// An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be.
+pub(super) fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// The check behind "never a wrong URL": the template's placeholders and the operation's path
+/// arguments are the same names in the same order, each placeholder once.
+pub(crate) fn check_path_arguments(
+    path: &str,
+    arguments: &[Param],
+    pointer: &Pointer,
+) -> Result<(), Error> {
+    let mut placeholders = names::path_parameters(path);
+    let mut seen = BTreeSet::new();
+    placeholders.retain(|placeholder| seen.insert(placeholder.clone()));
+    let wires: Vec<&str> = arguments.iter().map(|p| p.wire_name.as_str()).collect();
+    if placeholders
+        .iter()
+        .map(String::as_str)
+        .ne(wires.iter().copied())
+        || arguments.iter().any(|p| p.location != Location::Path)
+        || path.contains('?')
+        || path.contains('#')
+    {
+        return Err(Error::Unsupported {
+            pointer: pointer.to_string(),
+            reason: format!(
+                "the path template's placeholders ({}) are not its path parameters ({})",
+                placeholders.join(", "),
+                wires.join(", ")
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// How a body of a media type is encoded, in order of preference.

@@ -215,11 +215,14 @@ mod tests {
     #[test]
     fn query_setters_never_shadow_default_or_clone() {
         let param = |name: &str| crate::ir::Param {
+            location: crate::ir::Location::Query,
             wire_name: name.to_owned(),
             rust_name: name.to_owned(),
             doc: None,
             ty: TypeRef::String,
             any_scalar: false,
+            joined_by: None,
+            path_prefix: String::new(),
         };
         let params = [
             param("default"),

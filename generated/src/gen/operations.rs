@@ -344,12 +344,16 @@ impl Client {
         if let Some(value) = &query.end_epoch_millis {
             pairs.push(("end_epoch_millis", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_audit_logs",
             method: rt::Method::GET,
             path_template: "/v1/audit_logs",
             path: "/v1/audit_logs".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -369,12 +373,16 @@ impl Client {
         let mut pairs: Vec<(&'static str, String)> = Vec::new();
         pairs.push(("start_date", start_date.to_string()));
         pairs.push(("end_date", end_date.to_string()));
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_billing_usage_summary",
             method: rt::Method::GET,
             path_template: "/v1/billing/usage_summary",
             path: "/v1/billing/usage_summary".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -386,12 +394,16 @@ impl Client {
     pub async fn get_model(&self, model_id: &str) -> Result<ModelV1, rt::Error> {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}",
             path: format!("/v1/models/{model_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -411,12 +423,16 @@ impl Client {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_deployment",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments/{deployment_id}",
             path: format!("/v1/models/{model_id}/deployments/{deployment_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -448,12 +464,16 @@ impl Client {
         for value in query.metrics.iter() {
             pairs.push(("metrics", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_deployment_metrics",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
             path: format!("/v1/models/{model_id}/deployments/{deployment_id}/metrics"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -472,12 +492,16 @@ impl Client {
         if let Some(value) = &query.name {
             pairs.push(("name", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_deployments",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments",
             path: format!("/v1/models/{model_id}/deployments"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -497,12 +521,16 @@ impl Client {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let env_name = rt::encode_path_segment("env_name", env_name)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_environment",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/environments/{env_name}",
             path: format!("/v1/models/{model_id}/environments/{env_name}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -536,12 +564,16 @@ impl Client {
         for value in query.metrics.iter() {
             pairs.push(("metrics", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_environment_metrics",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/environments/{env_name}/metrics",
             path: format!("/v1/models/{model_id}/environments/{env_name}/metrics"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -559,12 +591,16 @@ impl Client {
     ) -> Result<EnvironmentsV1, rt::Error> {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_environments",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/environments",
             path: format!("/v1/models/{model_id}/environments"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -584,12 +620,16 @@ impl Client {
         if let Some(value) = &query.name {
             pairs.push(("name", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_models",
             method: rt::Method::GET,
             path_template: "/v1/models",
             path: "/v1/models".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -610,6 +650,8 @@ impl Client {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "patch_model_deployment_autoscaling_settings",
             method: rt::Method::PATCH,
@@ -618,6 +660,8 @@ impl Client {
                 "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings"
             ),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
@@ -639,12 +683,16 @@ impl Client {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let env_name = rt::encode_path_segment("env_name", env_name)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "patch_model_environment",
             method: rt::Method::PATCH,
             path_template: "/v1/models/{model_id}/environments/{env_name}",
             path: format!("/v1/models/{model_id}/environments/{env_name}"),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

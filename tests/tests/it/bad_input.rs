@@ -55,17 +55,37 @@ fn wrong_kind_of_document() {
     check("openapi: 3.1.0\npaths: {}\n", "#: missing field `info`");
 }
 
+/// A bad place that leaves out only what holds it: generation succeeds with `expected` among
+/// the notes, and strict mode refuses naming the same place.
+fn check_left_out(spec: &str, expected: &str) {
+    let input = Input {
+        spec_path: "schema/spec.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let notes: Vec<String> = match baseten_codegen::generate(&input) {
+        Ok(output) => output.notes.iter().map(ToString::to_string).collect(),
+        Err(error) => panic!("{spec}\nexpected notes, got {error}"),
+    };
+    assert!(notes.iter().any(|note| note == expected), "{notes:#?}");
+    let pointer = expected.split(": ").next().unwrap_or_default();
+    match error_for(spec, Some("strict: true")) {
+        Error::LeftOut { pointer: at, .. } => assert_eq!(at, pointer),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn dangling_references() {
-    check(
+    check_left_out(
         &format!(
             "{HEAD}components:\n  schemas:\n    A:\n      type: object\n      properties:\n        b: {{$ref: '#/components/schemas/Missing'}}\n"
         ),
-        "#/components/schemas/A/properties/b: `$ref` \"#/components/schemas/Missing\" does not resolve to anything in the document",
+        "#/components/schemas/A/properties/b: the schema (read as any JSON value) is left out: `$ref` \"#/components/schemas/Missing\" does not resolve to anything in the document",
     );
-    check(
+    check_left_out(
         "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x/{id}:\n    get:\n      parameters: [{$ref: '#/components/parameters/id'}]\n      responses: {'204': {description: ok}}\n",
-        "#/paths/~1x~1{id}/get/parameters/0: `$ref` \"#/components/parameters/id\" does not resolve to anything in the document",
+        "#/paths/~1x~1{id}/get/parameters/0: operation get_x (GET /x/{id}) is left out: `$ref` \"#/components/parameters/id\" does not resolve to anything of its kind in the document",
     );
 }
 
@@ -93,19 +113,19 @@ fn reference_loops() {
 
 #[test]
 fn structural_errors_name_their_place() {
-    check(
+    check_left_out(
         "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x/{id}:\n    get:\n      responses: {'204': {description: ok}}\n",
-        "#/paths/~1x~1{id}/get: path placeholder {id} has no `in: path` parameter",
+        "#/paths/~1x~1{id}/get: operation get_x (GET /x/{id}) is left out: path placeholder {id} has no `in: path` parameter",
     );
-    check(
+    check_left_out(
         &format!("{HEAD}components:\n  schemas:\n    A: {{type: object, properties: 3}}\n"),
-        "#/components/schemas/A/properties: `properties` must be an object",
+        "#/components/schemas/A/properties: keyword `properties` is left out: `properties` must be an object",
     );
-    check(
+    check_left_out(
         &format!(
             "{HEAD}components:\n  schemas:\n    A: {{type: array, items: [{{type: string}}]}}\n"
         ),
-        "#/components/schemas/A/items: cannot be represented in the generated Rust: tuple-form `items` (an array of schemas)",
+        "#/components/schemas/A/items: keyword `items` (the items are read as any JSON value) is left out: tuple-form `items` (an array of schemas)",
     );
 }
 

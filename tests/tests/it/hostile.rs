@@ -322,35 +322,49 @@ fn path(template: &str) -> String {
     )
 }
 
+/// Generation succeeds with the note `expected`, and strict mode refuses naming its place.
+fn check_left_out(spec: &str, expected: &str) {
+    let output = generate_ok(spec);
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert!(notes.iter().any(|note| note == expected), "{notes:#?}");
+    let strict_config = format!("{CONFIG}strict: true\n");
+    let strict = Input {
+        spec_path: "hostile.yaml",
+        spec_text: spec,
+        config_text: Some(&strict_config),
+    };
+    let pointer = expected.split(": ").next().unwrap_or_default();
+    match baseten_codegen::generate(&strict) {
+        Err(Error::LeftOut { pointer: at, .. }) => assert_eq!(at, pointer),
+        other => panic!("{:?}", other.map(|output| output.notes)),
+    }
+}
+
 #[test]
 fn path_templates_are_validated() {
-    check_error(
-        &path("/v1/x{"),
-        "#/paths/~1v1~1x{/get: path template \"/v1/x{\" has a `{` with no `}`",
-    );
-    check_error(
-        &path("/v1/x}"),
-        "#/paths/~1v1~1x}/get: path template \"/v1/x}\" has a `}` with no `{`",
-    );
-    check_error(
-        &path("/v1/{a{b}}"),
-        "#/paths/~1v1~1{a{b}}/get: path template \"/v1/{a{b}}\" has a `{` inside a placeholder",
-    );
-    check_error(
-        &path("/v1/x?y=1"),
-        "#/paths/~1v1~1x?y=1/get: path template \"/v1/x?y=1\" holds a query string or fragment",
-    );
-    check_error(
-        &path("/v1/x#y"),
-        "#/paths/~1v1~1x#y/get: path template \"/v1/x#y\" holds a query string or fragment",
-    );
-    check_error(
-        &path("v1/x"),
-        "#/paths/v1~1x/get: path template \"v1/x\" does not start with `/`",
-    );
-    check_error(
-        &path("/v1/{}"),
-        "#/paths/~1v1~1{}/get: path template \"/v1/{}\" has an empty placeholder",
+    // A malformed template leaves out its path item alone.
+    let left_out = |template: &str, reason: &str| {
+        let pointer = format!("#/paths/{}", template.replace('~', "~0").replace('/', "~1"));
+        check_left_out(
+            &path(template),
+            &format!(
+                "{pointer}: path item {template} is left out: path template {template:?} {reason}"
+            ),
+        );
+    };
+    left_out("/v1/x{", "has a `{` with no `}`");
+    left_out("/v1/x}", "has a `}` with no `{`");
+    left_out("/v1/{a{b}}", "has a `{` inside a placeholder");
+    left_out("v1/x", "does not start with `/`");
+    left_out("/v1/{}", "has an empty placeholder");
+    // A fragment is never sent; a query string of plain pairs is sent as written.
+    let fragment = generate_ok(&path("/v1/x#y"));
+    assert!(fragment.files["operations.rs"].contains("path: \"/v1/x\".to_owned()"));
+    let query = generate_ok(&path("/v1/x?y=1"));
+    assert!(query.files["operations.rs"].contains("pairs.push((\"y\", \"1\".to_owned()));"));
+    check_left_out(
+        &path("/v1/x?y={z}"),
+        "#/paths/~1v1~1x?y={z}/get: operation get_x_y_z (GET /v1/x?y={z}) is left out: a query string in the path key (\"y={z}\") that is not plain `key=value` pairs",
     );
 }
 
@@ -378,13 +392,13 @@ fn nesting_is_bounded_before_any_walk_recurses() {
 
 #[test]
 fn errors_name_the_exact_place() {
-    check_error(
+    check_left_out(
         &format!("{HEAD}paths:\n  /x:\n    get: 3\n"),
-        "#/paths/~1x/get: invalid type: integer `3`, expected struct Operation",
+        "#/paths/~1x/get: operation GET /x is left out: invalid type: integer `3`, expected struct Operation",
     );
-    check_error(
+    check_left_out(
         &format!("{HEAD}paths:\n  /x:\n    get:\n      responses: {{'204': {{description: 3}}}}\n"),
-        "#/paths/~1x/get/responses/204: invalid type: integer `3`, expected a string",
+        "#/paths/~1x/get: operation GET /x is left out: /responses/204: invalid type: integer `3`, expected a string",
     );
 }
 
@@ -463,6 +477,9 @@ const NAMES: &[&str] = &[
     "S",
     "D",
     "pairs",
+    "headers",
+    "cookies",
+    "Content-Type",
     "request",
     "value",
     "values",
@@ -712,7 +729,8 @@ fn parameter_schema() -> impl Strategy<Value = Value> {
 }
 
 fn operation(placeholders: Vec<String>) -> impl Strategy<Value = Value> {
-    let query = vec((name(), any::<bool>(), parameter_schema()), 0..4);
+    let locations = select(&["query", "query", "header", "cookie"][..]);
+    let query = vec((name(), any::<bool>(), parameter_schema(), locations), 0..4);
     let path_schemas = vec(parameter_schema(), placeholders.len());
     (
         query,
@@ -731,8 +749,8 @@ fn operation(placeholders: Vec<String>) -> impl Strategy<Value = Value> {
                         parameters.push(json!({"name": placeholder, "in": "path", "required": true, "schema": schema}));
                     }
                 }
-                for (name, required, schema) in query {
-                    parameters.push(json!({"name": name, "in": "query", "required": required, "schema": schema, "description": "a\rb"}));
+                for (name, required, schema, location) in query {
+                    parameters.push(json!({"name": name, "in": location, "required": required, "schema": schema, "description": "a\rb"}));
                 }
                 let mut operation = json!({"parameters": parameters});
                 let responses = match response {

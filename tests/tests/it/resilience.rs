@@ -506,6 +506,8 @@ async fn non_idempotent_requests_are_sent_once() {
                 path_template: "/v1/things",
                 path: "/v1/things".to_owned(),
                 query: Vec::new(),
+                headers: Vec::new(),
+                cookies: Vec::new(),
                 body: Some(baseten_api::runtime::Body {
                     content_type: "application/json",
                     bytes: br#"{"name":"x"}"#.to_vec(),
@@ -536,6 +538,8 @@ async fn non_idempotent_requests_are_sent_once() {
         path_template: "/v1/things/{id}",
         path: "/v1/things/t1".to_owned(),
         query: Vec::new(),
+        headers: Vec::new(),
+        cookies: Vec::new(),
         body: Some(baseten_api::runtime::Body {
             content_type: "application/json",
             bytes: br#"{"name":"x"}"#.to_vec(),

@@ -98,8 +98,18 @@ fn recursion() {
 }
 
 #[test]
+fn salvage() {
+    check("salvage");
+}
+
+#[test]
 fn types() {
     check("types");
+}
+
+#[test]
+fn wire() {
+    check("wire");
 }
 
 /// A fixture without a `check` above or a `snapshot!` line in `tests/src/snapshots.rs` would

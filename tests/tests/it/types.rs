@@ -207,7 +207,7 @@ fn unions_only_contents_tell_apart_stay_values_with_a_note() {
     );
     check(
         "{anyOf: [{type: string}, {$ref: '#/components/schemas/Missing'}]}",
-        "p: Value\nnote: a union of several schemas is lowered to serde_json::Value: member 1 is not of one JSON kind",
+        "p: Value\nnote: the schema (read as any JSON value) is left out: `$ref` \"#/components/schemas/Missing\" does not resolve to anything in the document\nnote: a union of several schemas is lowered to serde_json::Value: member 1 is not of one JSON kind",
     );
 }
 

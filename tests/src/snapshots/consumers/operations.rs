@@ -45,12 +45,16 @@ impl Client {
         if let Some(value) = &query.limit {
             pairs.push(("limit", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_events",
             method: rt::Method::GET,
             path_template: "/v1/events",
             path: "/v1/events".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -66,12 +70,16 @@ impl Client {
     ) -> Result<Settings, rt::Error> {
         let thing_id = rt::encode_path_segment("thing_id", thing_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "patch_thing_settings",
             method: rt::Method::PATCH,
             path_template: "/v1/things/{thing_id}/settings",
             path: format!("/v1/things/{thing_id}/settings"),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

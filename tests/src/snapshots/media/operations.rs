@@ -67,12 +67,16 @@ impl Client {
         if let Some(value) = &query.filter_tag {
             pairs.push(("filter[tag]", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_items",
             method: rt::Method::GET,
             path_template: "/v1/items",
             path: "/v1/items".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -84,12 +88,16 @@ impl Client {
     pub async fn get_job(&self, job_id: &str) -> Result<Option<Session>, rt::Error> {
         let job_id = rt::encode_path_segment("job_id", job_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_job",
             method: rt::Method::GET,
             path_template: "/v1/jobs/{job_id}",
             path: format!("/v1/jobs/{job_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -98,12 +106,16 @@ impl Client {
     /// `POST /v1/login`
     pub async fn post_login(&self, body: &Login) -> Result<Session, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "post_login",
             method: rt::Method::POST,
             path_template: "/v1/login",
             path: "/v1/login".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute(request).await
@@ -112,12 +124,16 @@ impl Client {
     /// `POST /v1/notes`
     pub async fn post_notes(&self, body: Option<&str>) -> Result<String, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "post_notes",
             method: rt::Method::POST,
             path_template: "/v1/notes",
             path: "/v1/notes".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: match body {
                 Some(body) => Some(rt::Body::text("text/plain", body)),
                 None => None,
@@ -134,12 +150,16 @@ impl Client {
     ) -> Result<Vec<u8>, rt::Error> {
         let blob_id = rt::encode_path_segment("blob_id", &blob_id.to_string())?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "put_blob",
             method: rt::Method::PUT,
             path_template: "/v1/blobs/{blob_id}",
             path: format!("/v1/blobs/{blob_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::bytes("application/octet-stream", body)),
         };
         self.runtime().execute_bytes(request, "application/octet-stream").await

@@ -47,12 +47,16 @@ impl Client {
         if let Some(value) = &query.weight_kg {
             pairs.push(("weight-kg", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_thing",
             method: rt::Method::GET,
             path_template: "/v1/things/{type}",
             path: format!("/v1/things/{type_}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -61,12 +65,16 @@ impl Client {
     /// `GET /v1/things`
     pub async fn get_things(&self) -> Result<Vec<Thing>, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_things",
             method: rt::Method::GET,
             path_template: "/v1/things",
             path: "/v1/things".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await

@@ -13,6 +13,7 @@ pub struct GetWidgetsQuery {
     pub limit: Option<i64>,
     pub tag: Vec<String>,
     pub order: Option<GetWidgetsOrder>,
+    pub x_trace: Option<String>,
 }
 
 impl GetWidgetsQuery {
@@ -40,6 +41,13 @@ impl GetWidgetsQuery {
         self.order = Some(value.into());
         self
     }
+
+    /// Sets `X-Trace`.
+    #[must_use]
+    pub fn x_trace(mut self, value: impl Into<String>) -> Self {
+        self.x_trace = Some(value.into());
+        self
+    }
 }
 
 impl Client {
@@ -47,12 +55,16 @@ impl Client {
     pub async fn delete_widget(&self, widget_id: &str) -> Result<(), rt::Error> {
         let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "delete_widget",
             method: rt::Method::DELETE,
             path_template: "/v1/widgets/{widget_id}",
             path: format!("/v1/widgets/{widget_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -64,12 +76,16 @@ impl Client {
     pub async fn get_widget_by_id(&self, id: i64) -> Result<Widget, rt::Error> {
         let id = rt::encode_path_segment("id", &id.to_string())?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_widget_by_id",
             method: rt::Method::GET,
             path_template: "/v1/widgets/{id}",
             path: format!("/v1/widgets/{id}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -84,12 +100,16 @@ impl Client {
     ) -> Result<Widget, rt::Error> {
         let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_widget_by_widget_id",
             method: rt::Method::GET,
             path_template: "/v1/widget/{widget_id}",
             path: format!("/v1/widget/{widget_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -112,12 +132,19 @@ impl Client {
         if let Some(value) = &query.order {
             pairs.push(("order", value.to_string()));
         }
+        let mut headers: Vec<(&'static str, String)> = Vec::new();
+        if let Some(value) = &query.x_trace {
+            headers.push(("X-Trace", value.to_string()));
+        }
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_widgets",
             method: rt::Method::GET,
             path_template: "/v1/widgets",
             path: "/v1/widgets".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -131,12 +158,16 @@ impl Client {
     ) -> Result<Widget, rt::Error> {
         let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "patch_widget",
             method: rt::Method::PATCH,
             path_template: "/v1/widgets/{widget_id}",
             path: format!("/v1/widgets/{widget_id}"),
             query: pairs,
+            headers,
+            cookies,
             body: match body {
                 Some(body) => Some(rt::Body::json("application/json", body)?),
                 None => None,
@@ -150,12 +181,16 @@ impl Client {
     /// `POST /v1/widgets`
     pub async fn post_widgets(&self, body: &Widget) -> Result<Widget, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "post_widgets",
             method: rt::Method::POST,
             path_template: "/v1/widgets",
             path: "/v1/widgets".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

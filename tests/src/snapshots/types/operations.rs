@@ -45,12 +45,16 @@ impl Client {
         if let Some(value) = &query.code {
             pairs.push(("code", value.to_string()));
         }
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_usage",
             method: rt::Method::GET,
             path_template: "/v1/usage",
             path: "/v1/usage".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: None,
         };
         self.runtime().execute(request).await
@@ -59,12 +63,16 @@ impl Client {
     /// `POST /v1/accounts`
     pub async fn post_accounts(&self, body: &Account) -> Result<Account, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "post_accounts",
             method: rt::Method::POST,
             path_template: "/v1/accounts",
             path: "/v1/accounts".to_owned(),
             query: pairs,
+            headers,
+            cookies,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

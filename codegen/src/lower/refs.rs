@@ -1,0 +1,271 @@
+//! `$ref`s beyond `#/components/schemas/<key>`: a reference to any schema of the document
+//! (`#/components/parameters/X/schema`, `#/components/schemas/A/properties/b`) is made a
+//! component of its own, and a schema reference that still names no schema is found here, so
+//! that the schema holding it alone is left out.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value};
+
+use crate::error::Pointer;
+
+const SCHEMAS: &str = "#/components/schemas/";
+
+/// Keys whose values are data, not document structure: a `$ref` inside one is text.
+const DATA_KEYS: &[&str] = &["example", "examples", "default", "enum", "const"];
+
+/// Copies every schema a `$ref` names by a pointer other than `#/components/schemas/<key>` into
+/// `components/schemas` under a key of its own, and points every such `$ref` at the copy. The
+/// copies are taken before any is made, from the document as written, so their own pointers
+/// into each other are rewritten too and a copy that refers to itself stays a cycle.
+pub(super) fn hoist_pointer_refs(document: &mut Map<String, Value>) {
+    let mut references = Vec::new();
+    for value in document.values() {
+        collect_refs(value, &mut references);
+    }
+    references.sort();
+    references.dedup();
+    let existing: Vec<String> = component_schemas(document).keys().cloned().collect();
+    let mut taken: std::collections::HashSet<String> = existing.into_iter().collect();
+    let mut hoisted: BTreeMap<String, (String, Value)> = BTreeMap::new();
+    let root = Value::Object(std::mem::take(document));
+    for reference in references {
+        if !is_hoistable(&reference) {
+            continue;
+        }
+        let Some(target) = resolve(&root, &reference) else {
+            continue;
+        };
+        if !(target.is_object() || target.is_boolean()) {
+            continue;
+        }
+        let key = unique_key(&reference, &mut taken);
+        hoisted.insert(reference, (key, target.clone()));
+    }
+    let Value::Object(restored) = root else {
+        return;
+    };
+    *document = restored;
+    if hoisted.is_empty() {
+        return;
+    }
+    let renamed: HashMap<String, String> = hoisted
+        .iter()
+        .map(|(reference, (key, _))| {
+            (
+                reference.clone(),
+                format!(
+                    "{SCHEMAS}{}",
+                    Pointer::root().join(key).as_str().trim_start_matches("#/")
+                ),
+            )
+        })
+        .collect();
+    for value in document.values_mut() {
+        rewrite_refs(value, &renamed);
+    }
+    let mut copies: Vec<(String, Value)> = hoisted.into_values().collect();
+    for (_, copy) in &mut copies {
+        rewrite_refs(copy, &renamed);
+    }
+    let components = document
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(components) = components else {
+        return;
+    };
+    let schemas = components
+        .entry("schemas")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(schemas) = schemas {
+        schemas.extend(copies);
+    }
+}
+
+/// Every `$ref` a schema position could hold that names no schema component, with why: an
+/// external reference, a pointer to something else, or one that resolves to nothing.
+pub(super) fn unusable_schema_refs(document: &Map<String, Value>) -> HashMap<String, String> {
+    let mut references = Vec::new();
+    for value in document.values() {
+        collect_refs(value, &mut references);
+    }
+    let schemas = component_schemas(document);
+    let mut unusable = HashMap::new();
+    for reference in references {
+        if unusable.contains_key(&reference) {
+            continue;
+        }
+        let reason = if !reference.starts_with('#') {
+            Some(format!(
+                "external reference {reference:?} (only references into the document are followed)"
+            ))
+        } else {
+            match reference.strip_prefix(SCHEMAS) {
+                Some(key) if !key.contains('/') => (!schemas.contains_key(&Pointer::unescape(key)))
+                    .then(|| {
+                        format!("`$ref` {reference:?} does not resolve to anything in the document")
+                    }),
+                _ => Some(format!("`$ref` {reference:?} does not name a schema")),
+            }
+        };
+        if let Some(reason) = reason {
+            unusable.insert(reference, reason);
+        }
+    }
+    unusable
+}
+
+fn component_schemas(document: &Map<String, Value>) -> &Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    match document.get("components").and_then(|c| c.get("schemas")) {
+        Some(Value::Object(schemas)) => schemas,
+        _ => EMPTY.get_or_init(Map::new),
+    }
+}
+
+/// A local pointer to a schema that is not a component's own key: somewhere under a component
+/// schema, or under a `schema` keyword (of a parameter, header or media type).
+fn is_hoistable(reference: &str) -> bool {
+    let Some(pointer) = reference.strip_prefix("#/") else {
+        return false;
+    };
+    if let Some(under) = reference.strip_prefix(SCHEMAS) {
+        return under.contains('/');
+    }
+    pointer.split('/').any(|segment| segment == "schema")
+}
+
+/// The value a local `$ref` names, as written or percent-decoded.
+fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+    let pointer = reference.strip_prefix('#')?;
+    root.pointer(pointer)
+        .or_else(|| root.pointer(&percent_decode(pointer)?))
+}
+
+/// `%7B` → `{`: a URI fragment may escape what a JSON pointer holds as is.
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            decoded.push(byte);
+            i += 3;
+            continue;
+        }
+        decoded.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(decoded).ok()
+}
+
+/// A component key for the schema at `reference`, from the pointer's meaningful segments
+/// (`#/components/parameters/limit/schema` → `limit_schema`), not taken by any other.
+fn unique_key(reference: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    const STRUCTURAL: &[&str] = &["components", "schemas", "properties", "content", "paths"];
+    let segments: Vec<String> = reference
+        .trim_start_matches("#/")
+        .split('/')
+        .map(Pointer::unescape)
+        .filter(|segment| !STRUCTURAL.contains(&segment.as_str()) && !segment.contains('/'))
+        .collect();
+    let base = segments.join("_");
+    let base = if base.is_empty() {
+        "schema".to_owned()
+    } else {
+        base
+    };
+    let mut key = base.clone();
+    let mut n = 2;
+    while !taken.insert(key.clone()) {
+        key = format!("{base}_{n}");
+        n += 1;
+    }
+    key
+}
+
+/// Every `$ref` string in `value`, outside data keywords.
+fn collect_refs(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                match (key.as_str(), child) {
+                    ("$ref", Value::String(reference)) => found.push(reference.clone()),
+                    (key, _) if DATA_KEYS.contains(&key) => {}
+                    _ => collect_refs(child, found),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                collect_refs(item, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn rewrite_refs(value: &mut Value, renamed: &HashMap<String, String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object.iter_mut() {
+                match (key.as_str(), &mut *child) {
+                    ("$ref", Value::String(reference)) => {
+                        if let Some(new) = renamed.get(reference) {
+                            *reference = new.clone();
+                        }
+                    }
+                    (key, _) if DATA_KEYS.contains(&key) => {}
+                    _ => rewrite_refs(child, renamed),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                rewrite_refs(item, renamed);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hoisted_keys_and_pointers() {
+        let mut taken = std::collections::HashSet::from(["limit_schema".to_owned()]);
+        assert_eq!(
+            unique_key("#/components/parameters/limit/schema", &mut taken),
+            "parameters_limit_schema"
+        );
+        assert_eq!(
+            unique_key("#/components/schemas/A/properties/b", &mut taken),
+            "A_b"
+        );
+        assert_eq!(
+            unique_key("#/components/schemas/A/properties/b", &mut taken),
+            "A_b_2"
+        );
+        assert!(is_hoistable("#/components/schemas/A/properties/b"));
+        assert!(is_hoistable("#/paths/~1a/get/parameters/0/schema"));
+        assert!(!is_hoistable("#/components/schemas/A"));
+        assert!(!is_hoistable("#/components/parameters/limit"));
+        assert!(!is_hoistable(
+            "other.yaml#/components/schemas/A/properties/b"
+        ));
+        assert_eq!(
+            percent_decode("/paths/~1a%7Bid%7D").as_deref(),
+            Some("/paths/~1a{id}")
+        );
+        assert_eq!(percent_decode("/a%zz").as_deref(), Some("/a%zz"));
+        assert_eq!(percent_decode("/a"), None);
+    }
+}
