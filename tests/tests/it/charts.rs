@@ -227,8 +227,12 @@ fn assert_round_time_axis(panel: &PanelFacts) {
     };
     for (label, _) in ticks {
         assert_eq!(shape(label), shape(&ticks[0].0), "{ticks:?}");
+        let known = ["99:99", "99:99:99", "99:99:99.999", "9999-99-99"];
+        // Across midnight a time of day is preceded by its day, `MM-DD `.
+        let time = shape(label).strip_prefix("99-99 ").map(str::to_owned);
         assert!(
-            ["99:99", "99:99:99", "99:99:99.999", "9999-99-99"].contains(&shape(label).as_str()),
+            known.contains(&shape(label).as_str())
+                || time.is_some_and(|time| known[..3].contains(&time.as_str())),
             "{label}"
         );
     }
@@ -237,8 +241,10 @@ fn assert_round_time_axis(panel: &PanelFacts) {
         assert!((a - b).abs() < 0.02, "{ticks:?}");
     }
     // Minutes ticks fall on a whole number of minutes that divides the hour.
-    if shape(&ticks[0].0) == "99:99" && ticks.len() >= 2 {
+    let time_of_day = shape(&ticks[0].0).trim_start_matches("99-99 ").to_owned();
+    if time_of_day == "99:99" && ticks.len() >= 2 {
         let minutes = |label: &str| -> i64 {
+            let label = label.rsplit(' ').next().unwrap_or_default();
             let (h, m) = label.split_once(':').unwrap_or_default();
             h.parse::<i64>().unwrap_or(0) * 60 + m.parse::<i64>().unwrap_or(0)
         };
@@ -409,6 +415,23 @@ fn units_are_scaled_and_named_in_the_title() {
         times,
         ["19:05", "19:10", "19:15", "19:20", "19:25", "19:30"]
     );
+}
+
+#[test]
+fn times_of_day_across_midnight_name_their_day() {
+    // 22:00 to 04:00 UTC at 5 minutes.
+    let start = 1_783_202_400_000 + 12_345;
+    let json = series_json(
+        start,
+        300,
+        72,
+        &[("m", "COUNT", vec![json!({})], &|s, _| Some(s as f64))],
+    );
+    let panels = chart(&decode(&json));
+    assert_round_time_axis(&panels[0]);
+    let labels: Vec<&str> = panels[0].x_ticks.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels[0], "07-04 23:00");
+    assert!(labels.contains(&"07-05 00:00"), "{labels:?}");
 }
 
 #[test]

@@ -358,6 +358,14 @@ mod tests {
             points: vec![point(Some(0.0))],
         };
         assert_eq!(part.ratio_to(&zero).window, None);
+        // A step whose whole is 0 is left out of the window's ratio, part and all.
+        let parts = StepValues {
+            points: vec![point(Some(1.0)), point(Some(1.0))],
+        };
+        let wholes = StepValues {
+            points: vec![point(Some(0.0)), point(Some(4.0))],
+        };
+        assert_eq!(parts.ratio_to(&wholes).window, Some(0.25));
         assert_eq!(values(&part.ratio_to(&zero).steps), [None]);
         let huge = StepValues {
             points: vec![point(Some(f64::MAX)), point(Some(f64::MAX))],

@@ -321,6 +321,8 @@ pub(crate) struct TimeAxis {
     pub(crate) end_ms: i64,
     /// The step between ticks, in milliseconds.
     pub(crate) step_ms: u64,
+    /// Whether the labels name the day as well (times of day across midnight).
+    pub(crate) dated: bool,
     /// The ticks in time order with their labels, each within `start_ms..=end_ms`.
     pub(crate) ticks: Vec<(i64, String)>,
 }
@@ -344,6 +346,9 @@ impl TimeAxis {
             .chain(longer.flatten())
             .find(|&step| span / step < max_ticks)
             .unwrap_or(u64::MAX);
+        // Times of day repeat across midnight: then every tick names its day too.
+        let dated =
+            step_ms < DAY && start_ms.div_euclid(DAY as i64) != end_ms.div_euclid(DAY as i64);
         let step = i128::from(step_ms);
         let first = i128::from(start_ms).div_euclid(step) * step;
         let first = if first < i128::from(start_ms) {
@@ -355,13 +360,14 @@ impl TimeAxis {
             .map_while(|index| {
                 let at = first + i128::from(index) * step;
                 let at = i64::try_from(at).ok().filter(|at| *at <= end_ms)?;
-                Some((at, format_tick(at, step_ms)))
+                Some((at, format_tick(at, step_ms, dated)))
             })
             .collect();
         Self {
             start_ms,
             end_ms,
             step_ms,
+            dated,
             ticks,
         }
     }
@@ -377,15 +383,23 @@ impl TimeAxis {
     }
 }
 
-/// The widest label a tick of `step_ms` can have, in characters.
-pub(crate) fn tick_label_chars(step_ms: u64) -> usize {
-    format_tick(0, step_ms).chars().count()
+/// The widest label a tick of `step_ms` can have, in characters (`dated`: with its day).
+pub(crate) fn tick_label_chars(step_ms: u64, dated: bool) -> usize {
+    format_tick(0, step_ms, dated).chars().count()
 }
 
 /// A tick's label, by step: `HH:MM:SS.mmm` under a second, `HH:MM:SS` under a minute, `HH:MM`
-/// under a day, the date `YYYY-MM-DD` from a day.
-fn format_tick(ms: i64, step_ms: u64) -> String {
+/// under a day, the date `YYYY-MM-DD` from a day; `dated` puts `MM-DD ` before a time of day.
+fn format_tick(ms: i64, step_ms: u64, dated: bool) -> String {
     let at = UtcTime::from_epoch_ms(ms);
+    if dated && step_ms < DAY {
+        return format!(
+            "{:02}-{:02} {}",
+            at.month,
+            at.day,
+            format_tick(ms, step_ms, false)
+        );
+    }
     if step_ms < SECOND {
         format!(
             "{:02}:{:02}:{:02}.{:03}",
@@ -650,8 +664,25 @@ mod tests {
                 "19:00:00.003"
             ]
         );
-        assert_eq!(tick_label_chars(MINUTE), 5);
-        assert_eq!(tick_label_chars(DAY), 10);
+        assert_eq!(tick_label_chars(MINUTE, false), 5);
+        assert_eq!(tick_label_chars(MINUTE, true), 11);
+        assert_eq!(tick_label_chars(DAY, true), 10);
+        assert!(!hour.dated && !day.dated);
+        // Across midnight, every time of day names its day.
+        let midnight = TimeAxis::new(T0 + 4 * HOUR as i64, T0 + 7 * HOUR as i64, 8);
+        assert!(midnight.dated);
+        assert_eq!(
+            time_labels(&midnight),
+            [
+                "07-04 23:00",
+                "07-04 23:30",
+                "07-05 00:00",
+                "07-05 00:30",
+                "07-05 01:00",
+                "07-05 01:30",
+                "07-05 02:00"
+            ]
+        );
     }
 
     #[test]
@@ -676,7 +707,8 @@ mod tests {
         assert_eq!(format_utc(-1), "1969-12-31 23:59:59 UTC");
         assert_eq!(format_utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
         assert_eq!(format_utc(4_107_542_400_000), "2100-03-01 00:00:00 UTC");
-        assert_eq!(format_tick(T0 + 1_234, 1), "19:00:01.234");
+        assert_eq!(format_tick(T0 + 1_234, 1, false), "19:00:01.234");
+        assert_eq!(format_tick(T0 + 1_234, SECOND, true), "07-04 19:00:01");
         // The ends of i64 still give a date.
         assert!(format_utc(i64::MAX).ends_with("UTC"));
         assert!(format_utc(i64::MIN).starts_with('-'));

@@ -204,8 +204,8 @@ fn time_axis<R: IndexMappedResponse>(view: MetricsView<'_, R>, plot_width: f64) 
         let label = chars as f64 * FONT_SIZE * GLYPH_EM;
         (plot_width / (label + TIME_LABEL_GAP)).floor().max(2.0) as usize
     };
-    let axis = TimeAxis::new(start, end, fits(tick_label_chars(60_000)));
-    let fitting = fits(tick_label_chars(axis.step_ms));
+    let axis = TimeAxis::new(start, end, fits(tick_label_chars(60_000, false)));
+    let fitting = fits(tick_label_chars(axis.step_ms, axis.dated));
     if axis.ticks.len() > fitting {
         TimeAxis::new(start, end, fitting)
     } else {
