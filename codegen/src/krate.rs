@@ -78,7 +78,9 @@ pub mod error {
 #[path = "index_mapped.rs"]
 mod index_mapped_impls;
 
+// Shown as re-exports: each item is listed once, in `client`.
 #[cfg(feature = "client")]
+#[doc(no_inline)]
 pub use client::{Client, ClientBuilder};
 
 // The names this root had before each item got one path, kept for one release.

@@ -18,6 +18,7 @@ pub mod lock;
 pub mod lower;
 mod names;
 pub mod probe;
+pub mod public_api;
 mod select;
 mod surface;
 mod tokens;

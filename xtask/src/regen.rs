@@ -27,9 +27,28 @@ pub enum Mode {
 pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
     let files = generate(root, strict)?;
     let stale = sync_dir(root, OUT_DIR, &files, mode)?;
+    let mut stale_listings = Vec::new();
+    for (crate_dir, listing) in public_api_listings(root)? {
+        let relative = format!("{crate_dir}/{PUBLIC_API}");
+        if ensure_file_contents(mode, root, &relative, &listing)? {
+            stale_listings.push(relative);
+        }
+    }
+    if mode == Mode::Overwrite && !stale_listings.is_empty() {
+        eprintln!(
+            "updated {} (the public API changed: review its diff)",
+            stale_listings.join(", ")
+        );
+    }
     if stale.is_empty() {
         if mode == Mode::Overwrite {
             eprintln!("{OUT_DIR}: {} files up to date", files.len());
+        }
+        if mode == Mode::Check && !stale_listings.is_empty() {
+            bail!(
+                "{} out of date with the sources; {FIX}",
+                stale_listings.join(", ")
+            );
         }
         return Ok(());
     }
@@ -44,9 +63,41 @@ pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
         }
         Mode::Check => bail!(
             "{OUT_DIR} is out of date with {SPEC} ({}); {FIX}",
-            stale.join(", ")
+            stale
+                .iter()
+                .chain(&stale_listings)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
+}
+
+/// The public-API listing's file name, at the root of each hand-written crate it covers.
+pub const PUBLIC_API: &str = "api.txt";
+
+/// The hand-written crates whose public API is listed (`baseten_codegen::public_api`), each by
+/// its directory and root file.
+const LISTED_CRATES: &[(&str, &str)] = &[
+    ("codegen/runtime", "src/lib.rs"),
+    ("generated", "src/lib.rs"),
+];
+
+/// Each listed crate's directory and its listing, from its sources as they are on disk. A crate
+/// not in this tree (a scratch copy holding only `schema/` and the emitted files) is skipped.
+pub fn public_api_listings(root: &Path) -> Result<Vec<(&'static str, String)>> {
+    LISTED_CRATES
+        .iter()
+        .filter(|(crate_dir, lib)| root.join(crate_dir).join(lib).is_file())
+        .map(|&(crate_dir, lib)| {
+            let dir = root.join(crate_dir);
+            let listing = baseten_codegen::public_api::list_public_api(lib, &mut |path| {
+                fs::read_to_string(dir.join(path)).ok()
+            })
+            .with_context(|| format!("listing the public API of {crate_dir}"))?;
+            Ok((crate_dir, listing))
+        })
+        .collect()
 }
 
 /// What `regen --spec PATH --out DIR` generates.

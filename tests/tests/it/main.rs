@@ -20,6 +20,7 @@ mod nesting;
 mod operations_live;
 mod probe;
 mod properties;
+mod public_api;
 mod resilience;
 mod salvage;
 mod semver;

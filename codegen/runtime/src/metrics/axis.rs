@@ -498,6 +498,10 @@ mod tests {
         );
         let axis = ValueAxis::new(Unit::Seconds, [2e-4].into_iter());
         assert_eq!(axis.scale.suffix, "µs");
+        // A raw value sits where its scaled number does: 0.175 s is 175 of 0..350 ms.
+        let axis = ValueAxis::new(Unit::Seconds, [0.12, 0.31].into_iter());
+        assert_eq!(axis.fraction(0.175), 0.5);
+        assert_eq!(axis.fraction(0.35), 1.0);
     }
 
     #[test]
