@@ -535,6 +535,21 @@ mod tests {
     }
 
     #[test]
+    fn the_step_is_the_nearest_1_2_5_to_a_fifth_of_the_range() {
+        let step = |high: f64| {
+            let axis = ValueAxis::new(Unit::Unknown, [0.0, high].into_iter());
+            axis.ticks[1].0 - axis.ticks[0].0
+        };
+        // A fifth of the range: 1.49 → 1, 1.5 → 2, 2.99 → 2, 3 → 5, 6.99 → 5, 7 → 10.
+        assert_eq!(step(7.45), 1.0);
+        assert_eq!(step(7.5), 2.0);
+        assert_eq!(step(14.95), 2.0);
+        assert_eq!(step(15.0), 5.0);
+        assert_eq!(step(34.95), 5.0);
+        assert_eq!(step(35.0), 10.0);
+    }
+
+    #[test]
     fn flat_empty_and_negative_data_still_have_height() {
         let flat = ValueAxis::new(Unit::Count, [1.0, 1.0].into_iter());
         assert_eq!(labels(&flat), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
