@@ -762,6 +762,7 @@ impl Lowerer {
         self.type_array(object, pointer);
         self.null_members(object, pointer);
         single_members(object);
+        typed_const_members(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);
         lower_const(object);
@@ -1171,4 +1172,60 @@ fn drop_inapplicable_keywords(object: &mut Map<String, Value>) {
             .any(|(_, keywords)| keywords.contains(&keyword.as_str()));
         !typed || own.contains(&keyword.as_str())
     });
+}
+
+/// `{type: string, oneOf: [{const: a, title: A}, {const: b}]}` (an enum whose values each carry
+/// a title, as some generators write every enum) is `{type: string, enum: [a, b]}`: the 3.0
+/// model has no room for a `type` beside `oneOf`, and would make it untyped.
+///
+/// A typed schema with an `enum` beside a composition (`{type: integer, enum: [1], allOf: [$ref
+/// Kinds]}`, one value of a shared enum) is its `enum`: every value it may take is listed.
+fn typed_const_members(object: &mut Map<String, Value>) {
+    let Some(Value::String(ty)) = object.get("type") else {
+        return;
+    };
+    let ty = ty.clone();
+    if object.contains_key("discriminator") {
+        return;
+    }
+    if matches!(object.get("enum"), Some(Value::Array(values)) if !values.is_empty()) {
+        for keyword in ["allOf", "oneOf", "anyOf"] {
+            object.remove(keyword);
+        }
+        return;
+    }
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = object.get(keyword) else {
+            continue;
+        };
+        let mut values = Vec::new();
+        for member in members {
+            let Value::Object(member) = member else {
+                return;
+            };
+            let only_a_value = member.keys().all(|key| {
+                matches!(
+                    key.as_str(),
+                    "enum" | "type" | "title" | "description" | "deprecated"
+                )
+            });
+            let same_type = member
+                .get("type")
+                .is_none_or(|member_type| member_type.as_str() == Some(ty.as_str()));
+            match member.get("enum") {
+                Some(Value::Array(member_values))
+                    if only_a_value && same_type && !member_values.is_empty() =>
+                {
+                    values.extend(member_values.iter().cloned());
+                }
+                _ => return,
+            }
+        }
+        if values.is_empty() {
+            return;
+        }
+        object.remove(keyword);
+        object.insert("enum".into(), Value::Array(values));
+        return;
+    }
 }

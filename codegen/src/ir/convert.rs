@@ -254,11 +254,21 @@ impl<'a> Builder<'a> {
         }
         let mut typed = Vec::with_capacity(tagged.len());
         for (tag, reference) in tagged {
-            let (ty, _) = self.type_of(
-                SchemaAt::Ref(reference),
-                name,
-                &pointer.join("discriminator").join("mapping").join(&tag),
-            )?;
+            let at = pointer.join("discriminator").join("mapping").join(&tag);
+            let (ty, _) = match self.type_of(SchemaAt::Ref(reference), name, &at) {
+                Ok(found) => found,
+                // A mapping to no schema component leaves out its tag alone: a value with it
+                // decodes as the fallback.
+                Err(Error::DanglingRef { reference, .. }) => {
+                    self.leave_out(
+                        at.as_str(),
+                        &format!("tag `{tag}`"),
+                        &format!("the mapping {reference:?} names no schema component (a value with this tag decodes as the fallback)"),
+                    );
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
             typed.push((tag, ty));
         }
         self.insert_union(name, typed, discriminator, doc);

@@ -116,8 +116,9 @@ async fn what_is_left_generates_and_calls_correctly() {
     );
 }
 
-/// The Rust type one property of a one-schema document gets, as its field is emitted.
-fn field_type(property: &str) -> String {
+/// The Rust type one property of a one-schema document gets, as its field is emitted, and the
+/// emitted models.
+fn field_type(property: &str) -> (String, String) {
     let spec = format!(
         "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    T:\n      type: object\n      required: [p]\n      properties:\n        p: {property}\n"
     );
@@ -133,10 +134,12 @@ fn field_type(property: &str) -> String {
         .lines()
         .find(|line| line.trim_start().starts_with("pub p: "))
         .unwrap_or_else(|| panic!("{models}"));
-    line.trim()
+    let ty = line
+        .trim()
         .trim_start_matches("pub p: ")
         .trim_end_matches(',')
-        .to_owned()
+        .to_owned();
+    (ty, models.clone())
 }
 
 #[test]
@@ -174,9 +177,27 @@ fn keywords_that_do_not_apply_to_the_type_are_ignored() {
             "{oneOf: [{type: string}, {type: 'null'}]}",
             "Option<String>",
         ),
+        // Titled constants beside a `type`, and one value of a shared enum: enums.
+        (
+            "{type: string, oneOf: [{const: a, title: A}, {const: b, title: B}]}",
+            "Tp",
+        ),
+        (
+            "{type: integer, oneOf: [{const: 1, title: ONE}, {const: 2}]}",
+            "Tp",
+        ),
+        (
+            "{type: integer, enum: [1], allOf: [{type: integer, enum: [1, 2]}]}",
+            "Tp",
+        ),
     ];
     for (property, expected) in cases {
-        let got = field_type(property);
+        let (got, models) = field_type(property);
+        // An inline enum is an enum, not an alias of `serde_json::Value`.
+        assert!(
+            expected != "Tp" || models.contains("pub enum Tp"),
+            "{models}"
+        );
         assert!(
             got.ends_with(expected) && !got.contains("Value"),
             "{property}: {got}"

@@ -467,6 +467,220 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::{decode, validate};
+    use crate::models::GetModelMetricsResponseV1;
+
+    fn response(json: &str) -> GetModelMetricsResponseV1 {
+        decode(json.as_bytes()).unwrap()
+    }
+
+    /// Every `attribute="number"` of `svg`'s elements of class `class`, in order.
+    fn numbers(svg: &str, class: &str, attribute: &str) -> Vec<f64> {
+        svg.lines()
+            .filter(|line| line.contains(&format!(r#"class="{class}""#)))
+            .filter_map(|line| {
+                let (_, rest) = line.split_once(&format!(r#" {attribute}=""#))?;
+                rest.split('"').next()?.parse().ok()
+            })
+            .collect()
+    }
+
+    /// The text of every element of class `class`, in order.
+    fn texts(svg: &str, class: &str) -> Vec<String> {
+        svg.lines()
+            .filter(|line| line.contains(&format!(r#"class="{class}""#)))
+            .filter_map(|line| {
+                let (_, rest) = line.split_once('>')?;
+                Some(rest.split("</").next()?.to_owned())
+            })
+            .collect()
+    }
+
+    const TWO_METRICS: &str = r#"{
+      "start_epoch_millis": 1783191600000, "end_epoch_millis": 1783193400000, "mode": "SERIES",
+      "step_seconds": 600,
+      "metric_descriptors": [
+        {"name": "latency", "unit_hint": "SECONDS", "kind": "HISTOGRAM",
+         "label_sets": [{"quantile": "0.99"}, {"stat": "avg"}]},
+        {"name": "none", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": []},
+        {"name": "requests", "unit_hint": "COUNT", "kind": "COUNTER", "label_sets": [{}]}
+      ],
+      "metric_values": [
+        {"start_epoch_millis": 1783191600000, "values": [[0.25, 0.1], [], [1200]]},
+        {"start_epoch_millis": 1783192200000, "values": [[null, 0.2], [], [3400]]},
+        {"start_epoch_millis": 1783192800000, "values": [[0.3, 0.15], [], [null]]}
+      ]
+    }"#;
+
+    #[test]
+    fn panels_stack_with_one_left_margin_and_one_time_axis() {
+        let r = response(TWO_METRICS);
+        let view = validate(&r).unwrap();
+        let svg = view.to_svg_chart();
+        assert_eq!(svg.matches(r#"<g class="metric""#).count(), 2);
+        assert_eq!(texts(&svg, "title"), ["latency (ms)", "requests (count)"]);
+        assert_eq!(
+            texts(&svg, "legend"),
+            ["quantile=0.99", "stat=avg", "(no labels)"]
+        );
+        assert_eq!(
+            texts(&svg, "y-tick"),
+            [
+                "0 ms", "50 ms", "100 ms", "150 ms", "200 ms", "250 ms", "300 ms", "0", "0.5k",
+                "1.0k", "1.5k", "2.0k", "2.5k", "3.0k", "3.5k"
+            ]
+        );
+        // Every 5 minutes from 19:00 to 19:30, in both panels.
+        let times = texts(&svg, "x-tick");
+        assert_eq!(times.len(), 14);
+        assert_eq!(
+            times[..7],
+            [
+                "19:00", "19:05", "19:10", "19:15", "19:20", "19:25", "19:30"
+            ]
+        );
+        // y labels end one gap left of the plot, which starts at the left margin.
+        let left = numbers(&svg, "title", "x")[0];
+        assert!(
+            numbers(&svg, "y-tick", "x")
+                .iter()
+                .all(|x| *x == left - TICK_GAP)
+        );
+        assert!(left >= MIN_LEFT_MARGIN);
+        let xs = numbers(&svg, "x-tick", "x");
+        assert_eq!(xs[0], left);
+        assert_eq!(xs[6], WIDTH - RIGHT_MARGIN);
+        // The second panel starts where the first ends.
+        let panel = PLOT_TOP + PLOT_HEIGHT + 40.0 + LEGEND_ROW + 8.0;
+        assert_eq!(numbers(&svg, "title", "y"), [20.0, panel + 20.0]);
+        let height = panel + PLOT_TOP + PLOT_HEIGHT + 40.0 + LEGEND_ROW + 8.0;
+        assert!(svg.starts_with(&format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="900" height="{height}" viewBox="0 0 900 {height}""#
+        )));
+        // The p99's null makes two lone points: a dot each (the rest are lines).
+        assert_eq!(svg.matches("<circle").count(), 2);
+        assert!(!svg.contains("no data"));
+    }
+
+    #[test]
+    fn wide_ticks_widen_the_left_margin() {
+        let json = TWO_METRICS
+            .replace("[1200]", "[123456.7]")
+            .replace("[3400]", "[123456.9]");
+        let r = response(&json);
+        let svg = validate(&r).unwrap().to_svg_chart();
+        let labels = texts(&svg, "y-tick");
+        let widest = labels
+            .iter()
+            .map(|label| text_width(label, FONT_SIZE))
+            .fold(0.0, f64::max);
+        assert!(widest > MIN_LEFT_MARGIN, "{labels:?}");
+        let left = numbers(&svg, "title", "x")[0];
+        assert_eq!(left, (widest + 2.0 * TICK_GAP).ceil());
+    }
+
+    #[test]
+    fn one_step_is_a_level_line_marked_in_its_middle() {
+        let json = r#"{"start_epoch_millis": 0, "end_epoch_millis": 60000, "mode": "SUMMARY",
+          "metric_descriptors": [{"name": "m", "unit_hint": "RATIO", "kind": "GAUGE",
+            "label_sets": [{"a": "1"}, {"a": "2"}]}],
+          "metric_values": [{"start_epoch_millis": 0, "values": [[0.5, null]]}]}"#;
+        let r = response(json);
+        let view = validate(&r).unwrap();
+        let svg = view.metric("m").unique().unwrap().unwrap().to_svg_chart();
+        let left = numbers(&svg, "title", "x")[0];
+        let right = WIDTH - RIGHT_MARGIN;
+        // 50% is the top of an axis from 0% to 50%.
+        let y = PLOT_TOP;
+        assert_eq!(
+            texts(&svg, "y-tick").last().map(String::as_str),
+            Some("50%")
+        );
+        assert!(
+            svg.contains(&format!(r#"d="M{left:.2},{y:.2} L{right:.2},{y:.2}""#)),
+            "{svg}"
+        );
+        assert_eq!(numbers(&svg, "point", "cx"), [(left + right) / 2.0]);
+        assert_eq!(texts(&svg, "title"), ["m (%)"]);
+        // The series without data still has its path and legend entry.
+        assert!(svg.contains(
+            r##"data-labels="a=2" fill="none" stroke="#f28e2b" stroke-width="1.5" d="""##
+        ));
+    }
+
+    #[test]
+    fn no_series_no_data_and_many_series_say_so() {
+        let json = r#"{"start_epoch_millis": 0, "end_epoch_millis": 60000, "mode": "SERIES",
+          "step_seconds": 30,
+          "metric_descriptors": [{"name": "empty", "unit_hint": "COUNT", "kind": "GAUGE",
+            "label_sets": []},
+            {"name": "nulls", "unit_hint": "COUNT", "kind": "GAUGE", "label_sets": [{}]}],
+          "metric_values": [{"start_epoch_millis": 0, "values": [[], [null]]},
+                            {"start_epoch_millis": 30000, "values": [[], [null]]}]}"#;
+        let r = response(json);
+        let view = validate(&r).unwrap();
+        let empty = view
+            .metric("empty")
+            .unique()
+            .unwrap()
+            .unwrap()
+            .to_svg_chart();
+        assert!(empty.contains(">no metrics<"));
+        assert!(!empty.contains("<g "));
+        let nulls = view
+            .metric("nulls")
+            .unique()
+            .unwrap()
+            .unwrap()
+            .to_svg_chart();
+        assert!(nulls.contains(">no data<"));
+        assert!(!nulls.contains(">no metrics<"));
+        // Eleven series: the colours come round again, dashed.
+        let labels: Vec<String> = (0..11).map(|i| format!(r#"{{"i": "{i:02}"}}"#)).collect();
+        let values: Vec<&str> = (0..11).map(|_| "1").collect();
+        let json = format!(
+            r#"{{"start_epoch_millis": 0, "end_epoch_millis": 1000, "mode": "CURRENT",
+              "metric_descriptors": [{{"name": "m", "unit_hint": "COUNT", "kind": "GAUGE",
+                "label_sets": [{}]}}],
+              "metric_values": [{{"start_epoch_millis": 0, "values": [[{}]]}}]}}"#,
+            labels.join(","),
+            values.join(",")
+        );
+        let r = response(&json);
+        let svg = validate(&r).unwrap().to_svg_chart();
+        assert_eq!(svg.matches(r#"stroke-dasharray="6 3""#).count(), 2);
+        assert_eq!(
+            svg.matches(&format!(r#"stroke="{}""#, PALETTE[0])).count(),
+            4
+        );
+        // Short entries share rows: eleven in at most two.
+        let rows: std::collections::BTreeSet<String> = numbers(&svg, "legend", "y")
+            .iter()
+            .map(|y| format!("{y:.2}"))
+            .collect();
+        assert!(rows.len() <= 2, "{rows:?}");
+    }
+
+    #[test]
+    fn time_labels_that_do_not_fit_take_a_longer_step() {
+        // Two days at 1-hour steps across midnight: dated labels are wider than times.
+        let r = response(
+            &TWO_METRICS
+                .replace("1783193400000", "1783364400000")
+                .replace(r#""step_seconds": 600"#, r#""step_seconds": 3600"#),
+        );
+        let view = validate(&r).unwrap();
+        let plot_width = WIDTH - MIN_LEFT_MARGIN - RIGHT_MARGIN;
+        let axis = time_axis(view, plot_width);
+        assert!(axis.dated);
+        let label = 11.0 * FONT_SIZE * GLYPH_EM + TIME_LABEL_GAP;
+        assert!(
+            axis.ticks.len() as f64 * label <= plot_width + label,
+            "{:?}",
+            axis.ticks
+        );
+        assert!(axis.ticks.len() >= 4, "{:?}", axis.ticks);
+    }
 
     #[test]
     fn paths_break_at_gaps() {
