@@ -21,7 +21,7 @@ use crate::ir::{
 use crate::probe::{fake_item, method_item, query_item, type_item};
 use crate::surface::builders::{self, Storage};
 use crate::surface::listing;
-use crate::surface::write_only::write_only_types;
+use crate::surface::write_only::{Gate, SerdeImpls, directions, write_only_types};
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -150,6 +150,21 @@ impl Changes {
 /// What the emitters decide for one side from the whole API.
 struct Side {
     write_only: BTreeSet<String>,
+    serde: BTreeMap<String, SerdeImpls>,
+}
+
+impl Side {
+    fn of(api: &Api) -> Side {
+        let index_mapped = crate::index_mapped::recognise(&api.types);
+        Side {
+            write_only: write_only_types(api),
+            serde: directions(api, &index_mapped).all_serde_impls(api),
+        }
+    }
+
+    fn serde_impls(&self, name: &str) -> SerdeImpls {
+        self.serde.get(name).copied().unwrap_or(SerdeImpls::BOTH)
+    }
 }
 
 /// Old names → new names, for rendering the old side in the new side's names; empty for the
@@ -217,12 +232,8 @@ fn without_meaning(signature: &str) -> String {
 pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
     let renames = detect_renames(old, new);
     let none = Renames::new();
-    let old_side = Side {
-        write_only: write_only_types(old),
-    };
-    let new_side = Side {
-        write_only: write_only_types(new),
-    };
+    let old_side = Side::of(old);
+    let new_side = Side::of(new);
     let mut changes = Changes {
         changes: BTreeSet::new(),
     };
@@ -479,6 +490,33 @@ impl Pair<'_> {
         new: &TypeDef,
         changes: &mut Changes,
     ) {
+        if !matches!(
+            (old, new),
+            (TypeDef::Enum(_), _)
+                | (_, TypeDef::Enum(_))
+                | (TypeDef::IntEnum(_), _)
+                | (_, TypeDef::IntEnum(_))
+                | (TypeDef::Alias(_), _)
+                | (_, TypeDef::Alias(_))
+        ) {
+            let before = self.old.serde_impls(name);
+            let after = self.new.serde_impls(name);
+            for (trait_name, was, now) in [
+                ("Serialize", before.serialize, after.serialize),
+                ("Deserialize", before.deserialize, after.deserialize),
+            ] {
+                match (was, now) {
+                    (Gate::Always, Gate::Mock) => changes.breaks(
+                        item,
+                        format!("type {name} implements {trait_name} only with the mock feature"),
+                    ),
+                    (Gate::Mock, Gate::Always) => {
+                        changes.adds(item, format!("type {name} implements {trait_name}"))
+                    }
+                    _ => {}
+                }
+            }
+        }
         match (old, new) {
             (TypeDef::Struct(old), TypeDef::Struct(new)) => {
                 self.compare_structs(item, name, old, new, changes);

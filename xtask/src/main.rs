@@ -1,8 +1,9 @@
 //! Project automation. `cargo xtask regen` writes the emitted files of `baseten-api` from
 //! `schema/`; `cargo xtask regen --check` writes nothing and fails when they have drifted;
 //! `cargo xtask corpus DIR` generates and compiles every document in a directory (see
-//! `codegen/CORPUS.md`).
+//! `codegen/CORPUS.md`); `cargo xtask bench-build` prints what depending on the crate costs.
 
+mod bench_build;
 mod corpus;
 mod regen;
 
@@ -16,6 +17,7 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
        cargo xtask diff OLD NEW [--config PATH] [--strict]
        cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only]
+       cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH] [--before DIR] [--table-mib N]
 
   regen            generate generated/src/gen/ from schema/
   regen --check    write nothing; fail with a diff when the output is stale
@@ -33,7 +35,16 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    that NEW lacks is a removal, an error only with --strict)
   corpus DIR       generate every document in DIR as a crate (members of one workspace, in
                    --out DIR or a temporary directory), `cargo check` them once, print a table
-  --generate-only  corpus without the `cargo check` (the compiled and warnings columns say -)";
+  --generate-only  corpus without the `cargo check` (the compiled and warnings columns say -)
+  bench-build      paired build figures with the load average (medians of --runs, default 3):
+                   decode: a decode-only consumer vs a serde-only program, clean builds;
+                   full: the newest ../shared/specs document's crate, check after a touch;
+                   generate: its generation by the release xtask; large: --large PATH's crate,
+                   check after a touch and peak rustc memory. --before DIR: another checkout
+                   (a worktree of main) whose decode-only consumer and CLI join the same runs.
+                   table: `baseten-metrics show` peak memory (table, csv) on a synthetic
+                   --table-mib MiB response (default 100)
+                   Scratch: target/bench-build/";
 
 fn main() -> ExitCode {
     match run(pico_args::Arguments::from_env()) {
@@ -49,6 +60,14 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
     if args.contains(["-h", "--help"]) {
         println!("{USAGE}");
         return Ok(ExitCode::SUCCESS);
+    }
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == "bench-build")
+    {
+        // `bench-build` first: its flags are its own.
+        let _ = args.subcommand();
+        return bench_build_command(args);
     }
     let generate_only = args.contains("--generate-only");
     let parsed = (|| -> Result<_, pico_args::Error> {
@@ -127,6 +146,45 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
+    let root = regen::workspace_root()?;
+    let shared = root.join("../shared");
+    let parsed = (|| -> Result<_, pico_args::Error> {
+        let runs: usize = args.opt_value_from_str("--runs")?.unwrap_or(3);
+        let only: Option<String> = args.opt_value_from_str("--only")?;
+        let large: Option<PathBuf> = args.opt_value_from_os_str("--large", to_path)?;
+        let specs: Option<PathBuf> = args.opt_value_from_os_str("--specs", to_path)?;
+        let response: Option<PathBuf> = args.opt_value_from_os_str("--response", to_path)?;
+        let before: Option<PathBuf> = args.opt_value_from_os_str("--before", to_path)?;
+        let table_mib: usize = args.opt_value_from_str("--table-mib")?.unwrap_or(100);
+        Ok((runs, only, large, specs, response, before, table_mib))
+    })();
+    let Ok((runs, only, large, specs, response, before, table_mib)) = parsed else {
+        eprintln!("{USAGE}");
+        return Ok(ExitCode::from(2));
+    };
+    if !args.finish().is_empty() {
+        eprintln!("{USAGE}");
+        return Ok(ExitCode::from(2));
+    }
+    let sections = match only {
+        Some(only) => only.split(',').map(str::to_owned).collect(),
+        None => bench_build::SECTIONS.map(str::to_owned).to_vec(),
+    };
+    let options = bench_build::Options {
+        runs,
+        sections,
+        large,
+        specs: specs.unwrap_or_else(|| shared.join("specs")),
+        response: response
+            .unwrap_or_else(|| shared.join("recorded/deployment-series-20m-requests.json")),
+        before,
+        table_mib,
+    };
+    bench_build::run(&root, &options)?;
     Ok(ExitCode::SUCCESS)
 }
 

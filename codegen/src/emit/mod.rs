@@ -62,7 +62,7 @@ pub(crate) fn emit_files(
         },
         Job {
             file: "models.rs",
-            emit: Box::new(move || models::header(api, &runtime_tokens())),
+            emit: Box::new(move || models::header(&runtime_tokens())),
         },
     ];
     for chunk in surface.operations.chunks(OPERATIONS_PER_JOB) {

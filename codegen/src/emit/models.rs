@@ -5,29 +5,56 @@ use quote::quote;
 
 use super::{code_span, doc_attrs};
 use crate::ir::{
-    AliasDef, Api, EnumDef, Field, IntEnumDef, JsonKind, StructDef, TypeDef, UnionDef, UntaggedDef,
+    AliasDef, EnumDef, Field, IntEnumDef, JsonKind, StructDef, TypeDef, UnionDef, UntaggedDef,
 };
 use crate::surface::Surface;
 use crate::surface::builders::{self, Storage, StructMethods};
+use crate::surface::write_only::{Gate, SerdeImpls};
 use crate::tokens::{ident, type_tokens};
 
-/// The top of `models.rs`: module docs and imports.
-pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
-    let imports = if api
-        .types
-        .values()
-        .any(|def| !matches!(def, TypeDef::Alias(_)))
-    {
-        quote!(
-            use serde::{Deserialize, Serialize};
-        )
-    } else {
-        TokenStream::new()
-    };
+/// The top of `models.rs`: module docs and imports. The serde traits are named by path, since
+/// which of them a build derives depends on its features.
+pub(super) fn header(runtime: &TokenStream) -> TokenStream {
     quote! {
         //! Types of the API's request and response bodies.
-        #imports
         use #runtime as rt;
+    }
+}
+
+/// The serde derives of a type: the impls every build has inside the `derive` list, the ones
+/// only the fake needs behind `cfg_attr(feature = "mock")` (rendering the surface's decision).
+struct SerdeDerives {
+    always: TokenStream,
+    mock: TokenStream,
+}
+
+fn serde_derives(impls: SerdeImpls) -> SerdeDerives {
+    let mut always = Vec::new();
+    let mut mock = Vec::new();
+    for (gate, path) in [
+        (impls.serialize, quote!(serde::Serialize)),
+        (impls.deserialize, quote!(serde::Deserialize)),
+    ] {
+        match gate {
+            Gate::Always => always.push(path),
+            Gate::Mock => mock.push(path),
+        }
+    }
+    SerdeDerives {
+        always: quote!(#(#always,)*),
+        mock: if mock.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!(#[cfg_attr(feature = "mock", derive(#(#mock),*))])
+        },
+    }
+}
+
+/// `#[cfg(feature = "mock")]` on a hand-written impl the fake alone needs.
+fn gate_attribute(gate: Gate) -> TokenStream {
+    match gate {
+        Gate::Always => TokenStream::new(),
+        Gate::Mock => quote!(#[cfg(feature = "mock")]),
     }
 }
 
@@ -46,18 +73,24 @@ pub(super) fn emit_types(defs: &[&TypeDef], surface: &Surface<'_>) -> TokenStrea
                     &computed
                 }
             };
-            emit_struct(def, methods, surface.write_only.contains(&def.name))
+            let write_only = surface.write_only.contains(&def.name);
+            emit_struct(def, methods, write_only, surface.serde_impls(&def.name))
         }
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
-        TypeDef::Union(def) => emit_union(def),
-        TypeDef::Untagged(def) => emit_untagged(def),
+        TypeDef::Union(def) => emit_union(def, surface.serde_impls(&def.name)),
+        TypeDef::Untagged(def) => emit_untagged(def, surface.serde_impls(&def.name)),
         TypeDef::IntEnum(def) => emit_int_enum(def),
     });
     quote!(#(#items)*)
 }
 
-fn emit_struct(def: &StructDef, methods: &StructMethods, write_only: bool) -> TokenStream {
+fn emit_struct(
+    def: &StructDef,
+    methods: &StructMethods,
+    write_only: bool,
+    impls: SerdeImpls,
+) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
     let fields = def.fields.iter().map(|field| emit_field(field, write_only));
@@ -68,11 +101,13 @@ fn emit_struct(def: &StructDef, methods: &StructMethods, write_only: bool) -> To
         .all(|f| !f.required)
         .then(|| quote!(Default,));
     let methods = emit_struct_methods(def, methods, write_only);
+    let SerdeDerives { always, mock } = serde_derives(impls);
     // `non_exhaustive`: other crates build one with `new` and the setters, so a field the
     // document adds later breaks none of their code.
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #default #always)]
+        #mock
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
@@ -245,7 +280,9 @@ fn emit_alias(def: &AliasDef) -> TokenStream {
     }
 }
 
-fn emit_union(def: &UnionDef) -> TokenStream {
+fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
+    let serialize_gate = gate_attribute(impls.serialize);
+    let deserialize_gate = gate_attribute(impls.deserialize);
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
     let fallback = ident(&def.fallback);
@@ -289,18 +326,20 @@ fn emit_union(def: &UnionDef) -> TokenStream {
             }
         }
 
-        impl Serialize for #name {
+        #serialize_gate
+        impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
                     #(Self::#variant_names(payload) => rt::tagged::serialize(serializer, Self::TAG_PROPERTY, #tags, payload),)*
-                    Self::#fallback(value) => value.serialize(serializer),
+                    Self::#fallback(value) => serde::Serialize::serialize(value, serializer),
                 }
             }
         }
 
-        impl<'de> Deserialize<'de> for #name {
+        #deserialize_gate
+        impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = rt::tagged::TaggedValue::deserialize(deserializer)?;
+                let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(deserializer)?;
                 match value.tag(Self::TAG_PROPERTY) {
                     #(Some(#tags) => value.decode().map(Self::#variant_names),)*
                     _ => Ok(Self::#fallback(value.into_value())),
@@ -312,8 +351,9 @@ fn emit_union(def: &UnionDef) -> TokenStream {
 
 /// An untagged union: serde tries the variants in order, and as each takes a JSON kind of its
 /// own (an integer before a number), the first that fits is the member the value is.
-fn emit_untagged(def: &UntaggedDef) -> TokenStream {
+fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let name = ident(&def.name);
+    let SerdeDerives { always, mock } = serde_derives(impls);
     let doc = doc_attrs(def.doc.as_deref());
     let variants = def.variants.iter().map(|variant| {
         let variant_name = ident(&variant.rust_name);
@@ -337,7 +377,8 @@ fn emit_untagged(def: &UntaggedDef) -> TokenStream {
         #separator
         /// One of several kinds of JSON value, told apart by the kind: the variant is the member
         /// the value is.
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #always)]
+        #mock
         #[serde(untagged)]
         #[non_exhaustive]
         pub enum #name {

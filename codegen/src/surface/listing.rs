@@ -332,7 +332,8 @@ impl Surface<'_> {
                 push(
                     "struct",
                     path.clone(),
-                    if default { "Default" } else { "" }.to_owned(),
+                    self.serde_impls(&def.name)
+                        .append_to(if default { "Default" } else { "" }),
                 );
                 let mut arguments = Vec::new();
                 let methods = self.structs.get(&def.name);
@@ -414,7 +415,8 @@ impl Surface<'_> {
                 push(
                     "enum",
                     path.clone(),
-                    format!("tagged by {:?}", def.tag_property),
+                    self.serde_impls(&def.name)
+                        .append_to(&format!("tagged by {:?}", def.tag_property)),
                 );
                 for variant in &def.variants {
                     let mut payload = ty(&variant.ty);
@@ -435,7 +437,8 @@ impl Surface<'_> {
             }
             TypeDef::Untagged(def) => {
                 let path = format!("models::{}", def.name);
-                push("enum", path.clone(), "untagged".to_owned());
+                let signature = self.serde_impls(&def.name).append_to("untagged");
+                push("enum", path.clone(), signature);
                 for variant in &def.variants {
                     let mut payload = ty(&variant.ty);
                     if variant.boxed {

@@ -28,6 +28,7 @@ use heck::ToUpperCamelCase;
 
 use self::builders::StructMethods;
 use self::shapes::{MetricsQueryFields, Pagination};
+use self::write_only::SerdeImpls;
 use crate::error::Pointer;
 use crate::index_mapped::IndexMapped;
 use crate::ir::{Api, Operation, ResponseKind, TypeDef, TypeRef};
@@ -109,6 +110,8 @@ pub(crate) struct Surface<'a> {
     pub(crate) api: &'a Api,
     /// Types only request bodies use (their optional nullable fields are `Patch`es).
     pub(crate) write_only: BTreeSet<String>,
+    /// Every type's serde impls, by name: each direction only where the wire needs it.
+    pub(crate) serde: BTreeMap<String, SerdeImpls>,
     /// The index-mapped responses, which get the runtime's alignment traits.
     pub(crate) index_mapped: Vec<IndexMapped>,
     /// Constructor, setter and clearer names of every struct, by type name.
@@ -249,6 +252,7 @@ fn operation_pointer(operation: &Operation) -> String {
 pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Error> {
     let write_only = write_only::write_only_types(api);
     let index_mapped = crate::index_mapped::recognise(&api.types);
+    let serde = write_only::directions(api, &index_mapped).all_serde_impls(api);
     let structs = api
         .types
         .values()
@@ -392,6 +396,7 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
     Ok(Surface {
         api,
         write_only,
+        serde,
         index_mapped,
         structs,
         operations,
@@ -406,6 +411,11 @@ fn path_arguments(operation: &Operation) -> impl Iterator<Item = &str> {
 }
 
 impl Surface<'_> {
+    /// The serde impls of the type `name` (both for a name the surface does not know).
+    pub(crate) fn serde_impls(&self, name: &str) -> SerdeImpls {
+        self.serde.get(name).copied().unwrap_or(SerdeImpls::BOTH)
+    }
+
     /// The type an operation's method returns, and the fake answers with.
     pub(crate) fn response_type(operation: &Operation) -> Option<&TypeRef> {
         match &operation.response {

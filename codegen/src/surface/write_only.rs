@@ -1,10 +1,122 @@
-//! Which types only request bodies use: their optional nullable fields become the runtime's
-//! tri-state `Patch<T>` (absent, `null`, value), which a PATCH needs and a response reader
-//! would only find in the way.
+//! Which way each type crosses the wire, decided once from the IR's one reachability walk:
+//! which serde impls a type gets, and which types only request bodies use (their optional
+//! nullable fields become the runtime's tri-state `Patch<T>`: absent, `null`, value, which a
+//! PATCH needs and a response reader would only find in the way).
+//!
+//! `Deserialize` costs most of a model's compile time, so a type gets it only when a response
+//! reaches it, and `Serialize` only when a request (body or parameter) reaches it. The fake
+//! (the generated crate's `mock` feature) answers with response types and is handed request
+//! values, so it turns the other direction on for every type. An index-mapped metrics
+//! response and what it reaches keep `Serialize`: the metrics layer's users write them back as
+//! JSON (the CLI's `--format json`). A type reached by neither (a config root) gets both.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Api, ResponseKind, reachable};
+use crate::index_mapped::IndexMapped;
+use crate::ir::{Api, ResponseKind, TypeRef, reachable};
+
+/// When a type has one serde impl.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Gate {
+    /// In every build of the crate.
+    Always,
+    /// Only with the generated crate's `mock` feature.
+    Mock,
+}
+
+/// A type's serde impls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SerdeImpls {
+    pub(crate) serialize: Gate,
+    pub(crate) deserialize: Gate,
+}
+
+impl SerdeImpls {
+    /// Both impls in every build.
+    pub(crate) const BOTH: SerdeImpls = SerdeImpls {
+        serialize: Gate::Always,
+        deserialize: Gate::Always,
+    };
+
+    /// As the API snapshot lists it: nothing for both impls (what every type had before the
+    /// directions were told apart, so those lines stay as they were), else the one impl and the
+    /// other `with mock`.
+    pub(crate) fn describe(self) -> Option<&'static str> {
+        match (self.serialize, self.deserialize) {
+            (Gate::Always, Gate::Always) => None,
+            (Gate::Always, Gate::Mock) => Some("serde: Serialize (Deserialize with mock)"),
+            (Gate::Mock, Gate::Always) => Some("serde: Deserialize (Serialize with mock)"),
+            (Gate::Mock, Gate::Mock) => Some("serde: with mock"),
+        }
+    }
+
+    /// `signature` with [`SerdeImpls::describe`] after it, `; ` between.
+    pub(crate) fn append_to(self, signature: &str) -> String {
+        match (signature, self.describe()) {
+            (_, None) => signature.to_owned(),
+            ("", Some(serde)) => serde.to_owned(),
+            (_, Some(serde)) => format!("{signature}; {serde}"),
+        }
+    }
+}
+
+/// The named types each direction reaches.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Directions {
+    /// Reached from a request body or parameter, or from an index-mapped response.
+    pub(crate) encoded: BTreeSet<String>,
+    /// Reached from a JSON response.
+    pub(crate) decoded: BTreeSet<String>,
+}
+
+impl Directions {
+    /// The serde impls of the type `name`.
+    pub(crate) fn serde_impls(&self, name: &str) -> SerdeImpls {
+        let gate = |needed: bool| if needed { Gate::Always } else { Gate::Mock };
+        match (self.encoded.contains(name), self.decoded.contains(name)) {
+            (false, false) => SerdeImpls::BOTH,
+            (encoded, decoded) => SerdeImpls {
+                serialize: gate(encoded),
+                deserialize: gate(decoded),
+            },
+        }
+    }
+
+    /// Every type's serde impls, by name.
+    pub(crate) fn all_serde_impls(&self, api: &Api) -> BTreeMap<String, SerdeImpls> {
+        api.types
+            .keys()
+            .map(|name| (name.clone(), self.serde_impls(name)))
+            .collect()
+    }
+}
+
+/// Which types requests and responses reach.
+pub(crate) fn directions(api: &Api, index_mapped: &[IndexMapped]) -> Directions {
+    let metrics_responses: Vec<TypeRef> = index_mapped
+        .iter()
+        .map(|shape| TypeRef::Named(shape.response.clone()))
+        .collect();
+    let requests = api.operations.iter().flat_map(|op| {
+        op.path_params
+            .iter()
+            .chain(&op.required_query)
+            .chain(&op.optional_query)
+            .map(|param| &param.ty)
+            .chain(op.body.as_ref().and_then(|b| b.kind.value_type()))
+    });
+    Directions {
+        encoded: reachable(&api.types, requests.chain(&metrics_responses)),
+        decoded: reachable(&api.types, api.operations.iter().filter_map(response_type)),
+    }
+}
+
+fn response_type(op: &crate::ir::Operation) -> Option<&TypeRef> {
+    match &op.response {
+        ResponseKind::Json(ty) => Some(ty),
+        _ => None,
+    }
+}
 
 /// The types reachable from some request body and from no response.
 pub(crate) fn write_only_types(api: &Api) -> BTreeSet<String> {
@@ -14,12 +126,92 @@ pub(crate) fn write_only_types(api: &Api) -> BTreeSet<String> {
             .iter()
             .filter_map(|op| op.body.as_ref().and_then(|b| b.kind.value_type())),
     );
-    let responses = reachable(
-        &api.types,
-        api.operations.iter().filter_map(|op| match &op.response {
-            ResponseKind::Json(ty) => Some(ty),
-            _ => None,
-        }),
-    );
+    let responses = reachable(&api.types, api.operations.iter().filter_map(response_type));
     bodies.difference(&responses).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn directions_of(document: &str) -> (Directions, Api) {
+        let (api, _) = crate::build_ir(&crate::Input {
+            spec_path: "test.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let index_mapped = crate::index_mapped::recognise(&api.types);
+        (directions(&api, &index_mapped), api)
+    }
+
+    const DOCUMENT: &str = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  \
+        /v1/things:\n    post:\n      requestBody:\n        content:\n          \
+        application/json:\n            schema: {$ref: '#/components/schemas/NewThing'}\n      \
+        responses:\n        '200':\n          description: ok\n          content:\n            \
+        application/json:\n              schema: {$ref: '#/components/schemas/Thing'}\n\
+        components:\n  schemas:\n    Shared:\n      type: object\n      properties: {a: {type: string}}\n    \
+        NewThing:\n      type: object\n      properties: {s: {$ref: '#/components/schemas/Shared'}}\n    \
+        Thing:\n      type: object\n      properties: {s: {$ref: '#/components/schemas/Shared'}}\n";
+
+    #[test]
+    fn each_type_gets_the_impls_its_direction_needs() {
+        let (directions, api) = directions_of(DOCUMENT);
+        let impls = directions.all_serde_impls(&api);
+        let only_serialize = SerdeImpls {
+            serialize: Gate::Always,
+            deserialize: Gate::Mock,
+        };
+        let only_deserialize = SerdeImpls {
+            serialize: Gate::Mock,
+            deserialize: Gate::Always,
+        };
+        assert_eq!(impls.get("NewThing"), Some(&only_serialize));
+        assert_eq!(impls.get("Thing"), Some(&only_deserialize));
+        assert_eq!(impls.get("Shared"), Some(&SerdeImpls::BOTH));
+        assert_eq!(
+            write_only_types(&api),
+            BTreeSet::from(["NewThing".to_owned()])
+        );
+    }
+
+    #[test]
+    fn a_type_neither_direction_reaches_keeps_both() {
+        let directions = Directions::default();
+        assert_eq!(directions.serde_impls("Root"), SerdeImpls::BOTH);
+    }
+
+    #[test]
+    fn the_listing_names_the_impls_and_the_mock_gated_one() {
+        let describe = |serialize, deserialize| {
+            SerdeImpls {
+                serialize,
+                deserialize,
+            }
+            .describe()
+        };
+        assert_eq!(describe(Gate::Always, Gate::Always), None);
+        assert_eq!(
+            describe(Gate::Always, Gate::Mock),
+            Some("serde: Serialize (Deserialize with mock)")
+        );
+        assert_eq!(
+            describe(Gate::Mock, Gate::Always),
+            Some("serde: Deserialize (Serialize with mock)")
+        );
+        assert_eq!(describe(Gate::Mock, Gate::Mock), Some("serde: with mock"));
+        let only_deserialize = SerdeImpls {
+            serialize: Gate::Mock,
+            deserialize: Gate::Always,
+        };
+        assert_eq!(
+            only_deserialize.append_to("Default"),
+            "Default; serde: Deserialize (Serialize with mock)"
+        );
+        assert_eq!(
+            only_deserialize.append_to(""),
+            "serde: Deserialize (Serialize with mock)"
+        );
+        assert_eq!(SerdeImpls::BOTH.append_to("untagged"), "untagged");
+    }
 }

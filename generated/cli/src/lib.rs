@@ -318,6 +318,14 @@ fn show(file: &PathBuf, format: Format, stdout: &mut dyn Write) -> Result<(), Fa
             },
         );
     }
+    if format == Format::Table {
+        // The same table, folded from the JSON as it is read: no value is held.
+        // Its errors read as the typed path's: `invalid response: …` or the check that failed.
+        let summary = metrics::summarize::<GetModelMetricsResponseV1>(&bytes)
+            .map_err(|error| Failure::failed(format!("{name}: {error}")))?;
+        drop(bytes);
+        return write(stdout, render::summary_table(&summary).as_bytes());
+    }
     let response: GetModelMetricsResponseV1 = metrics::decode(&bytes)
         .map_err(|error| Failure::failed(format!("{name}: invalid response: {error}")))?;
     let view = metrics::validate_response(&response)

@@ -3,8 +3,11 @@
 
 use std::io::{self, Write};
 
-use baseten_api::metrics::IndexMappedResponse;
-use baseten_api::metrics::{MetricsView, TimeSeries, format_labels};
+use std::collections::BTreeMap;
+
+use baseten_api::metrics::{
+    IndexMappedResponse, MetricsView, SeriesStats, Summary, Unit, format_labels,
+};
 use baseten_api::runtime::server_text::is_unprintable;
 
 use crate::terminal::shown;
@@ -17,17 +20,60 @@ pub const MAX_CELL: usize = 60;
 /// A table for people: a title line, then one row per series. A `SERIES` response shows each
 /// series' points, minimum, mean, maximum and last value; the others show the one value.
 pub fn table<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
+    let series = view
+        .all_series()
+        .zip(view.series_stats())
+        .map(|(series, stats)| (series.name, series.labels, series.unit(), stats));
+    let window = TableWindow {
+        mode: view.mode(),
+        start_ms: view.window_start_ms(),
+        end_ms: view.window_end_ms(),
+        steps: view.step_count(),
+        step_seconds: view.step_seconds(),
+    };
+    table_of(&window, series)
+}
+
+/// [`table`] of a response summarized straight from its JSON (`metrics::summarize`): the same
+/// text, without the response's values ever held in memory.
+pub fn summary_table<R: IndexMappedResponse>(summary: &Summary<R>) -> String {
+    let series = summary
+        .series()
+        .map(|series| (series.name, series.labels, series.unit, series.stats));
+    let window = TableWindow {
+        mode: summary.mode(),
+        start_ms: summary.window_start_ms(),
+        end_ms: summary.window_end_ms(),
+        steps: summary.step_count(),
+        step_seconds: summary.step_seconds(),
+    };
+    table_of(&window, series)
+}
+
+/// What the table's title says.
+struct TableWindow<'a> {
+    mode: Option<&'a str>,
+    start_ms: i64,
+    end_ms: i64,
+    steps: usize,
+    step_seconds: Option<i64>,
+}
+
+fn table_of<'a>(
+    window: &TableWindow<'_>,
+    series: impl Iterator<Item = (&'a str, &'a BTreeMap<String, String>, Unit, SeriesStats)>,
+) -> String {
     // The mode is the server's text: a mode this crate does not know is shown as sent, escaped.
     let mut title = format!(
         "{} from {} to {}",
-        cell_text(view.mode().unwrap_or("metrics")),
-        format_time(view.window_start_ms()),
-        format_time(view.window_end_ms()),
+        cell_text(window.mode.unwrap_or("metrics")),
+        format_time(window.start_ms),
+        format_time(window.end_ms),
     );
-    let stepped = view.mode() == Some("SERIES");
+    let stepped = window.mode == Some("SERIES");
     if stepped {
-        title.push_str(&format!(", {} steps", view.step_count()));
-        if let Some(seconds) = view.step_seconds() {
+        title.push_str(&format!(", {} steps", window.steps));
+        if let Some(seconds) = window.step_seconds {
             title.push_str(&format!(
                 " of {}",
                 format_duration(seconds.unsigned_abs().saturating_mul(1000))
@@ -42,16 +88,16 @@ pub fn table<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
         &["metric", "labels", "unit", "value"]
     };
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
-    for series in view.all_series() {
+    for (name, labels, unit, stats) in series {
         let mut row = vec![
-            series.name.to_owned(),
-            format_labels(series.labels),
-            series.unit().symbol().unwrap_or("").to_owned(),
+            name.to_owned(),
+            format_labels(labels),
+            unit.symbol().unwrap_or("").to_owned(),
         ];
         if stepped {
-            row.extend(series_summary(&series));
+            row.extend(series_summary(&stats));
         } else {
-            row.push(human(series.value_at(0)));
+            row.push(human(stats.first));
         }
         rows.push(row);
     }
@@ -62,18 +108,13 @@ pub fn table<R: IndexMappedResponse>(view: MetricsView<'_, R>) -> String {
 }
 
 /// Points with data, minimum, mean, maximum and last value of a series.
-fn series_summary<R: IndexMappedResponse>(series: &TimeSeries<'_, R>) -> [String; 5] {
-    let values: Vec<f64> = series.points().filter_map(|point| point.value).collect();
-    let min = values.iter().copied().reduce(f64::min);
-    let max = values.iter().copied().reduce(f64::max);
-    let mean = (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64);
-    let last = series.points().last().and_then(|point| point.value);
+fn series_summary(stats: &SeriesStats) -> [String; 5] {
     [
-        format!("{}/{}", values.len(), series.points().len()),
-        human(min),
-        human(mean),
-        human(max),
-        human(last),
+        format!("{}/{}", stats.with_data, stats.steps),
+        human(stats.min),
+        human(stats.mean()),
+        human(stats.max),
+        human(stats.last),
     ]
 }
 

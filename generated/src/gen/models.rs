@@ -2,7 +2,6 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use crate::runtime as rt;
 use std::collections::BTreeMap;
 
@@ -41,7 +40,8 @@ rt::open_enum_impls!(
 );
 
 /// The person, key or system that took an action.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogActorV1 {
     /// What kind of actor it was.
@@ -142,7 +142,8 @@ rt::open_enum_impls!(
 );
 
 /// One recorded action, who took it, and through what.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEntryV1 {
     /// The entry's ID.
@@ -400,7 +401,8 @@ impl AuditLogEntryV1EventData {
     }
 }
 
-impl Serialize for AuditLogEntryV1EventData {
+#[cfg(feature = "mock")]
+impl serde::Serialize for AuditLogEntryV1EventData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::ApiKeyCreated(payload) => {
@@ -747,16 +749,18 @@ impl Serialize for AuditLogEntryV1EventData {
                     payload,
                 )
             }
-            Self::Unknown(value) => value.serialize(serializer),
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for AuditLogEntryV1EventData {
+impl<'de> serde::Deserialize<'de> for AuditLogEntryV1EventData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = rt::tagged::TaggedValue::deserialize(deserializer)?;
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
         match value.tag(Self::TAG_PROPERTY) {
             Some("API_KEY_CREATED") => value.decode().map(Self::ApiKeyCreated),
             Some("API_KEY_DELETED") => value.decode().map(Self::ApiKeyDeleted),
@@ -865,7 +869,8 @@ impl<'de> Deserialize<'de> for AuditLogEntryV1EventData {
 }
 
 /// Someone issued a new API key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventApiKeyCreatedV1 {
     pub event_type: AuditLogEventApiKeyCreatedV1EventType,
@@ -912,7 +917,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone revoked an API key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventApiKeyDeletedV1 {
     pub event_type: AuditLogEventApiKeyDeletedV1EventType,
@@ -989,7 +995,8 @@ rt::open_enum_impls!(
 );
 
 /// One autoscaling schedule's settings before and after a change.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventAutoscalingScheduleChangeV1 {
     pub action: AuditLogEventAutoscalingScheduleActionV1,
@@ -1022,7 +1029,8 @@ impl AuditLogEventAutoscalingScheduleChangeV1 {
 /// An autoscaling schedule as recorded in the audit log: its window and the settings it applies.
 /// Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at` and
 /// `end_at`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
     pub min_replica: i64,
@@ -1120,7 +1128,8 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
 }
 
 /// Autoscaling settings as recorded in the audit log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventAutoscalingSettingsV1 {
     pub min_replica: i64,
@@ -1165,7 +1174,8 @@ impl AuditLogEventAutoscalingSettingsV1 {
 }
 
 /// Someone removed a chain, with its deployments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeletedV1 {
     pub event_type: AuditLogEventChainDeletedV1EventType,
@@ -1212,7 +1222,8 @@ rt::open_enum_impls!(
 );
 
 /// A new deployment of a chain was created.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeployedV1 {
     pub event_type: AuditLogEventChainDeployedV1EventType,
@@ -1268,7 +1279,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a chain deployment on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentActivatedV1 {
     pub event_type: AuditLogEventChainDeploymentActivatedV1EventType,
@@ -1318,7 +1330,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a chain deployment off.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentDeactivatedV1 {
     pub event_type: AuditLogEventChainDeploymentDeactivatedV1EventType,
@@ -1368,7 +1381,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a chain deployment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentDeletedV1 {
     pub event_type: AuditLogEventChainDeploymentDeletedV1EventType,
@@ -1418,7 +1432,8 @@ rt::open_enum_impls!(
 );
 
 /// A chain deployment was promoted into an environment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentPromotedV1 {
     pub event_type: AuditLogEventChainDeploymentPromotedV1EventType,
@@ -1476,7 +1491,8 @@ rt::open_enum_impls!(
 );
 
 /// An environment was created for a chain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainEnvironmentCreatedV1 {
     pub event_type: AuditLogEventChainEnvironmentCreatedV1EventType,
@@ -1534,7 +1550,8 @@ rt::open_enum_impls!(
 );
 
 /// A chain environment's promotion settings changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainEnvironmentUpdatedV1 {
     pub event_type: AuditLogEventChainEnvironmentUpdatedV1EventType,
@@ -1592,7 +1609,8 @@ rt::open_enum_impls!(
 );
 
 /// A chainlet's autoscaling settings changed; the top-level fields are the new settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainletAutoscalingSettingsChangedV1 {
     pub min_replica: i64,
@@ -1685,7 +1703,8 @@ rt::open_enum_impls!(
 );
 
 /// A chainlet was moved to another instance type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainletInstanceTypeChangedV1 {
     pub event_type: AuditLogEventChainletInstanceTypeChangedV1EventType,
@@ -1747,7 +1766,8 @@ rt::open_enum_impls!(
 
 /// The role granted to a directory (SSO) group changed, organization-wide or, when a team is named,
 /// within that team.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
     pub event_type: AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
@@ -1802,7 +1822,8 @@ rt::open_enum_impls!(
 
 /// An environment was created for a model; the fields are its initial autoscaling and promotion
 /// settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentCreatedV1 {
     pub min_replica: i64,
@@ -1936,7 +1957,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed one of a model's environments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentDeletedV1 {
     pub event_type: AuditLogEventEnvironmentDeletedV1EventType,
@@ -1982,7 +2004,8 @@ rt::open_enum_impls!(
 );
 
 /// An environment's autoscaling and promotion settings as recorded in the audit log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentSettingsV1 {
     pub min_replica: i64,
@@ -2082,7 +2105,8 @@ impl AuditLogEventEnvironmentSettingsV1 {
 
 /// A model environment's settings changed; the top-level fields are the new settings and
 /// `previous_settings` the old ones.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentUpdatedV1 {
     /// Per-schedule changes, if schedules were touched.
@@ -2226,7 +2250,8 @@ rt::open_enum_impls!(
 );
 
 /// A gateway endpoint was created.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointCreatedV1 {
     pub event_type: AuditLogEventGatewayEndpointCreatedV1EventType,
@@ -2269,7 +2294,8 @@ rt::open_enum_impls!(
 );
 
 /// A gateway endpoint was deleted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointDeletedV1 {
     pub event_type: AuditLogEventGatewayEndpointDeletedV1EventType,
@@ -2312,7 +2338,8 @@ rt::open_enum_impls!(
 );
 
 /// A gateway endpoint was changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointUpdatedV1 {
     pub event_type: AuditLogEventGatewayEndpointUpdatedV1EventType,
@@ -2360,7 +2387,8 @@ rt::open_enum_impls!(
 );
 
 /// A model was deleted, with all its deployments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeletedV1 {
     pub event_type: AuditLogEventModelDeletedV1EventType,
@@ -2403,7 +2431,8 @@ rt::open_enum_impls!(
 );
 
 /// A new deployment of a model was created.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeployedV1 {
     pub event_type: AuditLogEventModelDeployedV1EventType,
@@ -2469,7 +2498,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a model deployment on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentActivatedV1 {
     pub event_type: AuditLogEventModelDeploymentActivatedV1EventType,
@@ -2519,7 +2549,8 @@ rt::open_enum_impls!(
 
 /// A model deployment's autoscaling settings (and possibly its schedules) changed; the top-level
 /// fields are the new settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     /// Per-schedule changes, if schedules were touched.
@@ -2614,7 +2645,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a model deployment off.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentDeactivatedV1 {
     pub event_type: AuditLogEventModelDeploymentDeactivatedV1EventType,
@@ -2663,7 +2695,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a model deployment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentDeletedV1 {
     pub event_type: AuditLogEventModelDeploymentDeletedV1EventType,
@@ -2712,7 +2745,8 @@ rt::open_enum_impls!(
 );
 
 /// A model deployment was moved to another instance type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
     pub event_type: AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
@@ -2767,7 +2801,8 @@ rt::open_enum_impls!(
 );
 
 /// A model deployment was promoted into an environment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentPromotedV1 {
     pub event_type: AuditLogEventModelDeploymentPromotedV1EventType,
@@ -2824,7 +2859,8 @@ rt::open_enum_impls!(
 );
 
 /// A model deployment's request backpressure policy changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
     pub event_type: AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
@@ -2897,7 +2933,8 @@ rt::open_enum_impls!(
 );
 
 /// A failed model deployment was retried.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentRetriedV1 {
     pub event_type: AuditLogEventModelDeploymentRetriedV1EventType,
@@ -2949,7 +2986,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone intervened in a model promotion that was under way.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelPromotionControlActionV1 {
     pub event_type: AuditLogEventModelPromotionControlActionV1EventType,
@@ -3009,7 +3047,8 @@ rt::open_enum_impls!(
 );
 
 /// A single replica of a model deployment was terminated by hand.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventReplicaTerminatedV1 {
     pub event_type: AuditLogEventReplicaTerminatedV1EventType,
@@ -3061,7 +3100,8 @@ rt::open_enum_impls!(
 );
 
 /// The organization started requiring admin rights to come from directory groups.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventRequireGroupBasedAdminsEnabledV1 {
     pub event_type: AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
@@ -3101,7 +3141,8 @@ rt::open_enum_impls!(
 );
 
 /// A workspace secret was deleted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventSecretDeletedV1 {
     pub event_type: AuditLogEventSecretDeletedV1EventType,
@@ -3144,7 +3185,8 @@ rt::open_enum_impls!(
 );
 
 /// A workspace secret was created or its value changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventSecretUpdatedV1 {
     pub event_type: AuditLogEventSecretUpdatedV1EventType,
@@ -3187,7 +3229,8 @@ rt::open_enum_impls!(
 );
 
 /// An SSH certificate was issued for shell access to a running workload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventSshCertificateSignedV1 {
     pub event_type: AuditLogEventSshCertificateSignedV1EventType,
@@ -3457,7 +3500,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone was invited to the organization.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserInvitedV1 {
     pub event_type: AuditLogEventUserInvitedV1EventType,
@@ -3501,7 +3545,8 @@ rt::open_enum_impls!(
 );
 
 /// An invited user accepted and joined the organization.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserJoinedOrganizationV1 {
     pub event_type: AuditLogEventUserJoinedOrganizationV1EventType,
@@ -3544,7 +3589,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a user from the organization.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserRemovedV1 {
     pub event_type: AuditLogEventUserRemovedV1EventType,
@@ -3584,7 +3630,8 @@ rt::open_enum_impls!(
 );
 
 /// A user's organization role changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserRoleUpdatedV1 {
     pub event_type: AuditLogEventUserRoleUpdatedV1EventType,
@@ -3630,7 +3677,8 @@ rt::open_enum_impls!(
 );
 
 /// A user's role in a team changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserTeamRoleUpdatedV1 {
     pub event_type: AuditLogEventUserTeamRoleUpdatedV1EventType,
@@ -3682,7 +3730,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone added a webhook signing secret.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretCreatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretCreatedV1EventType,
@@ -3722,7 +3771,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a webhook signing secret.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretDeletedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretDeletedV1EventType,
@@ -3762,7 +3812,8 @@ rt::open_enum_impls!(
 );
 
 /// Someone replaced a webhook signing secret with a new value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretRotatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretRotatedV1EventType,
@@ -3918,7 +3969,8 @@ rt::open_enum_impls!(
 );
 
 /// Settings a schedule applies. Every field must be sent; null keeps the environment's own value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct AutoscalingScheduleSettingsRequestV1 {
     /// Fewest replicas while the schedule applies.
@@ -3972,7 +4024,8 @@ impl AutoscalingScheduleSettingsRequestV1 {
 }
 
 /// The autoscaling settings in force now.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AutoscalingScheduleStateV1 {
     /// ID of the schedule that set them, or null for the environment's own settings.
@@ -3996,7 +4049,8 @@ impl AutoscalingScheduleStateV1 {
 }
 
 /// A recurring schedule to create, or to replace when `id` is set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct AutoscalingScheduleUpsertV1 {
     /// ID of the schedule to replace; leave it out to create one.
@@ -4132,7 +4186,8 @@ rt::open_enum_impls!(
 );
 
 /// How a deployment adds and removes replicas with load.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AutoscalingSettingsV1 {
     /// Fewest replicas to keep; 0 lets it scale to zero.
@@ -4196,7 +4251,8 @@ impl AutoscalingSettingsV1 {
 }
 
 /// A resource that incurs cost (a deployment, training job or chainlet).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BillableResourceV1 {
     /// The resource's ID.
@@ -4300,7 +4356,8 @@ impl BillableResourceV1 {
 }
 
 /// Identifies the chain and chain deployment a chainlet belongs to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ChainMetadataV1 {
     /// The chain's ID.
@@ -4334,7 +4391,8 @@ impl ChainMetadataV1 {
 }
 
 /// One day of a dedicated resource's cost and usage.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DailyDedicatedUsageV1 {
     /// The day (UTC).
@@ -4373,7 +4431,8 @@ impl DailyDedicatedUsageV1 {
 }
 
 /// One day of a Model API model's cost and tokens.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DailyModelApiUsageV1 {
     /// The day (UTC).
@@ -4408,7 +4467,8 @@ impl DailyModelApiUsageV1 {
 }
 
 /// One day of a training job's cost and usage.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DailyTrainingUsageV1 {
     /// The day (UTC).
@@ -4435,7 +4495,8 @@ impl DailyTrainingUsageV1 {
 }
 
 /// Cost and usage of one billed resource.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DedicatedItemV1 {
     /// What was billed.
@@ -4485,7 +4546,8 @@ impl DedicatedItemV1 {
 }
 
 /// Cost and usage of dedicated deployments over the range.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DedicatedUsageV1 {
     /// Cost in USD before credits.
@@ -4589,7 +4651,8 @@ rt::open_enum_impls!(
 );
 
 /// One deployment (a built, versioned instance) of a model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DeploymentV1 {
     /// The deployment's ID.
@@ -4681,7 +4744,8 @@ impl DeploymentV1 {
 }
 
 /// A list of a model's deployments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DeploymentsV1 {
     /// The deployments.
@@ -4698,7 +4762,8 @@ impl DeploymentsV1 {
 }
 
 /// An environment's autoscaling schedules and which one is in force.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EnvironmentAutoscalingSchedulesV1 {
     /// IANA time zone the schedules' times are read in, e.g. `America/New_York`.
@@ -4734,7 +4799,8 @@ impl EnvironmentAutoscalingSchedulesV1 {
 
 /// A named, stable target for a model (such as `production`) that one deployment serves at a time;
 /// promoting swaps that deployment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EnvironmentV1 {
     /// The environment's name.
@@ -4822,7 +4888,8 @@ impl EnvironmentV1 {
 }
 
 /// A list of a model's environments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EnvironmentsV1 {
     pub environments: Vec<EnvironmentV1>,
@@ -4840,7 +4907,7 @@ impl EnvironmentsV1 {
 /// Metrics over a time window in index-mapped form. Each metric is described once, in
 /// `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order,
 /// so the value for descriptor i is at values\[i\].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetModelMetricsResponseV1 {
     /// Where the returned window begins (ms since the Unix epoch).
@@ -4921,7 +4988,8 @@ rt::open_enum_impls!(
 );
 
 /// How far a running promotion has got.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InProgressPromotionV1 {
     /// The promotion's current phase.
@@ -4966,7 +5034,8 @@ impl InProgressPromotionV1 {
 }
 
 /// A hardware configuration a deployment runs on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InstanceTypeV1 {
     /// The instance type's ID.
@@ -5011,7 +5080,8 @@ impl InstanceTypeV1 {
 }
 
 /// One page of audit-log entries.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ListAuditLogsResponseV1 {
     /// The entries on this page, in the requested order.
@@ -5034,7 +5104,8 @@ impl ListAuditLogsResponseV1 {
 }
 
 /// Cost and token usage of one Model API model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelApiItemV1 {
     /// The model's name.
@@ -5091,7 +5162,8 @@ impl ModelApiItemV1 {
 }
 
 /// Cost and token usage of Model APIs over the range.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelApisUsageV1 {
     /// Cost in USD before credits.
@@ -5132,7 +5204,7 @@ impl ModelApisUsageV1 {
 /// values in each value set. A metric can consist of several labelled series (latency quantiles,
 /// requests per status, ...); `label_sets` lists them, and the metric's entry in a value set is a
 /// list in the same order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ModelMetricDescriptorV1 {
     /// The metric's canonical name, e.g. `baseten_replicas_active`.
@@ -5264,7 +5336,7 @@ rt::open_enum_impls!(
 );
 
 /// All metric values for one step. `values` is indexed like the response's `metric_descriptors`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ModelMetricValueSetV1 {
     /// When this step begins (ms since the Unix epoch). A step lasts until the next value set's
@@ -5291,7 +5363,8 @@ impl ModelMetricValueSetV1 {
 }
 
 /// A model, the named container that holds its deployments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelV1 {
     /// The model's ID.
@@ -5341,7 +5414,8 @@ impl ModelV1 {
 }
 
 /// The models a listing returned.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelsV1 {
     pub models: Vec<ModelV1>,
@@ -5355,7 +5429,8 @@ impl ModelsV1 {
 }
 
 /// Where a page sits in a longer listing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct PaginationResponseV1 {
     /// Whether there are entries after this page.
@@ -5411,7 +5486,8 @@ rt::open_enum_impls!(
 );
 
 /// How a deployment is promoted into an environment.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct PromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
@@ -5497,7 +5573,8 @@ impl PromotionSettingsV1 {
 }
 
 /// A region a deployment can run in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RegionV1 {
     /// The region's identifier.
@@ -5542,7 +5619,8 @@ rt::open_enum_impls!(
 );
 
 /// What happens to requests when a deployment's queue is full.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RequestBackpressureSettingsV1 {
     /// The policy in effect, or null for the default.
@@ -5592,7 +5670,8 @@ rt::open_enum_impls!(
 );
 
 /// Tuning of a rolling deploy.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
@@ -5685,7 +5764,8 @@ rt::open_enum_impls!(
 );
 
 /// Cost and usage of one training job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TrainingItemV1 {
     /// The training job billed.
@@ -5723,7 +5803,8 @@ impl TrainingItemV1 {
 }
 
 /// Cost and usage of training jobs over the range.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TrainingUsageV1 {
     /// Cost in USD before credits.
@@ -5765,7 +5846,8 @@ impl TrainingUsageV1 {
 }
 
 /// Schedules to create or change, and schedules to remove.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateAutoscalingScheduleSettingsV1 {
     /// New IANA time zone for all of the environment's schedules.
@@ -5823,7 +5905,8 @@ impl UpdateAutoscalingScheduleSettingsV1 {
 }
 
 /// The outcome of an autoscaling change.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UpdateAutoscalingSettingsResponseV1 {
     /// Whether the change was taken up.
@@ -5875,7 +5958,8 @@ rt::open_enum_impls!(
 
 /// A change to autoscaling settings. Only the fields given (and not null) are changed; the rest
 /// keep their values.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateAutoscalingSettingsV1 {
     /// New fewest replicas; 0 allows scaling to zero.
@@ -6034,7 +6118,8 @@ impl UpdateAutoscalingSettingsV1 {
 
 /// A change to an environment's settings. Each group is optional; a group left out or null is not
 /// touched.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateEnvironmentRequestV1 {
     /// Changes to the autoscaling settings.
@@ -6132,7 +6217,8 @@ impl UpdateEnvironmentRequestV1 {
 }
 
 /// The reply to an environment change.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UpdateEnvironmentResponseV1 {
     /// The environment as the server sees it once the change was accepted.
@@ -6159,7 +6245,8 @@ impl UpdateEnvironmentResponseV1 {
 }
 
 /// A change to promotion settings; null fields keep their values.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdatePromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
@@ -6287,7 +6374,8 @@ impl UpdatePromotionSettingsV1 {
 }
 
 /// A change to the backpressure policy.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateRequestBackpressureSettingsV1 {
     /// The new policy; null leaves it unchanged.
@@ -6319,7 +6407,8 @@ impl UpdateRequestBackpressureSettingsV1 {
 }
 
 /// A change to rolling-deploy tuning; null fields keep their values.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateRollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
@@ -6426,7 +6515,8 @@ impl UpdateRollingDeployConfigV1 {
 }
 
 /// Billed usage over a date range, by product. A product the workspace did not use is null.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UsageSummaryV1 {
     /// Dedicated model serving.

@@ -181,8 +181,12 @@ fn audit_log_events_decode_as_a_tagged_union_open_to_new_tags() {
         AuditLogEntryV1EventData::Unknown(value) => assert_eq!(value["x"], 1),
         other => panic!("wrong variant: {other:?}"),
     }
-    let back = serde_json::to_value(&entry.event_data).unwrap();
-    assert_eq!(back, serde_json::json!({"event_type": "SOMETHING_NEW", "x": 1}));
+    // A response type encodes only for the fake (`mock`), which answers with it.
+    #[cfg(feature = "mock")]
+    {
+        let back = serde_json::to_value(&entry.event_data).unwrap();
+        assert_eq!(back, serde_json::json!({"event_type": "SOMETHING_NEW", "x": 1}));
+    }
 }
 
 #[test]
@@ -272,10 +276,14 @@ fn every_published_document_compiles_as_a_standalone_crate() {
         );
     };
     run(&["check", "--workspace", "--all-targets"]);
+    // With the fake's feature: the samples encode a response type back, which only the fake
+    // needs outside tests (a response type's `Serialize` is behind `mock`).
     run(&[
         "test",
         "-p",
         "generated-baseten-management-2026-08-22",
+        "--features",
+        "mock",
         "--test",
         "samples",
     ]);

@@ -1230,7 +1230,9 @@ fn write_batch_crate(dir: &std::path::Path, modules: &[Output]) {
         &format!(
             "[package]\nname = \"hostile-batch\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nbaseten-api = {{ path = {:?}, features = [\"mock\"] }}\n\
-             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n[workspace]\n",
+             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n\
+             # The emitted `mock.rs` needs the serde impls models keep behind `mock`.\n\
+             [features]\ndefault = [\"mock\"]\nmock = []\n\n[workspace]\n",
             root.join("generated").display().to_string()
         ),
     );

@@ -11,6 +11,7 @@ use serde::de::{
 
 use super::contract::{ResponseError, check_mode_counts};
 use super::csv_export::CsvRows;
+use super::summary::SeriesStats;
 use super::validate::{AlignmentError, check_value_sets, validate_response};
 use crate::decode::strict::{Divert, Key, Strict};
 use crate::decode::{DecodeError, decode};
@@ -84,17 +85,33 @@ fn write_typed<R: IndexMappedResponse, W: io::Write>(
 /// Every value set of a response, flattened: value set `i`'s lists are
 /// `list_lengths[list_ends[i - 1]..list_ends[i]]` and its values, in response order,
 /// `values[value_ends[i - 1]..value_ends[i]]`. A missing value is NaN, which JSON cannot carry.
+///
+/// Summarizing ([`FlatSets::summarizing`]), the values are not kept: each is folded into the
+/// statistics of its position within the value set (which, once the layout is checked, is its
+/// series), so memory no longer grows with the values.
 #[derive(Debug, Default)]
-struct FlatSets {
-    diverted: bool,
-    starts: Vec<i64>,
+pub(super) struct FlatSets {
+    pub(super) diverted: bool,
+    pub(super) starts: Vec<i64>,
     list_ends: Vec<usize>,
     list_lengths: Vec<u32>,
     value_ends: Vec<usize>,
     values: Vec<f64>,
+    /// `Some` when summarizing: one entry per position within a value set.
+    pub(super) stats: Option<Vec<SeriesStats>>,
+    /// The position of the next value within the current value set.
+    position: usize,
 }
 
 impl FlatSets {
+    /// Sets that fold values into per-position statistics instead of keeping them.
+    pub(super) fn summarizing() -> Self {
+        FlatSets {
+            stats: Some(Vec::new()),
+            ..FlatSets::default()
+        }
+    }
+
     fn span(ends: &[usize], index: usize) -> std::ops::Range<usize> {
         let start = index
             .checked_sub(1)
@@ -117,7 +134,7 @@ impl FlatSets {
     }
 
     /// The checks of [`validate_response`], on the flat layout.
-    fn check<R: IndexMappedResponse>(&self, response: &R) -> Result<(), ResponseError> {
+    pub(super) fn check<R: IndexMappedResponse>(&self, response: &R) -> Result<(), ResponseError> {
         let count = self.starts.len();
         if let Some(mode) = response.mode() {
             check_mode_counts(mode, count, response.step_seconds())?;
@@ -231,6 +248,7 @@ impl<'de> Visitor<'de> for SetSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let sets = self.0;
+        sets.position = 0;
         let mut start = None;
         let mut values = false;
         while let Some(key) = map.next_key::<Key<'de>>()? {
@@ -296,12 +314,22 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let sets = self.0;
-        let before = sets.values.len();
+        let set_index = sets.starts.len();
+        let mut length = 0usize;
         while let Some(value) = seq.next_element::<Option<f64>>()? {
-            sets.values.push(value.unwrap_or(f64::NAN));
+            match &mut sets.stats {
+                Some(stats) => {
+                    if stats.len() <= sets.position {
+                        stats.resize(sets.position + 1, SeriesStats::default());
+                    }
+                    stats[sets.position].add(set_index, value);
+                }
+                None => sets.values.push(value.unwrap_or(f64::NAN)),
+            }
+            sets.position += 1;
+            length += 1;
         }
-        let length = u32::try_from(sets.values.len() - before)
-            .map_err(|_| de::Error::custom("value list too long"))?;
+        let length = u32::try_from(length).map_err(|_| de::Error::custom("value list too long"))?;
         sets.list_lengths.push(length);
         Ok(())
     }
@@ -454,6 +482,7 @@ mod tests {
             list_lengths: vec![1, 2, 1],
             value_ends: vec![3, 4],
             values: vec![1.0, 2.0, 3.0, 4.0],
+            ..FlatSets::default()
         };
         assert_eq!(sets.lists(0), [1, 2]);
         assert_eq!(sets.lists(1), [1]);

@@ -24,7 +24,8 @@
 //!    nice ticks in a scaled unit, round time ticks, a legend, gaps at nulls).
 //! 4. [`export_csv`] goes from JSON bytes straight to that CSV, with the same output and errors,
 //!    holding the values in a flat list (8 bytes each) rather than a `Vec` per descriptor and
-//!    step, so memory stays near the input's size.
+//!    step, so memory stays near the input's size; [`summarize`] gives every series' statistics
+//!    (points with data, min, mean, max, first, last) holding no values at all.
 //!
 //! # Time
 //!
@@ -75,6 +76,7 @@ mod csv_export;
 mod export;
 mod labels;
 mod number;
+mod summary;
 mod table;
 mod unit;
 mod validate;
@@ -86,6 +88,7 @@ pub use aggregate::{Ratio, StepValues};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use export::{ExportError, export_csv};
 pub use labels::{Histogram, QuantileSeries, StatusMatch};
+pub use summary::{SeriesStats, SeriesSummary, Summary, summarize};
 pub use table::{LongRow, WideTable};
 pub use unit::Unit;
 pub use validate::{AlignmentError, SUMMARY_MODE, validate, validate_response};

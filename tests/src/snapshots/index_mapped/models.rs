@@ -2,11 +2,10 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NearMiss {
     pub start_epoch_millis: i64,
@@ -32,7 +31,7 @@ impl NearMiss {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NearMissStep {
     pub start_epoch_millis: i64,
@@ -52,7 +51,7 @@ impl NearMissStep {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UsageCounter {
     pub name: String,
@@ -82,7 +81,7 @@ impl UsageCounter {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UsageStep {
     pub start_epoch_millis: i64,
@@ -102,7 +101,7 @@ impl UsageStep {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct WidgetUsage {
     pub start_epoch_millis: i64,

@@ -2,10 +2,10 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct Login {
     pub user: String,
@@ -30,7 +30,7 @@ impl Login {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Page {
     pub limit: i64,
@@ -55,7 +55,8 @@ impl Page {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Session {
     #[serde(default, skip_serializing_if = "Option::is_none")]

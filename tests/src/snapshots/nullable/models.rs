@@ -2,7 +2,6 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
@@ -30,7 +29,7 @@ rt::open_enum_impls!(
     ]
 );
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Reading {
     /// 3.1 type array with null.
@@ -154,7 +153,7 @@ impl Reading {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ReadingInline {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -2,7 +2,6 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
@@ -27,7 +26,8 @@ rt::open_enum_impls!(
     ]
 );
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetWidgetsResponse {
     pub widgets: Vec<Widget>,
@@ -40,7 +40,8 @@ impl GetWidgetsResponse {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PatchWidgetBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,7 +62,7 @@ impl PatchWidgetBody {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Widget {
     pub name: String,

@@ -2,12 +2,11 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
 /// Sent and read back; `id` only comes back, `password` only goes out.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Account {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,7 +42,8 @@ impl Account {
 }
 
 /// A subtype by `allOf` alone, tagged by its key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Cat {
     pub pet_type: String,
@@ -93,7 +93,8 @@ rt::open_int_enum_impls!(
     ]
 );
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Dog {
     pub pet_type: String,
@@ -120,7 +121,8 @@ impl Dog {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Item {
     pub subtotal: rt::Decimal,
@@ -182,7 +184,8 @@ impl Pet {
     }
 }
 
-impl Serialize for Pet {
+#[cfg(feature = "mock")]
+impl serde::Serialize for Pet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Dog(payload) => {
@@ -191,16 +194,18 @@ impl Serialize for Pet {
             Self::Cat(payload) => {
                 rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "Cat", payload)
             }
-            Self::Unknown(value) => value.serialize(serializer),
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Pet {
+impl<'de> serde::Deserialize<'de> for Pet {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = rt::tagged::TaggedValue::deserialize(deserializer)?;
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
         match value.tag(Self::TAG_PROPERTY) {
             Some("dog") => value.decode().map(Self::Dog),
             Some("Cat") => value.decode().map(Self::Cat),
@@ -209,7 +214,8 @@ impl<'de> Deserialize<'de> for Pet {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Secret {
     pub name: String,
@@ -226,7 +232,8 @@ impl Secret {
 ///
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum Tree {
@@ -236,7 +243,8 @@ pub enum Tree {
     Object(Box<TreeObject>),
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TreeObject {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -257,7 +265,8 @@ impl TreeObject {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Usage {
     /// Nullable money, given as three members.
@@ -388,7 +397,8 @@ impl Usage {
 
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum UsageEnvValue {
@@ -400,7 +410,8 @@ pub enum UsageEnvValue {
 
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum UsageFlag {
@@ -433,7 +444,8 @@ rt::open_enum_impls!(
 ///
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum UsageLabel {
@@ -447,7 +459,8 @@ pub enum UsageLabel {
 ///
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum UsageLimit {
@@ -459,7 +472,8 @@ pub enum UsageLimit {
 
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum UsageTags {
@@ -469,7 +483,8 @@ pub enum UsageTags {
     Object(UsageTagsObject),
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UsageTagsObject {
     #[serde(default, skip_serializing_if = "Option::is_none")]

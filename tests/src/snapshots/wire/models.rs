@@ -2,10 +2,10 @@
 
 //! Types of the API's request and response bodies.
 
-use serde::{Deserialize, Serialize};
 use baseten_api::runtime as rt;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Call {
     pub sid: String,
@@ -52,7 +52,8 @@ rt::open_enum_impls!(
     ]
 );
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostOauth2TokenBody {
     pub grant_type: String,
@@ -67,7 +68,8 @@ impl PostOauth2TokenBody {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostOauth2TokenRefreshBody {
     pub refresh_token: String,

@@ -1,0 +1,751 @@
+//! `bench-build`: what depending on the generated crate costs, as paired figures printed in one
+//! run with the load average — a decode-only consumer's clean build against a serde-only program
+//! doing the same, the full-document crate's `cargo check` after a touch, generation time, and
+//! `cargo check` time and peak memory of a large document's crate. Std-only on purpose: the
+//! xtask stays cheap to build. Scratch workspaces live under `target/bench-build/`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::regen;
+
+/// The sections `--only` can name, in the order they run.
+pub const SECTIONS: [&str; 5] = ["decode", "full", "generate", "large", "table"];
+
+pub struct Options {
+    /// Paired runs of every timed step; medians are reported.
+    pub runs: usize,
+    pub sections: Vec<String>,
+    /// The large document (`large`); the section is skipped without it.
+    pub large: Option<PathBuf>,
+    /// Baseten's published documents; the newest `baseten-management-*.json` is the full one.
+    pub specs: PathBuf,
+    /// A saved metrics response the decode programs read.
+    pub response: PathBuf,
+    /// Another checkout (e.g. a worktree of `main`) whose decode-only consumer is built in the
+    /// same runs, for before/after figures paired under the same load.
+    pub before: Option<PathBuf>,
+    /// The size of the synthetic response of the `table` section, MiB.
+    pub table_mib: usize,
+}
+
+/// What one measured command cost.
+#[derive(Clone, Copy, Debug)]
+struct Cost {
+    wall: Duration,
+    /// User + system time of the command and its children (the sum of unit times).
+    cpu: Duration,
+    /// Peak resident memory of the largest process in the tree (a rustc, for a build).
+    max_rss_kib: u64,
+    /// Crates compiled ("Compiling"/"Checking" lines).
+    units: usize,
+}
+
+pub fn run(root: &Path, options: &Options) -> Result<()> {
+    for section in &options.sections {
+        if !SECTIONS.contains(&section.as_str()) {
+            bail!(
+                "unknown section {section:?}; sections: {}",
+                SECTIONS.join(", ")
+            );
+        }
+    }
+    if options.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let scratch = root.join("target/bench-build");
+    fs::create_dir_all(&scratch).with_context(|| format!("creating {}", scratch.display()))?;
+    println!(
+        "bench-build: {} run(s) per figure, medians; {}",
+        options.runs,
+        load()
+    );
+    let wanted = |name: &str| options.sections.iter().any(|s| s == name);
+    if wanted("decode") {
+        decode(root, &scratch, options)?;
+    }
+    if wanted("full") || wanted("generate") {
+        let newest = newest_document(&options.specs)?;
+        if wanted("full") {
+            full(root, &scratch, &newest, options)?;
+        }
+        if wanted("generate") {
+            generate(root, &scratch, &newest, options)?;
+        }
+    }
+    if wanted("large") {
+        match &options.large {
+            Some(large) => large_document(root, &scratch, large, options)?,
+            None => println!("\n## large: skipped (no --large PATH)"),
+        }
+    }
+    if wanted("table") {
+        table(root, &scratch, options)?;
+    }
+    println!("\nend: {}", load());
+    Ok(())
+}
+
+/// The decode-only consumer (`default-features = false`: decode, validate, print the CSV of a
+/// saved response) against a program on serde + serde_json alone that does the same through
+/// `serde_json::Value`, and, with `--before DIR`, the same consumer on another checkout's crate.
+/// Each program has a workspace of its own (two checkouts' `baseten-api` cannot share a lock);
+/// every run builds each clean, in a fresh target dir, one after the other, rotating which goes
+/// first. All programs run and must print the same number of rows.
+fn decode(root: &Path, scratch: &Path, options: &Options) -> Result<()> {
+    println!("\n## decode: decode-only consumer vs serde-only baseline, clean `cargo build`");
+    let response = fs::canonicalize(&options.response)
+        .with_context(|| format!("reading {}", options.response.display()))?;
+    let mut programs = vec![
+        Program::consumer("decode-only", root)?,
+        Program::serde_only(root)?,
+    ];
+    if let Some(before) = &options.before {
+        programs.push(Program::consumer("decode-before", before)?);
+    }
+    let mut costs: Vec<Vec<Cost>> = programs.iter().map(|_| Vec::new()).collect();
+    for run in 0..options.runs {
+        for offset in 0..programs.len() {
+            let index = (run + offset) % programs.len();
+            let program = &programs[index];
+            let workspace = scratch.join(format!("decode-{}", program.name));
+            program.write(&workspace)?;
+            let target = workspace.join("target");
+            remove_dir(&target)?;
+            let mut command = cargo();
+            command
+                .current_dir(&workspace)
+                .args(["build", "--offline", "--target-dir"])
+                .arg(&target);
+            let cost = measure(command)?;
+            println!(
+                "  run {}: {:<13} {}",
+                run + 1,
+                program.name,
+                describe(&cost)
+            );
+            costs[index].push(cost);
+        }
+    }
+    let mut lines = Vec::new();
+    for program in &programs {
+        let binary = scratch
+            .join(format!("decode-{}", program.name))
+            .join("target/debug")
+            .join(program.name);
+        let output = Command::new(&binary)
+            .arg(&response)
+            .stderr(Stdio::inherit())
+            .output()
+            .with_context(|| format!("running {}", binary.display()))?;
+        if !output.status.success() {
+            bail!("{} failed on {}", program.name, response.display());
+        }
+        lines.push(output.stdout.iter().filter(|&&b| b == b'\n').count());
+    }
+    if lines.iter().any(|&n| n != lines[0] || n < 2) {
+        bail!("the programs disagree on the CSV: {lines:?} lines");
+    }
+    println!(
+        "  all print {} CSV lines of {}",
+        lines[0],
+        response.display()
+    );
+    paired("decode-only / serde-only", &costs[0], &costs[1]);
+    if let Some(before) = costs.get(2) {
+        paired("decode-before / serde-only", before, &costs[1]);
+        paired("decode-only / decode-before", &costs[0], before);
+    }
+    Ok(())
+}
+
+/// One program of the decode comparison: its package name, manifest and source.
+struct Program {
+    name: &'static str,
+    manifest: String,
+    main: &'static str,
+    /// The lock to start from (the checkout's own: the same dependency versions, offline).
+    lock: PathBuf,
+}
+
+impl Program {
+    fn consumer(name: &'static str, checkout: &Path) -> Result<Program> {
+        let api = fs::canonicalize(checkout.join("generated"))
+            .with_context(|| format!("{} has no generated/", checkout.display()))?;
+        Ok(Program {
+            name,
+            manifest: format!(
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                 [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false }}\n\n\
+                 [workspace]\n"
+            ),
+            main: DECODE_ONLY,
+            lock: checkout.join("Cargo.lock"),
+        })
+    }
+
+    fn serde_only(root: &Path) -> Result<Program> {
+        Ok(Program {
+            name: "serde-only",
+            manifest:
+                "[package]\nname = \"serde-only\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                 [dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\n\
+                 serde_json = \"1\"\n\n[workspace]\n"
+                    .to_owned(),
+            main: SERDE_ONLY,
+            lock: root.join("Cargo.lock"),
+        })
+    }
+
+    fn write(&self, workspace: &Path) -> Result<()> {
+        write(&workspace.join("Cargo.toml"), &self.manifest)?;
+        write(&workspace.join("src/main.rs"), self.main)?;
+        fs::copy(&self.lock, workspace.join("Cargo.lock"))
+            .with_context(|| format!("copying {}", self.lock.display()))?;
+        Ok(())
+    }
+}
+
+/// The newest document's crate, own workspace: one warm `cargo check`, then `cargo check` after
+/// touching the crate's root, `runs` times.
+fn full(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## full: the full-document crate ({}), `cargo check` after a touch",
+        newest.display()
+    );
+    let out = scratch.join("full");
+    generate_into(root, newest, &out, "bench-full")?;
+    println!("  {} lines emitted", rust_lines(&out.join("src"))?);
+    let check = |label: &str| -> Result<Cost> {
+        let mut command = cargo();
+        command.current_dir(&out).args(["check", "--offline"]);
+        let cost = measure(command)?;
+        println!("  {label}: {}", describe(&cost));
+        Ok(cost)
+    };
+    check("warm-up (dependencies)")?;
+    let mut touched = Vec::new();
+    for run in 0..options.runs {
+        touch(&out.join("src/lib.rs"))?;
+        touched.push(check(&format!("run {}: after a touch", run + 1))?);
+    }
+    single("check after a touch", &touched);
+    Ok(())
+}
+
+/// Generation of the newest document by the release xtask binary (what a user runs), `runs`
+/// times; the binary is built once first.
+fn generate(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## generate: `xtask regen --spec {}` (release binary)",
+        newest.display()
+    );
+    let mut build = cargo();
+    build
+        .current_dir(root)
+        .args(["build", "--release", "--quiet", "-p", "xtask"]);
+    let built = measure(build)?;
+    println!("  release xtask built in {:.1} s", built.wall.as_secs_f64());
+    let binary = root.join("target/release/xtask");
+    let out = scratch.join("generate");
+    let mut costs = Vec::new();
+    for run in 0..options.runs {
+        remove_dir(&out)?;
+        let mut command = Command::new(&binary);
+        command
+            .current_dir(root)
+            .arg("regen")
+            .arg("--spec")
+            .arg(newest)
+            .arg("--out")
+            .arg(&out)
+            .args(["--name", "bench-generate", "--own-workspace"]);
+        let cost = measure(command)?;
+        println!("  run {}: {}", run + 1, describe(&cost));
+        costs.push(cost);
+    }
+    single("generation", &costs);
+    Ok(())
+}
+
+/// A large document's crate: `cargo check` after a touch, with the peak memory of its rustc.
+fn large_document(root: &Path, scratch: &Path, large: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## large: {} — `cargo check` after a touch, peak rustc memory",
+        large.display()
+    );
+    let out = scratch.join("large");
+    generate_into(root, large, &out, "bench-large")?;
+    println!("  {} lines emitted", rust_lines(&out.join("src"))?);
+    let check = |label: &str| -> Result<Cost> {
+        let mut command = cargo();
+        command.current_dir(&out).args(["check", "--offline"]);
+        let cost = measure(command)?;
+        println!("  {label}: {}", describe(&cost));
+        Ok(cost)
+    };
+    check("first check (with dependencies)")?;
+    let mut touched = Vec::new();
+    for run in 0..options.runs {
+        touch(&out.join("src/lib.rs"))?;
+        touched.push(check(&format!("run {}: after a touch", run + 1))?);
+    }
+    single("large check after a touch", &touched);
+    Ok(())
+}
+
+/// Peak memory of `baseten-metrics show FILE` as a table and as CSV, on a synthetic `SERIES`
+/// response of about `--table-mib` MiB (100 by default), for this checkout's CLI and, with
+/// `--before DIR`, that checkout's (built with `DIR/target`); each run alternates the two.
+fn table(root: &Path, scratch: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## table: `baseten-metrics show` peak memory on a {} MiB response",
+        options.table_mib
+    );
+    let dir = scratch.join("table");
+    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let response = dir.join("response.json");
+    let size = write_synthetic_response(&response, options.table_mib << 20)?;
+    println!("  {} bytes in {}", size, response.display());
+    let mut clis = vec![("ours", cli_binary(root, &root.join("target"))?)];
+    if let Some(before) = &options.before {
+        clis.push(("before", cli_binary(before, &before.join("target"))?));
+    }
+    for format in ["table", "csv"] {
+        let mut peaks: Vec<Vec<Cost>> = clis.iter().map(|_| Vec::new()).collect();
+        for run in 0..options.runs {
+            for offset in 0..clis.len() {
+                let index = (run + offset) % clis.len();
+                let (label, binary) = &clis[index];
+                let mut command = Command::new(binary);
+                command
+                    .arg("show")
+                    .arg(&response)
+                    .args(["--format", format]);
+                let cost = measure(command)?;
+                println!(
+                    "  run {}: {label:<6} --format {format:<5} {}  = {:.2}x the input",
+                    run + 1,
+                    describe(&cost),
+                    (cost.max_rss_kib as f64 * 1024.0) / size as f64
+                );
+                peaks[index].push(cost);
+            }
+        }
+        for ((label, _), costs) in clis.iter().zip(&peaks) {
+            let (wall, _, rss) = medians(costs);
+            println!(
+                "  => {label} --format {format}: median peak {rss:.1} MiB = {:.2}x the input, wall {wall:.2} s",
+                rss * 1024.0 * 1024.0 / size as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Builds the CLI of `checkout` (dev profile: the data structures, so the memory, are those of
+/// a release build) and gives its path.
+fn cli_binary(checkout: &Path, target: &Path) -> Result<PathBuf> {
+    let mut command = cargo();
+    command
+        .current_dir(checkout)
+        .args([
+            "build",
+            "--offline",
+            "--quiet",
+            "-p",
+            "baseten-metrics",
+            "--target-dir",
+        ])
+        .arg(target);
+    measure(command)?;
+    Ok(target.join("debug/baseten-metrics"))
+}
+
+/// A valid `SERIES` response of at least `bytes` bytes: 20 metrics of 5 label sets, one step a
+/// second, values that are a mix of integers, fractions and nulls. Returns its size.
+fn write_synthetic_response(path: &Path, bytes: usize) -> Result<usize> {
+    use std::io::Write as _;
+    const METRICS: usize = 20;
+    const LABEL_SETS: usize = 5;
+    let mut descriptors = Vec::new();
+    for metric in 0..METRICS {
+        let labels: Vec<String> = (0..LABEL_SETS)
+            .map(|set| format!("{{\"replica\":\"r{set}\",\"status\":\"{}\"}}", 200 + set))
+            .collect();
+        descriptors.push(format!(
+            "{{\"name\":\"baseten_synthetic_{metric}\",\"unit_hint\":\"COUNT\",\"kind\":\"GAUGE\",\"label_sets\":[{}]}}",
+            labels.join(",")
+        ));
+    }
+    let mut step = String::new();
+    let mut body: Vec<u8> = Vec::with_capacity(bytes + (1 << 20));
+    let mut steps = 0usize;
+    while body.len() < bytes {
+        step.clear();
+        let _ = write!(
+            step,
+            "{{\"start_epoch_millis\":{},\"values\":[",
+            steps * 1000
+        );
+        for metric in 0..METRICS {
+            step.push_str(if metric == 0 { "[" } else { ",[" });
+            for set in 0..LABEL_SETS {
+                if set > 0 {
+                    step.push(',');
+                }
+                let seed = steps * 31 + metric * 7 + set;
+                match seed % 5 {
+                    0 => step.push_str("null"),
+                    1 => {
+                        let _ = write!(step, "{}", seed % 1000);
+                    }
+                    _ => {
+                        let _ = write!(step, "{}.{:06}", seed % 1000, (seed * 7919) % 1_000_000);
+                    }
+                }
+            }
+            step.push(']');
+        }
+        step.push_str("]}");
+        if steps > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(step.as_bytes());
+        steps += 1;
+    }
+    let mut file = std::io::BufWriter::new(
+        fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+    );
+    write!(
+        file,
+        "{{\"start_epoch_millis\":0,\"end_epoch_millis\":{},\"mode\":\"SERIES\",\"step_seconds\":1,\"metric_descriptors\":[{}],\"metric_values\":[",
+        steps * 1000,
+        descriptors.join(",")
+    )?;
+    file.write_all(&body)?;
+    file.write_all(b"]}")?;
+    file.flush()?;
+    Ok(fs::metadata(path)?.len() as usize)
+}
+
+/// `regen --spec DOC --out DIR --own-workspace` by this process (the codegen library), with the
+/// workspace's lock copied in so nothing resolves anew.
+fn generate_into(root: &Path, spec: &Path, out: &Path, name: &str) -> Result<()> {
+    let started = Instant::now();
+    let runtime = root.join(regen::RUNTIME_DIR);
+    let target = regen::Standalone {
+        spec,
+        out,
+        config: None,
+        name: Some(name),
+        own_workspace: true,
+        strict: false,
+        runtime: &runtime,
+    };
+    regen::run_standalone(&target, regen::Mode::Overwrite)?;
+    let lock = out.join("Cargo.lock");
+    if !lock.is_file() {
+        fs::copy(root.join("Cargo.lock"), &lock).context("copying Cargo.lock")?;
+    }
+    println!(
+        "  generated into {} in {:.2} s (this binary's profile)",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The decode-only consumer: the crate's own decode, validation and CSV export.
+const DECODE_ONLY: &str = r#"//! Decode, validate and print the CSV of a saved metrics response, on baseten-api alone.
+use baseten_api::metrics;
+use baseten_api::models::GetModelMetricsResponseV1;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::args().nth(1).ok_or("usage: decode-only RESPONSE.json")?;
+    let bytes = std::fs::read(path)?;
+    let response: GetModelMetricsResponseV1 = metrics::decode(&bytes)?;
+    let view = metrics::validate(&response)?;
+    view.write_csv(std::io::stdout().lock())?;
+    Ok(())
+}
+"#;
+
+/// The baseline: the same program as a careful user would write it on serde + serde_json, the
+/// envelope derived and the values walked as `serde_json::Value`.
+const SERDE_ONLY: &str = r#"//! Decode, validate and print the CSV of a saved metrics response, on serde + serde_json alone.
+use std::io::Write;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct Response {
+    mode: String,
+    step_seconds: Option<u64>,
+    metric_descriptors: Vec<Descriptor>,
+    metric_values: Vec<Step>,
+}
+
+#[derive(Deserialize)]
+struct Descriptor {
+    name: String,
+    label_sets: Vec<serde_json::Map<String, Value>>,
+}
+
+#[derive(Deserialize)]
+struct Step {
+    start_epoch_millis: u64,
+    values: Vec<Vec<Value>>,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::args().nth(1).ok_or("usage: serde-only RESPONSE.json")?;
+    let bytes = std::fs::read(path)?;
+    let response: Response = serde_json::from_slice(&bytes)?;
+    let step_ms = response.step_seconds.unwrap_or(0) * 1000;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "step_start_ms,step_end_ms,metric,labels,value")?;
+    for step in &response.metric_values {
+        if step.values.len() != response.metric_descriptors.len() {
+            return Err(format!("{} mode: a step's value lists do not match the descriptors", response.mode).into());
+        }
+        for (descriptor, values) in response.metric_descriptors.iter().zip(&step.values) {
+            if values.len() != descriptor.label_sets.len() {
+                return Err(format!("{}: values do not match the label sets", descriptor.name).into());
+            }
+            for (labels, value) in descriptor.label_sets.iter().zip(values) {
+                let labels: Vec<String> = labels
+                    .iter()
+                    .map(|(key, value)| format!("{key}={}", value.as_str().unwrap_or_default()))
+                    .collect();
+                let value = value.as_f64().map(|v| v.to_string()).unwrap_or_default();
+                let end = step.start_epoch_millis + step_ms;
+                writeln!(out, "{},{end},{},\"{}\",{value}", step.start_epoch_millis, descriptor.name, labels.join(";"))?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+"#;
+
+/// The cargo running this xtask, with this run's package variables removed (a nested cargo would
+/// see a changed environment and rebuild).
+fn cargo() -> Command {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    for (name, _) in std::env::vars_os() {
+        let text = name.to_string_lossy();
+        if text.starts_with("CARGO_PKG_")
+            || text.starts_with("CARGO_MANIFEST_")
+            || text == "CARGO_CRATE_NAME"
+            || text == "CARGO_PRIMARY_PACKAGE"
+            || text == "CARGO_TARGET_DIR"
+            || text == "RUSTFLAGS"
+        {
+            command.env_remove(&name);
+        }
+    }
+    command.env("CARGO_TERM_COLOR", "never");
+    command
+}
+
+/// Runs `command` under GNU time (`/usr/bin/time -f`) when the machine has it, for its CPU time
+/// and peak memory; wall time always. Fails when the command does.
+fn measure(command: Command) -> Result<Cost> {
+    let gnu_time = Path::new("/usr/bin/time");
+    let report = std::env::temp_dir().join(format!("bench-build-{}.time", std::process::id()));
+    let mut run = if gnu_time.is_file() {
+        let mut wrapped = Command::new(gnu_time);
+        wrapped
+            .arg("-o")
+            .arg(&report)
+            .args(["-f", "%U %S %M"])
+            .arg(command.get_program())
+            .args(command.get_args());
+        if let Some(dir) = command.get_current_dir() {
+            wrapped.current_dir(dir);
+        }
+        for (name, value) in command.get_envs() {
+            match value {
+                Some(value) => wrapped.env(name, value),
+                None => wrapped.env_remove(name),
+            };
+        }
+        wrapped
+    } else {
+        command
+    };
+    let shown = format!("{run:?}");
+    let started = Instant::now();
+    let output = run
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .with_context(|| format!("running {shown}"))?;
+    let wall = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        bail!("{shown} failed:\n{stderr}");
+    }
+    let units = stderr
+        .lines()
+        .filter(|line| {
+            let line = line.trim_start();
+            line.starts_with("Compiling ") || line.starts_with("Checking ")
+        })
+        .count();
+    let (mut cpu, mut max_rss_kib) = (Duration::ZERO, 0);
+    if let Ok(text) = fs::read_to_string(&report) {
+        // The last line: GNU time may put a "Command exited…" line first.
+        let fields: Vec<&str> = text
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        if let [user, system, rss] = fields.as_slice() {
+            let seconds = |text: &str| text.parse::<f64>().unwrap_or(0.0);
+            cpu = Duration::from_secs_f64(seconds(user) + seconds(system));
+            max_rss_kib = rss.parse().unwrap_or(0);
+        }
+        let _ = fs::remove_file(&report);
+    }
+    Ok(Cost {
+        wall,
+        cpu,
+        max_rss_kib,
+        units,
+    })
+}
+
+fn describe(cost: &Cost) -> String {
+    format!(
+        "wall {:6.2} s  cpu {:6.2} s  peak {:7.1} MiB  {} units",
+        cost.wall.as_secs_f64(),
+        cost.cpu.as_secs_f64(),
+        cost.max_rss_kib as f64 / 1024.0,
+        cost.units
+    )
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len().is_multiple_of(2) && middle > 0 {
+        (values[middle - 1] + values[middle]) / 2.0
+    } else {
+        values.get(middle).copied().unwrap_or(0.0)
+    }
+}
+
+fn medians(costs: &[Cost]) -> (f64, f64, f64) {
+    (
+        median(costs.iter().map(|c| c.wall.as_secs_f64()).collect()),
+        median(costs.iter().map(|c| c.cpu.as_secs_f64()).collect()),
+        median(
+            costs
+                .iter()
+                .map(|c| c.max_rss_kib as f64 / 1024.0)
+                .collect(),
+        ),
+    )
+}
+
+/// One figure's medians.
+fn single(label: &str, costs: &[Cost]) {
+    let (wall, cpu, rss) = medians(costs);
+    println!("  => {label}: median wall {wall:.2} s, cpu {cpu:.2} s, peak {rss:.1} MiB");
+}
+
+/// Two paired figures' medians and their ratios.
+fn paired(label: &str, ours: &[Cost], baseline: &[Cost]) {
+    let (ours_wall, ours_cpu, ours_rss) = medians(ours);
+    let (base_wall, base_cpu, base_rss) = medians(baseline);
+    let mut line = String::new();
+    let _ = write!(
+        line,
+        "  => {label}: wall {ours_wall:.2} s / {base_wall:.2} s = {:.2}x; \
+         cpu {ours_cpu:.2} s / {base_cpu:.2} s = {:.2}x; peak {ours_rss:.0} / {base_rss:.0} MiB; \
+         units {} / {}",
+        ours_wall / base_wall.max(f64::MIN_POSITIVE),
+        ours_cpu / base_cpu.max(f64::MIN_POSITIVE),
+        ours.first().map_or(0, |c| c.units),
+        baseline.first().map_or(0, |c| c.units),
+    );
+    println!("{line}");
+}
+
+/// The 1, 5 and 15 minute load averages, as `/proc/loadavg` gives them.
+fn load() -> String {
+    match fs::read_to_string("/proc/loadavg") {
+        Ok(text) => {
+            let fields: Vec<&str> = text.split_whitespace().take(3).collect();
+            format!("load average {}", fields.join(" "))
+        }
+        Err(_) => "load average unknown".to_owned(),
+    }
+}
+
+/// The lexicographically last `baseten-management-*.json` (their names carry the date).
+fn newest_document(specs: &Path) -> Result<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(specs)
+        .with_context(|| format!("listing {}", specs.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| {
+                    name.starts_with("baseten-management-") && name.ends_with(".json")
+                })
+        })
+        .collect();
+    found.sort();
+    found
+        .pop()
+        .with_context(|| format!("no baseten-management-*.json in {}", specs.display()))
+}
+
+fn rust_lines(dir: &Path) -> Result<usize> {
+    let mut lines = 0;
+    for entry in fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            lines += rust_lines(&path)?;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            lines += fs::read_to_string(&path)?.lines().count();
+        }
+    }
+    Ok(lines)
+}
+
+fn touch(path: &Path) -> Result<()> {
+    let file = fs::File::options()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    file.set_modified(std::time::SystemTime::now())
+        .with_context(|| format!("touching {}", path.display()))
+}
+
+fn write(path: &Path, contents: &str) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    }
+    fs::write(path, contents).with_context(|| format!("writing {}", path.display()))
+}
+
+fn remove_dir(path: &Path) -> Result<()> {
+    match fs::remove_dir_all(path) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            Err(error).with_context(|| format!("removing {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
