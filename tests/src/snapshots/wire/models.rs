@@ -84,7 +84,8 @@ impl PostOauth2TokenRefreshBody {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostTenantCallsStartBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
