@@ -159,20 +159,16 @@ impl ValueAxis {
     }
 }
 
-/// `low..high` with a height: from 0 for non-negative data that starts low enough (or is flat),
-/// else a flat range padded by a tenth (at least 1) each way.
+/// `low..=high` (`low <= high`) with a height: from 0 for non-negative data that starts below
+/// half its top (or is flat: 0 to 1 for all zeros); up to 0 for flat negative data.
 fn widened(low: f64, high: f64) -> (f64, f64) {
     if low >= 0.0 && (low == high || low < high / 2.0) {
         return (0.0, if high > 0.0 { high } else { 1.0 });
     }
-    if high <= 0.0 && low == high {
-        return (if low < 0.0 { low } else { -1.0 }, 0.0);
+    if low == high {
+        return (low, 0.0);
     }
-    if high > low {
-        return (low, high);
-    }
-    let pad = (low.abs() * 0.1).max(1.0);
-    ((low - pad).max(-f64::MAX), (high + pad).min(f64::MAX))
+    (low, high)
 }
 
 /// Ticks at multiples of the 1-2-5 step nearest a fifth of the range, and the axis from the
@@ -539,6 +535,21 @@ mod tests {
     }
 
     #[test]
+    fn the_step_is_the_nearest_1_2_5_to_a_fifth_of_the_range() {
+        let step = |high: f64| {
+            let axis = ValueAxis::new(Unit::Unknown, [0.0, high].into_iter());
+            axis.ticks[1].0 - axis.ticks[0].0
+        };
+        // A fifth of the range: 1.49 → 1, 1.5 → 2, 2.99 → 2, 3 → 5, 6.99 → 5, 7 → 10.
+        assert_eq!(step(7.45), 1.0);
+        assert_eq!(step(7.5), 2.0);
+        assert_eq!(step(14.95), 2.0);
+        assert_eq!(step(15.0), 5.0);
+        assert_eq!(step(34.95), 5.0);
+        assert_eq!(step(35.0), 10.0);
+    }
+
+    #[test]
     fn flat_empty_and_negative_data_still_have_height() {
         let flat = ValueAxis::new(Unit::Count, [1.0, 1.0].into_iter());
         assert_eq!(labels(&flat), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
@@ -563,6 +574,8 @@ mod tests {
         assert_eq!(widened(4.0, 4.0), (0.0, 4.0));
         assert_eq!(widened(-0.0, -0.0), (0.0, 1.0));
         assert_eq!(widened(5.0, 9.0), (5.0, 9.0));
+        assert_eq!(widened(2.0, 4.0), (2.0, 4.0));
+        assert_eq!(widened(1.9, 4.0), (0.0, 4.0));
         assert_eq!(widened(-9.0, -5.0), (-9.0, -5.0));
     }
 
