@@ -1229,3 +1229,133 @@ fn typed_const_members(object: &mut Map<String, Value>) {
         return;
     }
 }
+
+#[cfg(test)]
+mod keyword_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn object(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(object) => object,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn one_member_unions_join_all_of_unless_discriminated() {
+        let mut single = object(json!({"oneOf": [{"type": "string"}]}));
+        single_members(&mut single);
+        assert_eq!(
+            Value::Object(single),
+            json!({"allOf": [{"type": "string"}]})
+        );
+        let mut beside = object(json!({"anyOf": [{"$ref": "#/a"}], "allOf": [{"$ref": "#/b"}]}));
+        single_members(&mut beside);
+        assert_eq!(
+            Value::Object(beside),
+            json!({"allOf": [{"$ref": "#/b"}, {"$ref": "#/a"}]})
+        );
+        let kept = json!({"oneOf": [{"$ref": "#/a"}], "discriminator": {"propertyName": "k"}});
+        let mut tagged = object(kept.clone());
+        single_members(&mut tagged);
+        assert_eq!(Value::Object(tagged), kept);
+        let two = json!({"oneOf": [{"type": "string"}, {"type": "integer"}]});
+        let mut union = object(two.clone());
+        single_members(&mut union);
+        assert_eq!(Value::Object(union), two);
+    }
+
+    #[test]
+    fn typed_constants_are_an_enum() {
+        let mut titled = object(json!({"type": "string", "oneOf": [
+            {"title": "A", "enum": ["a"], "type": "string"},
+            {"enum": ["b"], "description": "b"},
+        ]}));
+        typed_const_members(&mut titled);
+        assert_eq!(
+            Value::Object(titled),
+            json!({"type": "string", "enum": ["a", "b"]})
+        );
+        // A member that is more than a value, or of another type, keeps the union.
+        for members in [
+            json!([{"enum": ["a"]}, {"enum": ["b"], "pattern": "x"}]),
+            json!([{"enum": ["a"]}, {"enum": [1], "type": "integer"}]),
+            json!([{"enum": ["a"]}, {"type": "string"}]),
+            json!([{"enum": []}]),
+        ] {
+            let kept = json!({"type": "string", "oneOf": members});
+            let mut union = object(kept.clone());
+            typed_const_members(&mut union);
+            assert_eq!(Value::Object(union), kept);
+        }
+        let mut narrowed =
+            object(json!({"type": "integer", "enum": [1], "allOf": [{"$ref": "#/k"}]}));
+        typed_const_members(&mut narrowed);
+        assert_eq!(
+            Value::Object(narrowed),
+            json!({"type": "integer", "enum": [1]})
+        );
+        let untyped = json!({"oneOf": [{"enum": ["a"]}]});
+        let mut union = object(untyped.clone());
+        typed_const_members(&mut union);
+        assert_eq!(Value::Object(union), untyped);
+    }
+
+    #[test]
+    fn keywords_of_other_types_are_dropped() {
+        let mut string = object(json!({"type": "string", "uniqueItems": true, "minimum": 1,
+            "properties": {}, "maxLength": 3, "description": "d"}));
+        drop_inapplicable_keywords(&mut string);
+        assert_eq!(
+            Value::Object(string),
+            json!({"type": "string", "maxLength": 3, "description": "d"})
+        );
+        let untyped = json!({"uniqueItems": true, "minimum": 1});
+        let mut any = object(untyped.clone());
+        drop_inapplicable_keywords(&mut any);
+        assert_eq!(Value::Object(any), untyped);
+    }
+
+    #[test]
+    fn integer_bounds_fit_the_model() {
+        let mut lowerer = Lowerer {
+            notes: Vec::new(),
+            left_out: Vec::new(),
+            bad_refs: HashMap::new(),
+        };
+        let mut bounds = |value: Value| {
+            let mut schema = object(value);
+            lowerer.integer_bounds(&mut schema, &Pointer::root());
+            Value::Object(schema)
+        };
+        assert_eq!(
+            bounds(json!({"type": "integer", "maximum": 1.844_674_407_370_955_2e19})),
+            json!({"type": "integer", "format": "uint64"})
+        );
+        assert_eq!(
+            bounds(
+                json!({"type": "integer", "minimum": -1, "maximum": 1.844_674_407_370_955_2e19})
+            ),
+            json!({"type": "integer", "minimum": -1})
+        );
+        assert_eq!(
+            bounds(json!({"type": "integer", "format": "int32", "maximum": 1.0e19})),
+            json!({"type": "integer", "format": "int32"})
+        );
+        assert_eq!(
+            bounds(json!({"type": "integer", "minimum": 2.0, "maximum": 1.0e3})),
+            json!({"type": "integer", "minimum": 2, "maximum": 1000})
+        );
+        assert_eq!(
+            bounds(json!({"type": "integer", "minimum": -9.3e18, "maximum": 0.5})),
+            json!({"type": "integer"})
+        );
+        assert_eq!(
+            bounds(json!({"type": "number", "maximum": 1.0e19})),
+            json!({"type": "number", "maximum": 1.0e19})
+        );
+        assert_eq!(lowerer.notes.len(), 1, "{:?}", lowerer.notes);
+    }
+}

@@ -24,8 +24,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///   type, and accepted by the document's string member.
 /// - **Display** is exact and keeps the scale: `"0.10"` displays as `0.10`.
 /// - Equality, ordering and hashing are by value: `0.1 == 0.10`.
-/// - **Arithmetic is checked**: [`checked_add`](Self::checked_add),
-///   [`checked_sub`](Self::checked_sub), and sums collected into `Option<Decimal>`, each `None`
+/// - **Arithmetic is checked and exact**: [`checked_add`](Self::checked_add),
+///   [`checked_sub`](Self::checked_sub), [`checked_mul`](Self::checked_mul) (by an integer
+///   quantity or a `Decimal`, never rounded), and sums collected into `Option<Decimal>`, each `None`
 ///   when the result does not fit. There is no `+`, `-` or `Sum` into a bare `Decimal`: those
 ///   would panic on amounts a server sent, and saturating would report a wrong total. For other
 ///   arithmetic, [`as_decimal`](Self::as_decimal) gives the [`rust_decimal::Decimal`].
@@ -82,6 +83,35 @@ impl Decimal {
     pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
         self.0.checked_sub(other.0).map(Decimal)
     }
+
+    /// `self × other`, exactly, or `None` when the exact product does not fit: a price times a
+    /// quantity (`price.checked_mul(minutes)` with an integer, or by another `Decimal`).
+    ///
+    /// Never rounds: `None` when the product is beyond about 7.9 × 10²⁸ or needs more than 28
+    /// digits after the point (where [`rust_decimal::Decimal::checked_mul`] would round).
+    ///
+    /// ```
+    /// use baseten_runtime::Decimal;
+    ///
+    /// let per_minute: Decimal = "0.0105".parse().unwrap();
+    /// assert_eq!(per_minute.checked_mul(1_440).map(|d| d.to_string()), Some("15.1200".into()));
+    /// let share: Decimal = "0.5".parse().unwrap();
+    /// assert_eq!(per_minute.checked_mul(share).map(|d| d.to_string()), Some("0.00525".into()));
+    /// // 28 decimal places times 28 would need 56: no product rather than a rounded one.
+    /// let tiny: Decimal = "0.0000000000000000000000000001".parse().unwrap();
+    /// assert_eq!(tiny.checked_mul(tiny), None);
+    /// ```
+    pub fn checked_mul(self, other: impl Into<Decimal>) -> Option<Decimal> {
+        // Without trailing zeros, the exact product's scale is the sum of the scales; a result
+        // of any other scale is one rust_decimal rounded to fit.
+        let (a, b) = (self.0.normalize(), other.into().0.normalize());
+        if a.is_zero() || b.is_zero() {
+            return Some(Decimal::ZERO);
+        }
+        // A product rounded to fit can even be zero: only its scale tells.
+        let product = a.checked_mul(b)?;
+        (product.scale() == a.scale() + b.scale()).then_some(Decimal(product))
+    }
 }
 
 /// Longest excerpt of a refused value quoted in an error.
@@ -137,6 +167,24 @@ impl From<Decimal> for rust_decimal::Decimal {
 
 impl From<i64> for Decimal {
     fn from(value: i64) -> Decimal {
+        Decimal(rust_decimal::Decimal::from(value))
+    }
+}
+
+impl From<i32> for Decimal {
+    fn from(value: i32) -> Decimal {
+        Decimal(rust_decimal::Decimal::from(value))
+    }
+}
+
+impl From<u32> for Decimal {
+    fn from(value: u32) -> Decimal {
+        Decimal(rust_decimal::Decimal::from(value))
+    }
+}
+
+impl From<u64> for Decimal {
+    fn from(value: u64) -> Decimal {
         Decimal(rust_decimal::Decimal::from(value))
     }
 }
@@ -262,6 +310,53 @@ impl<'de> Deserialize<'de> for Decimal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn d(text: &str) -> Decimal {
+        match text.parse() {
+            Ok(value) => value,
+            Err(error) => panic!("{text}: {error}"),
+        }
+    }
+
+    #[test]
+    fn products_are_exact_or_none() {
+        let shown = |product: Option<Decimal>| product.map(|p| p.to_string());
+        // (a, b, a × b): exact, with trailing zeros dropped from the operands first.
+        let cases = [
+            ("0.0105", "1440", Some("15.12")),
+            ("0.10", "3", Some("0.3")),
+            ("-2.5", "4", Some("-10")),
+            ("0", "0.0000000000000000000000000001", Some("0")),
+            ("0.5", "0.2", Some("0.10")),
+            (
+                "79228162514264337593543950335",
+                "1",
+                Some("79228162514264337593543950335"),
+            ),
+            // Beyond the largest Decimal.
+            ("79228162514264337593543950335", "2", None),
+            // 14 + 15 = 29 places: rust_decimal would round to 28.
+            ("0.00000000000001", "0.000000000000003", None),
+            ("0.3333333333333333333333333333", "0.3", None),
+        ];
+        // Compared by value (`0.10 == 0.1`); the scale is the operands' without trailing zeros.
+        for (a, b, expected) in cases {
+            assert_eq!(d(a).checked_mul(d(b)), expected.map(d), "{a} × {b}");
+            assert_eq!(d(b).checked_mul(d(a)), expected.map(d), "{b} × {a}");
+        }
+        assert_eq!(
+            shown(d("0.0105").checked_mul(1_440)),
+            Some("15.1200".into())
+        );
+        assert_eq!(shown(d("2.50").checked_mul(d("4.0"))), Some("10.0".into()));
+        assert_eq!(shown(d("0.25").checked_mul(3_i64)), Some("0.75".into()));
+        assert_eq!(shown(d("0.25").checked_mul(3_u32)), Some("0.75".into()));
+        assert_eq!(shown(d("0.25").checked_mul(-3_i32)), Some("-0.75".into()));
+        assert_eq!(
+            shown(d("0.25").checked_mul(u64::MAX)),
+            Some("4611686018427387903.75".into())
+        );
+    }
 
     fn decoded(json: &str) -> Result<String, String> {
         serde_json::from_str::<Decimal>(json)

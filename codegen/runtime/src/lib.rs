@@ -12,6 +12,7 @@
 //! |---|---|
 //! | [`RuntimeClient`], [`ClientBuilder`], [`RetryPolicy`] | connection settings, authentication, timeouts, retries, shared rate-limit state, limits (feature `client`) |
 //! | [`Interceptor`] | a hook into every attempt's request and response (feature `client`) |
+//! | [`pages`] | [`PageStream`](pages::PageStream): the pages or items of a paginated operation, read with `next().await` (feature `client`) |
 //! | [`Error`], [`InvalidResponse`] | the error every call returns |
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money), three-state fields of request bodies, timestamps and dates |
@@ -74,6 +75,10 @@ pub use error::{Error, InvalidResponse};
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 pub use jiff;
 pub use patch::Patch;
+/// The HTTP client crate, at the version the runtime uses: build a `reqwest::Client` of your own
+/// (proxies, a custom CA, middleware) for [`ClientBuilder::http_client`] without adding it.
+#[cfg(feature = "client")]
+pub use reqwest;
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.

@@ -1,17 +1,100 @@
 //! Cursor pagination as streams: every page of a paginated operation, or every item across
 //! them, fetched as the stream is read — ending when the server says there is no more, and
 //! refusing a server that hands back a cursor it already gave (which would loop forever).
+//!
+//! A [`PageStream`] is read with its own [`next`](PageStream::next),
+//! [`try_collect`](PageStream::try_collect) and [`collect`](PageStream::collect) (as
+//! aws-sdk-rust's `PaginationStream` is), so a user needs no `futures` crate and no `pin!`; it is
+//! also a [`Stream`] for the `StreamExt` combinators.
 
 use std::collections::HashSet;
+use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 pub use futures_core::Stream;
-use futures_util::{TryStreamExt as _, stream};
+use futures_util::{StreamExt as _, TryStreamExt as _, stream};
 
 use crate::Error;
 use crate::server_text::ServerText;
 
+/// The pages, or the items, of a paginated operation, each `Result<T, Error>`, fetched as they
+/// are read.
+///
+/// ```no_run
+/// # async fn run(client: baseten_api::Client) -> Result<(), baseten_api::Error> {
+/// use baseten_api::operations::GetAuditLogsQuery;
+///
+/// let query = GetAuditLogsQuery::default();
+/// // One at a time: `Option<Result<AuditLogEntryV1, Error>>`.
+/// let mut entries = client.get_audit_logs_items(&query);
+/// while let Some(entry) = entries.next().await {
+///     println!("{:?}", entry?.event_type);
+/// }
+/// // Or all of them, or the first error.
+/// let pages: Vec<_> = client.get_audit_logs_pages(&query).try_collect().await?;
+/// println!("{} pages", pages.len());
+/// # Ok(()) }
+/// ```
+#[must_use = "a page stream fetches nothing until it is read"]
+pub struct PageStream<T> {
+    inner: Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>,
+}
+
+impl<T> PageStream<T> {
+    /// Wraps a stream (the generated code's `pages` and `items` make these).
+    #[doc(hidden)]
+    pub fn new(stream: impl Stream<Item = Result<T, Error>> + Send + 'static) -> Self {
+        Self {
+            inner: Box::pin(stream),
+        }
+    }
+
+    /// The next page or item, fetching a page if need be; `None` after the last one or after
+    /// an error.
+    pub async fn next(&mut self) -> Option<Result<T, Error>> {
+        self.inner.next().await
+    }
+
+    /// Every page or item, in order, into `C` (a `Vec<T>`, say), or the first error (nothing
+    /// after it is fetched). The same signature as `TryStreamExt::try_collect`.
+    ///
+    /// # Errors
+    ///
+    /// The first error the stream yields: a failed request, or
+    /// [`Error::PaginationStalled`] for a cursor the server repeats.
+    pub async fn try_collect<C: Default + Extend<T>>(self) -> Result<C, Error> {
+        self.inner.try_collect().await
+    }
+
+    /// Every result into `C` (for instance `Vec<Result<T, Error>>`); the stream ends after an
+    /// error, so an error is the last element.
+    pub async fn collect<C: Default + Extend<Result<T, Error>>>(self) -> C {
+        self.inner.collect().await
+    }
+}
+
+impl<T> Stream for PageStream<T> {
+    type Item = Result<T, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.as_mut().poll_next(cx)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl<T> fmt::Debug for PageStream<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PageStream").finish_non_exhaustive()
+    }
+}
+
 /// What one page says about the next: its cursor, and whether there is more.
+#[doc(hidden)] // the generated code's
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageInfo {
     /// The cursor to send for the next page; `None` when there is none.
@@ -26,10 +109,8 @@ pub struct PageInfo {
 /// The stream ends after a page without more; an error from `fetch` is yielded once and ends
 /// it. A page that says there is more but names no cursor, or names a cursor already sent, is
 /// [`Error::PaginationStalled`] instead of another request.
-pub fn pages<P, F, Fut>(
-    fetch: F,
-    info: fn(&P) -> PageInfo,
-) -> impl Stream<Item = Result<P, Error>> + Send + 'static
+#[doc(hidden)] // the generated code's
+pub fn pages<P, F, Fut>(fetch: F, info: fn(&P) -> PageInfo) -> PageStream<P>
 where
     P: Send + 'static,
     F: FnMut(Option<String>) -> Fut + Send + 'static,
@@ -45,7 +126,7 @@ where
         next: Some(None),
         sent: HashSet::new(),
     };
-    stream::unfold(state, move |mut state| async move {
+    PageStream::new(stream::unfold(state, move |mut state| async move {
         let cursor = state.next.take()?;
         let page = match (state.fetch)(cursor).await {
             Ok(page) => page,
@@ -66,28 +147,29 @@ where
             }
         }
         Some((Ok(page), state))
-    })
+    }))
 }
 
 /// Every item of every page of `pages`, in order (`items` takes a page's items out).
+#[doc(hidden)] // the generated code's
 pub fn items<P, T>(
     pages: impl Stream<Item = Result<P, Error>> + Send + 'static,
     items: fn(P) -> Vec<T>,
-) -> impl Stream<Item = Result<T, Error>> + Send + 'static
+) -> PageStream<T>
 where
     P: Send + 'static,
     T: Send + 'static,
 {
-    pages
-        .map_ok(move |page| stream::iter(items(page).into_iter().map(Ok)))
-        .try_flatten()
+    PageStream::new(
+        pages
+            .map_ok(move |page| stream::iter(items(page).into_iter().map(Ok)))
+            .try_flatten(),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use std::sync::{Arc, Mutex};
-
-    use futures_util::StreamExt as _;
 
     use super::*;
 
@@ -95,7 +177,7 @@ mod tests {
     fn serve(
         infos: Vec<PageInfo>,
         asked: Arc<Mutex<Vec<Option<String>>>>,
-    ) -> impl Stream<Item = Result<(Vec<u32>, PageInfo), Error>> + Send + 'static {
+    ) -> PageStream<(Vec<u32>, PageInfo)> {
         let mut index = 0;
         pages(
             move |cursor| {
@@ -168,6 +250,26 @@ mod tests {
             );
             assert!(results[..results.len() - 1].iter().all(Result::is_ok));
         }
+    }
+
+    #[test]
+    fn next_reads_page_by_page_without_futures_traits() {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let mut stream = serve(vec![more("a"), LAST], Arc::clone(&asked));
+        let first = block_on(stream.next()).map(|page| page.map(|page| page.0));
+        assert!(
+            matches!(first, Some(Ok(ref numbers)) if numbers == &[0, 1]),
+            "{first:?}"
+        );
+        // Only the first page has been fetched so far.
+        assert_eq!(asked.lock().map(|a| a.len()).unwrap_or(0), 1);
+        let second = block_on(stream.next()).map(|page| page.map(|page| page.0));
+        assert!(
+            matches!(second, Some(Ok(ref numbers)) if numbers == &[10, 11]),
+            "{second:?}"
+        );
+        assert!(block_on(stream.next()).is_none());
+        assert_eq!(format!("{stream:?}"), "PageStream { .. }");
     }
 
     #[test]

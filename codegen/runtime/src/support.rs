@@ -73,9 +73,16 @@ impl Body {
         content_type: &'static str,
         value: &T,
     ) -> Result<Body, Error> {
-        let text = serde_urlencoded::to_string(value).map_err(|source| {
-            Error::InvalidRequest(format!("request body cannot be form-encoded: {source}"))
-        })?;
+        // Flat scalars keep their field order through `serde_urlencoded`; an array (the key
+        // once per item, as OpenAPI's default `form` style explodes it) goes through JSON.
+        let text = match serde_urlencoded::to_string(value) {
+            Ok(text) => text,
+            Err(flat) => form_with_arrays(value).map_err(|reason| {
+                Error::InvalidRequest(format!(
+                    "request body cannot be form-encoded: {flat}; {reason}"
+                ))
+            })?,
+        };
         Ok(Body {
             content_type,
             bytes: text.into_bytes(),
@@ -97,6 +104,39 @@ impl Body {
             bytes: value.into(),
         }
     }
+}
+
+/// A form of scalars and arrays of scalars, an array as its key repeated (`a=1&a=2`); `null`
+/// and an absent value send nothing.
+#[cfg(feature = "client")]
+fn form_with_arrays<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    use serde_json::Value;
+    let scalar = |key: &str, value: Value| match value {
+        Value::String(text) => Ok(text),
+        Value::Number(number) => Ok(number.to_string()),
+        Value::Bool(flag) => Ok(flag.to_string()),
+        _ => Err(format!("`{key}` is not a scalar or an array of scalars")),
+    };
+    let Value::Object(fields) = serde_json::to_value(value).map_err(|e| e.to_string())? else {
+        return Err("the value is not an object".to_owned());
+    };
+    let mut pairs = Vec::new();
+    for (key, value) in fields {
+        match value {
+            Value::Null => {}
+            Value::Array(items) => {
+                for item in items {
+                    let text = scalar(&key, item)?;
+                    pairs.push((key.clone(), text));
+                }
+            }
+            other => {
+                let text = scalar(&key, other)?;
+                pairs.push((key, text));
+            }
+        }
+    }
+    serde_urlencoded::to_string(&pairs).map_err(|e| e.to_string())
 }
 
 /// Bytes left as they are in a path segment: RFC 3986 "unreserved"
@@ -352,6 +392,50 @@ pub mod __private {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "client")]
+    #[test]
+    fn forms_send_arrays_as_repeated_keys_and_refuse_objects() {
+        let body = super::Body::form(
+            "application/x-www-form-urlencoded",
+            &serde_json::json!({"a": ["x y", 2, true], "b": null, "c": 1.5}),
+        );
+        let bytes = body.map(|body| body.bytes).unwrap_or_default();
+        let mut pairs: Vec<&str> = std::str::from_utf8(&bytes)
+            .unwrap_or("")
+            .split('&')
+            .collect();
+        pairs.sort_unstable();
+        assert_eq!(pairs, ["a=2", "a=true", "a=x+y", "c=1.5"]);
+        for nested in [
+            serde_json::json!({"a": {"b": 1}}),
+            serde_json::json!({"a": [[1]]}),
+            serde_json::json!([1, 2]),
+        ] {
+            let refused = super::Body::form("application/x-www-form-urlencoded", &nested);
+            assert!(
+                matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("cannot be form-encoded")),
+                "{nested}: {refused:?}"
+            );
+        }
+    }
+
+    #[cfg(feature = "client")]
+    #[test]
+    fn cookies_are_one_header_of_encoded_values() {
+        assert_eq!(super::cookie_header(&[]).ok(), Some(None));
+        let header = super::cookie_header(&[("a", "1; b=2".to_owned()), ("c", "é,\"".to_owned())]);
+        assert_eq!(
+            header.ok().flatten().as_deref(),
+            Some("a=1%3B%20b%3D2; c=%C3%A9%2C%22")
+        );
+        for name in ["", "a b", "a;b", "é"] {
+            assert!(
+                super::cookie_header(&[(name, "v".to_owned())]).is_err(),
+                "{name:?}"
+            );
+        }
+    }
+
     use super::*;
 
     #[cfg(feature = "client")]

@@ -19,7 +19,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         )
     });
     let streams = surface.streams.iter().map(emit_paginated);
-    let reexports = CLIENT_REEXPORTS.iter().map(|name| ident(name));
+    let reexports = CLIENT_REEXPORTS.iter().map(|path| {
+        let segments = path.split("::").map(ident);
+        quote!(#(#segments)::*)
+    });
     quote! {
         //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
         //! [`operations`](super::operations)), a typestate request per metrics operation, and
@@ -162,8 +165,7 @@ fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
                 &self,
                 #(#ids: impl ::core::convert::Into<::std::string::String>,)*
                 query: &super::operations::#query_type,
-            ) -> impl rt::pages::Stream<Item = ::core::result::Result<#response, rt::Error>>
-                   + ::core::marker::Send + 'static
+            ) -> rt::pages::PageStream<#response>
             {
                 let #client = self.clone();
                 let query = query.clone();
@@ -188,8 +190,7 @@ fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
                 &self,
                 #(#ids: impl ::core::convert::Into<::std::string::String>,)*
                 query: &super::operations::#query_type,
-            ) -> impl rt::pages::Stream<Item = ::core::result::Result<#item, rt::Error>>
-                   + ::core::marker::Send + 'static
+            ) -> rt::pages::PageStream<#item>
             {
                 rt::pages::items(self.#pages(#(#ids,)* query), |page: #response| page.#items_field)
             }

@@ -639,12 +639,17 @@ impl<'a> Builder<'a> {
                     },
                     _ => Vec::new(),
                 };
-                if let Some((what, _)) = values.iter().find(|(_, ty)| !self.is_scalar(ty)) {
+                // An array of scalars is its key once per item (`form`, exploded).
+                let flat = |ty: &TypeRef| match ty {
+                    TypeRef::Vec(item) => self.is_scalar(item),
+                    scalar => self.is_scalar(scalar),
+                };
+                if let Some((what, _)) = values.iter().find(|(_, ty)| !flat(ty)) {
                     return Err(Error::Unsupported {
                         pointer: schema_pointer.to_string(),
                         reason: format!(
-                            "a form-encoded body whose {what} is not a string, number, boolean \
-                             or enum (an object or array has no flat form)"
+                            "a form-encoded body whose {what} is not a string, number, boolean, \
+                             enum or array of those (an object has no flat form)"
                         ),
                     });
                 }

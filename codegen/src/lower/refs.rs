@@ -269,3 +269,87 @@ mod tests {
         assert_eq!(percent_decode("/a"), None);
     }
 }
+
+#[cfg(test)]
+mod hoisting_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_ref_into_a_schema_becomes_a_component_of_its_own() {
+        let mut document = json!({
+            "paths": {"/a": {"get": {"parameters": [
+                {"name": "n", "in": "query", "schema": {"$ref": "#/components/parameters/P/schema"}},
+            ]}}},
+            "components": {
+                "parameters": {"P": {"name": "p", "in": "query", "schema": {"type": "integer"}}},
+                "schemas": {
+                    "A": {"properties": {"b": {"properties": {"again": {"$ref": "#/components/schemas/A/properties/b"}}}}},
+                    "Kept": {"$ref": "#/components/schemas/A"},
+                    "Data": {"example": {"$ref": "#/components/schemas/A/properties/b"}},
+                },
+            },
+        });
+        let Value::Object(object) = &mut document else {
+            unreachable!()
+        };
+        hoist_pointer_refs(object);
+        assert_eq!(
+            document.pointer("/paths/~1a/get/parameters/0/schema/$ref"),
+            Some(&json!("#/components/schemas/parameters_P_schema"))
+        );
+        assert_eq!(
+            document.pointer("/components/schemas/parameters_P_schema"),
+            Some(&json!({"type": "integer"}))
+        );
+        // The copy of a schema holding a reference to itself refers to the copy.
+        assert_eq!(
+            document.pointer("/components/schemas/A_b/properties/again/$ref"),
+            Some(&json!("#/components/schemas/A_b"))
+        );
+        assert_eq!(
+            document.pointer("/components/schemas/Kept/$ref"),
+            Some(&json!("#/components/schemas/A"))
+        );
+        // Data is not a reference.
+        assert_eq!(
+            document.pointer("/components/schemas/Data/example/$ref"),
+            Some(&json!("#/components/schemas/A/properties/b"))
+        );
+    }
+
+    #[test]
+    fn schema_refs_that_name_no_schema_say_why() {
+        let document = json!({
+            "paths": {},
+            "components": {"schemas": {
+                "A": {"properties": {
+                    "ok": {"$ref": "#/components/schemas/A"},
+                    "missing": {"$ref": "#/components/schemas/B"},
+                    "external": {"$ref": "other.yaml#/A"},
+                    "elsewhere": {"$ref": "#/components/parameters/P"},
+                    "escaped": {"$ref": "#/components/schemas/a~1b"},
+                }},
+                "a/b": {},
+            }},
+        });
+        let Value::Object(object) = &document else {
+            unreachable!()
+        };
+        let unusable = unusable_schema_refs(object);
+        let mut keys: Vec<&str> = unusable.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "#/components/parameters/P",
+                "#/components/schemas/B",
+                "other.yaml#/A"
+            ]
+        );
+        assert!(unusable["other.yaml#/A"].starts_with("external reference"));
+        assert!(unusable["#/components/schemas/B"].contains("does not resolve"));
+        assert!(unusable["#/components/parameters/P"].contains("does not name a schema"));
+    }
+}

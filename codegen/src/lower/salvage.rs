@@ -189,3 +189,77 @@ fn fault<T: serde::de::DeserializeOwned>(value: &Value) -> Result<(), String> {
             }
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn each_part_that_does_not_decode_is_found_alone() {
+        let document = json!({
+            "paths": {
+                "/a": {
+                    "get": {"responses": {"200": {"description": 3}}},
+                    "put": {"responses": {}},
+                },
+                "/b": {"parameters": 3, "get": {"responses": {}}},
+                "x-ignored": 3,
+            },
+            "components": {
+                "parameters": {"good": {"$ref": "#/x"}, "bad": {"name": "n"}},
+                "schemas": {"anything": 3},
+            },
+        });
+        let parts = undecodable_parts(&document);
+        let found: Vec<(&str, &str)> = parts
+            .iter()
+            .map(|(part, reason)| (part.pointer.as_str(), reason.as_str()))
+            .collect();
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(found[0].0, "#/paths/~1a/get");
+        assert!(found[0].1.starts_with("/responses/200"), "{}", found[0].1);
+        assert_eq!(found[1].0, "#/paths/~1b");
+        assert_eq!(found[2].0, "#/components/parameters/bad");
+        assert_eq!(parts[0].0.what, "operation GET /a");
+        assert_eq!(parts[1].0.what, "path item /b");
+        assert_eq!(parts[2].0.what, "component parameters/bad");
+    }
+
+    #[test]
+    fn an_error_names_the_part_it_stands_in() {
+        let invalid = |pointer: &str| Error::Invalid {
+            pointer: pointer.to_owned(),
+            reason: String::new(),
+        };
+        let part = |error: Error| enclosing_part(&error).map(|part| part.pointer.to_string());
+        assert_eq!(
+            part(invalid("#/paths/~1a/get/responses/200")).as_deref(),
+            Some("#/paths/~1a/get")
+        );
+        assert_eq!(
+            part(invalid("#/paths/~1a/parameters/0")).as_deref(),
+            Some("#/paths/~1a")
+        );
+        assert_eq!(
+            part(invalid("#/components/responses/R/content")).as_deref(),
+            Some("#/components/responses/R")
+        );
+        assert_eq!(part(invalid("#/paths/x-ext/a")), None);
+        assert_eq!(part(invalid("#/info/title")), None);
+        assert_eq!(part(invalid("#/paths")), None);
+        assert_eq!(part(Error::Empty), None);
+    }
+
+    #[test]
+    fn removing_a_part_removes_only_it() {
+        let mut document = json!({"paths": {"/a": {"get": {}, "put": {}}}});
+        assert!(remove(&mut document, &Part::operation("/a", "get")));
+        assert_eq!(document, json!({"paths": {"/a": {"put": {}}}}));
+        assert!(!remove(&mut document, &Part::operation("/a", "get")));
+        assert!(!remove(&mut document, &Part::component("schemas", "A")));
+        assert!(remove(&mut document, &Part::path_item("/a")));
+        assert_eq!(document, json!({"paths": {}}));
+    }
+}

@@ -312,7 +312,7 @@ impl Surface<'_> {
                         method(
                             "&self",
                             &arguments,
-                            &format!("impl Stream<Item = Result<{item}, rt::Error>>"),
+                            &format!("rt::pages::PageStream<{item}>"),
                         )
                     ),
                 );

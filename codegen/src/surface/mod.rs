@@ -53,6 +53,7 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "AuthScheme",
     "InterceptedResponse",
     "Interceptor",
+    "PageStream",
     "RetryPolicy",
     "RuntimeClient",
     // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import.
@@ -63,7 +64,8 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "Reply",
 ];
 
-/// The runtime items `client.rs` re-exports: the client's settings, one path each in the crate.
+/// The runtime items `client.rs` re-exports (paths under the runtime's root): the client's
+/// settings, its page stream and the HTTP crate, one path each in the crate.
 pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
     "API_KEY_ENV",
     "AttemptContext",
@@ -77,6 +79,8 @@ pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
     "Interceptor",
     "RetryPolicy",
     "RuntimeClient",
+    "pages::PageStream",
+    "reqwest",
 ];
 
 /// The runtime's test helpers `mock.rs` re-exports (paths under the runtime's `mock`).

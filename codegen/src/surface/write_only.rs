@@ -105,10 +105,20 @@ pub(crate) fn directions(api: &Api, index_mapped: &[IndexMapped]) -> Directions 
             .map(|param| &param.ty)
             .chain(op.body.as_ref().and_then(|b| b.kind.value_type()))
     });
-    Directions {
-        encoded: reachable(&api.types, requests.chain(&metrics_responses)),
-        decoded: reachable(&api.types, api.operations.iter().filter_map(response_type)),
-    }
+    let mut encoded = reachable(&api.types, requests.chain(&metrics_responses));
+    let mut decoded = reachable(&api.types, api.operations.iter().filter_map(response_type));
+    // A type no operation reaches (a component kept without a selection) gets both impls, and
+    // so must every type it holds: its derives need theirs.
+    let orphans: Vec<TypeRef> = api
+        .types
+        .keys()
+        .filter(|name| !encoded.contains(*name) && !decoded.contains(*name))
+        .map(|name| TypeRef::Named(name.clone()))
+        .collect();
+    let held = reachable(&api.types, &orphans);
+    encoded.extend(held.iter().cloned());
+    decoded.extend(held);
+    Directions { encoded, decoded }
 }
 
 fn response_type(op: &crate::ir::Operation) -> Option<&TypeRef> {
@@ -172,6 +182,24 @@ mod tests {
         assert_eq!(
             write_only_types(&api),
             BTreeSet::from(["NewThing".to_owned()])
+        );
+    }
+
+    #[test]
+    fn a_component_no_operation_reaches_gives_both_impls_to_what_it_holds() {
+        // `Orphan` is kept (no selection keeps every component) and holds `Thing`, which only
+        // a response reaches: both need both impls, or `Orphan`'s `Serialize` cannot derive.
+        let document = format!(
+            "{DOCUMENT}    Orphan:\n      type: object\n      \
+             properties: {{t: {{$ref: '#/components/schemas/Thing'}}}}\n"
+        );
+        let (directions, api) = directions_of(&document);
+        let impls = directions.all_serde_impls(&api);
+        assert_eq!(impls.get("Orphan"), Some(&SerdeImpls::BOTH));
+        assert_eq!(impls.get("Thing"), Some(&SerdeImpls::BOTH));
+        assert_eq!(
+            impls.get("NewThing").map(|impls| impls.deserialize),
+            Some(Gate::Mock)
         );
     }
 

@@ -12,7 +12,6 @@ mod time;
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::pin::Pin;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -20,7 +19,6 @@ use baseten_api::error::RegisteredSecret;
 use baseten_api::metrics::IndexMappedResponse;
 use baseten_api::metrics::{self, MetricsView};
 use baseten_api::models::GetModelMetricsResponseV1;
-use baseten_api::runtime::pages::Stream;
 use baseten_api::runtime::{MetricsOperation, ServerText, Watch};
 use baseten_api::{Client, Error, client::RetryPolicy, requests::MetricsRequest, requests::Window};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -522,8 +520,7 @@ impl Out {
         let mut poll = 0;
         while self.count.is_none_or(|count| poll < count) {
             poll += 1;
-            let next = std::future::poll_fn(|cx| Stream::poll_next(Pin::new(&mut watch), cx));
-            let Some(answer) = next.await else {
+            let Some(answer) = watch.next().await else {
                 break;
             };
             match answer {

@@ -13,7 +13,8 @@ pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 pub use rt::{
     API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
-    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient,
+    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient, pages::PageStream,
+    reqwest,
 };
 
 /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -239,9 +240,7 @@ impl Client {
     pub fn get_audit_logs_pages(
         &self,
         query: &super::operations::GetAuditLogsQuery,
-    ) -> impl rt::pages::Stream<
-        Item = ::core::result::Result<ListAuditLogsResponseV1, rt::Error>,
-    > + ::core::marker::Send + 'static {
+    ) -> rt::pages::PageStream<ListAuditLogsResponseV1> {
         let client = self.clone();
         let query = query.clone();
         rt::pages::pages(
@@ -263,9 +262,7 @@ impl Client {
     pub fn get_audit_logs_items(
         &self,
         query: &super::operations::GetAuditLogsQuery,
-    ) -> impl rt::pages::Stream<
-        Item = ::core::result::Result<AuditLogEntryV1, rt::Error>,
-    > + ::core::marker::Send + 'static {
+    ) -> rt::pages::PageStream<AuditLogEntryV1> {
         rt::pages::items(
             self.get_audit_logs_pages(query),
             |page: ListAuditLogsResponseV1| page.items,

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use baseten_api::runtime::mock::throttled::{RetryAfter, Rules, ThrottledServer};
 use baseten_api::runtime::{AttemptContext, InterceptedResponse, Interceptor};
 use baseten_api::{Client, ClientBuilder, Error, client::RetryPolicy};
-use futures_util::StreamExt as _;
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

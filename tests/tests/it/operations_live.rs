@@ -7,7 +7,6 @@ use baseten_api::models::{
 };
 use baseten_api::operations::{GetAuditLogsQuery, GetModelDeploymentsQuery, GetModelsQuery};
 use baseten_api::{Client, mock::FakeBaseten};
-use futures_util::TryStreamExt as _;
 use serde_json::{Value, json};
 use wiremock::matchers::any;
 use wiremock::{Mock, ResponseTemplate};

@@ -8,7 +8,7 @@
 use baseten_tests::snapshots::wire::Client;
 use baseten_tests::snapshots::wire::mock::FakeBaseten;
 use baseten_tests::snapshots::wire::models::{
-    GetTenantCallsTheme, PostOauth2TokenBody, PostOauth2TokenRefreshBody,
+    GetTenantCallsTheme, PostOauth2TokenBody, PostOauth2TokenRefreshBody, PostTenantCallsStartBody,
 };
 use baseten_tests::snapshots::wire::operations::{GetResponsesBetaTrueQuery, GetTenantCallsQuery};
 use baseten_tests::{files_with_extension, tests_dir};
@@ -231,6 +231,45 @@ async fn path_keys_with_a_fragment_or_a_query_string() {
         path_and_query(&only_request(&server).await),
         "/v1/responses?beta=true&limit=3"
     );
+}
+
+#[tokio::test]
+async fn a_form_array_is_its_key_once_per_item() {
+    let server = answering(204, "").await;
+    let body = PostTenantCallsStartBody::new("+1 555")
+        .events(vec!["initiated".to_owned(), "answered".to_owned()])
+        .timeout(30);
+    let sent = client(&server).post_tenant_calls_start("t1", &body).await;
+    assert!(sent.is_ok(), "{sent:?}");
+    let request = only_request(&server).await;
+    assert_eq!(path_and_query(&request), "/v1/tenants/t1/calls/start");
+    // Field order follows serde_json's map (document order with `preserve_order`); the items
+    // of the array keep theirs.
+    let body = String::from_utf8_lossy(&request.body).into_owned();
+    let mut pairs: Vec<&str> = body.split('&').collect();
+    assert_eq!(
+        pairs
+            .iter()
+            .filter(|pair| pair.starts_with("events="))
+            .collect::<Vec<_>>(),
+        [&"events=initiated", &"events=answered"]
+    );
+    pairs.sort_unstable();
+    assert_eq!(
+        pairs,
+        [
+            "events=answered",
+            "events=initiated",
+            "timeout=30",
+            "to=%2B1+555"
+        ]
+    );
+    // Unset, the array and the option send nothing.
+    let server = answering(204, "").await;
+    let body = PostTenantCallsStartBody::new("x");
+    let sent = client(&server).post_tenant_calls_start("t1", &body).await;
+    assert!(sent.is_ok(), "{sent:?}");
+    assert_eq!(only_request(&server).await.body, b"to=x");
 }
 
 #[tokio::test]

@@ -141,6 +141,18 @@ where
     }
 }
 
+impl<O, M> Watch<O, M>
+where
+    O: MetricsOperation + Clone,
+    M: mode::Mode + 'static,
+{
+    /// The next tick's result (no `futures` crate or `pin!` needed); never `None` while the
+    /// watch runs.
+    pub async fn next(&mut self) -> Option<Result<CheckedMetrics<O::Response, M>, Error>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+}
+
 impl<O, M> Stream for Watch<O, M>
 where
     O: MetricsOperation + Clone,

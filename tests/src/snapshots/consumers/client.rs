@@ -13,7 +13,8 @@ pub const DEFAULT_BASE_URL: &str = "https://consumers.example";
 pub use rt::{
     API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
-    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient,
+    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient, pages::PageStream,
+    reqwest,
 };
 
 /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -99,9 +100,7 @@ impl Client {
     pub fn get_events_pages(
         &self,
         query: &super::operations::GetEventsQuery,
-    ) -> impl rt::pages::Stream<
-        Item = ::core::result::Result<EventPage, rt::Error>,
-    > + ::core::marker::Send + 'static {
+    ) -> rt::pages::PageStream<EventPage> {
         let client = self.clone();
         let query = query.clone();
         rt::pages::pages(
@@ -123,9 +122,7 @@ impl Client {
     pub fn get_events_items(
         &self,
         query: &super::operations::GetEventsQuery,
-    ) -> impl rt::pages::Stream<
-        Item = ::core::result::Result<Event, rt::Error>,
-    > + ::core::marker::Send + 'static {
+    ) -> rt::pages::PageStream<Event> {
         rt::pages::items(self.get_events_pages(query), |page: EventPage| page.items)
     }
 }

@@ -12,7 +12,8 @@ pub const DEFAULT_BASE_URL: &str = "";
 pub use rt::{
     API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
-    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient,
+    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient, pages::PageStream,
+    reqwest,
 };
 
 /// Configures a [`Client`]: made by [`Client::builder`], finished by

@@ -132,4 +132,18 @@ impl FakeBaseten {
         let path = rt::mock::fill_path("/oauth2/token", &[]);
         self.server.on("POST", path)
     }
+
+    /// Requests of `POST /v1/tenants/{tenant}/calls/start`
+    /// ([`Client::post_tenant_calls_start`](super::Client::post_tenant_calls_start)) with these
+    /// path parameters.
+    pub fn on_post_tenant_calls_start(
+        &self,
+        tenant: &str,
+    ) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path(
+            "/v1/tenants/{tenant}/calls/start",
+            &[("tenant", tenant)],
+        );
+        self.server.on("POST", path)
+    }
 }

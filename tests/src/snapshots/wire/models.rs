@@ -83,3 +83,39 @@ impl PostOauth2TokenRefreshBody {
         }
     }
 }
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
+#[non_exhaustive]
+pub struct PostTenantCallsStartBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<String>>,
+    pub to: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<i64>,
+}
+
+impl PostTenantCallsStartBody {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(to: impl Into<String>) -> Self {
+        Self {
+            events: None,
+            to: to.into(),
+            timeout: None,
+        }
+    }
+
+    /// Sets `events`.
+    #[must_use]
+    pub fn events(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.events = Some(value.into());
+        self
+    }
+
+    /// Sets `timeout`.
+    #[must_use]
+    pub fn timeout(mut self, value: impl Into<i64>) -> Self {
+        self.timeout = Some(value.into());
+        self
+    }
+}

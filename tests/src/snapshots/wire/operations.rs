@@ -313,4 +313,27 @@ impl Client {
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
+
+    /// `POST /v1/tenants/{tenant}/calls/start`
+    pub async fn post_tenant_calls_start(
+        &self,
+        tenant: &str,
+        body: &PostTenantCallsStartBody,
+    ) -> Result<(), rt::Error> {
+        let tenant = rt::encode_path_segment("tenant", tenant)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "post_tenant_calls_start",
+            method: rt::Method::POST,
+            path_template: "/v1/tenants/{tenant}/calls/start",
+            path: format!("/v1/tenants/{tenant}/calls/start"),
+            query: pairs,
+            headers,
+            cookies,
+            body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
 }
