@@ -649,6 +649,12 @@ mod tests {
             r#"<line class="axis" x1="{left}" y1="{PLOT_TOP}" x2="{left}" y2="{}""#,
             PLOT_TOP + PLOT_HEIGHT
         )));
+        // The x axis runs to the plot's right edge.
+        assert!(nulls.contains(&format!(
+            r#"<line class="axis" x1="{}" y1="{}" x2="{left}""#,
+            WIDTH - RIGHT_MARGIN,
+            PLOT_TOP + PLOT_HEIGHT
+        )));
         // Eleven series: the colours come round again, dashed.
         let labels: Vec<String> = (0..11).map(|i| format!(r#"{{"i": "{i:02}"}}"#)).collect();
         let values: Vec<&str> = (0..11).map(|_| "1").collect();
