@@ -28,6 +28,30 @@
 //! enums and the whole [`metrics`] module on serde and serde_json alone: for code that
 //! only reads saved responses.
 //!
+//! `mock` (off; for `[dev-dependencies]`): `mock::FakeBaseten`, a local server with one typed
+//! `on_<operation>` expectation per operation, and `mock::MetricsResponseBuilder` for metrics
+//! responses that satisfy the index-mapped contract. A test of code that takes a [`Client`]:
+//!
+//! ```
+//! # #[cfg(feature = "mock")]
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use baseten_api::metric_names::REPLICAS_ACTIVE;
+//! use baseten_api::mock::{FakeBaseten, MetricsResponseBuilder};
+//!
+//! let fake = FakeBaseten::start().await;
+//! let now = MetricsResponseBuilder::current(0).gauge(REPLICAS_ACTIVE, "COUNT", &[Some(3.0)]);
+//! fake.on_environment_metrics("m1", "production").respond(&now.build()?).await;
+//!
+//! let client = fake.client()?; // a `Client` pointed at the fake
+//! let now = client.environment_metrics("m1", "production").current().send().await?;
+//! let replicas = now.reading(REPLICAS_ACTIVE, &[]).unique()?.and_then(|r| r.value);
+//! assert_eq!(replicas, Some(3.0));
+//! # Ok(()) }
+//! # #[cfg(not(feature = "mock"))]
+//! # fn main() {}
+//! ```
+//!
 //! # Example
 //!
 //! ```no_run

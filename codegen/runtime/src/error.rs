@@ -22,6 +22,25 @@ const EXCERPT_CHARS: usize = 200;
 ///
 /// Marked `#[non_exhaustive]` because later versions may add variants; match
 /// with a `_` arm.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use baseten_api::Error;
+///
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let body = serde_json::json!({"code": "NOT_FOUND", "message": "no such model"});
+/// fake.on_get_model("gone").respond_status(404, body).await;
+///
+/// match fake.client()?.get_model("gone").await {
+///     Err(Error::Api { status: 404, code, .. }) => {
+///         assert_eq!(code.map(|code| code.to_string()).as_deref(), Some("NOT_FOUND"));
+///     }
+///     Err(other) => return Err(other.into()), // rate limits, timeouts, decoding, …
+///     Ok(model) => panic!("the fake answered {model:?}"),
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -54,6 +54,18 @@ pub use watch::Watch;
 /// the future) is the server's to refuse.
 ///
 /// Times are milliseconds since the Unix epoch.
+///
+/// ```
+/// use std::time::Duration;
+/// use baseten_api::requests::{Window, WindowError};
+///
+/// let twenty_minutes = Window::new(1_783_191_332_703, 1_783_192_532_703)?;
+/// assert_eq!(twenty_minutes.span(), Some(Duration::from_secs(20 * 60)));
+/// // Refused before anything is sent: more than 7 days, or an end before the start.
+/// assert!(matches!(Window::last(Duration::from_secs(8 * 24 * 3600)), Err(WindowError::TooLong { .. })));
+/// assert!(Window::new(2_000, 1_000).is_err());
+/// # Ok::<(), WindowError>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Window {
     start_ms: Option<i64>,
@@ -355,6 +367,26 @@ pub mod mode {
 /// Made by a generated crate's metrics entry points. Nothing is sent until
 /// [`send`](Self::send) is awaited. It owns its operation (a client clone and the ids), so it is
 /// `'static` and, with its future, `Send`.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use baseten_api::metric_names::REPLICAS_ACTIVE;
+/// use baseten_api::mock::{FakeBaseten, MetricsResponseBuilder};
+/// use baseten_api::requests::Window;
+///
+/// let fake = FakeBaseten::start().await;
+/// let steps = MetricsResponseBuilder::series(0, 60, 3)
+///     .gauge(REPLICAS_ACTIVE, "COUNT", &[Some(1.0), Some(2.0), None]);
+/// fake.on_environment_metrics("m1", "production").respond(&steps.build()?).await;
+///
+/// let request = fake.client()?.environment_metrics("m1", "production"); // no mode yet
+/// let series = request.series(Window::new(0, 180_000)?).metric(REPLICAS_ACTIVE).send().await?;
+/// let replicas = series.series(REPLICAS_ACTIVE, &[]).unique()?.expect("one series");
+/// let values: Vec<Option<f64>> = replicas.points().map(|point| point.value).collect();
+/// assert_eq!(values, [Some(1.0), Some(2.0), None]);
+/// # Ok(()) }
+/// ```
 #[must_use = "a metrics request does nothing until `.send().await`"]
 pub struct MetricsRequest<O, M = mode::Unset> {
     operation: O,

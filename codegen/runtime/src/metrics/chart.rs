@@ -659,6 +659,22 @@ mod tests {
             .map(|y| format!("{y:.2}"))
             .collect();
         assert!(rows.len() <= 2, "{rows:?}");
+        // Long entries take columns as wide as the widest: 11 of 36 characters in 2 columns,
+        // 6 rows, and the chart as tall as its rows.
+        let long = json.replace(r#""i": ""#, r#""environment": "a-long-environment-nam"#);
+        let r = response(&long);
+        let svg = validate(&r).unwrap().to_svg_chart();
+        let xs: std::collections::BTreeSet<String> = numbers(&svg, "legend", "x")
+            .iter()
+            .map(|x| format!("{x:.2}"))
+            .collect();
+        let ys: std::collections::BTreeSet<String> = numbers(&svg, "legend", "y")
+            .iter()
+            .map(|y| format!("{y:.2}"))
+            .collect();
+        assert_eq!((xs.len(), ys.len()), (2, 6), "{svg}");
+        let height = PLOT_TOP + PLOT_HEIGHT + 40.0 + 6.0 * LEGEND_ROW + 8.0;
+        assert!(svg.contains(&format!(r#"height="{height}""#)), "{svg}");
     }
 
     #[test]

@@ -10,7 +10,28 @@ use super::unit::Unit;
 /// A response that passed [`validate`](super::validate), and the entry point of every view.
 ///
 /// It only borrows the response; the views it hands out borrow it too and copy no values. It is
-/// `Copy`, so pass it by value.
+/// `Copy`, so pass it by value. A fetched result gives one with `.view()`; a saved response with
+/// [`validate`](super::validate):
+///
+/// ```
+/// use baseten_api::metrics::{self, Step, TimeSeries};
+/// use baseten_api::models::GetModelMetricsResponseV1;
+///
+/// let json = br#"{"start_epoch_millis": 0, "end_epoch_millis": 120000, "mode": "SERIES",
+///   "step_seconds": 60,
+///   "metric_descriptors": [{"name": "baseten_replicas_active", "unit_hint": "COUNT",
+///     "kind": "GAUGE", "label_sets": [{}]}],
+///   "metric_values": [{"start_epoch_millis": 0, "values": [[1]]},
+///                     {"start_epoch_millis": 60000, "values": [[3]]}]}"#;
+/// let response: GetModelMetricsResponseV1 = metrics::decode(json)?;
+/// let view = metrics::validate(&response)?;
+/// let steps: Vec<Step<'_>> = view.steps().collect();
+/// assert_eq!((steps[1].start_ms, steps[1].end_ms), (60_000, 120_000));
+/// let all: Vec<TimeSeries<'_, _>> = view.all_series().collect();
+/// assert_eq!(all[0].name, "baseten_replicas_active");
+/// assert!(view.to_csv().ends_with("60000,120000,baseten_replicas_active,,3\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct MetricsView<'a, R> {
     response: &'a R,
 }
