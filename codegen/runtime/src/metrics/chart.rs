@@ -635,6 +635,20 @@ mod tests {
             .to_svg_chart();
         assert!(nulls.contains(">no data<"));
         assert!(!nulls.contains(">no metrics<"));
+        // In the middle of the plot, whose frame starts at its top.
+        let left = numbers(&nulls, "title", "x")[0];
+        assert_eq!(
+            numbers(&nulls, "no-data", "x"),
+            [left + (WIDTH - left - RIGHT_MARGIN) / 2.0]
+        );
+        assert_eq!(
+            numbers(&nulls, "no-data", "y"),
+            [PLOT_TOP + PLOT_HEIGHT / 2.0]
+        );
+        assert!(nulls.contains(&format!(
+            r#"<line class="axis" x1="{left}" y1="{PLOT_TOP}" x2="{left}" y2="{}""#,
+            PLOT_TOP + PLOT_HEIGHT
+        )));
         // Eleven series: the colours come round again, dashed.
         let labels: Vec<String> = (0..11).map(|i| format!(r#"{{"i": "{i:02}"}}"#)).collect();
         let values: Vec<&str> = (0..11).map(|_| "1").collect();
@@ -673,6 +687,20 @@ mod tests {
             .map(|y| format!("{y:.2}"))
             .collect();
         assert_eq!((xs.len(), ys.len()), (2, 6), "{svg}");
+        // Rows are one legend row apart, below the plot; columns half the plot apart.
+        let left = numbers(&svg, "title", "x")[0];
+        let plot_bottom = PLOT_TOP + PLOT_HEIGHT;
+        let first_row = plot_bottom + 40.0 + FONT_SIZE * 0.35;
+        let expected_ys: std::collections::BTreeSet<String> = (0..6)
+            .map(|row| format!("{:.2}", first_row + row as f64 * LEGEND_ROW))
+            .collect();
+        assert_eq!(ys, expected_ys);
+        let column = (WIDTH - left - RIGHT_MARGIN) / 2.0;
+        let expected_xs: std::collections::BTreeSet<String> = [0.0, column]
+            .iter()
+            .map(|x| format!("{:.2}", left + x + LEGEND_SWATCH + 6.0))
+            .collect();
+        assert_eq!(xs, expected_xs);
         let height = PLOT_TOP + PLOT_HEIGHT + 40.0 + 6.0 * LEGEND_ROW + 8.0;
         assert!(svg.contains(&format!(r#"height="{height}""#)), "{svg}");
     }
