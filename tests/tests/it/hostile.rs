@@ -995,6 +995,12 @@ fn surface_document() -> impl Strategy<Value = Value> {
 /// not a test thread's 2 MiB: `syn::parse_file` of deeply nested output recurses deeply in a
 /// debug build.
 fn fault_on_a_main_sized_stack(text: &str) -> Option<String> {
+    // A stack overflow aborts the process before proptest can shrink or persist the case:
+    // `HOSTILE_DUMP=PATH` leaves each document on disk before it is checked, so the last one
+    // written is the one that aborted.
+    if let Some(path) = std::env::var_os("HOSTILE_DUMP") {
+        let _ = std::fs::write(path, text);
+    }
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(64 * 1024 * 1024)
