@@ -77,9 +77,7 @@ pub(crate) fn examples<'a>(
             && operation.body.is_none()
             && operation.required_query.is_empty()
             && operation.path_params.iter().all(|param| {
-                param.location == Location::Path
-                    && param.ty == TypeRef::String
-                    && !param.any_scalar
+                param.location == Location::Path && param.ty == TypeRef::String && !param.any_scalar
             });
         if !plain {
             return None;
@@ -265,7 +263,11 @@ components:
             }
         }
         // The `Client` example needs the fake, so it compiles to nothing without `mock`.
-        assert!(client[1].contains("#[cfg(feature = \"mock\")]"), "{}", client[1]);
+        assert!(
+            client[1].contains("#[cfg(feature = \"mock\")]"),
+            "{}",
+            client[1]
+        );
         assert!(client[0].contains(".retry_policy("), "{}", client[0]);
     }
 
