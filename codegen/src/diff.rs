@@ -48,6 +48,9 @@ pub struct Change {
     /// they mean on the wire changes (a method sending another request, an enum variant
     /// standing for another string).
     pub compiles: bool,
+    /// Whether old code breaks only where the `mock` feature is off (an impl that now needs
+    /// it): the compile probe, which builds with the fake, cannot see such a break.
+    pub only_without_mock: bool,
 }
 
 /// Every change between two generated APIs.
@@ -69,6 +72,16 @@ impl ChangeReport {
         self.changes
             .iter()
             .filter(|c| c.impact == Impact::Breaking && !c.compiles)
+            .map(|c| c.item.as_str())
+            .collect()
+    }
+
+    /// [`Self::items_failing_to_compile`] for code built with the `mock` feature on, as the
+    /// compile probe is: without the breaks only a build without the fake sees.
+    pub fn items_failing_to_compile_with_mock(&self) -> BTreeSet<&str> {
+        self.changes
+            .iter()
+            .filter(|c| c.impact == Impact::Breaking && !c.compiles && !c.only_without_mock)
             .map(|c| c.item.as_str())
             .collect()
     }
@@ -122,6 +135,18 @@ impl Changes {
             description,
             item: item.to_owned(),
             compiles: compiles || impact == Impact::Additive,
+            only_without_mock: false,
+        });
+    }
+
+    /// A breaking change only code built without the `mock` feature sees.
+    fn breaks_without_mock(&mut self, item: &str, description: String) {
+        self.changes.insert(Change {
+            impact: Impact::Breaking,
+            description,
+            item: item.to_owned(),
+            compiles: false,
+            only_without_mock: true,
         });
     }
 
@@ -506,7 +531,7 @@ impl Pair<'_> {
                 ("Deserialize", before.deserialize, after.deserialize),
             ] {
                 match (was, now) {
-                    (Gate::Always, Gate::Mock) => changes.breaks(
+                    (Gate::Always, Gate::Mock) => changes.breaks_without_mock(
                         item,
                         format!("type {name} implements {trait_name} only with the mock feature"),
                     ),

@@ -717,8 +717,23 @@ impl<'a> Builder<'a> {
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Result<TypeRef, Error> {
+        // A document's own tree holds fewer nested schemas than it has levels (the loader caps
+        // those at `MAX_DEPTH`), so only `$ref`s leading back into an inline `allOf` get here.
+        if self.inline_depth >= crate::load::MAX_DEPTH {
+            self.note(
+                pointer,
+                format!(
+                    "inline schemas nest more than {} levels here (an allOf that reaches itself through $ref): lowered to serde_json::Value",
+                    crate::load::MAX_DEPTH
+                ),
+            );
+            return Ok(TypeRef::Json);
+        }
         let name = self.inline_name(hint, pointer);
-        if self.define_named(&name, schema, pointer)? {
+        self.inline_depth += 1;
+        let defined = self.define_named(&name, schema, pointer);
+        self.inline_depth -= 1;
+        if defined? {
             Ok(TypeRef::Named(name))
         } else {
             Ok(TypeRef::Json)

@@ -450,6 +450,7 @@ pub(crate) fn build(
         left_out: Vec::new(),
         skipped: Vec::new(),
         one_sided: Vec::new(),
+        inline_depth: 0,
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -579,6 +580,9 @@ struct Builder<'a> {
     /// Required struct fields marked `readOnly` or `writeOnly`, by type and wire name, with
     /// where they stand: shaped per side once the operations say which side uses each type.
     one_sided: Vec<access::OneSided>,
+    /// Inline definitions open on the stack: an `allOf` that reaches itself through `$ref`s
+    /// would otherwise nest inline structs without end.
+    inline_depth: usize,
 }
 
 impl<'a> Builder<'a> {

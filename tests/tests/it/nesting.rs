@@ -306,3 +306,43 @@ fn yaml_aliases_within_the_budget_load() {
     let (api, _) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(api.operations.len(), 2);
 }
+
+/// A property whose `allOf` names its own schema: each merge inlines the schema again, with the
+/// same property in it. Without a bound on inline nesting this overflowed the stack (the
+/// full-strength hostile run found it); now the nesting stops with a note naming the place,
+/// and the rest of the document generates.
+#[test]
+fn an_all_of_that_reaches_itself_stops_with_a_note() {
+    let spec = format!(
+        r##"{{{HEAD}, "paths": {{}}, "components": {{"schemas": {{
+            "Node": {{"type": "object", "properties": {{"next": {{"allOf": [
+                {{"$ref": "#/components/schemas/Other"}}, {{"$ref": "#/components/schemas/Node"}}]}}}}}},
+            "Other": {{"type": "object", "properties": {{"a": {{"type": "string"}}}}}}}}}}}}"##
+    );
+    let input = Input {
+        spec_path: "self.json",
+        spec_text: &spec,
+        config_text: None,
+    };
+    let output = baseten_codegen::generate(&input).expect("the document generates");
+    let notes: Vec<&Note> = output
+        .notes
+        .iter()
+        .filter(|note| note.message.contains("inline schemas nest more than"))
+        .collect();
+    assert_eq!(
+        notes.len(),
+        1,
+        "one note where the nesting stops: {:?}",
+        output.notes
+    );
+    assert!(
+        notes[0]
+            .pointer
+            .starts_with("#/components/schemas/Node/properties/next/"),
+        "{}",
+        notes[0].pointer
+    );
+    let models = output.files.get("models.rs").map_or("", String::as_str);
+    assert!(models.contains("pub struct Node"), "{models}");
+}
