@@ -110,7 +110,8 @@ impl Body {
 
     /// `value` (an object) as `multipart/form-data`, encoded here rather than by reqwest's
     /// `multipart::Form` so that the body is plain bytes a retry can send again. One part per
-    /// property that is not `null`, in the order `serde_json` keeps an object's keys (sorted):
+    /// property that is not `null`, in the order `serde_json` keeps an object's keys (the struct's field order when its
+    /// `preserve_order` feature is on, as in this workspace; sorted otherwise):
     /// a string as `text/plain; charset=utf-8`, a number or boolean as its JSON text in
     /// `text/plain`, an object or array as `application/json`, and a property named in `files`
     /// (`format: binary`) as a file: `filename` set to its name, `application/octet-stream`.
