@@ -22,6 +22,10 @@ pub struct Config {
     /// Whether what a selected operation cannot represent is an error rather than left out with
     /// a note (an operation, a parameter, a request or response body).
     pub strict: bool,
+    /// The generated crate's name as code names it (`baseten_api`). When set, the emitted docs
+    /// of `Client`, `ClientBuilder` and `FakeBaseten` carry examples, which must name the crate;
+    /// when unset they carry none.
+    pub crate_name: Option<String>,
     /// The names given by the last generation (its `names.lock.yaml`), which this one keeps.
     /// Not part of the config file: the caller reads the lock beside the generated code.
     #[serde(skip)]
@@ -35,6 +39,7 @@ impl Default for Config {
             operation_names: BTreeMap::new(),
             select: Vec::new(),
             strict: false,
+            crate_name: None,
             names_lock: crate::NameLock::default(),
         }
     }
@@ -62,6 +67,15 @@ impl Config {
             return Err(Error::Config {
                 pointer: "#/runtime_path".to_owned(),
                 reason: format!("{:?} is not a Rust path", config.runtime_path),
+            });
+        }
+        // A doctest writes it as the first segment of a path: it must be an identifier.
+        if let Some(name) = &config.crate_name
+            && !crate::names::is_valid_snake_ident(name)
+        {
+            return Err(Error::Config {
+                pointer: "#/crate_name".to_owned(),
+                reason: format!("{name:?} is not a snake_case Rust identifier"),
             });
         }
         for (operation, name) in &config.operation_names {

@@ -113,7 +113,7 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
     let (files, surface_names, api_snapshot) = {
-        let surface = surface::build(&api, &api.names)?;
+        let surface = surface::build(&api, &api.names, config.crate_name.as_deref())?;
         let files = emit::emit_files(&surface, config, input.spec_path)?;
         let snapshot = surface::listing::render(&surface.listing(), input.spec_path);
         (files, surface.names, snapshot)

@@ -13,8 +13,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// field carries `#[serde(default, skip_serializing_if = "Patch::is_unchanged")]`, so
 /// `Unchanged` leaves no trace in the JSON.
 ///
+// The import is hidden: the generated crate shows this page as its own
+// `primitives::Patch`, whose readers depend on that crate, not on this one.
 /// ```
-/// use baseten_runtime::Patch;
+/// # use baseten_runtime::Patch;
 /// #[derive(serde::Serialize, Default)]
 /// struct Settings {
 ///     #[serde(default, skip_serializing_if = "Patch::is_unchanged")]

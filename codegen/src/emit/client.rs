@@ -19,6 +19,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         )
     });
     let streams = surface.streams.iter().map(emit_paginated);
+    let (client_example, builder_example) = examples(surface);
     let reexports = CLIENT_REEXPORTS.iter().map(|path| {
         let segments = path.split("::").map(ident);
         quote!(#(#segments)::*)
@@ -38,12 +39,14 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// Configures a [`Client`]: made by [`Client::builder`], finished by
         /// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
         /// `ClientBuilder<Client>`, written before this alias, compiling.)
+        #builder_example
         pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 
         /// A client for this API: one method per operation.
         ///
         /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
         /// pass it around. Requests it builds own a clone, so they can be spawned.
+        #client_example
         #[derive(Debug, Clone)]
         pub struct Client {
             runtime: rt::RuntimeClient,
@@ -115,6 +118,62 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
         #(#streams)*
     }
+}
+
+/// The rustdoc examples of `Client` (a call against the fake, so it runs) and of the
+/// `ClientBuilder` alias (its settings), when the surface has them.
+fn examples(surface: &Surface<'_>) -> (TokenStream, TokenStream) {
+    let Some(examples) = &surface.examples else {
+        return (TokenStream::new(), TokenStream::new());
+    };
+    let krate = examples.crate_name.as_str();
+    let builder = super::example_doc(
+        "Example",
+        &format!(
+            "use std::time::Duration;
+use {krate}::client::RetryPolicy;
+
+let client = {krate}::Client::builder()
+    .api_key(\"my-api-key\")
+    .connect_timeout(Duration::from_secs(5))
+    .timeout(Duration::from_secs(30))
+    .retry_policy(RetryPolicy::default().with_max_attempts(3))
+    .build()?;
+assert_eq!(client.base_url(), {krate}::client::DEFAULT_BASE_URL);
+# Ok::<(), {krate}::Error>(())"
+        ),
+    );
+    let Some(call) = &examples.call else {
+        return (TokenStream::new(), builder);
+    };
+    let (paths, arguments) = super::example_arguments(call);
+    let response = super::example_value(&call.response, krate);
+    // The fake only where the `mock` feature is on; without it the example compiles to nothing.
+    let client = super::example_doc(
+        "Example",
+        &format!(
+            "# #[cfg(feature = \"mock\")]
+# #[tokio::main(flavor = \"current_thread\")]
+# async fn main() -> Result<(), Box<dyn std::error::Error>> {{
+# let fake = {krate}::mock::FakeBaseten::start().await;
+# let expected = {response};
+# fake.{expectation}({paths}).respond(&expected).await;
+use {krate}::Client;
+
+let client = Client::builder()
+    .api_key(\"my-api-key\")
+    .base_url(fake.uri()) // a fake here; the real API by default
+    .build()?;
+let answer = client.{method}({arguments}).await?;
+# assert_eq!(answer, expected);
+# Ok(()) }}
+# #[cfg(not(feature = \"mock\"))]
+# fn main() {{}}",
+            expectation = call.expectation,
+            method = call.operation.name,
+        ),
+    );
+    (client, builder)
 }
 
 fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {

@@ -49,6 +49,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         let segments = path.split("::").map(ident);
         quote!(#(#segments)::*)
     });
+    let example = example(surface);
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
         //! at it, and say what each operation answers.
@@ -59,6 +60,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
         /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
         /// dropped. Requests nothing expects get `404`.
+        #example
         #[derive(Debug)]
         pub struct #fake {
             server: rt::mock::FakeServer,
@@ -99,6 +101,39 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             #(#aliases)*
         }
     }
+}
+
+/// The rustdoc example of the fake, when the surface has one: start it, expect one call, point a
+/// client at it, make the call. `mock.rs` only exists with the `mock` feature, so it always runs.
+fn example(surface: &Surface<'_>) -> TokenStream {
+    let Some(examples) = &surface.examples else {
+        return TokenStream::new();
+    };
+    let Some(call) = &examples.call else {
+        return TokenStream::new();
+    };
+    let krate = examples.crate_name.as_str();
+    let (paths, arguments) = super::example_arguments(call);
+    let response = super::example_value(&call.response, krate);
+    super::example_doc(
+        "Example",
+        &format!(
+            "# #[tokio::main(flavor = \"current_thread\")]
+# async fn main() -> Result<(), Box<dyn std::error::Error>> {{
+use {krate}::mock::{FAKE_TYPE};
+
+let fake = {FAKE_TYPE}::start().await;
+let expected = {response};
+fake.{expectation}({paths}).respond(&expected).await;
+
+let client = fake.client()?; // a `Client` with the fake's base URL and a fake key
+let answer = client.{method}({arguments}).await?;
+assert_eq!(answer, expected);
+# Ok(()) }}",
+            expectation = call.expectation,
+            method = call.operation.name,
+        ),
+    )
 }
 
 fn emit_expectation(surface: &OperationSurface<'_>) -> TokenStream {

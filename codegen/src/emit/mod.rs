@@ -393,3 +393,66 @@ fn closing_run(text: &str, length: usize) -> Option<usize> {
 fn escape_url(url: &str) -> String {
     url.replace('<', "%3C").replace('>', "%3E")
 }
+
+/// An example's code as rustdoc lines: one `#[doc]` per line, each with the leading space a
+/// `///` comment has, fenced as Rust.
+fn example_doc(heading: &str, code: &str) -> TokenStream {
+    let lines = [
+        String::new(),
+        format!(" # {heading}"),
+        String::new(),
+        " ```".to_owned(),
+    ]
+    .into_iter()
+    .chain(code.lines().map(|line| {
+        if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        }
+    }))
+    .chain([" ```".to_owned()]);
+    let lines: Vec<String> = lines.collect();
+    quote!(#(#[doc = #lines])*)
+}
+
+/// An [`ExampleValue`](crate::surface::examples::ExampleValue) as Rust code naming the crate's
+/// models by `crate_name`.
+fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &str) -> String {
+    use crate::surface::examples::ExampleValue;
+    match value {
+        ExampleValue::EmptyString => "String::new()".to_owned(),
+        ExampleValue::EmptyVec => "Vec::new()".to_owned(),
+        ExampleValue::False => "false".to_owned(),
+        ExampleValue::Zero => "0".to_owned(),
+        ExampleValue::Struct {
+            type_name,
+            arguments,
+        } => {
+            let arguments: Vec<String> = arguments
+                .iter()
+                .map(|argument| example_value(argument, crate_name))
+                .collect();
+            format!(
+                "{crate_name}::models::{type_name}::{}({})",
+                crate::surface::builders::CONSTRUCTOR,
+                arguments.join(", ")
+            )
+        }
+    }
+}
+
+/// The arguments of an example's call of its operation: the path values, then the default
+/// query when the method takes one.
+fn example_arguments(call: &crate::surface::examples::ExampleCall<'_>) -> (String, String) {
+    let paths: Vec<String> = call
+        .path_values
+        .iter()
+        .map(|value| format!("{value:?}"))
+        .collect();
+    let mut arguments = paths.clone();
+    if call.takes_query {
+        arguments.push("&Default::default()".to_owned());
+    }
+    (paths.join(", "), arguments.join(", "))
+}

@@ -18,6 +18,7 @@
 //! compile probe read this and decide nothing.
 
 pub(crate) mod builders;
+pub(crate) mod examples;
 pub(crate) mod listing;
 pub(crate) mod shapes;
 pub(crate) mod write_only;
@@ -129,6 +130,9 @@ pub(crate) struct Surface<'a> {
     /// What to lock for the next generation: the lock's `client_methods`, `fake_methods` and
     /// `support_types`.
     pub(crate) names: SurfaceNames,
+    /// The rustdoc examples of the crate's own types; `None` when the config does not name the
+    /// crate (a doctest must).
+    pub(crate) examples: Option<examples::Examples<'a>>,
 }
 
 /// The surface's own scopes as the names lock records them, by identity.
@@ -252,8 +256,13 @@ fn operation_pointer(operation: &Operation) -> String {
         .to_string()
 }
 
-/// Builds the surface of `api`, keeping the names `lock` recorded.
-pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Error> {
+/// Builds the surface of `api`, keeping the names `lock` recorded; with examples naming
+/// `crate_name` when it is given.
+pub(crate) fn build<'a>(
+    api: &'a Api,
+    lock: &NameLock,
+    crate_name: Option<&str>,
+) -> Result<Surface<'a>, Error> {
     let write_only = write_only::write_only_types(api);
     let index_mapped = crate::index_mapped::recognise(&api.types);
     let serde = write_only::directions(api, &index_mapped).all_serde_impls(api);
@@ -397,6 +406,7 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
         fake_methods: fake.scope.into_lock(),
         support_types: types.scope.into_lock(),
     };
+    let examples = examples::examples(api, &operations, &structs, crate_name);
     Ok(Surface {
         api,
         write_only,
@@ -407,6 +417,7 @@ pub(crate) fn build<'a>(api: &'a Api, lock: &NameLock) -> Result<Surface<'a>, Er
         entries,
         streams,
         names,
+        examples,
     })
 }
 

@@ -20,12 +20,50 @@ pub use rt::{
 /// Configures a [`Client`]: made by [`Client::builder`], finished by
 /// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
 /// `ClientBuilder<Client>`, written before this alias, compiling.)
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use baseten_api::client::RetryPolicy;
+///
+/// let client = baseten_api::Client::builder()
+///     .api_key("my-api-key")
+///     .connect_timeout(Duration::from_secs(5))
+///     .timeout(Duration::from_secs(30))
+///     .retry_policy(RetryPolicy::default().with_max_attempts(3))
+///     .build()?;
+/// assert_eq!(client.base_url(), baseten_api::client::DEFAULT_BASE_URL);
+/// # Ok::<(), baseten_api::Error>(())
+/// ```
 pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 
 /// A client for this API: one method per operation.
 ///
 /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
 /// pass it around. Requests it builds own a clone, so they can be spawned.
+///
+/// # Example
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let fake = baseten_api::mock::FakeBaseten::start().await;
+/// # let expected = baseten_api::models::ListAuditLogsResponseV1::new(Vec::new(), baseten_api::models::PaginationResponseV1::new(false));
+/// # fake.on_get_audit_logs().respond(&expected).await;
+/// use baseten_api::Client;
+///
+/// let client = Client::builder()
+///     .api_key("my-api-key")
+///     .base_url(fake.uri()) // a fake here; the real API by default
+///     .build()?;
+/// let answer = client.get_audit_logs(&Default::default()).await?;
+/// # assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
 #[derive(Debug, Clone)]
 pub struct Client {
     runtime: rt::RuntimeClient,

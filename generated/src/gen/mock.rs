@@ -13,6 +13,23 @@ pub use rt::mock::Reply;
 
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
+///
+/// # Example
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use baseten_api::mock::FakeBaseten;
+///
+/// let fake = FakeBaseten::start().await;
+/// let expected = baseten_api::models::ListAuditLogsResponseV1::new(Vec::new(), baseten_api::models::PaginationResponseV1::new(false));
+/// fake.on_get_audit_logs().respond(&expected).await;
+///
+/// let client = fake.client()?; // a `Client` with the fake's base URL and a fake key
+/// let answer = client.get_audit_logs(&Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct FakeBaseten {
     server: rt::mock::FakeServer,

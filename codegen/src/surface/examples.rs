@@ -1,0 +1,299 @@
+//! The rustdoc examples of the crate's own types (`Client`, `ClientBuilder`, `FakeBaseten`), part
+//! of the [surface](super): whether there are any (only when the config names the generated
+//! crate, since a doctest must name it) and which operation and response value they use. The
+//! emitters render them and decide nothing.
+//!
+//! Every name an example holds is one the surface already gave (an operation's method, its
+//! expectation, a type's Rust name, a parameter's Rust name), never text from the document, so an
+//! example can only name items the crate defines.
+
+use std::collections::BTreeMap;
+
+use crate::ir::{Api, Location, Operation, ResponseKind, TypeDef, TypeRef};
+
+use super::OperationSurface;
+use super::builders::{self, StructMethods};
+
+/// How deep a response value may nest structs: enough for a listing's wrapper around its items,
+/// and a bound on a document whose types contain themselves.
+const MAX_VALUE_DEPTH: usize = 3;
+
+/// The examples the emitters render, when the config names the crate.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Examples<'a> {
+    /// The generated crate's name as a path segment (`baseten_api`), checked by the config.
+    pub(crate) crate_name: String,
+    /// The operation the `Client` and `FakeBaseten` examples call; `None` when the document has
+    /// none an example can call without inventing values, and then those examples are left out.
+    pub(crate) call: Option<ExampleCall<'a>>,
+}
+
+/// One operation an example calls against the fake, and the value the fake answers with.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ExampleCall<'a> {
+    pub(crate) operation: &'a Operation,
+    /// The fake's expectation for it (`on_<operation>`).
+    pub(crate) expectation: String,
+    /// The path arguments, in order, each a placeholder string of the example's own (`"id1"`).
+    pub(crate) path_values: Vec<String>,
+    /// Whether the method takes the operation's query struct (then passed as its default).
+    pub(crate) takes_query: bool,
+    /// What the fake answers: a value of the operation's response type.
+    pub(crate) response: ExampleValue,
+}
+
+/// A value an example writes without the document's help: the empty or zero value of its type.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ExampleValue {
+    /// `String::new()`
+    EmptyString,
+    /// `Vec::new()`
+    EmptyVec,
+    /// `false`
+    False,
+    /// `0`
+    Zero,
+    /// `models::<type_name>::new(<arguments>)`: a struct from its constructor, one argument per
+    /// required field.
+    Struct {
+        type_name: String,
+        arguments: Vec<ExampleValue>,
+    },
+}
+
+/// The examples for `api`, when `crate_name` is set: the first GET operation that takes no body
+/// and no required query, header or cookie parameter, whose path parameters are all strings, and
+/// whose JSON response can be written as an [`ExampleValue`].
+pub(crate) fn examples<'a>(
+    api: &'a Api,
+    operations: &[OperationSurface<'a>],
+    structs: &BTreeMap<String, StructMethods>,
+    crate_name: Option<&str>,
+) -> Option<Examples<'a>> {
+    let crate_name = crate_name?.to_owned();
+    let call = operations.iter().find_map(|surface| {
+        let operation = surface.operation;
+        let plain = operation.method == "GET"
+            && operation.body.is_none()
+            && operation.required_query.is_empty()
+            && operation.path_params.iter().all(|param| {
+                param.location == Location::Path && param.ty == TypeRef::String && !param.any_scalar
+            });
+        if !plain {
+            return None;
+        }
+        let ResponseKind::Json(ty) = &operation.response else {
+            return None;
+        };
+        let response = value_of(api, structs, ty, MAX_VALUE_DEPTH)?;
+        Some(ExampleCall {
+            operation,
+            expectation: surface.expectation.clone(),
+            path_values: (1..=operation.path_params.len())
+                .map(|i| format!("id{i}"))
+                .collect(),
+            takes_query: operation.query_type.is_some(),
+            response,
+        })
+    });
+    Some(Examples { crate_name, call })
+}
+
+/// The empty value of `ty`, if it has one an example can write: structs only when each required
+/// field has one (and is neither boxed nor nullable, whose constructor arguments differ).
+fn value_of(
+    api: &Api,
+    structs: &BTreeMap<String, StructMethods>,
+    ty: &TypeRef,
+    depth: usize,
+) -> Option<ExampleValue> {
+    match ty {
+        TypeRef::String => Some(ExampleValue::EmptyString),
+        TypeRef::Vec(_) => Some(ExampleValue::EmptyVec),
+        TypeRef::Boolean => Some(ExampleValue::False),
+        TypeRef::Integer | TypeRef::Unsigned => Some(ExampleValue::Zero),
+        TypeRef::Named(name) => {
+            let depth = depth.checked_sub(1)?;
+            let TypeDef::Struct(def) = api.types.get(name)? else {
+                return None;
+            };
+            // Only a type the surface gave a constructor.
+            structs.get(name)?;
+            let mut arguments = Vec::new();
+            for field in &def.fields {
+                match builders::storage(field, false) {
+                    builders::Storage::Required if !field.boxed => {
+                        arguments.push(value_of(api, structs, &field.ty, depth)?);
+                    }
+                    builders::Storage::Required | builders::Storage::RequiredNullable => {
+                        return None;
+                    }
+                    builders::Storage::Optional | builders::Storage::Patch => {}
+                }
+            }
+            Some(ExampleValue::Struct {
+                type_name: def.name.clone(),
+                arguments,
+            })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A document with a plain listing (the examples' call: a path string, a default query and
+    /// a struct answer holding a `Vec` and a nested struct) behind a POST the examples must skip.
+    const DOCUMENT: &str = "openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/a_things:
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Things'}}}}}
+  /v1/teams/{team_id}/things:
+    get:
+      parameters:
+        - {name: team_id, in: path, required: true, schema: {type: string}}
+        - {name: name, in: query, schema: {type: string}}
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Things'}}}}}
+components:
+  schemas:
+    Things:
+      type: object
+      required: [things, page]
+      properties:
+        things: {type: array, items: {type: string}}
+        page: {$ref: '#/components/schemas/Page'}
+        note: {type: string}
+    Page:
+      type: object
+      required: [has_more]
+      properties:
+        has_more: {type: boolean}
+";
+
+    fn files(document: &str, config: Option<&str>) -> std::collections::BTreeMap<String, String> {
+        crate::generate(&crate::Input {
+            spec_path: "test.yaml",
+            spec_text: document,
+            config_text: config,
+        })
+        .unwrap_or_else(|error| panic!("{error}"))
+        .files
+    }
+
+    /// The code of every example in an emitted file, one string per fenced block.
+    fn examples_in(file: &str) -> Vec<String> {
+        let mut blocks = Vec::new();
+        let mut current: Option<String> = None;
+        for line in file.lines() {
+            let Some(doc) = line.trim_start().strip_prefix("///") else {
+                continue;
+            };
+            let doc = doc.strip_prefix(' ').unwrap_or(doc);
+            if doc.starts_with("```") {
+                match current.take() {
+                    Some(block) => blocks.push(block),
+                    None => current = Some(String::new()),
+                }
+            } else if let Some(block) = &mut current {
+                block.push_str(doc);
+                block.push('\n');
+            }
+        }
+        blocks
+    }
+
+    /// The identifiers that follow each `marker` in `code`.
+    fn names_after<'c>(code: &'c str, marker: &str) -> Vec<&'c str> {
+        code.match_indices(marker)
+            .map(|(at, _)| {
+                let rest = &code[at + marker.len()..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn examples_appear_only_with_a_crate_name_and_name_what_the_crate_has() {
+        let without = files(DOCUMENT, None);
+        for file in ["client.rs", "mock.rs"] {
+            assert_eq!(examples_in(&without[file]), Vec::<String>::new(), "{file}");
+        }
+
+        let with = files(DOCUMENT, Some("crate_name: my_api\n"));
+        let client = examples_in(&with["client.rs"]);
+        let fake = examples_in(&with["mock.rs"]);
+        // `ClientBuilder` and `Client` in `client.rs`, `FakeBaseten` in `mock.rs`.
+        assert_eq!((client.len(), fake.len()), (2, 1), "{client:?} {fake:?}");
+        let fetching: Vec<&String> = client.iter().chain(&fake).skip(1).collect();
+        for code in &fetching {
+            // The GET, not the POST before it; with its path argument and the default query.
+            assert!(
+                code.contains(".get_team_things(\"id1\", &Default::default()).await?"),
+                "{code}"
+            );
+            assert!(code.contains("tokio::main"), "{code}");
+            assert!(code.contains("my_api::"), "{code}");
+            for expectation in names_after(code, "fake.") {
+                if expectation.starts_with("on_") {
+                    assert!(
+                        with["mock.rs"].contains(&format!("pub fn {expectation}(")),
+                        "{expectation}"
+                    );
+                }
+            }
+            for method in names_after(code, "client.") {
+                assert!(
+                    with["operations.rs"].contains(&format!("pub async fn {method}(")),
+                    "{method}"
+                );
+            }
+            let models = names_after(code, "my_api::models::");
+            assert!(!models.is_empty(), "{code}");
+            for model in models {
+                assert!(
+                    with["models.rs"].contains(&format!("pub struct {model} ")),
+                    "{model}"
+                );
+            }
+        }
+        // The `Client` example needs the fake, so it compiles to nothing without `mock`.
+        assert!(
+            client[1].contains("#[cfg(feature = \"mock\")]"),
+            "{}",
+            client[1]
+        );
+        assert!(client[0].contains(".retry_policy("), "{}", client[0]);
+    }
+
+    #[test]
+    fn without_an_operation_to_call_only_the_builder_has_an_example() {
+        // Its only GET needs a required query argument an example would have to invent.
+        let document = "openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/things:
+    get:
+      parameters:
+        - {name: q, in: query, required: true, schema: {type: string}}
+      responses: {'200': {description: ok, content: {application/json: {schema: {type: string}}}}}
+";
+        let with = files(document, Some("crate_name: my_api\n"));
+        assert_eq!(examples_in(&with["client.rs"]).len(), 1);
+        assert_eq!(examples_in(&with["mock.rs"]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_crate_name_must_be_an_identifier() {
+        for name in ["my-api", "fn", "'x'", "a::b"] {
+            let config = format!("crate_name: {name:?}\n");
+            assert!(crate::Config::parse(&config).is_err(), "{name}");
+        }
+        assert!(crate::Config::parse("crate_name: my_api\n").is_ok());
+    }
+}
