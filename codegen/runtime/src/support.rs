@@ -6,9 +6,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::error::Error;
 #[cfg(feature = "client")]
-use std::borrow::Cow;
-#[cfg(feature = "client")]
 pub use reqwest::Method;
+#[cfg(feature = "client")]
+use std::borrow::Cow;
 
 /// One HTTP request an emitted operation hands to
 /// [`RuntimeClient::execute`](crate::RuntimeClient::execute).
@@ -181,7 +181,11 @@ impl Body {
         }
         bytes.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
         // The document's media type without parameters, and the boundary this body uses.
-        let essence = content_type.split(';').next().unwrap_or(content_type).trim();
+        let essence = content_type
+            .split(';')
+            .next()
+            .unwrap_or(content_type)
+            .trim();
         Ok(Body {
             content_type: Cow::Owned(format!("{essence}; boundary={boundary}")),
             bytes,
@@ -642,7 +646,11 @@ mod tests {
             Err(Error::InvalidRequest(_))
         ));
         assert!(matches!(
-            Body::multipart("multipart/form-data", &serde_json::json!({"file": 1}), &["file"]),
+            Body::multipart(
+                "multipart/form-data",
+                &serde_json::json!({"file": 1}),
+                &["file"]
+            ),
             Err(Error::InvalidRequest(_))
         ));
     }

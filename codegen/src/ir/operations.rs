@@ -681,8 +681,7 @@ impl<'a> Builder<'a> {
                         let property =
                             self.resolve(SchemaAt::of_boxed(property), &property_pointer)?;
                         if let SchemaKind::Type(Type::String(string)) = &property.schema_kind
-                            && string.format
-                                == VariantOrUnknownOrEmpty::Item(StringFormat::Binary)
+                            && string.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary)
                         {
                             files.push((*name).clone());
                         }
@@ -767,27 +766,29 @@ impl<'a> Builder<'a> {
             }
         }
         let body = match kind {
-            MediaKind::Json | MediaKind::Form | MediaKind::Multipart => match (&media.schema, other_schema) {
-                (Some(schema), None) => {
-                    self.type_of(
-                        SchemaAt::of(schema),
-                        &format!("{camel}Response"),
-                        &content_pointer.join(media_type).join("schema"),
-                    )?
-                    .0
-                }
-                (_, Some(other_pointer)) => {
-                    self.note(
-                        other_pointer,
-                        format!(
-                            "2xx responses with bodies of different schemas (as at \
+            MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
+                match (&media.schema, other_schema) {
+                    (Some(schema), None) => {
+                        self.type_of(
+                            SchemaAt::of(schema),
+                            &format!("{camel}Response"),
+                            &content_pointer.join(media_type).join("schema"),
+                        )?
+                        .0
+                    }
+                    (_, Some(other_pointer)) => {
+                        self.note(
+                            other_pointer,
+                            format!(
+                                "2xx responses with bodies of different schemas (as at \
                              {content_pointer}) are decoded as serde_json::Value"
-                        ),
-                    );
-                    TypeRef::Json
+                            ),
+                        );
+                        TypeRef::Json
+                    }
+                    (None, None) => TypeRef::Json,
                 }
-                (None, None) => TypeRef::Json,
-            },
+            }
             MediaKind::Text => return Ok(ResponseKind::Text(media_type.clone())),
             MediaKind::Bytes => return Ok(ResponseKind::Bytes(media_type.clone())),
         };

@@ -115,7 +115,9 @@ fn operation_arguments(operation: &Operation) -> Vec<String> {
         .collect();
     if let Some(body) = &operation.body {
         let value = match &body.kind {
-            BodyKind::Json(value) | BodyKind::Form(value) | BodyKind::Multipart { ty: value, .. } => {
+            BodyKind::Json(value)
+            | BodyKind::Form(value)
+            | BodyKind::Multipart { ty: value, .. } => {
                 format!("&{}", ty(value))
             }
             BodyKind::Text => "&str".to_owned(),

@@ -577,7 +577,10 @@ fn parts(request: &Request) -> Vec<(Vec<String>, Vec<u8>)> {
         .strip_prefix("multipart/form-data; boundary=")
         .unwrap_or_else(|| panic!("content type {content_type:?}"));
     assert!(
-        boundary.len() >= 16 && boundary.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+        boundary.len() >= 16
+            && boundary
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-'),
         "{boundary:?}"
     );
     let body = &request.body;
@@ -585,9 +588,17 @@ fn parts(request: &Request) -> Vec<(Vec<String>, Vec<u8>)> {
     let positions: Vec<usize> = (0..body.len())
         .filter(|&at| body[at..].starts_with(delimiter.as_bytes()))
         .collect();
-    assert_eq!(positions.first(), Some(&0), "the body starts with the delimiter");
+    assert_eq!(
+        positions.first(),
+        Some(&0),
+        "the body starts with the delimiter"
+    );
     let end = positions.last().copied().unwrap_or_default();
-    assert_eq!(&body[end + delimiter.len()..], b"--\r\n", "the closing delimiter ends it");
+    assert_eq!(
+        &body[end + delimiter.len()..],
+        b"--\r\n",
+        "the closing delimiter ends it"
+    );
     positions
         .windows(2)
         .map(|pair| {
