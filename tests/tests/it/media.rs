@@ -312,9 +312,13 @@ fn newest_baseten_document_with_a_binary_upload_regenerates() {
     assert!(files(&with_upload, &config) == files(&newest, &config));
 
     // Selected: generated as bytes, strict and all.
-    let selected = format!("{config}\n  - POST /v1/models/{{model_id}}/weights\n")
-        .replace("\nstrict: true\n", "\n")
-        + "strict: true\n";
+    // Into the `select:` list, wherever it stands (the config goes on after it).
+    let selected = config.replace(
+        "select:\n",
+        "select:\n  - POST /v1/models/{model_id}/weights\n",
+    );
+    assert_ne!(selected, config);
+    assert!(selected.contains("\nstrict: true\n"), "{selected}");
     let operations = &files(&with_upload, &selected)["operations.rs"];
     assert!(
         operations.contains("body: Some(rt::Body::bytes(\"application/octet-stream\", body)),"),
