@@ -1075,10 +1075,10 @@ fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
         .collect();
     if let Some(body) = &op.body {
         let ty = match (&body.kind, body.required) {
-            (BodyKind::Json(ty) | BodyKind::Form(ty), true) => {
+            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, true) => {
                 format!("&{}", render(&rename(ty, renames)))
             }
-            (BodyKind::Json(ty) | BodyKind::Form(ty), false) => {
+            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, false) => {
                 format!("Option<&{}>", render(&rename(ty, renames)))
             }
             (BodyKind::Text, true) => "&str".to_owned(),
@@ -1176,6 +1176,7 @@ fn compare_operations(
     let encoding = |op: &Operation| match op.body.as_ref().map(|b| &b.kind) {
         Some(BodyKind::Json(_)) => "JSON",
         Some(BodyKind::Form(_)) => "form",
+        Some(BodyKind::Multipart { .. }) => "multipart",
         _ => "",
     };
     if types(&before) == types(&after) && encoding(old) != encoding(new) {

@@ -498,11 +498,11 @@ fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
         .collect();
     if let Some(body) = &op.body {
         let ty = match (&body.kind, body.required) {
-            (BodyKind::Json(ty) | BodyKind::Form(ty), true) => {
+            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, true) => {
                 let ty = type_tokens(ty);
                 quote!(&#ty)
             }
-            (BodyKind::Json(ty) | BodyKind::Form(ty), false) => {
+            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, false) => {
                 let ty = type_tokens(ty);
                 quote!(Option<&#ty>)
             }

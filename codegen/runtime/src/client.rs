@@ -364,7 +364,7 @@ impl RuntimeClient {
         let content_type = request
             .body
             .as_ref()
-            .map(|body| header_value("Content-Type", body.content_type))
+            .map(|body| header_value("Content-Type", &body.content_type))
             .transpose()?;
         let headers = RequestHeaders {
             accept,
@@ -815,7 +815,7 @@ fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
 }
 
 /// A media type as a header value; one that is not (a newline, a non-ASCII byte) is refused.
-fn header_value(name: &str, media_type: &'static str) -> Result<HeaderValue, Error> {
+fn header_value(name: &str, media_type: &str) -> Result<HeaderValue, Error> {
     HeaderValue::from_str(media_type).map_err(|_| {
         Error::InvalidRequest(format!("{media_type:?} is not a valid {name} header value"))
     })
@@ -1591,7 +1591,7 @@ mod tests {
             headers: Vec::new(),
             cookies: Vec::new(),
             body: body.map(|bytes| Body {
-                content_type: "application/json",
+                content_type: "application/json".into(),
                 bytes,
             }),
         }

@@ -46,6 +46,7 @@ impl FakeServer {
             headers: Vec::new(),
             cookies: Vec::new(),
             body: None,
+            parts: Vec::new(),
             times: None,
             response: PhantomData,
         }
@@ -102,6 +103,7 @@ pub struct Expectation<'s, T> {
     headers: Vec<(String, String)>,
     cookies: Vec<(String, String)>,
     body: Option<serde_json::Value>,
+    parts: Vec<(String, Vec<u8>)>,
     times: Option<u64>,
     response: PhantomData<fn() -> T>,
 }
@@ -129,6 +131,14 @@ impl<T: Serialize> Expectation<'_, T> {
     /// Only requests whose JSON body equals `body` exactly (absent fields must be absent).
     pub fn json_body(mut self, body: impl Serialize) -> Self {
         self.body = Some(serde_json::to_value(body).unwrap_or(serde_json::Value::Null));
+        self
+    }
+
+    /// Only `multipart/form-data` requests with a part named `name` whose content is `value`
+    /// (other parts may be present too); a number or boolean part is its JSON text, an object
+    /// or array part its JSON.
+    pub fn multipart_field(mut self, name: impl Into<String>, value: impl Into<Vec<u8>>) -> Self {
+        self.parts.push((name.into(), value.into()));
         self
     }
 
@@ -163,6 +173,21 @@ impl<T: Serialize> Expectation<'_, T> {
         }
         if let Some(body) = &self.body {
             mock = mock.and(body_json(body));
+        }
+        for (name, value) in &self.parts {
+            let (name, value) = (name.clone(), value.clone());
+            mock = mock.and(move |request: &wiremock::Request| {
+                let content_type = request
+                    .headers
+                    .get("content-type")
+                    .and_then(|value| value.to_str().ok())
+                    .unwrap_or_default();
+                multipart_parts(content_type, &request.body).is_some_and(|parts| {
+                    parts
+                        .iter()
+                        .any(|(part, content)| *part == name && *content == value)
+                })
+            });
         }
         mock
     }
@@ -237,4 +262,52 @@ fn template<B: Serialize>(reply: &Reply<B>) -> ResponseTemplate {
                 }))
         }
     }
+}
+
+/// The parts of a `multipart/form-data` body as `(name, content)`, names unescaped as the
+/// runtime escapes them; `None` for another content type or a body that does not parse.
+pub fn multipart_parts(content_type: &str, body: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+    let (essence, parameters) = content_type.split_once(';')?;
+    if !essence.trim().eq_ignore_ascii_case("multipart/form-data") {
+        return None;
+    }
+    let boundary = parameters
+        .split(';')
+        .find_map(|parameter| parameter.trim().strip_prefix("boundary="))?
+        .trim_matches('"');
+    let delimiter = format!("--{boundary}");
+    let mut rest = body.strip_prefix(delimiter.as_bytes())?;
+    let mut parts = Vec::new();
+    loop {
+        if rest.starts_with(b"--") {
+            return Some(parts);
+        }
+        rest = rest.strip_prefix(b"\r\n")?;
+        let end = find(rest, format!("\r\n{delimiter}").as_bytes())?;
+        let part = &rest[..end];
+        rest = &rest[end + 2 + delimiter.len()..];
+        let split = find(part, b"\r\n\r\n")?;
+        let headers = std::str::from_utf8(&part[..split]).ok()?;
+        let name = headers.split("\r\n").find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            if !key.eq_ignore_ascii_case("content-disposition") {
+                return None;
+            }
+            let start = value.find("name=\"")? + "name=\"".len();
+            let len = value[start..].find('"')?;
+            Some(
+                value[start..start + len]
+                    .replace("%0A", "\n")
+                    .replace("%0D", "\r")
+                    .replace("%22", "\""),
+            )
+        })?;
+        parts.push((name, part[split + 4..].to_vec()));
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
 }

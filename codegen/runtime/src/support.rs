@@ -7,6 +7,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use crate::error::Error;
 #[cfg(feature = "client")]
 pub use reqwest::Method;
+#[cfg(feature = "client")]
+use std::borrow::Cow;
 
 /// One HTTP request an emitted operation hands to
 /// [`RuntimeClient::execute`](crate::RuntimeClient::execute).
@@ -40,8 +42,9 @@ pub struct Request {
 #[cfg(feature = "client")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Body {
-    /// The media type as the document writes it (`application/json`, `text/plain`, …).
-    pub content_type: &'static str,
+    /// The media type as the document writes it (`application/json`, `text/plain`, …); owned
+    /// because a multipart body's carries a boundary chosen per request.
+    pub content_type: Cow<'static, str>,
     /// The bytes sent.
     pub bytes: Vec<u8>,
 }
@@ -58,7 +61,7 @@ impl Body {
         value: &T,
     ) -> Result<Body, Error> {
         Ok(Body {
-            content_type,
+            content_type: Cow::Borrowed(content_type),
             bytes: json_body(value)?,
         })
     }
@@ -84,7 +87,7 @@ impl Body {
             })?,
         };
         Ok(Body {
-            content_type,
+            content_type: Cow::Borrowed(content_type),
             bytes: text.into_bytes(),
         })
     }
@@ -92,7 +95,7 @@ impl Body {
     /// Text as given.
     pub fn text(content_type: &'static str, value: &str) -> Body {
         Body {
-            content_type,
+            content_type: Cow::Borrowed(content_type),
             bytes: value.as_bytes().to_vec(),
         }
     }
@@ -100,10 +103,129 @@ impl Body {
     /// Bytes as given (a `Vec<u8>`, `bytes::Bytes`, `&[u8]`, a `String`, …).
     pub fn bytes(content_type: &'static str, value: impl Into<Vec<u8>>) -> Body {
         Body {
-            content_type,
+            content_type: Cow::Borrowed(content_type),
             bytes: value.into(),
         }
     }
+
+    /// `value` (an object) as `multipart/form-data`, encoded here rather than by reqwest's
+    /// `multipart::Form` so that the body is plain bytes a retry can send again. One part per
+    /// property that is not `null`, in the order `serde_json` keeps an object's keys (the struct's field order when its
+    /// `preserve_order` feature is on, as in this workspace; sorted otherwise):
+    /// a string as `text/plain; charset=utf-8`, a number or boolean as its JSON text in
+    /// `text/plain`, an object or array as `application/json`, and a property named in `files`
+    /// (`format: binary`) as a file: `filename` set to its name, `application/octet-stream`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] if `value` is not an object, or a file property is not a
+    /// string.
+    pub fn multipart<T: serde::Serialize + ?Sized>(
+        content_type: &'static str,
+        value: &T,
+        files: &[&str],
+    ) -> Result<Body, Error> {
+        let value = serde_json::to_value(value).map_err(|error| {
+            Error::InvalidRequest(format!("request body cannot be encoded: {error}"))
+        })?;
+        let serde_json::Value::Object(object) = value else {
+            return Err(Error::InvalidRequest(
+                "a multipart/form-data request body must be an object".into(),
+            ));
+        };
+        let mut parts: Vec<(String, Vec<u8>)> = Vec::new();
+        for (name, value) in &object {
+            let escaped = escape_part_name(name);
+            let (headers, content) = if files.contains(&name.as_str()) {
+                let serde_json::Value::String(text) = value else {
+                    if value.is_null() {
+                        continue;
+                    }
+                    return Err(Error::InvalidRequest(format!(
+                        "multipart file property {name:?} is not a string"
+                    )));
+                };
+                (
+                    format!(
+                        "Content-Disposition: form-data; name=\"{escaped}\"; filename=\"{escaped}\"\r\n\
+                         Content-Type: application/octet-stream\r\n"
+                    ),
+                    text.as_bytes().to_vec(),
+                )
+            } else {
+                let disposition = format!("Content-Disposition: form-data; name=\"{escaped}\"\r\n");
+                match value {
+                    serde_json::Value::Null => continue,
+                    serde_json::Value::String(text) => (
+                        format!("{disposition}Content-Type: text/plain; charset=utf-8\r\n"),
+                        text.as_bytes().to_vec(),
+                    ),
+                    serde_json::Value::Bool(_) | serde_json::Value::Number(_) => (
+                        format!("{disposition}Content-Type: text/plain\r\n"),
+                        value.to_string().into_bytes(),
+                    ),
+                    serde_json::Value::Array(_) | serde_json::Value::Object(_) => (
+                        format!("{disposition}Content-Type: application/json\r\n"),
+                        value.to_string().into_bytes(),
+                    ),
+                }
+            };
+            parts.push((headers, content));
+        }
+        let boundary = multipart_boundary(&parts)?;
+        let mut bytes = Vec::new();
+        for (headers, content) in &parts {
+            bytes.extend_from_slice(format!("--{boundary}\r\n{headers}\r\n").as_bytes());
+            bytes.extend_from_slice(content);
+            bytes.extend_from_slice(b"\r\n");
+        }
+        bytes.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        // The document's media type without parameters, and the boundary this body uses.
+        let essence = content_type
+            .split(';')
+            .next()
+            .unwrap_or(content_type)
+            .trim();
+        Ok(Body {
+            content_type: Cow::Owned(format!("{essence}; boundary={boundary}")),
+            bytes,
+        })
+    }
+}
+
+/// A part name as a quoted-string in `Content-Disposition`, escaped as browsers do (the HTML
+/// form-data encoding): `"`, CR and LF percent-encoded, so text from a spec can never end the
+/// header or start another.
+#[cfg(feature = "client")]
+fn escape_part_name(name: &str) -> String {
+    name.replace('"', "%22")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A random boundary that no part's content holds (a delimiter inside a part would split it);
+/// a few tries, since a 128-bit random string colliding is already next to impossible.
+#[cfg(feature = "client")]
+fn multipart_boundary(parts: &[(String, Vec<u8>)]) -> Result<String, Error> {
+    for _ in 0..8 {
+        let boundary = format!(
+            "baseten-{:016x}{:016x}",
+            fastrand::u64(..),
+            fastrand::u64(..)
+        );
+        let delimiter = format!("--{boundary}");
+        let inside = parts.iter().any(|(_, content)| {
+            content
+                .windows(delimiter.len())
+                .any(|window| window == delimiter.as_bytes())
+        });
+        if !inside {
+            return Ok(boundary);
+        }
+    }
+    Err(Error::InvalidRequest(
+        "no multipart boundary found that the body does not contain".into(),
+    ))
 }
 
 /// A form of scalars and arrays of scalars, an array as its key repeated (`a=1&a=2`); `null`
@@ -489,6 +611,52 @@ mod tests {
 
     #[cfg(feature = "client")]
     #[test]
+    fn a_multipart_body_escapes_names_and_types_each_part() {
+        let value = serde_json::json!({
+            "a\"b\r\nX-Injected: 1": "x",
+            "file": "raw\u{0}bytes",
+            "n": 2,
+            "none": null,
+            "tags": ["t"],
+        });
+        let body = Body::multipart("multipart/form-data", &value, &["file"])
+            .unwrap_or_else(|error| panic!("{error}"));
+        let boundary = body
+            .content_type
+            .strip_prefix("multipart/form-data; boundary=")
+            .unwrap_or_else(|| panic!("{}", body.content_type))
+            .to_owned();
+        let expected = format!(
+            "--{b}\r\nContent-Disposition: form-data; name=\"a%22b%0D%0AX-Injected: 1\"\r\n\
+             Content-Type: text/plain; charset=utf-8\r\n\r\nx\r\n\
+             --{b}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"file\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\nraw\u{0}bytes\r\n\
+             --{b}\r\nContent-Disposition: form-data; name=\"n\"\r\nContent-Type: text/plain\r\n\r\n2\r\n\
+             --{b}\r\nContent-Disposition: form-data; name=\"tags\"\r\n\
+             Content-Type: application/json\r\n\r\n[\"t\"]\r\n--{b}--\r\n",
+            b = boundary
+        );
+        assert_eq!(String::from_utf8_lossy(&body.bytes), expected);
+        // A fresh boundary per body, and a value that is not an object is refused.
+        let again = Body::multipart("multipart/form-data", &value, &["file"])
+            .unwrap_or_else(|error| panic!("{error}"));
+        assert_ne!(again.content_type, body.content_type);
+        assert!(matches!(
+            Body::multipart("multipart/form-data", &[1], &[]),
+            Err(Error::InvalidRequest(_))
+        ));
+        assert!(matches!(
+            Body::multipart(
+                "multipart/form-data",
+                &serde_json::json!({"file": 1}),
+                &["file"]
+            ),
+            Err(Error::InvalidRequest(_))
+        ));
+    }
+
+    #[cfg(feature = "client")]
+    #[test]
     fn bodies_keep_their_media_type() {
         #[derive(serde::Serialize)]
         struct Form<'a> {
@@ -505,7 +673,7 @@ mod tests {
         assert_eq!(
             form.ok(),
             Some(Body {
-                content_type: "application/x-www-form-urlencoded",
+                content_type: "application/x-www-form-urlencoded".into(),
                 bytes: b"name=a+b%26c&count=2".to_vec(),
             })
         );
@@ -525,21 +693,21 @@ mod tests {
         assert_eq!(
             Body::text("text/plain", "hé"),
             Body {
-                content_type: "text/plain",
+                content_type: "text/plain".into(),
                 bytes: "hé".as_bytes().to_vec(),
             }
         );
         assert_eq!(
             Body::bytes("application/octet-stream", &[0u8, 255][..]),
             Body {
-                content_type: "application/octet-stream",
+                content_type: "application/octet-stream".into(),
                 bytes: vec![0, 255],
             }
         );
         assert_eq!(
             Body::json("application/problem+json", &serde_json::json!({"x": 1})).ok(),
             Some(Body {
-                content_type: "application/problem+json",
+                content_type: "application/problem+json".into(),
                 bytes: br#"{"x":1}"#.to_vec(),
             })
         );

@@ -140,7 +140,7 @@ fn emit_method(operation: &Operation) -> TokenStream {
     if let Some(body) = &operation.body {
         // Optional text and bytes take concrete types, so that `None` needs no annotation.
         let (required, optional) = match &body.kind {
-            BodyKind::Json(ty) | BodyKind::Form(ty) => {
+            BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => {
                 let ty = type_tokens(ty);
                 (quote!(&#ty), quote!(Option<&#ty>))
             }
@@ -216,6 +216,9 @@ fn emit_method(operation: &Operation) -> TokenStream {
             let encode = match &body.kind {
                 BodyKind::Json(_) => quote!(rt::Body::json(#media_type, body)?),
                 BodyKind::Form(_) => quote!(rt::Body::form(#media_type, body)?),
+                BodyKind::Multipart { files, .. } => {
+                    quote!(rt::Body::multipart(#media_type, body, &[#(#files),*])?)
+                }
                 BodyKind::Text => quote!(rt::Body::text(#media_type, body)),
                 BodyKind::Bytes => quote!(rt::Body::bytes(#media_type, body)),
             };

@@ -355,6 +355,14 @@ pub enum BodyKind {
     Json(TypeRef),
     /// A value of this (object) type form-encoded (`application/x-www-form-urlencoded`).
     Form(TypeRef),
+    /// A value of this (object) type as `multipart/form-data`, a part per property; the
+    /// properties in `files` (`format: binary`) are sent as files.
+    Multipart {
+        /// The object type.
+        ty: TypeRef,
+        /// Wire names of the `format: binary` properties.
+        files: Vec<String>,
+    },
     /// Text as given (`text/*`).
     Text,
     /// Bytes as given (`application/octet-stream` and every other media type).
@@ -365,7 +373,7 @@ impl BodyKind {
     /// The type the caller's value has, for the kinds that carry one.
     pub fn value_type(&self) -> Option<&TypeRef> {
         match self {
-            BodyKind::Json(ty) | BodyKind::Form(ty) => Some(ty),
+            BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => Some(ty),
             BodyKind::Text | BodyKind::Bytes => None,
         }
     }

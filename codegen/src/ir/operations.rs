@@ -565,7 +565,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The request body in the first media type the generator can send, preferring JSON, then
-    /// a form, then text, then bytes; `multipart/form-data` is not supported.
+    /// a form, then multipart, then text, then bytes.
     pub(super) fn body(
         &mut self,
         body: &'a ReferenceOr<RequestBody>,
@@ -655,6 +655,40 @@ impl<'a> Builder<'a> {
                 }
                 BodyKind::Form(ty)
             }
+            MediaKind::Multipart => {
+                let ty = value_type(self)?;
+                // A part per property: only an object (a struct, or a map) has properties.
+                let is_object = match &ty {
+                    TypeRef::Map(_) => true,
+                    TypeRef::Named(name) => {
+                        matches!(self.types.get(name), Some(TypeDef::Struct(_)))
+                    }
+                    _ => false,
+                };
+                if !is_object {
+                    return Err(Error::Unsupported {
+                        pointer: schema_pointer.to_string(),
+                        reason: "a multipart/form-data body whose schema is not an object".into(),
+                    });
+                }
+                // `format: binary` properties are files (the struct types them as strings).
+                let mut files = Vec::new();
+                if let Some(schema) = &media.schema
+                    && let Some(parts) = self.object_of(SchemaAt::of(schema), &schema_pointer)?
+                {
+                    for (name, property) in &parts.properties {
+                        let property_pointer = schema_pointer.join("properties").join(name);
+                        let property =
+                            self.resolve(SchemaAt::of_boxed(property), &property_pointer)?;
+                        if let SchemaKind::Type(Type::String(string)) = &property.schema_kind
+                            && string.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary)
+                        {
+                            files.push((*name).clone());
+                        }
+                    }
+                }
+                BodyKind::Multipart { ty, files }
+            }
             MediaKind::Text => BodyKind::Text,
             MediaKind::Bytes => BodyKind::Bytes,
         };
@@ -732,27 +766,29 @@ impl<'a> Builder<'a> {
             }
         }
         let body = match kind {
-            MediaKind::Json | MediaKind::Form => match (&media.schema, other_schema) {
-                (Some(schema), None) => {
-                    self.type_of(
-                        SchemaAt::of(schema),
-                        &format!("{camel}Response"),
-                        &content_pointer.join(media_type).join("schema"),
-                    )?
-                    .0
-                }
-                (_, Some(other_pointer)) => {
-                    self.note(
-                        other_pointer,
-                        format!(
-                            "2xx responses with bodies of different schemas (as at \
+            MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
+                match (&media.schema, other_schema) {
+                    (Some(schema), None) => {
+                        self.type_of(
+                            SchemaAt::of(schema),
+                            &format!("{camel}Response"),
+                            &content_pointer.join(media_type).join("schema"),
+                        )?
+                        .0
+                    }
+                    (_, Some(other_pointer)) => {
+                        self.note(
+                            other_pointer,
+                            format!(
+                                "2xx responses with bodies of different schemas (as at \
                              {content_pointer}) are decoded as serde_json::Value"
-                        ),
-                    );
-                    TypeRef::Json
+                            ),
+                        );
+                        TypeRef::Json
+                    }
+                    (None, None) => TypeRef::Json,
                 }
-                (None, None) => TypeRef::Json,
-            },
+            }
             MediaKind::Text => return Ok(ResponseKind::Text(media_type.clone())),
             MediaKind::Bytes => return Ok(ResponseKind::Bytes(media_type.clone())),
         };
@@ -805,7 +841,7 @@ fn usable_response_media(
         .filter_map(|(media_type, media)| {
             media_kind(media_type).map(|kind| (media_type, media, kind))
         })
-        .filter(|(_, _, kind)| *kind != MediaKind::Form)
+        .filter(|(_, _, kind)| !matches!(kind, MediaKind::Form | MediaKind::Multipart))
         .min_by_key(|(_, _, kind)| *kind)
 }
 
@@ -889,12 +925,13 @@ pub(crate) fn check_path_arguments(
 pub(super) enum MediaKind {
     Json,
     Form,
+    Multipart,
     Text,
     Bytes,
 }
 
 /// The encoding of a media type, or `None` for one the generator cannot send or read:
-/// `multipart/*` (parts with their own headers), and anything that is not a valid header value.
+/// `multipart/*` other than `multipart/form-data`, and anything that is not a valid header value.
 pub(super) fn media_kind(media_type: &str) -> Option<MediaKind> {
     // It is sent as `Content-Type` / `Accept`: visible ASCII and spaces only.
     if media_type.is_empty() || !media_type.bytes().all(|b| (b' '..=b'~').contains(&b)) {
@@ -910,6 +947,8 @@ pub(super) fn media_kind(media_type: &str) -> Option<MediaKind> {
         Some(MediaKind::Json)
     } else if essence == "application/x-www-form-urlencoded" {
         Some(MediaKind::Form)
+    } else if essence == "multipart/form-data" {
+        Some(MediaKind::Multipart)
     } else if essence.starts_with("multipart/") {
         None
     } else if essence.starts_with("text/") {
@@ -956,7 +995,8 @@ mod tests {
             ("application/octet-stream", Some(MediaKind::Bytes)),
             ("image/png", Some(MediaKind::Bytes)),
             ("*/*", Some(MediaKind::Bytes)),
-            ("multipart/form-data", None),
+            ("multipart/form-data", Some(MediaKind::Multipart)),
+            ("multipart/mixed", None),
             ("text/plain\nX-Injected: 1", None),
             ("text/plé", None),
             ("", None),

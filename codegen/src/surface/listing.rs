@@ -115,7 +115,11 @@ fn operation_arguments(operation: &Operation) -> Vec<String> {
         .collect();
     if let Some(body) = &operation.body {
         let value = match &body.kind {
-            BodyKind::Json(value) | BodyKind::Form(value) => format!("&{}", ty(value)),
+            BodyKind::Json(value)
+            | BodyKind::Form(value)
+            | BodyKind::Multipart { ty: value, .. } => {
+                format!("&{}", ty(value))
+            }
             BodyKind::Text => "&str".to_owned(),
             BodyKind::Bytes if body.required => "impl Into<Vec<u8>>".to_owned(),
             BodyKind::Bytes => "Vec<u8>".to_owned(),

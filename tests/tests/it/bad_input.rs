@@ -146,6 +146,6 @@ fn bad_config() {
     );
     assert_eq!(
         error_for(spec, Some("runtime_pth: crate::runtime")).to_string(),
-        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `select`, `strict`"
+        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `select`, `strict`, `crate_name`"
     );
 }

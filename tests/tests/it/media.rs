@@ -39,7 +39,7 @@ fn what_cannot_be_represented_is_left_out_with_a_note() {
         &fixture(),
         "",
         Ok(vec![
-            "#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) is left out: a request body in no media type the generator can send (multipart/form-data)",
+            "#/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema: operation post_raw_parts (POST /v1/raw_parts) is left out: a multipart/form-data body whose schema is not an object",
         ]),
     );
 }
@@ -50,7 +50,7 @@ fn strict_mode_refuses_with_the_first_pointer() {
         &fixture(),
         "strict: true",
         Err(
-            "#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) would be left out (a request body in no media type the generator can send (multipart/form-data)); strict mode leaves nothing out",
+            "#/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema: operation post_raw_parts (POST /v1/raw_parts) would be left out (a multipart/form-data body whose schema is not an object); strict mode leaves nothing out",
         ),
     );
     // A `deepObject` parameter that is not an object is left out by itself.
@@ -74,9 +74,9 @@ fn strict_mode_refuses_with_the_first_pointer() {
     );
     check(
         &fixture(),
-        "strict: true\nselect: [POST /v1/uploads]",
+        "strict: true\nselect: [POST /v1/raw_parts]",
         Err(
-            "#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) would be left out (a request body in no media type the generator can send (multipart/form-data)); strict mode leaves nothing out",
+            "#/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema: operation post_raw_parts (POST /v1/raw_parts) would be left out (a multipart/form-data body whose schema is not an object); strict mode leaves nothing out",
         ),
     );
 }
@@ -84,25 +84,25 @@ fn strict_mode_refuses_with_the_first_pointer() {
 #[test]
 fn an_optional_unsupported_body_goes_alone() {
     let spec = fixture().replace(
-        "      operationId: upload_form\n      requestBody:\n        required: true",
-        "      operationId: upload_form\n      requestBody:\n        required: false",
+        "      operationId: post_raw_parts\n      description: A multipart body that is not an object has no parts, so it is left out.\n      requestBody:\n        required: true",
+        "      operationId: post_raw_parts\n      description: A multipart body that is not an object has no parts, so it is left out.\n      requestBody:\n        required: false",
     );
     let output = baseten_codegen::generate(&baseten_codegen::Input {
         spec_path: "spec",
         spec_text: &spec,
-        config_text: Some("select: [POST /v1/uploads]"),
+        config_text: Some("select: [POST /v1/raw_parts]"),
     })
     .unwrap_or_else(|error| panic!("{error}"));
     let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
     assert_eq!(
         notes,
         [
-            "#/paths/~1v1~1uploads/post/requestBody/content: the optional request body is left out: a request body in no media type the generator can send (multipart/form-data)"
+            "#/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema: the optional request body is left out: a multipart/form-data body whose schema is not an object"
         ]
     );
     let operations = &output.files["operations.rs"];
     assert!(
-        operations.contains("pub async fn post_uploads(&self) -> Result<(), rt::Error>"),
+        operations.contains("pub async fn post_raw_parts(&self) -> Result<(), rt::Error>"),
         "{operations}"
     );
 }
@@ -312,9 +312,13 @@ fn newest_baseten_document_with_a_binary_upload_regenerates() {
     assert!(files(&with_upload, &config) == files(&newest, &config));
 
     // Selected: generated as bytes, strict and all.
-    let selected = format!("{config}\n  - POST /v1/models/{{model_id}}/weights\n")
-        .replace("\nstrict: true\n", "\n")
-        + "strict: true\n";
+    // Into the `select:` list, wherever it stands (the config goes on after it).
+    let selected = config.replace(
+        "select:\n",
+        "select:\n  - POST /v1/models/{model_id}/weights\n",
+    );
+    assert_ne!(selected, config);
+    assert!(selected.contains("\nstrict: true\n"), "{selected}");
     let operations = &files(&with_upload, &selected)["operations.rs"];
     assert!(
         operations.contains("body: Some(rt::Body::bytes(\"application/octet-stream\", body)),"),
@@ -356,7 +360,7 @@ fn newest_baseten_document_with_a_multipart_upload_fails_strict_with_the_pointer
         &with_upload,
         &selected,
         Err(
-            "#/paths/~1v1~1models~1{model_id}~1weights/post/requestBody/content: operation post_model_weights (POST /v1/models/{model_id}/weights) would be left out (a request body in no media type the generator can send (multipart/form-data)); strict mode leaves nothing out",
+            "#/paths/~1v1~1models~1{model_id}~1weights/post/requestBody/content/multipart~1form-data/schema: operation post_model_weights (POST /v1/models/{model_id}/weights) would be left out (a multipart/form-data body whose schema is not an object); strict mode leaves nothing out",
         ),
     );
     // Not strict: left out with that note (besides the lowering's), the rest generated.
@@ -372,7 +376,7 @@ fn newest_baseten_document_with_a_multipart_upload_fails_strict_with_the_pointer
     assert_eq!(
         left_out,
         [
-            "#/paths/~1v1~1models~1{model_id}~1weights/post/requestBody/content: operation post_model_weights (POST /v1/models/{model_id}/weights) is left out: a request body in no media type the generator can send (multipart/form-data)"
+            "#/paths/~1v1~1models~1{model_id}~1weights/post/requestBody/content/multipart~1form-data/schema: operation post_model_weights (POST /v1/models/{model_id}/weights) is left out: a multipart/form-data body whose schema is not an object"
         ]
     );
 }
@@ -390,19 +394,19 @@ fn change_report_lists_a_left_out_operation_like_a_removed_one() {
     };
     let multipart = fixture();
     let binary = multipart.replace(
-        "          multipart/form-data:\n            schema:\n              type: object\n              properties:\n                file:",
-        "          application/octet-stream:\n            schema:\n              type: object\n              properties:\n                file:",
+        "          multipart/form-data:\n            schema:\n              type: string\n",
+        "          application/octet-stream:\n            schema:\n              type: string\n",
     );
     assert_ne!(binary, multipart);
     let report = baseten_codegen::diff::api_changes(&ir(&binary), &ir(&multipart));
     assert_eq!(
         report.to_string(),
-        "2 changes to the generated API (2 breaking, 0 additive)\n  breaking  fake expectation mock::FakeBaseten::on_post_uploads removed (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  breaking  operation post_uploads left out (POST /v1/uploads): a request body in no media type the generator can send (multipart/form-data) at #/paths/~1v1~1uploads/post/requestBody/content  [Client::post_uploads]\n"
+        "2 changes to the generated API (2 breaking, 0 additive)\n  breaking  fake expectation mock::FakeBaseten::on_post_raw_parts removed (POST /v1/raw_parts)  [mock::FakeBaseten::on_post_raw_parts]\n  breaking  operation post_raw_parts left out (POST /v1/raw_parts): a multipart/form-data body whose schema is not an object at #/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema  [Client::post_raw_parts]\n"
     );
     let back = baseten_codegen::diff::api_changes(&ir(&multipart), &ir(&binary));
     assert_eq!(
         back.to_string(),
-        "2 changes to the generated API (0 breaking, 2 additive)\n  additive  fake expectation mock::FakeBaseten::on_post_uploads added (POST /v1/uploads)  [mock::FakeBaseten::on_post_uploads]\n  additive  operation post_uploads added (POST /v1/uploads)  [Client::post_uploads]\n"
+        "2 changes to the generated API (0 breaking, 2 additive)\n  additive  fake expectation mock::FakeBaseten::on_post_raw_parts added (POST /v1/raw_parts)  [mock::FakeBaseten::on_post_raw_parts]\n  additive  operation post_raw_parts added (POST /v1/raw_parts)  [Client::post_raw_parts]\n"
     );
 }
 
@@ -567,4 +571,168 @@ fn form_bodies_with_nested_values_are_left_out() {
         )
         .is_err_and(|error| error.contains("strict mode leaves nothing out"))
     );
+}
+
+/// A `multipart/form-data` body split at its boundary, parsed here independently of the
+/// runtime: each part's header lines (in order) and its content.
+fn parts(request: &Request) -> Vec<(Vec<String>, Vec<u8>)> {
+    let content_type = header(request, "content-type").unwrap_or_default();
+    let boundary = content_type
+        .strip_prefix("multipart/form-data; boundary=")
+        .unwrap_or_else(|| panic!("content type {content_type:?}"));
+    assert!(
+        boundary.len() >= 16
+            && boundary
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+        "{boundary:?}"
+    );
+    let body = &request.body;
+    let delimiter = format!("--{boundary}");
+    let positions: Vec<usize> = (0..body.len())
+        .filter(|&at| body[at..].starts_with(delimiter.as_bytes()))
+        .collect();
+    assert_eq!(
+        positions.first(),
+        Some(&0),
+        "the body starts with the delimiter"
+    );
+    let end = positions.last().copied().unwrap_or_default();
+    assert_eq!(
+        &body[end + delimiter.len()..],
+        b"--\r\n",
+        "the closing delimiter ends it"
+    );
+    positions
+        .windows(2)
+        .map(|pair| {
+            let part = &body[pair[0] + delimiter.len()..pair[1]];
+            let part = part
+                .strip_prefix(b"\r\n")
+                .and_then(|part| part.strip_suffix(b"\r\n"))
+                .unwrap_or_else(|| panic!("part {part:?} is not framed by CRLF"));
+            let split = (0..part.len())
+                .find(|&at| part[at..].starts_with(b"\r\n\r\n"))
+                .unwrap_or_else(|| panic!("part {part:?} has no blank line"));
+            let headers = String::from_utf8_lossy(&part[..split])
+                .split("\r\n")
+                .map(str::to_owned)
+                .collect();
+            (headers, part[split + 4..].to_vec())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn multipart_bodies_send_each_part_and_the_same_bytes_on_retry() {
+    use baseten_tests::snapshots::media::models::{Attachment, AttachmentMeta};
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("media-test-key-Jx4")
+        .base_url(server.uri())
+        .retry_policy(
+            baseten_api::client::RetryPolicy::default()
+                .with_max_attempts(2)
+                .with_initial_backoff(std::time::Duration::from_millis(5))
+                .with_max_backoff(std::time::Duration::from_millis(5)),
+        )
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let attachment = Attachment::new("PNG\0\r\n--not-a-boundary", "Tïtle")
+        .count(3)
+        .tags(vec!["a".to_owned(), "b\"".to_owned()])
+        .meta(AttachmentMeta::new().kind("k"))
+        .we_ird_name("odd");
+    client
+        .put_attachment("a b", &attachment)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    assert_eq!(requests.len(), 2, "the 503 is retried once");
+    let (first, retry) = (&requests[0], &requests[1]);
+    assert_eq!(first.url.path(), "/v1/attachments/a%20b");
+    // The retry re-sends the very same body, boundary and all; a part per set field, in the
+    // struct's order.
+    assert_eq!(retry.body, first.body);
+    assert_eq!(header(retry, "content-type"), header(first, "content-type"));
+    let text = |headers: &[&str]| headers.iter().map(|h| (*h).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        parts(first),
+        vec![
+            (
+                text(&[
+                    "Content-Disposition: form-data; name=\"file\"; filename=\"file\"",
+                    "Content-Type: application/octet-stream"
+                ]),
+                b"PNG\0\r\n--not-a-boundary".to_vec()
+            ),
+            (
+                text(&[
+                    "Content-Disposition: form-data; name=\"title\"",
+                    "Content-Type: text/plain; charset=utf-8"
+                ]),
+                "Tïtle".as_bytes().to_vec()
+            ),
+            (
+                text(&[
+                    "Content-Disposition: form-data; name=\"count\"",
+                    "Content-Type: text/plain"
+                ]),
+                b"3".to_vec()
+            ),
+            (
+                text(&[
+                    "Content-Disposition: form-data; name=\"tags\"",
+                    "Content-Type: application/json"
+                ]),
+                br#"["a","b\""]"#.to_vec()
+            ),
+            (
+                text(&[
+                    "Content-Disposition: form-data; name=\"meta\"",
+                    "Content-Type: application/json"
+                ]),
+                br#"{"kind":"k"}"#.to_vec()
+            ),
+            // A quote and CR/LF in the property name are escaped, never a header of their own.
+            (
+                text(&[
+                    "Content-Disposition: form-data; name=\"we%22ird%0D%0Aname\"",
+                    "Content-Type: text/plain; charset=utf-8"
+                ]),
+                b"odd".to_vec()
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_fake_matches_a_multipart_body_by_its_fields() {
+    use baseten_tests::snapshots::media::mock::FakeBaseten;
+    use baseten_tests::snapshots::media::models::Attachment;
+    let fake = FakeBaseten::start().await;
+    fake.on_put_attachment("x")
+        .multipart_field("title", "right")
+        .multipart_field("file", "bytes")
+        .times(1)
+        .respond(&())
+        .await;
+    let client = fake.client().unwrap_or_else(|error| panic!("{error}"));
+    let wrong = client
+        .put_attachment("x", &Attachment::new("bytes", "wrong"))
+        .await;
+    assert!(wrong.is_err(), "{wrong:?}");
+    let right = client
+        .put_attachment("x", &Attachment::new("bytes", "right"))
+        .await;
+    assert!(right.is_ok(), "{right:?}");
 }

@@ -509,7 +509,7 @@ async fn non_idempotent_requests_are_sent_once() {
                 headers: Vec::new(),
                 cookies: Vec::new(),
                 body: Some(baseten_api::runtime::Body {
-                    content_type: "application/json",
+                    content_type: "application/json".into(),
                     bytes: br#"{"name":"x"}"#.to_vec(),
                 }),
             };
@@ -541,7 +541,7 @@ async fn non_idempotent_requests_are_sent_once() {
         headers: Vec::new(),
         cookies: Vec::new(),
         body: Some(baseten_api::runtime::Body {
-            content_type: "application/json",
+            content_type: "application/json".into(),
             bytes: br#"{"name":"x"}"#.to_vec(),
         }),
     };

@@ -253,14 +253,14 @@ fn regen_prints_every_note_and_strict_refuses() {
     assert_eq!(
         notes,
         [
-            "note: schema/baseten-management.yaml/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) is left out: a request body in no media type the generator can send (multipart/form-data)",
+            "note: schema/baseten-management.yaml/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema: operation post_raw_parts (POST /v1/raw_parts) is left out: a multipart/form-data body whose schema is not an object",
         ]
     );
     let before = emitted(dir.path());
     let (ok, stderr) = regen_with(dir.path(), &["--strict"]);
     assert!(!ok, "{stderr}");
     assert!(
-        stderr.contains("#/paths/~1v1~1uploads/post/requestBody/content: operation post_uploads (POST /v1/uploads) would be left out (a request body in no media type the generator can send (multipart/form-data)); strict mode leaves nothing out"),
+        stderr.contains("#/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema: operation post_raw_parts (POST /v1/raw_parts) would be left out (a multipart/form-data body whose schema is not an object); strict mode leaves nothing out"),
         "{stderr}"
     );
     assert_eq!(

@@ -81,6 +81,20 @@ impl FakeBaseten {
         self.server.on("POST", path)
     }
 
+    /// Requests of `POST /v1/uploads` ([`Client::post_uploads`](super::Client::post_uploads)) with
+    /// these path parameters.
+    pub fn on_post_uploads(&self) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/uploads", &[]);
+        self.server.on("POST", path)
+    }
+
+    /// Requests of `PUT /v1/attachments/{name}`
+    /// ([`Client::put_attachment`](super::Client::put_attachment)) with these path parameters.
+    pub fn on_put_attachment(&self, name: &str) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/attachments/{name}", &[("name", name)]);
+        self.server.on("PUT", path)
+    }
+
     /// Requests of `PUT /v1/blobs/{blob_id}` ([`Client::put_blob`](super::Client::put_blob)) with
     /// these path parameters.
     pub fn on_put_blob(&self, blob_id: &str) -> rt::mock::Expectation<'_, ()> {

@@ -7,6 +7,87 @@ use baseten_api::runtime as rt;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
+pub struct Attachment {
+    pub file: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<AttachmentMeta>,
+    #[serde(rename = "we\"ird\r\nname")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub we_ird_name: Option<String>,
+}
+
+impl Attachment {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(file: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            file: file.into(),
+            title: title.into(),
+            count: None,
+            tags: None,
+            meta: None,
+            we_ird_name: None,
+        }
+    }
+
+    /// Sets `count`.
+    #[must_use]
+    pub fn count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+
+    /// Sets `tags`.
+    #[must_use]
+    pub fn tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+
+    /// Sets `meta`.
+    #[must_use]
+    pub fn meta(mut self, value: impl Into<AttachmentMeta>) -> Self {
+        self.meta = Some(value.into());
+        self
+    }
+
+    /// Sets `we"ird name`.
+    #[must_use]
+    pub fn we_ird_name(mut self, value: impl Into<String>) -> Self {
+        self.we_ird_name = Some(value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
+#[non_exhaustive]
+pub struct AttachmentMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+impl AttachmentMeta {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { kind: None }
+    }
+
+    /// Sets `kind`.
+    #[must_use]
+    pub fn kind(mut self, value: impl Into<String>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
+#[non_exhaustive]
 pub struct Login {
     pub user: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,6 +132,28 @@ impl Page {
     #[must_use]
     pub fn after(mut self, value: impl Into<String>) -> Self {
         self.after = Some(value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
+#[non_exhaustive]
+pub struct PostUploadsBody {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+impl PostUploadsBody {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { file: None }
+    }
+
+    /// Sets `file`.
+    #[must_use]
+    pub fn file(mut self, value: impl Into<String>) -> Self {
+        self.file = Some(value.into());
         self
     }
 }

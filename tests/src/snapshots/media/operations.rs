@@ -142,6 +142,49 @@ impl Client {
         self.runtime().execute_text(request, "text/plain; charset=utf-8").await
     }
 
+    /// `POST /v1/uploads`
+    pub async fn post_uploads(&self, body: &PostUploadsBody) -> Result<(), rt::Error> {
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "post_uploads",
+            method: rt::Method::POST,
+            path_template: "/v1/uploads",
+            path: "/v1/uploads".to_owned(),
+            query: pairs,
+            headers,
+            cookies,
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
+    /// A multipart body of every part kind; `PUT`, so a `503` is retried.
+    ///
+    /// `PUT /v1/attachments/{name}`
+    pub async fn put_attachment(
+        &self,
+        name: &str,
+        body: &Attachment,
+    ) -> Result<(), rt::Error> {
+        let name = rt::encode_path_segment("name", name)?;
+        let pairs: Vec<(&'static str, String)> = Vec::new();
+        let headers: Vec<(&'static str, String)> = Vec::new();
+        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let request = rt::Request {
+            operation: "put_attachment",
+            method: rt::Method::PUT,
+            path_template: "/v1/attachments/{name}",
+            path: format!("/v1/attachments/{name}"),
+            query: pairs,
+            headers,
+            cookies,
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
     /// `PUT /v1/blobs/{blob_id}`
     pub async fn put_blob(
         &self,
