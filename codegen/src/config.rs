@@ -26,6 +26,11 @@ pub struct Config {
     /// of `Client`, `ClientBuilder` and `FakeBaseten` carry examples, which must name the crate;
     /// when unset they carry none.
     pub crate_name: Option<String>,
+    /// API areas by Cargo feature name: each operation a pattern picks (the `select` syntax:
+    /// `"METHOD /path"`, a glob, `"tag:NAME"`) is compiled only with that feature. Operations no
+    /// pattern picks take their area from the names lock, their first tag, or their path's first
+    /// segment (see `ir::areas`). The first area whose pattern picks an operation wins.
+    pub areas: BTreeMap<String, Vec<String>>,
     /// The names given by the last generation (its `names.lock.yaml`), which this one keeps.
     /// Not part of the config file: the caller reads the lock beside the generated code.
     #[serde(skip)]
@@ -40,6 +45,7 @@ impl Default for Config {
             select: Vec::new(),
             strict: false,
             crate_name: None,
+            areas: BTreeMap::new(),
             names_lock: crate::NameLock::default(),
         }
     }
@@ -83,6 +89,14 @@ impl Config {
                 return Err(Error::Config {
                     pointer: crate::error::Pointer::to(&["operation_names", operation]),
                     reason: format!("{name:?} is not a snake_case Rust identifier"),
+                });
+            }
+        }
+        for area in config.areas.keys() {
+            if let Err(reason) = crate::ir::areas::check_feature_name(area) {
+                return Err(Error::Config {
+                    pointer: crate::error::Pointer::to(&["areas", area]),
+                    reason,
                 });
             }
         }

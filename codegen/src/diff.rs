@@ -20,6 +20,7 @@ use crate::ir::{
 };
 use crate::probe::{fake_item, method_item, query_item, type_item};
 use crate::surface::builders::{self, Storage};
+use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing;
 use crate::surface::write_only::{Gate, SerdeImpls, directions, write_only_types};
 
@@ -215,6 +216,14 @@ pub fn snapshot_changes(old: &str, new: &str) -> ChangeReport {
         match new.get(key) {
             None => changes.breaks(&item, format!("removed: {key} {old_signature}")),
             Some(new_signature) if new_signature == old_signature => {}
+            Some(new_signature) if let Some(gates) = gate_change(old_signature, new_signature) => {
+                match gates {
+                    GateChange::Widened(how) => changes.adds(&item, format!("{key}: {how}")),
+                    GateChange::Narrowed(old, new) => {
+                        changes.breaks(&item, format!("{key}: compiled with {new} (was {old})"))
+                    }
+                }
+            }
             Some(new_signature) => {
                 let description = format!("{key}: `{old_signature}` is now `{new_signature}`");
                 if without_meaning(old_signature) == without_meaning(new_signature) {
@@ -231,6 +240,74 @@ pub fn snapshot_changes(old: &str, new: &str) -> ChangeReport {
         }
     }
     changes.into_report()
+}
+
+/// How an item's feature gate (the listing's `feature=a|b` before its signature) changed.
+#[derive(Debug, PartialEq, Eq)]
+enum GateChange {
+    /// Every build that had it still has it: which builds now have it too.
+    Widened(String),
+    /// A build that had it may not: the old and new gates as the listing writes them.
+    Narrowed(String, String),
+}
+
+/// A signature's gate (`None`: every build has the item) and the rest.
+fn split_gate(signature: &str) -> (Option<BTreeSet<&str>>, &str) {
+    match signature.strip_prefix("feature=") {
+        Some(rest) => {
+            let (gate, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            (Some(gate.split('|').collect()), rest)
+        }
+        None => (None, signature),
+    }
+}
+
+/// The gate change between two signatures that differ in their gate alone.
+fn gate_change(old: &str, new: &str) -> Option<GateChange> {
+    let (old_gate, old_rest) = split_gate(old);
+    let (new_gate, new_rest) = split_gate(new);
+    if old_rest != new_rest || old_gate == new_gate {
+        return None;
+    }
+    let describe = |gate: &Option<BTreeSet<&str>>| match gate {
+        None => "every build".to_owned(),
+        Some(features) => format!(
+            "feature {}",
+            features.iter().copied().collect::<Vec<_>>().join(" or ")
+        ),
+    };
+    match (&old_gate, &new_gate) {
+        (Some(_), None) => Some(GateChange::Widened("now in every build".to_owned())),
+        (Some(old_features), Some(new_features)) if old_features.is_subset(new_features) => {
+            let added: Vec<&str> = new_features.difference(old_features).copied().collect();
+            Some(GateChange::Widened(format!(
+                "also compiled with feature {}",
+                added.join(" or ")
+            )))
+        }
+        _ => Some(GateChange::Narrowed(
+            describe(&old_gate),
+            describe(&new_gate),
+        )),
+    }
+}
+
+/// An item's feature gate, old and new, as a change: breaking when a feature that compiled it
+/// no longer does.
+fn compare_gates(
+    item: &str,
+    what: &str,
+    old: &FeatureGate,
+    new: &FeatureGate,
+    changes: &mut Changes,
+) {
+    match gate_change(&old.listing(), &new.listing()) {
+        Some(GateChange::Widened(how)) => changes.adds(item, format!("{what}: {how}")),
+        Some(GateChange::Narrowed(old, new)) => {
+            changes.breaks(item, format!("{what}: compiled with {new} (was {old})"))
+        }
+        None => {}
+    }
 }
 
 /// A signature without what only changes meaning, not code: quoted text and the endpoint.
@@ -346,6 +423,33 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
             changes.adds(
                 &method_item(name),
                 format!("operation {name} added ({} {})", new_op.method, new_op.path),
+            );
+        }
+    }
+
+    // Features: an item a build had that it may no longer have breaks that build.
+    let (old_features, new_features) = (Features::of(old), Features::of(new));
+    for name in old
+        .types
+        .keys()
+        .filter(|name| new.types.contains_key(*name))
+    {
+        compare_gates(
+            &type_item(name),
+            &format!("type {name}"),
+            &old_features.type_gate(name),
+            &new_features.type_gate(name),
+            &mut changes,
+        );
+    }
+    for (name, old_op) in &old_ops {
+        if let Some(new_op) = new_ops.get(name) {
+            compare_gates(
+                &method_item(name),
+                &format!("operation {name}"),
+                &Features::operation_gate(old_op),
+                &Features::operation_gate(new_op),
+                &mut changes,
             );
         }
     }
@@ -1462,5 +1566,92 @@ fn kind(def: &TypeDef) -> &'static str {
         TypeDef::Union(_) => "union",
         TypeDef::Untagged(_) => "untagged union",
         TypeDef::IntEnum(_) => "integer enum",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gate_that_gains_a_feature_is_additive_and_one_that_loses_one_breaks() {
+        let old = "# header\nstruct models::A feature=x Default\nstruct models::B feature=x|y\n\
+                   fn Client::c feature=x (&self) -> () [GET /c]\nstruct models::D Default\n\
+                   struct models::E feature=x\n";
+        let new = "# header\nstruct models::A feature=x|y Default\nstruct models::B feature=y\n\
+                   fn Client::c feature=z (&self) -> () [GET /c]\nstruct models::D feature=x Default\n\
+                   struct models::E\n";
+        let report = snapshot_changes(old, new);
+        let lines: Vec<(Impact, &str)> = report
+            .changes
+            .iter()
+            .map(|c| (c.impact, c.description.as_str()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (
+                    Impact::Breaking,
+                    "fn Client::c: compiled with feature z (was feature x)"
+                ),
+                (
+                    Impact::Breaking,
+                    "struct models::B: compiled with feature y (was feature x or y)"
+                ),
+                (
+                    Impact::Breaking,
+                    "struct models::D: compiled with feature x (was every build)"
+                ),
+                (
+                    Impact::Additive,
+                    "struct models::A: also compiled with feature y"
+                ),
+                (Impact::Additive, "struct models::E: now in every build"),
+            ]
+        );
+        // A gate and a signature changing together is an ordinary signature change.
+        assert_eq!(gate_change("feature=x A", "feature=y B"), None);
+        assert_eq!(gate_change("feature=x A", "feature=x A"), None);
+    }
+
+    fn api(config: &str) -> Api {
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    get:\n      \
+                        responses:\n        '200': {description: ok, content: {application/json: \
+                        {schema: {$ref: '#/components/schemas/Thing'}}}}\ncomponents:\n  schemas:\n    \
+                        Thing: {type: object, properties: {a: {type: string}}}\n";
+        crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: document,
+            config_text: Some(config),
+        })
+        .unwrap_or_else(|error| panic!("{error}"))
+        .0
+    }
+
+    #[test]
+    fn an_operation_moved_to_another_area_breaks_its_method_and_its_types() {
+        let old = api("");
+        let new = api("areas: {stuff: ['GET /v1/things']}");
+        let report = api_changes(&old, &new);
+        let breaking: Vec<(&str, &str)> = report
+            .changes
+            .iter()
+            .filter(|c| c.impact == Impact::Breaking)
+            .map(|c| (c.item.as_str(), c.description.as_str()))
+            .collect();
+        assert_eq!(
+            breaking,
+            [
+                (
+                    "Client::get_things",
+                    "operation get_things: compiled with feature stuff (was feature things)"
+                ),
+                (
+                    "models::Thing",
+                    "type Thing: compiled with feature stuff (was feature things)"
+                ),
+            ]
+        );
+        assert!(!api_changes(&old, &old).is_breaking());
     }
 }

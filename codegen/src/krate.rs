@@ -61,10 +61,15 @@ pub mod client;
 #[cfg(feature = "mock")]
 pub mod mock;
 
-/// The value types of the models: exact decimals (money), the three states of an optional
-/// nullable field of a request body, and dates and times.
+/// The value types of the models: exact decimals (money, feature `decimal`), the three states
+/// of an optional nullable field of a request body, and dates and times (feature `jiff`). The
+/// API areas whose types hold decimals or dates enable those features.
 pub mod primitives {
-    pub use crate::runtime::{Decimal, DecimalError, Patch, jiff};
+    pub use crate::runtime::Patch;
+    #[cfg(feature = "decimal")]
+    pub use crate::runtime::{Decimal, DecimalError};
+    #[cfg(feature = "jiff")]
+    pub use crate::runtime::jiff;
 }
 
 /// What an [`Error`](crate::Error) carries: text from a server (scrubbed of the API key,
@@ -85,7 +90,10 @@ pub use client::{Client, ClientBuilder};
 
 // The names this root had before each item got one path, kept for one release.
 #[doc(hidden)]
-pub use runtime::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet, index_mapped, jiff};
+pub use runtime::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet, index_mapped};
+#[cfg(feature = "jiff")]
+#[doc(hidden)]
+pub use runtime::jiff;
 #[doc(hidden)]
 #[deprecated(note = "moved to `requests::Window`")]
 pub type Window = runtime::requests::Window;
@@ -110,6 +118,7 @@ pub type MetricsMode = runtime::requests::MetricsMode;
 #[doc(hidden)]
 #[deprecated(note = "moved to `requests::ResponseError`")]
 pub type ResponseError = runtime::requests::ResponseError;
+#[cfg(feature = "decimal")]
 #[doc(hidden)]
 #[deprecated(note = "moved to `primitives::Decimal`")]
 pub type Decimal = runtime::Decimal;
@@ -178,13 +187,17 @@ pub fn generate_crate_with(
         "src/gen/mod.rs".to_owned(),
         modules_file(&command(settings)),
     );
-    files.insert("Cargo.toml".to_owned(), cargo_toml(settings));
+    files.insert(
+        "Cargo.toml".to_owned(),
+        cargo_toml(settings, &output.cargo_features),
+    );
     files.insert("src/lib.rs".to_owned(), lib_rs(settings));
     Ok(Output {
         files,
         notes: output.notes,
         names: output.names,
         api_snapshot: output.api_snapshot,
+        cargo_features: output.cargo_features,
     })
 }
 
@@ -196,7 +209,7 @@ fn command(settings: &CrateSettings<'_>) -> String {
     )
 }
 
-fn cargo_toml(settings: &CrateSettings<'_>) -> String {
+fn cargo_toml(settings: &CrateSettings<'_>, features: &str) -> String {
     let workspace = if settings.own_workspace {
         "\n# The root of a workspace of its own, not a member of an enclosing one.\n[workspace]\n"
     } else {
@@ -211,11 +224,12 @@ fn cargo_toml(settings: &CrateSettings<'_>) -> String {
          publish = false\n\
          \n\
          [features]\n\
-         default = [\"client\"]\n\
+         default = [\"client\", \"full\"]\n\
          # The HTTP client and the `Client`; without it, the models and `metrics` on serde alone.\n\
          client = [\"baseten-runtime/client\"]\n\
          # A fake of the API for tests: `mock::FakeBaseten` (wiremock). For dev-dependencies.\n\
          mock = [\"client\", \"baseten-runtime/mock\"]\n\
+         {features}\
          \n\
          [dependencies]\n\
          baseten-runtime = {{ path = {runtime:?}, default-features = false }}\n\

@@ -34,6 +34,9 @@ pub use lock::NameLock;
 /// of the crate, with its signature; compare two with [`diff::snapshot_changes`].
 pub const API_SNAPSHOT: &str = surface::listing::FILE;
 
+/// The runtime's package name, as every generated crate's manifest depends on it.
+pub const RUNTIME_PACKAGE: &str = "baseten-runtime";
+
 /// What to generate from.
 #[derive(Debug, Clone, Copy)]
 pub struct Input<'a> {
@@ -57,6 +60,10 @@ pub struct Output {
     pub names: NameLock,
     /// The crate's public API, one item per line ([`API_SNAPSHOT`], `api.txt`).
     pub api_snapshot: String,
+    /// The lines of the crate's `[features]` table the document decides: `full`, one feature
+    /// per API area, `jiff` and `decimal` (the rest, `default`, `client` and `mock`, are the
+    /// same in every generated crate). Each area compiles its operations and the types they use.
+    pub cargo_features: String,
 }
 
 /// Runs the whole pipeline on one document.
@@ -112,11 +119,12 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let (files, surface_names, api_snapshot) = {
+    let (files, surface_names, api_snapshot, cargo_features) = {
         let surface = surface::build(&api, &api.names, config.crate_name.as_deref())?;
         let files = emit::emit_files(&surface, config, input.spec_path)?;
         let snapshot = surface::listing::render(&surface.listing(), input.spec_path);
-        (files, surface.names, snapshot)
+        let features = surface.features.cargo_features(RUNTIME_PACKAGE);
+        (files, surface.names, snapshot, features)
     };
     let mut names = api.names;
     names.client_methods = surface_names.client_methods;
@@ -127,5 +135,6 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
         notes,
         names,
         api_snapshot,
+        cargo_features,
     })
 }

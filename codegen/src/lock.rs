@@ -39,6 +39,10 @@ pub struct NameLock {
     /// `"metrics GET /path"`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub support_types: BTreeMap<String, String>,
+    /// Each operation's API area (the Cargo feature it is compiled with), by `"METHOD /path"`:
+    /// a document that gains tags later keeps every existing operation behind its feature.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub areas: BTreeMap<String, String>,
 }
 
 /// The lock's file name, beside the emitted modules it names.
@@ -84,6 +88,15 @@ impl NameLock {
             names::is_valid_snake_ident,
         )?;
         check_scope("#/support_types", &lock.support_types, is_type_name)?;
+        // Areas are shared by many operations: only each name is checked.
+        for (identity, area) in &lock.areas {
+            if let Err(reason) = crate::ir::areas::check_feature_name(area) {
+                return Err(lock_error(
+                    &Pointer::to(&["areas", identity]),
+                    format!("{area:?}: {reason}"),
+                ));
+            }
+        }
         Ok(lock)
     }
 

@@ -135,7 +135,7 @@ pub(crate) fn select(
 }
 
 /// Whether `selector` picks the operation `key` (`"GET /v1/models"`) with `tags`.
-fn is_selected(selector: &str, key: &str, tags: &[String]) -> bool {
+pub(crate) fn is_selected(selector: &str, key: &str, tags: &[String]) -> bool {
     match selector.strip_prefix("tag:") {
         Some(tag) => tags.iter().any(|t| t == tag),
         None => glob_matches(selector.as_bytes(), key.as_bytes()),

@@ -28,6 +28,12 @@
 //! enums and the whole [`metrics`] module on serde and serde_json alone: for code that
 //! only reads saved responses.
 //!
+//! One feature per API area compiles that area's operations and the models they use: `metrics`
+//! (the two metrics endpoints), `models`, `billing` and `audit-logs`; `full` (default) is all of
+//! them. `default-features = false, features = ["metrics"]` builds the metrics models alone,
+//! without jiff or rust_decimal, which only the areas whose models hold dates (`jiff`) or money
+//! (`decimal`) turn on. Features only add items: a type is the same in every build that has it.
+//!
 //! `mock` (off; for `[dev-dependencies]`): `mock::FakeBaseten`, a local server with one typed
 //! `on_<operation>` expectation per operation, and `mock::MetricsResponseBuilder` for metrics
 //! responses that satisfy the index-mapped contract. A test of code that takes a [`Client`]:

@@ -177,11 +177,19 @@ impl Program {
     fn consumer(name: &'static str, checkout: &Path) -> Result<Program> {
         let api = fs::canonicalize(checkout.join("generated"))
             .with_context(|| format!("{} has no generated/", checkout.display()))?;
+        // The metrics area alone, where the checkout's crate has areas (an older one has not).
+        let manifest = fs::read_to_string(api.join("Cargo.toml"))
+            .with_context(|| format!("reading {}", api.join("Cargo.toml").display()))?;
+        let features = if manifest.lines().any(|line| line.starts_with("metrics = ")) {
+            ", features = [\"metrics\"]"
+        } else {
+            ""
+        };
         Ok(Program {
             name,
             manifest: format!(
                 "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-                 [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false }}\n\n\
+                 [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false{features} }}\n\n\
                  [workspace]\n"
             ),
             main: DECODE_ONLY,

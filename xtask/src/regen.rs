@@ -25,9 +25,17 @@ pub enum Mode {
 }
 
 pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
-    let files = generate(root, strict)?;
+    let Generated {
+        files,
+        cargo_features,
+    } = generate(root, strict)?;
     let stale = sync_dir(root, OUT_DIR, &files, mode)?;
     let mut stale_listings = Vec::new();
+    if let Some(manifest) = manifest_with_features(root, &cargo_features)?
+        && ensure_file_contents(mode, root, MANIFEST, &manifest)?
+    {
+        stale_listings.push(MANIFEST.to_owned());
+    }
     for (crate_dir, listing) in public_api_listings(root)? {
         let relative = format!("{crate_dir}/{PUBLIC_API}");
         if ensure_file_contents(mode, root, &relative, &listing)? {
@@ -389,8 +397,53 @@ pub fn parse_config(text: Option<&str>, strict: bool) -> Result<baseten_codegen:
     Ok(config)
 }
 
-/// Runs the generator on `schema/`; prints its notes; returns the files it emitted.
-pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
+/// The generated crate's manifest, whose `[features]` table holds the generator's lines
+/// between [`FEATURES_BEGIN`] and [`FEATURES_END`].
+pub const MANIFEST: &str = "generated/Cargo.toml";
+pub const FEATURES_BEGIN: &str = "# @generated begin: the API areas, written by `cargo xtask regen` from schema/. Do not edit.\n";
+pub const FEATURES_END: &str = "# @generated end\n";
+
+/// [`MANIFEST`] with `features` between its markers; `None` when the tree has no such crate (a
+/// scratch copy holding only `schema/` and the emitted files).
+pub fn manifest_with_features(root: &Path, features: &str) -> Result<Option<String>> {
+    let path = root.join(MANIFEST);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text.replace("\r\n", "\n"),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).with_context(|| format!("reading {MANIFEST}")),
+    };
+    let (Some(begin), Some(end)) = (text.find(FEATURES_BEGIN), text.find(FEATURES_END)) else {
+        bail!(
+            "{MANIFEST} has no `{}` … `{}` lines in its [features] table for the generator's \
+             features",
+            FEATURES_BEGIN.trim_end(),
+            FEATURES_END.trim_end()
+        );
+    };
+    if end < begin {
+        bail!(
+            "{MANIFEST}: `{}` comes before its begin line",
+            FEATURES_END.trim_end()
+        );
+    }
+    let start = begin + FEATURES_BEGIN.len();
+    Ok(Some(format!(
+        "{}{features}{}",
+        &text[..start],
+        &text[end..]
+    )))
+}
+
+/// What the generator makes of `schema/`.
+pub struct Generated {
+    /// The files of [`OUT_DIR`], by name.
+    pub files: BTreeMap<String, String>,
+    /// The generated crate's feature lines (see [`manifest_with_features`]).
+    pub cargo_features: String,
+}
+
+/// Runs the generator on `schema/`; prints its notes; returns what it emitted.
+pub fn generate(root: &Path, strict: bool) -> Result<Generated> {
     let spec_text =
         fs::read_to_string(root.join(SPEC)).with_context(|| format!("reading {SPEC}"))?;
     let config_text = match fs::read_to_string(root.join(CONFIG)) {
@@ -421,7 +474,10 @@ pub fn generate(root: &Path, strict: bool) -> Result<BTreeMap<String, String>> {
         "mod.rs".to_owned(),
         baseten_codegen::modules_file(&format!("cargo xtask regen from {SPEC}")),
     );
-    Ok(files)
+    Ok(Generated {
+        files,
+        cargo_features: output.cargo_features,
+    })
 }
 
 /// Makes `dir` hold exactly `files`: writes what differs and deletes what should not be there
@@ -526,8 +582,8 @@ mod tests {
     #[test]
     fn generated_code_is_fresh() {
         let root = workspace_root().expect("the workspace is found");
-        let files = generate(&root, false).expect("generation succeeds");
-        let stale = sync_dir(&root, OUT_DIR, &files, Mode::Check).expect("check runs");
+        let generated = generate(&root, false).expect("generation succeeds");
+        let stale = sync_dir(&root, OUT_DIR, &generated.files, Mode::Check).expect("check runs");
         assert!(
             stale.is_empty(),
             "{OUT_DIR} is stale ({}); {FIX}",

@@ -15,14 +15,16 @@
 //! | [`pages`] | [`PageStream`](pages::PageStream): the pages or items of a paginated operation, read with `next().await` (feature `client`) |
 //! | [`Error`], [`InvalidResponse`] | the error every call returns |
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
-//! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money), three-state fields of request bodies, timestamps and dates |
+//! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`) |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
 //! | [`metric_names`] | the metric names Baseten documents |
 //! | `mock` | a fake server and metrics responses for tests (feature `mock`) |
 //!
 //! Everything but the HTTP client works without the default `client` feature, on serde and
-//! serde_json alone.
+//! serde_json alone. The value types some documents need are features of their own, which a
+//! generated crate enables only for the API areas whose types hold them: `jiff` (dates and
+//! times) and `decimal` (exact decimals).
 
 #![warn(missing_docs)]
 
@@ -30,6 +32,7 @@
 // No module of it imports one of the metrics layer (a test reads their `use` lines to check).
 #[cfg(feature = "client")]
 mod client;
+#[cfg(feature = "decimal")]
 mod decimal;
 mod decode;
 mod error;
@@ -69,10 +72,12 @@ pub use client::{
     API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, RuntimeClient,
 };
+#[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};
 pub use error::{Error, InvalidResponse};
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
+#[cfg(feature = "jiff")]
 pub use jiff;
 pub use patch::Patch;
 /// The HTTP client crate, at the version the runtime uses: build a `reqwest::Client` of your own
@@ -82,6 +87,7 @@ pub use reqwest;
 #[cfg(feature = "client")]
 pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
+#[cfg(feature = "decimal")]
 pub use rust_decimal;
 #[cfg(feature = "client")]
 pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};

@@ -12,13 +12,19 @@ use crate::tokens::{ident, type_tokens};
 /// The whole of `client.rs`.
 pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
     let base_url = surface.api.base_url.as_deref().unwrap_or_default();
-    let metrics = surface.entries.iter().map(emit_metrics_entry);
+    let metrics = surface
+        .entries
+        .iter()
+        .map(|entry| super::gate::gate_items(&entry.gate.attribute(), emit_metrics_entry(entry)));
     let models = (!surface.streams.is_empty()).then(|| {
         quote!(
             use super::models::*;
         )
     });
-    let streams = surface.streams.iter().map(emit_paginated);
+    let streams = surface
+        .streams
+        .iter()
+        .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
     let (client_example, builder_example) = examples(surface);
     let reexports = CLIENT_REEXPORTS.iter().map(|path| {
         let segments = path.split("::").map(ident);

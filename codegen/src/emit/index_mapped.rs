@@ -5,10 +5,19 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::index_mapped::{IndexMapped, RUNTIME_MODES, RUNTIME_UNITS, WireField};
+use crate::surface::features::Features;
 use crate::tokens::ident;
 
-pub(super) fn emit(shapes: &[IndexMapped], runtime: &TokenStream) -> TokenStream {
-    let impls = shapes.iter().map(emit_impls);
+/// Each shape's impls are compiled with its response type (which reaches the other two).
+pub(super) fn emit(
+    shapes: &[IndexMapped],
+    features: &Features,
+    runtime: &TokenStream,
+) -> TokenStream {
+    let impls = shapes.iter().map(|shape| {
+        let gate = features.type_gate(&shape.response).attribute();
+        super::gate::gate_items(&gate, emit_impls(shape))
+    });
     let imports = (!shapes.is_empty()).then(|| {
         quote! {
             use super::models::*;

@@ -16,7 +16,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         )
     });
     let fake = ident(FAKE_TYPE);
-    let expectations = surface.operations.iter().map(emit_expectation);
+    let expectations = surface
+        .operations
+        .iter()
+        .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_expectation(op)));
     let expectation_of = |name: &str| {
         surface
             .operations
@@ -38,8 +41,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             " The requests [`Client::{}`](super::Client::{}) sends: [`{target}`](Self::{target}).",
             entry.method, entry.method
         );
+        let gate = entry.gate.attribute();
         Some(quote! {
             #[doc = #doc]
+            #gate
             pub fn #alias(&self, #(#ids: &str),*) -> rt::mock::Expectation<'_, #response> {
                 self.#target(#(#ids),*)
             }

@@ -2,6 +2,7 @@
 //! tokens (deciding no name and recognising no shape); formatting happens here once.
 
 mod client;
+mod gate;
 mod index_mapped;
 mod mock;
 mod models;
@@ -54,7 +55,9 @@ pub(crate) fn emit_files(
         },
         Job {
             file: "index_mapped.rs",
-            emit: Box::new(move || index_mapped::emit(&surface.index_mapped, &runtime_tokens())),
+            emit: Box::new(move || {
+                index_mapped::emit(&surface.index_mapped, &surface.features, &runtime_tokens())
+            }),
         },
         Job {
             file: "operations.rs",

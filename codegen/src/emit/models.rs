@@ -62,7 +62,16 @@ fn gate_attribute(gate: Gate) -> TokenStream {
 /// Write-only structs (used by request bodies alone) get `Patch<T>` for their optional
 /// nullable fields; a struct gets `Default` when every field is optional.
 pub(super) fn emit_types(defs: &[&TypeDef], surface: &Surface<'_>) -> TokenStream {
-    let items = defs.iter().map(|def| match def {
+    let items = defs.iter().map(|def| {
+        let gate = surface.features.type_gate(def.name()).attribute();
+        super::gate::gate_items(&gate, emit_type(def, surface))
+    });
+    quote!(#(#items)*)
+}
+
+/// One type's items, ungated.
+fn emit_type(def: &TypeDef, surface: &Surface<'_>) -> TokenStream {
+    match def {
         TypeDef::Struct(def) => {
             // The surface names every struct's methods; never a struct left out for want of them.
             let computed;
@@ -81,8 +90,7 @@ pub(super) fn emit_types(defs: &[&TypeDef], surface: &Surface<'_>) -> TokenStrea
         TypeDef::Union(def) => emit_union(def, surface.serde_impls(&def.name)),
         TypeDef::Untagged(def) => emit_untagged(def, surface.serde_impls(&def.name)),
         TypeDef::IntEnum(def) => emit_int_enum(def),
-    });
-    quote!(#(#items)*)
+    }
 }
 
 fn emit_struct(

@@ -26,8 +26,12 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
 /// A run of operations: their query structs, then one `impl Client` block with their methods.
 /// `operations.rs` is the header, then every run in order.
 pub(super) fn emit_operations(operations: &[OperationSurface<'_>]) -> TokenStream {
-    let query_types = operations.iter().map(emit_query_type);
-    let methods = operations.iter().map(|op| emit_method(op.operation));
+    let query_types = operations
+        .iter()
+        .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_query_type(op)));
+    let methods = operations
+        .iter()
+        .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_method(op.operation)));
     quote! {
         #(#query_types)*
 

@@ -23,6 +23,7 @@ use crate::select::Selection;
 use crate::{Config, Error, Note};
 
 mod access;
+pub(crate) mod areas;
 mod convert;
 mod cycles;
 mod merge;
@@ -67,6 +68,20 @@ pub enum TypeDef {
     Untagged(UntaggedDef),
     /// An integer enum (`type: integer, enum: [...]`), open to values the document does not list.
     IntEnum(IntEnumDef),
+}
+
+impl TypeDef {
+    /// Its Rust name.
+    pub fn name(&self) -> &str {
+        match self {
+            TypeDef::Struct(def) => &def.name,
+            TypeDef::Enum(def) => &def.name,
+            TypeDef::Alias(def) => &def.name,
+            TypeDef::Union(def) => &def.name,
+            TypeDef::Untagged(def) => &def.name,
+            TypeDef::IntEnum(def) => &def.name,
+        }
+    }
 }
 
 /// A union told apart by JSON kind: one variant per member, at most one per kind.
@@ -280,6 +295,8 @@ pub struct Operation {
     pub path: String,
     /// The document's tags for it.
     pub tags: Vec<String>,
+    /// Its API area: the Cargo feature it is compiled with (see `ir::areas`).
+    pub area: String,
     /// Rustdoc text.
     pub doc: Option<String>,
     /// Path parameters in template order (a placeholder written twice is one parameter).
@@ -469,6 +486,7 @@ pub(crate) fn build(
     }
     let mut operations = builder.operations(selection, config)?;
     operations.sort_by(|a, b| a.name.cmp(&b.name));
+    let area_lock = areas::assign(&mut operations, config)?;
     if config.strict
         && let Some(first) = builder.left_out.first()
     {
@@ -519,6 +537,7 @@ pub(crate) fn build(
         client_methods: lock.client_methods.clone(),
         fake_methods: lock.fake_methods.clone(),
         support_types: lock.support_types.clone(),
+        areas: area_lock,
     };
     let base_url = spec
         .servers

@@ -243,6 +243,8 @@ impl<'a> Builder<'a> {
             method: method.to_ascii_uppercase(),
             path: path.to_owned(),
             tags: operation.tags.clone(),
+            // Given with every operation in view (`ir::areas`).
+            area: String::new(),
             doc: (!doc.is_empty()).then_some(doc),
             path_params: ordered,
             fixed_query,

@@ -193,11 +193,12 @@ impl Surface<'_> {
         for op in &self.operations {
             let operation = op.operation;
             let endpoint = format!("[{} {}]", operation.method, operation.path);
+            let gate = op.gate.listing();
             push(
                 "fn",
                 format!("{CLIENT_TYPE}::{}", operation.name),
                 format!(
-                    "{} {endpoint}",
+                    "{gate} {} {endpoint}",
                     method(
                         "&self",
                         &operation_arguments(operation),
@@ -213,7 +214,7 @@ impl Surface<'_> {
                 "fn",
                 format!("mock::{FAKE_TYPE}::{}", op.expectation),
                 format!(
-                    "{} {endpoint}",
+                    "{gate} {} {endpoint}",
                     method(
                         "&self",
                         &path_strings(operation, "&str"),
@@ -225,7 +226,7 @@ impl Surface<'_> {
                 push(
                     "struct",
                     format!("operations::{query}"),
-                    "Default".to_owned(),
+                    format!("{gate} Default"),
                 );
                 for (param, setter) in operation.optional_query.iter().zip(&op.query_setters) {
                     let field = match &param.ty {
@@ -256,11 +257,12 @@ impl Surface<'_> {
             let operation = entry.operation;
             let endpoint = format!("[{} {}]", operation.method, operation.path);
             let strings = path_strings(operation, "impl Into<String>");
+            let gate = entry.gate.listing();
             push(
                 "fn",
                 format!("{CLIENT_TYPE}::{}", entry.method),
                 format!(
-                    "{} {endpoint}",
+                    "{gate} {} {endpoint}",
                     method(
                         "&self",
                         &strings,
@@ -271,7 +273,7 @@ impl Surface<'_> {
             push(
                 "struct",
                 format!("client::{}", entry.operation_type),
-                format!("rt::MetricsOperation<Response = {}>", entry.response),
+                format!("{gate} rt::MetricsOperation<Response = {}>", entry.response),
             );
             for (alias, result) in [
                 (&entry.results.current, "CurrentMetrics"),
@@ -281,14 +283,14 @@ impl Surface<'_> {
                 push(
                     "type",
                     format!("client::{alias}"),
-                    format!("rt::{result}<{}>", entry.response),
+                    format!("{gate} rt::{result}<{}>", entry.response),
                 );
             }
             push(
                 "fn",
                 format!("mock::{FAKE_TYPE}::{}", entry.expectation),
                 format!(
-                    "{} {endpoint}",
+                    "{gate} {} {endpoint}",
                     method(
                         "&self",
                         &path_strings(operation, "&str"),
@@ -300,6 +302,7 @@ impl Surface<'_> {
         for stream in &self.streams {
             let operation = stream.operation;
             let endpoint = format!("[{} {}]", operation.method, operation.path);
+            let gate = stream.gate.listing();
             let mut arguments = path_strings(operation, "impl Into<String>");
             if let Some(query) = &operation.query_type {
                 arguments.push(format!("query: &{query}"));
@@ -312,7 +315,7 @@ impl Surface<'_> {
                     "fn",
                     format!("{CLIENT_TYPE}::{name}"),
                     format!(
-                        "{} {endpoint}",
+                        "{gate} {} {endpoint}",
                         method(
                             "&self",
                             &arguments,
@@ -320,6 +323,19 @@ impl Surface<'_> {
                         )
                     ),
                 );
+            }
+        }
+        // A type's own line carries its gate; its fields, variants and methods go with it.
+        for line in &mut lines {
+            if let Some(name) = line.path.strip_prefix("models::")
+                && self.api.types.contains_key(name)
+            {
+                let gate = self.features.type_gate(name).listing();
+                line.signature = if line.signature.is_empty() {
+                    gate
+                } else {
+                    format!("{gate} {}", line.signature)
+                };
             }
         }
         // By path: a type's fields, methods and variants follow it.

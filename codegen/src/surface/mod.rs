@@ -19,6 +19,7 @@
 
 pub(crate) mod builders;
 pub(crate) mod examples;
+pub(crate) mod features;
 pub(crate) mod listing;
 pub(crate) mod shapes;
 pub(crate) mod write_only;
@@ -117,6 +118,8 @@ pub(crate) struct Surface<'a> {
     pub(crate) write_only: BTreeSet<String>,
     /// Every type's serde impls, by name: each direction only where the wire needs it.
     pub(crate) serde: BTreeMap<String, SerdeImpls>,
+    /// The crate's Cargo features (API areas) and the gate of every item.
+    pub(crate) features: features::Features,
     /// The index-mapped responses, which get the runtime's alignment traits.
     pub(crate) index_mapped: Vec<IndexMapped>,
     /// Constructor, setter and clearer names of every struct, by type name.
@@ -151,6 +154,8 @@ pub(crate) struct OperationSurface<'a> {
     pub(crate) query_setters: Vec<String>,
     /// The fake's expectation (`on_<operation>`).
     pub(crate) expectation: String,
+    /// The features its method, query struct and expectation are compiled with.
+    pub(crate) gate: features::FeatureGate,
 }
 
 /// One operation of the metrics shape and the names its typestate request gets.
@@ -171,6 +176,8 @@ pub(crate) struct MetricsEntry<'a> {
     pub(crate) client_field: String,
     /// Short names of the request's checked results, one per mode.
     pub(crate) results: ModeResults,
+    /// The features its items are compiled with.
+    pub(crate) gate: features::FeatureGate,
 }
 
 /// The type aliases naming a metrics request's checked result in each mode, e.g.
@@ -194,6 +201,8 @@ pub(crate) struct PageStream<'a> {
     /// one per path parameter).
     pub(crate) client_local: String,
     pub(crate) cursor_local: String,
+    /// The features its methods are compiled with.
+    pub(crate) gate: features::FeatureGate,
 }
 
 /// One scope of names (a type's methods, a module's types, a body's locals), honouring the
@@ -266,6 +275,7 @@ pub(crate) fn build<'a>(
     let write_only = write_only::write_only_types(api);
     let index_mapped = crate::index_mapped::recognise(&api.types);
     let serde = write_only::directions(api, &index_mapped).all_serde_impls(api);
+    let features = features::Features::of(api);
     let structs = api
         .types
         .values()
@@ -314,6 +324,7 @@ pub(crate) fn build<'a>(
                 &operation_identity(operation),
                 &format!("on_{}", operation.name),
             ),
+            gate: features::Features::operation_gate(operation),
         })
         .collect();
     // Support structs live beside `Client` in `client.rs`, which sees every model type.
@@ -373,6 +384,7 @@ pub(crate) fn build<'a>(
             expectation,
             client_field,
             results,
+            gate: features::Features::operation_gate(operation),
         });
     }
 
@@ -398,6 +410,7 @@ pub(crate) fn build<'a>(
             items,
             client_local: scope.claim("client", "client"),
             cursor_local: scope.claim("cursor", "cursor"),
+            gate: features::Features::operation_gate(operation),
         });
     }
 
@@ -411,6 +424,7 @@ pub(crate) fn build<'a>(
         api,
         write_only,
         serde,
+        features,
         index_mapped,
         structs,
         operations,

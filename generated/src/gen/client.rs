@@ -133,21 +133,25 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
 /// What [`Client::deployment_metrics`]`(..).current().send()` returns for `GET
 /// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
 /// `CurrentMetrics<GetModelMetricsResponseV1>`.
+#[cfg(feature = "metrics")]
 pub type DeploymentMetricsCurrent = rt::CurrentMetrics<
     super::models::GetModelMetricsResponseV1,
 >;
 /// What [`Client::deployment_metrics`]`(..).summary(window).send()` returns for `GET
 /// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
 /// `SummaryMetrics<GetModelMetricsResponseV1>`.
+#[cfg(feature = "metrics")]
 pub type DeploymentMetricsSummary = rt::SummaryMetrics<
     super::models::GetModelMetricsResponseV1,
 >;
 /// What [`Client::deployment_metrics`]`(..).series(window).send()` returns for `GET
 /// /v1/models/{model_id}/deployments/{deployment_id}/metrics`: the checked response,
 /// `SeriesMetrics<GetModelMetricsResponseV1>`.
+#[cfg(feature = "metrics")]
 pub type DeploymentMetricsSeries = rt::SeriesMetrics<
     super::models::GetModelMetricsResponseV1,
 >;
+#[cfg(feature = "metrics")]
 impl Client {
     /// A metrics request for `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
     /// ([`Client::get_model_deployment_metrics`]) whose mode is part of its type; choose one next
@@ -167,6 +171,7 @@ impl Client {
 
 /// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics` as the runtime's metrics
 /// operation: the client and the ids of one [`Client::deployment_metrics`] request.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone)]
 pub struct DeploymentMetricsOperation {
     client: Client,
@@ -174,6 +179,7 @@ pub struct DeploymentMetricsOperation {
     deployment_id: ::std::string::String,
 }
 
+#[cfg(feature = "metrics")]
 impl rt::MetricsOperation for DeploymentMetricsOperation {
     type Response = super::models::GetModelMetricsResponseV1;
 
@@ -205,21 +211,25 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
 /// What [`Client::environment_metrics`]`(..).current().send()` returns for `GET
 /// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
 /// `CurrentMetrics<GetModelMetricsResponseV1>`.
+#[cfg(feature = "metrics")]
 pub type EnvironmentMetricsCurrent = rt::CurrentMetrics<
     super::models::GetModelMetricsResponseV1,
 >;
 /// What [`Client::environment_metrics`]`(..).summary(window).send()` returns for `GET
 /// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
 /// `SummaryMetrics<GetModelMetricsResponseV1>`.
+#[cfg(feature = "metrics")]
 pub type EnvironmentMetricsSummary = rt::SummaryMetrics<
     super::models::GetModelMetricsResponseV1,
 >;
 /// What [`Client::environment_metrics`]`(..).series(window).send()` returns for `GET
 /// /v1/models/{model_id}/environments/{env_name}/metrics`: the checked response,
 /// `SeriesMetrics<GetModelMetricsResponseV1>`.
+#[cfg(feature = "metrics")]
 pub type EnvironmentMetricsSeries = rt::SeriesMetrics<
     super::models::GetModelMetricsResponseV1,
 >;
+#[cfg(feature = "metrics")]
 impl Client {
     /// A metrics request for `GET /v1/models/{model_id}/environments/{env_name}/metrics`
     /// ([`Client::get_model_environment_metrics`]) whose mode is part of its type; choose one next
@@ -239,6 +249,7 @@ impl Client {
 
 /// `GET /v1/models/{model_id}/environments/{env_name}/metrics` as the runtime's metrics operation:
 /// the client and the ids of one [`Client::environment_metrics`] request.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone)]
 pub struct EnvironmentMetricsOperation {
     client: Client,
@@ -246,6 +257,7 @@ pub struct EnvironmentMetricsOperation {
     env_name: ::std::string::String,
 }
 
+#[cfg(feature = "metrics")]
 impl rt::MetricsOperation for EnvironmentMetricsOperation {
     type Response = super::models::GetModelMetricsResponseV1;
 
@@ -270,6 +282,7 @@ impl rt::MetricsOperation for EnvironmentMetricsOperation {
     }
 }
 
+#[cfg(feature = "audit-logs")]
 impl Client {
     /// Every page of [`Client::get_audit_logs`] (`GET /v1/audit_logs`), each fetched when the
     /// stream is read: the first without a cursor, then each with the cursor the last returned,

@@ -6,6 +6,7 @@ use super::models::*;
 use crate::runtime as rt;
 use std::collections::BTreeMap;
 
+#[cfg(feature = "metrics")]
 impl rt::IndexMappedResponse for GetModelMetricsResponseV1 {
     type Descriptor = ModelMetricDescriptorV1;
 
@@ -45,6 +46,7 @@ impl rt::IndexMappedResponse for GetModelMetricsResponseV1 {
     }
 }
 
+#[cfg(feature = "metrics")]
 impl rt::IndexMappedDescriptor for ModelMetricDescriptorV1 {
     fn name(&self) -> &str {
         &self.name
@@ -75,6 +77,7 @@ impl rt::IndexMappedDescriptor for ModelMetricDescriptorV1 {
     }
 }
 
+#[cfg(feature = "metrics")]
 impl rt::IndexMappedValueSet for ModelMetricValueSetV1 {
     fn start_epoch_millis(&self) -> i64 {
         self.start_epoch_millis

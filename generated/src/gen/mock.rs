@@ -69,6 +69,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/audit_logs` ([`Client::get_audit_logs`](super::Client::get_audit_logs))
     /// with these path parameters.
+    #[cfg(feature = "audit-logs")]
     pub fn on_get_audit_logs(
         &self,
     ) -> rt::mock::Expectation<'_, ListAuditLogsResponseV1> {
@@ -79,6 +80,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/billing/usage_summary`
     /// ([`Client::get_billing_usage_summary`](super::Client::get_billing_usage_summary)) with these
     /// path parameters.
+    #[cfg(feature = "billing")]
     pub fn on_get_billing_usage_summary(
         &self,
     ) -> rt::mock::Expectation<'_, UsageSummaryV1> {
@@ -88,6 +90,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/models/{model_id}` ([`Client::get_model`](super::Client::get_model))
     /// with these path parameters.
+    #[cfg(feature = "models")]
     pub fn on_get_model(&self, model_id: &str) -> rt::mock::Expectation<'_, ModelV1> {
         let path = rt::mock::fill_path(
             "/v1/models/{model_id}",
@@ -99,6 +102,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}`
     /// ([`Client::get_model_deployment`](super::Client::get_model_deployment)) with these path
     /// parameters.
+    #[cfg(feature = "models")]
     pub fn on_get_model_deployment(
         &self,
         model_id: &str,
@@ -114,6 +118,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
     /// ([`Client::get_model_deployment_metrics`](super::Client::get_model_deployment_metrics)) with
     /// these path parameters.
+    #[cfg(feature = "metrics")]
     pub fn on_get_model_deployment_metrics(
         &self,
         model_id: &str,
@@ -129,6 +134,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/models/{model_id}/deployments`
     /// ([`Client::get_model_deployments`](super::Client::get_model_deployments)) with these path
     /// parameters.
+    #[cfg(feature = "models")]
     pub fn on_get_model_deployments(
         &self,
         model_id: &str,
@@ -143,6 +149,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/models/{model_id}/environments/{env_name}`
     /// ([`Client::get_model_environment`](super::Client::get_model_environment)) with these path
     /// parameters.
+    #[cfg(feature = "models")]
     pub fn on_get_model_environment(
         &self,
         model_id: &str,
@@ -158,6 +165,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/models/{model_id}/environments/{env_name}/metrics`
     /// ([`Client::get_model_environment_metrics`](super::Client::get_model_environment_metrics))
     /// with these path parameters.
+    #[cfg(feature = "metrics")]
     pub fn on_get_model_environment_metrics(
         &self,
         model_id: &str,
@@ -173,6 +181,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/models/{model_id}/environments`
     /// ([`Client::get_model_environments`](super::Client::get_model_environments)) with these path
     /// parameters.
+    #[cfg(feature = "models")]
     pub fn on_get_model_environments(
         &self,
         model_id: &str,
@@ -186,6 +195,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/models` ([`Client::get_models`](super::Client::get_models)) with these
     /// path parameters.
+    #[cfg(feature = "models")]
     pub fn on_get_models(&self) -> rt::mock::Expectation<'_, ModelsV1> {
         let path = rt::mock::fill_path("/v1/models", &[]);
         self.server.on("GET", path)
@@ -194,6 +204,7 @@ impl FakeBaseten {
     /// Requests of `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings`
     /// ([`Client::patch_model_deployment_autoscaling_settings`](super::Client::patch_model_deployment_autoscaling_settings))
     /// with these path parameters.
+    #[cfg(feature = "models")]
     pub fn on_patch_model_deployment_autoscaling_settings(
         &self,
         model_id: &str,
@@ -209,6 +220,7 @@ impl FakeBaseten {
     /// Requests of `PATCH /v1/models/{model_id}/environments/{env_name}`
     /// ([`Client::patch_model_environment`](super::Client::patch_model_environment)) with these
     /// path parameters.
+    #[cfg(feature = "models")]
     pub fn on_patch_model_environment(
         &self,
         model_id: &str,
@@ -223,6 +235,7 @@ impl FakeBaseten {
 
     /// The requests [`Client::deployment_metrics`](super::Client::deployment_metrics) sends:
     /// [`on_get_model_deployment_metrics`](Self::on_get_model_deployment_metrics).
+    #[cfg(feature = "metrics")]
     pub fn on_deployment_metrics(
         &self,
         model_id: &str,
@@ -233,6 +246,7 @@ impl FakeBaseten {
 
     /// The requests [`Client::environment_metrics`](super::Client::environment_metrics) sends:
     /// [`on_get_model_environment_metrics`](Self::on_get_model_environment_metrics).
+    #[cfg(feature = "metrics")]
     pub fn on_environment_metrics(
         &self,
         model_id: &str,

@@ -20,10 +20,15 @@ pub mod client;
 #[cfg(feature = "mock")]
 pub mod mock;
 
-/// The value types of the models: exact decimals (money), the three states of an optional
-/// nullable field of a request body, and dates and times.
+/// The value types of the models: exact decimals (money, feature `decimal`), the three states
+/// of an optional nullable field of a request body, and dates and times (feature `jiff`). The
+/// API areas whose types hold decimals or dates enable those features.
 pub mod primitives {
-    pub use crate::runtime::{Decimal, DecimalError, Patch, jiff};
+    pub use crate::runtime::Patch;
+    #[cfg(feature = "decimal")]
+    pub use crate::runtime::{Decimal, DecimalError};
+    #[cfg(feature = "jiff")]
+    pub use crate::runtime::jiff;
 }
 
 /// What an [`Error`](crate::Error) carries: text from a server (scrubbed of the API key,
@@ -44,7 +49,10 @@ pub use client::{Client, ClientBuilder};
 
 // The names this root had before each item got one path, kept for one release.
 #[doc(hidden)]
-pub use runtime::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet, index_mapped, jiff};
+pub use runtime::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet, index_mapped};
+#[cfg(feature = "jiff")]
+#[doc(hidden)]
+pub use runtime::jiff;
 #[doc(hidden)]
 #[deprecated(note = "moved to `requests::Window`")]
 pub type Window = runtime::requests::Window;
@@ -69,6 +77,7 @@ pub type MetricsMode = runtime::requests::MetricsMode;
 #[doc(hidden)]
 #[deprecated(note = "moved to `requests::ResponseError`")]
 pub type ResponseError = runtime::requests::ResponseError;
+#[cfg(feature = "decimal")]
 #[doc(hidden)]
 #[deprecated(note = "moved to `primitives::Decimal`")]
 pub type Decimal = runtime::Decimal;

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogActorTypeV1 {
@@ -27,6 +28,7 @@ pub enum AuditLogActorTypeV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogActorTypeV1,
     Unknown,
@@ -40,6 +42,7 @@ rt::open_enum_impls!(
 );
 
 /// The person, key or system that took an action.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -58,6 +61,7 @@ pub struct AuditLogActorV1 {
     pub api_key_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogActorV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(type_: impl Into<AuditLogActorTypeV1>) -> Self {
@@ -97,6 +101,7 @@ impl AuditLogActorV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogApiKeyTypeV1 {
@@ -124,6 +129,7 @@ pub enum AuditLogApiKeyTypeV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogApiKeyTypeV1,
     Unknown,
@@ -142,6 +148,7 @@ rt::open_enum_impls!(
 );
 
 /// One recorded action, who took it, and through what.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -170,6 +177,7 @@ pub struct AuditLogEntryV1 {
     pub client_session_id: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEntryV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -225,6 +233,7 @@ impl AuditLogEntryV1 {
 ///
 /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
 /// fallback variant with the value kept whole.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AuditLogEntryV1EventData {
@@ -326,6 +335,7 @@ pub enum AuditLogEntryV1EventData {
     Unknown(::serde_json::Value),
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEntryV1EventData {
     /// The property that carries the tag.
     pub const TAG_PROPERTY: &'static str = "event_type";
@@ -401,6 +411,7 @@ impl AuditLogEntryV1EventData {
     }
 }
 
+#[cfg(feature = "audit-logs")]
 #[cfg(feature = "mock")]
 impl serde::Serialize for AuditLogEntryV1EventData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -754,6 +765,7 @@ impl serde::Serialize for AuditLogEntryV1EventData {
     }
 }
 
+#[cfg(feature = "audit-logs")]
 impl<'de> serde::Deserialize<'de> for AuditLogEntryV1EventData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -869,6 +881,7 @@ impl<'de> serde::Deserialize<'de> for AuditLogEntryV1EventData {
 }
 
 /// Someone issued a new API key.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -880,6 +893,7 @@ pub struct AuditLogEventApiKeyCreatedV1 {
     pub prefix: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventApiKeyCreatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -899,6 +913,7 @@ impl AuditLogEventApiKeyCreatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventApiKeyCreatedV1EventType {
@@ -908,6 +923,7 @@ pub enum AuditLogEventApiKeyCreatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventApiKeyCreatedV1EventType,
     Unknown,
@@ -917,6 +933,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone revoked an API key.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -928,6 +945,7 @@ pub struct AuditLogEventApiKeyDeletedV1 {
     pub prefix: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventApiKeyDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -947,6 +965,7 @@ impl AuditLogEventApiKeyDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventApiKeyDeletedV1EventType {
@@ -956,6 +975,7 @@ pub enum AuditLogEventApiKeyDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventApiKeyDeletedV1EventType,
     Unknown,
@@ -968,6 +988,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventAutoscalingScheduleActionV1 {
@@ -983,6 +1004,7 @@ pub enum AuditLogEventAutoscalingScheduleActionV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventAutoscalingScheduleActionV1,
     Unknown,
@@ -995,6 +1017,7 @@ rt::open_enum_impls!(
 );
 
 /// One autoscaling schedule's settings before and after a change.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1009,6 +1032,7 @@ pub struct AuditLogEventAutoscalingScheduleChangeV1 {
     pub current: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventAutoscalingScheduleChangeV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1029,6 +1053,7 @@ impl AuditLogEventAutoscalingScheduleChangeV1 {
 /// An autoscaling schedule as recorded in the audit log: its window and the settings it applies.
 /// Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at` and
 /// `end_at`.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1067,6 +1092,7 @@ pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
     pub end_at: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventAutoscalingScheduleSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -1128,6 +1154,7 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
 }
 
 /// Autoscaling settings as recorded in the audit log.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1147,6 +1174,7 @@ pub struct AuditLogEventAutoscalingSettingsV1 {
     pub max_scale_down_rate: Option<f64>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventAutoscalingSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -1174,6 +1202,7 @@ impl AuditLogEventAutoscalingSettingsV1 {
 }
 
 /// Someone removed a chain, with its deployments.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1185,6 +1214,7 @@ pub struct AuditLogEventChainDeletedV1 {
     pub chain_deployment_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1204,6 +1234,7 @@ impl AuditLogEventChainDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainDeletedV1EventType {
@@ -1213,6 +1244,7 @@ pub enum AuditLogEventChainDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainDeletedV1EventType,
     Unknown,
@@ -1222,6 +1254,7 @@ rt::open_enum_impls!(
 );
 
 /// A new deployment of a chain was created.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1236,6 +1269,7 @@ pub struct AuditLogEventChainDeployedV1 {
     pub publish: bool,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeployedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1261,6 +1295,7 @@ impl AuditLogEventChainDeployedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainDeployedV1EventType {
@@ -1270,6 +1305,7 @@ pub enum AuditLogEventChainDeployedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainDeployedV1EventType,
     Unknown,
@@ -1279,6 +1315,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a chain deployment on.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1291,6 +1328,7 @@ pub struct AuditLogEventChainDeploymentActivatedV1 {
     pub chain_deployment_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentActivatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1312,6 +1350,7 @@ impl AuditLogEventChainDeploymentActivatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainDeploymentActivatedV1EventType {
@@ -1321,6 +1360,7 @@ pub enum AuditLogEventChainDeploymentActivatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainDeploymentActivatedV1EventType,
     Unknown,
@@ -1330,6 +1370,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a chain deployment off.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1342,6 +1383,7 @@ pub struct AuditLogEventChainDeploymentDeactivatedV1 {
     pub chain_deployment_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentDeactivatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1363,6 +1405,7 @@ impl AuditLogEventChainDeploymentDeactivatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainDeploymentDeactivatedV1EventType {
@@ -1372,6 +1415,7 @@ pub enum AuditLogEventChainDeploymentDeactivatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainDeploymentDeactivatedV1EventType,
     Unknown,
@@ -1381,6 +1425,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a chain deployment.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1393,6 +1438,7 @@ pub struct AuditLogEventChainDeploymentDeletedV1 {
     pub deployment_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1414,6 +1460,7 @@ impl AuditLogEventChainDeploymentDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainDeploymentDeletedV1EventType {
@@ -1423,6 +1470,7 @@ pub enum AuditLogEventChainDeploymentDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainDeploymentDeletedV1EventType,
     Unknown,
@@ -1432,6 +1480,7 @@ rt::open_enum_impls!(
 );
 
 /// A chain deployment was promoted into an environment.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1448,6 +1497,7 @@ pub struct AuditLogEventChainDeploymentPromotedV1 {
     pub environment_id: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentPromotedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1473,6 +1523,7 @@ impl AuditLogEventChainDeploymentPromotedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainDeploymentPromotedV1EventType {
@@ -1482,6 +1533,7 @@ pub enum AuditLogEventChainDeploymentPromotedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainDeploymentPromotedV1EventType,
     Unknown,
@@ -1491,6 +1543,7 @@ rt::open_enum_impls!(
 );
 
 /// An environment was created for a chain.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1507,6 +1560,7 @@ pub struct AuditLogEventChainEnvironmentCreatedV1 {
     pub ramp_up_duration_seconds: Option<i64>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainEnvironmentCreatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1532,6 +1586,7 @@ impl AuditLogEventChainEnvironmentCreatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainEnvironmentCreatedV1EventType {
@@ -1541,6 +1596,7 @@ pub enum AuditLogEventChainEnvironmentCreatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainEnvironmentCreatedV1EventType,
     Unknown,
@@ -1550,6 +1606,7 @@ rt::open_enum_impls!(
 );
 
 /// A chain environment's promotion settings changed.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1566,6 +1623,7 @@ pub struct AuditLogEventChainEnvironmentUpdatedV1 {
     pub ramp_up_duration_seconds: Option<i64>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainEnvironmentUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1591,6 +1649,7 @@ impl AuditLogEventChainEnvironmentUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainEnvironmentUpdatedV1EventType {
@@ -1600,6 +1659,7 @@ pub enum AuditLogEventChainEnvironmentUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainEnvironmentUpdatedV1EventType,
     Unknown,
@@ -1609,6 +1669,7 @@ rt::open_enum_impls!(
 );
 
 /// A chainlet's autoscaling settings changed; the top-level fields are the new settings.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1639,6 +1700,7 @@ pub struct AuditLogEventChainletAutoscalingSettingsChangedV1 {
     pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -1685,6 +1747,7 @@ impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainletAutoscalingSettingsChangedV1EventType {
@@ -1694,6 +1757,7 @@ pub enum AuditLogEventChainletAutoscalingSettingsChangedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainletAutoscalingSettingsChangedV1EventType,
     Unknown,
@@ -1703,6 +1767,7 @@ rt::open_enum_impls!(
 );
 
 /// A chainlet was moved to another instance type.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1719,6 +1784,7 @@ pub struct AuditLogEventChainletInstanceTypeChangedV1 {
     pub instance_type_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventChainletInstanceTypeChangedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -1747,6 +1813,7 @@ impl AuditLogEventChainletInstanceTypeChangedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventChainletInstanceTypeChangedV1EventType {
@@ -1756,6 +1823,7 @@ pub enum AuditLogEventChainletInstanceTypeChangedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventChainletInstanceTypeChangedV1EventType,
     Unknown,
@@ -1766,6 +1834,7 @@ rt::open_enum_impls!(
 
 /// The role granted to a directory (SSO) group changed, organization-wide or, when a team is named,
 /// within that team.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1780,6 +1849,7 @@ pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
     pub team_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventDirectoryGroupRoleUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1803,6 +1873,7 @@ impl AuditLogEventDirectoryGroupRoleUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventDirectoryGroupRoleUpdatedV1EventType {
@@ -1812,6 +1883,7 @@ pub enum AuditLogEventDirectoryGroupRoleUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
     Unknown,
@@ -1822,6 +1894,7 @@ rt::open_enum_impls!(
 
 /// An environment was created for a model; the fields are its initial autoscaling and promotion
 /// settings.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1871,6 +1944,7 @@ pub struct AuditLogEventEnvironmentCreatedV1 {
     pub event_type: AuditLogEventEnvironmentCreatedV1EventType,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentCreatedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -1939,6 +2013,7 @@ impl AuditLogEventEnvironmentCreatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventEnvironmentCreatedV1EventType {
@@ -1948,6 +2023,7 @@ pub enum AuditLogEventEnvironmentCreatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventEnvironmentCreatedV1EventType,
     Unknown,
@@ -1957,6 +2033,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed one of a model's environments.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -1967,6 +2044,7 @@ pub struct AuditLogEventEnvironmentDeletedV1 {
     pub environment_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -1986,6 +2064,7 @@ impl AuditLogEventEnvironmentDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventEnvironmentDeletedV1EventType {
@@ -1995,6 +2074,7 @@ pub enum AuditLogEventEnvironmentDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventEnvironmentDeletedV1EventType,
     Unknown,
@@ -2004,6 +2084,7 @@ rt::open_enum_impls!(
 );
 
 /// An environment's autoscaling and promotion settings as recorded in the audit log.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2047,6 +2128,7 @@ pub struct AuditLogEventEnvironmentSettingsV1 {
     pub request_backpressure_policy: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -2105,6 +2187,7 @@ impl AuditLogEventEnvironmentSettingsV1 {
 
 /// A model environment's settings changed; the top-level fields are the new settings and
 /// `previous_settings` the old ones.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2160,6 +2243,7 @@ pub struct AuditLogEventEnvironmentUpdatedV1 {
     pub previous_settings: Option<AuditLogEventEnvironmentSettingsV1>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -2232,6 +2316,7 @@ impl AuditLogEventEnvironmentUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventEnvironmentUpdatedV1EventType {
@@ -2241,6 +2326,7 @@ pub enum AuditLogEventEnvironmentUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventEnvironmentUpdatedV1EventType,
     Unknown,
@@ -2250,6 +2336,7 @@ rt::open_enum_impls!(
 );
 
 /// A gateway endpoint was created.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2259,6 +2346,7 @@ pub struct AuditLogEventGatewayEndpointCreatedV1 {
     pub slug: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventGatewayEndpointCreatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2276,6 +2364,7 @@ impl AuditLogEventGatewayEndpointCreatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventGatewayEndpointCreatedV1EventType {
@@ -2285,6 +2374,7 @@ pub enum AuditLogEventGatewayEndpointCreatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventGatewayEndpointCreatedV1EventType,
     Unknown,
@@ -2294,6 +2384,7 @@ rt::open_enum_impls!(
 );
 
 /// A gateway endpoint was deleted.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2303,6 +2394,7 @@ pub struct AuditLogEventGatewayEndpointDeletedV1 {
     pub slug: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventGatewayEndpointDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2320,6 +2412,7 @@ impl AuditLogEventGatewayEndpointDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventGatewayEndpointDeletedV1EventType {
@@ -2329,6 +2422,7 @@ pub enum AuditLogEventGatewayEndpointDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventGatewayEndpointDeletedV1EventType,
     Unknown,
@@ -2338,6 +2432,7 @@ rt::open_enum_impls!(
 );
 
 /// A gateway endpoint was changed.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2350,6 +2445,7 @@ pub struct AuditLogEventGatewayEndpointUpdatedV1 {
     pub previous_slug: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventGatewayEndpointUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2369,6 +2465,7 @@ impl AuditLogEventGatewayEndpointUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventGatewayEndpointUpdatedV1EventType {
@@ -2378,6 +2475,7 @@ pub enum AuditLogEventGatewayEndpointUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventGatewayEndpointUpdatedV1EventType,
     Unknown,
@@ -2387,6 +2485,7 @@ rt::open_enum_impls!(
 );
 
 /// A model was deleted, with all its deployments.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2396,6 +2495,7 @@ pub struct AuditLogEventModelDeletedV1 {
     pub model_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2413,6 +2513,7 @@ impl AuditLogEventModelDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeletedV1EventType {
@@ -2422,6 +2523,7 @@ pub enum AuditLogEventModelDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeletedV1EventType,
     Unknown,
@@ -2431,6 +2533,7 @@ rt::open_enum_impls!(
 );
 
 /// A new deployment of a model was created.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2450,6 +2553,7 @@ pub struct AuditLogEventModelDeployedV1 {
     pub environment_name: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeployedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -2480,6 +2584,7 @@ impl AuditLogEventModelDeployedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeployedV1EventType {
@@ -2489,6 +2594,7 @@ pub enum AuditLogEventModelDeployedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeployedV1EventType,
     Unknown,
@@ -2498,6 +2604,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a model deployment on.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2509,6 +2616,7 @@ pub struct AuditLogEventModelDeploymentActivatedV1 {
     pub deployment_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentActivatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2530,6 +2638,7 @@ impl AuditLogEventModelDeploymentActivatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentActivatedV1EventType {
@@ -2539,6 +2648,7 @@ pub enum AuditLogEventModelDeploymentActivatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentActivatedV1EventType,
     Unknown,
@@ -2549,6 +2659,7 @@ rt::open_enum_impls!(
 
 /// A model deployment's autoscaling settings (and possibly its schedules) changed; the top-level
 /// fields are the new settings.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2581,6 +2692,7 @@ pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -2627,6 +2739,7 @@ impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType {
@@ -2636,6 +2749,7 @@ pub enum AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType,
     Unknown,
@@ -2645,6 +2759,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone turned a model deployment off.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2656,6 +2771,7 @@ pub struct AuditLogEventModelDeploymentDeactivatedV1 {
     pub deployment_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentDeactivatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2677,6 +2793,7 @@ impl AuditLogEventModelDeploymentDeactivatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentDeactivatedV1EventType {
@@ -2686,6 +2803,7 @@ pub enum AuditLogEventModelDeploymentDeactivatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentDeactivatedV1EventType,
     Unknown,
@@ -2695,6 +2813,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a model deployment.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2706,6 +2825,7 @@ pub struct AuditLogEventModelDeploymentDeletedV1 {
     pub deployment_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2727,6 +2847,7 @@ impl AuditLogEventModelDeploymentDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentDeletedV1EventType {
@@ -2736,6 +2857,7 @@ pub enum AuditLogEventModelDeploymentDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentDeletedV1EventType,
     Unknown,
@@ -2745,6 +2867,7 @@ rt::open_enum_impls!(
 );
 
 /// A model deployment was moved to another instance type.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2758,6 +2881,7 @@ pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
     pub instance_type_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentInstanceTypeChangedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2783,6 +2907,7 @@ impl AuditLogEventModelDeploymentInstanceTypeChangedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentInstanceTypeChangedV1EventType {
@@ -2792,6 +2917,7 @@ pub enum AuditLogEventModelDeploymentInstanceTypeChangedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
     Unknown,
@@ -2801,6 +2927,7 @@ rt::open_enum_impls!(
 );
 
 /// A model deployment was promoted into an environment.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2816,6 +2943,7 @@ pub struct AuditLogEventModelDeploymentPromotedV1 {
     pub environment_id: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentPromotedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2841,6 +2969,7 @@ impl AuditLogEventModelDeploymentPromotedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentPromotedV1EventType {
@@ -2850,6 +2979,7 @@ pub enum AuditLogEventModelDeploymentPromotedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentPromotedV1EventType,
     Unknown,
@@ -2859,6 +2989,7 @@ rt::open_enum_impls!(
 );
 
 /// A model deployment's request backpressure policy changed.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2876,6 +3007,7 @@ pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
     pub previous_policy: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2915,6 +3047,7 @@ impl AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType {
@@ -2924,6 +3057,7 @@ pub enum AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventTy
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
     Unknown,
@@ -2933,6 +3067,7 @@ rt::open_enum_impls!(
 );
 
 /// A failed model deployment was retried.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -2945,6 +3080,7 @@ pub struct AuditLogEventModelDeploymentRetriedV1 {
     pub retried: bool,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentRetriedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -2968,6 +3104,7 @@ impl AuditLogEventModelDeploymentRetriedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelDeploymentRetriedV1EventType {
@@ -2977,6 +3114,7 @@ pub enum AuditLogEventModelDeploymentRetriedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelDeploymentRetriedV1EventType,
     Unknown,
@@ -2986,6 +3124,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone intervened in a model promotion that was under way.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3001,6 +3140,7 @@ pub struct AuditLogEventModelPromotionControlActionV1 {
     pub action: AuditLogPromotionControlActionV1,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventModelPromotionControlActionV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -3029,6 +3169,7 @@ impl AuditLogEventModelPromotionControlActionV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventModelPromotionControlActionV1EventType {
@@ -3038,6 +3179,7 @@ pub enum AuditLogEventModelPromotionControlActionV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventModelPromotionControlActionV1EventType,
     Unknown,
@@ -3047,6 +3189,7 @@ rt::open_enum_impls!(
 );
 
 /// A single replica of a model deployment was terminated by hand.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3059,6 +3202,7 @@ pub struct AuditLogEventReplicaTerminatedV1 {
     pub replica_id: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventReplicaTerminatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3082,6 +3226,7 @@ impl AuditLogEventReplicaTerminatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventReplicaTerminatedV1EventType {
@@ -3091,6 +3236,7 @@ pub enum AuditLogEventReplicaTerminatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventReplicaTerminatedV1EventType,
     Unknown,
@@ -3100,6 +3246,7 @@ rt::open_enum_impls!(
 );
 
 /// The organization started requiring admin rights to come from directory groups.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3108,6 +3255,7 @@ pub struct AuditLogEventRequireGroupBasedAdminsEnabledV1 {
     pub organization_id: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventRequireGroupBasedAdminsEnabledV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3123,6 +3271,7 @@ impl AuditLogEventRequireGroupBasedAdminsEnabledV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventRequireGroupBasedAdminsEnabledV1EventType {
@@ -3132,6 +3281,7 @@ pub enum AuditLogEventRequireGroupBasedAdminsEnabledV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
     Unknown,
@@ -3141,6 +3291,7 @@ rt::open_enum_impls!(
 );
 
 /// A workspace secret was deleted.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3150,6 +3301,7 @@ pub struct AuditLogEventSecretDeletedV1 {
     pub secret_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventSecretDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3167,6 +3319,7 @@ impl AuditLogEventSecretDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventSecretDeletedV1EventType {
@@ -3176,6 +3329,7 @@ pub enum AuditLogEventSecretDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventSecretDeletedV1EventType,
     Unknown,
@@ -3185,6 +3339,7 @@ rt::open_enum_impls!(
 );
 
 /// A workspace secret was created or its value changed.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3194,6 +3349,7 @@ pub struct AuditLogEventSecretUpdatedV1 {
     pub secret_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventSecretUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3211,6 +3367,7 @@ impl AuditLogEventSecretUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventSecretUpdatedV1EventType {
@@ -3220,6 +3377,7 @@ pub enum AuditLogEventSecretUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventSecretUpdatedV1EventType,
     Unknown,
@@ -3229,6 +3387,7 @@ rt::open_enum_impls!(
 );
 
 /// An SSH certificate was issued for shell access to a running workload.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3243,6 +3402,7 @@ pub struct AuditLogEventSshCertificateSignedV1 {
     pub expires_at: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventSshCertificateSignedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3268,6 +3428,7 @@ impl AuditLogEventSshCertificateSignedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventSshCertificateSignedV1EventType {
@@ -3277,6 +3438,7 @@ pub enum AuditLogEventSshCertificateSignedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventSshCertificateSignedV1EventType,
     Unknown,
@@ -3289,6 +3451,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventTypeGroupV1 {
@@ -3328,6 +3491,7 @@ pub enum AuditLogEventTypeGroupV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventTypeGroupV1,
     Unknown,
@@ -3356,6 +3520,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventTypeV1 {
@@ -3449,6 +3614,7 @@ pub enum AuditLogEventTypeV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventTypeV1,
     Unknown,
@@ -3500,6 +3666,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone was invited to the organization.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3510,6 +3677,7 @@ pub struct AuditLogEventUserInvitedV1 {
     pub role_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventUserInvitedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3527,6 +3695,7 @@ impl AuditLogEventUserInvitedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventUserInvitedV1EventType {
@@ -3536,6 +3705,7 @@ pub enum AuditLogEventUserInvitedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventUserInvitedV1EventType,
     Unknown,
@@ -3545,6 +3715,7 @@ rt::open_enum_impls!(
 );
 
 /// An invited user accepted and joined the organization.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3554,6 +3725,7 @@ pub struct AuditLogEventUserJoinedOrganizationV1 {
     pub user_id: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventUserJoinedOrganizationV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3571,6 +3743,7 @@ impl AuditLogEventUserJoinedOrganizationV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventUserJoinedOrganizationV1EventType {
@@ -3580,6 +3753,7 @@ pub enum AuditLogEventUserJoinedOrganizationV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventUserJoinedOrganizationV1EventType,
     Unknown,
@@ -3589,6 +3763,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a user from the organization.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3597,6 +3772,7 @@ pub struct AuditLogEventUserRemovedV1 {
     pub removed_user_email: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventUserRemovedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3612,6 +3788,7 @@ impl AuditLogEventUserRemovedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventUserRemovedV1EventType {
@@ -3621,6 +3798,7 @@ pub enum AuditLogEventUserRemovedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventUserRemovedV1EventType,
     Unknown,
@@ -3630,6 +3808,7 @@ rt::open_enum_impls!(
 );
 
 /// A user's organization role changed.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3640,6 +3819,7 @@ pub struct AuditLogEventUserRoleUpdatedV1 {
     pub new_role_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventUserRoleUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3659,6 +3839,7 @@ impl AuditLogEventUserRoleUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventUserRoleUpdatedV1EventType {
@@ -3668,6 +3849,7 @@ pub enum AuditLogEventUserRoleUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventUserRoleUpdatedV1EventType,
     Unknown,
@@ -3677,6 +3859,7 @@ rt::open_enum_impls!(
 );
 
 /// A user's role in a team changed.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3689,6 +3872,7 @@ pub struct AuditLogEventUserTeamRoleUpdatedV1 {
     pub new_role_name: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventUserTeamRoleUpdatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3712,6 +3896,7 @@ impl AuditLogEventUserTeamRoleUpdatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventUserTeamRoleUpdatedV1EventType {
@@ -3721,6 +3906,7 @@ pub enum AuditLogEventUserTeamRoleUpdatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventUserTeamRoleUpdatedV1EventType,
     Unknown,
@@ -3730,6 +3916,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone added a webhook signing secret.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3738,6 +3925,7 @@ pub struct AuditLogEventWebhookSigningSecretCreatedV1 {
     pub webhook_signing_secret_id: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventWebhookSigningSecretCreatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3753,6 +3941,7 @@ impl AuditLogEventWebhookSigningSecretCreatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventWebhookSigningSecretCreatedV1EventType {
@@ -3762,6 +3951,7 @@ pub enum AuditLogEventWebhookSigningSecretCreatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventWebhookSigningSecretCreatedV1EventType,
     Unknown,
@@ -3771,6 +3961,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone removed a webhook signing secret.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3779,6 +3970,7 @@ pub struct AuditLogEventWebhookSigningSecretDeletedV1 {
     pub webhook_signing_secret_id: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventWebhookSigningSecretDeletedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3794,6 +3986,7 @@ impl AuditLogEventWebhookSigningSecretDeletedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventWebhookSigningSecretDeletedV1EventType {
@@ -3803,6 +3996,7 @@ pub enum AuditLogEventWebhookSigningSecretDeletedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventWebhookSigningSecretDeletedV1EventType,
     Unknown,
@@ -3812,6 +4006,7 @@ rt::open_enum_impls!(
 );
 
 /// Someone replaced a webhook signing secret with a new value.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -3820,6 +4015,7 @@ pub struct AuditLogEventWebhookSigningSecretRotatedV1 {
     pub webhook_signing_secret_id: String,
 }
 
+#[cfg(feature = "audit-logs")]
 impl AuditLogEventWebhookSigningSecretRotatedV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -3835,6 +4031,7 @@ impl AuditLogEventWebhookSigningSecretRotatedV1 {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogEventWebhookSigningSecretRotatedV1EventType {
@@ -3844,6 +4041,7 @@ pub enum AuditLogEventWebhookSigningSecretRotatedV1EventType {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogEventWebhookSigningSecretRotatedV1EventType,
     Unknown,
@@ -3857,6 +4055,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogPromotionControlActionV1 {
@@ -3874,6 +4073,7 @@ pub enum AuditLogPromotionControlActionV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogPromotionControlActionV1,
     Unknown,
@@ -3890,6 +4090,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogSortDirectionV1 {
@@ -3901,6 +4102,7 @@ pub enum AuditLogSortDirectionV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogSortDirectionV1,
     Unknown,
@@ -3915,6 +4117,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditLogSourceV1 {
@@ -3932,6 +4135,7 @@ pub enum AuditLogSourceV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "audit-logs")]
 rt::open_enum_impls!(
     AuditLogSourceV1,
     Unknown,
@@ -3948,6 +4152,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AutoscalingScheduleCadenceV1 {
@@ -3959,6 +4164,7 @@ pub enum AutoscalingScheduleCadenceV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     AutoscalingScheduleCadenceV1,
     Unknown,
@@ -3969,6 +4175,7 @@ rt::open_enum_impls!(
 );
 
 /// Settings a schedule applies. Every field must be sent; null keeps the environment's own value.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -3997,6 +4204,7 @@ pub struct AutoscalingScheduleSettingsRequestV1 {
     pub max_scale_down_rate: Option<i64>,
 }
 
+#[cfg(feature = "models")]
 impl AutoscalingScheduleSettingsRequestV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -4024,6 +4232,7 @@ impl AutoscalingScheduleSettingsRequestV1 {
 }
 
 /// The autoscaling settings in force now.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4035,6 +4244,7 @@ pub struct AutoscalingScheduleStateV1 {
     pub autoscaling_settings: AutoscalingSettingsV1,
 }
 
+#[cfg(feature = "models")]
 impl AutoscalingScheduleStateV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4049,6 +4259,7 @@ impl AutoscalingScheduleStateV1 {
 }
 
 /// A recurring schedule to create, or to replace when `id` is set.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -4078,6 +4289,7 @@ pub struct AutoscalingScheduleUpsertV1 {
     pub autoscaling_settings: AutoscalingScheduleSettingsRequestV1,
 }
 
+#[cfg(feature = "models")]
 impl AutoscalingScheduleUpsertV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4150,6 +4362,7 @@ impl AutoscalingScheduleUpsertV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AutoscalingScheduleWeekdayV1 {
@@ -4171,6 +4384,7 @@ pub enum AutoscalingScheduleWeekdayV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     AutoscalingScheduleWeekdayV1,
     Unknown,
@@ -4186,6 +4400,7 @@ rt::open_enum_impls!(
 );
 
 /// How a deployment adds and removes replicas with load.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4213,6 +4428,7 @@ pub struct AutoscalingSettingsV1 {
     pub max_scale_down_rate: Option<i64>,
 }
 
+#[cfg(feature = "models")]
 impl AutoscalingSettingsV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4251,6 +4467,7 @@ impl AutoscalingSettingsV1 {
 }
 
 /// A resource that incurs cost (a deployment, training job or chainlet).
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4284,6 +4501,7 @@ pub struct BillableResourceV1 {
     pub team_name: Option<String>,
 }
 
+#[cfg(feature = "billing")]
 impl BillableResourceV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4356,6 +4574,7 @@ impl BillableResourceV1 {
 }
 
 /// Identifies the chain and chain deployment a chainlet belongs to.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4369,6 +4588,7 @@ pub struct ChainMetadataV1 {
     pub chain_deployment_id: String,
 }
 
+#[cfg(feature = "billing")]
 impl ChainMetadataV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4391,6 +4611,7 @@ impl ChainMetadataV1 {
 }
 
 /// One day of a dedicated resource's cost and usage.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4409,6 +4630,7 @@ pub struct DailyDedicatedUsageV1 {
     pub inference_requests: i64,
 }
 
+#[cfg(feature = "billing")]
 impl DailyDedicatedUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4431,6 +4653,7 @@ impl DailyDedicatedUsageV1 {
 }
 
 /// One day of a Model API model's cost and tokens.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4447,6 +4670,7 @@ pub struct DailyModelApiUsageV1 {
     pub cached_input_tokens: i64,
 }
 
+#[cfg(feature = "billing")]
 impl DailyModelApiUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4467,6 +4691,7 @@ impl DailyModelApiUsageV1 {
 }
 
 /// One day of a training job's cost and usage.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4479,6 +4704,7 @@ pub struct DailyTrainingUsageV1 {
     pub minutes: i64,
 }
 
+#[cfg(feature = "billing")]
 impl DailyTrainingUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4495,6 +4721,7 @@ impl DailyTrainingUsageV1 {
 }
 
 /// Cost and usage of one billed resource.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4516,6 +4743,7 @@ pub struct DedicatedItemV1 {
     pub daily: Option<Vec<DailyDedicatedUsageV1>>,
 }
 
+#[cfg(feature = "billing")]
 impl DedicatedItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4546,6 +4774,7 @@ impl DedicatedItemV1 {
 }
 
 /// Cost and usage of dedicated deployments over the range.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4563,6 +4792,7 @@ pub struct DedicatedUsageV1 {
     pub breakdown: Option<Vec<DedicatedItemV1>>,
 }
 
+#[cfg(feature = "billing")]
 impl DedicatedUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4594,6 +4824,7 @@ impl DedicatedUsageV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum DeploymentStatusV1 {
@@ -4629,6 +4860,7 @@ pub enum DeploymentStatusV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     DeploymentStatusV1,
     Unknown,
@@ -4651,6 +4883,7 @@ rt::open_enum_impls!(
 );
 
 /// One deployment (a built, versioned instance) of a model.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4690,6 +4923,7 @@ pub struct DeploymentV1 {
     pub request_backpressure_settings: RequestBackpressureSettingsV1,
 }
 
+#[cfg(feature = "models")]
 impl DeploymentV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -4744,6 +4978,7 @@ impl DeploymentV1 {
 }
 
 /// A list of a model's deployments.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4752,6 +4987,7 @@ pub struct DeploymentsV1 {
     pub deployments: Vec<DeploymentV1>,
 }
 
+#[cfg(feature = "models")]
 impl DeploymentsV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(deployments: impl Into<Vec<DeploymentV1>>) -> Self {
@@ -4762,6 +4998,7 @@ impl DeploymentsV1 {
 }
 
 /// An environment's autoscaling schedules and which one is in force.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4776,6 +5013,7 @@ pub struct EnvironmentAutoscalingSchedulesV1 {
     pub applied_state: Option<AutoscalingScheduleStateV1>,
 }
 
+#[cfg(feature = "models")]
 impl EnvironmentAutoscalingSchedulesV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4799,6 +5037,7 @@ impl EnvironmentAutoscalingSchedulesV1 {
 
 /// A named, stable target for a model (such as `production`) that one deployment serves at a time;
 /// promoting swaps that deployment.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4831,6 +5070,7 @@ pub struct EnvironmentV1 {
     pub autoscaling_schedules: Option<EnvironmentAutoscalingSchedulesV1>,
 }
 
+#[cfg(feature = "models")]
 impl EnvironmentV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -4888,6 +5128,7 @@ impl EnvironmentV1 {
 }
 
 /// A list of a model's environments.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -4895,6 +5136,7 @@ pub struct EnvironmentsV1 {
     pub environments: Vec<EnvironmentV1>,
 }
 
+#[cfg(feature = "models")]
 impl EnvironmentsV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(environments: impl Into<Vec<EnvironmentV1>>) -> Self {
@@ -4907,6 +5149,7 @@ impl EnvironmentsV1 {
 /// Metrics over a time window in index-mapped form. Each metric is described once, in
 /// `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order,
 /// so the value for descriptor i is at values\[i\].
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GetModelMetricsResponseV1 {
@@ -4927,6 +5170,7 @@ pub struct GetModelMetricsResponseV1 {
     pub metric_values: Vec<ModelMetricValueSetV1>,
 }
 
+#[cfg(feature = "metrics")]
 impl GetModelMetricsResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -4952,6 +5196,7 @@ impl GetModelMetricsResponseV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum InProgressPromotionStatusV1 {
@@ -4973,6 +5218,7 @@ pub enum InProgressPromotionStatusV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     InProgressPromotionStatusV1,
     Unknown,
@@ -4988,6 +5234,7 @@ rt::open_enum_impls!(
 );
 
 /// How far a running promotion has got.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5004,6 +5251,7 @@ pub struct InProgressPromotionV1 {
     pub rolling_deploy: Option<bool>,
 }
 
+#[cfg(feature = "models")]
 impl InProgressPromotionV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5034,6 +5282,7 @@ impl InProgressPromotionV1 {
 }
 
 /// A hardware configuration a deployment runs on.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5056,6 +5305,7 @@ pub struct InstanceTypeV1 {
     pub gpu_memory_limit_mib: Option<i64>,
 }
 
+#[cfg(feature = "models")]
 impl InstanceTypeV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5080,6 +5330,7 @@ impl InstanceTypeV1 {
 }
 
 /// One page of audit-log entries.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5090,6 +5341,7 @@ pub struct ListAuditLogsResponseV1 {
     pub pagination: PaginationResponseV1,
 }
 
+#[cfg(feature = "audit-logs")]
 impl ListAuditLogsResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5104,6 +5356,7 @@ impl ListAuditLogsResponseV1 {
 }
 
 /// Cost and token usage of one Model API model.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5126,6 +5379,7 @@ pub struct ModelApiItemV1 {
     pub daily: Option<Vec<DailyModelApiUsageV1>>,
 }
 
+#[cfg(feature = "billing")]
 impl ModelApiItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5162,6 +5416,7 @@ impl ModelApiItemV1 {
 }
 
 /// Cost and token usage of Model APIs over the range.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5177,6 +5432,7 @@ pub struct ModelApisUsageV1 {
     pub breakdown: Option<Vec<ModelApiItemV1>>,
 }
 
+#[cfg(feature = "billing")]
 impl ModelApisUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5204,6 +5460,7 @@ impl ModelApisUsageV1 {
 /// values in each value set. A metric can consist of several labelled series (latency quantiles,
 /// requests per status, ...); `label_sets` lists them, and the metric's entry in a value set is a
 /// list in the same order.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ModelMetricDescriptorV1 {
@@ -5221,6 +5478,7 @@ pub struct ModelMetricDescriptorV1 {
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
 
+#[cfg(feature = "metrics")]
 impl ModelMetricDescriptorV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5245,6 +5503,7 @@ impl ModelMetricDescriptorV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ModelMetricKindV1 {
@@ -5258,6 +5517,7 @@ pub enum ModelMetricKindV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "metrics")]
 rt::open_enum_impls!(
     ModelMetricKindV1,
     Unknown,
@@ -5273,6 +5533,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ModelMetricModeV1 {
@@ -5286,6 +5547,7 @@ pub enum ModelMetricModeV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "metrics")]
 rt::open_enum_impls!(
     ModelMetricModeV1,
     Unknown,
@@ -5303,6 +5565,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ModelMetricUnitHintV1 {
@@ -5322,6 +5585,7 @@ pub enum ModelMetricUnitHintV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "metrics")]
 rt::open_enum_impls!(
     ModelMetricUnitHintV1,
     Unknown,
@@ -5336,6 +5600,7 @@ rt::open_enum_impls!(
 );
 
 /// All metric values for one step. `values` is indexed like the response's `metric_descriptors`.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ModelMetricValueSetV1 {
@@ -5349,6 +5614,7 @@ pub struct ModelMetricValueSetV1 {
     pub values: Vec<Vec<Option<f64>>>,
 }
 
+#[cfg(feature = "metrics")]
 impl ModelMetricValueSetV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5363,6 +5629,7 @@ impl ModelMetricValueSetV1 {
 }
 
 /// A model, the named container that holds its deployments.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5387,6 +5654,7 @@ pub struct ModelV1 {
     pub team_name: String,
 }
 
+#[cfg(feature = "models")]
 impl ModelV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
@@ -5414,6 +5682,7 @@ impl ModelV1 {
 }
 
 /// The models a listing returned.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5421,6 +5690,7 @@ pub struct ModelsV1 {
     pub models: Vec<ModelV1>,
 }
 
+#[cfg(feature = "models")]
 impl ModelsV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(models: impl Into<Vec<ModelV1>>) -> Self {
@@ -5429,6 +5699,7 @@ impl ModelsV1 {
 }
 
 /// Where a page sits in a longer listing.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5440,6 +5711,7 @@ pub struct PaginationResponseV1 {
     pub cursor: Option<String>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl PaginationResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(has_more: impl Into<bool>) -> Self {
@@ -5462,6 +5734,7 @@ impl PaginationResponseV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum PromotionCleanupStrategyV1 {
@@ -5475,6 +5748,7 @@ pub enum PromotionCleanupStrategyV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     PromotionCleanupStrategyV1,
     Unknown,
@@ -5486,6 +5760,7 @@ rt::open_enum_impls!(
 );
 
 /// How a deployment is promoted into an environment.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5510,6 +5785,7 @@ pub struct PromotionSettingsV1 {
     pub ramp_up_duration_seconds: Option<i64>,
 }
 
+#[cfg(feature = "models")]
 impl PromotionSettingsV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -5573,6 +5849,7 @@ impl PromotionSettingsV1 {
 }
 
 /// A region a deployment can run in.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5583,6 +5860,7 @@ pub struct RegionV1 {
     pub display_name: String,
 }
 
+#[cfg(feature = "models")]
 impl RegionV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(slug: impl Into<String>, display_name: impl Into<String>) -> Self {
@@ -5598,6 +5876,7 @@ impl RegionV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RequestBackpressurePolicyV1 {
@@ -5609,6 +5888,7 @@ pub enum RequestBackpressurePolicyV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     RequestBackpressurePolicyV1,
     Unknown,
@@ -5619,6 +5899,7 @@ rt::open_enum_impls!(
 );
 
 /// What happens to requests when a deployment's queue is full.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5628,6 +5909,7 @@ pub struct RequestBackpressureSettingsV1 {
     pub policy: Option<RequestBackpressurePolicyV1>,
 }
 
+#[cfg(feature = "models")]
 impl RequestBackpressureSettingsV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -5646,6 +5928,7 @@ impl RequestBackpressureSettingsV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ResourceKind {
@@ -5659,6 +5942,7 @@ pub enum ResourceKind {
     Unknown(String),
 }
 
+#[cfg(feature = "billing")]
 rt::open_enum_impls!(
     ResourceKind,
     Unknown,
@@ -5670,6 +5954,7 @@ rt::open_enum_impls!(
 );
 
 /// Tuning of a rolling deploy.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5691,6 +5976,7 @@ pub struct RollingDeployConfigV1 {
     pub replica_overhead_percent: Option<i64>,
 }
 
+#[cfg(feature = "models")]
 impl RollingDeployConfigV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -5746,6 +6032,7 @@ impl RollingDeployConfigV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RollingDeployStrategyV1 {
@@ -5755,6 +6042,7 @@ pub enum RollingDeployStrategyV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     RollingDeployStrategyV1,
     Unknown,
@@ -5764,6 +6052,7 @@ rt::open_enum_impls!(
 );
 
 /// Cost and usage of one training job.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5779,6 +6068,7 @@ pub struct TrainingItemV1 {
     pub daily: Option<Vec<DailyTrainingUsageV1>>,
 }
 
+#[cfg(feature = "billing")]
 impl TrainingItemV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5803,6 +6093,7 @@ impl TrainingItemV1 {
 }
 
 /// Cost and usage of training jobs over the range.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5820,6 +6111,7 @@ pub struct TrainingUsageV1 {
     pub breakdown: Option<Vec<TrainingItemV1>>,
 }
 
+#[cfg(feature = "billing")]
 impl TrainingUsageV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5846,6 +6138,7 @@ impl TrainingUsageV1 {
 }
 
 /// Schedules to create or change, and schedules to remove.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -5862,6 +6155,7 @@ pub struct UpdateAutoscalingScheduleSettingsV1 {
     pub delete_schedules: Option<Vec<String>>,
 }
 
+#[cfg(feature = "models")]
 impl UpdateAutoscalingScheduleSettingsV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -5905,6 +6199,7 @@ impl UpdateAutoscalingScheduleSettingsV1 {
 }
 
 /// The outcome of an autoscaling change.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -5915,6 +6210,7 @@ pub struct UpdateAutoscalingSettingsResponseV1 {
     pub message: String,
 }
 
+#[cfg(feature = "models")]
 impl UpdateAutoscalingSettingsResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -5933,6 +6229,7 @@ impl UpdateAutoscalingSettingsResponseV1 {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum UpdateAutoscalingSettingsStatusV1 {
@@ -5946,6 +6243,7 @@ pub enum UpdateAutoscalingSettingsStatusV1 {
     Unknown(String),
 }
 
+#[cfg(feature = "models")]
 rt::open_enum_impls!(
     UpdateAutoscalingSettingsStatusV1,
     Unknown,
@@ -5958,6 +6256,7 @@ rt::open_enum_impls!(
 
 /// A change to autoscaling settings. Only the fields given (and not null) are changed; the rest
 /// keep their values.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -5988,6 +6287,7 @@ pub struct UpdateAutoscalingSettingsV1 {
     pub max_scale_down_rate: rt::Patch<i64>,
 }
 
+#[cfg(feature = "models")]
 impl UpdateAutoscalingSettingsV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -6118,6 +6418,7 @@ impl UpdateAutoscalingSettingsV1 {
 
 /// A change to an environment's settings. Each group is optional; a group left out or null is not
 /// touched.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -6136,6 +6437,7 @@ pub struct UpdateEnvironmentRequestV1 {
     pub request_backpressure_settings: rt::Patch<UpdateRequestBackpressureSettingsV1>,
 }
 
+#[cfg(feature = "models")]
 impl UpdateEnvironmentRequestV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -6217,6 +6519,7 @@ impl UpdateEnvironmentRequestV1 {
 }
 
 /// The reply to an environment change.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -6229,6 +6532,7 @@ pub struct UpdateEnvironmentResponseV1 {
     pub message: String,
 }
 
+#[cfg(feature = "models")]
 impl UpdateEnvironmentResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -6245,6 +6549,7 @@ impl UpdateEnvironmentResponseV1 {
 }
 
 /// A change to promotion settings; null fields keep their values.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -6269,6 +6574,7 @@ pub struct UpdatePromotionSettingsV1 {
     pub ramp_up_duration_seconds: rt::Patch<i64>,
 }
 
+#[cfg(feature = "models")]
 impl UpdatePromotionSettingsV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -6374,6 +6680,7 @@ impl UpdatePromotionSettingsV1 {
 }
 
 /// A change to the backpressure policy.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -6383,6 +6690,7 @@ pub struct UpdateRequestBackpressureSettingsV1 {
     pub policy: rt::Patch<RequestBackpressurePolicyV1>,
 }
 
+#[cfg(feature = "models")]
 impl UpdateRequestBackpressureSettingsV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -6407,6 +6715,7 @@ impl UpdateRequestBackpressureSettingsV1 {
 }
 
 /// A change to rolling-deploy tuning; null fields keep their values.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -6428,6 +6737,7 @@ pub struct UpdateRollingDeployConfigV1 {
     pub replica_overhead_percent: rt::Patch<i64>,
 }
 
+#[cfg(feature = "models")]
 impl UpdateRollingDeployConfigV1 {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -6515,6 +6825,7 @@ impl UpdateRollingDeployConfigV1 {
 }
 
 /// Billed usage over a date range, by product. A product the workspace did not use is null.
+#[cfg(feature = "billing")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -6530,6 +6841,7 @@ pub struct UsageSummaryV1 {
     pub model_apis_usage: Option<ModelApisUsageV1>,
 }
 
+#[cfg(feature = "billing")]
 impl UsageSummaryV1 {
     /// A value with every field unset.
     pub fn new() -> Self {

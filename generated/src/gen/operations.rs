@@ -7,6 +7,7 @@ use super::models::*;
 use crate::runtime as rt;
 
 /// Optional query parameters of [`Client::get_audit_logs`]; unset ones are not sent.
+#[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetAuditLogsQuery {
@@ -39,6 +40,7 @@ pub struct GetAuditLogsQuery {
     pub end_epoch_millis: Option<i64>,
 }
 
+#[cfg(feature = "audit-logs")]
 impl GetAuditLogsQuery {
     /// Sets `cursor`.
     #[must_use]
@@ -150,6 +152,7 @@ impl GetAuditLogsQuery {
 }
 
 /// Optional query parameters of [`Client::get_model_deployment_metrics`]; unset ones are not sent.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetModelDeploymentMetricsQuery {
@@ -170,6 +173,7 @@ pub struct GetModelDeploymentMetricsQuery {
     pub metrics: Vec<String>,
 }
 
+#[cfg(feature = "metrics")]
 impl GetModelDeploymentMetricsQuery {
     /// Sets `mode`.
     #[must_use]
@@ -205,6 +209,7 @@ impl GetModelDeploymentMetricsQuery {
 }
 
 /// Optional query parameters of [`Client::get_model_deployments`]; unset ones are not sent.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetModelDeploymentsQuery {
@@ -212,6 +217,7 @@ pub struct GetModelDeploymentsQuery {
     pub name: Option<String>,
 }
 
+#[cfg(feature = "models")]
 impl GetModelDeploymentsQuery {
     /// Sets `name`.
     #[must_use]
@@ -222,6 +228,7 @@ impl GetModelDeploymentsQuery {
 }
 
 /// Optional query parameters of [`Client::get_model_environment_metrics`]; unset ones are not sent.
+#[cfg(feature = "metrics")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetModelEnvironmentMetricsQuery {
@@ -242,6 +249,7 @@ pub struct GetModelEnvironmentMetricsQuery {
     pub metrics: Vec<String>,
 }
 
+#[cfg(feature = "metrics")]
 impl GetModelEnvironmentMetricsQuery {
     /// Sets `mode`.
     #[must_use]
@@ -277,6 +285,7 @@ impl GetModelEnvironmentMetricsQuery {
 }
 
 /// Optional query parameters of [`Client::get_models`]; unset ones are not sent.
+#[cfg(feature = "models")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetModelsQuery {
@@ -285,6 +294,7 @@ pub struct GetModelsQuery {
     pub name: Option<String>,
 }
 
+#[cfg(feature = "models")]
 impl GetModelsQuery {
     /// Sets `name`.
     #[must_use]
@@ -303,6 +313,7 @@ impl Client {
     /// organization admins may read it.
     ///
     /// `GET /v1/audit_logs`
+    #[cfg(feature = "audit-logs")]
     pub async fn get_audit_logs(
         &self,
         query: &GetAuditLogsQuery,
@@ -365,6 +376,7 @@ impl Client {
     /// serving, training and Model APIs. The range may span at most 31 days.
     ///
     /// `GET /v1/billing/usage_summary`
+    #[cfg(feature = "billing")]
     pub async fn get_billing_usage_summary(
         &self,
         start_date: rt::jiff::Timestamp,
@@ -391,6 +403,7 @@ impl Client {
     /// Gets one model.
     ///
     /// `GET /v1/models/{model_id}`
+    #[cfg(feature = "models")]
     pub async fn get_model(&self, model_id: &str) -> Result<ModelV1, rt::Error> {
         let model_id = rt::encode_path_segment("model_id", model_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
@@ -415,6 +428,7 @@ impl Client {
     /// environment it serves, if any.
     ///
     /// `GET /v1/models/{model_id}/deployments/{deployment_id}`
+    #[cfg(feature = "models")]
     pub async fn get_model_deployment(
         &self,
         model_id: &str,
@@ -443,6 +457,7 @@ impl Client {
     /// Returns the metrics of one deployment over the requested window.
     ///
     /// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    #[cfg(feature = "metrics")]
     pub async fn get_model_deployment_metrics(
         &self,
         model_id: &str,
@@ -482,6 +497,7 @@ impl Client {
     /// Lists a model's deployments.
     ///
     /// `GET /v1/models/{model_id}/deployments`
+    #[cfg(feature = "models")]
     pub async fn get_model_deployments(
         &self,
         model_id: &str,
@@ -513,6 +529,7 @@ impl Client {
     /// progress, and its settings.
     ///
     /// `GET /v1/models/{model_id}/environments/{env_name}`
+    #[cfg(feature = "models")]
     pub async fn get_model_environment(
         &self,
         model_id: &str,
@@ -543,6 +560,7 @@ impl Client {
     /// whichever deployment(s) were behind the environment at that moment.
     ///
     /// `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    #[cfg(feature = "metrics")]
     pub async fn get_model_environment_metrics(
         &self,
         model_id: &str,
@@ -585,6 +603,7 @@ impl Client {
     /// and its autoscaling and promotion settings.
     ///
     /// `GET /v1/models/{model_id}/environments`
+    #[cfg(feature = "models")]
     pub async fn get_model_environments(
         &self,
         model_id: &str,
@@ -612,6 +631,7 @@ impl Client {
     /// IDs.
     ///
     /// `GET /v1/models`
+    #[cfg(feature = "models")]
     pub async fn get_models(
         &self,
         query: &GetModelsQuery,
@@ -641,6 +661,7 @@ impl Client {
     /// the change was taken up, queued behind another one, or had nothing to change.
     ///
     /// `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings`
+    #[cfg(feature = "models")]
     pub async fn patch_model_deployment_autoscaling_settings(
         &self,
         model_id: &str,
@@ -674,6 +695,7 @@ impl Client {
     /// background: read the environment again to see what is in effect.
     ///
     /// `PATCH /v1/models/{model_id}/environments/{env_name}`
+    #[cfg(feature = "models")]
     pub async fn patch_model_environment(
         &self,
         model_id: &str,

@@ -145,7 +145,15 @@ fn bad_config() {
         "generator config: #/select/0: \"GET /v1/nothing/**\" selects no operation in the document"
     );
     assert_eq!(
+        error_for(spec, Some("areas: {client: ['GET /v1/x']}")).to_string(),
+        "generator config: #/areas/client: every generated crate has a feature \"client\" of its own"
+    );
+    assert_eq!(
+        error_for(spec, Some("areas: {Mixed Case: ['GET /v1/x']}")).to_string(),
+        "generator config: #/areas/Mixed Case: an area's feature name is lower-case ASCII letters, digits, `-` and `_`, starting with a letter or digit"
+    );
+    assert_eq!(
         error_for(spec, Some("runtime_pth: crate::runtime")).to_string(),
-        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `select`, `strict`, `crate_name`"
+        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `select`, `strict`, `crate_name`, `areas`"
     );
 }

@@ -8,8 +8,17 @@ use std::process::Output;
 
 use baseten_tests::{shared_dir, tests_dir, workspace_root};
 
-/// The crates no decode-only consumer should build.
-const HTTP_STACK: [&str; 5] = ["reqwest", "tokio", "hyper", "h2", "rustls"];
+/// The crates no decode-only consumer should build: the HTTP stack, and the value types only
+/// other API areas than metrics hold.
+const NOT_DECODE_ONLY: [&str; 7] = [
+    "reqwest",
+    "tokio",
+    "hyper",
+    "h2",
+    "rustls",
+    "jiff",
+    "rust_decimal",
+];
 
 /// `cargo` in `dir`, sharing the workspace's target directory (and so its dependency builds).
 fn cargo_in(dir: &Path) -> std::process::Command {
@@ -79,8 +88,8 @@ fn serve(answers: Vec<(&'static str, String)>) -> (String, std::thread::JoinHand
 }
 "#;
 
-/// A consumer with `default-features = false` decodes and exports a saved response and builds
-/// no HTTP stack; one with default features spawns a metrics request against a local server.
+/// A consumer with `default-features = false, features = ["metrics"]` decodes and exports a
+/// saved response and builds no HTTP stack, jiff or rust_decimal; one with default features spawns a metrics request against a local server.
 #[test]
 #[ignore = "slow: builds two consumer crates, with and without the client"]
 fn consumer_crates_with_and_without_the_client() {
@@ -96,7 +105,7 @@ fn consumer_crates_with_and_without_the_client() {
         &root.join("decode-only/Cargo.toml"),
         &format!(
             "[package]\nname = \"decode-only\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false }}\n"
+             [dependencies]\nbaseten-api = {{ path = {api:?}, default-features = false, features = [\"metrics\"] }}\n"
         ),
     );
     write(
@@ -209,10 +218,10 @@ async fn counts_replicas_against_the_fake() {
     ]);
     let tree = String::from_utf8(run(tree).stdout).unwrap();
     let crates: Vec<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
-    for http in HTTP_STACK {
+    for unwanted in NOT_DECODE_ONLY {
         assert!(
-            !crates.contains(&http),
-            "{http} in the decode-only tree:\n{tree}"
+            !crates.contains(&unwanted),
+            "{unwanted} in the decode-only tree:\n{tree}"
         );
     }
     // The runtime writes its CSV itself: no csv crate in a decode-only consumer's tree.
@@ -328,9 +337,24 @@ fn a_crate_generated_from_the_full_document_is_a_workspace_member() {
     write(
         &root.join("user/Cargo.toml"),
         "[package]\nname = \"user\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\nbaseten-full = { path = \"../baseten-full\" }\n\
+         [dependencies]\n\
+         baseten-full = { path = \"../baseten-full\", default-features = false, features = [\"client\", \"models\", \"billing\"] }\n\
          tokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\n",
     );
+    // Areas from the path's first segment: money and dates only where the types hold them.
+    assert!(
+        manifest.contains("\nbilling = [\"jiff\", \"decimal\"]\n"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\nmodels = ["), "{manifest}");
+    // One area with the fake, without the others: no warning, no missing type.
+    let mut one_area = cargo_in(root);
+    one_area
+        .args(["check", "-q", "-p", "baseten-full", "--no-default-features"])
+        .args(["--features", "mock,secrets"]);
+    let checked = run(one_area);
+    let warnings = String::from_utf8_lossy(&checked.stderr).into_owned();
+    assert!(!warnings.contains("warning"), "{warnings}");
     write(&root.join("user/series.json"), &fixture("series.json"));
     write(
         &root.join("user/src/main.rs"),

@@ -194,8 +194,42 @@ fn a_lock_that_names_something_twice_or_badly_is_an_error_naming_the_entry() {
             "operations: [1]",
             "names lock: #/operations: invalid type: sequence, expected a map",
         ),
+        (
+            "areas: {GET /v1/x: mock}",
+            "names lock: #/areas/GET ~1v1~1x: \"mock\": every generated crate has a feature \"mock\" of its own",
+        ),
     ] {
         let error = NameLock::parse(text).expect_err(text);
         assert_eq!(error.to_string(), expected);
     }
+}
+
+/// A document that gains tags keeps every existing operation in the area its lock records; a new
+/// operation takes its area from its tag.
+#[test]
+fn an_operation_keeps_its_locked_area_when_the_document_gains_tags() {
+    let operation =
+        |tags: &[&str]| json!({"tags": tags, "responses": {"204": {"description": "none"}}});
+    let document = |paths: Value| json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": paths});
+    let untagged = document(json!({"/v1/models": {"get": operation(&[])}}));
+    let old = build(&untagged, NameLock::default());
+    assert_eq!(old.operations[0].area, "models");
+    let tagged = document(json!({
+        "/v1/models": {"get": operation(&["Inventory"])},
+        "/v1/teams": {"get": operation(&["Inventory"])},
+    }));
+    let new = build(&tagged, old.names.clone());
+    let areas: Vec<(&str, &str)> = new
+        .operations
+        .iter()
+        .map(|op| (op.path.as_str(), op.area.as_str()))
+        .collect();
+    assert_eq!(
+        areas,
+        [("/v1/models", "models"), ("/v1/teams", "inventory")]
+    );
+    assert_eq!(
+        build(&tagged, NameLock::default()).operations[0].area,
+        "inventory"
+    );
 }

@@ -85,8 +85,12 @@ fn the_listing_follows_every_kind_of_change() {
                 "pub fn checked_add(",
                 "pub fn checked_plus(",
             ),
-            &["fn Decimal::checked_plus (self, other: Decimal) -> Option<Decimal>"],
-            &["fn Decimal::checked_add (self, other: Decimal) -> Option<Decimal>"],
+            &[
+                "fn Decimal::checked_plus (self, other: Decimal) -> Option<Decimal> #[cfg(feature = \"decimal\")]",
+            ],
+            &[
+                "fn Decimal::checked_add (self, other: Decimal) -> Option<Decimal> #[cfg(feature = \"decimal\")]",
+            ],
         ),
         (
             "a module made private",

@@ -478,7 +478,7 @@ fn user_code_keeps_compiling_when_the_document_grows() {
     std::fs::write(
         root.join("user/Cargo.toml"),
         "[package]\nname = \"semver-user\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\nsemver-api = { path = \"../api\", default-features = false }\n",
+         [dependencies]\nsemver-api = { path = \"../api\", default-features = false, features = [\"full\"] }\n",
     )
     .unwrap();
     std::fs::write(root.join("user/src/lib.rs"), USER).unwrap();

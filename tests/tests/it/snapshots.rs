@@ -130,3 +130,33 @@ fn every_fixture_is_checked_and_compiled() {
         );
     }
 }
+
+/// The snapshots are compiled with every API-area feature their items are gated by: a feature
+/// this crate lacked would compile those items out without a word.
+#[test]
+fn the_snapshots_are_compiled_with_every_area_they_name() {
+    let mut named = std::collections::BTreeSet::new();
+    for dir in std::fs::read_dir(tests_dir().join("src/snapshots")).unwrap() {
+        for file in files_with_extension(&dir.unwrap().path(), "rs") {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for piece in text.split("feature = \"").skip(1) {
+                let feature = piece.split('"').next().unwrap_or_default();
+                if feature != "mock" {
+                    named.insert(feature.to_owned());
+                }
+            }
+        }
+    }
+    let manifest = std::fs::read_to_string(tests_dir().join("Cargo.toml")).unwrap();
+    let areas_line = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("snapshot-areas = "))
+        .expect("tests/Cargo.toml has a snapshot-areas feature");
+    let declared: std::collections::BTreeSet<String> = areas_line
+        .trim_matches(['[', ']'])
+        .split(", ")
+        .map(|feature| feature.trim_matches('"').to_owned())
+        .collect();
+    assert!(named.contains("things"), "no area found: {named:?}");
+    assert_eq!(declared, named);
+}

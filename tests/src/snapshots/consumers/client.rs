@@ -92,6 +92,7 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
     }
 }
 
+#[cfg(feature = "events")]
 impl Client {
     /// Every page of [`Client::get_events`] (`GET /v1/events`), each fetched when the stream is
     /// read: the first without a cursor, then each with the cursor the last returned, until the

@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/events` ([`Client::get_events`](super::Client::get_events)) with these
     /// path parameters.
+    #[cfg(feature = "events")]
     pub fn on_get_events(&self) -> rt::mock::Expectation<'_, EventPage> {
         let path = rt::mock::fill_path("/v1/events", &[]);
         self.server.on("GET", path)
@@ -60,6 +61,7 @@ impl FakeBaseten {
     /// Requests of `PATCH /v1/things/{thing_id}/settings`
     /// ([`Client::patch_thing_settings`](super::Client::patch_thing_settings)) with these path
     /// parameters.
+    #[cfg(feature = "things")]
     pub fn on_patch_thing_settings(
         &self,
         thing_id: &str,

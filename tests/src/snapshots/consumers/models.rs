@@ -4,6 +4,7 @@
 
 use baseten_api::runtime as rt;
 
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -11,6 +12,7 @@ pub struct Event {
     pub id: String,
 }
 
+#[cfg(feature = "events")]
 impl Event {
     /// A value with these required fields and every optional one unset.
     pub fn new(id: impl Into<String>) -> Self {
@@ -18,6 +20,7 @@ impl Event {
     }
 }
 
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -26,6 +29,7 @@ pub struct EventPage {
     pub pagination: Pagination,
 }
 
+#[cfg(feature = "events")]
 impl EventPage {
     /// A value with these required fields and every optional one unset.
     pub fn new(items: impl Into<Vec<Event>>, pagination: impl Into<Pagination>) -> Self {
@@ -36,6 +40,7 @@ impl EventPage {
     }
 }
 
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -45,6 +50,7 @@ pub struct Pagination {
     pub cursor: Option<String>,
 }
 
+#[cfg(feature = "events")]
 impl Pagination {
     /// A value with these required fields and every optional one unset.
     pub fn new(has_more: impl Into<bool>) -> Self {
@@ -62,6 +68,7 @@ impl Pagination {
     }
 }
 
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -74,6 +81,7 @@ pub struct Settings {
     pub label: Option<String>,
 }
 
+#[cfg(feature = "things")]
 impl Settings {
     /// A value with these required fields and every optional one unset.
     pub fn new(min_replica: impl Into<Option<i64>>) -> Self {
@@ -99,6 +107,7 @@ impl Settings {
     }
 }
 
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -111,6 +120,7 @@ pub struct UpdateSettings {
     pub label: Option<String>,
 }
 
+#[cfg(feature = "things")]
 impl UpdateSettings {
     /// A value with every field unset.
     pub fn new() -> Self {

@@ -7,6 +7,7 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_events`]; unset ones are not sent.
+#[cfg(feature = "events")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetEventsQuery {
@@ -14,6 +15,7 @@ pub struct GetEventsQuery {
     pub limit: Option<i64>,
 }
 
+#[cfg(feature = "events")]
 impl GetEventsQuery {
     /// Sets `cursor`.
     #[must_use]
@@ -34,6 +36,7 @@ impl Client {
     /// Lists events, newest first.
     ///
     /// `GET /v1/events`
+    #[cfg(feature = "events")]
     pub async fn get_events(
         &self,
         query: &GetEventsQuery,
@@ -63,6 +66,7 @@ impl Client {
     /// Updates a thing's settings; fields left out stay as they are.
     ///
     /// `PATCH /v1/things/{thing_id}/settings`
+    #[cfg(feature = "things")]
     pub async fn patch_thing_settings(
         &self,
         thing_id: &str,

@@ -6,6 +6,7 @@ use super::models::*;
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
+#[cfg(feature = "widgets")]
 impl rt::IndexMappedResponse for WidgetUsage {
     type Descriptor = UsageCounter;
 
@@ -40,6 +41,7 @@ impl rt::IndexMappedResponse for WidgetUsage {
     }
 }
 
+#[cfg(feature = "widgets")]
 impl rt::IndexMappedDescriptor for UsageCounter {
     fn name(&self) -> &str {
         &self.name
@@ -70,6 +72,7 @@ impl rt::IndexMappedDescriptor for UsageCounter {
     }
 }
 
+#[cfg(feature = "widgets")]
 impl rt::IndexMappedValueSet for UsageStep {
     fn start_epoch_millis(&self) -> i64 {
         self.start_epoch_millis

@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/widgets/{widget_id}/usage`
     /// ([`Client::get_widget_usage`](super::Client::get_widget_usage)) with these path parameters.
+    #[cfg(feature = "widgets")]
     pub fn on_get_widget_usage(
         &self,
         widget_id: &str,

@@ -5,6 +5,7 @@
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NearMiss {
@@ -14,6 +15,7 @@ pub struct NearMiss {
     pub steps: Vec<NearMissStep>,
 }
 
+#[cfg(feature = "full")]
 impl NearMiss {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -31,6 +33,7 @@ impl NearMiss {
     }
 }
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NearMissStep {
@@ -38,6 +41,7 @@ pub struct NearMissStep {
     pub values: Vec<Vec<String>>,
 }
 
+#[cfg(feature = "full")]
 impl NearMissStep {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -51,6 +55,7 @@ impl NearMissStep {
     }
 }
 
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UsageCounter {
@@ -60,6 +65,7 @@ pub struct UsageCounter {
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
 
+#[cfg(feature = "widgets")]
 impl UsageCounter {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -81,6 +87,7 @@ impl UsageCounter {
     }
 }
 
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UsageStep {
@@ -88,6 +95,7 @@ pub struct UsageStep {
     pub values: Vec<Vec<Option<f64>>>,
 }
 
+#[cfg(feature = "widgets")]
 impl UsageStep {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -101,6 +109,7 @@ impl UsageStep {
     }
 }
 
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct WidgetUsage {
@@ -112,6 +121,7 @@ pub struct WidgetUsage {
     pub steps: Vec<UsageStep>,
 }
 
+#[cfg(feature = "widgets")]
 impl WidgetUsage {
     /// A value with these required fields and every optional one unset.
     pub fn new(

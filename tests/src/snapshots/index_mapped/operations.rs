@@ -8,6 +8,7 @@ use baseten_api::runtime as rt;
 
 impl Client {
     /// `GET /v1/widgets/{widget_id}/usage`
+    #[cfg(feature = "widgets")]
     pub async fn get_widget_usage(
         &self,
         widget_id: &str,

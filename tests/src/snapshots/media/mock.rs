@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/items` ([`Client::get_items`](super::Client::get_items)) with these
     /// path parameters.
+    #[cfg(feature = "items")]
     pub fn on_get_items(&self) -> rt::mock::Expectation<'_, Vec<String>> {
         let path = rt::mock::fill_path("/v1/items", &[]);
         self.server.on("GET", path)
@@ -59,6 +60,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/jobs/{job_id}` ([`Client::get_job`](super::Client::get_job)) with these
     /// path parameters.
+    #[cfg(feature = "jobs")]
     pub fn on_get_job(
         &self,
         job_id: &str,
@@ -69,6 +71,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these
     /// path parameters.
+    #[cfg(feature = "login")]
     pub fn on_post_login(&self) -> rt::mock::Expectation<'_, Session> {
         let path = rt::mock::fill_path("/v1/login", &[]);
         self.server.on("POST", path)
@@ -76,6 +79,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /v1/notes` ([`Client::post_notes`](super::Client::post_notes)) with these
     /// path parameters.
+    #[cfg(feature = "notes")]
     pub fn on_post_notes(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/notes", &[]);
         self.server.on("POST", path)
@@ -83,6 +87,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /v1/uploads` ([`Client::post_uploads`](super::Client::post_uploads)) with
     /// these path parameters.
+    #[cfg(feature = "uploads")]
     pub fn on_post_uploads(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/uploads", &[]);
         self.server.on("POST", path)
@@ -90,6 +95,7 @@ impl FakeBaseten {
 
     /// Requests of `PUT /v1/attachments/{name}`
     /// ([`Client::put_attachment`](super::Client::put_attachment)) with these path parameters.
+    #[cfg(feature = "attachments")]
     pub fn on_put_attachment(&self, name: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/attachments/{name}", &[("name", name)]);
         self.server.on("PUT", path)
@@ -97,6 +103,7 @@ impl FakeBaseten {
 
     /// Requests of `PUT /v1/blobs/{blob_id}` ([`Client::put_blob`](super::Client::put_blob)) with
     /// these path parameters.
+    #[cfg(feature = "blobs")]
     pub fn on_put_blob(&self, blob_id: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/blobs/{blob_id}", &[("blob_id", blob_id)]);
         self.server.on("PUT", path)

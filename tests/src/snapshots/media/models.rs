@@ -4,6 +4,7 @@
 
 use baseten_api::runtime as rt;
 
+#[cfg(feature = "attachments")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -21,6 +22,7 @@ pub struct Attachment {
     pub we_ird_name: Option<String>,
 }
 
+#[cfg(feature = "attachments")]
 impl Attachment {
     /// A value with these required fields and every optional one unset.
     pub fn new(file: impl Into<String>, title: impl Into<String>) -> Self {
@@ -63,6 +65,7 @@ impl Attachment {
     }
 }
 
+#[cfg(feature = "attachments")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -71,6 +74,7 @@ pub struct AttachmentMeta {
     pub kind: Option<String>,
 }
 
+#[cfg(feature = "attachments")]
 impl AttachmentMeta {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -85,6 +89,7 @@ impl AttachmentMeta {
     }
 }
 
+#[cfg(feature = "login")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -94,6 +99,7 @@ pub struct Login {
     pub remember: Option<bool>,
 }
 
+#[cfg(feature = "login")]
 impl Login {
     /// A value with these required fields and every optional one unset.
     pub fn new(user: impl Into<String>) -> Self {
@@ -111,6 +117,7 @@ impl Login {
     }
 }
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Page {
@@ -119,6 +126,7 @@ pub struct Page {
     pub after: Option<String>,
 }
 
+#[cfg(feature = "full")]
 impl Page {
     /// A value with these required fields and every optional one unset.
     pub fn new(limit: impl Into<i64>) -> Self {
@@ -136,6 +144,7 @@ impl Page {
     }
 }
 
+#[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -144,6 +153,7 @@ pub struct PostUploadsBody {
     pub file: Option<String>,
 }
 
+#[cfg(feature = "uploads")]
 impl PostUploadsBody {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -158,6 +168,7 @@ impl PostUploadsBody {
     }
 }
 
+#[cfg(any(feature = "jobs", feature = "login"))]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -166,6 +177,7 @@ pub struct Session {
     pub token: Option<String>,
 }
 
+#[cfg(any(feature = "jobs", feature = "login"))]
 impl Session {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -184,6 +196,7 @@ impl Session {
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "items")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum SortMode {
@@ -195,6 +208,7 @@ pub enum SortMode {
     Unknown(String),
 }
 
+#[cfg(feature = "items")]
 rt::open_enum_impls!(
     SortMode,
     Unknown,

@@ -7,6 +7,7 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_items`]; unset ones are not sent.
+#[cfg(feature = "items")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetItemsQuery {
@@ -16,6 +17,7 @@ pub struct GetItemsQuery {
     pub filter_tag: Option<String>,
 }
 
+#[cfg(feature = "items")]
 impl GetItemsQuery {
     /// Sets `limit`.
     #[must_use]
@@ -48,6 +50,7 @@ impl GetItemsQuery {
 
 impl Client {
     /// `GET /v1/items`
+    #[cfg(feature = "items")]
     pub async fn get_items(
         &self,
         sort_by: &SortMode,
@@ -85,6 +88,7 @@ impl Client {
     /// A `204` listed before the `200` that has the body.
     ///
     /// `GET /v1/jobs/{job_id}`
+    #[cfg(feature = "jobs")]
     pub async fn get_job(&self, job_id: &str) -> Result<Option<Session>, rt::Error> {
         let job_id = rt::encode_path_segment("job_id", job_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
@@ -104,6 +108,7 @@ impl Client {
     }
 
     /// `POST /v1/login`
+    #[cfg(feature = "login")]
     pub async fn post_login(&self, body: &Login) -> Result<Session, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();
@@ -122,6 +127,7 @@ impl Client {
     }
 
     /// `POST /v1/notes`
+    #[cfg(feature = "notes")]
     pub async fn post_notes(&self, body: Option<&str>) -> Result<String, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();
@@ -143,6 +149,7 @@ impl Client {
     }
 
     /// `POST /v1/uploads`
+    #[cfg(feature = "uploads")]
     pub async fn post_uploads(&self, body: &PostUploadsBody) -> Result<(), rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();
@@ -163,6 +170,7 @@ impl Client {
     /// A multipart body of every part kind; `PUT`, so a `503` is retried.
     ///
     /// `PUT /v1/attachments/{name}`
+    #[cfg(feature = "attachments")]
     pub async fn put_attachment(
         &self,
         name: &str,
@@ -186,6 +194,7 @@ impl Client {
     }
 
     /// `PUT /v1/blobs/{blob_id}`
+    #[cfg(feature = "blobs")]
     pub async fn put_blob(
         &self,
         blob_id: impl ::std::fmt::Display,

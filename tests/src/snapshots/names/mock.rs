@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/things/{type}` ([`Client::get_thing`](super::Client::get_thing)) with
     /// these path parameters.
+    #[cfg(feature = "things")]
     pub fn on_get_thing(&self, type_: &str) -> rt::mock::Expectation<'_, Thing> {
         let path = rt::mock::fill_path("/v1/things/{type}", &[("type", type_)]);
         self.server.on("GET", path)
@@ -59,6 +60,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/things` ([`Client::get_things`](super::Client::get_things)) with these
     /// path parameters.
+    #[cfg(feature = "things")]
     pub fn on_get_things(&self) -> rt::mock::Expectation<'_, Vec<Thing>> {
         let path = rt::mock::fill_path("/v1/things", &[]);
         self.server.on("GET", path)

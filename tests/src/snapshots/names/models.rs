@@ -5,8 +5,10 @@
 use baseten_api::runtime as rt;
 
 /// A schema named with a keyword.
+#[cfg(feature = "full")]
 pub type Self_ = String;
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct T2faSettings {
@@ -14,6 +16,7 @@ pub struct T2faSettings {
     pub enabled: Option<bool>,
 }
 
+#[cfg(feature = "full")]
 impl T2faSettings {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -28,6 +31,7 @@ impl T2faSettings {
     }
 }
 
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -54,6 +58,7 @@ pub struct Thing {
     pub status: Option<ThingStatus>,
 }
 
+#[cfg(feature = "things")]
 impl Thing {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -93,6 +98,7 @@ impl Thing {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ThingStatus {
@@ -112,6 +118,7 @@ pub enum ThingStatus {
     Unknown(String),
 }
 
+#[cfg(feature = "things")]
 rt::open_enum_impls!(
     ThingStatus,
     Unknown,

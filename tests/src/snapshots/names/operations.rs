@@ -7,6 +7,7 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_thing`]; unset ones are not sent.
+#[cfg(feature = "things")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetThingQuery {
@@ -14,6 +15,7 @@ pub struct GetThingQuery {
     pub weight_kg: Option<f64>,
 }
 
+#[cfg(feature = "things")]
 impl GetThingQuery {
     /// Sets `self`.
     #[must_use]
@@ -32,6 +34,7 @@ impl GetThingQuery {
 
 impl Client {
     /// `GET /v1/things/{type}`
+    #[cfg(feature = "things")]
     pub async fn get_thing(
         &self,
         type_: &str,
@@ -63,6 +66,7 @@ impl Client {
     }
 
     /// `GET /v1/things`
+    #[cfg(feature = "things")]
     pub async fn get_things(&self) -> Result<Vec<Thing>, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();

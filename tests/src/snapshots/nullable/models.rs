@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Level {
@@ -20,6 +21,7 @@ pub enum Level {
     Unknown(String),
 }
 
+#[cfg(feature = "full")]
 rt::open_enum_impls!(
     Level,
     Unknown,
@@ -29,6 +31,7 @@ rt::open_enum_impls!(
     ]
 );
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Reading {
@@ -66,6 +69,7 @@ pub struct Reading {
     pub inline: Option<ReadingInline>,
 }
 
+#[cfg(feature = "full")]
 impl Reading {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -153,6 +157,7 @@ impl Reading {
     }
 }
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ReadingInline {
@@ -160,6 +165,7 @@ pub struct ReadingInline {
     pub mode: Option<ReadingInlineMode>,
 }
 
+#[cfg(feature = "full")]
 impl ReadingInline {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -176,6 +182,7 @@ impl ReadingInline {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ReadingInlineMode {
@@ -187,6 +194,7 @@ pub enum ReadingInlineMode {
     Unknown(String),
 }
 
+#[cfg(feature = "full")]
 rt::open_enum_impls!(
     ReadingInlineMode,
     Unknown,
@@ -200,6 +208,7 @@ rt::open_enum_impls!(
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ReadingKind {
@@ -209,6 +218,7 @@ pub enum ReadingKind {
     Unknown(String),
 }
 
+#[cfg(feature = "full")]
 rt::open_enum_impls!(
     ReadingKind,
     Unknown,

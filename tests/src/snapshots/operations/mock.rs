@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `DELETE /v1/widgets/{widget_id}`
     /// ([`Client::delete_widget`](super::Client::delete_widget)) with these path parameters.
+    #[cfg(feature = "widgets")]
     pub fn on_delete_widget(&self, widget_id: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path(
             "/v1/widgets/{widget_id}",
@@ -62,6 +63,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/widgets/{id}`
     /// ([`Client::get_widget_by_id`](super::Client::get_widget_by_id)) with these path parameters.
+    #[cfg(feature = "widgets")]
     pub fn on_get_widget_by_id(&self, id: &str) -> rt::mock::Expectation<'_, Widget> {
         let path = rt::mock::fill_path("/v1/widgets/{id}", &[("id", id)]);
         self.server.on("GET", path)
@@ -70,6 +72,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/widget/{widget_id}`
     /// ([`Client::get_widget_by_widget_id`](super::Client::get_widget_by_widget_id)) with these
     /// path parameters.
+    #[cfg(feature = "widget")]
     pub fn on_get_widget_by_widget_id(
         &self,
         widget_id: &str,
@@ -83,6 +86,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/widgets` ([`Client::get_widgets`](super::Client::get_widgets)) with
     /// these path parameters.
+    #[cfg(feature = "widgets")]
     pub fn on_get_widgets(&self) -> rt::mock::Expectation<'_, GetWidgetsResponse> {
         let path = rt::mock::fill_path("/v1/widgets", &[]);
         self.server.on("GET", path)
@@ -90,6 +94,7 @@ impl FakeBaseten {
 
     /// Requests of `PATCH /v1/widgets/{widget_id}`
     /// ([`Client::patch_widget`](super::Client::patch_widget)) with these path parameters.
+    #[cfg(feature = "widgets")]
     pub fn on_patch_widget(&self, widget_id: &str) -> rt::mock::Expectation<'_, Widget> {
         let path = rt::mock::fill_path(
             "/v1/widgets/{widget_id}",
@@ -100,6 +105,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /v1/widgets` ([`Client::post_widgets`](super::Client::post_widgets)) with
     /// these path parameters.
+    #[cfg(feature = "widgets")]
     pub fn on_post_widgets(&self) -> rt::mock::Expectation<'_, Widget> {
         let path = rt::mock::fill_path("/v1/widgets", &[]);
         self.server.on("POST", path)

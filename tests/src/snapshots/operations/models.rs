@@ -6,6 +6,7 @@ use baseten_api::runtime as rt;
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum GetWidgetsOrder {
@@ -17,6 +18,7 @@ pub enum GetWidgetsOrder {
     Unknown(String),
 }
 
+#[cfg(feature = "widgets")]
 rt::open_enum_impls!(
     GetWidgetsOrder,
     Unknown,
@@ -26,6 +28,7 @@ rt::open_enum_impls!(
     ]
 );
 
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -33,6 +36,7 @@ pub struct GetWidgetsResponse {
     pub widgets: Vec<Widget>,
 }
 
+#[cfg(feature = "widgets")]
 impl GetWidgetsResponse {
     /// A value with these required fields and every optional one unset.
     pub fn new(widgets: impl Into<Vec<Widget>>) -> Self {
@@ -40,6 +44,7 @@ impl GetWidgetsResponse {
     }
 }
 
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -48,6 +53,7 @@ pub struct PatchWidgetBody {
     pub name: Option<String>,
 }
 
+#[cfg(feature = "widgets")]
 impl PatchWidgetBody {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -62,6 +68,7 @@ impl PatchWidgetBody {
     }
 }
 
+#[cfg(any(feature = "widget", feature = "widgets"))]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Widget {
@@ -70,6 +77,7 @@ pub struct Widget {
     pub weight: Option<f64>,
 }
 
+#[cfg(any(feature = "widget", feature = "widgets"))]
 impl Widget {
     /// A value with these required fields and every optional one unset.
     pub fn new(name: impl Into<String>) -> Self {

@@ -7,6 +7,7 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_widgets`]; unset ones are not sent.
+#[cfg(feature = "widgets")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetWidgetsQuery {
@@ -16,6 +17,7 @@ pub struct GetWidgetsQuery {
     pub x_trace: Option<String>,
 }
 
+#[cfg(feature = "widgets")]
 impl GetWidgetsQuery {
     /// Sets `limit`.
     #[must_use]
@@ -52,6 +54,7 @@ impl GetWidgetsQuery {
 
 impl Client {
     /// `DELETE /v1/widgets/{widget_id}`
+    #[cfg(feature = "widgets")]
     pub async fn delete_widget(&self, widget_id: &str) -> Result<(), rt::Error> {
         let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
@@ -73,6 +76,7 @@ impl Client {
     /// Derives the same name as `/v1/widget/{widget_id}`, so both say their parameter.
     ///
     /// `GET /v1/widgets/{id}`
+    #[cfg(feature = "widgets")]
     pub async fn get_widget_by_id(&self, id: i64) -> Result<Widget, rt::Error> {
         let id = rt::encode_path_segment("id", &id.to_string())?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
@@ -94,6 +98,7 @@ impl Client {
     /// Collides with nothing; `/v1/widgets/{widget_id}` has no GET.
     ///
     /// `GET /v1/widget/{widget_id}`
+    #[cfg(feature = "widget")]
     pub async fn get_widget_by_widget_id(
         &self,
         widget_id: &str,
@@ -118,6 +123,7 @@ impl Client {
     /// Lists widgets.
     ///
     /// `GET /v1/widgets`
+    #[cfg(feature = "widgets")]
     pub async fn get_widgets(
         &self,
         query: &GetWidgetsQuery,
@@ -151,6 +157,7 @@ impl Client {
     }
 
     /// `PATCH /v1/widgets/{widget_id}`
+    #[cfg(feature = "widgets")]
     pub async fn patch_widget(
         &self,
         widget_id: &str,
@@ -179,6 +186,7 @@ impl Client {
     /// Creates a widget.
     ///
     /// `POST /v1/widgets`
+    #[cfg(feature = "widgets")]
     pub async fn post_widgets(&self, body: &Widget) -> Result<Widget, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();

@@ -5,6 +5,7 @@
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LinkedNode {
@@ -13,6 +14,7 @@ pub struct LinkedNode {
     pub next: Option<Box<LinkedNode>>,
 }
 
+#[cfg(feature = "full")]
 impl LinkedNode {
     /// A value with these required fields and every optional one unset.
     pub fn new(value: impl Into<i64>, next: impl Into<Option<LinkedNode>>) -> Self {
@@ -23,6 +25,7 @@ impl LinkedNode {
     }
 }
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Ping {
@@ -30,6 +33,7 @@ pub struct Ping {
     pub pong: Option<Box<Pong>>,
 }
 
+#[cfg(feature = "full")]
 impl Ping {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -44,6 +48,7 @@ impl Ping {
     }
 }
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Pong {
@@ -51,6 +56,7 @@ pub struct Pong {
     pub ping: Option<Box<Ping>>,
 }
 
+#[cfg(feature = "full")]
 impl Pong {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -65,6 +71,7 @@ impl Pong {
     }
 }
 
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Tree {
@@ -74,6 +81,7 @@ pub struct Tree {
     pub index: Option<BTreeMap<String, Tree>>,
 }
 
+#[cfg(feature = "full")]
 impl Tree {
     /// A value with these required fields and every optional one unset.
     pub fn new(label: impl Into<String>, children: impl Into<Vec<Tree>>) -> Self {

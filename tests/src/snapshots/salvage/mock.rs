@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/incidents/{incident_id}`
     /// ([`Client::get_incident`](super::Client::get_incident)) with these path parameters.
+    #[cfg(feature = "incidents")]
     pub fn on_get_incident(
         &self,
         incident_id: &str,
@@ -65,6 +66,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /v1/incidents` ([`Client::post_incidents`](super::Client::post_incidents))
     /// with these path parameters.
+    #[cfg(feature = "incidents")]
     pub fn on_post_incidents(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/incidents", &[]);
         self.server.on("POST", path)

@@ -4,6 +4,7 @@
 
 use baseten_api::runtime as rt;
 
+#[cfg(feature = "incidents")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Incident {
@@ -21,6 +22,7 @@ pub struct Incident {
     pub playbook: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "incidents")]
 impl Incident {
     /// A value with these required fields and every optional one unset.
     pub fn new(id: impl Into<String>, seq: impl Into<i64>) -> Self {
@@ -71,10 +73,12 @@ impl Incident {
     }
 }
 
+#[cfg(feature = "incidents")]
 pub type ParametersLimitSchema = i64;
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "incidents")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Priority {
@@ -86,6 +90,7 @@ pub enum Priority {
     Unknown(String),
 }
 
+#[cfg(feature = "incidents")]
 rt::open_enum_impls!(
     Priority,
     Unknown,

@@ -7,12 +7,14 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_incident`]; unset ones are not sent.
+#[cfg(feature = "incidents")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetIncidentQuery {
     pub limit: Option<ParametersLimitSchema>,
 }
 
+#[cfg(feature = "incidents")]
 impl GetIncidentQuery {
     /// Sets `limit`.
     #[must_use]
@@ -24,6 +26,7 @@ impl GetIncidentQuery {
 
 impl Client {
     /// `GET /v1/incidents/{incident_id}`
+    #[cfg(feature = "incidents")]
     pub async fn get_incident(
         &self,
         incident_id: &str,
@@ -50,6 +53,7 @@ impl Client {
     }
 
     /// `POST /v1/incidents`
+    #[cfg(feature = "incidents")]
     pub async fn post_incidents(&self, body: &Incident) -> Result<(), rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();

@@ -52,6 +52,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/usage` ([`Client::get_usage`](super::Client::get_usage)) with these
     /// path parameters.
+    #[cfg(feature = "usage")]
     pub fn on_get_usage(&self) -> rt::mock::Expectation<'_, Usage> {
         let path = rt::mock::fill_path("/v1/usage", &[]);
         self.server.on("GET", path)
@@ -59,6 +60,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /v1/accounts` ([`Client::post_accounts`](super::Client::post_accounts))
     /// with these path parameters.
+    #[cfg(feature = "accounts")]
     pub fn on_post_accounts(&self) -> rt::mock::Expectation<'_, Account> {
         let path = rt::mock::fill_path("/v1/accounts", &[]);
         self.server.on("POST", path)

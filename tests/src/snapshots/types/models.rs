@@ -6,6 +6,7 @@ use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
 /// Sent and read back; `id` only comes back, `password` only goes out.
+#[cfg(feature = "accounts")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Account {
@@ -16,6 +17,7 @@ pub struct Account {
     pub password: Option<String>,
 }
 
+#[cfg(feature = "accounts")]
 impl Account {
     /// A value with these required fields and every optional one unset.
     pub fn new(name: impl Into<String>) -> Self {
@@ -42,6 +44,7 @@ impl Account {
 }
 
 /// A subtype by `allOf` alone, tagged by its key.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -51,6 +54,7 @@ pub struct Cat {
     pub lives: i64,
 }
 
+#[cfg(feature = "usage")]
 impl Cat {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -70,6 +74,7 @@ impl Cat {
 ///
 /// Open: an integer this crate does not know decodes as the fallback variant, keeping its
 /// value, and encodes back to it.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Code {
@@ -83,6 +88,7 @@ pub enum Code {
     Unknown(i64),
 }
 
+#[cfg(feature = "usage")]
 rt::open_int_enum_impls!(
     Code,
     Unknown,
@@ -93,6 +99,7 @@ rt::open_int_enum_impls!(
     ]
 );
 
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -103,6 +110,7 @@ pub struct Dog {
     pub bark: Option<bool>,
 }
 
+#[cfg(feature = "usage")]
 impl Dog {
     /// A value with these required fields and every optional one unset.
     pub fn new(pet_type: impl Into<String>, name: impl Into<String>) -> Self {
@@ -121,6 +129,7 @@ impl Dog {
     }
 }
 
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -131,6 +140,7 @@ pub struct Item {
     pub price: Option<Money>,
 }
 
+#[cfg(feature = "usage")]
 impl Item {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -153,12 +163,14 @@ impl Item {
 }
 
 /// A decimal component of its own.
+#[cfg(feature = "usage")]
 pub type Money = rt::Decimal;
 
 /// A base with a discriminator; its subtypes name it in `allOf`.
 ///
 /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
 /// fallback variant with the value kept whole.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Pet {
@@ -170,6 +182,7 @@ pub enum Pet {
     Unknown(::serde_json::Value),
 }
 
+#[cfg(feature = "usage")]
 impl Pet {
     /// The property that carries the tag.
     pub const TAG_PROPERTY: &'static str = "pet_type";
@@ -184,6 +197,7 @@ impl Pet {
     }
 }
 
+#[cfg(feature = "usage")]
 #[cfg(feature = "mock")]
 impl serde::Serialize for Pet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -199,6 +213,7 @@ impl serde::Serialize for Pet {
     }
 }
 
+#[cfg(feature = "usage")]
 impl<'de> serde::Deserialize<'de> for Pet {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -214,6 +229,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
     }
 }
 
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -221,6 +237,7 @@ pub struct Secret {
     pub name: String,
 }
 
+#[cfg(feature = "usage")]
 impl Secret {
     /// A value with these required fields and every optional one unset.
     pub fn new(name: impl Into<String>) -> Self {
@@ -232,6 +249,7 @@ impl Secret {
 ///
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
@@ -243,6 +261,7 @@ pub enum Tree {
     Object(Box<TreeObject>),
 }
 
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -251,6 +270,7 @@ pub struct TreeObject {
     pub child: Option<Box<Tree>>,
 }
 
+#[cfg(feature = "usage")]
 impl TreeObject {
     /// A value with every field unset.
     pub fn new() -> Self {
@@ -265,6 +285,7 @@ impl TreeObject {
     }
 }
 
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -300,6 +321,7 @@ pub struct Usage {
     pub either: Option<::serde_json::Value>,
 }
 
+#[cfg(feature = "usage")]
 impl Usage {
     /// A value with these required fields and every optional one unset.
     pub fn new(
@@ -397,6 +419,7 @@ impl Usage {
 
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
@@ -410,6 +433,7 @@ pub enum UsageEnvValue {
 
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
@@ -423,6 +447,7 @@ pub enum UsageFlag {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum UsageFlagString {
@@ -432,6 +457,7 @@ pub enum UsageFlagString {
     Unknown(String),
 }
 
+#[cfg(feature = "usage")]
 rt::open_enum_impls!(
     UsageFlagString,
     Unknown,
@@ -444,6 +470,7 @@ rt::open_enum_impls!(
 ///
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
@@ -459,6 +486,7 @@ pub enum UsageLabel {
 ///
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
@@ -472,6 +500,7 @@ pub enum UsageLimit {
 
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[serde(untagged)]
@@ -483,6 +512,7 @@ pub enum UsageTags {
     Object(UsageTagsObject),
 }
 
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -491,6 +521,7 @@ pub struct UsageTagsObject {
     pub name: Option<String>,
 }
 
+#[cfg(feature = "usage")]
 impl UsageTagsObject {
     /// A value with every field unset.
     pub fn new() -> Self {

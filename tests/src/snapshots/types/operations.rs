@@ -7,6 +7,7 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_usage`]; unset ones are not sent.
+#[cfg(feature = "usage")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetUsageQuery {
@@ -14,6 +15,7 @@ pub struct GetUsageQuery {
     pub code: Option<Code>,
 }
 
+#[cfg(feature = "usage")]
 impl GetUsageQuery {
     /// Sets `day`.
     #[must_use]
@@ -32,6 +34,7 @@ impl GetUsageQuery {
 
 impl Client {
     /// `GET /v1/usage`
+    #[cfg(feature = "usage")]
     pub async fn get_usage(
         &self,
         start: rt::jiff::Timestamp,
@@ -61,6 +64,7 @@ impl Client {
     }
 
     /// `POST /v1/accounts`
+    #[cfg(feature = "accounts")]
     pub async fn post_accounts(&self, body: &Account) -> Result<Account, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();

@@ -53,6 +53,7 @@ impl FakeBaseten {
     /// Requests of `GET /2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json`
     /// ([`Client::get_2010_04_01_account_call`](super::Client::get_2010_04_01_account_call)) with
     /// these path parameters.
+    #[cfg(feature = "accounts")]
     pub fn on_get_2010_04_01_account_call(
         &self,
         account_sid: &str,
@@ -67,6 +68,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /files/{name}.{ext}` ([`Client::get_file`](super::Client::get_file)) with
     /// these path parameters.
+    #[cfg(feature = "files")]
     pub fn on_get_file(&self, name: &str, ext: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path(
             "/files/{name}.{ext}",
@@ -77,6 +79,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /points/{point}/reports/{report}`
     /// ([`Client::get_point_report`](super::Client::get_point_report)) with these path parameters.
+    #[cfg(feature = "points")]
     pub fn on_get_point_report(
         &self,
         point: &str,
@@ -92,6 +95,7 @@ impl FakeBaseten {
     /// Requests of `GET /v1/responses`
     /// ([`Client::get_responses_beta_true`](super::Client::get_responses_beta_true)) with these
     /// path parameters.
+    #[cfg(feature = "responses")]
     pub fn on_get_responses_beta_true(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/responses", &[]);
         self.server.on("GET", path)
@@ -99,6 +103,7 @@ impl FakeBaseten {
 
     /// Requests of `GET /v1/tenants/{tenant}/calls`
     /// ([`Client::get_tenant_calls`](super::Client::get_tenant_calls)) with these path parameters.
+    #[cfg(feature = "tenants")]
     pub fn on_get_tenant_calls(
         &self,
         tenant: &str,
@@ -112,6 +117,7 @@ impl FakeBaseten {
 
     /// Requests of `POST /mirror/{id}/copy/{id}`
     /// ([`Client::post_mirror_copy`](super::Client::post_mirror_copy)) with these path parameters.
+    #[cfg(feature = "mirror")]
     pub fn on_post_mirror_copy(&self, id: &str) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/mirror/{id}/copy/{id}", &[("id", id)]);
         self.server.on("POST", path)
@@ -120,6 +126,7 @@ impl FakeBaseten {
     /// Requests of `POST /oauth2/token`
     /// ([`Client::post_oauth2_token`](super::Client::post_oauth2_token)) with these path
     /// parameters.
+    #[cfg(feature = "oauth2")]
     pub fn on_post_oauth2_token(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/oauth2/token", &[]);
         self.server.on("POST", path)
@@ -128,6 +135,7 @@ impl FakeBaseten {
     /// Requests of `POST /oauth2/token`
     /// ([`Client::post_oauth2_token_refresh`](super::Client::post_oauth2_token_refresh)) with these
     /// path parameters.
+    #[cfg(feature = "oauth2")]
     pub fn on_post_oauth2_token_refresh(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/oauth2/token", &[]);
         self.server.on("POST", path)
@@ -136,6 +144,7 @@ impl FakeBaseten {
     /// Requests of `POST /v1/tenants/{tenant}/calls/start`
     /// ([`Client::post_tenant_calls_start`](super::Client::post_tenant_calls_start)) with these
     /// path parameters.
+    #[cfg(feature = "tenants")]
     pub fn on_post_tenant_calls_start(
         &self,
         tenant: &str,

@@ -4,6 +4,7 @@
 
 use baseten_api::runtime as rt;
 
+#[cfg(any(feature = "accounts", feature = "tenants"))]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
@@ -13,6 +14,7 @@ pub struct Call {
     pub status: Option<String>,
 }
 
+#[cfg(any(feature = "accounts", feature = "tenants"))]
 impl Call {
     /// A value with these required fields and every optional one unset.
     pub fn new(sid: impl Into<String>) -> Self {
@@ -32,6 +34,7 @@ impl Call {
 
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
+#[cfg(feature = "tenants")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum GetTenantCallsTheme {
@@ -43,6 +46,7 @@ pub enum GetTenantCallsTheme {
     Unknown(String),
 }
 
+#[cfg(feature = "tenants")]
 rt::open_enum_impls!(
     GetTenantCallsTheme,
     Unknown,
@@ -52,6 +56,7 @@ rt::open_enum_impls!(
     ]
 );
 
+#[cfg(feature = "oauth2")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -59,6 +64,7 @@ pub struct PostOauth2TokenBody {
     pub grant_type: String,
 }
 
+#[cfg(feature = "oauth2")]
 impl PostOauth2TokenBody {
     /// A value with these required fields and every optional one unset.
     pub fn new(grant_type: impl Into<String>) -> Self {
@@ -68,6 +74,7 @@ impl PostOauth2TokenBody {
     }
 }
 
+#[cfg(feature = "oauth2")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -75,6 +82,7 @@ pub struct PostOauth2TokenRefreshBody {
     pub refresh_token: String,
 }
 
+#[cfg(feature = "oauth2")]
 impl PostOauth2TokenRefreshBody {
     /// A value with these required fields and every optional one unset.
     pub fn new(refresh_token: impl Into<String>) -> Self {
@@ -84,6 +92,7 @@ impl PostOauth2TokenRefreshBody {
     }
 }
 
+#[cfg(feature = "tenants")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
@@ -95,6 +104,7 @@ pub struct PostTenantCallsStartBody {
     pub timeout: Option<i64>,
 }
 
+#[cfg(feature = "tenants")]
 impl PostTenantCallsStartBody {
     /// A value with these required fields and every optional one unset.
     pub fn new(to: impl Into<String>) -> Self {

@@ -7,12 +7,14 @@ use super::models::*;
 use baseten_api::runtime as rt;
 
 /// Optional query parameters of [`Client::get_responses_beta_true`]; unset ones are not sent.
+#[cfg(feature = "responses")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetResponsesBetaTrueQuery {
     pub limit: Option<i64>,
 }
 
+#[cfg(feature = "responses")]
 impl GetResponsesBetaTrueQuery {
     /// Sets `limit`.
     #[must_use]
@@ -23,6 +25,7 @@ impl GetResponsesBetaTrueQuery {
 }
 
 /// Optional query parameters of [`Client::get_tenant_calls`]; unset ones are not sent.
+#[cfg(feature = "tenants")]
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct GetTenantCallsQuery {
@@ -34,6 +37,7 @@ pub struct GetTenantCallsQuery {
     pub expand: Vec<String>,
 }
 
+#[cfg(feature = "tenants")]
 impl GetTenantCallsQuery {
     /// Sets `X-Sample-Rate`.
     #[must_use]
@@ -96,6 +100,7 @@ impl GetTenantCallsQuery {
 
 impl Client {
     /// `GET /2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json`
+    #[cfg(feature = "accounts")]
     pub async fn get_2010_04_01_account_call(
         &self,
         account_sid: &str,
@@ -120,6 +125,7 @@ impl Client {
     }
 
     /// `GET /files/{name}.{ext}`
+    #[cfg(feature = "files")]
     pub async fn get_file(&self, name: &str, ext: &str) -> Result<String, rt::Error> {
         let name = rt::encode_path_segment("name", name)?;
         let ext = rt::encode_path_segment("ext", ext)?;
@@ -140,6 +146,7 @@ impl Client {
     }
 
     /// `GET /points/{point}/reports/{report}`
+    #[cfg(feature = "points")]
     pub async fn get_point_report(
         &self,
         point: &str,
@@ -164,6 +171,7 @@ impl Client {
     }
 
     /// `GET /v1/responses`
+    #[cfg(feature = "responses")]
     pub async fn get_responses_beta_true(
         &self,
         query: &GetResponsesBetaTrueQuery,
@@ -189,6 +197,7 @@ impl Client {
     }
 
     /// `GET /v1/tenants/{tenant}/calls`
+    #[cfg(feature = "tenants")]
     pub async fn get_tenant_calls(
         &self,
         tenant: &str,
@@ -254,6 +263,7 @@ impl Client {
     }
 
     /// `POST /mirror/{id}/copy/{id}`
+    #[cfg(feature = "mirror")]
     pub async fn post_mirror_copy(&self, id: i64) -> Result<(), rt::Error> {
         let id = rt::encode_path_segment("id", &id.to_string())?;
         let pairs: Vec<(&'static str, String)> = Vec::new();
@@ -273,6 +283,7 @@ impl Client {
     }
 
     /// `POST /oauth2/token`
+    #[cfg(feature = "oauth2")]
     pub async fn post_oauth2_token(
         &self,
         body: &PostOauth2TokenBody,
@@ -294,6 +305,7 @@ impl Client {
     }
 
     /// `POST /oauth2/token`
+    #[cfg(feature = "oauth2")]
     pub async fn post_oauth2_token_refresh(
         &self,
         body: &PostOauth2TokenRefreshBody,
@@ -315,6 +327,7 @@ impl Client {
     }
 
     /// `POST /v1/tenants/{tenant}/calls/start`
+    #[cfg(feature = "tenants")]
     pub async fn post_tenant_calls_start(
         &self,
         tenant: &str,

@@ -1,0 +1,417 @@
+//! The crate's Cargo features, decided once: each API area (see `ir::areas`) compiles its
+//! operations, the types they reach and the value types those hold (`jiff` for dates, `decimal`
+//! for money); `full` compiles every area and the types no operation reaches. Features only
+//! add items: a type is the same type whichever feature brought it in.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::{Api, Operation, ResponseKind, TypeDef, TypeRef};
+
+/// The feature that compiles every area, and what no operation reaches.
+pub(crate) const FULL: &str = "full";
+/// The runtime's date and time types (`primitives::jiff`).
+pub(crate) const JIFF: &str = "jiff";
+/// The runtime's exact decimal (`primitives::Decimal`).
+pub(crate) const DECIMAL: &str = "decimal";
+
+/// The optional value types a set of types holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Needs {
+    pub(crate) jiff: bool,
+    pub(crate) decimal: bool,
+}
+
+impl Needs {
+    fn add(&mut self, other: Needs) {
+        self.jiff |= other.jiff;
+        self.decimal |= other.decimal;
+    }
+
+    /// The features that bring these value types in.
+    fn features(self) -> impl Iterator<Item = &'static str> {
+        [(self.jiff, JIFF), (self.decimal, DECIMAL)]
+            .into_iter()
+            .filter_map(|(needed, feature)| needed.then_some(feature))
+    }
+
+    /// What one type use holds directly (not through named types).
+    fn of(ty: &TypeRef) -> Needs {
+        match ty {
+            TypeRef::Timestamp | TypeRef::Date => Needs {
+                jiff: true,
+                decimal: false,
+            },
+            TypeRef::Decimal => Needs {
+                jiff: false,
+                decimal: true,
+            },
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => Needs::of(inner),
+            TypeRef::String
+            | TypeRef::Integer
+            | TypeRef::Unsigned
+            | TypeRef::Number
+            | TypeRef::Boolean
+            | TypeRef::Json
+            | TypeRef::Named(_) => Needs::default(),
+        }
+    }
+
+    /// What a type definition's own fields, variants or target hold directly.
+    fn of_def(def: &TypeDef) -> Needs {
+        let mut needs = Needs::default();
+        match def {
+            TypeDef::Struct(def) => def.fields.iter().for_each(|f| needs.add(Needs::of(&f.ty))),
+            TypeDef::Alias(def) => needs.add(Needs::of(&def.ty)),
+            TypeDef::Union(def) => def
+                .variants
+                .iter()
+                .for_each(|v| needs.add(Needs::of(&v.ty))),
+            TypeDef::Untagged(def) => def
+                .variants
+                .iter()
+                .for_each(|v| needs.add(Needs::of(&v.ty))),
+            TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
+        }
+        needs
+    }
+}
+
+/// Which features compile an item: any one of `areas`, or `full` alone when the set is empty.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct FeatureGate {
+    areas: BTreeSet<String>,
+}
+
+impl FeatureGate {
+    /// The features any one of which compiles the item.
+    pub(crate) fn features(&self) -> Vec<&str> {
+        if self.areas.is_empty() {
+            vec![FULL]
+        } else {
+            self.areas.iter().map(String::as_str).collect()
+        }
+    }
+
+    /// `#[cfg(feature = "a")]` or `#[cfg(any(feature = "a", feature = "b"))]`.
+    pub(crate) fn attribute(&self) -> TokenStream {
+        let features = self.features();
+        if let [one] = features.as_slice() {
+            quote!(#[cfg(feature = #one)])
+        } else {
+            quote!(#[cfg(any(#(feature = #features),*))])
+        }
+    }
+
+    /// The gate as the API listing writes it: `feature=a|b`.
+    pub(crate) fn listing(&self) -> String {
+        format!("feature={}", self.features().join("|"))
+    }
+}
+
+/// One area's feature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Area {
+    /// Its operations, as `METHOD /path`, in the IR's order.
+    pub(crate) operations: Vec<String>,
+    /// The value types its operations and types hold.
+    pub(crate) needs: Needs,
+}
+
+/// Every feature of the crate and every item's gate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Features {
+    /// Each area by feature name.
+    pub(crate) areas: BTreeMap<String, Area>,
+    /// The areas reaching each type, by type name (empty: no operation reaches it).
+    types: BTreeMap<String, BTreeSet<String>>,
+    /// The value types of the types no operation reaches, which `full` brings in itself.
+    unreached: Needs,
+}
+
+/// The type uses an operation starts from: parameters, body and response.
+fn operation_roots(operation: &Operation) -> Vec<&TypeRef> {
+    let mut roots: Vec<&TypeRef> = operation
+        .path_params
+        .iter()
+        .chain(&operation.required_query)
+        .chain(&operation.optional_query)
+        .map(|param| &param.ty)
+        .collect();
+    roots.extend(
+        operation
+            .body
+            .iter()
+            .filter_map(|body| body.kind.value_type()),
+    );
+    if let ResponseKind::Json(ty) = &operation.response {
+        roots.push(ty);
+    }
+    roots
+}
+
+impl Features {
+    /// The features of `api`: each operation's area (`Operation::area`) reaches its types.
+    pub(crate) fn of(api: &Api) -> Features {
+        let mut areas: BTreeMap<String, Area> = BTreeMap::new();
+        let mut types: BTreeMap<String, BTreeSet<String>> = api
+            .types
+            .keys()
+            .map(|name| (name.clone(), BTreeSet::new()))
+            .collect();
+        let own_needs: BTreeMap<&str, Needs> = api
+            .types
+            .iter()
+            .map(|(name, def)| (name.as_str(), Needs::of_def(def)))
+            .collect();
+        for operation in &api.operations {
+            let area = areas.entry(operation.area.clone()).or_insert(Area {
+                operations: Vec::new(),
+                needs: Needs::default(),
+            });
+            area.operations
+                .push(format!("{} {}", operation.method, operation.path));
+            let roots = operation_roots(operation);
+            for root in &roots {
+                area.needs.add(Needs::of(root));
+            }
+            for name in crate::ir::reachable(&api.types, roots) {
+                if let Some(needs) = own_needs.get(name.as_str()) {
+                    area.needs.add(*needs);
+                }
+                if let Some(reaching) = types.get_mut(&name) {
+                    reaching.insert(operation.area.clone());
+                }
+            }
+        }
+        let mut unreached = Needs::default();
+        for (name, reaching) in &types {
+            if reaching.is_empty() {
+                unreached.add(own_needs.get(name.as_str()).copied().unwrap_or_default());
+            }
+        }
+        Features {
+            areas,
+            types,
+            unreached,
+        }
+    }
+
+    /// The gate of the type `name` (`full` for a name the IR does not hold).
+    pub(crate) fn type_gate(&self, name: &str) -> FeatureGate {
+        FeatureGate {
+            areas: self.types.get(name).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// The gate of an operation's own items: its method, query struct, streams, expectation.
+    pub(crate) fn operation_gate(operation: &Operation) -> FeatureGate {
+        FeatureGate {
+            areas: BTreeSet::from([operation.area.clone()]),
+        }
+    }
+
+    /// The lines of the crate's `[features]` table this model decides: `full`, one per area,
+    /// `jiff` and `decimal`, each with a comment saying what it compiles. `runtime` is the
+    /// runtime's package name as the manifest spells it.
+    pub(crate) fn cargo_features(&self, runtime: &str) -> String {
+        let mut text = String::new();
+        let mut full: Vec<&str> = self.areas.keys().map(String::as_str).collect();
+        full.extend(self.unreached.features().map(|feature| -> &str { feature }));
+        text.push_str("# Every API area, and the schemas no operation uses (on by default).\n");
+        let _ = writeln!(text, "{FULL} = {}", list(&full));
+        for (name, area) in &self.areas {
+            let shown: Vec<&str> = area.operations.iter().take(3).map(String::as_str).collect();
+            let more = if area.operations.len() > shown.len() {
+                format!(" and {} more", area.operations.len() - shown.len())
+            } else {
+                String::new()
+            };
+            let _ = writeln!(text, "# {}{more}.", comment_text(&shown.join(", ")));
+            let needs: Vec<&str> = area.needs.features().collect();
+            let _ = writeln!(text, "{name} = {}", list(&needs));
+        }
+        let _ = writeln!(
+            text,
+            "# Dates and times (`primitives::jiff`), for the areas whose types hold them.\n\
+             {JIFF} = [\"{runtime}/jiff\"]\n\
+             # Exact decimals (`primitives::Decimal`), for the areas whose types hold them.\n\
+             {DECIMAL} = [\"{runtime}/decimal\"]"
+        );
+        text
+    }
+}
+
+/// Document text as a TOML comment: a path may hold a line break, which would end the comment.
+fn comment_text(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+fn list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|item| format!("{item:?}")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOCUMENT: &str = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/metrics:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Series'}}}}
+  /v1/bills/{day}:
+    get:
+      parameters:
+        - {name: day, in: path, required: true, schema: {type: string, format: date}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Bill'}}}}
+  /v1/shared:
+    post:
+      tags: [Shared Things]
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Point'}}}
+      responses: {'204': {description: none}}
+components:
+  schemas:
+    Series:
+      type: object
+      properties: {points: {type: array, items: {$ref: '#/components/schemas/Point'}}}
+    Point:
+      type: object
+      properties: {value: {type: number}}
+    Bill:
+      type: object
+      properties:
+        total: {anyOf: [{type: number}, {type: string, format: decimal}]}
+    Orphan:
+      type: object
+      properties: {at: {type: string, format: date-time}}
+"#;
+
+    fn features() -> (Features, Api) {
+        let (api, _) = crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: DOCUMENT,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        (Features::of(&api), api)
+    }
+
+    #[test]
+    fn each_type_is_gated_by_the_areas_reaching_it() {
+        let (features, api) = features();
+        let areas: Vec<(&str, &str)> = api
+            .operations
+            .iter()
+            .map(|op| (op.path.as_str(), op.area.as_str()))
+            .collect();
+        assert_eq!(
+            areas,
+            [
+                ("/v1/bills/{day}", "bills"),
+                ("/v1/metrics", "metrics"),
+                ("/v1/shared", "shared-things"),
+            ]
+        );
+        let gate = |name: &str| features.type_gate(name).features().join(",");
+        assert_eq!(gate("Series"), "metrics");
+        assert_eq!(gate("Point"), "metrics,shared-things");
+        assert_eq!(gate("Orphan"), "full");
+        assert_eq!(gate("NoSuchType"), "full");
+        assert_eq!(
+            features.type_gate("Point").attribute().to_string(),
+            quote!(#[cfg(any(feature = "metrics", feature = "shared-things"))]).to_string()
+        );
+        assert_eq!(
+            features.type_gate("Series").attribute().to_string(),
+            quote!(#[cfg(feature = "metrics")]).to_string()
+        );
+        assert_eq!(
+            features.type_gate("Point").listing(),
+            "feature=metrics|shared-things"
+        );
+    }
+
+    #[test]
+    fn each_area_needs_the_value_types_its_operations_reach() {
+        let (features, _) = features();
+        let needs = |area: &str| features.areas[area].needs;
+        // A date path parameter and a decimal field of the response.
+        assert_eq!(
+            needs("bills"),
+            Needs {
+                jiff: true,
+                decimal: true
+            }
+        );
+        assert_eq!(needs("metrics"), Needs::default());
+        assert_eq!(needs("shared-things"), Needs::default());
+        assert_eq!(
+            features.unreached,
+            Needs {
+                jiff: true,
+                decimal: false
+            }
+        );
+        let text = features.cargo_features("rt-crate");
+        assert_eq!(
+            text,
+            "# Every API area, and the schemas no operation uses (on by default).\n\
+             full = [\"bills\", \"metrics\", \"shared-things\", \"jiff\"]\n\
+             # GET /v1/bills/{day}.\n\
+             bills = [\"jiff\", \"decimal\"]\n\
+             # GET /v1/metrics.\n\
+             metrics = []\n\
+             # POST /v1/shared.\n\
+             shared-things = []\n\
+             # Dates and times (`primitives::jiff`), for the areas whose types hold them.\n\
+             jiff = [\"rt-crate/jiff\"]\n\
+             # Exact decimals (`primitives::Decimal`), for the areas whose types hold them.\n\
+             decimal = [\"rt-crate/decimal\"]\n"
+        );
+    }
+
+    #[test]
+    fn an_area_comment_names_three_operations_and_escapes_line_breaks() {
+        let mut features = Features {
+            areas: BTreeMap::new(),
+            types: BTreeMap::new(),
+            unreached: Needs::default(),
+        };
+        features.areas.insert(
+            "a".to_owned(),
+            Area {
+                operations: ["GET /1", "GET /2\nx = 1", "GET /3", "GET /4"]
+                    .map(str::to_owned)
+                    .to_vec(),
+                needs: Needs::default(),
+            },
+        );
+        let text = features.cargo_features("r");
+        assert!(
+            text.contains("# GET /1, GET /2\\nx = 1, GET /3 and 1 more.\na = []\n"),
+            "{text}"
+        );
+        assert!(text.starts_with(
+            "# Every API area, and the schemas no operation uses (on by default).\nfull = [\"a\"]\n"
+        ));
+    }
+}
