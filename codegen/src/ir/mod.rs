@@ -84,6 +84,24 @@ impl TypeDef {
     }
 }
 
+impl Operation {
+    /// The type uses the operation starts from: its parameters, body and JSON response.
+    pub(crate) fn type_roots(&self) -> Vec<&TypeRef> {
+        let mut roots: Vec<&TypeRef> = self
+            .path_params
+            .iter()
+            .chain(&self.required_query)
+            .chain(&self.optional_query)
+            .map(|param| &param.ty)
+            .collect();
+        roots.extend(self.body.iter().filter_map(|body| body.kind.value_type()));
+        if let ResponseKind::Json(ty) = &self.response {
+            roots.push(ty);
+        }
+        roots
+    }
+}
+
 /// A union told apart by JSON kind: one variant per member, at most one per kind.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UntaggedDef {

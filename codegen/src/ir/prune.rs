@@ -12,21 +12,7 @@ pub(super) fn prune_unreachable(
     let roots: Vec<TypeRef> = roots.iter().cloned().map(TypeRef::Named).collect();
     let mut pending: Vec<&TypeRef> = roots.iter().collect();
     for operation in operations {
-        let params = operation
-            .path_params
-            .iter()
-            .chain(&operation.required_query)
-            .chain(&operation.optional_query);
-        pending.extend(params.map(|param| &param.ty));
-        pending.extend(
-            operation
-                .body
-                .iter()
-                .filter_map(|body| body.kind.value_type()),
-        );
-        if let ResponseKind::Json(ty) = &operation.response {
-            pending.push(ty);
-        }
+        pending.extend(operation.type_roots());
     }
     let reached = reachable(types, pending);
     types.retain(|name, _| reached.contains(name));

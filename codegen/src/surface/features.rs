@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Api, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{Api, Operation, TypeDef, TypeRef};
 
 /// The feature that compiles every area, and what no operation reaches.
 pub(crate) const FULL: &str = "full";
@@ -132,27 +132,6 @@ pub(crate) struct Features {
     unreached: Needs,
 }
 
-/// The type uses an operation starts from: parameters, body and response.
-fn operation_roots(operation: &Operation) -> Vec<&TypeRef> {
-    let mut roots: Vec<&TypeRef> = operation
-        .path_params
-        .iter()
-        .chain(&operation.required_query)
-        .chain(&operation.optional_query)
-        .map(|param| &param.ty)
-        .collect();
-    roots.extend(
-        operation
-            .body
-            .iter()
-            .filter_map(|body| body.kind.value_type()),
-    );
-    if let ResponseKind::Json(ty) = &operation.response {
-        roots.push(ty);
-    }
-    roots
-}
-
 impl Features {
     /// The features of `api`: each operation's area (`Operation::area`) reaches its types.
     pub(crate) fn of(api: &Api) -> Features {
@@ -174,7 +153,7 @@ impl Features {
             });
             area.operations
                 .push(format!("{} {}", operation.method, operation.path));
-            let roots = operation_roots(operation);
+            let roots = operation.type_roots();
             for root in &roots {
                 area.needs.add(Needs::of(root));
             }
