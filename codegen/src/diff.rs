@@ -49,9 +49,10 @@ pub struct Change {
     /// they mean on the wire changes (a method sending another request, an enum variant
     /// standing for another string).
     pub compiles: bool,
-    /// Whether old code breaks only where the `mock` feature is off (an impl that now needs
-    /// it): the compile probe, which builds with the fake, cannot see such a break.
-    pub only_without_mock: bool,
+    /// Whether old code breaks only in a build without some feature: `mock` (an impl that now
+    /// needs it) or an API area (an item no longer compiled with it). The compile probe, which
+    /// builds with the fake and every area, cannot see such a break.
+    pub only_with_fewer_features: bool,
 }
 
 /// Every change between two generated APIs.
@@ -77,12 +78,12 @@ impl ChangeReport {
             .collect()
     }
 
-    /// [`Self::items_failing_to_compile`] for code built with the `mock` feature on, as the
-    /// compile probe is: without the breaks only a build without the fake sees.
-    pub fn items_failing_to_compile_with_mock(&self) -> BTreeSet<&str> {
+    /// [`Self::items_failing_to_compile`] for code built with `mock` and every API area on, as
+    /// the compile probe is: without the breaks only a build with fewer features sees.
+    pub fn items_failing_to_compile_with_every_feature(&self) -> BTreeSet<&str> {
         self.changes
             .iter()
-            .filter(|c| c.impact == Impact::Breaking && !c.compiles && !c.only_without_mock)
+            .filter(|c| c.impact == Impact::Breaking && !c.compiles && !c.only_with_fewer_features)
             .map(|c| c.item.as_str())
             .collect()
     }
@@ -136,18 +137,18 @@ impl Changes {
             description,
             item: item.to_owned(),
             compiles: compiles || impact == Impact::Additive,
-            only_without_mock: false,
+            only_with_fewer_features: false,
         });
     }
 
-    /// A breaking change only code built without the `mock` feature sees.
-    fn breaks_without_mock(&mut self, item: &str, description: String) {
+    /// A breaking change only code built without some feature sees (`mock`, an API area).
+    fn breaks_with_fewer_features(&mut self, item: &str, description: String) {
         self.changes.insert(Change {
             impact: Impact::Breaking,
             description,
             item: item.to_owned(),
             compiles: false,
-            only_without_mock: true,
+            only_with_fewer_features: true,
         });
     }
 
@@ -303,9 +304,8 @@ fn compare_gates(
 ) {
     match gate_change(&old.listing(), &new.listing()) {
         Some(GateChange::Widened(how)) => changes.adds(item, format!("{what}: {how}")),
-        Some(GateChange::Narrowed(old, new)) => {
-            changes.breaks(item, format!("{what}: compiled with {new} (was {old})"))
-        }
+        Some(GateChange::Narrowed(old, new)) => changes
+            .breaks_with_fewer_features(item, format!("{what}: compiled with {new} (was {old})")),
         None => {}
     }
 }
@@ -635,7 +635,7 @@ impl Pair<'_> {
                 ("Deserialize", before.deserialize, after.deserialize),
             ] {
                 match (was, now) {
-                    (Gate::Always, Gate::Mock) => changes.breaks_without_mock(
+                    (Gate::Always, Gate::Mock) => changes.breaks_with_fewer_features(
                         item,
                         format!("type {name} implements {trait_name} only with the mock feature"),
                     ),

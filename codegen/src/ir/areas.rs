@@ -7,7 +7,7 @@
 //! feature names: lower-case ASCII letters, digits, `-` and `_`; one the crate already has for
 //! itself takes an `-api` suffix.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Operation;
 use crate::{Config, Error};
@@ -63,7 +63,7 @@ pub(super) fn assign(
     config: &Config,
 ) -> Result<BTreeMap<String, String>, Error> {
     let lock = &config.names_lock.areas;
-    let mut picked: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut picked: BTreeSet<&str> = BTreeSet::new();
     for operation in operations.iter_mut() {
         let key = format!("{} {}", operation.method, operation.path);
         let configured = config.areas.iter().find(|(_, patterns)| {
@@ -73,7 +73,7 @@ pub(super) fn assign(
         });
         operation.area = match configured {
             Some((area, _)) => {
-                *picked.entry(area.as_str()).or_default() += 1;
+                picked.insert(area.as_str());
                 area.clone()
             }
             None => match lock.get(&key) {
@@ -85,7 +85,7 @@ pub(super) fn assign(
     // A pattern that picks nothing is a typo or an operation gone from the document: either way
     // the config no longer says what its author meant.
     for (area, patterns) in &config.areas {
-        if !picked.contains_key(area.as_str()) {
+        if !picked.contains(area.as_str()) {
             return Err(Error::Config {
                 pointer: crate::error::Pointer::to(&["areas", area]),
                 reason: format!("no generated operation matches {}", patterns.join(", ")),
@@ -147,10 +147,9 @@ fn feature_name(text: &str) -> String {
         }
         name.push_str(&word.to_ascii_lowercase());
     }
-    if name.len() > MAX_AREA_LENGTH {
-        name.truncate(MAX_AREA_LENGTH);
-        name.truncate(name.trim_end_matches('-').len());
-    }
+    // ASCII only, so any length is a character boundary; shorter names are left as they are.
+    name.truncate(MAX_AREA_LENGTH);
+    name.truncate(name.trim_end_matches('-').len());
     name
 }
 

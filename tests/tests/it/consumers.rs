@@ -347,14 +347,6 @@ fn a_crate_generated_from_the_full_document_is_a_workspace_member() {
         "{manifest}"
     );
     assert!(manifest.contains("\nmodels = ["), "{manifest}");
-    // One area with the fake, without the others: no warning, no missing type.
-    let mut one_area = cargo_in(root);
-    one_area
-        .args(["check", "-q", "-p", "baseten-full", "--no-default-features"])
-        .args(["--features", "mock,secrets"]);
-    let checked = run(one_area);
-    let warnings = String::from_utf8_lossy(&checked.stderr).into_owned();
-    assert!(!warnings.contains("warning"), "{warnings}");
     write(&root.join("user/series.json"), &fixture("series.json"));
     write(
         &root.join("user/src/main.rs"),
@@ -393,6 +385,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {{
 "##
         ),
     );
+    // One area with the fake, without the others: no warning, no missing type.
+    let mut one_area = cargo_in(root);
+    one_area
+        .args(["check", "-q", "-p", "baseten-full", "--no-default-features"])
+        .args(["--features", "mock,secrets"]);
+    let checked = run(one_area);
+    let warnings = String::from_utf8_lossy(&checked.stderr).into_owned();
+    assert!(!warnings.contains("warning"), "{warnings}");
     let mut user = cargo_in(root);
     user.args(["run", "-q", "-p", "user"]);
     let stdout = String::from_utf8(run(user).stdout).unwrap();

@@ -1231,6 +1231,17 @@ fn write_batch_crate(dir: &std::path::Path, modules: &[Output]) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     };
+    // Every module's items are gated by its API areas (and `full`): the batch declares each and
+    // turns them all on, so nothing is compiled out.
+    let areas: std::collections::BTreeSet<&str> = modules
+        .iter()
+        .flat_map(|output| output.cargo_features.lines())
+        .filter_map(|line| line.split_once(" = [").map(|(name, _)| name))
+        .filter(|name| !["jiff", "decimal"].contains(name))
+        .collect();
+    assert!(areas.contains("full"), "no features in the outputs");
+    let declared: String = areas.iter().map(|area| format!("{area} = []\n")).collect();
+    let enabled: Vec<String> = areas.iter().map(|area| format!("{area:?}")).collect();
     write(
         dir.join("Cargo.toml"),
         &format!(
@@ -1238,8 +1249,9 @@ fn write_batch_crate(dir: &std::path::Path, modules: &[Output]) {
              [dependencies]\nbaseten-api = {{ path = {:?}, features = [\"mock\"] }}\n\
              serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n\
              # The emitted `mock.rs` needs the serde impls models keep behind `mock`.\n\
-             [features]\ndefault = [\"mock\"]\nmock = []\n\n[workspace]\n",
-            root.join("generated").display().to_string()
+             [features]\ndefault = [\"mock\", {}]\nmock = []\n{declared}\n[workspace]\n",
+            root.join("generated").display().to_string(),
+            enabled.join(", ")
         ),
     );
     // The workspace's lock file keeps dependency versions (and so build artifacts) shared.
