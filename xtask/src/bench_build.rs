@@ -331,8 +331,9 @@ fn run_against_local_server(binary: &Path) -> Result<Vec<String>> {
                  connection: close\r\n\r\n{body}",
                 body.len()
             );
-            let _ = reader.get_mut().write_all(response.as_bytes());
+            // Recorded before answering, so it is there once the consumer has its answer.
             let _ = seen.send(request_line.trim().to_owned());
+            let _ = reader.get_mut().write_all(response.as_bytes());
         }
     });
     let output = Command::new(binary)
