@@ -1,7 +1,8 @@
 //! `bench-build`: what depending on the generated crate costs, as paired figures printed in one
 //! run with the load average — a decode-only consumer's clean build against a serde-only program
-//! doing the same, the full-document crate's `cargo check` after a touch, generation time, and
-//! `cargo check` time and peak memory of a large document's crate. Std-only on purpose: the
+//! doing the same, a client consumer's clean build and rebuild after an edit, the full-document
+//! crate's `cargo check` after a touch, generation time, and `cargo check` time and peak memory
+//! of a large document's crate. Std-only on purpose: the
 //! xtask stays cheap to build. Scratch workspaces live under `target/bench-build/`.
 
 use std::fmt::Write as _;
@@ -15,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use crate::regen;
 
 /// The sections `--only` can name, in the order they run.
-pub const SECTIONS: [&str; 5] = ["decode", "full", "generate", "large", "table"];
+pub const SECTIONS: [&str; 6] = ["decode", "consumer", "full", "generate", "large", "table"];
 
 pub struct Options {
     /// Paired runs of every timed step; medians are reported.
@@ -68,6 +69,9 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     let wanted = |name: &str| options.sections.iter().any(|s| s == name);
     if wanted("decode") {
         decode(root, &scratch, options)?;
+    }
+    if wanted("consumer") {
+        consumer(root, &scratch, options)?;
     }
     if wanted("full") || wanted("generate") {
         let newest = newest_document(&options.specs)?;
@@ -218,6 +222,168 @@ impl Program {
         Ok(())
     }
 }
+
+/// A client consumer on the default features (`Client::from_env`, list the models, get an
+/// environment, its metrics now, on tokio) built clean in a fresh target dir and rebuilt after an
+/// edit of its `main.rs`, paired with the serde-only program's clean build (its own workspace,
+/// so its clean builds match `decode`'s). Each run rotates which clean build goes first; the
+/// consumer then runs its three calls against a local std server, so a consumer that no longer
+/// builds against the crate's API, or no longer works, fails the section.
+fn consumer(root: &Path, scratch: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## consumer: three operations on tokio vs serde-only baseline, clean `cargo build`, \
+         and the consumer's rebuild after an edit of main.rs; {}",
+        load()
+    );
+    let api = fs::canonicalize(root.join("generated"))
+        .with_context(|| format!("{} has no generated/", root.display()))?;
+    let programs = [
+        Program {
+            name: "client-consumer",
+            manifest: format!(
+                "[package]\nname = \"client-consumer\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                 [dependencies]\nbaseten-api = {{ path = {api:?} }}\n\
+                 tokio = {{ version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }}\n\n\
+                 [workspace]\n"
+            ),
+            main: CLIENT_CONSUMER,
+            lock: root.join("Cargo.lock"),
+        },
+        Program::serde_only(root)?,
+    ];
+    let workspaces: Vec<PathBuf> = programs
+        .iter()
+        .map(|program| scratch.join(format!("consumer-{}", program.name)))
+        .collect();
+    let build = |workspace: &Path| -> Result<Cost> {
+        let mut command = cargo();
+        command
+            .current_dir(workspace)
+            .args(["build", "--offline", "--target-dir"])
+            .arg(workspace.join("target"));
+        measure(command)
+    };
+    let (mut clean, mut rebuilt): (Vec<Vec<Cost>>, Vec<Cost>) = (vec![Vec::new(); 2], Vec::new());
+    for run in 0..options.runs {
+        for offset in 0..programs.len() {
+            let index = (run + offset) % programs.len();
+            let (program, workspace) = (&programs[index], &workspaces[index]);
+            program.write(workspace)?;
+            remove_dir(&workspace.join("target"))?;
+            let cost = build(workspace)?;
+            println!(
+                "  run {}: {:<15} clean   {}",
+                run + 1,
+                program.name,
+                describe(&cost)
+            );
+            clean[index].push(cost);
+            if index == 0 {
+                // A real edit (a changed string), not a touch: rustc recompiles the crate.
+                let edited =
+                    CLIENT_CONSUMER.replace("{} models", &format!("{{}} models ({})", run + 1));
+                write(&workspace.join("src/main.rs"), &edited)?;
+                let cost = build(workspace)?;
+                println!(
+                    "  run {}: {:<15} rebuild {}",
+                    run + 1,
+                    program.name,
+                    describe(&cost)
+                );
+                rebuilt.push(cost);
+            }
+        }
+    }
+    let binary = workspaces[0].join("target/debug/client-consumer");
+    let requests = run_against_local_server(&binary)?;
+    println!(
+        "  the consumer's three calls answered by a local server: {}",
+        requests.join(", ")
+    );
+    paired("client-consumer / serde-only, clean", &clean[0], &clean[1]);
+    single("client-consumer rebuild after an edit", &rebuilt);
+    println!("  {}", load());
+    Ok(())
+}
+
+/// Runs the client consumer against a std HTTP/1.1 server on 127.0.0.1 answering its three
+/// calls (one connection each) and gives the request lines the server saw.
+fn run_against_local_server(binary: &Path) -> Result<Vec<String>> {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").context("binding 127.0.0.1")?;
+    let base_url = format!("http://{}", listener.local_addr()?);
+    let (seen, received) = std::sync::mpsc::channel();
+    // Not joined: if the consumer stops early, the thread waits in `accept` until the process ends.
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(3) {
+            let Ok(stream) = stream else { return };
+            let mut reader = BufReader::new(stream);
+            let mut request_line = String::new();
+            if reader.read_line(&mut request_line).is_err() {
+                return;
+            }
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request_line.split(' ').nth(1).unwrap_or_default();
+            let body = if path.starts_with("/v1/models?") || path == "/v1/models" {
+                CONSUMER_MODELS
+            } else if path.contains("/metrics") {
+                CONSUMER_METRICS
+            } else {
+                CONSUMER_ENVIRONMENT
+            };
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+                 connection: close\r\n\r\n{body}",
+                body.len()
+            );
+            // Recorded before answering, so it is there once the consumer has its answer.
+            let _ = seen.send(request_line.trim().to_owned());
+            let _ = reader.get_mut().write_all(response.as_bytes());
+        }
+    });
+    let output = Command::new(binary)
+        .env("BASETEN_API_KEY", "bench-build-key")
+        .env("BASETEN_BASE_URL", &base_url)
+        .output()
+        .with_context(|| format!("running {}", binary.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() || !stdout.lines().any(|line| line == "3 series") {
+        bail!(
+            "{} failed against {base_url}:\n{stdout}{}",
+            binary.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(received.try_iter().collect())
+}
+
+/// The client consumer: three calls of the crate's `Client`, what a dashboard or poller does.
+const CLIENT_CONSUMER: &str = r#"//! List the models, get one's production environment and read its metrics now, on tokio.
+use baseten_api::operations::GetModelsQuery;
+
+#[tokio::main]
+async fn main() -> Result<(), baseten_api::Error> {
+    let client = baseten_api::Client::from_env()?;
+    let models = client.get_models(&GetModelsQuery::default()).await?;
+    println!("{} models", models.models.len());
+    let Some(model) = models.models.first() else {
+        return Ok(());
+    };
+    let environment = client.get_model_environment(&model.id, "production").await?;
+    println!("environment {}", environment.name);
+    let now = client.environment_metrics(&model.id, "production").current().send().await?;
+    println!("{} series", now.readings().count());
+    Ok(())
+}
+"#;
+
+/// The local server's answers to the client consumer (the shapes of `operations_live`'s).
+const CONSUMER_MODELS: &str = r#"{"models":[{"id":"m1","created_at":"2026-07-01T12:00:00Z","name":"llama","deployments_count":1,"production_deployment_id":"d1","development_deployment_id":null,"instance_type_name":"1xH100","team_name":"ml"}]}"#;
+const CONSUMER_ENVIRONMENT: &str = r#"{"name":"production","created_at":"2026-07-01T12:00:00Z","model_id":"m1","current_deployment":null,"autoscaling_settings":{"min_replica":1,"max_replica":4,"autoscaling_window":60,"scale_down_delay":null,"concurrency_target":2,"target_utilization_percentage":70},"promotion_settings":{},"instance_type":{"id":"i1","name":"1xH100","memory_limit_mib":1024,"millicpu_limit":8000,"gpu_count":1,"gpu_type":"H100","gpu_memory_limit_mib":81920},"request_backpressure_settings":{}}"#;
+const CONSUMER_METRICS: &str = r#"{"start_epoch_millis":1787666832418,"end_epoch_millis":1787666832418,"mode":"CURRENT","step_seconds":null,"metric_descriptors":[{"name":"baseten_replicas_active","unit_hint":"COUNT","kind":"GAUGE","label_sets":[{}]},{"name":"baseten_inference_requests_total","unit_hint":"COUNT","kind":"COUNTER","label_sets":[{"status":"2xx"},{"status":"5xx"}]}],"metric_values":[{"start_epoch_millis":1787666832418,"values":[[2.0],[1843.0,12.0]]}]}"#;
 
 /// The newest document's crate, own workspace: one warm `cargo check`, then `cargo check` after
 /// touching the crate's root, `runs` times.

@@ -38,6 +38,8 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
   --generate-only  corpus without the `cargo check` (the compiled and warnings columns say -)
   bench-build      paired build figures with the load average (medians of --runs, default 3):
                    decode: a decode-only consumer vs a serde-only program, clean builds;
+                   consumer: three client calls on tokio (default features), clean build
+                   and rebuild after an edit of main.rs, vs the serde-only program;
                    full: the newest ../shared/specs document's crate, check after a touch;
                    generate: its generation by the release xtask; large: --large PATH's crate,
                    check after a touch and peak rustc memory. --before DIR: another checkout

@@ -1687,6 +1687,95 @@ mod tests {
         assert!(matches!(got, Err(Error::InvalidRequest(_))), "{got:?}");
     }
 
+    /// The default client speaks TLS (rustls with its crypto provider compiled in: without one,
+    /// reqwest panics building the client) and offers HTTP/1.1 alone by ALPN: reqwest's `http2`
+    /// feature is off, so https traffic takes the HTTP/1.1 path every other test here exercises.
+    #[test]
+    fn default_client_offers_tls_with_http1_alone() {
+        let listener = match TcpListener::bind("127.0.0.1:0") {
+            Ok(listener) => listener,
+            Err(err) => panic!("bind: {err}"),
+        };
+        let base = match listener.local_addr() {
+            Ok(addr) => format!("https://{addr}"),
+            Err(err) => panic!("addr: {err}"),
+        };
+        // Reads the first TLS record (the ClientHello) and hangs up.
+        let server = std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return Vec::new();
+            };
+            let mut header = [0u8; 5];
+            if stream.read_exact(&mut header).is_err() {
+                return Vec::new();
+            }
+            let mut record = vec![0; usize::from(u16::from_be_bytes([header[3], header[4]]))];
+            let _ = stream.read_exact(&mut record);
+            [header.as_slice(), &record].concat()
+        });
+        let client = match RuntimeClient::builder()
+            .base_url(base)
+            .retry_policy(RetryPolicy::none())
+            .build()
+        {
+            Ok(client) => client,
+            Err(err) => panic!("client: {err}"),
+        };
+        let got: Result<(), Error> =
+            block_on(client.execute(request(Method::GET, "/v1/things/x", None)));
+        assert!(matches!(got, Err(Error::Transport(_))), "{got:?}");
+        let hello = server.join().unwrap_or_default();
+        assert_eq!(hello.first(), Some(&0x16), "not a TLS handshake: {hello:?}");
+        let offered: Option<Vec<String>> = alpn_offers(&hello).map(|names| {
+            names
+                .iter()
+                .map(|name| String::from_utf8_lossy(name).into_owned())
+                .collect()
+        });
+        assert_eq!(offered, Some(vec!["http/1.1".to_owned()]));
+    }
+
+    /// The protocols a TLS record holding a ClientHello offers by ALPN; `None` if the record is
+    /// not one or offers none.
+    fn alpn_offers(record: &[u8]) -> Option<Vec<Vec<u8>>> {
+        // A length-prefixed field (`width` bytes of length): its bytes and what follows.
+        fn field(bytes: &[u8], width: usize) -> Option<(&[u8], &[u8])> {
+            let len = bytes
+                .get(..width)?
+                .iter()
+                .fold(0usize, |len, &b| (len << 8) | usize::from(b));
+            let rest = bytes.get(width..)?;
+            Some((rest.get(..len)?, rest.get(len..)?))
+        }
+        // Record header (5 bytes), then handshake type 1 (ClientHello) and its length (3).
+        let body = record.get(5..)?;
+        if *body.first()? != 1 {
+            return None;
+        }
+        // Legacy version (2) and random (32), then session id, cipher suites, compression.
+        let rest = body.get(4 + 2 + 32..)?;
+        let (_, rest) = field(rest, 1)?;
+        let (_, rest) = field(rest, 2)?;
+        let (_, rest) = field(rest, 1)?;
+        let (mut extensions, _) = field(rest, 2)?;
+        while !extensions.is_empty() {
+            let kind = extensions.get(..2)?;
+            let (data, rest) = field(extensions.get(2..)?, 2)?;
+            extensions = rest;
+            if kind == [0x00, 0x10] {
+                let (mut list, _) = field(data, 2)?;
+                let mut offered = Vec::new();
+                while !list.is_empty() {
+                    let (name, rest) = field(list, 1)?;
+                    offered.push(name.to_vec());
+                    list = rest;
+                }
+                return Some(offered);
+            }
+        }
+        None
+    }
+
     #[test]
     fn put_is_retried_with_its_body_post_is_not() {
         const UNAVAILABLE: &str =
