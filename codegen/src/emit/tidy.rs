@@ -14,6 +14,22 @@ const WIDTH: usize = 100;
 
 /// The file's text, tidied.
 pub(super) fn tidy(text: &str) -> String {
+    join([tidy_piece(text)])
+}
+
+/// A piece of a file tidied on its own, to be [`join`]ed in order with the file's other pieces.
+pub(super) struct Tidied {
+    /// The piece's lines, each ending in `\n`.
+    text: String,
+    /// Whether a line outside a comment names `BTreeMap<` (see [`with_map_import`]).
+    uses_map: bool,
+}
+
+/// Every pass but the map import, on one piece of a file: a formatting thread's share of
+/// [`tidy`]. Each pass looks no further than the item a line belongs to, and a piece holds whole
+/// items, so tidying the pieces and [`join`]ing them gives what tidying the whole file gives (a
+/// test checks).
+pub(super) fn tidy_piece(text: &str) -> Tidied {
     let lines: Vec<&str> = text.lines().collect();
     let lines = without_empty_doc_edges(&lines);
     let wrapped = with_docs_wrapped(&lines);
@@ -21,6 +37,7 @@ pub(super) fn tidy(text: &str) -> String {
     let lines = with_enum_lists_one_per_line(&lines);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
+    let mut uses_map = false;
     for line in &lines {
         if let Some(previous) = previous
             && needs_blank_line(previous, line)
@@ -29,9 +46,34 @@ pub(super) fn tidy(text: &str) -> String {
         }
         out.push_str(line);
         out.push('\n');
+        uses_map |= names_map(line);
         previous = Some(line);
     }
-    with_map_import(out)
+    Tidied {
+        text: out,
+        uses_map,
+    }
+}
+
+/// The pieces of one file in order, with the blank line [`needs_blank_line`] asks for where one
+/// piece ends and the next starts, and the map import when any piece uses a map.
+pub(super) fn join(pieces: impl IntoIterator<Item = Tidied>) -> String {
+    let mut out = String::new();
+    let mut uses_map = false;
+    for piece in pieces {
+        let last = out.lines().next_back();
+        if let (Some(previous), Some(first)) = (last, piece.text.lines().next())
+            && needs_blank_line(previous, first)
+        {
+            out.push('\n');
+        }
+        out.push_str(&piece.text);
+        uses_map |= piece.uses_map;
+    }
+    if uses_map {
+        with_map_import(&mut out);
+    }
+    out
 }
 
 /// Long `///` prose lines wrapped (see [`super::wrap_prose`]); lines inside a fenced block,
@@ -239,38 +281,40 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// Maps are written `BTreeMap<…>`; a file using one imports it once, after its other `use`s.
-fn with_map_import(text: String) -> String {
-    let uses_map = text
-        .lines()
-        .any(|line| !line.trim_start().starts_with("//") && line.contains("BTreeMap<"));
-    if !uses_map {
-        return text;
+fn names_map(line: &str) -> bool {
+    !line.trim_start().starts_with("//") && line.contains("BTreeMap<")
+}
+
+/// Maps are written `BTreeMap<…>`; a file using one imports it once, after its other `use`s
+/// (after the header comments and module docs when it has none).
+fn with_map_import(text: &mut String) {
+    const IMPORT: &str = "use std::collections::BTreeMap;\n";
+    // Each line with the byte offset it starts at; `text` is whole lines, each ending in `\n`.
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((start, line.trim_end_matches('\n')));
+        start += line.len();
     }
-    let lines: Vec<&str> = text.lines().collect();
-    let at = match lines.iter().rposition(|line| line.starts_with("use ")) {
+    let at = match lines.iter().rposition(|(_, line)| line.starts_with("use ")) {
         Some(last_use) => last_use + 1,
-        // After the header comments and module docs.
         None => lines
             .iter()
-            .position(|line| !line.starts_with("//") && !line.trim().is_empty())
+            .position(|(_, line)| !line.starts_with("//") && !line.trim().is_empty())
             .unwrap_or(lines.len()),
     };
-    let mut out = String::with_capacity(text.len() + 40);
-    for (i, line) in lines.iter().enumerate() {
-        if i == at {
-            out.push_str("use std::collections::BTreeMap;\n");
-            if !line.starts_with("use ") && !line.trim().is_empty() {
-                out.push('\n');
-            }
+    match lines.get(at) {
+        Some(&(offset, line)) => {
+            let gap = !line.starts_with("use ") && !line.trim().is_empty();
+            let import = if gap {
+                format!("{IMPORT}\n")
+            } else {
+                IMPORT.to_owned()
+            };
+            text.insert_str(offset, &import);
         }
-        out.push_str(line);
-        out.push('\n');
+        None => text.push_str(IMPORT),
     }
-    if at == lines.len() {
-        out.push_str("use std::collections::BTreeMap;\n");
-    }
-    out
 }
 
 #[cfg(test)]
