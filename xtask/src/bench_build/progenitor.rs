@@ -56,9 +56,10 @@ impl<'a> Progenitor<'a> {
     }
 
     /// progenitor's crate in `out`, made a workspace of its own (the scratch directory is inside
-    /// ours).
+    /// ours). Its lock and target directory stay from an earlier run: its dependencies are
+    /// built once.
     pub fn generate_crate(&self, out: &Path) -> Result<()> {
-        super::remove_dir(out)?;
+        super::remove_dir(&out.join("src"))?;
         let mut command = self.generate(out);
         let output = command
             .output()
