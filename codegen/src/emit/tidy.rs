@@ -9,12 +9,14 @@
 //! Only whitespace between lines changes, and lines are only added or removed whole, so the
 //! code means what it meant. Emitted code holds no multi-line string literal for this to touch.
 
+use std::borrow::Cow;
+
 /// Doc comment lines are wrapped to this many columns, indentation and `/// ` included.
 const WIDTH: usize = 100;
 
 /// The file's text, tidied.
 pub(super) fn tidy(text: &str) -> String {
-    join([tidy_piece(text)])
+    join(vec![tidy_piece(text)])
 }
 
 /// A piece of a file tidied on its own, to be [`join`]ed in order with the file's other pieces.
@@ -33,7 +35,7 @@ pub(super) fn tidy_piece(text: &str) -> Tidied {
     let lines: Vec<&str> = text.lines().collect();
     let lines = without_empty_doc_edges(&lines);
     let wrapped = with_docs_wrapped(&lines);
-    let lines: Vec<&str> = wrapped.iter().map(String::as_str).collect();
+    let lines: Vec<&str> = wrapped.iter().map(|line| &**line).collect();
     let lines = with_enum_lists_one_per_line(&lines);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
@@ -57,8 +59,13 @@ pub(super) fn tidy_piece(text: &str) -> Tidied {
 
 /// The pieces of one file in order, with the blank line [`needs_blank_line`] asks for where one
 /// piece ends and the next starts, and the map import when any piece uses a map.
-pub(super) fn join(pieces: impl IntoIterator<Item = Tidied>) -> String {
-    let mut out = String::new();
+pub(super) fn join(pieces: Vec<Tidied>) -> String {
+    // Room for the pieces, a blank line between each two and the import: one allocation.
+    let length = pieces
+        .iter()
+        .map(|piece| piece.text.len() + 1)
+        .sum::<usize>();
+    let mut out = String::with_capacity(length + 40);
     let mut uses_map = false;
     for piece in pieces {
         let last = out.lines().next_back();
@@ -78,13 +85,13 @@ pub(super) fn join(pieces: impl IntoIterator<Item = Tidied>) -> String {
 
 /// Long `///` prose lines wrapped (see [`super::wrap_prose`]); lines inside a fenced block,
 /// which the doc emitter has made `text`, are never touched.
-fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
+fn with_docs_wrapped<'a>(lines: &[&'a str]) -> Vec<Cow<'a, str>> {
     let mut out = Vec::with_capacity(lines.len());
     let mut fence: Option<(char, usize)> = None;
     for line in lines {
         let Some(text) = line.trim_start().strip_prefix("///") else {
             fence = None;
-            out.push((*line).to_owned());
+            out.push(Cow::Borrowed(*line));
             continue;
         };
         let prose = text.trim_start();
@@ -93,22 +100,22 @@ fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
                 if super::closes_fence(open, prose) {
                     fence = None;
                 }
-                out.push((*line).to_owned());
+                out.push(Cow::Borrowed(*line));
             }
             None => {
                 if let Some(run) = super::fence_run(prose) {
                     fence = Some(run);
-                    out.push((*line).to_owned());
+                    out.push(Cow::Borrowed(*line));
+                    continue;
+                }
+                if line.chars().count() <= WIDTH || prose.is_empty() {
+                    out.push(Cow::Borrowed(*line));
                     continue;
                 }
                 let prefix = format!("{}/// ", " ".repeat(indent(line)));
-                if line.chars().count() <= WIDTH || prose.is_empty() {
-                    out.push((*line).to_owned());
-                    continue;
-                }
                 let width = WIDTH.saturating_sub(prefix.len()).max(40);
                 for part in super::wrap_prose(prose, width) {
-                    out.push(format!("{prefix}{part}"));
+                    out.push(Cow::Owned(format!("{prefix}{part}")));
                 }
             }
         }
@@ -207,7 +214,7 @@ fn without_empty_doc_edges<'a>(lines: &[&'a str]) -> Vec<&'a str> {
 /// Rewrites each `rt::…_impls!(Name, Fallback, [A = "a", B = "b"]);` invocation (however
 /// prettyplease broke its lines) with one variant per line. An invocation that does not parse
 /// that way is left as it is.
-fn with_enum_lists_one_per_line(lines: &[&str]) -> Vec<String> {
+fn with_enum_lists_one_per_line<'a>(lines: &[&'a str]) -> Vec<Cow<'a, str>> {
     let mut out = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
@@ -216,12 +223,12 @@ fn with_enum_lists_one_per_line(lines: &[&str]) -> Vec<String> {
         if opens && let Some(end) = lines[i..].iter().position(|l| l.trim_end().ends_with(");")) {
             let joined = lines[i..=i + end].join(" ");
             if let Some(rewritten) = one_per_line(&joined) {
-                out.extend(rewritten);
+                out.extend(rewritten.into_iter().map(Cow::Owned));
                 i += end + 1;
                 continue;
             }
         }
-        out.push(line.to_owned());
+        out.push(Cow::Borrowed(line));
         i += 1;
     }
     out
