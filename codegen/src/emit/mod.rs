@@ -31,17 +31,21 @@ struct Job<'a> {
     emit: Box<dyn Fn() -> TokenStream + Send + Sync + 'a>,
 }
 
-/// Emits every output file, formatted and with its `@generated` header.
-pub(crate) fn emit_files(
+/// Emits every output file, formatted and with its `@generated` header; `meanwhile` runs on
+/// this thread while the formatting threads work, and its result comes back beside the files.
+pub(crate) fn emit_files<M>(
     surface: &Surface<'_>,
     config: &Config,
     spec_path: &str,
-) -> Result<BTreeMap<String, String>, Error> {
+    meanwhile: impl FnOnce() -> M,
+) -> Result<(BTreeMap<String, String>, M), Error> {
     with_jobs(surface, config, |jobs| {
         // Each piece is tidied where it was formatted; only the joins are left for this thread.
-        let formatted = run_in_parallel(jobs, |job| {
-            format_piece(job.file, (job.emit)()).map(|text| tidy::tidy_piece(&text))
-        });
+        let (formatted, meanwhile) = run_in_parallel(
+            jobs,
+            |job| format_piece(job.file, (job.emit)()).map(|text| tidy::tidy_piece(&text)),
+            meanwhile,
+        );
         let mut pieces: BTreeMap<&str, Vec<tidy::Tidied>> = BTreeMap::new();
         for (job, piece) in jobs.iter().zip(formatted) {
             let file = pieces
@@ -49,10 +53,11 @@ pub(crate) fn emit_files(
                 .or_insert_with(|| vec![tidy::tidy_piece(&header(spec_path))]);
             file.push(piece?);
         }
-        Ok(pieces
+        let files = pieces
             .into_iter()
             .map(|(file, pieces)| (file.to_owned(), tidy::join(pieces)))
-            .collect())
+            .collect();
+        Ok((files, meanwhile))
     })
 }
 
@@ -112,9 +117,12 @@ pub(crate) fn format_file(
     file: &'static str,
     emit: impl Fn() -> TokenStream + Send + Sync,
 ) -> Result<String, Error> {
-    run_in_parallel(&[()], |()| {
-        format_piece(file, emit()).map(|text| tidy::tidy(&text))
-    })
+    run_in_parallel(
+        &[()],
+        |()| format_piece(file, emit()).map(|text| tidy::tidy(&text)),
+        || (),
+    )
+    .0
     .pop()
     .unwrap_or_else(|| {
         Err(Error::EmittedInvalid {
@@ -135,8 +143,13 @@ fn format_piece(file: &str, tokens: TokenStream) -> Result<String, Error> {
 /// The stack of each formatting thread: room for the deepest nesting the loader lets through.
 const FORMAT_STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// Runs `work` on every item on all cores; results in item order, whatever the scheduling.
-fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// Runs `work` on every item on all cores, and `meanwhile` on this thread (which would otherwise
+/// only wait); results in item order, whatever the scheduling.
+fn run_in_parallel<T: Sync, R: Send, M>(
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+    meanwhile: impl FnOnce() -> M,
+) -> (Vec<R>, M) {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let workers = std::thread::available_parallelism()
@@ -157,7 +170,7 @@ fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
             }
         }
     };
-    std::thread::scope(|scope| {
+    let meanwhile = std::thread::scope(|scope| {
         let mut started = 0;
         for _ in 0..workers {
             // syn and prettyplease recurse once per level of nesting, with large frames in a
@@ -168,16 +181,19 @@ fn run_in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
                 .spawn_scoped(scope, drain);
             started += usize::from(spawned.is_ok());
         }
+        let meanwhile = meanwhile();
         if started == 0 {
             drain();
         }
+        meanwhile
     });
-    results
+    let results = results
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .into_iter()
         .flatten()
-        .collect()
+        .collect();
+    (results, meanwhile)
 }
 
 /// `#[doc]` attributes for document text; see [`doc_lines`].
@@ -492,7 +508,8 @@ mod tests {
         let mut whole: BTreeMap<&str, String> = BTreeMap::new();
         let mut pieces: BTreeMap<&str, Vec<tidy::Tidied>> = BTreeMap::new();
         with_jobs(&surface, &config, |jobs| {
-            let formatted = run_in_parallel(jobs, |job| format_piece(job.file, (job.emit)()));
+            let formatted =
+                run_in_parallel(jobs, |job| format_piece(job.file, (job.emit)()), || ()).0;
             for (job, text) in jobs.iter().zip(formatted) {
                 let text = text.expect("formats");
                 whole
