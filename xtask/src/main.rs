@@ -45,10 +45,11 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    (a worktree of main) whose decode-only consumer and CLI join the same runs.
                    table: `baseten-metrics show` peak memory (table, csv) on a synthetic
                    --table-mib MiB response (default 100)
+                   Scratch: target/bench-build/
   --progenitor BIN generate and full also time progenitor (your `cargo install cargo-progenitor`)
-                   and its crate, on the document lowered to 3.0 by ours (written to the
-                   scratch directory) or on --progenitor-input FILE (that one, trimmed)
-                   Scratch: target/bench-build/";
+                   and its crate, on the document as our lowering writes it (3.0, with
+                   operation ids) or on --progenitor-input FILE (a copy trimmed of what
+                   progenitor refuses)";
 
 fn main() -> ExitCode {
     match run(pico_args::Arguments::from_env()) {
