@@ -121,8 +121,10 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
     let (api, notes) = build_ir_with(input, config)?;
     let (files, surface_names, api_snapshot, cargo_features) = {
         let surface = surface::build(&api, &api.names, config.crate_name.as_deref())?;
-        let files = emit::emit_files(&surface, config, input.spec_path)?;
-        let snapshot = surface::listing::render(&surface.listing(), input.spec_path);
+        // The snapshot is rendered while the files are formatted.
+        let (files, snapshot) = emit::emit_files(&surface, config, input.spec_path, || {
+            surface::listing::render(&surface.listing(), input.spec_path)
+        })?;
         let features = surface.features.cargo_features(RUNTIME_PACKAGE);
         (files, surface.names, snapshot, features)
     };

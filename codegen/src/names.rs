@@ -184,6 +184,16 @@ pub(crate) fn rust_ident(name: impl Into<String>) -> String {
     name
 }
 
+/// Whether [`rust_ident`] gives `name` back as it is (most names the emitters pass: the IR's
+/// names are identifiers already), so the emitters can skip its copy.
+pub(crate) fn is_rust_ident(name: &str) -> bool {
+    !name.is_empty()
+        && name != "_"
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && !KEYWORDS.contains(&name)
+}
+
 /// Whether `name` can be used as written for a method or field.
 pub(crate) fn is_valid_snake_ident(name: &str) -> bool {
     !name.is_empty()
@@ -310,6 +320,20 @@ fn singular(word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn is_rust_ident_is_exactly_what_rust_ident_keeps() {
+        for name in [
+            "", "_", "__", "a", "A1", "_a", "1a", "a-b", "a b", "é", "type", "Self", "self_",
+            "get_v1", "Über", "a\u{0}", "value",
+        ] {
+            assert_eq!(
+                super::is_rust_ident(name),
+                super::rust_ident(name) == name,
+                "{name:?}"
+            );
+        }
+    }
+
     use super::*;
 
     #[test]

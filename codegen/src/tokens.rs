@@ -9,6 +9,10 @@ use crate::ir::{Param, TypeRef};
 /// The IR's names are identifiers already; passing them through the one gate again means no
 /// name can make `Ident::new` panic, whatever built it.
 pub(crate) fn ident(name: &str) -> Ident {
+    if crate::names::is_rust_ident(name) {
+        // The common case: no copy through the gate (every emitted name comes here).
+        return Ident::new(name, Span::call_site());
+    }
     Ident::new(&crate::names::rust_ident(name), Span::call_site())
 }
 

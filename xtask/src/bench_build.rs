@@ -15,6 +15,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::regen;
 
+mod progenitor;
+
 /// The sections `--only` can name, in the order they run.
 pub const SECTIONS: [&str; 6] = ["decode", "consumer", "full", "generate", "large", "table"];
 
@@ -33,6 +35,12 @@ pub struct Options {
     pub before: Option<PathBuf>,
     /// The size of the synthetic response of the `table` section, MiB.
     pub table_mib: usize,
+    /// progenitor's CLI (`cargo-progenitor`), installed by the user: `generate` and `full`
+    /// then print its figures beside ours.
+    pub progenitor: Option<PathBuf>,
+    /// The OpenAPI 3.0 document progenitor reads, when the newest one as our lowering writes it
+    /// needs trimming first.
+    pub progenitor_input: Option<PathBuf>,
 }
 
 /// What one measured command cost.
@@ -386,7 +394,8 @@ const CONSUMER_ENVIRONMENT: &str = r#"{"name":"production","created_at":"2026-07
 const CONSUMER_METRICS: &str = r#"{"start_epoch_millis":1787666832418,"end_epoch_millis":1787666832418,"mode":"CURRENT","step_seconds":null,"metric_descriptors":[{"name":"baseten_replicas_active","unit_hint":"COUNT","kind":"GAUGE","label_sets":[{}]},{"name":"baseten_inference_requests_total","unit_hint":"COUNT","kind":"COUNTER","label_sets":[{"status":"2xx"},{"status":"5xx"}]}],"metric_values":[{"start_epoch_millis":1787666832418,"values":[[2.0],[1843.0,12.0]]}]}"#;
 
 /// The newest document's crate, own workspace: one warm `cargo check`, then `cargo check` after
-/// touching the crate's root, `runs` times.
+/// touching the crate's root, `runs` times; with `--progenitor BIN`, the same for progenitor's
+/// crate of the same document, in the same runs, rotating which goes first.
 fn full(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Result<()> {
     println!(
         "\n## full: the full-document crate ({}), `cargo check` after a touch",
@@ -395,25 +404,65 @@ fn full(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Result
     let out = scratch.join("full");
     generate_into(root, newest, &out, "bench-full")?;
     println!("  {} lines emitted", rust_lines(&out.join("src"))?);
-    let check = |label: &str| -> Result<Cost> {
+    let theirs = match progenitor::Progenitor::new(options, scratch, newest)? {
+        Some(progenitor) => {
+            let dir = scratch.join("progenitor-full");
+            progenitor.generate_crate(&dir)?;
+            Some(dir)
+        }
+        None => None,
+    };
+    let check = |label: &str, dir: &Path, offline: bool| -> Result<Cost> {
         let mut command = cargo();
-        command.current_dir(&out).args(["check", "--offline"]);
+        command.current_dir(dir).arg("check");
+        if offline {
+            command.arg("--offline");
+        }
         let cost = measure(command)?;
         println!("  {label}: {}", describe(&cost));
         Ok(cost)
     };
-    check("warm-up (dependencies)")?;
-    let mut touched = Vec::new();
-    for run in 0..options.runs {
-        touch(&out.join("src/lib.rs"))?;
-        touched.push(check(&format!("run {}: after a touch", run + 1))?);
+    check("warm-up (dependencies)", &out, true)?;
+    if let Some(theirs) = &theirs {
+        println!(
+            "  progenitor's crate: {} lines",
+            rust_lines(&theirs.join("src"))?
+        );
+        // Its dependencies are its own (progenitor-client, reqwest 0.13…): they may need fetching.
+        check("progenitor warm-up (dependencies)", theirs, false)?;
     }
-    single("check after a touch", &touched);
+    let mut crates = vec![("ours", out.as_path(), true)];
+    crates.extend(theirs.as_deref().map(|dir| ("progenitor", dir, false)));
+    let mut touched: Vec<Vec<Cost>> = crates.iter().map(|_| Vec::new()).collect();
+    for run in 0..options.runs {
+        for offset in 0..crates.len() {
+            let index = (run + offset) % crates.len();
+            let (label, dir, offline) = crates[index];
+            touch(&dir.join("src/lib.rs"))?;
+            let cost = check(
+                &format!("run {}: {label} after a touch", run + 1),
+                dir,
+                offline,
+            )?;
+            touched[index].push(cost);
+        }
+    }
+    single("check after a touch", &touched[0]);
+    if let Some(progenitor) = touched.get(1) {
+        single("progenitor's crate, check after a touch", progenitor);
+        paired(
+            "check after a touch, ours / progenitor's",
+            &touched[0],
+            progenitor,
+        );
+    }
     Ok(())
 }
 
 /// Generation of the newest document by the release xtask binary (what a user runs), `runs`
-/// times; the binary is built once first.
+/// times; the binary is built once first. With `--progenitor BIN`, progenitor generating from
+/// the same document (lowered to 3.0 by our lowering, with operation ids, or
+/// `--progenitor-input`) in the same runs, rotating which goes first.
 fn generate(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Result<()> {
     println!(
         "\n## generate: `xtask regen --spec {}` (release binary)",
@@ -427,9 +476,7 @@ fn generate(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Re
     println!("  release xtask built in {:.1} s", built.wall.as_secs_f64());
     let binary = root.join("target/release/xtask");
     let out = scratch.join("generate");
-    let mut costs = Vec::new();
-    for run in 0..options.runs {
-        remove_dir(&out)?;
+    let ours = || {
         let mut command = Command::new(&binary);
         command
             .current_dir(root)
@@ -439,11 +486,34 @@ fn generate(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Re
             .arg("--out")
             .arg(&out)
             .args(["--name", "bench-generate", "--own-workspace"]);
-        let cost = measure(command)?;
-        println!("  run {}: {}", run + 1, describe(&cost));
-        costs.push(cost);
+        command
+    };
+    let progenitor = progenitor::Progenitor::new(options, scratch, newest)?;
+    let theirs = scratch.join("progenitor-generate");
+    let entrants = if progenitor.is_some() { 2 } else { 1 };
+    let mut costs: [Vec<Cost>; 2] = [Vec::new(), Vec::new()];
+    for run in 0..options.runs {
+        for offset in 0..entrants {
+            let index = (run + offset) % entrants;
+            let (label, cost) = match (&progenitor, index) {
+                (Some(progenitor), 1) => {
+                    remove_dir(&theirs)?;
+                    ("progenitor", measure(progenitor.generate(&theirs))?)
+                }
+                _ => {
+                    remove_dir(&out)?;
+                    ("ours", measure(ours())?)
+                }
+            };
+            println!("  run {}: {label:<10} {}", run + 1, describe(&cost));
+            costs[index].push(cost);
+        }
     }
-    single("generation", &costs);
+    single("generation", &costs[0]);
+    if progenitor.is_some() {
+        single("progenitor's generation", &costs[1]);
+        paired("generation, ours / progenitor", &costs[0], &costs[1]);
+    }
     Ok(())
 }
 

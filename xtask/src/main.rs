@@ -18,6 +18,7 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask diff OLD NEW [--config PATH] [--strict]
        cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only]
        cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH] [--before DIR] [--table-mib N]
+                         [--progenitor BIN [--progenitor-input FILE]]
 
   regen            generate generated/src/gen/ from schema/
   regen --check    write nothing; fail with a diff when the output is stale
@@ -46,7 +47,11 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    (a worktree of main) whose decode-only consumer and CLI join the same runs.
                    table: `baseten-metrics show` peak memory (table, csv) on a synthetic
                    --table-mib MiB response (default 100)
-                   Scratch: target/bench-build/";
+                   Scratch: target/bench-build/
+  --progenitor BIN generate and full also time progenitor (your `cargo install cargo-progenitor`)
+                   and its crate, on the document as our lowering writes it (3.0, with
+                   operation ids) or on --progenitor-input FILE (a copy trimmed of what
+                   progenitor refuses)";
 
 fn main() -> ExitCode {
     match run(pico_args::Arguments::from_env()) {
@@ -162,9 +167,22 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
         let response: Option<PathBuf> = args.opt_value_from_os_str("--response", to_path)?;
         let before: Option<PathBuf> = args.opt_value_from_os_str("--before", to_path)?;
         let table_mib: usize = args.opt_value_from_str("--table-mib")?.unwrap_or(100);
-        Ok((runs, only, large, specs, response, before, table_mib))
+        let progenitor = args.opt_value_from_os_str("--progenitor", to_path)?;
+        let progenitor_input = args.opt_value_from_os_str("--progenitor-input", to_path)?;
+        let progenitor_paths = (progenitor, progenitor_input);
+        Ok((
+            runs,
+            only,
+            large,
+            specs,
+            response,
+            before,
+            table_mib,
+            progenitor_paths,
+        ))
     })();
-    let Ok((runs, only, large, specs, response, before, table_mib)) = parsed else {
+    let Ok((runs, only, large, specs, response, before, table_mib, progenitor_paths)) = parsed
+    else {
         eprintln!("{USAGE}");
         return Ok(ExitCode::from(2));
     };
@@ -185,6 +203,8 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
             .unwrap_or_else(|| shared.join("recorded/deployment-series-20m-requests.json")),
         before,
         table_mib,
+        progenitor: progenitor_paths.0,
+        progenitor_input: progenitor_paths.1,
     };
     bench_build::run(&root, &options)?;
     Ok(ExitCode::SUCCESS)

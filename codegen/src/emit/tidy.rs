@@ -9,18 +9,37 @@
 //! Only whitespace between lines changes, and lines are only added or removed whole, so the
 //! code means what it meant. Emitted code holds no multi-line string literal for this to touch.
 
+use std::borrow::Cow;
+
 /// Doc comment lines are wrapped to this many columns, indentation and `/// ` included.
 const WIDTH: usize = 100;
 
 /// The file's text, tidied.
 pub(super) fn tidy(text: &str) -> String {
+    join(vec![tidy_piece(text)])
+}
+
+/// A piece of a file tidied on its own, to be [`join`]ed in order with the file's other pieces.
+pub(super) struct Tidied {
+    /// The piece's lines, each ending in `\n`.
+    text: String,
+    /// Whether a line outside a comment names `BTreeMap<` (see [`with_map_import`]).
+    uses_map: bool,
+}
+
+/// Every pass but the map import, on one piece of a file: a formatting thread's share of
+/// [`tidy`]. Each pass looks no further than the item a line belongs to, and a piece holds whole
+/// items, so tidying the pieces and [`join`]ing them gives what tidying the whole file gives (a
+/// test checks).
+pub(super) fn tidy_piece(text: &str) -> Tidied {
     let lines: Vec<&str> = text.lines().collect();
     let lines = without_empty_doc_edges(&lines);
     let wrapped = with_docs_wrapped(&lines);
-    let lines: Vec<&str> = wrapped.iter().map(String::as_str).collect();
+    let lines: Vec<&str> = wrapped.iter().map(|line| &**line).collect();
     let lines = with_enum_lists_one_per_line(&lines);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
+    let mut uses_map = false;
     for line in &lines {
         if let Some(previous) = previous
             && needs_blank_line(previous, line)
@@ -29,20 +48,50 @@ pub(super) fn tidy(text: &str) -> String {
         }
         out.push_str(line);
         out.push('\n');
+        uses_map |= names_map(line);
         previous = Some(line);
     }
-    with_map_import(out)
+    Tidied {
+        text: out,
+        uses_map,
+    }
+}
+
+/// The pieces of one file in order, with the blank line [`needs_blank_line`] asks for where one
+/// piece ends and the next starts, and the map import when any piece uses a map.
+pub(super) fn join(pieces: Vec<Tidied>) -> String {
+    // Room for the pieces, a blank line between each two and the import: one allocation.
+    let length = pieces
+        .iter()
+        .map(|piece| piece.text.len() + 1)
+        .sum::<usize>();
+    let mut out = String::with_capacity(length + 40);
+    let mut uses_map = false;
+    for piece in pieces {
+        let last = out.lines().next_back();
+        if let (Some(previous), Some(first)) = (last, piece.text.lines().next())
+            && needs_blank_line(previous, first)
+        {
+            out.push('\n');
+        }
+        out.push_str(&piece.text);
+        uses_map |= piece.uses_map;
+    }
+    if uses_map {
+        with_map_import(&mut out);
+    }
+    out
 }
 
 /// Long `///` prose lines wrapped (see [`super::wrap_prose`]); lines inside a fenced block,
 /// which the doc emitter has made `text`, are never touched.
-fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
+fn with_docs_wrapped<'a>(lines: &[&'a str]) -> Vec<Cow<'a, str>> {
     let mut out = Vec::with_capacity(lines.len());
     let mut fence: Option<(char, usize)> = None;
     for line in lines {
         let Some(text) = line.trim_start().strip_prefix("///") else {
             fence = None;
-            out.push((*line).to_owned());
+            out.push(Cow::Borrowed(*line));
             continue;
         };
         let prose = text.trim_start();
@@ -51,22 +100,22 @@ fn with_docs_wrapped(lines: &[&str]) -> Vec<String> {
                 if super::closes_fence(open, prose) {
                     fence = None;
                 }
-                out.push((*line).to_owned());
+                out.push(Cow::Borrowed(*line));
             }
             None => {
                 if let Some(run) = super::fence_run(prose) {
                     fence = Some(run);
-                    out.push((*line).to_owned());
+                    out.push(Cow::Borrowed(*line));
+                    continue;
+                }
+                if line.chars().count() <= WIDTH || prose.is_empty() {
+                    out.push(Cow::Borrowed(*line));
                     continue;
                 }
                 let prefix = format!("{}/// ", " ".repeat(indent(line)));
-                if line.chars().count() <= WIDTH || prose.is_empty() {
-                    out.push((*line).to_owned());
-                    continue;
-                }
                 let width = WIDTH.saturating_sub(prefix.len()).max(40);
                 for part in super::wrap_prose(prose, width) {
-                    out.push(format!("{prefix}{part}"));
+                    out.push(Cow::Owned(format!("{prefix}{part}")));
                 }
             }
         }
@@ -165,7 +214,7 @@ fn without_empty_doc_edges<'a>(lines: &[&'a str]) -> Vec<&'a str> {
 /// Rewrites each `rt::…_impls!(Name, Fallback, [A = "a", B = "b"]);` invocation (however
 /// prettyplease broke its lines) with one variant per line. An invocation that does not parse
 /// that way is left as it is.
-fn with_enum_lists_one_per_line(lines: &[&str]) -> Vec<String> {
+fn with_enum_lists_one_per_line<'a>(lines: &[&'a str]) -> Vec<Cow<'a, str>> {
     let mut out = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
@@ -174,12 +223,12 @@ fn with_enum_lists_one_per_line(lines: &[&str]) -> Vec<String> {
         if opens && let Some(end) = lines[i..].iter().position(|l| l.trim_end().ends_with(");")) {
             let joined = lines[i..=i + end].join(" ");
             if let Some(rewritten) = one_per_line(&joined) {
-                out.extend(rewritten);
+                out.extend(rewritten.into_iter().map(Cow::Owned));
                 i += end + 1;
                 continue;
             }
         }
-        out.push(line.to_owned());
+        out.push(Cow::Borrowed(line));
         i += 1;
     }
     out
@@ -239,38 +288,40 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// Maps are written `BTreeMap<…>`; a file using one imports it once, after its other `use`s.
-fn with_map_import(text: String) -> String {
-    let uses_map = text
-        .lines()
-        .any(|line| !line.trim_start().starts_with("//") && line.contains("BTreeMap<"));
-    if !uses_map {
-        return text;
+fn names_map(line: &str) -> bool {
+    !line.trim_start().starts_with("//") && line.contains("BTreeMap<")
+}
+
+/// Maps are written `BTreeMap<…>`; a file using one imports it once, after its other `use`s
+/// (after the header comments and module docs when it has none).
+fn with_map_import(text: &mut String) {
+    const IMPORT: &str = "use std::collections::BTreeMap;\n";
+    // Each line with the byte offset it starts at; `text` is whole lines, each ending in `\n`.
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((start, line.trim_end_matches('\n')));
+        start += line.len();
     }
-    let lines: Vec<&str> = text.lines().collect();
-    let at = match lines.iter().rposition(|line| line.starts_with("use ")) {
+    let at = match lines.iter().rposition(|(_, line)| line.starts_with("use ")) {
         Some(last_use) => last_use + 1,
-        // After the header comments and module docs.
         None => lines
             .iter()
-            .position(|line| !line.starts_with("//") && !line.trim().is_empty())
+            .position(|(_, line)| !line.starts_with("//") && !line.trim().is_empty())
             .unwrap_or(lines.len()),
     };
-    let mut out = String::with_capacity(text.len() + 40);
-    for (i, line) in lines.iter().enumerate() {
-        if i == at {
-            out.push_str("use std::collections::BTreeMap;\n");
-            if !line.starts_with("use ") && !line.trim().is_empty() {
-                out.push('\n');
-            }
+    match lines.get(at) {
+        Some(&(offset, line)) => {
+            let gap = !line.starts_with("use ") && !line.trim().is_empty();
+            let import = if gap {
+                format!("{IMPORT}\n")
+            } else {
+                IMPORT.to_owned()
+            };
+            text.insert_str(offset, &import);
         }
-        out.push_str(line);
-        out.push('\n');
+        None => text.push_str(IMPORT),
     }
-    if at == lines.len() {
-        out.push_str("use std::collections::BTreeMap;\n");
-    }
-    out
 }
 
 #[cfg(test)]
