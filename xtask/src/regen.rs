@@ -583,11 +583,70 @@ mod tests {
     fn generated_code_is_fresh() {
         let root = workspace_root().expect("the workspace is found");
         let generated = generate(&root, false).expect("generation succeeds");
+        let manifest = manifest_with_features(&root, &generated.cargo_features)
+            .expect("the manifest has its markers")
+            .expect("the workspace has the generated crate");
+        assert!(
+            !ensure_file_contents(Mode::Check, &root, MANIFEST, &manifest).expect("check runs"),
+            "{MANIFEST}'s features are stale; {FIX}"
+        );
         let stale = sync_dir(&root, OUT_DIR, &generated.files, Mode::Check).expect("check runs");
         assert!(
             stale.is_empty(),
             "{OUT_DIR} is stale ({}); {FIX}",
             stale.join(", ")
+        );
+    }
+
+    /// A directory of this test's own under the system's temporary one (the xtask has no
+    /// tempfile dependency), holding `generated/Cargo.toml` when `text` is given.
+    fn scratch_manifest(name: &str, text: Option<&str>) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("generated")).expect("generated/");
+        if let Some(text) = text {
+            fs::write(dir.join(MANIFEST), text).expect("the manifest is written");
+        }
+        dir
+    }
+
+    #[test]
+    fn the_features_go_between_the_markers_and_nowhere_else() {
+        let text = format!(
+            "[package]\r\n[features]\r\nclient = []\r\n{FEATURES_BEGIN}old = []\n{FEATURES_END}\n[dependencies]\n"
+        );
+        let dir = scratch_manifest("between", Some(&text));
+        let manifest = manifest_with_features(&dir, "full = []\nnew = []\n")
+            .expect("markers found")
+            .expect("a manifest");
+        assert_eq!(
+            manifest,
+            format!(
+                "[package]\n[features]\nclient = []\n{FEATURES_BEGIN}full = []\nnew = []\n{FEATURES_END}\n[dependencies]\n"
+            )
+        );
+        let nowhere = scratch_manifest("nowhere", None);
+        assert!(
+            manifest_with_features(&nowhere, "")
+                .expect("no manifest is no error")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_manifest_without_its_markers_is_an_error() {
+        let dir = scratch_manifest("unmarked", Some("[features]\nclient = []\n"));
+        let error = manifest_with_features(&dir, "").expect_err("no markers");
+        assert!(
+            error.to_string().contains("has no `# @generated begin"),
+            "{error}"
+        );
+        let reversed =
+            scratch_manifest("reversed", Some(&format!("{FEATURES_END}{FEATURES_BEGIN}")));
+        let error = manifest_with_features(&reversed, "").expect_err("reversed markers");
+        assert!(
+            error.to_string().contains("comes before its begin line"),
+            "{error}"
         );
     }
 }
