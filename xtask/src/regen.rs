@@ -412,21 +412,19 @@ pub fn manifest_with_features(root: &Path, features: &str) -> Result<Option<Stri
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(error).with_context(|| format!("reading {MANIFEST}")),
     };
-    let (Some(begin), Some(end)) = (text.find(FEATURES_BEGIN), text.find(FEATURES_END)) else {
+    let Some(begin) = text.find(FEATURES_BEGIN) else {
         bail!(
-            "{MANIFEST} has no `{}` … `{}` lines in its [features] table for the generator's \
-             features",
-            FEATURES_BEGIN.trim_end(),
+            "{MANIFEST} has no `{}` line in its [features] table for the generator's features",
+            FEATURES_BEGIN.trim_end()
+        );
+    };
+    let start = begin + FEATURES_BEGIN.len();
+    let Some(end) = text[start..].find(FEATURES_END).map(|at| start + at) else {
+        bail!(
+            "{MANIFEST} has no `{}` line after its begin line",
             FEATURES_END.trim_end()
         );
     };
-    if end < begin {
-        bail!(
-            "{MANIFEST}: `{}` comes before its begin line",
-            FEATURES_END.trim_end()
-        );
-    }
-    let start = begin + FEATURES_BEGIN.len();
     Ok(Some(format!(
         "{}{features}{}",
         &text[..start],
@@ -645,8 +643,18 @@ mod tests {
             scratch_manifest("reversed", Some(&format!("{FEATURES_END}{FEATURES_BEGIN}")));
         let error = manifest_with_features(&reversed, "").expect_err("reversed markers");
         assert!(
-            error.to_string().contains("comes before its begin line"),
+            error.to_string().contains("after its begin line"),
             "{error}"
         );
+        let unended = scratch_manifest("unended", Some(FEATURES_BEGIN));
+        let error = manifest_with_features(&unended, "").expect_err("no end marker");
+        assert!(
+            error.to_string().contains("after its begin line"),
+            "{error}"
+        );
+        // A manifest that cannot be read is an error, not a tree without the crate.
+        let unreadable = scratch_manifest("unreadable", None);
+        fs::create_dir_all(unreadable.join(MANIFEST)).expect("a directory in its place");
+        assert!(manifest_with_features(&unreadable, "").is_err());
     }
 }
