@@ -2,8 +2,9 @@
 //! (`cargo xtask regen --spec PATH --out DIR --name NAME`): `Cargo.toml`, a `lib.rs` declaring the
 //! emitted modules and re-exporting the runtime, and `src/gen/*.rs`.
 //!
-//! The crate has the shape of the workspace's own `baseten-api`: the same features (`client`, on
-//! by default), the same crate root ([`CRATE_ROOT`] over the emitted `gen/mod.rs`, which
+//! The crate has the shape of the workspace's own `baseten-api`: the same features (`client` and
+//! `full`, every API area, on by default; one feature per area, `jiff`, `decimal`, `mock`), the
+//! same crate root ([`CRATE_ROOT`] over the emitted `gen/mod.rs`, which
 //! `generated/src/lib.rs` holds too, as a test checks), a crate-local `Client` with `new`, `from_env` and `builder`. Nothing it writes
 //! names an absolute path: the runtime is found by the relative path the caller passes.
 
