@@ -554,3 +554,36 @@ fn the_in_repo_crate_root_is_every_generated_crate_root() {
         "generated/src/lib.rs must contain baseten_codegen::CRATE_ROOT verbatim"
     );
 }
+
+/// Each API area of `baseten-api` compiles alone, with and without the client, with no warning:
+/// an item gated by fewer areas than the items it names would fail here, and so would a helper
+/// only some areas use.
+#[test]
+#[ignore = "slow: checks baseten-api once per API area, with and without the client"]
+fn every_area_of_the_crate_compiles_alone() {
+    let manifest = std::fs::read_to_string(workspace_root().join("generated/Cargo.toml")).unwrap();
+    let full = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("full = ["))
+        .expect("generated/Cargo.toml has a full feature");
+    let areas: Vec<&str> = full
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|area| area.trim_matches('"'))
+        .filter(|area| !["jiff", "decimal"].contains(area))
+        .collect();
+    assert!(areas.contains(&"metrics"), "{areas:?}");
+    for area in areas {
+        for features in [area.to_owned(), format!("client,{area}")] {
+            let mut check = cargo_in(&workspace_root());
+            check
+                .args(["check", "-q", "-p", "baseten-api", "--no-default-features"])
+                .args(["--features", &features]);
+            let stderr = String::from_utf8_lossy(&run(check).stderr).into_owned();
+            assert!(
+                !stderr.contains("warning"),
+                "--features {features}:\n{stderr}"
+            );
+        }
+    }
+}
