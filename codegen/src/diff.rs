@@ -178,6 +178,7 @@ impl Changes {
 struct Side {
     write_only: BTreeSet<String>,
     serde: BTreeMap<String, SerdeImpls>,
+    features: Features,
 }
 
 impl Side {
@@ -186,6 +187,7 @@ impl Side {
         Side {
             write_only: write_only_types(api),
             serde: directions(api, &index_mapped).all_serde_impls(api),
+            features: Features::of(api),
         }
     }
 
@@ -267,17 +269,27 @@ fn split_gate(signature: &str) -> (Option<BTreeSet<&str>>, &str) {
 fn gate_change(old: &str, new: &str) -> Option<GateChange> {
     let (old_gate, old_rest) = split_gate(old);
     let (new_gate, new_rest) = split_gate(new);
-    if old_rest != new_rest || old_gate == new_gate {
+    if old_rest != new_rest {
         return None;
     }
-    let describe = |gate: &Option<BTreeSet<&str>>| match gate {
+    feature_set_change(old_gate.as_ref(), new_gate.as_ref())
+}
+
+/// How a gate changed, from the features any one of which compiled the item (`None`: every
+/// build has it); `None` when it did not.
+fn feature_set_change(
+    old: Option<&BTreeSet<&str>>,
+    new: Option<&BTreeSet<&str>>,
+) -> Option<GateChange> {
+    let describe = |gate: Option<&BTreeSet<&str>>| match gate {
         None => "every build".to_owned(),
         Some(features) => format!(
             "feature {}",
             features.iter().copied().collect::<Vec<_>>().join(" or ")
         ),
     };
-    match (&old_gate, &new_gate) {
+    match (old, new) {
+        _ if old == new => None,
         (Some(_), None) => Some(GateChange::Widened("now in every build".to_owned())),
         (Some(old_features), Some(new_features)) if old_features.is_subset(new_features) => {
             let added: Vec<&str> = new_features.difference(old_features).copied().collect();
@@ -286,10 +298,7 @@ fn gate_change(old: &str, new: &str) -> Option<GateChange> {
                 added.join(" or ")
             )))
         }
-        _ => Some(GateChange::Narrowed(
-            describe(&old_gate),
-            describe(&new_gate),
-        )),
+        _ => Some(GateChange::Narrowed(describe(old), describe(new))),
     }
 }
 
@@ -302,7 +311,11 @@ fn compare_gates(
     new: &FeatureGate,
     changes: &mut Changes,
 ) {
-    match gate_change(&old.listing(), &new.listing()) {
+    let (old, new): (BTreeSet<&str>, BTreeSet<&str>) = (
+        old.features().into_iter().collect(),
+        new.features().into_iter().collect(),
+    );
+    match feature_set_change(Some(&old), Some(&new)) {
         Some(GateChange::Widened(how)) => changes.adds(item, format!("{what}: {how}")),
         Some(GateChange::Narrowed(old, new)) => changes
             .breaks_with_fewer_features(item, format!("{what}: compiled with {new} (was {old})")),
@@ -428,7 +441,7 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
     }
 
     // Features: an item a build had that it may no longer have breaks that build.
-    let (old_features, new_features) = (Features::of(old), Features::of(new));
+    let (old_features, new_features) = (&old_side.features, &new_side.features);
     for name in old
         .types
         .keys()

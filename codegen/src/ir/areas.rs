@@ -63,6 +63,7 @@ pub(super) fn assign(
     config: &Config,
 ) -> Result<BTreeMap<String, String>, Error> {
     let lock = &config.names_lock.areas;
+    let mut areas = lock.clone();
     let mut picked: BTreeSet<&str> = BTreeSet::new();
     for operation in operations.iter_mut() {
         let key = format!("{} {}", operation.method, operation.path);
@@ -81,6 +82,7 @@ pub(super) fn assign(
                 None => derived_area(operation),
             },
         };
+        areas.insert(key, operation.area.clone());
     }
     // A pattern that picks nothing is a typo or an operation gone from the document: either way
     // the config no longer says what its author meant.
@@ -91,13 +93,6 @@ pub(super) fn assign(
                 reason: format!("no generated operation matches {}", patterns.join(", ")),
             });
         }
-    }
-    let mut areas = lock.clone();
-    for operation in operations.iter() {
-        areas.insert(
-            format!("{} {}", operation.method, operation.path),
-            operation.area.clone(),
-        );
     }
     Ok(areas)
 }

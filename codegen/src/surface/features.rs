@@ -151,8 +151,7 @@ impl Features {
                 operations: Vec::new(),
                 needs: Needs::default(),
             });
-            area.operations
-                .push(format!("{} {}", operation.method, operation.path));
+            area.operations.push(super::operation_identity(operation));
             let roots = operation.type_roots();
             for root in &roots {
                 area.needs.add(Needs::of(root));
@@ -199,7 +198,9 @@ impl Features {
     pub(crate) fn cargo_features(&self, runtime: &str) -> String {
         let mut text = String::new();
         let mut full: Vec<&str> = self.areas.keys().map(String::as_str).collect();
-        full.extend(self.unreached.features().map(|feature| -> &str { feature }));
+        for feature in self.unreached.features() {
+            full.push(feature);
+        }
         text.push_str("# Every API area, and the schemas no operation uses (on by default).\n");
         let _ = writeln!(text, "{FULL} = {}", list(&full));
         for (name, area) in &self.areas {
@@ -226,16 +227,15 @@ impl Features {
 
 /// Document text as a TOML comment: a path may hold a line break, which would end the comment.
 fn comment_text(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
+    let mut comment = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            comment.extend(c.escape_default());
+        } else {
+            comment.push(c);
+        }
+    }
+    comment
 }
 
 fn list(items: &[&str]) -> String {
