@@ -44,6 +44,7 @@ mod patch;
 #[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
+mod struct_de;
 mod support;
 #[doc(hidden)]
 pub mod tagged;

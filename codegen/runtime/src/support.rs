@@ -509,6 +509,9 @@ macro_rules! open_int_enum_impls {
 /// Paths the macros above expand to, so that a crate using them needs no serde of its own.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::struct_de::{
+        FromFields, deserialize, next_field, optional, read, required, skip,
+    };
     pub use serde;
 }
 

@@ -101,7 +101,10 @@ fn emit_struct(
 ) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
-    let fields = def.fields.iter().map(|field| emit_field(field, write_only));
+    let fields = def
+        .fields
+        .iter()
+        .map(|field| emit_field(field, write_only, impls.serialize));
     // With every field optional, `new()` takes nothing and `default()` is the same value.
     let default = def
         .fields
@@ -109,17 +112,38 @@ fn emit_struct(
         .all(|f| !f.required)
         .then(|| quote!(Default,));
     let methods = emit_struct_methods(def, methods, write_only);
-    let SerdeDerives { always, mock } = serde_derives(impls);
+    // `Serialize` is derived; `Deserialize` is the runtime's `struct_deserialize!`, which reads
+    // an object alone and type-checks in a fraction of the derive's time.
+    let (serialize, serialize_with_mock) = match impls.serialize {
+        Gate::Always => (quote!(serde::Serialize), TokenStream::new()),
+        Gate::Mock => (
+            TokenStream::new(),
+            quote!(#[cfg_attr(feature = "mock", derive(serde::Serialize))]),
+        ),
+    };
+    let deserialize_gate = gate_attribute(impls.deserialize);
+    let presences = def.fields.iter().map(|field| {
+        let field_name = ident(&field.rust_name);
+        let wire = &field.wire_name;
+        let presence = match builders::storage(field, write_only) {
+            Storage::Required => quote!(required),
+            Storage::RequiredNullable | Storage::Optional | Storage::Patch => quote!(optional),
+        };
+        quote!(#field_name = #presence(#wire))
+    });
     // `non_exhaustive`: other crates build one with `new` and the setters, so a field the
     // document adds later breaks none of their code.
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default #always)]
-        #mock
+        #[derive(Debug, Clone, PartialEq, #default #serialize)]
+        #serialize_with_mock
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }
+
+        #deserialize_gate
+        rt::struct_deserialize!(#name, [#(#presences),*]);
 
         #methods
     }
@@ -217,36 +241,43 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
     }
 }
 
-fn emit_field(field: &Field, write_only: bool) -> TokenStream {
+/// A field, with the serde attributes its `Serialize` derive reads (behind `mock` when only
+/// the fake serializes the type).
+fn emit_field(field: &Field, write_only: bool, serialize: Gate) -> TokenStream {
     let name = ident(&field.rust_name);
     let doc = doc_attrs(field.doc.as_deref());
     let mut ty = type_tokens(&field.ty);
     if field.boxed {
         ty = quote!(Box<#ty>);
     }
-    let rename = (field.wire_name != field.rust_name).then(|| {
+    let mut serde = Vec::new();
+    if field.wire_name != field.rust_name {
         let wire = &field.wire_name;
-        quote!(#[serde(rename = #wire)])
-    });
-    // One decision with `new` and the setters (see `builders::storage`).
-    let (attribute, ty) = match builders::storage(field, write_only) {
-        Storage::Required => (TokenStream::new(), ty),
+        serde.push(quote!(rename = #wire));
+    }
+    // One decision with `new`, the setters and `Deserialize` (see `builders::storage`).
+    let ty = match builders::storage(field, write_only) {
+        Storage::Required => ty,
         // Required but nullable: absence decodes as `None` too (a real capture omitted
         // `step_seconds`), and `None` is sent as `null`, as the document requires.
-        Storage::RequiredNullable => (quote!(#[serde(default)]), quote!(Option<#ty>)),
+        Storage::RequiredNullable => quote!(Option<#ty>),
         // Absent, `null` and a value say three different things to a PATCH.
-        Storage::Patch => (
-            quote!(#[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]),
-            quote!(rt::Patch<#ty>),
-        ),
-        Storage::Optional => (
-            quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
-            quote!(Option<#ty>),
-        ),
+        Storage::Patch => {
+            serde.push(quote!(skip_serializing_if = "rt::Patch::is_unchanged"));
+            quote!(rt::Patch<#ty>)
+        }
+        Storage::Optional => {
+            serde.push(quote!(skip_serializing_if = "Option::is_none"));
+            quote!(Option<#ty>)
+        }
+    };
+    let attribute = match (serde.is_empty(), serialize) {
+        (true, _) => TokenStream::new(),
+        (false, Gate::Always) => quote!(#[serde(#(#serde),*)]),
+        (false, Gate::Mock) => quote!(#[cfg_attr(feature = "mock", serde(#(#serde),*))]),
     };
     quote! {
         #doc
-        #rename
         #attribute
         pub #name: #ty,
     }

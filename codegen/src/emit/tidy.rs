@@ -4,7 +4,8 @@
 //! - Doc prose wrapped at [`WIDTH`] columns (code blocks stay as they are).
 //! - No empty `///` line opening or closing a doc comment.
 //! - `use std::collections::BTreeMap;` once, where maps are used, instead of full paths.
-//! - The open-enum macro invocations with one variant per line (prettyplease fills lines).
+//! - The runtime's macro invocations (open enums, struct `Deserialize`) with one variant or
+//!   field per line (prettyplease fills lines).
 //!
 //! Only whitespace between lines changes, and lines are only added or removed whole, so the
 //! code means what it meant. Emitted code holds no multi-line string literal for this to touch.
@@ -211,15 +212,16 @@ fn without_empty_doc_edges<'a>(lines: &[&'a str]) -> Vec<&'a str> {
     kept
 }
 
-/// Rewrites each `rt::…_impls!(Name, Fallback, [A = "a", B = "b"]);` invocation (however
-/// prettyplease broke its lines) with one variant per line. An invocation that does not parse
-/// that way is left as it is.
+/// Rewrites each `rt::…_impls!(Name, Fallback, [A = "a", B = "b"]);` and
+/// `rt::struct_deserialize!(Name, [a = required("a")]);` invocation (however prettyplease broke
+/// its lines) with one variant or field per line. An invocation that does not parse that way is
+/// left as it is.
 fn with_enum_lists_one_per_line<'a>(lines: &[&'a str]) -> Vec<Cow<'a, str>> {
     let mut out = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
-        let opens = line.starts_with("rt::") && line.contains("_impls!(");
+        let opens = line.starts_with("rt::") && line.contains("!(");
         if opens && let Some(end) = lines[i..].iter().position(|l| l.trim_end().ends_with(");")) {
             let joined = lines[i..=i + end].join(" ");
             if let Some(rewritten) = one_per_line(&joined) {
@@ -241,20 +243,20 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
         .to_string()
         .replace(' ', "");
     let tokens: Vec<proc_macro2::TokenTree> = mac.tokens.into_iter().collect();
-    // `Name , Fallback , [ … ]`
-    let [
-        name,
-        comma1,
-        fallback,
-        comma2,
-        proc_macro2::TokenTree::Group(list),
-    ] = &tokens[..]
-    else {
-        return None;
+    // `Name , Fallback , [ … ]` or `Name , [ … ]`
+    let (head, list) = match &tokens[..] {
+        [head @ .., proc_macro2::TokenTree::Group(list)] => (head, list),
+        _ => return None,
     };
-    if comma1.to_string() != "," || comma2.to_string() != "," {
-        return None;
-    }
+    let names: Vec<String> = match head {
+        [name, comma] if comma.to_string() == "," => vec![name.to_string()],
+        [name, comma1, fallback, comma2]
+            if comma1.to_string() == "," && comma2.to_string() == "," =>
+        {
+            vec![name.to_string(), fallback.to_string()]
+        }
+        _ => return None,
+    };
     let mut entries = Vec::new();
     let inner: Vec<proc_macro2::TokenTree> = list.stream().into_iter().collect();
     for entry in inner.split(|t| t.to_string() == ",") {
@@ -269,14 +271,17 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
             {
                 entries.push(format!("        {variant} = -{value},"));
             }
+            // A struct's field: `field = presence("wire")`.
+            [field, equals, presence, proc_macro2::TokenTree::Group(wire)]
+                if equals.to_string() == "=" =>
+            {
+                entries.push(format!("        {field} = {presence}{wire},"));
+            }
             _ => return None,
         }
     }
-    let mut out = vec![
-        format!("{path}!("),
-        format!("    {name},"),
-        format!("    {fallback},"),
-    ];
+    let mut out = vec![format!("{path}!(")];
+    out.extend(names.iter().map(|name| format!("    {name},")));
     if entries.is_empty() {
         out.push("    []".to_owned());
     } else {
@@ -435,6 +440,35 @@ mod tests {
         );
         // Not the expected shape: left alone.
         check("rt::other_impls!(E);\n", "rt::other_impls!(E);\n");
+        check(
+            "rt::other_impls!(E, F, G, [A = \"a\"]);\n",
+            "rt::other_impls!(E, F, G, [A = \"a\"]);\n",
+        );
+        check(
+            "rt::other_impls!(E; [A = \"a\"]);\n",
+            "rt::other_impls!(E; [A = \"a\"]);\n",
+        );
+        check(
+            "rt::other_impls!(E, F; [A = \"a\"]);\n",
+            "rt::other_impls!(E, F; [A = \"a\"]);\n",
+        );
+        check("rt::other_impls!(E, F);\n", "rt::other_impls!(E, F);\n");
+        check(
+            "rt::other_impls!(E, [a + required(\"a\")]);\n",
+            "rt::other_impls!(E, [a + required(\"a\")]);\n",
+        );
+    }
+
+    #[test]
+    fn struct_field_lists_get_one_field_per_line() {
+        check(
+            "rt::struct_deserialize!(\n    S, [a = required(\"a\"), type_ = optional(\"ty, pe\")]\n);\n",
+            "rt::struct_deserialize!(\n    S,\n    [\n        a = required(\"a\"),\n        type_ = optional(\"ty, pe\"),\n    ]\n);\n",
+        );
+        check(
+            "rt::struct_deserialize!(S, []);\n",
+            "rt::struct_deserialize!(\n    S,\n    []\n);\n",
+        );
     }
 
     #[test]

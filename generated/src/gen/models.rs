@@ -43,23 +43,34 @@ rt::open_enum_impls!(
 
 /// The person, key or system that took an action.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogActorV1 {
     /// What kind of actor it was.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "mock", serde(rename = "type"))]
     pub type_: AuditLogActorTypeV1,
     /// The user's email address, for a user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub email: Option<String>,
     /// The key's public prefix, when an API key acted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub api_key_prefix: Option<String>,
     /// The key's name, when an API key acted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub api_key_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogActorV1,
+    [
+        type_ = required("type"),
+        email = optional("email"),
+        api_key_prefix = optional("api_key_prefix"),
+        api_key_name = optional("api_key_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogActorV1 {
@@ -149,7 +160,7 @@ rt::open_enum_impls!(
 
 /// One recorded action, who took it, and through what.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEntryV1 {
@@ -162,20 +173,36 @@ pub struct AuditLogEntryV1 {
     /// The details of the action; which fields it has depends on `event_type`.
     pub event_data: AuditLogEntryV1EventData,
     /// The surface the action came through, if recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub source: Option<AuditLogSourceV1>,
     /// Who took the action.
     pub actor: AuditLogActorV1,
     /// Name of the client program that made the call (such as `truss`), if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub client_name: Option<String>,
     /// Version of that client program, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub client_version: Option<String>,
     /// Session ID the client sent, tying related entries together, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub client_session_id: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEntryV1,
+    [
+        id = required("id"),
+        created = required("created"),
+        event_type = required("event_type"),
+        event_data = required("event_data"),
+        source = optional("source"),
+        actor = required("actor"),
+        client_name = optional("client_name"),
+        client_version = optional("client_version"),
+        client_session_id = optional("client_session_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEntryV1 {
@@ -882,7 +909,7 @@ impl<'de> serde::Deserialize<'de> for AuditLogEntryV1EventData {
 
 /// Someone issued a new API key.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventApiKeyCreatedV1 {
@@ -892,6 +919,17 @@ pub struct AuditLogEventApiKeyCreatedV1 {
     /// The key's public prefix.
     pub prefix: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventApiKeyCreatedV1,
+    [
+        event_type = required("event_type"),
+        api_key_id = required("api_key_id"),
+        api_key_type = required("api_key_type"),
+        prefix = required("prefix"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventApiKeyCreatedV1 {
@@ -934,7 +972,7 @@ rt::open_enum_impls!(
 
 /// Someone revoked an API key.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventApiKeyDeletedV1 {
@@ -944,6 +982,17 @@ pub struct AuditLogEventApiKeyDeletedV1 {
     /// The key's public prefix.
     pub prefix: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventApiKeyDeletedV1,
+    [
+        event_type = required("event_type"),
+        api_key_id = required("api_key_id"),
+        api_key_type = required("api_key_type"),
+        prefix = required("prefix"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventApiKeyDeletedV1 {
@@ -1018,19 +1067,28 @@ rt::open_enum_impls!(
 
 /// One autoscaling schedule's settings before and after a change.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventAutoscalingScheduleChangeV1 {
     pub action: AuditLogEventAutoscalingScheduleActionV1,
     pub schedule_id: String,
     /// The schedule before the change; null if it was created.
-    #[serde(default)]
     pub previous: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
     /// The schedule after the change; null if it was deleted.
-    #[serde(default)]
     pub current: Option<AuditLogEventAutoscalingScheduleSettingsV1>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventAutoscalingScheduleChangeV1,
+    [
+        action = required("action"),
+        schedule_id = required("schedule_id"),
+        previous = optional("previous"),
+        current = optional("current"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventAutoscalingScheduleChangeV1 {
@@ -1054,43 +1112,58 @@ impl AuditLogEventAutoscalingScheduleChangeV1 {
 /// Recurring schedules set the weekday and hour/minute fields, one-time schedules `start_at` and
 /// `end_at`.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventAutoscalingScheduleSettingsV1 {
     pub min_replica: i64,
     pub max_replica: i64,
-    #[serde(default)]
     pub concurrency_target: Option<i64>,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
     pub schedule_name: String,
     pub enabled: bool,
     pub cadence: String,
     pub timezone: String,
-    #[serde(default)]
     pub weekdays: Option<Vec<String>>,
-    #[serde(default)]
     pub start_hour: Option<i64>,
-    #[serde(default)]
     pub start_minute: Option<i64>,
-    #[serde(default)]
     pub end_hour: Option<i64>,
-    #[serde(default)]
     pub end_minute: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub start_at: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub end_at: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventAutoscalingScheduleSettingsV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = optional("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+        schedule_name = required("schedule_name"),
+        enabled = required("enabled"),
+        cadence = required("cadence"),
+        timezone = required("timezone"),
+        weekdays = optional("weekdays"),
+        start_hour = optional("start_hour"),
+        start_minute = optional("start_minute"),
+        end_hour = optional("end_hour"),
+        end_minute = optional("end_minute"),
+        start_at = optional("start_at"),
+        end_at = optional("end_at"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventAutoscalingScheduleSettingsV1 {
@@ -1155,24 +1228,34 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
 
 /// Autoscaling settings as recorded in the audit log.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventAutoscalingSettingsV1 {
     pub min_replica: i64,
     pub max_replica: i64,
     pub concurrency_target: i64,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventAutoscalingSettingsV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = required("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventAutoscalingSettingsV1 {
@@ -1203,16 +1286,26 @@ impl AuditLogEventAutoscalingSettingsV1 {
 
 /// Someone removed a chain, with its deployments.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeletedV1 {
     pub event_type: AuditLogEventChainDeletedV1EventType,
     pub chain_id: String,
     pub chain_name: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainDeletedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_name = optional("chain_deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeletedV1 {
@@ -1255,7 +1348,7 @@ rt::open_enum_impls!(
 
 /// A new deployment of a chain was created.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeployedV1 {
@@ -1263,11 +1356,24 @@ pub struct AuditLogEventChainDeployedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
     pub is_primary: bool,
     pub publish: bool,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainDeployedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        chain_deployment_name = optional("chain_deployment_name"),
+        is_primary = required("is_primary"),
+        publish = required("publish"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeployedV1 {
@@ -1316,7 +1422,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a chain deployment on.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentActivatedV1 {
@@ -1324,9 +1430,20 @@ pub struct AuditLogEventChainDeploymentActivatedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainDeploymentActivatedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        chain_deployment_name = optional("chain_deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentActivatedV1 {
@@ -1371,7 +1488,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a chain deployment off.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentDeactivatedV1 {
@@ -1379,9 +1496,20 @@ pub struct AuditLogEventChainDeploymentDeactivatedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainDeploymentDeactivatedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        chain_deployment_name = optional("chain_deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentDeactivatedV1 {
@@ -1426,7 +1554,7 @@ rt::open_enum_impls!(
 
 /// Someone removed a chain deployment.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentDeletedV1 {
@@ -1434,9 +1562,20 @@ pub struct AuditLogEventChainDeploymentDeletedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub deployment_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainDeploymentDeletedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        deployment_name = optional("deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentDeletedV1 {
@@ -1481,7 +1620,7 @@ rt::open_enum_impls!(
 
 /// A chain deployment was promoted into an environment.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainDeploymentPromotedV1 {
@@ -1489,13 +1628,24 @@ pub struct AuditLogEventChainDeploymentPromotedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
-    #[serde(default)]
     pub environment_name: Option<String>,
-    #[serde(default)]
     pub environment_id: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainDeploymentPromotedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        chain_deployment_name = optional("chain_deployment_name"),
+        environment_name = optional("environment_name"),
+        environment_id = optional("environment_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainDeploymentPromotedV1 {
@@ -1544,7 +1694,7 @@ rt::open_enum_impls!(
 
 /// An environment was created for a chain.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainEnvironmentCreatedV1 {
@@ -1552,13 +1702,24 @@ pub struct AuditLogEventChainEnvironmentCreatedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub environment_name: String,
-    #[serde(default)]
     pub redeploy_on_promotion: Option<bool>,
-    #[serde(default)]
     pub ramp_up_while_promoting: Option<bool>,
-    #[serde(default)]
     pub ramp_up_duration_seconds: Option<i64>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainEnvironmentCreatedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        environment_name = required("environment_name"),
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainEnvironmentCreatedV1 {
@@ -1607,7 +1768,7 @@ rt::open_enum_impls!(
 
 /// A chain environment's promotion settings changed.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainEnvironmentUpdatedV1 {
@@ -1615,13 +1776,24 @@ pub struct AuditLogEventChainEnvironmentUpdatedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub environment_name: String,
-    #[serde(default)]
     pub redeploy_on_promotion: Option<bool>,
-    #[serde(default)]
     pub ramp_up_while_promoting: Option<bool>,
-    #[serde(default)]
     pub ramp_up_duration_seconds: Option<i64>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainEnvironmentUpdatedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        environment_name = required("environment_name"),
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainEnvironmentUpdatedV1 {
@@ -1670,35 +1842,51 @@ rt::open_enum_impls!(
 
 /// A chainlet's autoscaling settings changed; the top-level fields are the new settings.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainletAutoscalingSettingsChangedV1 {
     pub min_replica: i64,
     pub max_replica: i64,
     pub concurrency_target: i64,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
     pub event_type: AuditLogEventChainletAutoscalingSettingsChangedV1EventType,
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
     pub chainlet_name: String,
     pub chainlet_id: String,
     /// The settings before the change, if recorded.
-    #[serde(default)]
     pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainletAutoscalingSettingsChangedV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = required("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        chain_deployment_name = optional("chain_deployment_name"),
+        chainlet_name = required("chainlet_name"),
+        chainlet_id = required("chainlet_id"),
+        previous_settings = optional("previous_settings"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
@@ -1768,7 +1956,7 @@ rt::open_enum_impls!(
 
 /// A chainlet was moved to another instance type.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventChainletInstanceTypeChangedV1 {
@@ -1776,13 +1964,27 @@ pub struct AuditLogEventChainletInstanceTypeChangedV1 {
     pub chain_id: String,
     pub chain_name: String,
     pub chain_deployment_id: String,
-    #[serde(default)]
     pub chain_deployment_name: Option<String>,
     pub chainlet_name: String,
     pub chainlet_id: String,
     /// The new instance type.
     pub instance_type_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventChainletInstanceTypeChangedV1,
+    [
+        event_type = required("event_type"),
+        chain_id = required("chain_id"),
+        chain_name = required("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+        chain_deployment_name = optional("chain_deployment_name"),
+        chainlet_name = required("chainlet_name"),
+        chainlet_id = required("chainlet_id"),
+        instance_type_name = required("instance_type_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventChainletInstanceTypeChangedV1 {
@@ -1835,7 +2037,7 @@ rt::open_enum_impls!(
 /// The role granted to a directory (SSO) group changed, organization-wide or, when a team is named,
 /// within that team.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
@@ -1843,11 +2045,22 @@ pub struct AuditLogEventDirectoryGroupRoleUpdatedV1 {
     pub directory_group_id: String,
     pub directory_group_name: String,
     pub new_role_name: String,
-    #[serde(default)]
     pub team_id: Option<String>,
-    #[serde(default)]
     pub team_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventDirectoryGroupRoleUpdatedV1,
+    [
+        event_type = required("event_type"),
+        directory_group_id = required("directory_group_id"),
+        directory_group_name = required("directory_group_name"),
+        new_role_name = required("new_role_name"),
+        team_id = optional("team_id"),
+        team_name = optional("team_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventDirectoryGroupRoleUpdatedV1 {
@@ -1895,54 +2108,69 @@ rt::open_enum_impls!(
 /// An environment was created for a model; the fields are its initial autoscaling and promotion
 /// settings.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentCreatedV1 {
     pub min_replica: i64,
     pub max_replica: i64,
     pub concurrency_target: i64,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
-    #[serde(default)]
     pub redeploy_on_promotion: Option<bool>,
-    #[serde(default)]
     pub rolling_deploy: Option<bool>,
-    #[serde(default)]
     pub rolling_deploy_strategy: Option<String>,
-    #[serde(default)]
     pub max_unavailable_percent: Option<i64>,
-    #[serde(default)]
     pub max_surge_percent: Option<i64>,
-    #[serde(default)]
     pub stabilization_time_seconds: Option<i64>,
-    #[serde(default)]
     pub replica_overhead_percent: Option<i64>,
-    #[serde(default)]
     pub promotion_cleanup_strategy: Option<String>,
-    #[serde(default)]
     pub ramp_up_while_promoting: Option<bool>,
-    #[serde(default)]
     pub ramp_up_duration_seconds: Option<i64>,
-    #[serde(default)]
     pub ramp_up_step_size: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub request_backpressure_policy: Option<String>,
     pub model_id: String,
     pub model_name: String,
     pub environment_name: String,
-    #[serde(default)]
     pub deployment_type: Option<String>,
     pub event_type: AuditLogEventEnvironmentCreatedV1EventType,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventEnvironmentCreatedV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = required("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        rolling_deploy = optional("rolling_deploy"),
+        rolling_deploy_strategy = optional("rolling_deploy_strategy"),
+        max_unavailable_percent = optional("max_unavailable_percent"),
+        max_surge_percent = optional("max_surge_percent"),
+        stabilization_time_seconds = optional("stabilization_time_seconds"),
+        replica_overhead_percent = optional("replica_overhead_percent"),
+        promotion_cleanup_strategy = optional("promotion_cleanup_strategy"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+        ramp_up_step_size = optional("ramp_up_step_size"),
+        request_backpressure_policy = optional("request_backpressure_policy"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        environment_name = required("environment_name"),
+        deployment_type = optional("deployment_type"),
+        event_type = required("event_type"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentCreatedV1 {
@@ -2034,7 +2262,7 @@ rt::open_enum_impls!(
 
 /// Someone removed one of a model's environments.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentDeletedV1 {
@@ -2043,6 +2271,17 @@ pub struct AuditLogEventEnvironmentDeletedV1 {
     pub model_name: String,
     pub environment_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventEnvironmentDeletedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        environment_name = required("environment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentDeletedV1 {
@@ -2085,48 +2324,59 @@ rt::open_enum_impls!(
 
 /// An environment's autoscaling and promotion settings as recorded in the audit log.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentSettingsV1 {
     pub min_replica: i64,
     pub max_replica: i64,
     pub concurrency_target: i64,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
-    #[serde(default)]
     pub redeploy_on_promotion: Option<bool>,
-    #[serde(default)]
     pub rolling_deploy: Option<bool>,
-    #[serde(default)]
     pub rolling_deploy_strategy: Option<String>,
-    #[serde(default)]
     pub max_unavailable_percent: Option<i64>,
-    #[serde(default)]
     pub max_surge_percent: Option<i64>,
-    #[serde(default)]
     pub stabilization_time_seconds: Option<i64>,
-    #[serde(default)]
     pub replica_overhead_percent: Option<i64>,
-    #[serde(default)]
     pub promotion_cleanup_strategy: Option<String>,
-    #[serde(default)]
     pub ramp_up_while_promoting: Option<bool>,
-    #[serde(default)]
     pub ramp_up_duration_seconds: Option<i64>,
-    #[serde(default)]
     pub ramp_up_step_size: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub request_backpressure_policy: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventEnvironmentSettingsV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = required("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        rolling_deploy = optional("rolling_deploy"),
+        rolling_deploy_strategy = optional("rolling_deploy_strategy"),
+        max_unavailable_percent = optional("max_unavailable_percent"),
+        max_surge_percent = optional("max_surge_percent"),
+        stabilization_time_seconds = optional("stabilization_time_seconds"),
+        replica_overhead_percent = optional("replica_overhead_percent"),
+        promotion_cleanup_strategy = optional("promotion_cleanup_strategy"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+        ramp_up_step_size = optional("ramp_up_step_size"),
+        request_backpressure_policy = optional("request_backpressure_policy"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentSettingsV1 {
@@ -2188,60 +2438,75 @@ impl AuditLogEventEnvironmentSettingsV1 {
 /// A model environment's settings changed; the top-level fields are the new settings and
 /// `previous_settings` the old ones.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventEnvironmentUpdatedV1 {
     /// Per-schedule changes, if schedules were touched.
-    #[serde(default)]
     pub schedules: Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>,
     pub min_replica: i64,
     pub max_replica: i64,
     pub concurrency_target: i64,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
-    #[serde(default)]
     pub redeploy_on_promotion: Option<bool>,
-    #[serde(default)]
     pub rolling_deploy: Option<bool>,
-    #[serde(default)]
     pub rolling_deploy_strategy: Option<String>,
-    #[serde(default)]
     pub max_unavailable_percent: Option<i64>,
-    #[serde(default)]
     pub max_surge_percent: Option<i64>,
-    #[serde(default)]
     pub stabilization_time_seconds: Option<i64>,
-    #[serde(default)]
     pub replica_overhead_percent: Option<i64>,
-    #[serde(default)]
     pub promotion_cleanup_strategy: Option<String>,
-    #[serde(default)]
     pub ramp_up_while_promoting: Option<bool>,
-    #[serde(default)]
     pub ramp_up_duration_seconds: Option<i64>,
-    #[serde(default)]
     pub ramp_up_step_size: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub request_backpressure_policy: Option<String>,
     pub model_id: String,
     pub model_name: String,
     pub environment_name: String,
-    #[serde(default)]
     pub deployment_type: Option<String>,
     pub event_type: AuditLogEventEnvironmentUpdatedV1EventType,
     /// The settings before the change, if recorded.
-    #[serde(default)]
     pub previous_settings: Option<AuditLogEventEnvironmentSettingsV1>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventEnvironmentUpdatedV1,
+    [
+        schedules = optional("schedules"),
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = required("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        rolling_deploy = optional("rolling_deploy"),
+        rolling_deploy_strategy = optional("rolling_deploy_strategy"),
+        max_unavailable_percent = optional("max_unavailable_percent"),
+        max_surge_percent = optional("max_surge_percent"),
+        stabilization_time_seconds = optional("stabilization_time_seconds"),
+        replica_overhead_percent = optional("replica_overhead_percent"),
+        promotion_cleanup_strategy = optional("promotion_cleanup_strategy"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+        ramp_up_step_size = optional("ramp_up_step_size"),
+        request_backpressure_policy = optional("request_backpressure_policy"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        environment_name = required("environment_name"),
+        deployment_type = optional("deployment_type"),
+        event_type = required("event_type"),
+        previous_settings = optional("previous_settings"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventEnvironmentUpdatedV1 {
@@ -2337,7 +2602,7 @@ rt::open_enum_impls!(
 
 /// A gateway endpoint was created.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointCreatedV1 {
@@ -2345,6 +2610,16 @@ pub struct AuditLogEventGatewayEndpointCreatedV1 {
     pub gateway_endpoint_id: String,
     pub slug: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventGatewayEndpointCreatedV1,
+    [
+        event_type = required("event_type"),
+        gateway_endpoint_id = required("gateway_endpoint_id"),
+        slug = required("slug"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventGatewayEndpointCreatedV1 {
@@ -2385,7 +2660,7 @@ rt::open_enum_impls!(
 
 /// A gateway endpoint was deleted.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointDeletedV1 {
@@ -2393,6 +2668,16 @@ pub struct AuditLogEventGatewayEndpointDeletedV1 {
     pub gateway_endpoint_id: String,
     pub slug: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventGatewayEndpointDeletedV1,
+    [
+        event_type = required("event_type"),
+        gateway_endpoint_id = required("gateway_endpoint_id"),
+        slug = required("slug"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventGatewayEndpointDeletedV1 {
@@ -2433,7 +2718,7 @@ rt::open_enum_impls!(
 
 /// A gateway endpoint was changed.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventGatewayEndpointUpdatedV1 {
@@ -2441,9 +2726,19 @@ pub struct AuditLogEventGatewayEndpointUpdatedV1 {
     pub gateway_endpoint_id: String,
     pub slug: String,
     /// The slug before the change, if it was renamed.
-    #[serde(default)]
     pub previous_slug: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventGatewayEndpointUpdatedV1,
+    [
+        event_type = required("event_type"),
+        gateway_endpoint_id = required("gateway_endpoint_id"),
+        slug = required("slug"),
+        previous_slug = optional("previous_slug"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventGatewayEndpointUpdatedV1 {
@@ -2486,7 +2781,7 @@ rt::open_enum_impls!(
 
 /// A model was deleted, with all its deployments.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeletedV1 {
@@ -2494,6 +2789,16 @@ pub struct AuditLogEventModelDeletedV1 {
     pub model_id: String,
     pub model_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeletedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeletedV1 {
@@ -2534,7 +2839,7 @@ rt::open_enum_impls!(
 
 /// A new deployment of a model was created.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeployedV1 {
@@ -2549,9 +2854,24 @@ pub struct AuditLogEventModelDeployedV1 {
     /// Whether it was published as a named deployment rather than a development one.
     pub publish: bool,
     /// The environment it was deployed straight into, if any.
-    #[serde(default)]
     pub environment_name: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeployedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        scale_previous_to_zero = required("scale_previous_to_zero"),
+        trusted = required("trusted"),
+        publish = required("publish"),
+        environment_name = optional("environment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeployedV1 {
@@ -2605,7 +2925,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a model deployment on.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentActivatedV1 {
@@ -2615,6 +2935,18 @@ pub struct AuditLogEventModelDeploymentActivatedV1 {
     pub deployment_id: String,
     pub deployment_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentActivatedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentActivatedV1 {
@@ -2660,37 +2992,52 @@ rt::open_enum_impls!(
 /// A model deployment's autoscaling settings (and possibly its schedules) changed; the top-level
 /// fields are the new settings.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     /// Per-schedule changes, if schedules were touched.
-    #[serde(default)]
     pub schedules: Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>,
     pub min_replica: i64,
     pub max_replica: i64,
     pub concurrency_target: i64,
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
-    #[serde(default)]
     pub max_scale_down_rate: Option<f64>,
     pub event_type: AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType,
     pub model_id: String,
     pub model_name: String,
     pub deployment_id: String,
     pub deployment_name: String,
-    #[serde(default)]
     pub deployment_type: Option<String>,
     /// The settings before the change, if recorded.
-    #[serde(default)]
     pub previous_settings: Option<AuditLogEventAutoscalingSettingsV1>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentAutoscalingSettingsChangedV1,
+    [
+        schedules = optional("schedules"),
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        concurrency_target = required("concurrency_target"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        deployment_type = optional("deployment_type"),
+        previous_settings = optional("previous_settings"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
@@ -2760,7 +3107,7 @@ rt::open_enum_impls!(
 
 /// Someone turned a model deployment off.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentDeactivatedV1 {
@@ -2770,6 +3117,18 @@ pub struct AuditLogEventModelDeploymentDeactivatedV1 {
     pub deployment_id: String,
     pub deployment_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentDeactivatedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentDeactivatedV1 {
@@ -2814,7 +3173,7 @@ rt::open_enum_impls!(
 
 /// Someone removed a model deployment.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentDeletedV1 {
@@ -2824,6 +3183,18 @@ pub struct AuditLogEventModelDeploymentDeletedV1 {
     pub deployment_id: String,
     pub deployment_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentDeletedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentDeletedV1 {
@@ -2868,7 +3239,7 @@ rt::open_enum_impls!(
 
 /// A model deployment was moved to another instance type.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
@@ -2880,6 +3251,19 @@ pub struct AuditLogEventModelDeploymentInstanceTypeChangedV1 {
     /// The new instance type.
     pub instance_type_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentInstanceTypeChangedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        instance_type_name = required("instance_type_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentInstanceTypeChangedV1 {
@@ -2928,7 +3312,7 @@ rt::open_enum_impls!(
 
 /// A model deployment was promoted into an environment.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentPromotedV1 {
@@ -2937,11 +3321,23 @@ pub struct AuditLogEventModelDeploymentPromotedV1 {
     pub model_name: String,
     pub deployment_id: String,
     pub deployment_name: String,
-    #[serde(default)]
     pub environment_name: Option<String>,
-    #[serde(default)]
     pub environment_id: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentPromotedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        environment_name = optional("environment_name"),
+        environment_id = optional("environment_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentPromotedV1 {
@@ -2990,7 +3386,7 @@ rt::open_enum_impls!(
 
 /// A model deployment's request backpressure policy changed.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
@@ -3000,12 +3396,26 @@ pub struct AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
     pub deployment_id: String,
     pub deployment_name: String,
     /// The new policy.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub policy: Option<String>,
     /// The policy before the change.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub previous_policy: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        policy = optional("policy"),
+        previous_policy = optional("previous_policy"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1 {
@@ -3068,7 +3478,7 @@ rt::open_enum_impls!(
 
 /// A failed model deployment was retried.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelDeploymentRetriedV1 {
@@ -3079,6 +3489,19 @@ pub struct AuditLogEventModelDeploymentRetriedV1 {
     pub deployment_name: String,
     pub retried: bool,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelDeploymentRetriedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        retried = required("retried"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelDeploymentRetriedV1 {
@@ -3125,7 +3548,7 @@ rt::open_enum_impls!(
 
 /// Someone intervened in a model promotion that was under way.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventModelPromotionControlActionV1 {
@@ -3135,10 +3558,24 @@ pub struct AuditLogEventModelPromotionControlActionV1 {
     pub deployment_id: String,
     pub deployment_name: String,
     pub environment_name: String,
-    #[serde(default)]
     pub environment_id: Option<String>,
     pub action: AuditLogPromotionControlActionV1,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventModelPromotionControlActionV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        environment_name = required("environment_name"),
+        environment_id = optional("environment_id"),
+        action = required("action"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventModelPromotionControlActionV1 {
@@ -3190,7 +3627,7 @@ rt::open_enum_impls!(
 
 /// A single replica of a model deployment was terminated by hand.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventReplicaTerminatedV1 {
@@ -3201,6 +3638,19 @@ pub struct AuditLogEventReplicaTerminatedV1 {
     pub deployment_name: String,
     pub replica_id: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventReplicaTerminatedV1,
+    [
+        event_type = required("event_type"),
+        model_id = required("model_id"),
+        model_name = required("model_name"),
+        deployment_id = required("deployment_id"),
+        deployment_name = required("deployment_name"),
+        replica_id = required("replica_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventReplicaTerminatedV1 {
@@ -3247,13 +3697,22 @@ rt::open_enum_impls!(
 
 /// The organization started requiring admin rights to come from directory groups.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventRequireGroupBasedAdminsEnabledV1 {
     pub event_type: AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
     pub organization_id: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventRequireGroupBasedAdminsEnabledV1,
+    [
+        event_type = required("event_type"),
+        organization_id = required("organization_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventRequireGroupBasedAdminsEnabledV1 {
@@ -3292,7 +3751,7 @@ rt::open_enum_impls!(
 
 /// A workspace secret was deleted.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventSecretDeletedV1 {
@@ -3300,6 +3759,16 @@ pub struct AuditLogEventSecretDeletedV1 {
     pub secret_id: String,
     pub secret_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventSecretDeletedV1,
+    [
+        event_type = required("event_type"),
+        secret_id = required("secret_id"),
+        secret_name = required("secret_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventSecretDeletedV1 {
@@ -3340,7 +3809,7 @@ rt::open_enum_impls!(
 
 /// A workspace secret was created or its value changed.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventSecretUpdatedV1 {
@@ -3348,6 +3817,16 @@ pub struct AuditLogEventSecretUpdatedV1 {
     pub secret_id: String,
     pub secret_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventSecretUpdatedV1,
+    [
+        event_type = required("event_type"),
+        secret_id = required("secret_id"),
+        secret_name = required("secret_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventSecretUpdatedV1 {
@@ -3388,7 +3867,7 @@ rt::open_enum_impls!(
 
 /// An SSH certificate was issued for shell access to a running workload.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventSshCertificateSignedV1 {
@@ -3401,6 +3880,20 @@ pub struct AuditLogEventSshCertificateSignedV1 {
     /// When the certificate stops being valid.
     pub expires_at: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventSshCertificateSignedV1,
+    [
+        event_type = required("event_type"),
+        workload_type = required("workload_type"),
+        workload_id = required("workload_id"),
+        project_id = required("project_id"),
+        replica_id = required("replica_id"),
+        proxy_address = required("proxy_address"),
+        expires_at = required("expires_at"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventSshCertificateSignedV1 {
@@ -3667,7 +4160,7 @@ rt::open_enum_impls!(
 
 /// Someone was invited to the organization.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserInvitedV1 {
@@ -3676,6 +4169,16 @@ pub struct AuditLogEventUserInvitedV1 {
     /// The role the invitee will get.
     pub role_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventUserInvitedV1,
+    [
+        event_type = required("event_type"),
+        invited_user_email = required("invited_user_email"),
+        role_name = required("role_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventUserInvitedV1 {
@@ -3716,7 +4219,7 @@ rt::open_enum_impls!(
 
 /// An invited user accepted and joined the organization.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserJoinedOrganizationV1 {
@@ -3724,6 +4227,16 @@ pub struct AuditLogEventUserJoinedOrganizationV1 {
     pub new_user_email: String,
     pub user_id: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventUserJoinedOrganizationV1,
+    [
+        event_type = required("event_type"),
+        new_user_email = required("new_user_email"),
+        user_id = required("user_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventUserJoinedOrganizationV1 {
@@ -3764,13 +4277,22 @@ rt::open_enum_impls!(
 
 /// Someone removed a user from the organization.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserRemovedV1 {
     pub event_type: AuditLogEventUserRemovedV1EventType,
     pub removed_user_email: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventUserRemovedV1,
+    [
+        event_type = required("event_type"),
+        removed_user_email = required("removed_user_email"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventUserRemovedV1 {
@@ -3809,7 +4331,7 @@ rt::open_enum_impls!(
 
 /// A user's organization role changed.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserRoleUpdatedV1 {
@@ -3818,6 +4340,17 @@ pub struct AuditLogEventUserRoleUpdatedV1 {
     pub user_email: String,
     pub new_role_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventUserRoleUpdatedV1,
+    [
+        event_type = required("event_type"),
+        user_id = required("user_id"),
+        user_email = required("user_email"),
+        new_role_name = required("new_role_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventUserRoleUpdatedV1 {
@@ -3860,7 +4393,7 @@ rt::open_enum_impls!(
 
 /// A user's role in a team changed.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventUserTeamRoleUpdatedV1 {
@@ -3871,6 +4404,19 @@ pub struct AuditLogEventUserTeamRoleUpdatedV1 {
     pub team_name: String,
     pub new_role_name: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventUserTeamRoleUpdatedV1,
+    [
+        event_type = required("event_type"),
+        user_id = required("user_id"),
+        user_email = required("user_email"),
+        team_id = required("team_id"),
+        team_name = required("team_name"),
+        new_role_name = required("new_role_name"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventUserTeamRoleUpdatedV1 {
@@ -3917,13 +4463,22 @@ rt::open_enum_impls!(
 
 /// Someone added a webhook signing secret.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretCreatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretCreatedV1EventType,
     pub webhook_signing_secret_id: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventWebhookSigningSecretCreatedV1,
+    [
+        event_type = required("event_type"),
+        webhook_signing_secret_id = required("webhook_signing_secret_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventWebhookSigningSecretCreatedV1 {
@@ -3962,13 +4517,22 @@ rt::open_enum_impls!(
 
 /// Someone removed a webhook signing secret.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretDeletedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretDeletedV1EventType,
     pub webhook_signing_secret_id: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventWebhookSigningSecretDeletedV1,
+    [
+        event_type = required("event_type"),
+        webhook_signing_secret_id = required("webhook_signing_secret_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventWebhookSigningSecretDeletedV1 {
@@ -4007,13 +4571,22 @@ rt::open_enum_impls!(
 
 /// Someone replaced a webhook signing secret with a new value.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AuditLogEventWebhookSigningSecretRotatedV1 {
     pub event_type: AuditLogEventWebhookSigningSecretRotatedV1EventType,
     pub webhook_signing_secret_id: String,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    AuditLogEventWebhookSigningSecretRotatedV1,
+    [
+        event_type = required("event_type"),
+        webhook_signing_secret_id = required("webhook_signing_secret_id"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl AuditLogEventWebhookSigningSecretRotatedV1 {
@@ -4177,7 +4750,6 @@ rt::open_enum_impls!(
 /// Settings a schedule applies. Every field must be sent; null keeps the environment's own value.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct AutoscalingScheduleSettingsRequestV1 {
     /// Fewest replicas while the schedule applies.
@@ -4185,24 +4757,34 @@ pub struct AutoscalingScheduleSettingsRequestV1 {
     /// Most replicas while the schedule applies.
     pub max_replica: i64,
     /// Seconds of traffic looked at when scaling.
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
     /// Seconds to wait before scaling down.
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
     /// Concurrent requests per replica to aim for.
-    #[serde(default)]
     pub concurrency_target: Option<i64>,
     /// Share of the concurrency target to aim for, in percent.
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
     /// Tokens in flight per replica to aim for.
-    #[serde(default)]
     pub target_in_flight_tokens: Option<i64>,
     /// Largest share of replicas removed per scale-down step, 1 to 50 percent.
-    #[serde(default)]
     pub max_scale_down_rate: Option<i64>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    AutoscalingScheduleSettingsRequestV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        concurrency_target = optional("concurrency_target"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl AutoscalingScheduleSettingsRequestV1 {
@@ -4233,16 +4815,24 @@ impl AutoscalingScheduleSettingsRequestV1 {
 
 /// The autoscaling settings in force now.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AutoscalingScheduleStateV1 {
     /// ID of the schedule that set them, or null for the environment's own settings.
-    #[serde(default)]
     pub schedule_id: Option<String>,
     /// The effective settings.
     pub autoscaling_settings: AutoscalingSettingsV1,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    AutoscalingScheduleStateV1,
+    [
+        schedule_id = optional("schedule_id"),
+        autoscaling_settings = required("autoscaling_settings"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl AutoscalingScheduleStateV1 {
@@ -4261,11 +4851,10 @@ impl AutoscalingScheduleStateV1 {
 /// A recurring schedule to create, or to replace when `id` is set.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct AutoscalingScheduleUpsertV1 {
     /// ID of the schedule to replace; leave it out to create one.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub id: rt::Patch<String>,
     /// The schedule's name.
     pub name: String,
@@ -4276,18 +4865,36 @@ pub struct AutoscalingScheduleUpsertV1 {
     /// Days of the week the schedule runs on.
     pub weekdays: Vec<AutoscalingScheduleWeekdayV1>,
     /// Hour the window opens; required for daily schedules.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub start_hour: rt::Patch<i64>,
     /// Minute the window opens.
     pub start_minute: i64,
     /// Hour the window closes; required for daily schedules.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub end_hour: rt::Patch<i64>,
     /// Minute the window closes.
     pub end_minute: i64,
     /// The settings to apply while the window is open.
     pub autoscaling_settings: AutoscalingScheduleSettingsRequestV1,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    AutoscalingScheduleUpsertV1,
+    [
+        id = optional("id"),
+        name = required("name"),
+        enabled = required("enabled"),
+        cadence = required("cadence"),
+        weekdays = required("weekdays"),
+        start_hour = optional("start_hour"),
+        start_minute = required("start_minute"),
+        end_hour = optional("end_hour"),
+        end_minute = required("end_minute"),
+        autoscaling_settings = required("autoscaling_settings"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl AutoscalingScheduleUpsertV1 {
@@ -4401,7 +5008,7 @@ rt::open_enum_impls!(
 
 /// How a deployment adds and removes replicas with load.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AutoscalingSettingsV1 {
@@ -4410,23 +5017,35 @@ pub struct AutoscalingSettingsV1 {
     /// Most replicas to run.
     pub max_replica: i64,
     /// Seconds of traffic looked at when deciding to scale.
-    #[serde(default)]
     pub autoscaling_window: Option<i64>,
     /// Seconds to wait after load drops before removing replicas.
-    #[serde(default)]
     pub scale_down_delay: Option<i64>,
     /// Concurrent requests one replica should handle before another is added.
     pub concurrency_target: i64,
     /// Share of the concurrency target (in percent) to aim for, leaving headroom.
-    #[serde(default)]
     pub target_utilization_percentage: Option<i64>,
     /// Tokens in flight per replica to aim for, when scaling on tokens.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub target_in_flight_tokens: Option<i64>,
     /// Largest share of replicas (in percent) removed in one scale-down step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub max_scale_down_rate: Option<i64>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    AutoscalingSettingsV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        concurrency_target = required("concurrency_target"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl AutoscalingSettingsV1 {
@@ -4468,7 +5087,7 @@ impl AutoscalingSettingsV1 {
 
 /// A resource that incurs cost (a deployment, training job or chainlet).
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct BillableResourceV1 {
@@ -4477,29 +5096,46 @@ pub struct BillableResourceV1 {
     /// What sort of resource it is.
     pub kind: ResourceKind,
     /// The resource's name, if it has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
     /// Name of the model the resource belongs to, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub model_name: Option<String>,
     /// Whether the resource has since been deleted.
     pub is_deleted: bool,
     /// Name of the instance type it ran on, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub instance_type: Option<String>,
     /// Environment it served, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub environment_name: Option<String>,
     /// The chain it belongs to, for a chainlet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub chain_metadata: Option<ChainMetadataV1>,
     /// ID of the owning team, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub team_id: Option<String>,
     /// Name of the owning team, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub team_name: Option<String>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    BillableResourceV1,
+    [
+        id = required("id"),
+        kind = required("kind"),
+        name = optional("name"),
+        model_name = optional("model_name"),
+        is_deleted = required("is_deleted"),
+        instance_type = optional("instance_type"),
+        environment_name = optional("environment_name"),
+        chain_metadata = optional("chain_metadata"),
+        team_id = optional("team_id"),
+        team_name = optional("team_name"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl BillableResourceV1 {
@@ -4575,18 +5211,28 @@ impl BillableResourceV1 {
 
 /// Identifies the chain and chain deployment a chainlet belongs to.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ChainMetadataV1 {
     /// The chain's ID.
     pub chain_id: String,
     /// The chain's name, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub chain_name: Option<String>,
     /// The chain deployment's ID.
     pub chain_deployment_id: String,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    ChainMetadataV1,
+    [
+        chain_id = required("chain_id"),
+        chain_name = optional("chain_name"),
+        chain_deployment_id = required("chain_deployment_id"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl ChainMetadataV1 {
@@ -4612,7 +5258,7 @@ impl ChainMetadataV1 {
 
 /// One day of a dedicated resource's cost and usage.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DailyDedicatedUsageV1 {
@@ -4629,6 +5275,19 @@ pub struct DailyDedicatedUsageV1 {
     /// Inference requests served that day.
     pub inference_requests: i64,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    DailyDedicatedUsageV1,
+    [
+        date = required("date"),
+        subtotal = required("subtotal"),
+        compute_cost = required("compute_cost"),
+        surcharge_cost = required("surcharge_cost"),
+        minutes = required("minutes"),
+        inference_requests = required("inference_requests"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl DailyDedicatedUsageV1 {
@@ -4654,7 +5313,7 @@ impl DailyDedicatedUsageV1 {
 
 /// One day of a Model API model's cost and tokens.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DailyModelApiUsageV1 {
@@ -4669,6 +5328,18 @@ pub struct DailyModelApiUsageV1 {
     /// Cached input tokens that day.
     pub cached_input_tokens: i64,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    DailyModelApiUsageV1,
+    [
+        date = required("date"),
+        subtotal = required("subtotal"),
+        input_tokens = required("input_tokens"),
+        output_tokens = required("output_tokens"),
+        cached_input_tokens = required("cached_input_tokens"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl DailyModelApiUsageV1 {
@@ -4692,7 +5363,7 @@ impl DailyModelApiUsageV1 {
 
 /// One day of a training job's cost and usage.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DailyTrainingUsageV1 {
@@ -4703,6 +5374,16 @@ pub struct DailyTrainingUsageV1 {
     /// Compute minutes that day.
     pub minutes: i64,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    DailyTrainingUsageV1,
+    [
+        date = required("date"),
+        subtotal = required("subtotal"),
+        minutes = required("minutes"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl DailyTrainingUsageV1 {
@@ -4722,7 +5403,7 @@ impl DailyTrainingUsageV1 {
 
 /// Cost and usage of one billed resource.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DedicatedItemV1 {
@@ -4739,9 +5420,23 @@ pub struct DedicatedItemV1 {
     /// Number of inference requests served.
     pub inference_requests: i64,
     /// The same figures per day.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub daily: Option<Vec<DailyDedicatedUsageV1>>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    DedicatedItemV1,
+    [
+        billable_resource = required("billable_resource"),
+        subtotal = required("subtotal"),
+        compute_cost = required("compute_cost"),
+        surcharge_cost = required("surcharge_cost"),
+        minutes = required("minutes"),
+        inference_requests = required("inference_requests"),
+        daily = optional("daily"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl DedicatedItemV1 {
@@ -4775,7 +5470,7 @@ impl DedicatedItemV1 {
 
 /// Cost and usage of dedicated deployments over the range.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DedicatedUsageV1 {
@@ -4788,9 +5483,21 @@ pub struct DedicatedUsageV1 {
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per deployment or chainlet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub breakdown: Option<Vec<DedicatedItemV1>>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    DedicatedUsageV1,
+    [
+        subtotal = required("subtotal"),
+        credits_used = required("credits_used"),
+        total = required("total"),
+        minutes = required("minutes"),
+        breakdown = optional("breakdown"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl DedicatedUsageV1 {
@@ -4884,7 +5591,7 @@ rt::open_enum_impls!(
 
 /// One deployment (a built, versioned instance) of a model.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DeploymentV1 {
@@ -4905,23 +5612,41 @@ pub struct DeploymentV1 {
     /// How many replicas are running right now.
     pub active_replica_count: i64,
     /// How the deployment scales, or null when it has no autoscaling settings.
-    #[serde(default)]
     pub autoscaling_settings: Option<AutoscalingSettingsV1>,
     /// Name of the instance type the deployment runs on, if known.
-    #[serde(default)]
     pub instance_type_name: Option<String>,
     /// Name of the environment the deployment serves, or null if none.
-    #[serde(default)]
     pub environment: Option<String>,
     /// Free-form labels attached to the deployment, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub labels: Option<BTreeMap<String, ::serde_json::Value>>,
     /// Region the deployment runs in, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub region: Option<RegionV1>,
     /// What happens to requests once the deployment's queue is full.
     pub request_backpressure_settings: RequestBackpressureSettingsV1,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    DeploymentV1,
+    [
+        id = required("id"),
+        created_at = required("created_at"),
+        name = required("name"),
+        model_id = required("model_id"),
+        is_production = required("is_production"),
+        is_development = required("is_development"),
+        status = required("status"),
+        active_replica_count = required("active_replica_count"),
+        autoscaling_settings = optional("autoscaling_settings"),
+        instance_type_name = optional("instance_type_name"),
+        environment = optional("environment"),
+        labels = optional("labels"),
+        region = optional("region"),
+        request_backpressure_settings = required("request_backpressure_settings"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl DeploymentV1 {
@@ -4979,13 +5704,21 @@ impl DeploymentV1 {
 
 /// A list of a model's deployments.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DeploymentsV1 {
     /// The deployments.
     pub deployments: Vec<DeploymentV1>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    DeploymentsV1,
+    [
+        deployments = required("deployments"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl DeploymentsV1 {
@@ -4999,19 +5732,28 @@ impl DeploymentsV1 {
 
 /// An environment's autoscaling schedules and which one is in force.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EnvironmentAutoscalingSchedulesV1 {
     /// IANA time zone the schedules' times are read in, e.g. `America/New_York`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub timezone: Option<String>,
     /// The schedules, recurring or one-time.
     pub schedules: Vec<::serde_json::Value>,
     /// The settings in force now and the schedule they come from, if known.
-    #[serde(default)]
     pub applied_state: Option<AutoscalingScheduleStateV1>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    EnvironmentAutoscalingSchedulesV1,
+    [
+        timezone = optional("timezone"),
+        schedules = required("schedules"),
+        applied_state = optional("applied_state"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl EnvironmentAutoscalingSchedulesV1 {
@@ -5038,7 +5780,7 @@ impl EnvironmentAutoscalingSchedulesV1 {
 /// A named, stable target for a model (such as `production`) that one deployment serves at a time;
 /// promoting swaps that deployment.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EnvironmentV1 {
@@ -5049,13 +5791,12 @@ pub struct EnvironmentV1 {
     /// ID of the model the environment belongs to.
     pub model_id: String,
     /// The deployment now serving the environment, or null if none.
-    #[serde(default)]
     pub current_deployment: Option<DeploymentV1>,
     /// The deployment being promoted into the environment, if a promotion is under way.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub candidate_deployment: Option<DeploymentV1>,
     /// Progress of a running promotion, or null when none runs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub in_progress_promotion: Option<InProgressPromotionV1>,
     /// How the environment's deployment scales.
     pub autoscaling_settings: AutoscalingSettingsV1,
@@ -5066,9 +5807,27 @@ pub struct EnvironmentV1 {
     /// What happens to requests once the queue is full.
     pub request_backpressure_settings: RequestBackpressureSettingsV1,
     /// Time-based overrides of the autoscaling settings, if any are set up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub autoscaling_schedules: Option<EnvironmentAutoscalingSchedulesV1>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    EnvironmentV1,
+    [
+        name = required("name"),
+        created_at = required("created_at"),
+        model_id = required("model_id"),
+        current_deployment = optional("current_deployment"),
+        candidate_deployment = optional("candidate_deployment"),
+        in_progress_promotion = optional("in_progress_promotion"),
+        autoscaling_settings = required("autoscaling_settings"),
+        promotion_settings = required("promotion_settings"),
+        instance_type = required("instance_type"),
+        request_backpressure_settings = required("request_backpressure_settings"),
+        autoscaling_schedules = optional("autoscaling_schedules"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl EnvironmentV1 {
@@ -5129,12 +5888,20 @@ impl EnvironmentV1 {
 
 /// A list of a model's environments.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EnvironmentsV1 {
     pub environments: Vec<EnvironmentV1>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    EnvironmentsV1,
+    [
+        environments = required("environments"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl EnvironmentsV1 {
@@ -5150,7 +5917,7 @@ impl EnvironmentsV1 {
 /// `metric_descriptors`; every value set in `metric_values` lists its numbers in that same order,
 /// so the value for descriptor i is at values\[i\].
 #[cfg(feature = "metrics")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct GetModelMetricsResponseV1 {
     /// Where the returned window begins (ms since the Unix epoch).
@@ -5160,7 +5927,6 @@ pub struct GetModelMetricsResponseV1 {
     /// The aggregation mode the server applied.
     pub mode: ModelMetricModeV1,
     /// Length of one step in seconds. Set only in SERIES mode; null in the other modes.
-    #[serde(default)]
     pub step_seconds: Option<i64>,
     /// One descriptor per returned metric. A descriptor's position in this list is the index of its
     /// values in every value set.
@@ -5169,6 +5935,19 @@ pub struct GetModelMetricsResponseV1 {
     /// SUMMARY responses hold exactly one value set.
     pub metric_values: Vec<ModelMetricValueSetV1>,
 }
+
+#[cfg(feature = "metrics")]
+rt::struct_deserialize!(
+    GetModelMetricsResponseV1,
+    [
+        start_epoch_millis = required("start_epoch_millis"),
+        end_epoch_millis = required("end_epoch_millis"),
+        mode = required("mode"),
+        step_seconds = optional("step_seconds"),
+        metric_descriptors = required("metric_descriptors"),
+        metric_values = required("metric_values"),
+    ]
+);
 
 #[cfg(feature = "metrics")]
 impl GetModelMetricsResponseV1 {
@@ -5235,7 +6014,7 @@ rt::open_enum_impls!(
 
 /// How far a running promotion has got.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InProgressPromotionV1 {
@@ -5244,12 +6023,23 @@ pub struct InProgressPromotionV1 {
     /// Percent of traffic already sent to the new deployment.
     pub percent_traffic_to_new_version: i64,
     /// Why the promotion failed, when it did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub error_message: Option<String>,
     /// Whether the promotion replaces replicas gradually (a rolling deploy).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub rolling_deploy: Option<bool>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    InProgressPromotionV1,
+    [
+        status = required("status"),
+        percent_traffic_to_new_version = required("percent_traffic_to_new_version"),
+        error_message = optional("error_message"),
+        rolling_deploy = optional("rolling_deploy"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl InProgressPromotionV1 {
@@ -5283,7 +6073,7 @@ impl InProgressPromotionV1 {
 
 /// A hardware configuration a deployment runs on.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct InstanceTypeV1 {
@@ -5298,12 +6088,24 @@ pub struct InstanceTypeV1 {
     /// Number of GPUs.
     pub gpu_count: i64,
     /// GPU model, or null for a CPU-only instance.
-    #[serde(default)]
     pub gpu_type: Option<String>,
     /// Memory per GPU in MiB, or null without a GPU.
-    #[serde(default)]
     pub gpu_memory_limit_mib: Option<i64>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    InstanceTypeV1,
+    [
+        id = required("id"),
+        name = required("name"),
+        memory_limit_mib = required("memory_limit_mib"),
+        millicpu_limit = required("millicpu_limit"),
+        gpu_count = required("gpu_count"),
+        gpu_type = optional("gpu_type"),
+        gpu_memory_limit_mib = optional("gpu_memory_limit_mib"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl InstanceTypeV1 {
@@ -5331,7 +6133,7 @@ impl InstanceTypeV1 {
 
 /// One page of audit-log entries.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ListAuditLogsResponseV1 {
@@ -5340,6 +6142,15 @@ pub struct ListAuditLogsResponseV1 {
     /// Whether more entries follow, and the cursor to fetch them.
     pub pagination: PaginationResponseV1,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    ListAuditLogsResponseV1,
+    [
+        items = required("items"),
+        pagination = required("pagination"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl ListAuditLogsResponseV1 {
@@ -5357,14 +6168,14 @@ impl ListAuditLogsResponseV1 {
 
 /// Cost and token usage of one Model API model.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelApiItemV1 {
     /// The model's name.
     pub model_name: String,
     /// The family the model belongs to, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub model_family: Option<String>,
     /// Cost in USD.
     pub subtotal: rt::Decimal,
@@ -5375,9 +6186,23 @@ pub struct ModelApiItemV1 {
     /// Input tokens read from the prompt cache rather than processed again.
     pub cached_input_tokens: i64,
     /// The same figures per day.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub daily: Option<Vec<DailyModelApiUsageV1>>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    ModelApiItemV1,
+    [
+        model_name = required("model_name"),
+        model_family = optional("model_family"),
+        subtotal = required("subtotal"),
+        input_tokens = required("input_tokens"),
+        output_tokens = required("output_tokens"),
+        cached_input_tokens = required("cached_input_tokens"),
+        daily = optional("daily"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl ModelApiItemV1 {
@@ -5417,7 +6242,7 @@ impl ModelApiItemV1 {
 
 /// Cost and token usage of Model APIs over the range.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelApisUsageV1 {
@@ -5428,9 +6253,20 @@ pub struct ModelApisUsageV1 {
     /// Amount owed in USD after credits.
     pub total: rt::Decimal,
     /// The same figures per model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub breakdown: Option<Vec<ModelApiItemV1>>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    ModelApisUsageV1,
+    [
+        subtotal = required("subtotal"),
+        credits_used = required("credits_used"),
+        total = required("total"),
+        breakdown = optional("breakdown"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl ModelApisUsageV1 {
@@ -5461,7 +6297,7 @@ impl ModelApisUsageV1 {
 /// requests per status, ...); `label_sets` lists them, and the metric's entry in a value set is a
 /// list in the same order.
 #[cfg(feature = "metrics")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ModelMetricDescriptorV1 {
     /// The metric's canonical name, e.g. `baseten_replicas_active`.
@@ -5477,6 +6313,17 @@ pub struct ModelMetricDescriptorV1 {
     /// status class, such as `{"status": "5xx"}`.
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
+
+#[cfg(feature = "metrics")]
+rt::struct_deserialize!(
+    ModelMetricDescriptorV1,
+    [
+        name = required("name"),
+        unit_hint = required("unit_hint"),
+        kind = required("kind"),
+        label_sets = required("label_sets"),
+    ]
+);
 
 #[cfg(feature = "metrics")]
 impl ModelMetricDescriptorV1 {
@@ -5601,7 +6448,7 @@ rt::open_enum_impls!(
 
 /// All metric values for one step. `values` is indexed like the response's `metric_descriptors`.
 #[cfg(feature = "metrics")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ModelMetricValueSetV1 {
     /// When this step begins (ms since the Unix epoch). A step lasts until the next value set's
@@ -5613,6 +6460,15 @@ pub struct ModelMetricValueSetV1 {
     /// had no data during this step is null.
     pub values: Vec<Vec<Option<f64>>>,
 }
+
+#[cfg(feature = "metrics")]
+rt::struct_deserialize!(
+    ModelMetricValueSetV1,
+    [
+        start_epoch_millis = required("start_epoch_millis"),
+        values = required("values"),
+    ]
+);
 
 #[cfg(feature = "metrics")]
 impl ModelMetricValueSetV1 {
@@ -5630,7 +6486,7 @@ impl ModelMetricValueSetV1 {
 
 /// A model, the named container that holds its deployments.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelV1 {
@@ -5643,16 +6499,29 @@ pub struct ModelV1 {
     /// How many deployments the model has.
     pub deployments_count: i64,
     /// ID of the deployment behind the production environment, or null if none.
-    #[serde(default)]
     pub production_deployment_id: Option<String>,
     /// ID of the development deployment, or null if the model has none.
-    #[serde(default)]
     pub development_deployment_id: Option<String>,
     /// Name of the instance type the model runs on, e.g. `1x4`.
     pub instance_type_name: String,
     /// Name of the team that owns the model.
     pub team_name: String,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    ModelV1,
+    [
+        id = required("id"),
+        created_at = required("created_at"),
+        name = required("name"),
+        deployments_count = required("deployments_count"),
+        production_deployment_id = optional("production_deployment_id"),
+        development_deployment_id = optional("development_deployment_id"),
+        instance_type_name = required("instance_type_name"),
+        team_name = required("team_name"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl ModelV1 {
@@ -5683,12 +6552,20 @@ impl ModelV1 {
 
 /// The models a listing returned.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ModelsV1 {
     pub models: Vec<ModelV1>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    ModelsV1,
+    [
+        models = required("models"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl ModelsV1 {
@@ -5700,16 +6577,25 @@ impl ModelsV1 {
 
 /// Where a page sits in a longer listing.
 #[cfg(feature = "audit-logs")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct PaginationResponseV1 {
     /// Whether there are entries after this page.
     pub has_more: bool,
     /// Pass this as `cursor` to get the next page; null on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub cursor: Option<String>,
 }
+
+#[cfg(feature = "audit-logs")]
+rt::struct_deserialize!(
+    PaginationResponseV1,
+    [
+        has_more = required("has_more"),
+        cursor = optional("cursor"),
+    ]
+);
 
 #[cfg(feature = "audit-logs")]
 impl PaginationResponseV1 {
@@ -5761,29 +6647,42 @@ rt::open_enum_impls!(
 
 /// How a deployment is promoted into an environment.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct PromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub redeploy_on_promotion: Option<bool>,
     /// Whether to replace replicas gradually instead of all at once.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub rolling_deploy: Option<bool>,
     /// What to do with the previous deployment once a promotion finishes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub promotion_cleanup_strategy: Option<PromotionCleanupStrategyV1>,
     /// Tuning of a rolling deploy, when one is used.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub rolling_deploy_config: Option<RollingDeployConfigV1>,
     /// Whether to shift traffic to the new deployment step by step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub ramp_up_while_promoting: Option<bool>,
     /// How long, in seconds, the traffic ramp-up lasts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub ramp_up_duration_seconds: Option<i64>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    PromotionSettingsV1,
+    [
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        rolling_deploy = optional("rolling_deploy"),
+        promotion_cleanup_strategy = optional("promotion_cleanup_strategy"),
+        rolling_deploy_config = optional("rolling_deploy_config"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl PromotionSettingsV1 {
@@ -5850,7 +6749,7 @@ impl PromotionSettingsV1 {
 
 /// A region a deployment can run in.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RegionV1 {
@@ -5859,6 +6758,15 @@ pub struct RegionV1 {
     /// The region's human-readable name.
     pub display_name: String,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    RegionV1,
+    [
+        slug = required("slug"),
+        display_name = required("display_name"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl RegionV1 {
@@ -5900,14 +6808,22 @@ rt::open_enum_impls!(
 
 /// What happens to requests when a deployment's queue is full.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RequestBackpressureSettingsV1 {
     /// The policy in effect, or null for the default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub policy: Option<RequestBackpressurePolicyV1>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    RequestBackpressureSettingsV1,
+    [
+        policy = optional("policy"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl RequestBackpressureSettingsV1 {
@@ -5955,26 +6871,38 @@ rt::open_enum_impls!(
 
 /// Tuning of a rolling deploy.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct RollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub rolling_deploy_strategy: Option<RollingDeployStrategyV1>,
     /// Extra replicas allowed during the rollout, as a percent of the target.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub max_surge_percent: Option<i64>,
     /// Replicas allowed to be unavailable during the rollout, in percent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub max_unavailable_percent: Option<i64>,
     /// Seconds to wait after each step before taking the next.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub stabilization_time_seconds: Option<i64>,
     /// Additional replicas, in percent, kept while rolling.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub replica_overhead_percent: Option<i64>,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    RollingDeployConfigV1,
+    [
+        rolling_deploy_strategy = optional("rolling_deploy_strategy"),
+        max_surge_percent = optional("max_surge_percent"),
+        max_unavailable_percent = optional("max_unavailable_percent"),
+        stabilization_time_seconds = optional("stabilization_time_seconds"),
+        replica_overhead_percent = optional("replica_overhead_percent"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl RollingDeployConfigV1 {
@@ -6053,7 +6981,7 @@ rt::open_enum_impls!(
 
 /// Cost and usage of one training job.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TrainingItemV1 {
@@ -6064,9 +6992,20 @@ pub struct TrainingItemV1 {
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per day.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub daily: Option<Vec<DailyTrainingUsageV1>>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    TrainingItemV1,
+    [
+        billable_resource = required("billable_resource"),
+        subtotal = required("subtotal"),
+        minutes = required("minutes"),
+        daily = optional("daily"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl TrainingItemV1 {
@@ -6094,7 +7033,7 @@ impl TrainingItemV1 {
 
 /// Cost and usage of training jobs over the range.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TrainingUsageV1 {
@@ -6107,9 +7046,21 @@ pub struct TrainingUsageV1 {
     /// Compute minutes used.
     pub minutes: i64,
     /// The same figures per training job.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub breakdown: Option<Vec<TrainingItemV1>>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    TrainingUsageV1,
+    [
+        subtotal = required("subtotal"),
+        credits_used = required("credits_used"),
+        total = required("total"),
+        minutes = required("minutes"),
+        breakdown = optional("breakdown"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl TrainingUsageV1 {
@@ -6140,20 +7091,30 @@ impl TrainingUsageV1 {
 /// Schedules to create or change, and schedules to remove.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateAutoscalingScheduleSettingsV1 {
     /// New IANA time zone for all of the environment's schedules.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub timezone: rt::Patch<String>,
     /// Schedules to write: one with an `id` replaces that schedule, one without creates a new
     /// schedule.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub schedules: Option<Vec<AutoscalingScheduleUpsertV1>>,
     /// IDs of schedules to remove.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub delete_schedules: Option<Vec<String>>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdateAutoscalingScheduleSettingsV1,
+    [
+        timezone = optional("timezone"),
+        schedules = optional("schedules"),
+        delete_schedules = optional("delete_schedules"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateAutoscalingScheduleSettingsV1 {
@@ -6200,7 +7161,7 @@ impl UpdateAutoscalingScheduleSettingsV1 {
 
 /// The outcome of an autoscaling change.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UpdateAutoscalingSettingsResponseV1 {
@@ -6209,6 +7170,15 @@ pub struct UpdateAutoscalingSettingsResponseV1 {
     /// A human-readable explanation of the status.
     pub message: String,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    UpdateAutoscalingSettingsResponseV1,
+    [
+        status = required("status"),
+        message = required("message"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateAutoscalingSettingsResponseV1 {
@@ -6258,34 +7228,49 @@ rt::open_enum_impls!(
 /// keep their values.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateAutoscalingSettingsV1 {
     /// New fewest replicas; 0 allows scaling to zero.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub min_replica: rt::Patch<i64>,
     /// New most replicas.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub max_replica: rt::Patch<i64>,
     /// New look-back window for scaling decisions, in seconds.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub autoscaling_window: rt::Patch<i64>,
     /// New wait before scaling down, in seconds.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub scale_down_delay: rt::Patch<i64>,
     /// New number of concurrent requests per replica to aim for.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub concurrency_target: rt::Patch<i64>,
     /// New share of the concurrency target to aim for, in percent.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub target_utilization_percentage: rt::Patch<i64>,
     /// New number of tokens in flight per replica to aim for.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub target_in_flight_tokens: rt::Patch<i64>,
     /// New largest share of replicas removed per scale-down step, 1 to 50 percent.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub max_scale_down_rate: rt::Patch<i64>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdateAutoscalingSettingsV1,
+    [
+        min_replica = optional("min_replica"),
+        max_replica = optional("max_replica"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        concurrency_target = optional("concurrency_target"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateAutoscalingSettingsV1 {
@@ -6420,22 +7405,33 @@ impl UpdateAutoscalingSettingsV1 {
 /// touched.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateEnvironmentRequestV1 {
     /// Changes to the autoscaling settings.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub autoscaling_settings: rt::Patch<UpdateAutoscalingSettingsV1>,
     /// Changes to the promotion settings.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub promotion_settings: rt::Patch<UpdatePromotionSettingsV1>,
     /// Schedules to create, change or remove.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub autoscaling_schedule_settings: rt::Patch<UpdateAutoscalingScheduleSettingsV1>,
     /// A change to the backpressure policy.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub request_backpressure_settings: rt::Patch<UpdateRequestBackpressureSettingsV1>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdateEnvironmentRequestV1,
+    [
+        autoscaling_settings = optional("autoscaling_settings"),
+        promotion_settings = optional("promotion_settings"),
+        autoscaling_schedule_settings = optional("autoscaling_schedule_settings"),
+        request_backpressure_settings = optional("request_backpressure_settings"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateEnvironmentRequestV1 {
@@ -6520,7 +7516,7 @@ impl UpdateEnvironmentRequestV1 {
 
 /// The reply to an environment change.
 #[cfg(feature = "models")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UpdateEnvironmentResponseV1 {
@@ -6531,6 +7527,16 @@ pub struct UpdateEnvironmentResponseV1 {
     /// Deprecated; read `environment` instead.
     pub message: String,
 }
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    UpdateEnvironmentResponseV1,
+    [
+        environment = required("environment"),
+        status = required("status"),
+        message = required("message"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateEnvironmentResponseV1 {
@@ -6551,28 +7557,41 @@ impl UpdateEnvironmentResponseV1 {
 /// A change to promotion settings; null fields keep their values.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdatePromotionSettingsV1 {
     /// Whether promoting rebuilds the deployment with the environment's settings.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub redeploy_on_promotion: rt::Patch<bool>,
     /// Whether to replace replicas gradually.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub rolling_deploy: rt::Patch<bool>,
     /// What to do with the previous deployment after a promotion.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub promotion_cleanup_strategy: rt::Patch<PromotionCleanupStrategyV1>,
     /// Changes to the rolling-deploy tuning.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub rolling_deploy_config: rt::Patch<UpdateRollingDeployConfigV1>,
     /// Whether to shift traffic to the new deployment step by step.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub ramp_up_while_promoting: rt::Patch<bool>,
     /// How long the traffic ramp-up lasts, in seconds.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub ramp_up_duration_seconds: rt::Patch<i64>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdatePromotionSettingsV1,
+    [
+        redeploy_on_promotion = optional("redeploy_on_promotion"),
+        rolling_deploy = optional("rolling_deploy"),
+        promotion_cleanup_strategy = optional("promotion_cleanup_strategy"),
+        rolling_deploy_config = optional("rolling_deploy_config"),
+        ramp_up_while_promoting = optional("ramp_up_while_promoting"),
+        ramp_up_duration_seconds = optional("ramp_up_duration_seconds"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdatePromotionSettingsV1 {
@@ -6682,13 +7701,21 @@ impl UpdatePromotionSettingsV1 {
 /// A change to the backpressure policy.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateRequestBackpressureSettingsV1 {
     /// The new policy; null leaves it unchanged.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub policy: rt::Patch<RequestBackpressurePolicyV1>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdateRequestBackpressureSettingsV1,
+    [
+        policy = optional("policy"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateRequestBackpressureSettingsV1 {
@@ -6717,25 +7744,37 @@ impl UpdateRequestBackpressureSettingsV1 {
 /// A change to rolling-deploy tuning; null fields keep their values.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateRollingDeployConfigV1 {
     /// What the rollout replaces one step at a time.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub rolling_deploy_strategy: rt::Patch<RollingDeployStrategyV1>,
     /// Extra replicas allowed during the rollout, in percent.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub max_surge_percent: rt::Patch<i64>,
     /// Replicas allowed to be unavailable during the rollout, in percent.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub max_unavailable_percent: rt::Patch<i64>,
     /// Seconds to wait after each step.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub stabilization_time_seconds: rt::Patch<i64>,
     /// Additional replicas kept while rolling, in percent.
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub replica_overhead_percent: rt::Patch<i64>,
 }
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdateRollingDeployConfigV1,
+    [
+        rolling_deploy_strategy = optional("rolling_deploy_strategy"),
+        max_surge_percent = optional("max_surge_percent"),
+        max_unavailable_percent = optional("max_unavailable_percent"),
+        stabilization_time_seconds = optional("stabilization_time_seconds"),
+        replica_overhead_percent = optional("replica_overhead_percent"),
+    ]
+);
 
 #[cfg(feature = "models")]
 impl UpdateRollingDeployConfigV1 {
@@ -6826,20 +7865,30 @@ impl UpdateRollingDeployConfigV1 {
 
 /// Billed usage over a date range, by product. A product the workspace did not use is null.
 #[cfg(feature = "billing")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UsageSummaryV1 {
     /// Dedicated model serving.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub dedicated_usage: Option<DedicatedUsageV1>,
     /// Training jobs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub training_usage: Option<TrainingUsageV1>,
     /// Model APIs, billed by token.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub model_apis_usage: Option<ModelApisUsageV1>,
 }
+
+#[cfg(feature = "billing")]
+rt::struct_deserialize!(
+    UsageSummaryV1,
+    [
+        dedicated_usage = optional("dedicated_usage"),
+        training_usage = optional("training_usage"),
+        model_apis_usage = optional("model_apis_usage"),
+    ]
+);
 
 #[cfg(feature = "billing")]
 impl UsageSummaryV1 {

@@ -5,12 +5,20 @@
 use baseten_api::runtime as rt;
 
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Event {
     pub id: String,
 }
+
+#[cfg(feature = "events")]
+rt::struct_deserialize!(
+    Event,
+    [
+        id = required("id"),
+    ]
+);
 
 #[cfg(feature = "events")]
 impl Event {
@@ -21,13 +29,22 @@ impl Event {
 }
 
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EventPage {
     pub items: Vec<Event>,
     pub pagination: Pagination,
 }
+
+#[cfg(feature = "events")]
+rt::struct_deserialize!(
+    EventPage,
+    [
+        items = required("items"),
+        pagination = required("pagination"),
+    ]
+);
 
 #[cfg(feature = "events")]
 impl EventPage {
@@ -41,14 +58,23 @@ impl EventPage {
 }
 
 #[cfg(feature = "events")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Pagination {
     pub has_more: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub cursor: Option<String>,
 }
+
+#[cfg(feature = "events")]
+rt::struct_deserialize!(
+    Pagination,
+    [
+        has_more = required("has_more"),
+        cursor = optional("cursor"),
+    ]
+);
 
 #[cfg(feature = "events")]
 impl Pagination {
@@ -69,17 +95,26 @@ impl Pagination {
 }
 
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Settings {
-    #[serde(default)]
     pub min_replica: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub max_replica: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub label: Option<String>,
 }
+
+#[cfg(feature = "things")]
+rt::struct_deserialize!(
+    Settings,
+    [
+        min_replica = optional("min_replica"),
+        max_replica = optional("max_replica"),
+        label = optional("label"),
+    ]
+);
 
 #[cfg(feature = "things")]
 impl Settings {
@@ -109,16 +144,26 @@ impl Settings {
 
 #[cfg(feature = "things")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct UpdateSettings {
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub min_replica: rt::Patch<i64>,
-    #[serde(default, skip_serializing_if = "rt::Patch::is_unchanged")]
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub max_replica: rt::Patch<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
+
+#[cfg(feature = "things")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    UpdateSettings,
+    [
+        min_replica = optional("min_replica"),
+        max_replica = optional("max_replica"),
+        label = optional("label"),
+    ]
+);
 
 #[cfg(feature = "things")]
 impl UpdateSettings {

@@ -6,7 +6,7 @@ use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NearMiss {
     pub start_epoch_millis: i64,
@@ -14,6 +14,17 @@ pub struct NearMiss {
     pub counters: Vec<UsageCounter>,
     pub steps: Vec<NearMissStep>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    NearMiss,
+    [
+        start_epoch_millis = required("start_epoch_millis"),
+        end_epoch_millis = required("end_epoch_millis"),
+        counters = required("counters"),
+        steps = required("steps"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl NearMiss {
@@ -34,12 +45,21 @@ impl NearMiss {
 }
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NearMissStep {
     pub start_epoch_millis: i64,
     pub values: Vec<Vec<String>>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    NearMissStep,
+    [
+        start_epoch_millis = required("start_epoch_millis"),
+        values = required("values"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl NearMissStep {
@@ -56,14 +76,24 @@ impl NearMissStep {
 }
 
 #[cfg(feature = "widgets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UsageCounter {
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_hint: Option<String>,
     pub label_sets: Vec<BTreeMap<String, String>>,
 }
+
+#[cfg(feature = "widgets")]
+rt::struct_deserialize!(
+    UsageCounter,
+    [
+        name = required("name"),
+        unit_hint = optional("unit_hint"),
+        label_sets = required("label_sets"),
+    ]
+);
 
 #[cfg(feature = "widgets")]
 impl UsageCounter {
@@ -88,12 +118,21 @@ impl UsageCounter {
 }
 
 #[cfg(feature = "widgets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UsageStep {
     pub start_epoch_millis: i64,
     pub values: Vec<Vec<Option<f64>>>,
 }
+
+#[cfg(feature = "widgets")]
+rt::struct_deserialize!(
+    UsageStep,
+    [
+        start_epoch_millis = required("start_epoch_millis"),
+        values = required("values"),
+    ]
+);
 
 #[cfg(feature = "widgets")]
 impl UsageStep {
@@ -110,7 +149,7 @@ impl UsageStep {
 }
 
 #[cfg(feature = "widgets")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct WidgetUsage {
     pub start_epoch_millis: i64,
@@ -120,6 +159,18 @@ pub struct WidgetUsage {
     pub counters: Vec<UsageCounter>,
     pub steps: Vec<UsageStep>,
 }
+
+#[cfg(feature = "widgets")]
+rt::struct_deserialize!(
+    WidgetUsage,
+    [
+        start_epoch_millis = required("start_epoch_millis"),
+        end_epoch_millis = required("end_epoch_millis"),
+        phase = required("phase"),
+        counters = required("counters"),
+        steps = required("steps"),
+    ]
+);
 
 #[cfg(feature = "widgets")]
 impl WidgetUsage {

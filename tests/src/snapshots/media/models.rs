@@ -6,21 +6,33 @@ use baseten_api::runtime as rt;
 
 #[cfg(feature = "attachments")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct Attachment {
     pub file: String,
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<AttachmentMeta>,
-    #[serde(rename = "we\"ird\r\nname")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "we\"ird\r\nname", skip_serializing_if = "Option::is_none")]
     pub we_ird_name: Option<String>,
 }
+
+#[cfg(feature = "attachments")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    Attachment,
+    [
+        file = required("file"),
+        title = required("title"),
+        count = optional("count"),
+        tags = optional("tags"),
+        meta = optional("meta"),
+        we_ird_name = optional("we\"ird\r\nname"),
+    ]
+);
 
 #[cfg(feature = "attachments")]
 impl Attachment {
@@ -67,12 +79,20 @@ impl Attachment {
 
 #[cfg(feature = "attachments")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct AttachmentMeta {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
+
+#[cfg(feature = "attachments")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    AttachmentMeta,
+    [
+        kind = optional("kind"),
+    ]
+);
 
 #[cfg(feature = "attachments")]
 impl AttachmentMeta {
@@ -91,13 +111,22 @@ impl AttachmentMeta {
 
 #[cfg(feature = "login")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct Login {
     pub user: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub remember: Option<bool>,
 }
+
+#[cfg(feature = "login")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    Login,
+    [
+        user = required("user"),
+        remember = optional("remember"),
+    ]
+);
 
 #[cfg(feature = "login")]
 impl Login {
@@ -118,13 +147,22 @@ impl Login {
 }
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Page {
     pub limit: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    Page,
+    [
+        limit = required("limit"),
+        after = optional("after"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl Page {
@@ -146,12 +184,20 @@ impl Page {
 
 #[cfg(feature = "uploads")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostUploadsBody {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
 }
+
+#[cfg(feature = "uploads")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PostUploadsBody,
+    [
+        file = optional("file"),
+    ]
+);
 
 #[cfg(feature = "uploads")]
 impl PostUploadsBody {
@@ -169,13 +215,21 @@ impl PostUploadsBody {
 }
 
 #[cfg(any(feature = "jobs", feature = "login"))]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Session {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub token: Option<String>,
 }
+
+#[cfg(any(feature = "jobs", feature = "login"))]
+rt::struct_deserialize!(
+    Session,
+    [
+        token = optional("token"),
+    ]
+);
 
 #[cfg(any(feature = "jobs", feature = "login"))]
 impl Session {

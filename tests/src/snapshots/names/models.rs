@@ -9,12 +9,20 @@ use baseten_api::runtime as rt;
 pub type Self_ = String;
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[non_exhaustive]
 pub struct T2faSettings {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    T2faSettings,
+    [
+        enabled = optional("enabled"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl T2faSettings {
@@ -32,31 +40,48 @@ impl T2faSettings {
 }
 
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Thing {
     /// A keyword as a field name.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "mock", serde(rename = "type"))]
     pub type_: String,
-    #[serde(rename = "ref")]
+    #[cfg_attr(feature = "mock", serde(rename = "ref"))]
     pub ref_: String,
-    #[serde(rename = "self")]
+    #[cfg_attr(feature = "mock", serde(rename = "self"))]
     pub self_: String,
-    #[serde(rename = "match")]
+    #[cfg_attr(feature = "mock", serde(rename = "match"))]
     pub match_: i64,
     /// Starts with a digit.
-    #[serde(rename = "2fa")]
+    #[cfg_attr(feature = "mock", serde(rename = "2fa"))]
     pub _2fa: bool,
-    #[serde(rename = "weight-kg")]
+    #[cfg_attr(feature = "mock", serde(rename = "weight-kg"))]
     pub weight_kg: f64,
     /// Collides with weight-kg once converted.
-    #[serde(rename = "weight_kg")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "mock",
+        serde(rename = "weight_kg", skip_serializing_if = "Option::is_none")
+    )]
     pub weight_kg_2: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ThingStatus>,
 }
+
+#[cfg(feature = "things")]
+rt::struct_deserialize!(
+    Thing,
+    [
+        type_ = required("type"),
+        ref_ = required("ref"),
+        self_ = required("self"),
+        match_ = required("match"),
+        _2fa = required("2fa"),
+        weight_kg = required("weight-kg"),
+        weight_kg_2 = optional("weight_kg"),
+        status = optional("status"),
+    ]
+);
 
 #[cfg(feature = "things")]
 impl Thing {

@@ -32,42 +32,59 @@ rt::open_enum_impls!(
 );
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Reading {
     /// 3.1 type array with null.
-    #[serde(default)]
     pub type_array: Option<String>,
-    #[serde(default)]
     pub any_of: Option<i64>,
-    #[serde(default)]
     pub one_of: Option<f64>,
     /// A nullable reference keeps this description.
-    #[serde(default)]
     pub ref_nullable: Option<Level>,
     /// A reference with sibling keywords.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ref_with_siblings: Option<Level>,
-    #[serde(default)]
     pub required_nullable: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_plain: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_nullable: Option<i64>,
     pub plain: bool,
     /// A const is a one-value enum.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<ReadingKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ratio: Option<f64>,
     pub values: Vec<Vec<Option<f64>>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<BTreeMap<String, Option<String>>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub anything: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub inline: Option<ReadingInline>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    Reading,
+    [
+        type_array = optional("type_array"),
+        any_of = optional("any_of"),
+        one_of = optional("one_of"),
+        ref_nullable = optional("ref_nullable"),
+        ref_with_siblings = optional("ref_with_siblings"),
+        required_nullable = optional("required_nullable"),
+        optional_plain = optional("optional_plain"),
+        optional_nullable = optional("optional_nullable"),
+        plain = required("plain"),
+        kind = optional("kind"),
+        ratio = optional("ratio"),
+        values = required("values"),
+        labels = optional("labels"),
+        anything = optional("anything"),
+        inline = optional("inline"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl Reading {
@@ -158,12 +175,20 @@ impl Reading {
 }
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[non_exhaustive]
 pub struct ReadingInline {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<ReadingInlineMode>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    ReadingInline,
+    [
+        mode = optional("mode"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl ReadingInline {

@@ -29,12 +29,20 @@ rt::open_enum_impls!(
 );
 
 #[cfg(feature = "widgets")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct GetWidgetsResponse {
     pub widgets: Vec<Widget>,
 }
+
+#[cfg(feature = "widgets")]
+rt::struct_deserialize!(
+    GetWidgetsResponse,
+    [
+        widgets = required("widgets"),
+    ]
+);
 
 #[cfg(feature = "widgets")]
 impl GetWidgetsResponse {
@@ -46,12 +54,20 @@ impl GetWidgetsResponse {
 
 #[cfg(feature = "widgets")]
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PatchWidgetBody {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
+
+#[cfg(feature = "widgets")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PatchWidgetBody,
+    [
+        name = optional("name"),
+    ]
+);
 
 #[cfg(feature = "widgets")]
 impl PatchWidgetBody {
@@ -69,13 +85,22 @@ impl PatchWidgetBody {
 }
 
 #[cfg(any(feature = "widget", feature = "widgets"))]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Widget {
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
 }
+
+#[cfg(any(feature = "widget", feature = "widgets"))]
+rt::struct_deserialize!(
+    Widget,
+    [
+        name = required("name"),
+        weight = optional("weight"),
+    ]
+);
 
 #[cfg(any(feature = "widget", feature = "widgets"))]
 impl Widget {

@@ -6,13 +6,21 @@ use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LinkedNode {
     pub value: i64,
-    #[serde(default)]
     pub next: Option<Box<LinkedNode>>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    LinkedNode,
+    [
+        value = required("value"),
+        next = optional("next"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl LinkedNode {
@@ -26,12 +34,20 @@ impl LinkedNode {
 }
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[non_exhaustive]
 pub struct Ping {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pong: Option<Box<Pong>>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    Ping,
+    [
+        pong = optional("pong"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl Ping {
@@ -49,12 +65,20 @@ impl Ping {
 }
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[non_exhaustive]
 pub struct Pong {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ping: Option<Box<Ping>>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    Pong,
+    [
+        ping = optional("ping"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl Pong {
@@ -72,14 +96,24 @@ impl Pong {
 }
 
 #[cfg(feature = "full")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Tree {
     pub label: String,
     pub children: Vec<Tree>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<BTreeMap<String, Tree>>,
 }
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    Tree,
+    [
+        label = required("label"),
+        children = required("children"),
+        index = optional("index"),
+    ]
+);
 
 #[cfg(feature = "full")]
 impl Tree {

@@ -5,22 +5,36 @@
 use baseten_api::runtime as rt;
 
 #[cfg(feature = "incidents")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Incident {
     pub id: String,
     pub seq: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub counter: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<Priority>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub runbook: Option<::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub playbook: Option<::serde_json::Value>,
 }
+
+#[cfg(feature = "incidents")]
+rt::struct_deserialize!(
+    Incident,
+    [
+        id = required("id"),
+        seq = required("seq"),
+        counter = optional("counter"),
+        priority = optional("priority"),
+        owner = optional("owner"),
+        runbook = optional("runbook"),
+        playbook = optional("playbook"),
+    ]
+);
 
 #[cfg(feature = "incidents")]
 impl Incident {

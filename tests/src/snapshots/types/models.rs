@@ -7,15 +7,25 @@ use std::collections::BTreeMap;
 
 /// Sent and read back; `id` only comes back, `password` only goes out.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Account {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
 }
+
+#[cfg(feature = "accounts")]
+rt::struct_deserialize!(
+    Account,
+    [
+        id = optional("id"),
+        name = required("name"),
+        password = optional("password"),
+    ]
+);
 
 #[cfg(feature = "accounts")]
 impl Account {
@@ -45,7 +55,7 @@ impl Account {
 
 /// A subtype by `allOf` alone, tagged by its key.
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Cat {
@@ -53,6 +63,16 @@ pub struct Cat {
     pub name: String,
     pub lives: i64,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    Cat,
+    [
+        pet_type = required("pet_type"),
+        name = required("name"),
+        lives = required("lives"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl Cat {
@@ -100,15 +120,25 @@ rt::open_int_enum_impls!(
 );
 
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Dog {
     pub pet_type: String,
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub bark: Option<bool>,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    Dog,
+    [
+        pet_type = required("pet_type"),
+        name = required("name"),
+        bark = optional("bark"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl Dog {
@@ -130,15 +160,25 @@ impl Dog {
 }
 
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Item {
     pub subtotal: rt::Decimal,
     pub day: rt::jiff::civil::Date,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub price: Option<Money>,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    Item,
+    [
+        subtotal = required("subtotal"),
+        day = required("day"),
+        price = optional("price"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl Item {
@@ -230,12 +270,20 @@ impl<'de> serde::Deserialize<'de> for Pet {
 }
 
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Secret {
     pub name: String,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    Secret,
+    [
+        name = required("name"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl Secret {
@@ -262,13 +310,21 @@ pub enum Tree {
 }
 
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct TreeObject {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub child: Option<Box<Tree>>,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    TreeObject,
+    [
+        child = optional("child"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl TreeObject {
@@ -286,40 +342,59 @@ impl TreeObject {
 }
 
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Usage {
     /// Nullable money, given as three members.
-    #[serde(default)]
     pub total: Option<rt::Decimal>,
     pub items: Vec<Item>,
     pub created: rt::jiff::Timestamp,
     /// Above i64::MAX at times.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub code: Option<Code>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub pet: Option<Pet>,
     /// A count or a ratio; an integer is tried first.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub limit: Option<UsageLimit>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub env: Option<BTreeMap<String, UsageEnvValue>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub flag: Option<UsageFlag>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub tags: Option<UsageTags>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub tree: Option<Tree>,
     /// Not decimal (a letter class), so number | string, untagged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub label: Option<UsageLabel>,
     /// Two objects only their contents tell apart stay a Value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub either: Option<::serde_json::Value>,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    Usage,
+    [
+        total = optional("total"),
+        items = required("items"),
+        created = required("created"),
+        bytes = optional("bytes"),
+        code = optional("code"),
+        pet = optional("pet"),
+        limit = optional("limit"),
+        env = optional("env"),
+        flag = optional("flag"),
+        tags = optional("tags"),
+        tree = optional("tree"),
+        label = optional("label"),
+        either = optional("either"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl Usage {
@@ -513,13 +588,21 @@ pub enum UsageTags {
 }
 
 #[cfg(feature = "usage")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct UsageTagsObject {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 }
+
+#[cfg(feature = "usage")]
+rt::struct_deserialize!(
+    UsageTagsObject,
+    [
+        name = optional("name"),
+    ]
+);
 
 #[cfg(feature = "usage")]
 impl UsageTagsObject {

@@ -5,14 +5,23 @@
 use baseten_api::runtime as rt;
 
 #[cfg(any(feature = "accounts", feature = "tenants"))]
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Call {
     pub sid: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<String>,
 }
+
+#[cfg(any(feature = "accounts", feature = "tenants"))]
+rt::struct_deserialize!(
+    Call,
+    [
+        sid = required("sid"),
+        status = optional("status"),
+    ]
+);
 
 #[cfg(any(feature = "accounts", feature = "tenants"))]
 impl Call {
@@ -58,11 +67,19 @@ rt::open_enum_impls!(
 
 #[cfg(feature = "oauth2")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostOauth2TokenBody {
     pub grant_type: String,
 }
+
+#[cfg(feature = "oauth2")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PostOauth2TokenBody,
+    [
+        grant_type = required("grant_type"),
+    ]
+);
 
 #[cfg(feature = "oauth2")]
 impl PostOauth2TokenBody {
@@ -76,11 +93,19 @@ impl PostOauth2TokenBody {
 
 #[cfg(feature = "oauth2")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostOauth2TokenRefreshBody {
     pub refresh_token: String,
 }
+
+#[cfg(feature = "oauth2")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PostOauth2TokenRefreshBody,
+    [
+        refresh_token = required("refresh_token"),
+    ]
+);
 
 #[cfg(feature = "oauth2")]
 impl PostOauth2TokenRefreshBody {
@@ -94,15 +119,25 @@ impl PostOauth2TokenRefreshBody {
 
 #[cfg(feature = "tenants")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
 #[non_exhaustive]
 pub struct PostTenantCallsStartBody {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<String>>,
     pub to: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout: Option<i64>,
 }
+
+#[cfg(feature = "tenants")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PostTenantCallsStartBody,
+    [
+        events = optional("events"),
+        to = required("to"),
+        timeout = optional("timeout"),
+    ]
+);
 
 #[cfg(feature = "tenants")]
 impl PostTenantCallsStartBody {
