@@ -72,7 +72,9 @@ macro_rules! struct_deserialize {
     };
 }
 
-/// What `struct_deserialize!` implements: a struct read from a JSON object's fields.
+/// What `struct_deserialize!` implements: a struct read from a JSON object's fields. Hidden:
+/// a user sees the struct's `Deserialize`, never this.
+#[doc(hidden)]
 pub trait FromFields: Sized {
     /// The struct's name, for `expected struct Name`.
     const NAME: &'static str;
@@ -317,6 +319,17 @@ mod tests {
         assert_eq!(
             decoded.map_err(|e| e.to_string()),
             Ok(replica("r", None, &[], 0))
+        );
+    }
+
+    #[test]
+    fn a_key_that_is_no_name_is_an_invalid_type() {
+        let entries = vec![(1_u8, "r")];
+        let decoded: Result<Replica, ValueError> =
+            serde::Deserialize::deserialize(MapDeserializer::new(entries.into_iter()));
+        assert_eq!(
+            decoded.map_err(|e| e.to_string()),
+            Err("invalid type: integer `1`, expected field identifier".to_owned())
         );
     }
 

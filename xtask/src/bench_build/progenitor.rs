@@ -1,7 +1,7 @@
 //! progenitor beside our generator in `bench-build`: the user's own `cargo-progenitor` (nothing
 //! here installs or builds it) run on the newest document, lowered to OpenAPI 3.0 with operation
-//! ids by our lowering (progenitor reads 3.0 only and names methods by `operationId`), or on a
-//! document the user trimmed from that one where progenitor refuses a construct.
+//! ids by our lowering (progenitor reads 3.0 only and names methods by `operationId`) and
+//! trimmed of what progenitor refuses, or on a document the user trimmed by hand.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -90,8 +90,115 @@ fn write_lowered(scratch: &Path, spec: &Path) -> Result<PathBuf> {
     let lowered = baseten_codegen::lower::lower(document)
         .with_context(|| format!("lowering {}", spec.display()))?;
     let openapi = baseten_codegen::lower::with_operation_ids(lowered.openapi);
-    let json = serde_json::to_string_pretty(&openapi).context("writing the lowered document")?;
+    let mut value = serde_json::to_value(&openapi).context("writing the lowered document")?;
+    let trimmed = trim(&mut value);
+    println!(
+        "  progenitor's input: {} default(s) beside enum/const/allOf/anyOf/oneOf/$ref and {} inline title(s) removed",
+        trimmed.defaults, trimmed.titles
+    );
+    let json = serde_json::to_string_pretty(&value).context("writing the lowered document")?;
     let path = scratch.join("progenitor/lowered.json");
     super::write(&path, &json)?;
     Ok(path)
+}
+
+/// What [`trim`] removed.
+#[derive(Debug, Default, PartialEq)]
+struct Trimmed {
+    defaults: usize,
+    titles: usize,
+}
+
+/// Removes what progenitor 0.15 refuses from a 3.0 document, changing no type it generates:
+/// a `default` beside `enum`, `const`, a composition or a `$ref` (typify rejects a one-value
+/// enum's default as an invalid value), and the `title` of every schema below a component's
+/// root or inside `paths` (typify names inline types by title, and titles such as `Name`
+/// repeat, giving colliding types).
+fn trim(document: &mut serde_json::Value) -> Trimmed {
+    /// `inline`: the value is not a component's root, so its title goes too.
+    fn walk(value: &mut serde_json::Value, inline: bool, trimmed: &mut Trimmed) {
+        match value {
+            serde_json::Value::Object(map) => {
+                let beside = ["enum", "const", "allOf", "anyOf", "oneOf", "$ref"];
+                if map.contains_key("default") && beside.iter().any(|key| map.contains_key(*key)) {
+                    map.remove("default");
+                    trimmed.defaults += 1;
+                }
+                if inline && map.get("title").is_some_and(serde_json::Value::is_string) {
+                    map.remove("title");
+                    trimmed.titles += 1;
+                }
+                for child in map.values_mut() {
+                    walk(child, true, trimmed);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    walk(item, true, trimmed);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut trimmed = Trimmed::default();
+    if let Some(paths) = document.get_mut("paths") {
+        walk(paths, true, &mut trimmed);
+    }
+    let schemas = document
+        .get_mut("components")
+        .and_then(|components| components.get_mut("schemas"))
+        .and_then(serde_json::Value::as_object_mut);
+    for schema in schemas.into_iter().flat_map(|schemas| schemas.values_mut()) {
+        // A component keeps its own title; what it holds does not.
+        walk(schema, false, &mut trimmed);
+    }
+    trimmed
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn trim_removes_defaults_beside_enums_and_inline_titles_only() {
+        let mut document = json!({
+            "info": {"title": "API"},
+            "paths": {"/a": {"get": {"parameters": [
+                {"schema": {"title": "Name", "type": "string", "enum": ["x"], "default": "x"}}
+            ]}}},
+            "components": {"schemas": {
+                "Name": {"title": "Name", "type": "object", "properties": {
+                    "name": {"title": "Name", "type": "string", "default": "n"},
+                    "kind": {"allOf": [{"$ref": "#/components/schemas/Kind"}], "default": "k"},
+                    "title": {"type": "string"}
+                }},
+                "Kind": {"type": "string", "const": "k", "default": "k"}
+            }}
+        });
+        let trimmed = super::trim(&mut document);
+        assert_eq!(
+            trimmed,
+            super::Trimmed {
+                defaults: 3,
+                titles: 2
+            }
+        );
+        assert_eq!(
+            document,
+            json!({
+                "info": {"title": "API"},
+                "paths": {"/a": {"get": {"parameters": [
+                    {"schema": {"type": "string", "enum": ["x"]}}
+                ]}}},
+                "components": {"schemas": {
+                    "Name": {"title": "Name", "type": "object", "properties": {
+                        "name": {"type": "string", "default": "n"},
+                        "kind": {"allOf": [{"$ref": "#/components/schemas/Kind"}]},
+                        "title": {"type": "string"}
+                    }},
+                    "Kind": {"type": "string", "const": "k"}
+                }}
+            })
+        );
+    }
 }
