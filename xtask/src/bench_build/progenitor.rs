@@ -160,6 +160,30 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_lowered_input_has_operation_ids_and_no_refused_default() {
+        let scratch = std::env::temp_dir().join(format!("xtask-{}-lowered", std::process::id()));
+        let spec = scratch.join("spec.yaml");
+        super::super::write(
+            &spec,
+            "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /v1/things:\n    get:\n      \
+             parameters:\n        - {name: kind, in: query, schema: {type: string, enum: [a], default: a}}\n      \
+             responses: {'200': {description: ok}}\n",
+        )
+        .unwrap();
+        let lowered = super::write_lowered(&scratch, &spec).unwrap();
+        let text = std::fs::read_to_string(&lowered).unwrap();
+        let _ = std::fs::remove_dir_all(&scratch);
+        let document: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let operation = &document["paths"]["/v1/things"]["get"];
+        assert!(operation["operationId"].is_string(), "{text}");
+        assert_eq!(
+            operation["parameters"][0]["schema"],
+            json!({"type": "string", "enum": ["a"]}),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn trim_removes_defaults_beside_enums_and_inline_titles_only() {
         let mut document = json!({
             "info": {"title": "API"},
