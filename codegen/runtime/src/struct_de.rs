@@ -53,6 +53,7 @@ macro_rules! struct_deserialize {
                 {
                     match key {
                         $($wire => $crate::__private::read(&mut map, &mut $field, $wire)?,)*
+                        // `next_field` returns names in `FIELDS` only; a `str` match needs the arm.
                         _ => $crate::__private::skip(&mut map)?,
                     }
                 }

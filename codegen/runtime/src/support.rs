@@ -506,7 +506,8 @@ macro_rules! open_int_enum_impls {
     };
 }
 
-/// Paths the macros above expand to, so that a crate using them needs no serde of its own.
+/// Paths the runtime's macros (those above and `struct_deserialize!`) expand to, so that a
+/// crate using them needs no serde of its own.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::struct_de::{

@@ -28,13 +28,12 @@ struct SerdeDerives {
     mock: TokenStream,
 }
 
-fn serde_derives(impls: SerdeImpls) -> SerdeDerives {
+/// `derived`: the serde impls derived, each with its gate (a struct's `Deserialize` is not
+/// derived but `struct_deserialize!`).
+fn serde_derives<const N: usize>(derived: [(Gate, TokenStream); N]) -> SerdeDerives {
     let mut always = Vec::new();
     let mut mock = Vec::new();
-    for (gate, path) in [
-        (impls.serialize, quote!(serde::Serialize)),
-        (impls.deserialize, quote!(serde::Deserialize)),
-    ] {
+    for (gate, path) in derived {
         match gate {
             Gate::Always => always.push(path),
             Gate::Mock => mock.push(path),
@@ -114,13 +113,8 @@ fn emit_struct(
     let methods = emit_struct_methods(def, methods, write_only);
     // `Serialize` is derived; `Deserialize` is the runtime's `struct_deserialize!`, which reads
     // an object alone and type-checks in a fraction of the derive's time.
-    let (serialize, serialize_with_mock) = match impls.serialize {
-        Gate::Always => (quote!(serde::Serialize), TokenStream::new()),
-        Gate::Mock => (
-            TokenStream::new(),
-            quote!(#[cfg_attr(feature = "mock", derive(serde::Serialize))]),
-        ),
-    };
+    let SerdeDerives { always, mock } =
+        serde_derives([(impls.serialize, quote!(serde::Serialize))]);
     let deserialize_gate = gate_attribute(impls.deserialize);
     let presences = def.fields.iter().map(|field| {
         let field_name = ident(&field.rust_name);
@@ -135,8 +129,8 @@ fn emit_struct(
     // document adds later breaks none of their code.
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default #serialize)]
-        #serialize_with_mock
+        #[derive(Debug, Clone, PartialEq, #default #always)]
+        #mock
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
@@ -392,7 +386,10 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
 /// own (an integer before a number), the first that fits is the member the value is.
 fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let name = ident(&def.name);
-    let SerdeDerives { always, mock } = serde_derives(impls);
+    let SerdeDerives { always, mock } = serde_derives([
+        (impls.serialize, quote!(serde::Serialize)),
+        (impls.deserialize, quote!(serde::Deserialize)),
+    ]);
     let doc = doc_attrs(def.doc.as_deref());
     let variants = def.variants.iter().map(|variant| {
         let variant_name = ident(&variant.rust_name);
