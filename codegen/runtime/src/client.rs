@@ -17,6 +17,7 @@ use tracing::field::Empty;
 use crate::error::{
     Error, ErrorBody, excerpt, parse_retry_after, retryable_status, retryable_transport,
 };
+use crate::redirect;
 use crate::retry::RetryPolicy;
 use crate::server_text::{RegisteredSecret, ServerText};
 use crate::support::Request;
@@ -544,7 +545,8 @@ impl RuntimeClient {
     }
 
     /// One attempt: the status, the headers that matter and the whole body, with the
-    /// interceptors run on the request before and on the response after.
+    /// interceptors run on the request before and on the response after. Redirects within the
+    /// origin are followed here, and one to another origin refused (see [`redirect`]).
     async fn send_once(
         &self,
         request: &Request,
@@ -554,31 +556,44 @@ impl RuntimeClient {
         sent_at: tokio::time::Instant,
     ) -> Result<Answer, SendError> {
         let settings = &*self.inner;
-        let mut builder = settings
-            .http
-            .request(request.method.clone(), url)
-            // Per request rather than on the reqwest client, so that it holds for a client
-            // brought with `ClientBuilder::http_client` too.
-            .timeout(settings.timeout)
-            .headers(settings.default_headers.clone())
-            // The operation's own header parameters replace a default header of the same name.
-            .headers(headers.parameters.clone())
-            .header(ACCEPT, headers.accept.clone());
-        if let Some(key) = &settings.api_key {
-            builder = builder.header(AUTHORIZATION, key.header.clone());
-        }
-        if let (Some(body), Some(content_type)) = (&request.body, &headers.content_type) {
-            builder = builder
-                .header(CONTENT_TYPE, content_type.clone())
-                .body(body.bytes.clone());
-        }
-        let mut outgoing = builder.build()?;
-        for interceptor in settings.interceptors.iter() {
-            interceptor
-                .before_send(&mut outgoing, context)
-                .map_err(SendError::Refused)?;
-        }
-        let mut response = settings.http.execute(outgoing).await?;
+        let mut hop = redirect::Hop {
+            url,
+            method: request.method.clone(),
+            keep_body: true,
+        };
+        let mut hops = 0;
+        let mut response = loop {
+            let mut outgoing = self.outgoing(request, headers, &hop)?;
+            for interceptor in settings.interceptors.iter() {
+                interceptor
+                    .before_send(&mut outgoing, context)
+                    .map_err(SendError::Refused)?;
+            }
+            let response = settings.http.execute(outgoing).await?;
+            // A reqwest client brought with `http_client` may follow redirects itself: what it
+            // reached elsewhere is not read, and is reported as the redirect it was.
+            if !redirect::same_origin(response.url(), &hop.url) {
+                let error = redirect::refused(response.status(), response.url());
+                return Err(SendError::Refused(error));
+            }
+            match redirect::next_hop(
+                response.status(),
+                response.headers(),
+                &hop.url,
+                &hop.method,
+                hops,
+            ) {
+                None => break response,
+                Some(Err(refused)) => return Err(SendError::Refused(refused)),
+                Some(Ok(next)) => {
+                    hop = redirect::Hop {
+                        keep_body: hop.keep_body && next.keep_body,
+                        ..next
+                    };
+                    hops += 1;
+                }
+            }
+        };
         let status = response.status();
         let header = |name: &HeaderName| {
             response
@@ -642,6 +657,37 @@ impl RuntimeClient {
         })
     }
 
+    /// The request of one hop of an attempt.
+    fn outgoing(
+        &self,
+        request: &Request,
+        headers: &RequestHeaders,
+        hop: &redirect::Hop,
+    ) -> Result<reqwest::Request, reqwest::Error> {
+        let settings = &*self.inner;
+        let mut builder = settings
+            .http
+            .request(hop.method.clone(), hop.url.clone())
+            // Per request rather than on the reqwest client, so that it holds for a client
+            // brought with `ClientBuilder::http_client` too.
+            .timeout(settings.timeout)
+            .headers(settings.default_headers.clone())
+            // The operation's own header parameters replace a default header of the same name.
+            .headers(headers.parameters.clone())
+            .header(ACCEPT, headers.accept.clone());
+        if let Some(key) = &settings.api_key {
+            builder = builder.header(AUTHORIZATION, key.header.clone());
+        }
+        if let (Some(body), Some(content_type), true) =
+            (&request.body, &headers.content_type, hop.keep_body)
+        {
+            builder = builder
+                .header(CONTENT_TYPE, content_type.clone())
+                .body(body.bytes.clone());
+        }
+        builder.build()
+    }
+
     /// `{base_url}{path}?{query}`. The path arrives percent-encoded; query
     /// pairs are form-encoded here, repeating keys as given.
     fn url_for(&self, request: &Request) -> Result<reqwest::Url, Error> {
@@ -693,8 +739,9 @@ enum SendError {
 }
 
 impl From<reqwest::Error> for SendError {
+    /// The error with its URL shown without secrets, before anything can show it.
     fn from(source: reqwest::Error) -> Self {
-        Self::Transport(source)
+        Self::Transport(telemetry::without_secrets(source))
     }
 }
 
@@ -1038,9 +1085,15 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
     }
 
     /// Sends through `http` instead of a reqwest client of this crate's making: for proxies,
-    /// custom root certificates, or middleware set up on it. Its own timeouts, user agent and
-    /// redirect policy stay as configured there; the per-attempt [`timeout`](Self::timeout)
-    /// still applies.
+    /// custom root certificates, or middleware set up on it. Its own timeouts and user agent
+    /// stay as configured there; the per-attempt [`timeout`](Self::timeout) still applies.
+    ///
+    /// Build it with `.redirect(reqwest::redirect::Policy::none())`: the client follows
+    /// redirects itself, within the request's origin only, and refuses one to another origin
+    /// ([`Error::RedirectRefused`]). A reqwest client left to follow redirects by its own policy
+    /// sends every header but `Authorization` and `Cookie` (default headers, header
+    /// parameters) wherever a server points it, before the client sees the answer; the client
+    /// then reports [`Error::RedirectRefused`] and reads nothing from there.
     #[must_use]
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.http = Some(http);
@@ -1180,10 +1233,13 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             })?;
         let http = match self.http {
             Some(http) => http,
+            // Redirects are followed by the client itself, within the origin only (see
+            // `redirect`): reqwest would send default headers such as `x-api-key` anywhere.
             None => reqwest::Client::builder()
                 .user_agent(USER_AGENT)
                 .connect_timeout(self.connect_timeout)
                 .timeout(self.timeout)
+                .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .map_err(Error::Transport)?,
         };

@@ -124,16 +124,33 @@ pub enum Error {
 
     /// The request could not be sent or the response could not be read
     /// (DNS, TLS, connection refused or reset, a body cut short, ...).
-    // reqwest's message names the URL, which never carries the API key: the
-    // key only travels in the Authorization header, and base URLs with
-    // credentials in them are refused.
     ///
     /// `Display` is one line with the whole cause chain (`error sending request for url (…):
     /// client error (Connect): tcp connect error: Connection refused (os error 111)`), since
-    /// reqwest's own message names only the first link.
+    /// reqwest's own message names only the first link. The URL reqwest keeps (shown by
+    /// `Display`, `Debug` and the error's `source()`) has its secret-looking query values and
+    /// every live key redacted before the error is made, and `Display` is scrubbed again whole:
+    /// a key sent as a query value (`?api-key=…`) is never shown.
     #[cfg(feature = "client")]
-    #[error("HTTP transport failed: {}", CauseChain(.0))]
+    #[error("HTTP transport failed: {}", ServerText::new(CauseChain(.0).to_string()))]
     Transport(#[source] reqwest::Error),
+
+    /// The server redirected the request to another origin (scheme, host or port) than the one
+    /// it was sent to. The client follows redirects only within the origin, where its
+    /// credentials (the `Authorization` header, default headers, header parameters, a key in
+    /// the query) may go; nothing was sent to `location`.
+    #[error(
+        "HTTP {status}: redirect to another origin not followed, nothing sent there: {location}"
+    )]
+    RedirectRefused {
+        /// The redirect's status (301, 302, 303, 307 or 308; for a reqwest client brought with
+        /// [`ClientBuilder::http_client`](crate::ClientBuilder::http_client) that followed the
+        /// redirect itself, the status of the response it reached).
+        status: u16,
+        /// Where the server pointed, with secret-looking query values and every live key
+        /// redacted.
+        location: ServerText,
+    },
 
     /// A check on the client side failed before anything was sent, for
     /// example a path parameter that cannot be a URL segment or an API key
@@ -197,7 +214,7 @@ impl Error {
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::RateLimited { .. } => Some(429),
-            Self::Api { status, .. } => Some(*status),
+            Self::Api { status, .. } | Self::RedirectRefused { status, .. } => Some(*status),
             #[cfg(feature = "client")]
             Self::Transport(source) => source.status().map(|status| status.as_u16()),
             Self::Decode { .. }
@@ -228,6 +245,7 @@ impl Error {
             | Self::ResponseTooLarge { .. }
             | Self::InvalidRequest(_)
             | Self::PaginationStalled { .. }
+            | Self::RedirectRefused { .. }
             | Self::InvalidResponse(_) => false,
         }
     }
@@ -494,6 +512,7 @@ mod tests {
             Error::Transport(_) => "Transport",
             Error::InvalidRequest(_) => "InvalidRequest",
             Error::PaginationStalled { .. } => "PaginationStalled",
+            Error::RedirectRefused { .. } => "RedirectRefused",
             Error::InvalidResponse(_) => "InvalidResponse",
         }
     }
@@ -560,6 +579,10 @@ mod tests {
             Error::InvalidRequest("path parameter `id` is empty".to_owned()),
             Error::PaginationStalled {
                 cursor: Some(text()),
+            },
+            Error::RedirectRefused {
+                status: 302,
+                location: text(),
             },
             Error::InvalidResponse(InvalidResponse::new(Quoting(text()))),
         ];

@@ -42,6 +42,8 @@ pub mod mock;
 pub mod pages;
 mod patch;
 #[cfg(feature = "client")]
+mod redirect;
+#[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
 mod struct_de;

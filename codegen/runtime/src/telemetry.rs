@@ -6,30 +6,66 @@ use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 
 use crate::error::Error;
+use crate::server_text::ServerText;
 
 /// What OpenTelemetry writes in place of a redacted value.
 const REDACTED: &str = "REDACTED";
 
-/// Query keys whose values are credentials (OpenTelemetry's list for `url.full` and `url.query`,
-/// plus the usual names for keys and tokens); matched without regard to case.
-const SECRET_QUERY_KEYS: [&str; 12] = [
-    "awsaccesskeyid",
-    "signature",
-    "sig",
-    "x-goog-signature",
-    "x-amz-signature",
-    "x-amz-credential",
-    "x-amz-security-token",
-    "api_key",
-    "apikey",
+/// Query names whose values are credentials (OpenTelemetry's list for `url.full` and
+/// `url.query`: `sig`, `AWSAccessKeyId`, `X-Amz-Credential`, …), matched without regard to case
+/// or to `-`, `_` and `.`.
+const SECRET_QUERY_NAMES: [&str; 2] = ["sig", "awsaccesskeyid"];
+
+/// Parts of a query name that make its value a credential (`api-key`, `x-api-key`, `apikey`,
+/// `auth`, `access_token`, `client_secret`, `X-Amz-Signature`, `password`, …), matched the
+/// same way. The names are a first line only: every live key is scrubbed from the URL whatever
+/// its name (see [`redacted_url`]).
+const SECRET_NAME_PARTS: [&str; 8] = [
     "key",
     "token",
-    "access_token",
+    "secret",
+    "auth",
+    "passw",
+    "credential",
+    "signature",
+    "session",
 ];
 
-/// `url` for `url.full`: its query values under secret-looking keys replaced with `REDACTED`.
-/// (A base URL never carries user info: the builder refuses one.)
+/// Whether a query value named `name` is a credential.
+fn is_secret_name(name: &str) -> bool {
+    let name: String = name
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    SECRET_QUERY_NAMES.contains(&name.as_str())
+        || SECRET_NAME_PARTS.iter().any(|part| name.contains(part))
+}
+
+/// `url` as any output shows it (`url.full`, an error naming a URL): its query values under
+/// secret-looking names replaced with `REDACTED`, then scrubbed of every live key in any form
+/// ([`ServerText::new`]), whatever name carries it. (A base URL never carries user info: the
+/// builder refuses one.)
 pub(crate) fn redacted_url(url: &reqwest::Url) -> String {
+    ServerText::new(redacted_names(url)).into_string()
+}
+
+/// A transport error whose URL (which reqwest shows in `Display` and `Debug`) is
+/// [`redacted_url`]'s, or none when that does not parse back.
+pub(crate) fn without_secrets(mut error: reqwest::Error) -> reqwest::Error {
+    let Some(url) = error.url_mut() else {
+        return error;
+    };
+    match reqwest::Url::parse(&redacted_url(url)) {
+        Ok(shown) => {
+            *url = shown;
+            error
+        }
+        Err(_) => error.without_url(),
+    }
+}
+
+fn redacted_names(url: &reqwest::Url) -> String {
     if url.query().is_none() {
         return url.to_string();
     }
@@ -42,10 +78,8 @@ pub(crate) fn redacted_url(url: &reqwest::Url) -> String {
         let mut serializer = shown.query_pairs_mut();
         serializer.clear();
         for (key, value) in &pairs {
-            let secret = SECRET_QUERY_KEYS
-                .iter()
-                .any(|secret| key.eq_ignore_ascii_case(secret));
-            serializer.append_pair(key, if secret { REDACTED } else { value });
+            let shown = if is_secret_name(key) { REDACTED } else { value };
+            serializer.append_pair(key, shown);
         }
     }
     shown.to_string()
@@ -55,7 +89,7 @@ pub(crate) fn redacted_url(url: &reqwest::Url) -> String {
 pub(crate) fn error_type(error: &Error) -> String {
     match error {
         Error::RateLimited { .. } => "429".to_owned(),
-        Error::Api { status, .. } => status.to_string(),
+        Error::Api { status, .. } | Error::RedirectRefused { status, .. } => status.to_string(),
         Error::Timeout { .. } => "timeout".to_owned(),
         Error::Transport(_) => "transport".to_owned(),
         Error::Decode { .. } => "decode".to_owned(),
@@ -191,6 +225,48 @@ mod tests {
         );
         let plain = reqwest::Url::parse("https://api.test/v1/m").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(redacted_url(&plain), "https://api.test/v1/m");
+    }
+
+    #[test]
+    fn credential_names_of_every_spelling_are_redacted() {
+        for name in [
+            "api-key",
+            "x-api-key",
+            "X_API_KEY",
+            "apiKey",
+            "auth",
+            "Authorization",
+            "access_token",
+            "client_secret",
+            "X-Amz-Security-Token",
+            "X-Goog-Signature",
+            "AWSAccessKeyId",
+            "sig",
+            "password",
+            "session_id",
+        ] {
+            let url = reqwest::Url::parse(&format!("https://api.test/v1?{name}=hunter2&page=2"))
+                .unwrap_or_else(|error| panic!("{error}"));
+            let shown = redacted_url(&url);
+            assert!(
+                !shown.contains("hunter2") && shown.contains("page=2"),
+                "{shown}"
+            );
+        }
+        for name in ["page", "limit", "mode", "signal"] {
+            assert!(!is_secret_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn live_keys_are_scrubbed_from_urls_whatever_their_name() {
+        let key = "telemetry-live-key-0123456789";
+        let _registered = crate::server_text::RegisteredSecret::new(key);
+        let url = reqwest::Url::parse(&format!("https://api.test/v1/{key}?q={key}&page=2"))
+            .unwrap_or_else(|error| panic!("{error}"));
+        let shown = redacted_url(&url);
+        assert!(!shown.contains("live-key-0123"), "{shown}");
+        assert!(shown.contains("page=2"), "{shown}");
     }
 
     #[test]

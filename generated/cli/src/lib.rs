@@ -277,17 +277,17 @@ fn execute(
                 )));
             }
             // Each poll is one request: a 429 pauses the endpoint in the client, and the next
-            // poll waits there until the server's time has passed.
-            let client = client(&target, context, RetryPolicy::none())?;
-            block_on(watch(
-                &client,
-                &target,
+            // poll waits there until the server's time has passed — unless the server asks for
+            // longer than the client waits, which fails that poll alone.
+            let policy = RetryPolicy::none();
+            let client = client(&target, context, policy)?;
+            let out = Out {
                 interval,
                 count,
-                output.format,
-                stdout,
-                stderr,
-            ))
+                format: output.format,
+                longest_wait: policy.max_retry_after(),
+            };
+            block_on(watch(&client, &target, &out, stdout, stderr))
         }
     }
 }
@@ -464,24 +464,19 @@ pub const MIN_INTERVAL: Duration = Duration::from_secs(1);
 /// Clears the terminal and moves to its top left, before each redraw of a table.
 const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 
-/// Polls CURRENT `count` times (or forever), `interval` apart on the library's poller
-/// ([`MetricsRequest::watch`]: ticks never overlap, missed ones are skipped), printing each
-/// answer; a table is redrawn in place. When rate limited it says so on `stderr`; the client
-/// holds the next poll until the server's wait has passed.
+/// Polls CURRENT until `count` requests have been sent (or forever), `interval` apart on the
+/// library's poller ([`MetricsRequest::watch`]: ticks never overlap, missed ones are skipped),
+/// printing each answer; a table is redrawn in place. Each refusal is reported on `stderr`
+/// with when the next poll really goes out: the client holds it until a wait it sits out has
+/// passed, and a wait longer than it sits out fails that poll alone.
 async fn watch(
     client: &Client,
     target: &Target,
-    interval: Duration,
-    count: Option<u64>,
-    format: Format,
+    out: &Out,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let out = Out {
-        interval,
-        count,
-        format,
-    };
+    let interval = out.interval;
     match (&target.environment, &target.deployment) {
         (Some(environment), _) => {
             let request = client.environment_metrics(&target.model, environment);
@@ -497,11 +492,14 @@ async fn watch(
     }
 }
 
-/// How `watch` prints.
+/// How `watch` polls and prints.
 struct Out {
     interval: Duration,
+    /// How many requests to send; `None`: forever.
     count: Option<u64>,
     format: Format,
+    /// The longest `Retry-After` the client sits out (its policy's `max_retry_after`).
+    longest_wait: Duration,
 }
 
 impl Out {
@@ -517,14 +515,15 @@ impl Out {
     {
         // The first poll at once: one user, nobody to spread out from.
         let mut watch = watch.jitter(Duration::ZERO);
-        let mut poll = 0;
-        while self.count.is_none_or(|count| poll < count) {
-            poll += 1;
+        // Requests sent, not ticks: a tick the client held back sent nothing.
+        let mut sent: u64 = 0;
+        while self.count.is_none_or(|count| sent < count) {
             let Some(answer) = watch.next().await else {
                 break;
             };
             match answer {
                 Ok(result) => {
+                    sent += 1;
                     if self.format == Format::Table {
                         write(stdout, CLEAR_SCREEN.as_bytes())?;
                     }
@@ -533,20 +532,42 @@ impl Out {
                         .flush()
                         .map_err(|error| Failure::failed(format!("writing: {error}")))?;
                 }
-                Err(Error::RateLimited { retry_after, .. }) => {
-                    // Never sooner than the next tick.
-                    let wait = retry_after.unwrap_or(self.interval).max(self.interval);
-                    let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
-                    let _ = writeln!(
-                        stderr,
-                        "rate limited; next poll in {}",
-                        time::format_duration(millis)
-                    );
+                Err(Error::RateLimited {
+                    retry_after,
+                    attempts,
+                    ..
+                }) => {
+                    sent += u64::from(attempts);
+                    let _ = writeln!(stderr, "{}", self.refusal(retry_after));
                 }
                 Err(error) => return Err(Failure::failed(format!("fetching metrics: {error}"))),
             }
         }
         Ok(())
+    }
+}
+
+impl Out {
+    /// The line reporting a 429 that asked for `retry_after`: when the next poll goes out,
+    /// never sooner than the next tick. A wait the client sits out holds the next poll; a
+    /// longer one is named, and the next poll goes out on its tick.
+    fn refusal(&self, retry_after: Option<Duration>) -> String {
+        let shown = |wait: Duration| {
+            time::format_duration(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX))
+        };
+        match retry_after {
+            Some(wait) if wait > self.longest_wait => format!(
+                "rate limited; the server asked to wait {}, longer than this client waits ({}); \
+                 next poll in {}",
+                shown(wait),
+                shown(self.longest_wait),
+                shown(self.interval)
+            ),
+            wait => format!(
+                "rate limited; next poll in {}",
+                shown(wait.unwrap_or(self.interval).max(self.interval))
+            ),
+        }
     }
 }
 

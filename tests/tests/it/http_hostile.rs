@@ -501,7 +501,7 @@ async fn a_key_echoed_in_lower_case_hex_or_escaped_is_scrubbed() {
 }
 
 /// Everything `tracing` recorded on this thread while capturing: span names and fields, events.
-mod traces {
+pub(crate) mod traces {
     use std::cell::RefCell;
     use std::fmt::{self, Write as _};
     use std::sync::atomic::{AtomicU64, Ordering};

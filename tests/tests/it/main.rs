@@ -27,6 +27,7 @@ mod semver;
 mod smoke;
 mod snapshots;
 mod surface;
+mod trust;
 mod types;
 mod ui;
 mod wire;

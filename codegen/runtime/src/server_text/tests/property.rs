@@ -313,13 +313,13 @@ fn check_no_form_leaks(cases: u32) {
         let keys: Vec<&str> = case.keys.iter().map(String::as_str).collect();
         // The generator is checked too: the form it wrote is one the oracle reads.
         prop_assert!(leaks(&text, &case.keys), "the oracle misses {text:?}");
-        let shown = scrubbed_of(&keys, &text);
+        let shown = quickly_scrubbed_of(&keys, &text);
         prop_assert!(!leaks(&shown, &case.keys), "{text:?} -> {shown:?}");
         prop_assert!(shown.contains(REDACTED));
         // Text holding no form of a key is left as it is.
         let other = format!("{}{}", case.before, case.after);
         if !leaks(&other, &case.keys) {
-            prop_assert_eq!(scrubbed_of(&keys, &other), other);
+            prop_assert_eq!(quickly_scrubbed_of(&keys, &other), other);
         }
         Ok(())
     });
