@@ -51,6 +51,57 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// [`Builder::define_component`], except that a component that cannot be represented (a
+    /// composition that contains itself, a `$ref` cycle) is read as any JSON value with a note,
+    /// not a refusal of the document (which strict mode keeps).
+    pub(super) fn define_component_or_leave_out(
+        &mut self,
+        key: &'a str,
+        schema: &'a ReferenceOr<Schema>,
+        strict: bool,
+    ) -> Result<(), Error> {
+        let Err(error) = self.define_component(key, schema) else {
+            return Ok(());
+        };
+        let (pointer, reason) = match error {
+            Error::Unsupported { pointer, reason } | Error::Invalid { pointer, reason } => {
+                (pointer, reason)
+            }
+            Error::DanglingRef { pointer, reference } => (
+                pointer,
+                format!("`$ref` {reference:?} does not resolve to anything in the document"),
+            ),
+            Error::RefCycle { pointer, chain } => (
+                pointer,
+                format!("`$ref` cycle with no schema in it: {}", chain.join(" -> ")),
+            ),
+            other => return Err(other),
+        };
+        let what = "the schema (read as any JSON value)";
+        if strict {
+            return Err(Error::LeftOut {
+                pointer,
+                what: what.into(),
+                reason,
+            });
+        }
+        self.leave_out(&pointer, what, &reason);
+        let name = self
+            .component_names
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| names::camel_ident(key, "T"));
+        self.types.insert(
+            name.clone(),
+            TypeDef::Alias(AliasDef {
+                name,
+                doc: None,
+                ty: TypeRef::Json,
+            }),
+        );
+        Ok(())
+    }
+
     pub(super) fn define_component(
         &mut self,
         key: &'a str,

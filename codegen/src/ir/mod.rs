@@ -498,7 +498,7 @@ pub(crate) fn build(
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
             if selection.has_schema(key) {
-                builder.define_component(key, schema)?;
+                builder.define_component_or_leave_out(key, schema, config.strict)?;
             }
         }
     }
@@ -527,7 +527,24 @@ pub(crate) fn build(
     };
     prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
-    check_alias_cycles(&types, &component_names)?;
+    for (name, pointer) in alias_cycles(&types, &component_names) {
+        let what = "the type (read as any JSON value)";
+        let reason = "it contains itself only through arrays or maps of itself (a recursive alias)";
+        if config.strict {
+            return Err(Error::LeftOut {
+                pointer,
+                what: what.into(),
+                reason: reason.into(),
+            });
+        }
+        if let Some(TypeDef::Alias(alias)) = types.get_mut(&name) {
+            alias.ty = TypeRef::Json;
+        }
+        builder.notes.push(Note {
+            pointer,
+            message: format!("{what} is left out: {reason}"),
+        });
+    }
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
