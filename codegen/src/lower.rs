@@ -175,6 +175,7 @@ pub fn lower_loaded(loaded: crate::load::Loaded) -> Result<Lowered, Error> {
         Some(_) => lowerer.note(&root.join("webhooks"), "webhooks are not generated"),
         None => {}
     }
+    refs::canonical_refs(object);
     refs::hoist_pointer_refs(object);
     lowerer.bad_refs = refs::unusable_schema_refs(object);
     if let Some(Value::Object(paths)) = object.get_mut("paths") {

@@ -7,7 +7,7 @@ use baseten_codegen::{Error, Input, Output};
 use baseten_tests::tests_dir;
 
 /// Every fixture of this module, compiled by the hostile batch.
-pub(crate) const FIXTURES: &[&str] = &["spoiled"];
+pub(crate) const FIXTURES: &[&str] = &["spoiled", "refs"];
 
 /// The text of `tests/fixtures/documents/<name>.yaml`.
 pub(crate) fn fixture(name: &str) -> String {
@@ -72,4 +72,29 @@ fn the_rest_of_a_spoiled_document_is_typed() {
         "{models}"
     );
     assert!(output.files["operations.rs"].contains("pub async fn get_deep"));
+}
+
+#[test]
+fn percent_encoded_and_escaped_refs_resolve_everywhere() {
+    let output = generate(&fixture("refs"), "").unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(notes, Vec::<String>::new());
+    let models = &output.files["models.rs"];
+    for field in [
+        "pub id: ModelId,",
+        "pub owner: CD,",
+        "pub pet: PetKind,",
+        "pub limits: Option<AB>,",
+        "pub share: Option<Box<T100>>,",
+    ] {
+        assert!(models.contains(field), "{field} in\n{models}");
+    }
+    // The discriminator's mapping names `Cat Pet` through `%20`: a tagged variant, not the
+    // fallback.
+    assert!(models.contains("Cat(CatPet)"), "{models}");
+    let operations = &output.files["operations.rs"];
+    assert!(
+        operations.contains("pub async fn post_model"),
+        "{operations}"
+    );
 }
