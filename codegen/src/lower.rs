@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use crate::error::Pointer;
 use crate::{Error, Note};
 
+mod compose;
 mod refs;
 mod salvage;
 mod spoiled;
@@ -785,6 +786,7 @@ impl Lowerer {
         self.type_array(object, pointer);
         self.null_members(object, pointer);
         single_members(object);
+        compose::fold_all_of_siblings(object);
         typed_const_members(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);

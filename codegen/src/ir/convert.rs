@@ -220,21 +220,7 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
     ) -> Result<bool, Error> {
         let base = pointer.as_str();
-        let schemas = self.spec.components.iter().flat_map(|c| c.schemas.iter());
-        let inheriting: Vec<&'a String> = schemas
-            .filter(|(_, schema)| {
-                match schema {
-                ReferenceOr::Item(Schema {
-                    schema_kind: SchemaKind::AllOf { all_of },
-                    ..
-                }) => all_of.iter().any(|member| {
-                    matches!(member, ReferenceOr::Reference { reference } if reference == base)
-                }),
-                _ => false,
-            }
-            })
-            .map(|(key, _)| key)
-            .collect();
+        let inheriting = self.heirs_of(base);
         let mapped = discriminator
             .mapping
             .values()

@@ -494,6 +494,8 @@ pub(crate) fn build(
         skipped: Vec::new(),
         one_sided: Vec::new(),
         inline_depth: 0,
+        flattened: HashMap::new(),
+        heirs: None,
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -612,6 +614,7 @@ impl<'s> SchemaAt<'s> {
 }
 
 /// The parts of an object schema a struct is built from.
+#[derive(Clone, Default)]
 struct ObjectParts<'s> {
     properties: Vec<(&'s String, &'s ReferenceOr<Box<Schema>>)>,
     required: BTreeSet<&'s str>,
@@ -645,6 +648,11 @@ struct Builder<'a> {
     /// Inline definitions open on the stack: an `allOf` that reaches itself through `$ref`s
     /// would otherwise nest inline structs without end.
     inline_depth: usize,
+    /// The object each composition (an `allOf` of several members) flattens to, or why it
+    /// does not: worked out once per schema (see `merge`).
+    flattened: HashMap<*const Schema, Result<ObjectParts<'a>, &'static str>>,
+    /// Who names whom as an `allOf` member, by reference: built on first use (see `merge`).
+    heirs: Option<HashMap<&'a str, Vec<&'a String>>>,
 }
 
 impl<'a> Builder<'a> {

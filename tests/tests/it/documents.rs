@@ -98,3 +98,126 @@ fn percent_encoded_and_escaped_refs_resolve_everywhere() {
         "{operations}"
     );
 }
+
+/// A response typed as the base of a two-level hierarchy decodes as the subtype its tag names,
+/// with the fields of every level, and a subtype two levels down with no mapping entry is
+/// tagged by its key.
+#[tokio::test]
+async fn inherited_fields_decode_at_every_level() {
+    use baseten_tests::snapshots::inheritance::Client;
+    use baseten_tests::snapshots::inheritance::models::Animal;
+    use wiremock::matchers::path;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let server = MockServer::start().await;
+    let respond = |at: &str, body: serde_json::Value| {
+        Mock::given(path(at.to_owned()))
+            .respond_with(ResponseTemplate::new(200).set_body_json(body))
+    };
+    respond(
+        "/v1/animals/p",
+        serde_json::json!({"kind": "puppy", "name": "Rex", "legs": 4, "barks": true, "age_weeks": 9}),
+    )
+    .mount(&server)
+    .await;
+    respond(
+        "/v1/animals/k",
+        serde_json::json!({"kind": "Kitten", "name": "Tom", "legs": 4, "indoor": "mostly", "weeks": 3}),
+    )
+    .mount(&server)
+    .await;
+    let client = Client::builder()
+        .api_key("inheritance-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    match client.get_animal("p").await {
+        Ok(Animal::Puppy(puppy)) => {
+            assert_eq!(
+                (
+                    puppy.name.as_str(),
+                    puppy.legs,
+                    puppy.barks,
+                    puppy.age_weeks
+                ),
+                ("Rex", 4, Some(true), 9)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match client.get_animal("k").await {
+        Ok(Animal::Kitten(kitten)) => {
+            assert_eq!(kitten.indoor.as_deref(), Some("mostly"));
+            assert_eq!((kitten.legs, kitten.weeks), (4, Some(3)));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `allOf` chains thousands deep, and trees, flatten into structs with every inherited field,
+/// with no note about non-object members. Every level is a composition; one in 100 adds a field
+/// (a field at every level makes the output itself, not the flattening, quadratic).
+#[test]
+fn deep_inheritance_chains_and_trees_are_structs() {
+    const LEVELS: usize = 2_000;
+    const EVERY: usize = 100;
+    let mut spec = String::from(
+        "openapi: 3.1.0\ninfo: {title: chain, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    L0: {type: object, required: [f0], properties: {f0: {type: string}}}\n",
+    );
+    for level in 1..LEVELS {
+        let own = if level % EVERY == 0 {
+            format!("{{type: object, properties: {{f{level}: {{type: integer}}}}}}")
+        } else {
+            "{type: object, description: nothing new}".to_owned()
+        };
+        spec.push_str(&format!(
+            "    L{level}: {{allOf: [{{$ref: '#/components/schemas/L{}'}}, {own}]}}\n",
+            level - 1
+        ));
+    }
+    // A tree: `Both` inherits from two chains at once, one of them through an inline wrapper.
+    spec.push_str(&format!(
+        "    Both: {{allOf: [{{$ref: '#/components/schemas/L3'}}, {{allOf: [{{$ref: '#/components/schemas/L{}'}}]}}, {{properties: {{own: {{type: boolean}}}}}}]}}\n",
+        LEVELS - 1
+    ));
+    let input = Input {
+        spec_path: "chain.yaml",
+        spec_text: &spec,
+        config_text: None,
+    };
+    let (api, notes) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(notes, Vec::new());
+    let fields = |name: &str| match api.types.get(name) {
+        Some(baseten_codegen::ir::TypeDef::Struct(def)) => def.fields.len(),
+        other => panic!("{name} is {other:?}"),
+    };
+    for level in [1, 2, 99, 100, 101, 1_000, LEVELS - 1] {
+        assert_eq!(fields(&format!("L{level}")), 1 + level / EVERY, "L{level}");
+    }
+    assert_eq!(fields("Both"), 1 + (LEVELS - 1) / EVERY + 1);
+}
+
+/// A member that really is not an object is said once, at its place; a composition that
+/// contains itself is said once too, and neither refuses the document.
+#[test]
+fn a_composition_that_cannot_be_a_struct_is_noted_once() {
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    \
+                S: {allOf: [{type: object, properties: {a: {type: string}}}, {type: string}]}\n    \
+                A: {allOf: [{$ref: '#/components/schemas/B'}, {properties: {a: {type: string}}}]}\n    \
+                B: {allOf: [{$ref: '#/components/schemas/A'}, {properties: {b: {type: string}}}]}\n";
+    let input = Input {
+        spec_path: "t.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let (_, notes) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/components/schemas/S/allOf/1: `allOf` with a non-object member is lowered to serde_json::Value",
+            "#/components/schemas/A/allOf/0: an `allOf` that contains itself is lowered to serde_json::Value",
+            "#/components/schemas/B/allOf/0: an `allOf` that contains itself is lowered to serde_json::Value",
+        ]
+    );
+}

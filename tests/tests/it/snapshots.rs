@@ -73,6 +73,11 @@ fn index_mapped() {
 }
 
 #[test]
+fn inheritance() {
+    check("inheritance");
+}
+
+#[test]
 fn media() {
     check("media");
 }
