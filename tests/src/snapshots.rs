@@ -29,5 +29,6 @@ snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(tagged);
 snapshot!(types);
 snapshot!(wire);

@@ -178,6 +178,10 @@ impl<'a> Builder<'a> {
             self.define_int_enum(name, values, doc);
             return Ok(true);
         }
+        if let Some(inferred) = self.inferred_tags(schema, pointer) {
+            self.define_inferred_union(name, inferred, doc, pointer)?;
+            return Ok(true);
+        }
         if let Ok(plan) = self.untagged_plan(schema, pointer) {
             self.define_untagged(name, plan, doc, pointer)?;
             return Ok(true);
@@ -313,7 +317,7 @@ impl<'a> Builder<'a> {
     }
 
     /// A tagged union of `tagged` (tag, type) variants, named as the lock says.
-    fn insert_union(
+    pub(super) fn insert_union(
         &mut self,
         name: &str,
         tagged: Vec<(String, TypeRef)>,
@@ -724,6 +728,11 @@ impl<'a> Builder<'a> {
                 if self.is_decimal_union(schema, pointer) =>
             {
                 TypeRef::Decimal
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.inferred_tags(schema, pointer).is_some() =>
+            {
+                self.define_inline(hint, schema, pointer)?
             }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
                 match self.untagged_plan(schema, pointer) {

@@ -76,7 +76,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The schema an `allOf` member stands for, through `$ref`s and one-member `allOf`s.
-    fn member_target(
+    pub(super) fn member_target(
         &self,
         member: &'a ReferenceOr<Schema>,
         pointer: &Pointer,
@@ -89,7 +89,7 @@ impl<'a> Builder<'a> {
     /// per schema and kept: without a stack of calls (a chain of thousands of levels is walked
     /// by a loop), each composition merged once from its members' results, so a chain or tree
     /// costs its size (times its fields), not its size squared in walks.
-    fn flattened(
+    pub(super) fn flattened(
         &mut self,
         root: &'a Schema,
         pointer: &Pointer,

@@ -26,6 +26,7 @@ mod access;
 pub(crate) mod areas;
 mod convert;
 mod cycles;
+mod infer;
 mod merge;
 mod naming;
 mod operations;

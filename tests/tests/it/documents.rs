@@ -6,12 +6,18 @@
 use baseten_codegen::{Error, Input, Output};
 use baseten_tests::tests_dir;
 
-/// Every fixture of this module, compiled by the hostile batch.
-pub(crate) const FIXTURES: &[&str] = &["spoiled", "refs"];
+/// Every fixture of this module (under `tests/fixtures/`), compiled by the hostile batch; those
+/// under `specs/` are compiled snapshots too, which the wire checks here drive.
+pub(crate) const FIXTURES: &[&str] = &[
+    "documents/spoiled",
+    "documents/refs",
+    "specs/inheritance",
+    "specs/tagged",
+];
 
-/// The text of `tests/fixtures/documents/<name>.yaml`.
+/// The text of `tests/fixtures/<name>.yaml`.
 pub(crate) fn fixture(name: &str) -> String {
-    let path = tests_dir().join(format!("fixtures/documents/{name}.yaml"));
+    let path = tests_dir().join(format!("fixtures/{name}.yaml"));
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
@@ -26,7 +32,8 @@ fn generate(spec: &str, config: &str) -> Result<Output, Error> {
 
 /// The notes a fixture gives, as `pointer: message` lines.
 fn notes(name: &str) -> Vec<String> {
-    let output = generate(&fixture(name), "").unwrap_or_else(|error| panic!("{name}: {error}"));
+    let output = generate(&fixture(&format!("documents/{name}")), "")
+        .unwrap_or_else(|error| panic!("{name}: {error}"));
     output.notes.iter().map(ToString::to_string).collect()
 }
 
@@ -53,7 +60,7 @@ fn one_bad_field_spoils_only_itself() {
 
 #[test]
 fn strict_mode_refuses_the_first_spoiled_place() {
-    match generate(&fixture("spoiled"), "strict: true") {
+    match generate(&fixture("documents/spoiled"), "strict: true") {
         Err(Error::LeftOut { pointer, .. }) => assert_eq!(pointer, "#/info/version"),
         other => panic!("{:?}", other.map(|output| output.notes)),
     }
@@ -61,7 +68,8 @@ fn strict_mode_refuses_the_first_spoiled_place() {
 
 #[test]
 fn the_rest_of_a_spoiled_document_is_typed() {
-    let output = generate(&fixture("spoiled"), "").unwrap_or_else(|error| panic!("{error}"));
+    let output =
+        generate(&fixture("documents/spoiled"), "").unwrap_or_else(|error| panic!("{error}"));
     let models = &output.files["models.rs"];
     assert!(
         models.contains("pub struct DeepTreeAbCdEfGhIjKl {"),
@@ -76,7 +84,7 @@ fn the_rest_of_a_spoiled_document_is_typed() {
 
 #[test]
 fn percent_encoded_and_escaped_refs_resolve_everywhere() {
-    let output = generate(&fixture("refs"), "").unwrap_or_else(|error| panic!("{error}"));
+    let output = generate(&fixture("documents/refs"), "").unwrap_or_else(|error| panic!("{error}"));
     let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
     assert_eq!(notes, Vec::<String>::new());
     let models = &output.files["models.rs"];
@@ -220,4 +228,106 @@ fn a_composition_that_cannot_be_a_struct_is_noted_once() {
             "#/components/schemas/B/allOf/0: an `allOf` that contains itself is lowered to serde_json::Value",
         ]
     );
+}
+
+/// Unions told apart by a property's values decode by that property alone, into the member it
+/// names, and are written back as they came.
+#[tokio::test]
+async fn inferred_tags_decode_and_encode_exactly() {
+    use baseten_tests::snapshots::tagged::Client;
+    use baseten_tests::snapshots::tagged::models::{
+        Cadence, SchedulesSchedulesItem as Item, SchedulesShape,
+    };
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let body = serde_json::json!({
+        "schedules": [
+            {"cadence": "HOURLY", "start_minute": 5},
+            {"cadence": "ONE_TIME", "start_at": "2026-01-01T00:00:00Z"},
+            {"cadence": "DAILY", "start_minute": 0},
+            {"cadence": "WEEKLY", "day": 3},
+        ],
+        "shape": {"radius": 2.5},
+    });
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(&body))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("tagged-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let got = client
+        .get_schedules()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    match got.schedules.as_slice() {
+        [
+            Item::Hourly(hourly),
+            Item::OneTime(once),
+            Item::Daily(daily),
+            Item::Unknown(unknown),
+        ] => {
+            assert_eq!(
+                (hourly.cadence.clone(), hourly.start_minute),
+                (Cadence::Hourly, 5)
+            );
+            assert_eq!(once.start_at, "2026-01-01T00:00:00Z");
+            assert_eq!(daily.cadence, Cadence::Daily);
+            assert_eq!(*unknown, body["schedules"][3]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A member whose tag property is optional and absent is the fallback, kept whole.
+    assert!(matches!(&got.shape, Some(SchedulesShape::Unknown(value)) if *value == body["shape"]));
+    client
+        .put_schedules(&got)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent: serde_json::Value = serde_json::from_slice(&requests[1].body).unwrap_or_default();
+    assert_eq!(sent, body);
+}
+
+/// The newest published document: no union, composition or schema of it is left as
+/// `serde_json::Value` (free-form objects, which the document says hold anything, stay maps).
+#[test]
+fn the_newest_baseten_document_has_no_structural_value() {
+    let Some(specs) = baseten_tests::shared_dir("specs") else {
+        return;
+    };
+    let newest = baseten_tests::files_with_extension(&specs, "json")
+        .into_iter()
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("baseten-management-"))
+        })
+        .max()
+        .unwrap_or_else(|| panic!("no document in {}", specs.display()));
+    let text = std::fs::read_to_string(&newest).unwrap_or_else(|error| panic!("{error}"));
+    let output = generate(&text, "").unwrap_or_else(|error| panic!("{error}"));
+    let structural: Vec<String> = output
+        .notes
+        .iter()
+        .filter(|note| {
+            note.message.contains("serde_json::Value") || note.message.contains("any JSON value")
+        })
+        .filter(|note| {
+            !note
+                .message
+                .starts_with("a free-form object (no declared properties)")
+        })
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(structural, Vec::<String>::new(), "{}", newest.display());
+    let models = &output.files["models.rs"];
+    assert!(models.contains("pub schedules: Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>,"));
+    assert!(models.contains("OneTime(OneTimeAutoscalingScheduleV1),"));
 }

@@ -108,6 +108,11 @@ fn salvage() {
 }
 
 #[test]
+fn tagged() {
+    check("tagged");
+}
+
+#[test]
 fn types() {
     check("types");
 }
