@@ -4813,6 +4813,72 @@ impl AutoscalingScheduleSettingsRequestV1 {
     }
 }
 
+/// Autoscaling settings applied by a schedule; a null value keeps the environment's own setting.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AutoscalingScheduleSettingsV1 {
+    /// Fewest replicas while the schedule applies.
+    pub min_replica: i64,
+    /// Most replicas while the schedule applies.
+    pub max_replica: i64,
+    /// Seconds of traffic looked at when scaling.
+    pub autoscaling_window: Option<i64>,
+    /// Seconds to wait before scaling down.
+    pub scale_down_delay: Option<i64>,
+    /// Concurrent requests per replica to aim for.
+    pub concurrency_target: Option<i64>,
+    /// Share of the concurrency target to aim for, in percent.
+    pub target_utilization_percentage: Option<i64>,
+    /// Tokens in flight per replica to aim for.
+    pub target_in_flight_tokens: Option<i64>,
+    /// Largest share of replicas, in percent, removed per scale-down step.
+    pub max_scale_down_rate: Option<i64>,
+}
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    AutoscalingScheduleSettingsV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        concurrency_target = optional("concurrency_target"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+    ]
+);
+
+#[cfg(feature = "models")]
+impl AutoscalingScheduleSettingsV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: impl Into<i64>,
+        max_replica: impl Into<i64>,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        concurrency_target: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            min_replica: min_replica.into(),
+            max_replica: max_replica.into(),
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            concurrency_target: concurrency_target.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+        }
+    }
+}
+
 /// The autoscaling settings in force now.
 #[cfg(feature = "models")]
 #[derive(Debug, Clone, PartialEq)]
@@ -4961,6 +5027,96 @@ impl AutoscalingScheduleUpsertV1 {
     #[must_use]
     pub fn clear_end_hour(mut self) -> Self {
         self.end_hour = rt::Patch::Clear;
+        self
+    }
+}
+
+/// A recurring window during which other autoscaling settings apply.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AutoscalingScheduleV1 {
+    /// The schedule's ID.
+    pub id: String,
+    /// The schedule's name.
+    pub name: String,
+    /// Whether the schedule takes effect.
+    pub enabled: bool,
+    /// Whether the window repeats every day or every hour.
+    pub cadence: AutoscalingScheduleCadenceV1,
+    /// Days of the week the schedule runs on.
+    pub weekdays: Vec<AutoscalingScheduleWeekdayV1>,
+    /// Hour the window opens (daily schedules); null for hourly ones.
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
+    pub start_hour: Option<i64>,
+    /// Minute the window opens.
+    pub start_minute: i64,
+    /// Hour the window closes (daily schedules); null for hourly ones.
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
+    pub end_hour: Option<i64>,
+    /// Minute the window closes.
+    pub end_minute: i64,
+    /// The settings applied while the window is open.
+    pub autoscaling_settings: AutoscalingScheduleSettingsV1,
+}
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    AutoscalingScheduleV1,
+    [
+        id = required("id"),
+        name = required("name"),
+        enabled = required("enabled"),
+        cadence = required("cadence"),
+        weekdays = required("weekdays"),
+        start_hour = optional("start_hour"),
+        start_minute = required("start_minute"),
+        end_hour = optional("end_hour"),
+        end_minute = required("end_minute"),
+        autoscaling_settings = required("autoscaling_settings"),
+    ]
+);
+
+#[cfg(feature = "models")]
+impl AutoscalingScheduleV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        enabled: impl Into<bool>,
+        cadence: impl Into<AutoscalingScheduleCadenceV1>,
+        weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
+        start_minute: impl Into<i64>,
+        end_minute: impl Into<i64>,
+        autoscaling_settings: impl Into<AutoscalingScheduleSettingsV1>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            enabled: enabled.into(),
+            cadence: cadence.into(),
+            weekdays: weekdays.into(),
+            start_hour: None,
+            start_minute: start_minute.into(),
+            end_hour: None,
+            end_minute: end_minute.into(),
+            autoscaling_settings: autoscaling_settings.into(),
+        }
+    }
+
+    /// Sets `start_hour`.
+    #[must_use]
+    pub fn start_hour(mut self, value: impl Into<i64>) -> Self {
+        self.start_hour = Some(value.into());
+        self
+    }
+
+    /// Sets `end_hour`.
+    #[must_use]
+    pub fn end_hour(mut self, value: impl Into<i64>) -> Self {
+        self.end_hour = Some(value.into());
         self
     }
 }
@@ -5740,7 +5896,7 @@ pub struct EnvironmentAutoscalingSchedulesV1 {
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub timezone: Option<String>,
     /// The schedules, recurring or one-time.
-    pub schedules: Vec<::serde_json::Value>,
+    pub schedules: Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>,
     /// The settings in force now and the schedule they come from, if known.
     pub applied_state: Option<AutoscalingScheduleStateV1>,
 }
@@ -5759,7 +5915,7 @@ rt::struct_deserialize!(
 impl EnvironmentAutoscalingSchedulesV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        schedules: impl Into<Vec<::serde_json::Value>>,
+        schedules: impl Into<Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>>,
         applied_state: impl Into<Option<AutoscalingScheduleStateV1>>,
     ) -> Self {
         Self {
@@ -5774,6 +5930,79 @@ impl EnvironmentAutoscalingSchedulesV1 {
     pub fn timezone(mut self, value: impl Into<String>) -> Self {
         self.timezone = Some(value.into());
         self
+    }
+}
+
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    /// `cadence` is `DAILY`.
+    Daily(AutoscalingScheduleV1),
+    /// `cadence` is `HOURLY`.
+    Hourly(AutoscalingScheduleV1),
+    /// `cadence` is `ONE_TIME`.
+    OneTime(OneTimeAutoscalingScheduleV1),
+    /// A `cadence` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+
+#[cfg(feature = "models")]
+impl EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "cadence";
+
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Daily(_) => Some("DAILY"),
+            Self::Hourly(_) => Some("HOURLY"),
+            Self::OneTime(_) => Some("ONE_TIME"),
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
+        }
+    }
+}
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+impl serde::Serialize for EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Daily(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "DAILY", payload)
+            }
+            Self::Hourly(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "HOURLY", payload)
+            }
+            Self::OneTime(payload) => {
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
+                    "ONE_TIME",
+                    payload,
+                )
+            }
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "models")]
+impl<'de> serde::Deserialize<'de> for EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value.tag(Self::TAG_PROPERTY) {
+            Some("DAILY") => value.decode().map(Self::Daily),
+            Some("HOURLY") => value.decode().map(Self::Hourly),
+            Some("ONE_TIME") => value.decode().map(Self::OneTime),
+            _ => Ok(Self::Unknown(value.into_value())),
+        }
     }
 }
 
@@ -6574,6 +6803,89 @@ impl ModelsV1 {
         Self { models: models.into() }
     }
 }
+
+/// A single window, between two instants, with other autoscaling settings.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct OneTimeAutoscalingScheduleV1 {
+    /// The schedule's ID.
+    pub id: String,
+    /// The schedule's name.
+    pub name: String,
+    /// Whether the schedule takes effect.
+    pub enabled: bool,
+    /// Always `ONE_TIME`.
+    pub cadence: OneTimeAutoscalingScheduleV1Cadence,
+    /// When the window opens.
+    pub start_at: rt::jiff::Timestamp,
+    /// When the window closes.
+    pub end_at: rt::jiff::Timestamp,
+    /// The settings applied during the window.
+    pub autoscaling_settings: AutoscalingScheduleSettingsV1,
+}
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    OneTimeAutoscalingScheduleV1,
+    [
+        id = required("id"),
+        name = required("name"),
+        enabled = required("enabled"),
+        cadence = required("cadence"),
+        start_at = required("start_at"),
+        end_at = required("end_at"),
+        autoscaling_settings = required("autoscaling_settings"),
+    ]
+);
+
+#[cfg(feature = "models")]
+impl OneTimeAutoscalingScheduleV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        enabled: impl Into<bool>,
+        cadence: impl Into<OneTimeAutoscalingScheduleV1Cadence>,
+        start_at: impl Into<rt::jiff::Timestamp>,
+        end_at: impl Into<rt::jiff::Timestamp>,
+        autoscaling_settings: impl Into<AutoscalingScheduleSettingsV1>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            enabled: enabled.into(),
+            cadence: cadence.into(),
+            start_at: start_at.into(),
+            end_at: end_at.into(),
+            autoscaling_settings: autoscaling_settings.into(),
+        }
+    }
+}
+
+/// Always `ONE_TIME`.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OneTimeAutoscalingScheduleV1Cadence {
+    /// `ONE_TIME`
+    OneTime,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "models")]
+rt::open_enum_impls!(
+    OneTimeAutoscalingScheduleV1Cadence,
+    Unknown,
+    [
+        OneTime = "ONE_TIME",
+    ]
+);
 
 /// Where a page sits in a longer listing.
 #[cfg(feature = "audit-logs")]
