@@ -498,7 +498,12 @@ impl RuntimeClient {
                         .unwrap_or_else(|| settings.retry.max_backoff())
                 });
                 if !throttle_noted {
-                    traffic.record(template, Outcome::Throttled(wait, sent_at));
+                    let throttled = Outcome::Throttled {
+                        wait,
+                        sent: sent_at,
+                        longest: max_wait,
+                    };
+                    traffic.record(template, throttled);
                 }
                 if let Error::RateLimited { body, .. } = &failure.error {
                     last_throttle = Some(body.clone());
@@ -622,9 +627,12 @@ impl RuntimeClient {
         let throttle_noted = status == StatusCode::TOO_MANY_REQUESTS && {
             let wait = ErrorBody::parse(&body).retry_after.or(retry_after);
             if let Some(wait) = wait {
-                settings
-                    .traffic
-                    .record(request.path_template, Outcome::Throttled(wait, sent_at));
+                let throttled = Outcome::Throttled {
+                    wait,
+                    sent: sent_at,
+                    longest: settings.retry.max_retry_after(),
+                };
+                settings.traffic.record(request.path_template, throttled);
             }
             wait.is_some()
         };
