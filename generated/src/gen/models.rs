@@ -4857,8 +4857,8 @@ impl AutoscalingScheduleSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         concurrency_target: impl Into<Option<i64>>,
@@ -4867,8 +4867,8 @@ impl AutoscalingScheduleSettingsV1 {
         max_scale_down_rate: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             concurrency_target: concurrency_target.into(),
@@ -5085,38 +5085,38 @@ impl AutoscalingScheduleV1 {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<AutoscalingScheduleCadenceV1>,
         weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
-        start_minute: impl Into<i64>,
-        end_minute: impl Into<i64>,
+        start_minute: i64,
+        end_minute: i64,
         autoscaling_settings: impl Into<AutoscalingScheduleSettingsV1>,
     ) -> Self {
         Self {
             id: id.into(),
             name: name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             weekdays: weekdays.into(),
             start_hour: None,
-            start_minute: start_minute.into(),
+            start_minute,
             end_hour: None,
-            end_minute: end_minute.into(),
+            end_minute,
             autoscaling_settings: autoscaling_settings.into(),
         }
     }
 
     /// Sets `start_hour`.
     #[must_use]
-    pub fn start_hour(mut self, value: impl Into<i64>) -> Self {
-        self.start_hour = Some(value.into());
+    pub fn start_hour(mut self, value: i64) -> Self {
+        self.start_hour = Some(value);
         self
     }
 
     /// Sets `end_hour`.
     #[must_use]
-    pub fn end_hour(mut self, value: impl Into<i64>) -> Self {
-        self.end_hour = Some(value.into());
+    pub fn end_hour(mut self, value: i64) -> Self {
+        self.end_hour = Some(value);
         self
     }
 }
@@ -6846,7 +6846,7 @@ impl OneTimeAutoscalingScheduleV1 {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<OneTimeAutoscalingScheduleV1Cadence>,
         start_at: impl Into<rt::jiff::Timestamp>,
         end_at: impl Into<rt::jiff::Timestamp>,
@@ -6855,7 +6855,7 @@ impl OneTimeAutoscalingScheduleV1 {
         Self {
             id: id.into(),
             name: name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             start_at: start_at.into(),
             end_at: end_at.into(),
