@@ -86,7 +86,7 @@ pub fn build_ir(input: &Input<'_>) -> Result<(ir::Api, Vec<Note>), Error> {
 
 /// [`build_ir`] with an already parsed config (the input's config text is not read).
 pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec<Note>), Error> {
-    let lowered = lower::lower(load::parse_document(input.spec_text)?)?;
+    let lowered = lower::lower_loaded(load::parse_spec(input.spec_text)?)?;
     // Selection first: what it leaves out is never converted, so it cannot fail the build.
     let mut selected_notes = Vec::new();
     let selection = select::select(
@@ -112,6 +112,9 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
         .collect();
     notes.append(&mut selected_notes);
     let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
+    // A schema reached twice (as a component, then inline) is noted once.
+    let mut seen = std::collections::BTreeSet::new();
+    notes.retain(|note| seen.insert(note.clone()));
     Ok((api, notes))
 }
 

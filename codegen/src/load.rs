@@ -15,20 +15,54 @@ use crate::error::Pointer;
 /// Parses a document or config. Text whose first non-blank character is `{` is JSON; the rest
 /// is YAML (a superset of JSON for our purposes).
 pub fn parse_document(text: &str) -> Result<Value, Error> {
+    let value = parse(text, Depth::Refuse)?.value;
+    check_depth(&value, &Pointer::root(), 0)?;
+    Ok(value)
+}
+
+/// An OpenAPI document as read by [`parse_spec`]: the value, and where a container nested
+/// past [`MAX_DEPTH`] was cut off (each stands as `null` in the value).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// The document, with each container too deep replaced by `null`.
+    pub value: Value,
+    /// The pointers of the containers cut off, in document order.
+    pub too_deep: Vec<String>,
+}
+
+/// Parses an OpenAPI document like [`parse_document`], except that nesting past
+/// [`MAX_DEPTH`] does not refuse the document: the container at the limit is skipped (its
+/// syntax still checked, its size still counted) and recorded, for the lowering to replace the
+/// schema holding it with an untyped one and say so.
+pub fn parse_spec(text: &str) -> Result<Loaded, Error> {
+    parse(text, Depth::CutOff)
+}
+
+/// What the reader does with a container at [`MAX_DEPTH`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    Refuse,
+    CutOff,
+}
+
+fn parse(text: &str, depth: Depth) -> Result<Loaded, Error> {
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.is_empty() {
         return Err(Error::Empty);
     }
+    let reader = Reader::new(trimmed, depth);
     let value = if trimmed.starts_with('{') {
-        parse_json(trimmed)?
+        parse_json(trimmed, &reader)?
     } else {
-        parse_yaml(trimmed)?
+        parse_yaml(trimmed, &reader)?
     };
     if value.is_null() {
         return Err(Error::Empty);
     }
-    check_depth(&value, &Pointer::root(), 0)?;
-    Ok(value)
+    Ok(Loaded {
+        value,
+        too_deep: reader.too_deep.take(),
+    })
 }
 
 /// Deepest nesting of objects and arrays accepted. Published documents nest about 11 deep;
@@ -68,9 +102,8 @@ fn too_deep(pointer: String) -> Error {
 
 /// The one place JSON is parsed. `serde_json::Value` keeps the last of two equal keys; YAML
 /// refuses them, and so does this, naming the second one.
-fn parse_json(text: &str) -> Result<Value, Error> {
+fn parse_json(text: &str, reader: &Reader) -> Result<Value, Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let reader = Reader::new(text);
     let value = reader
         .seed()
         .deserialize_from(&mut deserializer)
@@ -87,8 +120,7 @@ fn parse_json(text: &str) -> Result<Value, Error> {
 
 /// The one place YAML is parsed: through the same reader as JSON, so that YAML aliases, which
 /// `serde_yaml_ng` expands on every use, cannot turn a small document into a huge one.
-fn parse_yaml(text: &str) -> Result<Value, Error> {
-    let reader = Reader::new(text);
+fn parse_yaml(text: &str, reader: &Reader) -> Result<Value, Error> {
     let value = reader
         .seed()
         .deserialize_from(serde_yaml_ng::Deserializer::from_str(text));
@@ -117,6 +149,9 @@ struct Reader {
     path: RefCell<Vec<Segment>>,
     fault: RefCell<Option<(String, Fault)>>,
     budget: Cell<usize>,
+    depth: Depth,
+    /// The containers cut off at [`MAX_DEPTH`] (with [`Depth::CutOff`]).
+    too_deep: RefCell<Vec<String>>,
 }
 
 /// A step of the path: indices are kept as numbers, as most values read are array items and
@@ -138,11 +173,13 @@ enum Fault {
 }
 
 impl Reader {
-    fn new(text: &str) -> Self {
+    fn new(text: &str, depth: Depth) -> Self {
         Reader {
             path: RefCell::new(Vec::new()),
             fault: RefCell::new(None),
             budget: Cell::new(text.len().saturating_add(EXPANSION_ALLOWANCE)),
+            depth,
+            too_deep: RefCell::new(Vec::new()),
         }
     }
 
@@ -226,13 +263,21 @@ impl UniqueKeys<'_> {
         Ok(())
     }
 
-    /// Refuses a container at [`MAX_DEPTH`], as [`check_depth`] does.
-    fn check_depth<E: serde::de::Error>(&self) -> Result<(), E> {
+    /// Whether a container here is read: refuses one at [`MAX_DEPTH`], as [`check_depth`]
+    /// does, or (cutting off) records it and answers false, for the caller to skip it.
+    fn check_depth<E: serde::de::Error>(&self) -> Result<bool, E> {
         self.spend(1)?;
         if self.reader.path.borrow().len() < MAX_DEPTH {
-            return Ok(());
+            return Ok(true);
         }
-        Err(self.refuse(self.pointer(), Fault::TooDeep))
+        match self.reader.depth {
+            Depth::Refuse => Err(self.refuse(self.pointer(), Fault::TooDeep)),
+            Depth::CutOff => {
+                let pointer = self.pointer().to_string();
+                self.reader.too_deep.borrow_mut().push(pointer);
+                Ok(false)
+            }
+        }
     }
 
     /// Reads one child value with `segment` on the path, and gives the segment back.
@@ -327,7 +372,11 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.check_depth()?;
+        if !self.check_depth()? {
+            let skip = Skip(self, 1);
+            while seq.next_element_seed(skip)?.is_some() {}
+            return Ok(Value::Null);
+        }
         let mut items = Vec::new();
         while let Some(item) = self
             .child(Segment::Index(items.len()), |seed| {
@@ -341,7 +390,13 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        self.check_depth()?;
+        if !self.check_depth()? {
+            let skip = Skip(self, 1);
+            while map.next_key_seed(skip)?.is_some() {
+                map.next_value_seed(skip)?;
+            }
+            return Ok(Value::Null);
+        }
         let mut object = Map::new();
         while let Some(key) = map.next_key_seed(KeySeed(self))? {
             self.spend(1 + key.len())?;
@@ -355,6 +410,97 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
             }
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// Deepest nesting read past a cut-off container: below the parsers' own limit (128), which
+/// names no place, so a document nested deeper still is refused naming the container cut off.
+const MAX_SKIPPED_DEPTH: usize = 100;
+
+/// Reads past a value cut off at [`MAX_DEPTH`], spending the budget as reading it would (so a
+/// YAML alias expanding there costs what it costs anywhere), and refusing nesting past
+/// [`MAX_SKIPPED_DEPTH`]; the second field is the depth below the cut-off container.
+#[derive(Clone, Copy)]
+struct Skip<'r>(UniqueKeys<'r>, usize);
+
+impl Skip<'_> {
+    /// The same reader one level down, or the refusal of a container too deep even to skip.
+    fn deeper<E: serde::de::Error>(self) -> Result<Self, E> {
+        self.0.spend(1)?;
+        if MAX_DEPTH + self.1 >= MAX_SKIPPED_DEPTH {
+            return Err(self.0.refuse(self.0.pointer(), Fault::TooDeep));
+        }
+        Ok(Skip(self.0, self.1 + 1))
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Skip<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Skip<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_i128<E: serde::de::Error>(self, _: i128) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_u128<E: serde::de::Error>(self, _: u128) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
+        self.0.spend(1 + value.len())
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.0.spend(1)
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        let (tag, _) = data.variant::<String>()?;
+        Err(self.0.refuse(
+            self.0.pointer(),
+            Fault::Unrepresentable(format!("YAML tag !{tag} is not supported")),
+        ))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let deeper = self.deeper()?;
+        while seq.next_element_seed(deeper)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let deeper = self.deeper()?;
+        while map.next_key_seed(deeper)?.is_some() {
+            map.next_value_seed(deeper)?;
+        }
+        Ok(())
     }
 }
 
@@ -431,5 +577,54 @@ impl<'de> serde::de::Visitor<'de> for KeySeed<'_> {
 
     fn visit_enum<A: serde::de::EnumAccess<'de>>(self, _: A) -> Result<String, A::Error> {
         Err(self.refuse("a tagged value"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `levels` arrays nested in `{"a": ...}`.
+    fn nested(levels: usize) -> String {
+        format!("{{\"a\": {}1{}}}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    #[test]
+    fn a_container_too_deep_is_cut_off_and_named_or_refused() {
+        let fits = parse_spec(&nested(MAX_DEPTH - 1)).unwrap();
+        assert!(fits.too_deep.is_empty());
+        let cut = parse_spec(&nested(MAX_DEPTH + 5)).unwrap();
+        let at = format!("#/a{}", "/0".repeat(MAX_DEPTH - 1));
+        assert_eq!(cut.too_deep, vec![at.clone()]);
+        let mut inside = &cut.value["a"];
+        for _ in 0..MAX_DEPTH - 1 {
+            inside = &inside[0];
+        }
+        assert_eq!(inside, &Value::Null);
+        // A config or lock is still refused, and so is nesting past what is skipped.
+        let refused = |text: &str| parse_document(text).map_err(|error| error.to_string());
+        assert_eq!(
+            refused(&nested(MAX_DEPTH + 5)),
+            Err(format!("{at}: nested more than {MAX_DEPTH} levels deep"))
+        );
+        assert_eq!(
+            parse_spec(&nested(MAX_SKIPPED_DEPTH + 1)).map_err(|error| error.to_string()),
+            Err(format!("{at}: nested more than {MAX_DEPTH} levels deep"))
+        );
+        assert!(parse_spec(&nested(MAX_SKIPPED_DEPTH - 2)).is_ok());
+    }
+
+    #[test]
+    fn what_is_cut_off_still_costs_its_size() {
+        let deep = format!(
+            "{{\"a\": {}\"{}\"{}}}",
+            "[".repeat(40),
+            "x".repeat(64),
+            "]".repeat(40)
+        );
+        let reader = Reader::new("", Depth::CutOff);
+        reader.budget.set(60);
+        let parsed = parse_json(&deep, &reader);
+        assert!(parsed.is_err_and(|error| error.to_string().contains("larger than")));
     }
 }

@@ -17,8 +17,10 @@ use serde_json::{Map, Value};
 use crate::error::Pointer;
 use crate::{Error, Note};
 
+mod compose;
 mod refs;
 mod salvage;
+mod spoiled;
 
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]
@@ -85,8 +87,26 @@ const METHODS: &[&str] = &[
 ];
 
 /// Lowers a parsed document (3.1 or 3.0) to the `openapiv3` model.
-pub fn lower(mut document: Value) -> Result<Lowered, Error> {
+pub fn lower(document: Value) -> Result<Lowered, Error> {
+    lower_loaded(crate::load::Loaded {
+        value: document,
+        too_deep: Vec::new(),
+    })
+}
+
+/// [`lower`] for a document read by [`crate::load::parse_spec`]: each schema holding a
+/// container the loader cut off is read as any JSON value, with a note.
+pub fn lower_loaded(loaded: crate::load::Loaded) -> Result<Lowered, Error> {
+    let crate::load::Loaded {
+        value: mut document,
+        too_deep,
+    } = loaded;
     let root = Pointer::root();
+    let mut lowerer = Lowerer {
+        notes: Vec::new(),
+        left_out: Vec::new(),
+        bad_refs: HashMap::new(),
+    };
     let Some(object) = document.as_object_mut() else {
         return Err(Error::Invalid {
             pointer: root.into_string(),
@@ -136,10 +156,13 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
             strip_extensions(part);
         }
     }
-    let mut lowerer = Lowerer {
-        notes: Vec::new(),
-        left_out: Vec::new(),
-        bad_refs: HashMap::new(),
+    lowerer.document_fields(object);
+    lowerer.cut_off(&mut document, &too_deep);
+    let Some(object) = document.as_object_mut() else {
+        return Err(Error::Invalid {
+            pointer: root.into_string(),
+            reason: "the document is not an object".into(),
+        });
     };
     match object.remove("webhooks") {
         Some(Value::Object(webhooks)) => {
@@ -153,6 +176,7 @@ pub fn lower(mut document: Value) -> Result<Lowered, Error> {
         Some(_) => lowerer.note(&root.join("webhooks"), "webhooks are not generated"),
         None => {}
     }
+    refs::canonical_refs(object);
     refs::hoist_pointer_refs(object);
     lowerer.bad_refs = refs::unusable_schema_refs(object);
     if let Some(Value::Object(paths)) = object.get_mut("paths") {
@@ -762,6 +786,7 @@ impl Lowerer {
         self.type_array(object, pointer);
         self.null_members(object, pointer);
         single_members(object);
+        compose::fold_all_of_siblings(object);
         typed_const_members(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);

@@ -73,10 +73,15 @@ impl Selection {
             {
                 self.has_schema(key)
             }
+            // The document's own fields belong to every selection.
+            [field, ..] => DOCUMENT_FIELDS.contains(&field.as_str()),
             _ => false,
         }
     }
 }
+
+/// The document's own fields, which every selection reaches.
+const DOCUMENT_FIELDS: &[&str] = &["info", "servers", "tags", "security", "externalDocs"];
 
 /// Applies `selectors` to `spec`. Every pattern (`*`, `tag:`) must pick at least one operation:
 /// one that picks none is a typo. A selector naming one operation exactly that the document does

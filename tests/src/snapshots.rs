@@ -22,11 +22,13 @@ macro_rules! snapshot {
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(consumers);
 snapshot!(index_mapped);
+snapshot!(inheritance);
 snapshot!(media);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(tagged);
 snapshot!(types);
 snapshot!(wire);

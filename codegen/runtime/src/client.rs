@@ -307,6 +307,16 @@ impl RuntimeClient {
         request: Request,
         accept: &'static str,
     ) -> Result<Vec<u8>, Error> {
+        Ok(self.execute_response(request, accept).await?.body)
+    }
+
+    /// Like [`execute_bytes`](Self::execute_bytes), keeping the 2xx response's status and
+    /// headers: what [`RawRequest::send_raw`](crate::RawRequest::send_raw) returns.
+    pub(crate) async fn execute_response(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<Success, Error> {
         let settings = &*self.inner;
         // The span's name is fixed; `otel.name` is what an OpenTelemetry exporter shows
         // (`GET /v1/models/{model_id}`), from the document's path template.
@@ -356,7 +366,7 @@ impl RuntimeClient {
         request: Request,
         accept: &'static str,
         span: &tracing::Span,
-    ) -> Result<Vec<u8>, Error> {
+    ) -> Result<Success, Error> {
         let settings = &*self.inner;
         let url = self.url_for(&request)?;
         // Checked once, before any attempt: the generator only emits valid media types, but a
@@ -446,7 +456,11 @@ impl RuntimeClient {
                         None,
                         started.elapsed().as_secs_f64(),
                     );
-                    return Ok(answer.body);
+                    return Ok(Success {
+                        status: answer.status,
+                        headers: answer.headers,
+                        body: answer.body,
+                    });
                 }
                 Ok(answer) => {
                     throttle_noted = answer.throttle_noted;
@@ -606,8 +620,7 @@ impl RuntimeClient {
             .as_deref()
             .and_then(|text| parse_retry_after(text, std::time::SystemTime::now()));
         let request_id = header(&settings.request_id_header);
-        let response_headers =
-            (!settings.interceptors.is_empty()).then(|| response.headers().clone());
+        let response_headers = response.headers().clone();
         let limit = settings.max_response_bytes;
         if response
             .content_length()
@@ -638,18 +651,17 @@ impl RuntimeClient {
             }
             wait.is_some()
         };
-        if let Some(response_headers) = &response_headers {
-            for interceptor in settings.interceptors.iter() {
-                let seen = InterceptedResponse {
-                    status,
-                    headers: response_headers,
-                    body: &mut body,
-                };
-                interceptor.after_response(seen, context);
-            }
+        for interceptor in settings.interceptors.iter() {
+            let seen = InterceptedResponse {
+                status,
+                headers: &response_headers,
+                body: &mut body,
+            };
+            interceptor.after_response(seen, context);
         }
         Ok(Answer {
             status,
+            headers: response_headers,
             retry_after,
             request_id,
             body,
@@ -745,9 +757,17 @@ impl From<reqwest::Error> for SendError {
     }
 }
 
+/// A 2xx response, read whole.
+pub(crate) struct Success {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Vec<u8>,
+}
+
 /// One response, read whole.
 struct Answer {
     status: StatusCode,
+    headers: HeaderMap,
     /// The `Retry-After` header, if usable.
     retry_after: Option<Duration>,
     /// The request id header's value, if the server sent one.
@@ -771,6 +791,7 @@ impl Failure {
         let Answer {
             status,
             retry_after: retry_after_header,
+            headers: _,
             request_id,
             body: bytes,
             throttle_noted: _,
@@ -879,7 +900,7 @@ fn header_value(name: &str, media_type: &str) -> Result<HeaderValue, Error> {
 /// Decodes a 2xx body through [`decode`](crate::decode::decode), so a failure names
 /// its JSON path as a saved response's would; an empty (or all-whitespace) body counts as `null`.
 /// serde's message can quote a value of the body, so it is [`ServerText`] like the excerpt.
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let json: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"null"
     } else {

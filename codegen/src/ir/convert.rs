@@ -51,6 +51,57 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// [`Builder::define_component`], except that a component that cannot be represented (a
+    /// composition that contains itself, a `$ref` cycle) is read as any JSON value with a note,
+    /// not a refusal of the document (which strict mode keeps).
+    pub(super) fn define_component_or_leave_out(
+        &mut self,
+        key: &'a str,
+        schema: &'a ReferenceOr<Schema>,
+        strict: bool,
+    ) -> Result<(), Error> {
+        let Err(error) = self.define_component(key, schema) else {
+            return Ok(());
+        };
+        let (pointer, reason) = match error {
+            Error::Unsupported { pointer, reason } | Error::Invalid { pointer, reason } => {
+                (pointer, reason)
+            }
+            Error::DanglingRef { pointer, reference } => (
+                pointer,
+                format!("`$ref` {reference:?} does not resolve to anything in the document"),
+            ),
+            Error::RefCycle { pointer, chain } => (
+                pointer,
+                format!("`$ref` cycle with no schema in it: {}", chain.join(" -> ")),
+            ),
+            other => return Err(other),
+        };
+        let what = "the schema (read as any JSON value)";
+        if strict {
+            return Err(Error::LeftOut {
+                pointer,
+                what: what.into(),
+                reason,
+            });
+        }
+        self.leave_out(&pointer, what, &reason);
+        let name = self
+            .component_names
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| names::camel_ident(key, "T"));
+        self.types.insert(
+            name.clone(),
+            TypeDef::Alias(AliasDef {
+                name,
+                doc: None,
+                ty: TypeRef::Json,
+            }),
+        );
+        Ok(())
+    }
+
     pub(super) fn define_component(
         &mut self,
         key: &'a str,
@@ -127,6 +178,10 @@ impl<'a> Builder<'a> {
             self.define_int_enum(name, values, doc);
             return Ok(true);
         }
+        if let Some(inferred) = self.inferred_tags(schema, pointer) {
+            self.define_inferred_union(name, inferred, doc, pointer)?;
+            return Ok(true);
+        }
         if let Ok(plan) = self.untagged_plan(schema, pointer) {
             self.define_untagged(name, plan, doc, pointer)?;
             return Ok(true);
@@ -169,21 +224,7 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
     ) -> Result<bool, Error> {
         let base = pointer.as_str();
-        let schemas = self.spec.components.iter().flat_map(|c| c.schemas.iter());
-        let inheriting: Vec<&'a String> = schemas
-            .filter(|(_, schema)| {
-                match schema {
-                ReferenceOr::Item(Schema {
-                    schema_kind: SchemaKind::AllOf { all_of },
-                    ..
-                }) => all_of.iter().any(|member| {
-                    matches!(member, ReferenceOr::Reference { reference } if reference == base)
-                }),
-                _ => false,
-            }
-            })
-            .map(|(key, _)| key)
-            .collect();
+        let inheriting = self.heirs_of(base);
         let mapped = discriminator
             .mapping
             .values()
@@ -276,7 +317,7 @@ impl<'a> Builder<'a> {
     }
 
     /// A tagged union of `tagged` (tag, type) variants, named as the lock says.
-    fn insert_union(
+    pub(super) fn insert_union(
         &mut self,
         name: &str,
         tagged: Vec<(String, TypeRef)>,
@@ -687,6 +728,11 @@ impl<'a> Builder<'a> {
                 if self.is_decimal_union(schema, pointer) =>
             {
                 TypeRef::Decimal
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.inferred_tags(schema, pointer).is_some() =>
+            {
+                self.define_inline(hint, schema, pointer)?
             }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
                 match self.untagged_plan(schema, pointer) {

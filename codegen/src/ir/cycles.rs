@@ -143,13 +143,14 @@ pub(super) fn strongly_connected_components(edges: &[Vec<usize>]) -> Vec<usize> 
     component
 }
 
-/// `type A = Vec<A>` does not compile; such a document is reported, not emitted. An alias is
+/// `type A = Vec<A>` does not compile; such an alias is read as any JSON value instead (the
+/// builder notes it), the rest of the document emitted. An alias is
 /// on such a cycle when its strongly connected component in the alias → alias graph has more
 /// than one member or an edge to itself: linear, however long the aliases chain.
-pub(super) fn check_alias_cycles(
+pub(super) fn alias_cycles(
     types: &BTreeMap<String, TypeDef>,
     component_names: &BTreeMap<String, String>,
-) -> Result<(), Error> {
+) -> Vec<(String, String)> {
     fn named_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
         match ty {
             TypeRef::Named(name) => out.push(name),
@@ -187,6 +188,7 @@ pub(super) fn check_alias_cycles(
     for c in &component {
         *sizes.entry(*c).or_default() += 1;
     }
+    let mut cyclic_aliases = Vec::new();
     for (i, (name, _)) in aliases.iter().enumerate() {
         let own = component.get(i);
         let cyclic = own.is_some_and(|c| sizes.get(c).is_some_and(|size| *size > 1))
@@ -196,13 +198,11 @@ pub(super) fn check_alias_cycles(
                 .iter()
                 .find(|(_, rust_name)| rust_name == name)
                 .map_or(name.as_str(), |(key, _)| key.as_str());
-            return Err(Error::Unsupported {
-                pointer: Pointer::from_ref("#/components/schemas").join(key).to_string(),
-                reason: "a type that contains itself only through arrays or maps of itself (a recursive alias)".into(),
-            });
+            let pointer = Pointer::from_ref("#/components/schemas").join(key);
+            cyclic_aliases.push(((*name).clone(), pointer.to_string()));
         }
     }
-    Ok(())
+    cyclic_aliases
 }
 
 /// For every component key whose `$ref`-only chain ends in a schema, that schema's key. Each

@@ -47,43 +47,154 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// The object an `allOf` of several members stands for: every member's properties (a member
+    /// that is itself a composition flattened first, at any depth), later ones overriding
+    /// earlier ones, and every member's required names. `None`, with a note at the member, when
+    /// a member is not an object or the composition contains itself.
     pub(super) fn merge_all_of(
         &mut self,
         members: &'a [ReferenceOr<Schema>],
         pointer: &Pointer,
     ) -> Result<Option<ObjectParts<'a>>, Error> {
-        let mut merged = ObjectParts {
-            properties: Vec::new(),
-            required: BTreeSet::new(),
-            additional: None,
-        };
+        let mut merged = Merged::default();
         for (i, member) in members.iter().enumerate() {
             let member_pointer = pointer.join("allOf").join(i);
-            let schema = match SchemaAt::of(member) {
-                SchemaAt::Ref(reference) => self.component(reference, &member_pointer)?.1,
-                SchemaAt::Item(schema) => schema,
+            let target = self.member_target(member, &member_pointer)?;
+            let parts = match composition(target) {
+                Some(_) => self.flattened(target, &member_pointer)?,
+                None => object_parts(target).ok_or(NOT_AN_OBJECT),
             };
-            let Some(parts) = object_parts(schema) else {
-                self.note(
-                    &member_pointer,
-                    "`allOf` with a non-object member is lowered to serde_json::Value",
-                );
-                return Ok(None);
-            };
-            for (name, property) in parts.properties {
-                if let Some(slot) = merged
-                    .properties
-                    .iter_mut()
-                    .find(|(existing, _)| *existing == name)
-                {
-                    slot.1 = property;
-                } else {
-                    merged.properties.push((name, property));
+            match parts {
+                Ok(parts) => merged.add(parts),
+                Err(reason) => {
+                    self.note(&member_pointer, reason);
+                    return Ok(None);
                 }
             }
-            merged.required.extend(parts.required);
         }
-        Ok(Some(merged))
+        Ok(Some(merged.parts))
+    }
+
+    /// The schema an `allOf` member stands for, through `$ref`s and one-member `allOf`s.
+    pub(super) fn member_target(
+        &self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+    ) -> Result<&'a Schema, Error> {
+        let schema = self.resolve(SchemaAt::of(member), pointer)?;
+        self.through_single_all_of(schema, pointer)
+    }
+
+    /// The flattened object of a composition (an `allOf` of several members), worked out once
+    /// per schema and kept: without a stack of calls (a chain of thousands of levels is walked
+    /// by a loop), each composition merged once from its members' results, so a chain or tree
+    /// costs its size (times its fields), not its size squared in walks.
+    pub(super) fn flattened(
+        &mut self,
+        root: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<Result<ObjectParts<'a>, &'static str>, Error> {
+        let key = |schema: &Schema| std::ptr::from_ref(schema);
+        let mut stack: Vec<&'a Schema> = vec![root];
+        let mut open: HashSet<*const Schema> = HashSet::from([key(root)]);
+        while let Some(&top) = stack.last() {
+            if self.flattened.contains_key(&key(top)) {
+                stack.pop();
+                continue;
+            }
+            let members = composition(top).unwrap_or_default();
+            let mut targets = Vec::with_capacity(members.len());
+            let mut waiting = None;
+            let mut cyclic = false;
+            for member in members {
+                let target = self.member_target(member, pointer)?;
+                if composition(target).is_some() && !self.flattened.contains_key(&key(target)) {
+                    if open.contains(&key(target)) {
+                        cyclic = true;
+                        break;
+                    }
+                    waiting = Some(target);
+                    break;
+                }
+                targets.push(target);
+            }
+            if let Some(next) = waiting {
+                open.insert(key(next));
+                stack.push(next);
+                continue;
+            }
+            let result = if cyclic {
+                Err(CONTAINS_ITSELF)
+            } else {
+                let mut merged = Merged::default();
+                let mut result = Ok(());
+                for target in targets {
+                    let parts = match composition(target) {
+                        Some(_) => self
+                            .flattened
+                            .get(&key(target))
+                            .cloned()
+                            .unwrap_or(Err(CONTAINS_ITSELF)),
+                        None => object_parts(target).ok_or(NOT_AN_OBJECT),
+                    };
+                    match parts {
+                        Ok(parts) => merged.add(parts),
+                        Err(reason) => {
+                            result = Err(reason);
+                            break;
+                        }
+                    }
+                }
+                result.map(|()| merged.parts)
+            };
+            self.flattened.insert(key(top), result);
+            open.remove(&key(top));
+            stack.pop();
+        }
+        Ok(self
+            .flattened
+            .get(&key(root))
+            .cloned()
+            .unwrap_or(Err(CONTAINS_ITSELF)))
+    }
+
+    /// Every component that inherits from the component at `base` through `allOf` `$ref`s, at
+    /// any depth (`Dog: allOf [Mammal]`, `Mammal: allOf [Animal]`), in document order. The
+    /// index of who names whom is built once per generation.
+    pub(super) fn heirs_of(&mut self, base: &str) -> Vec<&'a String> {
+        let spec = self.spec;
+        let index = self.heirs.get_or_insert_with(|| {
+            let mut index: HashMap<&'a str, Vec<&'a String>> = HashMap::new();
+            for (key, schema) in spec.components.iter().flat_map(|c| c.schemas.iter()) {
+                let ReferenceOr::Item(Schema {
+                    schema_kind: SchemaKind::AllOf { all_of },
+                    ..
+                }) = schema
+                else {
+                    continue;
+                };
+                for member in all_of {
+                    if let ReferenceOr::Reference { reference } = member {
+                        index.entry(reference.as_str()).or_default().push(key);
+                    }
+                }
+            }
+            index
+        });
+        let mut found: HashSet<&'a String> = HashSet::new();
+        let mut queue: Vec<String> = vec![base.to_owned()];
+        while let Some(reference) = queue.pop() {
+            for heir in index.get(reference.as_str()).into_iter().flatten() {
+                if found.insert(heir) {
+                    queue.push(Pointer::to(&["components", "schemas", heir]));
+                }
+            }
+        }
+        spec.components
+            .iter()
+            .flat_map(|c| c.schemas.keys())
+            .filter(|key| found.contains(key))
+            .collect()
     }
 
     /// Follows one-member `allOf`s (through `$ref`s) to the schema they wrap. A chain that comes
@@ -106,5 +217,40 @@ impl<'a> Builder<'a> {
             schema = self.resolve(SchemaAt::of(single), pointer)?;
         }
         Ok(schema)
+    }
+}
+
+const NOT_AN_OBJECT: &str = "`allOf` with a non-object member is lowered to serde_json::Value";
+const CONTAINS_ITSELF: &str = "an `allOf` that contains itself is lowered to serde_json::Value";
+
+/// The members of an `allOf` of several members.
+fn composition(schema: &Schema) -> Option<&[ReferenceOr<Schema>]> {
+    match &schema.schema_kind {
+        SchemaKind::AllOf { all_of } if all_of.len() > 1 => Some(all_of),
+        _ => None,
+    }
+}
+
+/// Object parts merged member by member: a property named again replaces the earlier one in
+/// its place (found by name in constant time), required names add up.
+#[derive(Default)]
+struct Merged<'a> {
+    parts: ObjectParts<'a>,
+    index: HashMap<&'a str, usize>,
+}
+
+impl<'a> Merged<'a> {
+    fn add(&mut self, parts: ObjectParts<'a>) {
+        for (name, property) in parts.properties {
+            match self.index.get(name.as_str()) {
+                Some(&at) => self.parts.properties[at].1 = property,
+                None => {
+                    self.index
+                        .insert(name.as_str(), self.parts.properties.len());
+                    self.parts.properties.push((name, property));
+                }
+            }
+        }
+        self.parts.required.extend(parts.required);
     }
 }

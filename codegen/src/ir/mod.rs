@@ -26,6 +26,7 @@ mod access;
 pub(crate) mod areas;
 mod convert;
 mod cycles;
+mod infer;
 mod merge;
 mod naming;
 mod operations;
@@ -494,11 +495,13 @@ pub(crate) fn build(
         skipped: Vec::new(),
         one_sided: Vec::new(),
         inline_depth: 0,
+        flattened: HashMap::new(),
+        heirs: None,
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
             if selection.has_schema(key) {
-                builder.define_component(key, schema)?;
+                builder.define_component_or_leave_out(key, schema, config.strict)?;
             }
         }
     }
@@ -527,7 +530,24 @@ pub(crate) fn build(
     };
     prune_unreachable(&mut types, &operations, &roots);
     box_recursive_fields(&mut types);
-    check_alias_cycles(&types, &component_names)?;
+    for (name, pointer) in alias_cycles(&types, &component_names) {
+        let what = "the type (read as any JSON value)";
+        let reason = "it contains itself only through arrays or maps of itself (a recursive alias)";
+        if config.strict {
+            return Err(Error::LeftOut {
+                pointer,
+                what: what.into(),
+                reason: reason.into(),
+            });
+        }
+        if let Some(TypeDef::Alias(alias)) = types.get_mut(&name) {
+            alias.ty = TypeRef::Json;
+        }
+        builder.notes.push(Note {
+            pointer,
+            message: format!("{what} is left out: {reason}"),
+        });
+    }
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
@@ -595,6 +615,7 @@ impl<'s> SchemaAt<'s> {
 }
 
 /// The parts of an object schema a struct is built from.
+#[derive(Clone, Default)]
 struct ObjectParts<'s> {
     properties: Vec<(&'s String, &'s ReferenceOr<Box<Schema>>)>,
     required: BTreeSet<&'s str>,
@@ -628,6 +649,11 @@ struct Builder<'a> {
     /// Inline definitions open on the stack: an `allOf` that reaches itself through `$ref`s
     /// would otherwise nest inline structs without end.
     inline_depth: usize,
+    /// The object each composition (an `allOf` of several members) flattens to, or why it
+    /// does not: worked out once per schema (see `merge`).
+    flattened: HashMap<*const Schema, Result<ObjectParts<'a>, &'static str>>,
+    /// Who names whom as an `allOf` member, by reference: built on first use (see `merge`).
+    heirs: Option<HashMap<&'a str, Vec<&'a String>>>,
 }
 
 impl<'a> Builder<'a> {

@@ -135,14 +135,82 @@ fn is_hoistable(reference: &str) -> bool {
     pointer.split('/').any(|segment| segment == "schema")
 }
 
-/// The value a local `$ref` names, as written or percent-decoded.
+/// The value a local `$ref` names (made canonical by [`canonical_refs`] first).
 fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
-    let pointer = reference.strip_prefix('#')?;
-    root.pointer(pointer)
-        .or_else(|| root.pointer(&percent_decode(pointer)?))
+    root.pointer(reference.strip_prefix('#')?)
 }
 
-/// `%7B` → `{`: a URI fragment may escape what a JSON pointer holds as is.
+/// Writes every local `$ref` (and every discriminator `mapping` target) of the document as the
+/// JSON pointer it names: a URI fragment is percent-decoded first (RFC 3986; RFC 6901 §6), so
+/// `#/components/schemas/Model%20Info` names the key `Model Info` and `%7E1` is the pointer
+/// escape `~1` (a `/` in the key), which every later stage unescapes (`~1` → `/`, `~0` → `~`).
+/// The one place references are decoded: a fragment that only resolves as written (a key
+/// holding `%20` itself) stays as written.
+pub(super) fn canonical_refs(document: &mut Map<String, Value>) {
+    let root = Value::Object(std::mem::take(document));
+    let mut canonical: HashMap<String, String> = HashMap::new();
+    let mut references = Vec::new();
+    collect_refs(&root, &mut references);
+    collect_mapping_targets(&root, &mut references);
+    for reference in references {
+        if canonical.contains_key(&reference) {
+            continue;
+        }
+        let Some(decoded) = reference
+            .strip_prefix('#')
+            .and_then(percent_decode)
+            .map(|pointer| format!("#{pointer}"))
+        else {
+            continue;
+        };
+        let as_written = resolve(&root, &reference).is_some();
+        if !as_written || resolve(&root, &decoded).is_some() {
+            canonical.insert(reference, decoded);
+        }
+    }
+    let Value::Object(mut restored) = root else {
+        return;
+    };
+    if !canonical.is_empty() {
+        for value in restored.values_mut() {
+            rewrite_refs(value, &canonical);
+        }
+    }
+    *document = restored;
+}
+
+/// Every discriminator's `mapping` target in `value`, outside data keywords.
+fn collect_mapping_targets(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::Object(mapping)) = object
+                .get("discriminator")
+                .and_then(|discriminator| discriminator.get("mapping"))
+            {
+                found.extend(
+                    mapping
+                        .values()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned),
+                );
+            }
+            for (key, child) in object {
+                if !DATA_KEYS.contains(&key.as_str()) {
+                    collect_mapping_targets(child, found);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                collect_mapping_targets(item, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `%7B` → `{`: a URI fragment may escape what a JSON pointer holds as is. `None` when there
+/// is nothing to decode or the bytes decoded are not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
     if !text.contains('%') {
         return None;
@@ -211,6 +279,7 @@ fn collect_refs(value: &Value, found: &mut Vec<String>) {
     }
 }
 
+/// Rewrites every `$ref` (and discriminator `mapping` target) `renamed` names.
 fn rewrite_refs(value: &mut Value, renamed: &HashMap<String, String>) {
     match value {
         Value::Object(object) => {
@@ -219,6 +288,17 @@ fn rewrite_refs(value: &mut Value, renamed: &HashMap<String, String>) {
                     ("$ref", Value::String(reference)) => {
                         if let Some(new) = renamed.get(reference) {
                             *reference = new.clone();
+                        }
+                    }
+                    ("discriminator", Value::Object(discriminator)) => {
+                        if let Some(Value::Object(mapping)) = discriminator.get_mut("mapping") {
+                            for target in mapping.values_mut() {
+                                if let Value::String(target) = target
+                                    && let Some(new) = renamed.get(target)
+                                {
+                                    *target = new.clone();
+                                }
+                            }
                         }
                     }
                     (key, _) if DATA_KEYS.contains(&key) => {}
@@ -238,6 +318,63 @@ fn rewrite_refs(value: &mut Value, renamed: &HashMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn references_are_decoded_once_as_uri_fragments_then_pointers() {
+        let mut document = json!({
+            "components": {"schemas": {
+                "a b": {"type": "string"},
+                "c%20d": {"type": "string"},
+                "e/f": {"type": "string"},
+                "U": {
+                    "properties": {
+                        "space": {"$ref": "#/components/schemas/a%20b"},
+                        "literal": {"$ref": "#/components/schemas/c%20d"},
+                        "escaped": {"$ref": "#/components/schemas/e%7E1f"},
+                        "bad": {"$ref": "#/components/schemas/%zz"},
+                        "external": {"$ref": "other.yaml#/a%20b"},
+                        "data": {"example": {"$ref": "#/components/schemas/a%20b"}},
+                    },
+                    "discriminator": {"propertyName": "k", "mapping": {"x": "#/components/schemas/a%20b", "y": "b"}},
+                },
+            }},
+        });
+        let Value::Object(object) = &mut document else {
+            unreachable!()
+        };
+        canonical_refs(object);
+        let at = |pointer: &str| document.pointer(pointer).cloned();
+        let properties = "/components/schemas/U/properties";
+        assert_eq!(
+            at(&format!("{properties}/space/$ref")),
+            Some(json!("#/components/schemas/a b"))
+        );
+        assert_eq!(
+            at(&format!("{properties}/literal/$ref")),
+            Some(json!("#/components/schemas/c%20d"))
+        );
+        assert_eq!(
+            at(&format!("{properties}/escaped/$ref")),
+            Some(json!("#/components/schemas/e~1f"))
+        );
+        assert_eq!(
+            at(&format!("{properties}/bad/$ref")),
+            Some(json!("#/components/schemas/%zz"))
+        );
+        assert_eq!(
+            at(&format!("{properties}/external/$ref")),
+            Some(json!("other.yaml#/a%20b"))
+        );
+        assert_eq!(
+            at(&format!("{properties}/data/example/$ref")),
+            Some(json!("#/components/schemas/a%20b"))
+        );
+        assert_eq!(
+            at("/components/schemas/U/discriminator/mapping"),
+            Some(json!({"x": "#/components/schemas/a b", "y": "b"}))
+        );
+    }
 
     #[test]
     fn hoisted_keys_and_pointers() {

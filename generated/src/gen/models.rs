@@ -1170,8 +1170,8 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         concurrency_target: impl Into<Option<i64>>,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
@@ -1179,7 +1179,7 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
         target_in_flight_tokens: impl Into<Option<i64>>,
         max_scale_down_rate: impl Into<Option<f64>>,
         schedule_name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<String>,
         timezone: impl Into<String>,
         weekdays: impl Into<Option<Vec<String>>>,
@@ -1189,8 +1189,8 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
         end_minute: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             concurrency_target: concurrency_target.into(),
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
@@ -1198,7 +1198,7 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
             target_in_flight_tokens: target_in_flight_tokens.into(),
             max_scale_down_rate: max_scale_down_rate.into(),
             schedule_name: schedule_name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             timezone: timezone.into(),
             weekdays: weekdays.into(),
@@ -1262,9 +1262,9 @@ impl AuditLogEventAutoscalingSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -1272,9 +1272,9 @@ impl AuditLogEventAutoscalingSettingsV1 {
         max_scale_down_rate: impl Into<Option<f64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -1384,8 +1384,8 @@ impl AuditLogEventChainDeployedV1 {
         chain_name: impl Into<String>,
         chain_deployment_id: impl Into<String>,
         chain_deployment_name: impl Into<Option<String>>,
-        is_primary: impl Into<bool>,
-        publish: impl Into<bool>,
+        is_primary: bool,
+        publish: bool,
     ) -> Self {
         Self {
             event_type: event_type.into(),
@@ -1393,8 +1393,8 @@ impl AuditLogEventChainDeployedV1 {
             chain_name: chain_name.into(),
             chain_deployment_id: chain_deployment_id.into(),
             chain_deployment_name: chain_deployment_name.into(),
-            is_primary: is_primary.into(),
-            publish: publish.into(),
+            is_primary,
+            publish,
         }
     }
 }
@@ -1893,9 +1893,9 @@ impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -1913,9 +1913,9 @@ impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
         previous_settings: impl Into<Option<AuditLogEventAutoscalingSettingsV1>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2177,9 +2177,9 @@ impl AuditLogEventEnvironmentCreatedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -2203,9 +2203,9 @@ impl AuditLogEventEnvironmentCreatedV1 {
         event_type: impl Into<AuditLogEventEnvironmentCreatedV1EventType>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2383,9 +2383,9 @@ impl AuditLogEventEnvironmentSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -2404,9 +2404,9 @@ impl AuditLogEventEnvironmentSettingsV1 {
         ramp_up_step_size: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2514,9 +2514,9 @@ impl AuditLogEventEnvironmentUpdatedV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         schedules: impl Into<Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>>,
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -2542,9 +2542,9 @@ impl AuditLogEventEnvironmentUpdatedV1 {
     ) -> Self {
         Self {
             schedules: schedules.into(),
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2883,9 +2883,9 @@ impl AuditLogEventModelDeployedV1 {
         model_name: impl Into<String>,
         deployment_id: impl Into<String>,
         deployment_name: impl Into<String>,
-        scale_previous_to_zero: impl Into<bool>,
-        trusted: impl Into<bool>,
-        publish: impl Into<bool>,
+        scale_previous_to_zero: bool,
+        trusted: bool,
+        publish: bool,
         environment_name: impl Into<Option<String>>,
     ) -> Self {
         Self {
@@ -2894,9 +2894,9 @@ impl AuditLogEventModelDeployedV1 {
             model_name: model_name.into(),
             deployment_id: deployment_id.into(),
             deployment_name: deployment_name.into(),
-            scale_previous_to_zero: scale_previous_to_zero.into(),
-            trusted: trusted.into(),
-            publish: publish.into(),
+            scale_previous_to_zero,
+            trusted,
+            publish,
             environment_name: environment_name.into(),
         }
     }
@@ -3045,9 +3045,9 @@ impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         schedules: impl Into<Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>>,
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -3065,9 +3065,9 @@ impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     ) -> Self {
         Self {
             schedules: schedules.into(),
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -3512,7 +3512,7 @@ impl AuditLogEventModelDeploymentRetriedV1 {
         model_name: impl Into<String>,
         deployment_id: impl Into<String>,
         deployment_name: impl Into<String>,
-        retried: impl Into<bool>,
+        retried: bool,
     ) -> Self {
         Self {
             event_type: event_type.into(),
@@ -3520,7 +3520,7 @@ impl AuditLogEventModelDeploymentRetriedV1 {
             model_name: model_name.into(),
             deployment_id: deployment_id.into(),
             deployment_name: deployment_name.into(),
-            retried: retried.into(),
+            retried,
         }
     }
 }
@@ -4791,8 +4791,8 @@ impl AutoscalingScheduleSettingsRequestV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         concurrency_target: impl Into<Option<i64>>,
@@ -4801,8 +4801,74 @@ impl AutoscalingScheduleSettingsRequestV1 {
         max_scale_down_rate: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
+            autoscaling_window: autoscaling_window.into(),
+            scale_down_delay: scale_down_delay.into(),
+            concurrency_target: concurrency_target.into(),
+            target_utilization_percentage: target_utilization_percentage.into(),
+            target_in_flight_tokens: target_in_flight_tokens.into(),
+            max_scale_down_rate: max_scale_down_rate.into(),
+        }
+    }
+}
+
+/// Autoscaling settings applied by a schedule; a null value keeps the environment's own setting.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AutoscalingScheduleSettingsV1 {
+    /// Fewest replicas while the schedule applies.
+    pub min_replica: i64,
+    /// Most replicas while the schedule applies.
+    pub max_replica: i64,
+    /// Seconds of traffic looked at when scaling.
+    pub autoscaling_window: Option<i64>,
+    /// Seconds to wait before scaling down.
+    pub scale_down_delay: Option<i64>,
+    /// Concurrent requests per replica to aim for.
+    pub concurrency_target: Option<i64>,
+    /// Share of the concurrency target to aim for, in percent.
+    pub target_utilization_percentage: Option<i64>,
+    /// Tokens in flight per replica to aim for.
+    pub target_in_flight_tokens: Option<i64>,
+    /// Largest share of replicas, in percent, removed per scale-down step.
+    pub max_scale_down_rate: Option<i64>,
+}
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    AutoscalingScheduleSettingsV1,
+    [
+        min_replica = required("min_replica"),
+        max_replica = required("max_replica"),
+        autoscaling_window = optional("autoscaling_window"),
+        scale_down_delay = optional("scale_down_delay"),
+        concurrency_target = optional("concurrency_target"),
+        target_utilization_percentage = optional("target_utilization_percentage"),
+        target_in_flight_tokens = optional("target_in_flight_tokens"),
+        max_scale_down_rate = optional("max_scale_down_rate"),
+    ]
+);
+
+#[cfg(feature = "models")]
+impl AutoscalingScheduleSettingsV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        min_replica: i64,
+        max_replica: i64,
+        autoscaling_window: impl Into<Option<i64>>,
+        scale_down_delay: impl Into<Option<i64>>,
+        concurrency_target: impl Into<Option<i64>>,
+        target_utilization_percentage: impl Into<Option<i64>>,
+        target_in_flight_tokens: impl Into<Option<i64>>,
+        max_scale_down_rate: impl Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            min_replica,
+            max_replica,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             concurrency_target: concurrency_target.into(),
@@ -4901,23 +4967,23 @@ impl AutoscalingScheduleUpsertV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<AutoscalingScheduleCadenceV1>,
         weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
-        start_minute: impl Into<i64>,
-        end_minute: impl Into<i64>,
+        start_minute: i64,
+        end_minute: i64,
         autoscaling_settings: impl Into<AutoscalingScheduleSettingsRequestV1>,
     ) -> Self {
         Self {
             id: rt::Patch::Unchanged,
             name: name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             weekdays: weekdays.into(),
             start_hour: rt::Patch::Unchanged,
-            start_minute: start_minute.into(),
+            start_minute,
             end_hour: rt::Patch::Unchanged,
-            end_minute: end_minute.into(),
+            end_minute,
             autoscaling_settings: autoscaling_settings.into(),
         }
     }
@@ -4938,8 +5004,8 @@ impl AutoscalingScheduleUpsertV1 {
 
     /// Sets `start_hour`.
     #[must_use]
-    pub fn start_hour(mut self, value: impl Into<i64>) -> Self {
-        self.start_hour = rt::Patch::Set(value.into());
+    pub fn start_hour(mut self, value: i64) -> Self {
+        self.start_hour = rt::Patch::Set(value);
         self
     }
 
@@ -4952,8 +5018,8 @@ impl AutoscalingScheduleUpsertV1 {
 
     /// Sets `end_hour`.
     #[must_use]
-    pub fn end_hour(mut self, value: impl Into<i64>) -> Self {
-        self.end_hour = rt::Patch::Set(value.into());
+    pub fn end_hour(mut self, value: i64) -> Self {
+        self.end_hour = rt::Patch::Set(value);
         self
     }
 
@@ -4961,6 +5027,96 @@ impl AutoscalingScheduleUpsertV1 {
     #[must_use]
     pub fn clear_end_hour(mut self) -> Self {
         self.end_hour = rt::Patch::Clear;
+        self
+    }
+}
+
+/// A recurring window during which other autoscaling settings apply.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct AutoscalingScheduleV1 {
+    /// The schedule's ID.
+    pub id: String,
+    /// The schedule's name.
+    pub name: String,
+    /// Whether the schedule takes effect.
+    pub enabled: bool,
+    /// Whether the window repeats every day or every hour.
+    pub cadence: AutoscalingScheduleCadenceV1,
+    /// Days of the week the schedule runs on.
+    pub weekdays: Vec<AutoscalingScheduleWeekdayV1>,
+    /// Hour the window opens (daily schedules); null for hourly ones.
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
+    pub start_hour: Option<i64>,
+    /// Minute the window opens.
+    pub start_minute: i64,
+    /// Hour the window closes (daily schedules); null for hourly ones.
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
+    pub end_hour: Option<i64>,
+    /// Minute the window closes.
+    pub end_minute: i64,
+    /// The settings applied while the window is open.
+    pub autoscaling_settings: AutoscalingScheduleSettingsV1,
+}
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    AutoscalingScheduleV1,
+    [
+        id = required("id"),
+        name = required("name"),
+        enabled = required("enabled"),
+        cadence = required("cadence"),
+        weekdays = required("weekdays"),
+        start_hour = optional("start_hour"),
+        start_minute = required("start_minute"),
+        end_hour = optional("end_hour"),
+        end_minute = required("end_minute"),
+        autoscaling_settings = required("autoscaling_settings"),
+    ]
+);
+
+#[cfg(feature = "models")]
+impl AutoscalingScheduleV1 {
+    /// A value with these required fields and every optional one unset.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        enabled: bool,
+        cadence: impl Into<AutoscalingScheduleCadenceV1>,
+        weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
+        start_minute: i64,
+        end_minute: i64,
+        autoscaling_settings: impl Into<AutoscalingScheduleSettingsV1>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            enabled,
+            cadence: cadence.into(),
+            weekdays: weekdays.into(),
+            start_hour: None,
+            start_minute,
+            end_hour: None,
+            end_minute,
+            autoscaling_settings: autoscaling_settings.into(),
+        }
+    }
+
+    /// Sets `start_hour`.
+    #[must_use]
+    pub fn start_hour(mut self, value: i64) -> Self {
+        self.start_hour = Some(value);
+        self
+    }
+
+    /// Sets `end_hour`.
+    #[must_use]
+    pub fn end_hour(mut self, value: i64) -> Self {
+        self.end_hour = Some(value);
         self
     }
 }
@@ -5051,19 +5207,19 @@ rt::struct_deserialize!(
 impl AutoscalingSettingsV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
-        concurrency_target: impl Into<i64>,
+        concurrency_target: i64,
         target_utilization_percentage: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
-            concurrency_target: concurrency_target.into(),
+            concurrency_target,
             target_utilization_percentage: target_utilization_percentage.into(),
             target_in_flight_tokens: None,
             max_scale_down_rate: None,
@@ -5072,15 +5228,15 @@ impl AutoscalingSettingsV1 {
 
     /// Sets `target_in_flight_tokens`.
     #[must_use]
-    pub fn target_in_flight_tokens(mut self, value: impl Into<i64>) -> Self {
-        self.target_in_flight_tokens = Some(value.into());
+    pub fn target_in_flight_tokens(mut self, value: i64) -> Self {
+        self.target_in_flight_tokens = Some(value);
         self
     }
 
     /// Sets `max_scale_down_rate`.
     #[must_use]
-    pub fn max_scale_down_rate(mut self, value: impl Into<i64>) -> Self {
-        self.max_scale_down_rate = Some(value.into());
+    pub fn max_scale_down_rate(mut self, value: i64) -> Self {
+        self.max_scale_down_rate = Some(value);
         self
     }
 }
@@ -5143,14 +5299,14 @@ impl BillableResourceV1 {
     pub fn new(
         id: impl Into<String>,
         kind: impl Into<ResourceKind>,
-        is_deleted: impl Into<bool>,
+        is_deleted: bool,
     ) -> Self {
         Self {
             id: id.into(),
             kind: kind.into(),
             name: None,
             model_name: None,
-            is_deleted: is_deleted.into(),
+            is_deleted,
             instance_type: None,
             environment_name: None,
             chain_metadata: None,
@@ -5297,16 +5453,16 @@ impl DailyDedicatedUsageV1 {
         subtotal: impl Into<rt::Decimal>,
         compute_cost: impl Into<rt::Decimal>,
         surcharge_cost: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
-        inference_requests: impl Into<i64>,
+        minutes: i64,
+        inference_requests: i64,
     ) -> Self {
         Self {
             date: date.into(),
             subtotal: subtotal.into(),
             compute_cost: compute_cost.into(),
             surcharge_cost: surcharge_cost.into(),
-            minutes: minutes.into(),
-            inference_requests: inference_requests.into(),
+            minutes,
+            inference_requests,
         }
     }
 }
@@ -5347,16 +5503,16 @@ impl DailyModelApiUsageV1 {
     pub fn new(
         date: impl Into<rt::jiff::civil::Date>,
         subtotal: impl Into<rt::Decimal>,
-        input_tokens: impl Into<i64>,
-        output_tokens: impl Into<i64>,
-        cached_input_tokens: impl Into<i64>,
+        input_tokens: i64,
+        output_tokens: i64,
+        cached_input_tokens: i64,
     ) -> Self {
         Self {
             date: date.into(),
             subtotal: subtotal.into(),
-            input_tokens: input_tokens.into(),
-            output_tokens: output_tokens.into(),
-            cached_input_tokens: cached_input_tokens.into(),
+            input_tokens,
+            output_tokens,
+            cached_input_tokens,
         }
     }
 }
@@ -5391,12 +5547,12 @@ impl DailyTrainingUsageV1 {
     pub fn new(
         date: impl Into<rt::jiff::civil::Date>,
         subtotal: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             date: date.into(),
             subtotal: subtotal.into(),
-            minutes: minutes.into(),
+            minutes,
         }
     }
 }
@@ -5446,16 +5602,16 @@ impl DedicatedItemV1 {
         subtotal: impl Into<rt::Decimal>,
         compute_cost: impl Into<rt::Decimal>,
         surcharge_cost: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
-        inference_requests: impl Into<i64>,
+        minutes: i64,
+        inference_requests: i64,
     ) -> Self {
         Self {
             billable_resource: billable_resource.into(),
             subtotal: subtotal.into(),
             compute_cost: compute_cost.into(),
             surcharge_cost: surcharge_cost.into(),
-            minutes: minutes.into(),
-            inference_requests: inference_requests.into(),
+            minutes,
+            inference_requests,
             daily: None,
         }
     }
@@ -5506,13 +5662,13 @@ impl DedicatedUsageV1 {
         subtotal: impl Into<rt::Decimal>,
         credits_used: impl Into<rt::Decimal>,
         total: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             subtotal: subtotal.into(),
             credits_used: credits_used.into(),
             total: total.into(),
-            minutes: minutes.into(),
+            minutes,
             breakdown: None,
         }
     }
@@ -5657,10 +5813,10 @@ impl DeploymentV1 {
         created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
         model_id: impl Into<String>,
-        is_production: impl Into<bool>,
-        is_development: impl Into<bool>,
+        is_production: bool,
+        is_development: bool,
         status: impl Into<DeploymentStatusV1>,
-        active_replica_count: impl Into<i64>,
+        active_replica_count: i64,
         autoscaling_settings: impl Into<Option<AutoscalingSettingsV1>>,
         instance_type_name: impl Into<Option<String>>,
         environment: impl Into<Option<String>>,
@@ -5671,10 +5827,10 @@ impl DeploymentV1 {
             created_at: created_at.into(),
             name: name.into(),
             model_id: model_id.into(),
-            is_production: is_production.into(),
-            is_development: is_development.into(),
+            is_production,
+            is_development,
             status: status.into(),
-            active_replica_count: active_replica_count.into(),
+            active_replica_count,
             autoscaling_settings: autoscaling_settings.into(),
             instance_type_name: instance_type_name.into(),
             environment: environment.into(),
@@ -5740,7 +5896,7 @@ pub struct EnvironmentAutoscalingSchedulesV1 {
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub timezone: Option<String>,
     /// The schedules, recurring or one-time.
-    pub schedules: Vec<::serde_json::Value>,
+    pub schedules: Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>,
     /// The settings in force now and the schedule they come from, if known.
     pub applied_state: Option<AutoscalingScheduleStateV1>,
 }
@@ -5759,7 +5915,7 @@ rt::struct_deserialize!(
 impl EnvironmentAutoscalingSchedulesV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        schedules: impl Into<Vec<::serde_json::Value>>,
+        schedules: impl Into<Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>>,
         applied_state: impl Into<Option<AutoscalingScheduleStateV1>>,
     ) -> Self {
         Self {
@@ -5774,6 +5930,79 @@ impl EnvironmentAutoscalingSchedulesV1 {
     pub fn timezone(mut self, value: impl Into<String>) -> Self {
         self.timezone = Some(value.into());
         self
+    }
+}
+
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    /// `cadence` is `DAILY`.
+    Daily(AutoscalingScheduleV1),
+    /// `cadence` is `HOURLY`.
+    Hourly(AutoscalingScheduleV1),
+    /// `cadence` is `ONE_TIME`.
+    OneTime(OneTimeAutoscalingScheduleV1),
+    /// A `cadence` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+
+#[cfg(feature = "models")]
+impl EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "cadence";
+
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Daily(_) => Some("DAILY"),
+            Self::Hourly(_) => Some("HOURLY"),
+            Self::OneTime(_) => Some("ONE_TIME"),
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
+        }
+    }
+}
+
+#[cfg(feature = "models")]
+#[cfg(feature = "mock")]
+impl serde::Serialize for EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Daily(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "DAILY", payload)
+            }
+            Self::Hourly(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "HOURLY", payload)
+            }
+            Self::OneTime(payload) => {
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
+                    "ONE_TIME",
+                    payload,
+                )
+            }
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "models")]
+impl<'de> serde::Deserialize<'de> for EnvironmentAutoscalingSchedulesV1SchedulesItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value.tag(Self::TAG_PROPERTY) {
+            Some("DAILY") => value.decode().map(Self::Daily),
+            Some("HOURLY") => value.decode().map(Self::Hourly),
+            Some("ONE_TIME") => value.decode().map(Self::OneTime),
+            _ => Ok(Self::Unknown(value.into_value())),
+        }
     }
 }
 
@@ -5953,16 +6182,16 @@ rt::struct_deserialize!(
 impl GetModelMetricsResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
-        end_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
+        end_epoch_millis: i64,
         mode: impl Into<ModelMetricModeV1>,
         step_seconds: impl Into<Option<i64>>,
         metric_descriptors: impl Into<Vec<ModelMetricDescriptorV1>>,
         metric_values: impl Into<Vec<ModelMetricValueSetV1>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
-            end_epoch_millis: end_epoch_millis.into(),
+            start_epoch_millis,
+            end_epoch_millis,
             mode: mode.into(),
             step_seconds: step_seconds.into(),
             metric_descriptors: metric_descriptors.into(),
@@ -6046,11 +6275,11 @@ impl InProgressPromotionV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         status: impl Into<InProgressPromotionStatusV1>,
-        percent_traffic_to_new_version: impl Into<i64>,
+        percent_traffic_to_new_version: i64,
     ) -> Self {
         Self {
             status: status.into(),
-            percent_traffic_to_new_version: percent_traffic_to_new_version.into(),
+            percent_traffic_to_new_version,
             error_message: None,
             rolling_deploy: None,
         }
@@ -6065,8 +6294,8 @@ impl InProgressPromotionV1 {
 
     /// Sets `rolling_deploy`.
     #[must_use]
-    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
-        self.rolling_deploy = Some(value.into());
+    pub fn rolling_deploy(mut self, value: bool) -> Self {
+        self.rolling_deploy = Some(value);
         self
     }
 }
@@ -6113,18 +6342,18 @@ impl InstanceTypeV1 {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        memory_limit_mib: impl Into<i64>,
-        millicpu_limit: impl Into<i64>,
-        gpu_count: impl Into<i64>,
+        memory_limit_mib: i64,
+        millicpu_limit: i64,
+        gpu_count: i64,
         gpu_type: impl Into<Option<String>>,
         gpu_memory_limit_mib: impl Into<Option<i64>>,
     ) -> Self {
         Self {
             id: id.into(),
             name: name.into(),
-            memory_limit_mib: memory_limit_mib.into(),
-            millicpu_limit: millicpu_limit.into(),
-            gpu_count: gpu_count.into(),
+            memory_limit_mib,
+            millicpu_limit,
+            gpu_count,
             gpu_type: gpu_type.into(),
             gpu_memory_limit_mib: gpu_memory_limit_mib.into(),
         }
@@ -6210,17 +6439,17 @@ impl ModelApiItemV1 {
     pub fn new(
         model_name: impl Into<String>,
         subtotal: impl Into<rt::Decimal>,
-        input_tokens: impl Into<i64>,
-        output_tokens: impl Into<i64>,
-        cached_input_tokens: impl Into<i64>,
+        input_tokens: i64,
+        output_tokens: i64,
+        cached_input_tokens: i64,
     ) -> Self {
         Self {
             model_name: model_name.into(),
             model_family: None,
             subtotal: subtotal.into(),
-            input_tokens: input_tokens.into(),
-            output_tokens: output_tokens.into(),
-            cached_input_tokens: cached_input_tokens.into(),
+            input_tokens,
+            output_tokens,
+            cached_input_tokens,
             daily: None,
         }
     }
@@ -6474,11 +6703,11 @@ rt::struct_deserialize!(
 impl ModelMetricValueSetV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
         values: impl Into<Vec<Vec<Option<f64>>>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
+            start_epoch_millis,
             values: values.into(),
         }
     }
@@ -6531,7 +6760,7 @@ impl ModelV1 {
         id: impl Into<String>,
         created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
-        deployments_count: impl Into<i64>,
+        deployments_count: i64,
         production_deployment_id: impl Into<Option<String>>,
         development_deployment_id: impl Into<Option<String>>,
         instance_type_name: impl Into<String>,
@@ -6541,7 +6770,7 @@ impl ModelV1 {
             id: id.into(),
             created_at: created_at.into(),
             name: name.into(),
-            deployments_count: deployments_count.into(),
+            deployments_count,
             production_deployment_id: production_deployment_id.into(),
             development_deployment_id: development_deployment_id.into(),
             instance_type_name: instance_type_name.into(),
@@ -6575,6 +6804,89 @@ impl ModelsV1 {
     }
 }
 
+/// A single window, between two instants, with other autoscaling settings.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct OneTimeAutoscalingScheduleV1 {
+    /// The schedule's ID.
+    pub id: String,
+    /// The schedule's name.
+    pub name: String,
+    /// Whether the schedule takes effect.
+    pub enabled: bool,
+    /// Always `ONE_TIME`.
+    pub cadence: OneTimeAutoscalingScheduleV1Cadence,
+    /// When the window opens.
+    pub start_at: rt::jiff::Timestamp,
+    /// When the window closes.
+    pub end_at: rt::jiff::Timestamp,
+    /// The settings applied during the window.
+    pub autoscaling_settings: AutoscalingScheduleSettingsV1,
+}
+
+#[cfg(feature = "models")]
+rt::struct_deserialize!(
+    OneTimeAutoscalingScheduleV1,
+    [
+        id = required("id"),
+        name = required("name"),
+        enabled = required("enabled"),
+        cadence = required("cadence"),
+        start_at = required("start_at"),
+        end_at = required("end_at"),
+        autoscaling_settings = required("autoscaling_settings"),
+    ]
+);
+
+#[cfg(feature = "models")]
+impl OneTimeAutoscalingScheduleV1 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        enabled: bool,
+        cadence: impl Into<OneTimeAutoscalingScheduleV1Cadence>,
+        start_at: impl Into<rt::jiff::Timestamp>,
+        end_at: impl Into<rt::jiff::Timestamp>,
+        autoscaling_settings: impl Into<AutoscalingScheduleSettingsV1>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            enabled,
+            cadence: cadence.into(),
+            start_at: start_at.into(),
+            end_at: end_at.into(),
+            autoscaling_settings: autoscaling_settings.into(),
+        }
+    }
+}
+
+/// Always `ONE_TIME`.
+///
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "models")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum OneTimeAutoscalingScheduleV1Cadence {
+    /// `ONE_TIME`
+    OneTime,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "models")]
+rt::open_enum_impls!(
+    OneTimeAutoscalingScheduleV1Cadence,
+    Unknown,
+    [
+        OneTime = "ONE_TIME",
+    ]
+);
+
 /// Where a page sits in a longer listing.
 #[cfg(feature = "audit-logs")]
 #[derive(Debug, Clone, PartialEq)]
@@ -6600,11 +6912,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "audit-logs")]
 impl PaginationResponseV1 {
     /// A value with these required fields and every optional one unset.
-    pub fn new(has_more: impl Into<bool>) -> Self {
-        Self {
-            has_more: has_more.into(),
-            cursor: None,
-        }
+    pub fn new(has_more: bool) -> Self {
+        Self { has_more, cursor: None }
     }
 
     /// Sets `cursor`.
@@ -6700,15 +7009,15 @@ impl PromotionSettingsV1 {
 
     /// Sets `redeploy_on_promotion`.
     #[must_use]
-    pub fn redeploy_on_promotion(mut self, value: impl Into<bool>) -> Self {
-        self.redeploy_on_promotion = Some(value.into());
+    pub fn redeploy_on_promotion(mut self, value: bool) -> Self {
+        self.redeploy_on_promotion = Some(value);
         self
     }
 
     /// Sets `rolling_deploy`.
     #[must_use]
-    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
-        self.rolling_deploy = Some(value.into());
+    pub fn rolling_deploy(mut self, value: bool) -> Self {
+        self.rolling_deploy = Some(value);
         self
     }
 
@@ -6734,15 +7043,15 @@ impl PromotionSettingsV1 {
 
     /// Sets `ramp_up_while_promoting`.
     #[must_use]
-    pub fn ramp_up_while_promoting(mut self, value: impl Into<bool>) -> Self {
-        self.ramp_up_while_promoting = Some(value.into());
+    pub fn ramp_up_while_promoting(mut self, value: bool) -> Self {
+        self.ramp_up_while_promoting = Some(value);
         self
     }
 
     /// Sets `ramp_up_duration_seconds`.
     #[must_use]
-    pub fn ramp_up_duration_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.ramp_up_duration_seconds = Some(value.into());
+    pub fn ramp_up_duration_seconds(mut self, value: i64) -> Self {
+        self.ramp_up_duration_seconds = Some(value);
         self
     }
 }
@@ -6929,29 +7238,29 @@ impl RollingDeployConfigV1 {
 
     /// Sets `max_surge_percent`.
     #[must_use]
-    pub fn max_surge_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_surge_percent = Some(value.into());
+    pub fn max_surge_percent(mut self, value: i64) -> Self {
+        self.max_surge_percent = Some(value);
         self
     }
 
     /// Sets `max_unavailable_percent`.
     #[must_use]
-    pub fn max_unavailable_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_unavailable_percent = Some(value.into());
+    pub fn max_unavailable_percent(mut self, value: i64) -> Self {
+        self.max_unavailable_percent = Some(value);
         self
     }
 
     /// Sets `stabilization_time_seconds`.
     #[must_use]
-    pub fn stabilization_time_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.stabilization_time_seconds = Some(value.into());
+    pub fn stabilization_time_seconds(mut self, value: i64) -> Self {
+        self.stabilization_time_seconds = Some(value);
         self
     }
 
     /// Sets `replica_overhead_percent`.
     #[must_use]
-    pub fn replica_overhead_percent(mut self, value: impl Into<i64>) -> Self {
-        self.replica_overhead_percent = Some(value.into());
+    pub fn replica_overhead_percent(mut self, value: i64) -> Self {
+        self.replica_overhead_percent = Some(value);
         self
     }
 }
@@ -7013,12 +7322,12 @@ impl TrainingItemV1 {
     pub fn new(
         billable_resource: impl Into<BillableResourceV1>,
         subtotal: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             billable_resource: billable_resource.into(),
             subtotal: subtotal.into(),
-            minutes: minutes.into(),
+            minutes,
             daily: None,
         }
     }
@@ -7069,13 +7378,13 @@ impl TrainingUsageV1 {
         subtotal: impl Into<rt::Decimal>,
         credits_used: impl Into<rt::Decimal>,
         total: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             subtotal: subtotal.into(),
             credits_used: credits_used.into(),
             total: total.into(),
-            minutes: minutes.into(),
+            minutes,
             breakdown: None,
         }
     }
@@ -7290,8 +7599,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `min_replica`.
     #[must_use]
-    pub fn min_replica(mut self, value: impl Into<i64>) -> Self {
-        self.min_replica = rt::Patch::Set(value.into());
+    pub fn min_replica(mut self, value: i64) -> Self {
+        self.min_replica = rt::Patch::Set(value);
         self
     }
 
@@ -7304,8 +7613,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `max_replica`.
     #[must_use]
-    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
-        self.max_replica = rt::Patch::Set(value.into());
+    pub fn max_replica(mut self, value: i64) -> Self {
+        self.max_replica = rt::Patch::Set(value);
         self
     }
 
@@ -7318,8 +7627,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `autoscaling_window`.
     #[must_use]
-    pub fn autoscaling_window(mut self, value: impl Into<i64>) -> Self {
-        self.autoscaling_window = rt::Patch::Set(value.into());
+    pub fn autoscaling_window(mut self, value: i64) -> Self {
+        self.autoscaling_window = rt::Patch::Set(value);
         self
     }
 
@@ -7332,8 +7641,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `scale_down_delay`.
     #[must_use]
-    pub fn scale_down_delay(mut self, value: impl Into<i64>) -> Self {
-        self.scale_down_delay = rt::Patch::Set(value.into());
+    pub fn scale_down_delay(mut self, value: i64) -> Self {
+        self.scale_down_delay = rt::Patch::Set(value);
         self
     }
 
@@ -7346,8 +7655,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `concurrency_target`.
     #[must_use]
-    pub fn concurrency_target(mut self, value: impl Into<i64>) -> Self {
-        self.concurrency_target = rt::Patch::Set(value.into());
+    pub fn concurrency_target(mut self, value: i64) -> Self {
+        self.concurrency_target = rt::Patch::Set(value);
         self
     }
 
@@ -7360,8 +7669,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `target_utilization_percentage`.
     #[must_use]
-    pub fn target_utilization_percentage(mut self, value: impl Into<i64>) -> Self {
-        self.target_utilization_percentage = rt::Patch::Set(value.into());
+    pub fn target_utilization_percentage(mut self, value: i64) -> Self {
+        self.target_utilization_percentage = rt::Patch::Set(value);
         self
     }
 
@@ -7374,8 +7683,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `target_in_flight_tokens`.
     #[must_use]
-    pub fn target_in_flight_tokens(mut self, value: impl Into<i64>) -> Self {
-        self.target_in_flight_tokens = rt::Patch::Set(value.into());
+    pub fn target_in_flight_tokens(mut self, value: i64) -> Self {
+        self.target_in_flight_tokens = rt::Patch::Set(value);
         self
     }
 
@@ -7388,8 +7697,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `max_scale_down_rate`.
     #[must_use]
-    pub fn max_scale_down_rate(mut self, value: impl Into<i64>) -> Self {
-        self.max_scale_down_rate = rt::Patch::Set(value.into());
+    pub fn max_scale_down_rate(mut self, value: i64) -> Self {
+        self.max_scale_down_rate = rt::Patch::Set(value);
         self
     }
 
@@ -7609,8 +7918,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `redeploy_on_promotion`.
     #[must_use]
-    pub fn redeploy_on_promotion(mut self, value: impl Into<bool>) -> Self {
-        self.redeploy_on_promotion = rt::Patch::Set(value.into());
+    pub fn redeploy_on_promotion(mut self, value: bool) -> Self {
+        self.redeploy_on_promotion = rt::Patch::Set(value);
         self
     }
 
@@ -7623,8 +7932,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `rolling_deploy`.
     #[must_use]
-    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
-        self.rolling_deploy = rt::Patch::Set(value.into());
+    pub fn rolling_deploy(mut self, value: bool) -> Self {
+        self.rolling_deploy = rt::Patch::Set(value);
         self
     }
 
@@ -7671,8 +7980,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `ramp_up_while_promoting`.
     #[must_use]
-    pub fn ramp_up_while_promoting(mut self, value: impl Into<bool>) -> Self {
-        self.ramp_up_while_promoting = rt::Patch::Set(value.into());
+    pub fn ramp_up_while_promoting(mut self, value: bool) -> Self {
+        self.ramp_up_while_promoting = rt::Patch::Set(value);
         self
     }
 
@@ -7685,8 +7994,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `ramp_up_duration_seconds`.
     #[must_use]
-    pub fn ramp_up_duration_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.ramp_up_duration_seconds = rt::Patch::Set(value.into());
+    pub fn ramp_up_duration_seconds(mut self, value: i64) -> Self {
+        self.ramp_up_duration_seconds = rt::Patch::Set(value);
         self
     }
 
@@ -7808,8 +8117,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `max_surge_percent`.
     #[must_use]
-    pub fn max_surge_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_surge_percent = rt::Patch::Set(value.into());
+    pub fn max_surge_percent(mut self, value: i64) -> Self {
+        self.max_surge_percent = rt::Patch::Set(value);
         self
     }
 
@@ -7822,8 +8131,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `max_unavailable_percent`.
     #[must_use]
-    pub fn max_unavailable_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_unavailable_percent = rt::Patch::Set(value.into());
+    pub fn max_unavailable_percent(mut self, value: i64) -> Self {
+        self.max_unavailable_percent = rt::Patch::Set(value);
         self
     }
 
@@ -7836,8 +8145,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `stabilization_time_seconds`.
     #[must_use]
-    pub fn stabilization_time_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.stabilization_time_seconds = rt::Patch::Set(value.into());
+    pub fn stabilization_time_seconds(mut self, value: i64) -> Self {
+        self.stabilization_time_seconds = rt::Patch::Set(value);
         self
     }
 
@@ -7850,8 +8159,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `replica_overhead_percent`.
     #[must_use]
-    pub fn replica_overhead_percent(mut self, value: impl Into<i64>) -> Self {
-        self.replica_overhead_percent = rt::Patch::Set(value.into());
+    pub fn replica_overhead_percent(mut self, value: i64) -> Self {
+        self.replica_overhead_percent = rt::Patch::Set(value);
         self
     }
 

@@ -8,6 +8,7 @@ mod client;
 mod conformance;
 mod consumer_ops;
 mod consumers;
+mod documents;
 mod fleet;
 mod golden;
 mod hostile;

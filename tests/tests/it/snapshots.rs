@@ -73,6 +73,11 @@ fn index_mapped() {
 }
 
 #[test]
+fn inheritance() {
+    check("inheritance");
+}
+
+#[test]
 fn media() {
     check("media");
 }
@@ -100,6 +105,11 @@ fn recursion() {
 #[test]
 fn salvage() {
     check("salvage");
+}
+
+#[test]
+fn tagged() {
+    check("tagged");
 }
 
 #[test]

@@ -1,0 +1,147 @@
+//! Unions their members' own values tell apart (no `discriminator`): when every member is an
+//! object holding one property whose `enum`/`const` values differ from every other member's,
+//! that property is the tag, and the union is a tagged enum decoded by it (one variant per
+//! value), not trial and error and not `serde_json::Value`.
+
+use std::collections::BTreeSet;
+
+use openapiv3::{Discriminator, ReferenceOr, Schema, SchemaKind};
+
+use super::convert::{object_parts, plain_union_members, string_enum};
+use super::{Builder, ObjectParts, SchemaAt};
+use crate::Error;
+use crate::error::Pointer;
+
+/// The tag a union's members imply: the property, and each member's values of it.
+pub(super) struct InferredTags<'a> {
+    /// The keyword the members stand under (`oneOf` or `anyOf`).
+    keyword: &'static str,
+    /// The property every member holds with values of its own.
+    property: String,
+    /// Each member, by index, with its values of the property.
+    members: Vec<(usize, &'a ReferenceOr<Schema>, Vec<&'a str>)>,
+}
+
+impl<'a> Builder<'a> {
+    /// The tag the members of a plain union imply, if one does: the first property (in the
+    /// first member's order) that every member holds as a string `enum`/`const`, with no value
+    /// in two members; one every member requires is preferred, as a value without it can only
+    /// be the fallback.
+    pub(super) fn inferred_tags(
+        &mut self,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Option<InferredTags<'a>> {
+        let (keyword, members) = plain_union_members(schema)?;
+        if members.len() < 2 {
+            return None;
+        }
+        let mut objects: Vec<ObjectParts<'a>> = Vec::with_capacity(members.len());
+        for member in members {
+            objects.push(self.member_object(member, pointer)?);
+        }
+        let candidates: Vec<&'a String> = objects[0]
+            .properties
+            .iter()
+            .map(|(name, _)| *name)
+            .collect();
+        let mut fallback = None;
+        for name in candidates {
+            let mut seen: BTreeSet<&str> = BTreeSet::new();
+            let mut values_per_member = Vec::with_capacity(members.len());
+            let mut required_everywhere = true;
+            for object in &objects {
+                let Some(values) = self.property_values(object, name, pointer) else {
+                    values_per_member.clear();
+                    break;
+                };
+                if values.iter().any(|value| !seen.insert(value)) {
+                    values_per_member.clear();
+                    break;
+                }
+                required_everywhere &= object.required.contains(name.as_str());
+                values_per_member.push(values);
+            }
+            if values_per_member.len() != members.len() {
+                continue;
+            }
+            let inferred = InferredTags {
+                keyword,
+                property: name.clone(),
+                members: members
+                    .iter()
+                    .enumerate()
+                    .zip(values_per_member)
+                    .map(|((i, member), values)| (i, member, values))
+                    .collect(),
+            };
+            if required_everywhere {
+                return Some(inferred);
+            }
+            fallback.get_or_insert(inferred);
+        }
+        fallback
+    }
+
+    /// The object a union member stands for (through `$ref`s, one-member `allOf`s and
+    /// compositions), if it is one.
+    fn member_object(
+        &mut self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+    ) -> Option<ObjectParts<'a>> {
+        let target = self.member_target(member, pointer).ok()?;
+        match &target.schema_kind {
+            SchemaKind::AllOf { all_of } if all_of.len() > 1 => {
+                self.flattened(target, pointer).ok()?.ok()
+            }
+            _ => object_parts(target),
+        }
+        .filter(|parts| !parts.properties.is_empty())
+    }
+
+    /// The string values a property of `object` is limited to (`enum`, or `const`), if it is.
+    fn property_values(
+        &self,
+        object: &ObjectParts<'a>,
+        name: &str,
+        pointer: &Pointer,
+    ) -> Option<Vec<&'a str>> {
+        let (_, property) = object
+            .properties
+            .iter()
+            .find(|(key, _)| key.as_str() == name)?;
+        let schema = self.resolve(SchemaAt::of_boxed(property), pointer).ok()?;
+        let schema = self.through_single_all_of(schema, pointer).ok()?;
+        string_enum(schema)
+    }
+
+    /// A union tagged by the property its members imply: a variant per value, each holding its
+    /// member's type.
+    pub(super) fn define_inferred_union(
+        &mut self,
+        name: &str,
+        inferred: InferredTags<'a>,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        // Reserve the name first: a member may refer back to the union.
+        self.reserve(name);
+        let mut tagged = Vec::new();
+        for (index, member, values) in inferred.members {
+            let member_pointer = pointer.join(inferred.keyword).join(index);
+            let first = values.first().copied().unwrap_or_default();
+            let hint = format!("{name}{}", crate::names::camel_ident(first, "V"));
+            let (ty, _) = self.type_of(SchemaAt::of(member), &hint, &member_pointer)?;
+            for value in values {
+                tagged.push((value.to_owned(), ty.clone()));
+            }
+        }
+        let discriminator = Discriminator {
+            property_name: inferred.property,
+            ..Discriminator::default()
+        };
+        self.insert_union(name, tagged, &discriminator, doc);
+        Ok(())
+    }
+}

@@ -1,0 +1,333 @@
+//! Real-world documents, each class as a compact fixture in `tests/fixtures/documents/`: what
+//! one bad place used to refuse is mended there with a note (strict mode still refuses), and
+//! the rest generates; the slow tier compiles every fixture with zero warnings (in the hostile
+//! batch, [`FIXTURES`]).
+
+use baseten_codegen::{Error, Input, Output};
+use baseten_tests::tests_dir;
+
+/// Every fixture of this module (under `tests/fixtures/`), compiled by the hostile batch; those
+/// under `specs/` are compiled snapshots too, which the wire checks here drive.
+pub(crate) const FIXTURES: &[&str] = &[
+    "documents/spoiled",
+    "documents/refs",
+    "specs/inheritance",
+    "specs/tagged",
+];
+
+/// The text of `tests/fixtures/<name>.yaml`.
+pub(crate) fn fixture(name: &str) -> String {
+    let path = tests_dir().join(format!("fixtures/{name}.yaml"));
+    std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+fn generate(spec: &str, config: &str) -> Result<Output, Error> {
+    let input = Input {
+        spec_path: "documents.yaml",
+        spec_text: spec,
+        config_text: Some(config),
+    };
+    baseten_codegen::generate(&input)
+}
+
+/// The notes a fixture gives, as `pointer: message` lines.
+fn notes(name: &str) -> Vec<String> {
+    let output = generate(&fixture(&format!("documents/{name}")), "")
+        .unwrap_or_else(|error| panic!("{name}: {error}"));
+    output.notes.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn one_bad_field_spoils_only_itself() {
+    let notes = notes("spoiled");
+    let deep = "#/components/schemas/Deep/properties/tree/properties/a/properties/b/properties/c/properties/d/properties/e/properties/f/properties/g/properties/h/properties/i/properties/j/properties/k/properties/l/properties/m";
+    let expected = [
+        "#/info/title: `title` 1.5 is read as the text \"1.5\"".to_owned(),
+        "#/info/version: `info` has no `version`; \"0.0.0\" is used".to_owned(),
+        "#/info/license: `info.license` is left out: /license: missing field `name`".to_owned(),
+        "#/info/contact: `info.contact` is left out: /contact: invalid type: integer `3`, expected struct Contact".to_owned(),
+        "#/servers/1: server 1 is left out: missing field `url`".to_owned(),
+        "#/tags: `tags` is left out: must be a list, found an object".to_owned(),
+        "#/security/0: security requirement 0 is left out: invalid type: sequence, expected a map".to_owned(),
+        "#/externalDocs: `externalDocs` is left out: missing field `url`".to_owned(),
+        format!("{deep}: the schema (read as any JSON value) is left out: {deep}/properties is nested more than 32 levels deep"),
+        "#/components/schemas/Loop: the schema (read as any JSON value) is left out: `$ref` cycle with no schema in it: #/components/schemas/Loop2 -> #/components/schemas/Loop -> #/components/schemas/Loop2".to_owned(),
+    ];
+    for line in &expected {
+        assert!(notes.contains(line), "missing {line}\nin {notes:#?}");
+    }
+}
+
+#[test]
+fn strict_mode_refuses_the_first_spoiled_place() {
+    match generate(&fixture("documents/spoiled"), "strict: true") {
+        Err(Error::LeftOut { pointer, .. }) => assert_eq!(pointer, "#/info/version"),
+        other => panic!("{:?}", other.map(|output| output.notes)),
+    }
+}
+
+#[test]
+fn the_rest_of_a_spoiled_document_is_typed() {
+    let output =
+        generate(&fixture("documents/spoiled"), "").unwrap_or_else(|error| panic!("{error}"));
+    let models = &output.files["models.rs"];
+    assert!(
+        models.contains("pub struct DeepTreeAbCdEfGhIjKl {"),
+        "{models}"
+    );
+    assert!(
+        models.contains("pub m: Option<::serde_json::Value>,"),
+        "{models}"
+    );
+    assert!(output.files["operations.rs"].contains("pub async fn get_deep"));
+}
+
+#[test]
+fn percent_encoded_and_escaped_refs_resolve_everywhere() {
+    let output = generate(&fixture("documents/refs"), "").unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(notes, Vec::<String>::new());
+    let models = &output.files["models.rs"];
+    for field in [
+        "pub id: ModelId,",
+        "pub owner: CD,",
+        "pub pet: PetKind,",
+        "pub limits: Option<AB>,",
+        "pub share: Option<Box<T100>>,",
+    ] {
+        assert!(models.contains(field), "{field} in\n{models}");
+    }
+    // The discriminator's mapping names `Cat Pet` through `%20`: a tagged variant, not the
+    // fallback.
+    assert!(models.contains("Cat(CatPet)"), "{models}");
+    let operations = &output.files["operations.rs"];
+    assert!(
+        operations.contains("pub async fn post_model"),
+        "{operations}"
+    );
+}
+
+/// A response typed as the base of a two-level hierarchy decodes as the subtype its tag names,
+/// with the fields of every level, and a subtype two levels down with no mapping entry is
+/// tagged by its key.
+#[tokio::test]
+async fn inherited_fields_decode_at_every_level() {
+    use baseten_tests::snapshots::inheritance::Client;
+    use baseten_tests::snapshots::inheritance::models::Animal;
+    use wiremock::matchers::path;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let server = MockServer::start().await;
+    let respond = |at: &str, body: serde_json::Value| {
+        Mock::given(path(at.to_owned()))
+            .respond_with(ResponseTemplate::new(200).set_body_json(body))
+    };
+    respond(
+        "/v1/animals/p",
+        serde_json::json!({"kind": "puppy", "name": "Rex", "legs": 4, "barks": true, "age_weeks": 9}),
+    )
+    .mount(&server)
+    .await;
+    respond(
+        "/v1/animals/k",
+        serde_json::json!({"kind": "Kitten", "name": "Tom", "legs": 4, "indoor": "mostly", "weeks": 3}),
+    )
+    .mount(&server)
+    .await;
+    let client = Client::builder()
+        .api_key("inheritance-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    match client.get_animal("p").await {
+        Ok(Animal::Puppy(puppy)) => {
+            assert_eq!(
+                (
+                    puppy.name.as_str(),
+                    puppy.legs,
+                    puppy.barks,
+                    puppy.age_weeks
+                ),
+                ("Rex", 4, Some(true), 9)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match client.get_animal("k").await {
+        Ok(Animal::Kitten(kitten)) => {
+            assert_eq!(kitten.indoor.as_deref(), Some("mostly"));
+            assert_eq!((kitten.legs, kitten.weeks), (4, Some(3)));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `allOf` chains thousands deep, and trees, flatten into structs with every inherited field,
+/// with no note about non-object members. Every level is a composition; one in 100 adds a field
+/// (a field at every level makes the output itself, not the flattening, quadratic).
+#[test]
+fn deep_inheritance_chains_and_trees_are_structs() {
+    const LEVELS: usize = 2_000;
+    const EVERY: usize = 100;
+    let mut spec = String::from(
+        "openapi: 3.1.0\ninfo: {title: chain, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    L0: {type: object, required: [f0], properties: {f0: {type: string}}}\n",
+    );
+    for level in 1..LEVELS {
+        let own = if level % EVERY == 0 {
+            format!("{{type: object, properties: {{f{level}: {{type: integer}}}}}}")
+        } else {
+            "{type: object, description: nothing new}".to_owned()
+        };
+        spec.push_str(&format!(
+            "    L{level}: {{allOf: [{{$ref: '#/components/schemas/L{}'}}, {own}]}}\n",
+            level - 1
+        ));
+    }
+    // A tree: `Both` inherits from two chains at once, one of them through an inline wrapper.
+    spec.push_str(&format!(
+        "    Both: {{allOf: [{{$ref: '#/components/schemas/L3'}}, {{allOf: [{{$ref: '#/components/schemas/L{}'}}]}}, {{properties: {{own: {{type: boolean}}}}}}]}}\n",
+        LEVELS - 1
+    ));
+    let input = Input {
+        spec_path: "chain.yaml",
+        spec_text: &spec,
+        config_text: None,
+    };
+    let (api, notes) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(notes, Vec::new());
+    let fields = |name: &str| match api.types.get(name) {
+        Some(baseten_codegen::ir::TypeDef::Struct(def)) => def.fields.len(),
+        other => panic!("{name} is {other:?}"),
+    };
+    for level in [1, 2, 99, 100, 101, 1_000, LEVELS - 1] {
+        assert_eq!(fields(&format!("L{level}")), 1 + level / EVERY, "L{level}");
+    }
+    assert_eq!(fields("Both"), 1 + (LEVELS - 1) / EVERY + 1);
+}
+
+/// A member that really is not an object is said once, at its place; a composition that
+/// contains itself is said once too, and neither refuses the document.
+#[test]
+fn a_composition_that_cannot_be_a_struct_is_noted_once() {
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    \
+                S: {allOf: [{type: object, properties: {a: {type: string}}}, {type: string}]}\n    \
+                A: {allOf: [{$ref: '#/components/schemas/B'}, {properties: {a: {type: string}}}]}\n    \
+                B: {allOf: [{$ref: '#/components/schemas/A'}, {properties: {b: {type: string}}}]}\n";
+    let input = Input {
+        spec_path: "t.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let (_, notes) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/components/schemas/S/allOf/1: `allOf` with a non-object member is lowered to serde_json::Value",
+            "#/components/schemas/A/allOf/0: an `allOf` that contains itself is lowered to serde_json::Value",
+            "#/components/schemas/B/allOf/0: an `allOf` that contains itself is lowered to serde_json::Value",
+        ]
+    );
+}
+
+/// Unions told apart by a property's values decode by that property alone, into the member it
+/// names, and are written back as they came.
+#[tokio::test]
+async fn inferred_tags_decode_and_encode_exactly() {
+    use baseten_tests::snapshots::tagged::Client;
+    use baseten_tests::snapshots::tagged::models::{
+        Cadence, SchedulesSchedulesItem as Item, SchedulesShape,
+    };
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let body = serde_json::json!({
+        "schedules": [
+            {"cadence": "HOURLY", "start_minute": 5},
+            {"cadence": "ONE_TIME", "start_at": "2026-01-01T00:00:00Z"},
+            {"cadence": "DAILY", "start_minute": 0},
+            {"cadence": "WEEKLY", "day": 3},
+        ],
+        "shape": {"radius": 2.5},
+    });
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(&body))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("tagged-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let got = client
+        .get_schedules()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    match got.schedules.as_slice() {
+        [
+            Item::Hourly(hourly),
+            Item::OneTime(once),
+            Item::Daily(daily),
+            Item::Unknown(unknown),
+        ] => {
+            assert_eq!(
+                (hourly.cadence.clone(), hourly.start_minute),
+                (Cadence::Hourly, 5)
+            );
+            assert_eq!(once.start_at, "2026-01-01T00:00:00Z");
+            assert_eq!(daily.cadence, Cadence::Daily);
+            assert_eq!(*unknown, body["schedules"][3]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A member whose tag property is optional and absent is the fallback, kept whole.
+    assert!(matches!(&got.shape, Some(SchedulesShape::Unknown(value)) if *value == body["shape"]));
+    client
+        .put_schedules(&got)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent: serde_json::Value = serde_json::from_slice(&requests[1].body).unwrap_or_default();
+    assert_eq!(sent, body);
+}
+
+/// The newest published document: no union, composition or schema of it is left as
+/// `serde_json::Value` (free-form objects, which the document says hold anything, stay maps).
+#[test]
+fn the_newest_baseten_document_has_no_structural_value() {
+    let Some(specs) = baseten_tests::shared_dir("specs") else {
+        return;
+    };
+    let newest = baseten_tests::files_with_extension(&specs, "json")
+        .into_iter()
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("baseten-management-"))
+        })
+        .max()
+        .unwrap_or_else(|| panic!("no document in {}", specs.display()));
+    let text = std::fs::read_to_string(&newest).unwrap_or_else(|error| panic!("{error}"));
+    let output = generate(&text, "").unwrap_or_else(|error| panic!("{error}"));
+    let structural: Vec<String> = output
+        .notes
+        .iter()
+        .filter(|note| {
+            note.message.contains("serde_json::Value") || note.message.contains("any JSON value")
+        })
+        .filter(|note| {
+            !note
+                .message
+                .starts_with("a free-form object (no declared properties)")
+        })
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(structural, Vec::<String>::new(), "{}", newest.display());
+    let models = &output.files["models.rs"];
+    assert!(models.contains("pub schedules: Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>,"));
+    assert!(models.contains("OneTime(OneTimeAutoscalingScheduleV1),"));
+}
