@@ -612,6 +612,27 @@ mod tests {
     }
 
     #[test]
+    fn a_stale_answer_only_ever_raises_the_estimate() {
+        let cut = Instant::now();
+        let mut cubic = Cubic {
+            rate: 1.0,
+            last_max_rate: 10.0,
+            last_throttle: cut,
+        };
+        // Sent after the cut: news, not stale.
+        assert!(!cubic.learn_from_stale(cut + Duration::from_millis(1), 50.0));
+        assert_eq!((cubic.rate, cubic.last_max_rate), (1.0, 10.0));
+        // Sent at the very moment of the cut: stale. Admitting as much as known: no change.
+        assert!(cubic.learn_from_stale(cut, 10.0));
+        assert_eq!((cubic.rate, cubic.last_max_rate), (1.0, 10.0));
+        // Admitting more: the estimate rises, and the rate with it.
+        let before = cut.checked_sub(Duration::from_millis(1)).unwrap_or(cut);
+        assert!(cubic.learn_from_stale(before, 20.0));
+        assert_eq!(cubic.last_max_rate, 20.0);
+        assert!((cubic.rate - 14.0).abs() < 1e-9, "{}", cubic.rate);
+    }
+
+    #[test]
     fn absurd_waits_and_rates_saturate() {
         let now = Instant::now();
         let mut state = EndpointState::new(now);
