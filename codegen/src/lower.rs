@@ -18,6 +18,7 @@ use crate::error::Pointer;
 use crate::{Error, Note};
 
 mod compose;
+mod content;
 mod refs;
 mod salvage;
 mod spoiled;
@@ -787,6 +788,7 @@ impl Lowerer {
         self.null_members(object, pointer);
         single_members(object);
         compose::fold_all_of_siblings(object);
+        content::content_formats(object);
         typed_const_members(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);

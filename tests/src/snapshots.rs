@@ -31,4 +31,5 @@ snapshot!(recursion);
 snapshot!(salvage);
 snapshot!(tagged);
 snapshot!(types);
+snapshot!(uploads);
 snapshot!(wire);

@@ -118,6 +118,11 @@ fn types() {
 }
 
 #[test]
+fn uploads() {
+    check("uploads");
+}
+
+#[test]
 fn wire() {
     check("wire");
 }
