@@ -31,6 +31,7 @@ mod merge;
 mod naming;
 mod operations;
 mod prune;
+mod twins;
 
 pub(crate) use self::prune::reachable;
 
@@ -519,6 +520,13 @@ pub(crate) fn build(
     {
         return Err(first.clone());
     }
+    twins::split_by_direction(
+        &mut builder.types,
+        &mut operations,
+        &mut builder.one_sided,
+        &mut builder.type_names,
+        &mut builder.variant_names,
+    );
     let builder_names = (
         builder.type_names,
         builder.variant_names,

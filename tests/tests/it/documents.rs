@@ -14,6 +14,7 @@ pub(crate) const FIXTURES: &[&str] = &[
     "specs/inheritance",
     "specs/tagged",
     "specs/uploads",
+    "specs/twins",
 ];
 
 /// The text of `tests/fixtures/<name>.yaml`.
@@ -519,4 +520,78 @@ async fn uploads_send_bytes_byte_for_byte() {
     assert_eq!(import[1].content, [0xef, 0xbb, 0xbf, b'a', 0xff]);
     assert_eq!(content_type(4), "application/octet-stream");
     assert_eq!(requests[4].body, page_two);
+}
+
+/// A type both directions use, with required `readOnly`/`writeOnly` and optional nullable
+/// fields, is two: the request twin requires what the server requires (and can send an
+/// explicit `null`), the response type requires what the server always sends and never fails
+/// on what it omits; a shared type holding one, and a request-only one, use the twin.
+#[tokio::test]
+async fn request_and_response_twins_keep_each_side_exact() {
+    use baseten_tests::snapshots::twins::Client;
+    use baseten_tests::snapshots::twins::models::{Invite, TeamRequest, UserRequest};
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let server = MockServer::start().await;
+    // The response omits the writeOnly password, as servers do.
+    Mock::given(method("POST"))
+        .and(path("/v1/users"))
+        .respond_with(
+            ResponseTemplate::new(201)
+                .set_body_json(serde_json::json!({"id": "u1", "name": "Ada", "nickname": null})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .and(path("/v1/teams"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "name": "core",
+            "members": [{"id": "u1", "name": "Ada"}],
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("twins-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    // `new` takes the writeOnly password (required to send), not the readOnly id.
+    let user = UserRequest::new("Ada", "s3cret").clear_nickname();
+    let created = client
+        .post_users(&user)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        (created.id.as_str(), created.password.as_deref()),
+        ("u1", None)
+    );
+    let team = TeamRequest::new("core", vec![UserRequest::new("Ada", "pw")]);
+    let got = client
+        .put_teams(&team)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(got.members[0].id, "u1");
+    client
+        .post_invites(&Invite::new(UserRequest::new("Bo", "pw2")))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent = |i: usize| serde_json::from_slice::<serde_json::Value>(&requests[i].body).ok();
+    assert_eq!(
+        sent(0),
+        Some(serde_json::json!({"name": "Ada", "password": "s3cret", "nickname": null}))
+    );
+    assert_eq!(
+        sent(1),
+        Some(serde_json::json!({"name": "core", "members": [{"name": "Ada", "password": "pw"}]}))
+    );
+    assert_eq!(
+        sent(2),
+        Some(serde_json::json!({"user": {"name": "Bo", "password": "pw2"}}))
+    );
 }

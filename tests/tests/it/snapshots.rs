@@ -113,6 +113,11 @@ fn tagged() {
 }
 
 #[test]
+fn twins() {
+    check("twins");
+}
+
+#[test]
 fn types() {
     check("types");
 }
