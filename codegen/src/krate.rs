@@ -75,9 +75,9 @@ pub mod primitives {
 }
 
 /// What an [`Error`](crate::Error) carries: text from a server (scrubbed of the API key,
-/// unprintable characters escaped) and why a response was invalid.
+/// unprintable characters escaped), why a response was invalid, and which argument was refused.
 pub mod error {
-    pub use crate::runtime::InvalidResponse;
+    pub use crate::runtime::{InvalidArgument, InvalidResponse};
     pub use crate::runtime::server_text::{RegisteredSecret, ServerText};
 }
 

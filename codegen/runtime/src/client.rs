@@ -306,6 +306,16 @@ impl RuntimeClient {
         request: Request,
         accept: &'static str,
     ) -> Result<Vec<u8>, Error> {
+        Ok(self.execute_response(request, accept).await?.body)
+    }
+
+    /// Like [`execute_bytes`](Self::execute_bytes), keeping the 2xx response's status and
+    /// headers: what [`RawRequest::send_raw`](crate::RawRequest::send_raw) returns.
+    pub(crate) async fn execute_response(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<Success, Error> {
         let settings = &*self.inner;
         // The span's name is fixed; `otel.name` is what an OpenTelemetry exporter shows
         // (`GET /v1/models/{model_id}`), from the document's path template.
@@ -355,7 +365,7 @@ impl RuntimeClient {
         request: Request,
         accept: &'static str,
         span: &tracing::Span,
-    ) -> Result<Vec<u8>, Error> {
+    ) -> Result<Success, Error> {
         let settings = &*self.inner;
         let url = self.url_for(&request)?;
         // Checked once, before any attempt: the generator only emits valid media types, but a
@@ -445,7 +455,11 @@ impl RuntimeClient {
                         None,
                         started.elapsed().as_secs_f64(),
                     );
-                    return Ok(answer.body);
+                    return Ok(Success {
+                        status: answer.status,
+                        headers: answer.headers,
+                        body: answer.body,
+                    });
                 }
                 Ok(answer) => {
                     throttle_noted = answer.throttle_noted;
@@ -484,7 +498,12 @@ impl RuntimeClient {
                         .unwrap_or_else(|| settings.retry.max_backoff())
                 });
                 if !throttle_noted {
-                    traffic.record(template, Outcome::Throttled(wait, sent_at));
+                    let throttled = Outcome::Throttled {
+                        wait,
+                        sent: sent_at,
+                        longest: max_wait,
+                    };
+                    traffic.record(template, throttled);
                 }
                 if let Error::RateLimited { body, .. } = &failure.error {
                     last_throttle = Some(body.clone());
@@ -586,8 +605,7 @@ impl RuntimeClient {
             .as_deref()
             .and_then(|text| parse_retry_after(text, std::time::SystemTime::now()));
         let request_id = header(&settings.request_id_header);
-        let response_headers =
-            (!settings.interceptors.is_empty()).then(|| response.headers().clone());
+        let response_headers = response.headers().clone();
         let limit = settings.max_response_bytes;
         if response
             .content_length()
@@ -609,24 +627,26 @@ impl RuntimeClient {
         let throttle_noted = status == StatusCode::TOO_MANY_REQUESTS && {
             let wait = ErrorBody::parse(&body).retry_after.or(retry_after);
             if let Some(wait) = wait {
-                settings
-                    .traffic
-                    .record(request.path_template, Outcome::Throttled(wait, sent_at));
+                let throttled = Outcome::Throttled {
+                    wait,
+                    sent: sent_at,
+                    longest: settings.retry.max_retry_after(),
+                };
+                settings.traffic.record(request.path_template, throttled);
             }
             wait.is_some()
         };
-        if let Some(response_headers) = &response_headers {
-            for interceptor in settings.interceptors.iter() {
-                let seen = InterceptedResponse {
-                    status,
-                    headers: response_headers,
-                    body: &mut body,
-                };
-                interceptor.after_response(seen, context);
-            }
+        for interceptor in settings.interceptors.iter() {
+            let seen = InterceptedResponse {
+                status,
+                headers: &response_headers,
+                body: &mut body,
+            };
+            interceptor.after_response(seen, context);
         }
         Ok(Answer {
             status,
+            headers: response_headers,
             retry_after,
             request_id,
             body,
@@ -690,9 +710,17 @@ impl From<reqwest::Error> for SendError {
     }
 }
 
+/// A 2xx response, read whole.
+pub(crate) struct Success {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Vec<u8>,
+}
+
 /// One response, read whole.
 struct Answer {
     status: StatusCode,
+    headers: HeaderMap,
     /// The `Retry-After` header, if usable.
     retry_after: Option<Duration>,
     /// The request id header's value, if the server sent one.
@@ -716,6 +744,7 @@ impl Failure {
         let Answer {
             status,
             retry_after: retry_after_header,
+            headers: _,
             request_id,
             body: bytes,
             throttle_noted: _,
@@ -824,7 +853,7 @@ fn header_value(name: &str, media_type: &str) -> Result<HeaderValue, Error> {
 /// Decodes a 2xx body through [`decode`](crate::decode::decode), so a failure names
 /// its JSON path as a saved response's would; an empty (or all-whitespace) body counts as `null`.
 /// serde's message can quote a value of the body, so it is [`ServerText`] like the excerpt.
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let json: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"null"
     } else {

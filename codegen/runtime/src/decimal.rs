@@ -79,6 +79,34 @@ impl Decimal {
         self.0.checked_add(other.0).map(Decimal)
     }
 
+    /// The exact sum of `amounts`, or `None` when it does not fit (beyond about 7.9 × 10²⁸) or
+    /// an amount is itself `None`: items are `Decimal`s or `Option<Decimal>`s, such as the
+    /// checked products of [`checked_mul`](Self::checked_mul), so a report sums prices × quantities
+    /// in one expression. The empty sum is `Some(Decimal::ZERO)`. (Collecting `Decimal`s into
+    /// `Option<Decimal>` with `.sum()` gives the same.)
+    ///
+    /// ```
+    /// use baseten_runtime::Decimal;
+    ///
+    /// let per_minute: Decimal = "0.0105".parse().unwrap();
+    /// let minutes = [10_080_i64, 4_321];
+    /// let cost = Decimal::checked_sum(minutes.iter().map(|m| per_minute.checked_mul(*m)));
+    /// assert_eq!(cost.map(|c| c.to_string()), Some("151.2105".into()));
+    /// let huge: Decimal = "70000000000000000000000000000".parse().unwrap();
+    /// assert_eq!(Decimal::checked_sum([huge, huge]), None);
+    /// ```
+    pub fn checked_sum<I>(amounts: I) -> Option<Decimal>
+    where
+        I: IntoIterator,
+        I::Item: Into<Option<Decimal>>,
+    {
+        amounts
+            .into_iter()
+            .try_fold(Decimal::ZERO, |total, amount| {
+                total.checked_add(amount.into()?)
+            })
+    }
+
     /// `self - other`, or `None` when the difference does not fit.
     pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
         self.0.checked_sub(other.0).map(Decimal)
@@ -500,6 +528,28 @@ mod tests {
 
     /// Two server amounts near the largest a `Decimal` holds: their sum is `None`, wherever the
     /// overflow happens, and an overflow is not undone by a later negative amount.
+    #[test]
+    fn checked_sum_adds_amounts_and_checked_products() {
+        assert_eq!(
+            Decimal::checked_sum(Vec::<Decimal>::new()),
+            Some(Decimal::ZERO)
+        );
+        assert_eq!(Decimal::checked_sum([d("0.1"), d("0.2")]), Some(d("0.3")));
+        assert_eq!(
+            Decimal::checked_sum([Some(d("1.5")), Some(d("-0.5"))]),
+            Some(d("1"))
+        );
+        // One product that did not fit spoils the total, wherever it is.
+        assert_eq!(Decimal::checked_sum([Some(d("1")), None]), None);
+        assert_eq!(Decimal::checked_sum([None, Some(d("1"))]), None);
+        let huge = d("70000000000000000000000000000");
+        assert_eq!(Decimal::checked_sum([huge, huge]), None);
+        assert_eq!(
+            Decimal::checked_sum([huge, huge.checked_sub(huge).unwrap_or(huge)]),
+            Some(huge)
+        );
+    }
+
     #[test]
     fn sums_that_do_not_fit_are_none_not_a_panic() {
         let huge: Decimal = "79000000000000000000000000000".parse().unwrap_or_default();

@@ -33,14 +33,18 @@ const EXCERPT_CHARS: usize = 200;
 /// fake.on_get_model("gone").respond_status(404, body).await;
 ///
 /// match fake.client()?.get_model("gone").await {
-///     Err(Error::Api { status: 404, code, .. }) => {
-///         assert_eq!(code.map(|code| code.to_string()).as_deref(), Some("NOT_FOUND"));
-///     }
+///     // A code compares with a `&str` as it is: no allocation.
+///     Err(error) if error.is_not_found() => assert_eq!(error.code(), Some("NOT_FOUND")),
 ///     Err(other) => return Err(other.into()), // rate limits, timeouts, decoding, …
 ///     Ok(model) => panic!("the fake answered {model:?}"),
 /// }
+///
+/// // Or the fields themselves: `code` is `ServerText`, which compares with `&str`.
+/// let error = fake.client()?.get_model("gone").await.err();
+/// assert!(matches!(&error, Some(Error::Api { code: Some(code), .. }) if code == "NOT_FOUND"));
 /// # Ok(()) }
 /// ```
+
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -141,6 +145,13 @@ pub enum Error {
     #[error("invalid request: {0}")]
     InvalidRequest(String),
 
+    /// A value a layer above the client checks was refused before anything was sent: a metrics
+    /// window longer than the API allows, or with its start not before its end. The layer's own
+    /// error stays a type: that layer's `of` (`WindowError::of(&error)`) or
+    /// [`InvalidArgument::downcast_ref`] reads it back.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(#[source] InvalidArgument),
+
     /// A page says there is more but names no cursor, or a cursor already followed: the
     /// next request would loop, so none is sent.
     #[error("{}", match cursor {
@@ -158,6 +169,36 @@ pub enum Error {
     /// [`InvalidResponse::downcast_ref`] gives that layer's own error.
     #[error("invalid response: {0}")]
     InvalidResponse(#[source] InvalidResponse),
+}
+
+/// A value the layer above the client refused before sending, as that layer judged it: its own
+/// error, kept whole.
+#[derive(Debug)]
+pub struct InvalidArgument(Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl InvalidArgument {
+    /// Wraps a layer's own error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(Box::new(error))
+    }
+
+    /// The layer's error, if it is an `E`.
+    #[must_use]
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
+}
+
+impl fmt::Display for InvalidArgument {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InvalidArgument {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 /// Why a 2xx response is not the answer to its request, as the layer above the client judged
@@ -204,6 +245,7 @@ impl Error {
             | Self::ResponseTooLarge { .. }
             | Self::Timeout { .. }
             | Self::InvalidRequest(_)
+            | Self::InvalidArgument(_)
             | Self::PaginationStalled { .. }
             | Self::InvalidResponse(_) => None,
         }
@@ -227,8 +269,57 @@ impl Error {
             Self::Decode { .. }
             | Self::ResponseTooLarge { .. }
             | Self::InvalidRequest(_)
+            | Self::InvalidArgument(_)
             | Self::PaginationStalled { .. }
             | Self::InvalidResponse(_) => false,
+        }
+    }
+
+    /// The error body's `code` (`NOT_FOUND`, `PERMISSION_DENIED`, …) of an [`Error::Api`], as
+    /// text to compare: `error.code() == Some("NOT_FOUND")` allocates nothing.
+    #[must_use]
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Self::Api {
+                code: Some(code), ..
+            } => Some(code.as_str()),
+            _ => None,
+        }
+    }
+
+    /// Whether the server answered `404 Not Found`: no such model, deployment, environment, …
+    #[must_use]
+    pub fn is_not_found(&self) -> bool {
+        self.api_status() == Some(404)
+    }
+
+    /// Whether the server answered `409 Conflict`: the resource's state does not allow the
+    /// change (a name taken, a deployment already promoting, …).
+    #[must_use]
+    pub fn is_conflict(&self) -> bool {
+        self.api_status() == Some(409)
+    }
+
+    /// Whether the server answered `401 Unauthorized`: the API key is missing, wrong or
+    /// revoked. (`403 Forbidden`, a key without the permission, is [`status`](Self::status)
+    /// `Some(403)`.)
+    #[must_use]
+    pub fn is_unauthorized(&self) -> bool {
+        self.api_status() == Some(401)
+    }
+
+    /// Whether the server answered `429 Too Many Requests` and the client gave up waiting
+    /// ([`Error::RateLimited`]).
+    #[must_use]
+    pub fn is_rate_limited(&self) -> bool {
+        matches!(self, Self::RateLimited { .. })
+    }
+
+    /// The status of an [`Error::Api`]: an answer from the server, not a transport's.
+    fn api_status(&self) -> Option<u16> {
+        match self {
+            Self::Api { status, .. } => Some(*status),
+            _ => None,
         }
     }
 }
@@ -469,6 +560,62 @@ pub(crate) fn excerpt(text: &str) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn status_predicates_read_the_servers_answer_only() {
+        let predicates = |error: &Error| {
+            [
+                error.is_not_found(),
+                error.is_conflict(),
+                error.is_unauthorized(),
+                error.is_rate_limited(),
+            ]
+        };
+        assert_eq!(predicates(&api(404, "{}")), [true, false, false, false]);
+        assert_eq!(predicates(&api(409, "{}")), [false, true, false, false]);
+        assert_eq!(predicates(&api(401, "{}")), [false, false, true, false]);
+        for status in [200, 400, 403, 405, 410, 500] {
+            assert_eq!(predicates(&api(status, "{}")), [false; 4], "{status}");
+        }
+        let limited = Error::RateLimited {
+            retry_after: None,
+            attempts: 1,
+            body: ServerText::default(),
+        };
+        assert_eq!(predicates(&limited), [false, false, false, true]);
+        for other in [
+            Error::InvalidRequest("404".into()),
+            Error::Timeout { attempts: 1 },
+            Error::PaginationStalled { cursor: None },
+        ] {
+            assert_eq!(predicates(&other), [false; 4], "{other}");
+        }
+    }
+
+    #[test]
+    fn code_is_the_bodys_code_without_allocating() {
+        let error = api(404, r#"{"code": "NOT_FOUND", "message": "gone"}"#);
+        assert_eq!(error.code(), Some("NOT_FOUND"));
+        assert_eq!(api(404, r#"{"message": "gone"}"#).code(), None);
+        assert_eq!(Error::InvalidRequest("NOT_FOUND".into()).code(), None);
+    }
+
+    #[test]
+    fn invalid_argument_keeps_its_error() {
+        #[derive(Debug, PartialEq, thiserror::Error)]
+        #[error("too long by {0}")]
+        struct TooLong(u32);
+        let error = Error::InvalidArgument(InvalidArgument::new(TooLong(3)));
+        assert_eq!(error.to_string(), "invalid argument: too long by 3");
+        let Error::InvalidArgument(invalid) = &error else {
+            unreachable!()
+        };
+        assert_eq!(invalid.downcast_ref::<TooLong>(), Some(&TooLong(3)));
+        assert!(invalid.downcast_ref::<std::fmt::Error>().is_none());
+        assert!(std::error::Error::source(invalid).is_none());
+        assert!(!error.is_retryable());
+        assert_eq!(error.status(), None);
+    }
+
     fn api(status: u16, body: &str) -> Error {
         let parsed = ErrorBody::parse(body.as_bytes());
         Error::Api {
@@ -493,6 +640,7 @@ mod tests {
             #[cfg(feature = "client")]
             Error::Transport(_) => "Transport",
             Error::InvalidRequest(_) => "InvalidRequest",
+            Error::InvalidArgument(_) => "InvalidArgument",
             Error::PaginationStalled { .. } => "PaginationStalled",
             Error::InvalidResponse(_) => "InvalidResponse",
         }
@@ -558,6 +706,7 @@ mod tests {
             Error::ResponseTooLarge { limit_bytes: 1 },
             Error::Timeout { attempts: 1 },
             Error::InvalidRequest("path parameter `id` is empty".to_owned()),
+            Error::InvalidArgument(InvalidArgument::new(Quoting(text()))),
             Error::PaginationStalled {
                 cursor: Some(text()),
             },

@@ -45,6 +45,8 @@ mod multipart;
 pub mod pages;
 mod patch;
 #[cfg(feature = "client")]
+mod raw_request;
+#[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
 mod struct_de;
@@ -79,12 +81,14 @@ pub use client::{
 };
 #[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};
-pub use error::{Error, InvalidResponse};
+pub use error::{Error, InvalidArgument, InvalidResponse};
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 #[cfg(feature = "jiff")]
 pub use jiff;
 pub use patch::Patch;
+#[cfg(feature = "client")]
+pub use raw_request::{RawRequest, RawResponse};
 /// The HTTP client crate, at the version the runtime uses: build a `reqwest::Client` of your own
 /// (proxies, a custom CA, middleware) for [`ClientBuilder::http_client`] without adding it.
 #[cfg(feature = "client")]

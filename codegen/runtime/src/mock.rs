@@ -38,10 +38,23 @@ impl FakeServer {
     /// An expectation for `method_name path` (the path already filled in); generated
     /// `on_<operation>` methods call this with their operation's method and path.
     pub fn on<T>(&self, method_name: &'static str, request_path: String) -> Expectation<'_, T> {
+        self.on_method(
+            &reqwest::Method::from_bytes(method_name.as_bytes()).unwrap_or_default(),
+            request_path,
+        )
+    }
+
+    /// An expectation for `method path`, any method (a generated `FakeBaseten::on_request`, for
+    /// requests sent with `Client::request`); `path` is matched as sent, percent-encoded.
+    pub fn on_method<T>(
+        &self,
+        method_name: &reqwest::Method,
+        request_path: impl Into<String>,
+    ) -> Expectation<'_, T> {
         Expectation {
             server: &self.server,
-            method: method_name,
-            path: request_path,
+            method: method_name.as_str().to_owned(),
+            path: request_path.into(),
             query: Vec::new(),
             headers: Vec::new(),
             cookies: Vec::new(),
@@ -97,7 +110,7 @@ pub enum Reply<T> {
 #[must_use = "an expectation does nothing until one of its `respond…` methods is awaited"]
 pub struct Expectation<'s, T> {
     server: &'s MockServer,
-    method: &'static str,
+    method: String,
     path: String,
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
@@ -149,7 +162,7 @@ impl<T: Serialize> Expectation<'_, T> {
     }
 
     fn mock(&self) -> wiremock::MockBuilder {
-        let mut mock = Mock::given(method(self.method)).and(path(self.path.as_str()));
+        let mut mock = Mock::given(method(self.method.as_str())).and(path(self.path.as_str()));
         for (key, value) in &self.query {
             mock = mock.and(query_param(key.as_str(), value.as_str()));
         }

@@ -31,7 +31,7 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use crate::Error;
-use crate::error::InvalidResponse;
+use crate::error::{InvalidArgument, InvalidResponse};
 use crate::index_mapped::IndexMappedResponse;
 use crate::metrics::contract::check_mode_counts;
 pub use crate::metrics::contract::{MetricsMode, ResponseError};
@@ -181,7 +181,19 @@ fn epoch_ms(time: std::time::SystemTime) -> i64 {
         })
 }
 
-/// Why [`Window::new`] refused a window. Converts into [`Error::InvalidRequest`] with `?`.
+/// Why [`Window::new`] refused a window. Converts into [`Error::InvalidArgument`] with `?`, and
+/// [`WindowError::of`] reads it back, so the reason stays a type:
+///
+/// ```
+/// use baseten_api::Error;
+/// use baseten_api::requests::{Window, WindowError};
+///
+/// fn eight_days() -> Result<Window, Error> {
+///     Ok(Window::new(0, 8 * 24 * 3_600_000)?)
+/// }
+/// let error = eight_days().unwrap_err();
+/// assert!(matches!(WindowError::of(&error), Some(WindowError::TooLong { .. })));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WindowError {
@@ -230,9 +242,21 @@ impl ResponseError {
 }
 
 impl From<WindowError> for Error {
-    /// A refused window is a request that was never sent: [`Error::InvalidRequest`].
+    /// A refused window is a request that was never sent: [`Error::InvalidArgument`], holding
+    /// the [`WindowError`] ([`WindowError::of`] reads it back).
     fn from(error: WindowError) -> Self {
-        Self::InvalidRequest(error.to_string())
+        Self::InvalidArgument(InvalidArgument::new(error))
+    }
+}
+
+impl WindowError {
+    /// The window's reason inside an [`Error::InvalidArgument`], if that is what `error` is.
+    #[must_use]
+    pub fn of(error: &Error) -> Option<&Self> {
+        match error {
+            Error::InvalidArgument(invalid) => invalid.downcast_ref(),
+            _ => None,
+        }
     }
 }
 
@@ -865,7 +889,26 @@ mod tests {
             end_ms: 1,
         }
         .into();
-        assert!(matches!(error, Error::InvalidRequest(_)), "{error}");
+        assert!(matches!(error, Error::InvalidArgument(_)), "{error}");
+        assert_eq!(
+            WindowError::of(&error),
+            Some(&WindowError::NotBeforeEnd {
+                start_ms: 2,
+                end_ms: 1
+            })
+        );
+        assert_eq!(
+            error.to_string(),
+            "invalid argument: window start 2 ms is not before its end 1 ms"
+        );
+        assert!(!error.is_retryable() && error.status().is_none());
+        assert_eq!(WindowError::of(&Error::InvalidRequest("x".into())), None);
+        let other: Error = ResponseError::ModeMismatch {
+            requested: MetricsMode::Current,
+            returned: ServerText::new("SERIES"),
+        }
+        .into();
+        assert_eq!(WindowError::of(&other), None);
     }
 
     #[test]

@@ -13,11 +13,16 @@
 //! with [`RegisteredSecret`].
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
+use aho_corasick::{AhoCorasick, MatchKind};
+use base64::Engine as _;
+use base64::engine::GeneralPurpose;
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory as _};
 
 /// What a scrubbed key is replaced with.
@@ -34,18 +39,27 @@ pub const REDACTED: &str = "<redacted>";
 pub struct ServerText(String);
 
 impl ServerText {
-    /// `text`, scrubbed of every registered API key in every form a server might echo it in:
-    /// raw; percent-encoded byte by byte in upper- or lower-case hex, once or twice (`%2541`),
-    /// or as `%uXXXX`; JSON- or Rust-escaped (`\u0041`, `\u{41}`, `\x41`, `\/`), also doubly
-    /// escaped (`\\u0041`); as HTML character references (`&#65;`, `&#x41;`, `&amp;`); `+`
-    /// for a space; and any mix of these from one character to the next.
+    /// `text`, scrubbed of every registered API key in every form a server might echo it in,
+    /// all keys at once (one automaton over every form of every key, built when the set of keys
+    /// changes), in time proportional to the text:
+    ///
+    /// - the key, and any run of [`RUN_CHARS`] (12) or more of its characters;
+    /// - its hex, in either case, and its base64, standard or URL-safe, at any of the three byte
+    ///   alignments (also of `Bearer KEY` and `Api-Key KEY`), and runs of those standing for
+    ///   12 or more bytes;
+    /// - any of these under up to three layers of encoding, each of which may mix, from one
+    ///   character to the next: percent-encoding in either case (`%41`, `%2541`), `%uXXXX`,
+    ///   `+` for a space, JSON and Rust escapes (`\u0041`, `\u{41}`, `\x41`, `\/`, `\\`),
+    ///   and HTML character references (`&#65;`, `&#x41;`, `&amp;`).
+    ///
+    /// Every match, in the text or a decoded layer of it, is mapped back to the bytes of `text`
+    /// it came from; those bytes are replaced by [`REDACTED`].
     pub fn new(text: impl Into<String>) -> Self {
         let text = text.into();
-        let keys = live_keys();
-        Self(
-            keys.iter()
-                .fold(text, |text, key| scrub_key(text, key.as_bytes())),
-        )
+        match live_scrubber().and_then(|scrubber| scrubber.scrub(&text)) {
+            Some(scrubbed) => Self(scrubbed),
+            None => Self(text),
+        }
     }
 
     /// Bytes from a server as text (invalid UTF-8 becomes U+FFFD), scrubbed as by
@@ -158,8 +172,17 @@ pub struct RegisteredSecret {
     id: u64,
 }
 
-/// The registered keys, each with the id of the registration that holds it.
-static LIVE_KEYS: RwLock<Vec<(u64, Arc<str>)>> = RwLock::new(Vec::new());
+/// The registered keys, each with the id of the registration that holds it, and the scrubber
+/// built for them (dropped when a key comes or goes, built again on first use).
+struct Registry {
+    keys: Vec<(u64, Arc<str>)>,
+    scrubber: Option<Arc<Scrubber>>,
+}
+
+static LIVE_KEYS: RwLock<Registry> = RwLock::new(Registry {
+    keys: Vec::new(),
+    scrubber: None,
+});
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 impl RegisteredSecret {
@@ -169,10 +192,9 @@ impl RegisteredSecret {
     pub fn new(secret: &str) -> Self {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         if !secret.is_empty() {
-            LIVE_KEYS
-                .write()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push((id, Arc::from(secret)));
+            let mut registry = LIVE_KEYS.write().unwrap_or_else(PoisonError::into_inner);
+            registry.keys.push((id, Arc::from(secret)));
+            registry.scrubber = None;
         }
         Self { id }
     }
@@ -180,10 +202,12 @@ impl RegisteredSecret {
 
 impl Drop for RegisteredSecret {
     fn drop(&mut self) {
-        LIVE_KEYS
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .retain(|(id, _)| *id != self.id);
+        let mut registry = LIVE_KEYS.write().unwrap_or_else(PoisonError::into_inner);
+        let before = registry.keys.len();
+        registry.keys.retain(|(id, _)| *id != self.id);
+        if registry.keys.len() != before {
+            registry.scrubber = None;
+        }
     }
 }
 
@@ -193,286 +217,496 @@ impl fmt::Debug for RegisteredSecret {
     }
 }
 
-/// The keys registered now, copied out so the lock is not held while scrubbing.
-fn live_keys() -> Vec<Arc<str>> {
-    let keys = LIVE_KEYS.read().unwrap_or_else(PoisonError::into_inner);
-    let mut distinct: Vec<Arc<str>> = Vec::with_capacity(keys.len());
-    for (_, key) in keys.iter() {
-        if !distinct.iter().any(|known| known == key) {
-            distinct.push(Arc::clone(key));
-        }
-    }
-    distinct
-}
-
-/// `text` with every match of `key` (in any of the forms [`ServerText::new`] lists) replaced by
-/// [`REDACTED`]. Each start is tried once, and a try follows at most a handful of positions per
-/// key byte, so the work is at worst proportional to `text` times `key`, with no backtracking.
-fn scrub_key(text: String, key: &[u8]) -> String {
-    let Some(&first) = key.first() else {
-        return text;
-    };
-    // Every encoding starts with one of these; a key holding none can only be matched in an
-    // encoded form where the raw walk stops at one, which makes most tries one comparison.
-    let plain_key = !key.iter().any(|b| ENCODING_STARTS.contains(b));
-    let bytes = text.as_bytes();
-    let mut out: Option<String> = None;
-    let mut copied = 0;
-    let mut at = 0;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        let may_start = byte == first || ENCODING_STARTS.contains(&byte);
-        let end = if !may_start || !text.is_char_boundary(at) {
-            None
-        } else if plain_key {
-            let raw = bytes[at..]
-                .iter()
-                .zip(key)
-                .take_while(|(text, key)| text == key)
-                .count();
-            if raw == key.len() {
-                Some(at + raw)
-            } else if bytes
-                .get(at + raw)
-                .is_some_and(|b| ENCODING_STARTS.contains(b))
-            {
-                match_at(bytes, at, key)
-            } else {
-                None
-            }
-        } else {
-            match_at(bytes, at, key)
-        }
-        .filter(|&end| text.is_char_boundary(end));
-        match end {
-            Some(end) => {
-                let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
-                out.push_str(&text[copied..at]);
-                out.push_str(REDACTED);
-                copied = end;
-                at = end;
-            }
-            None => at += 1,
-        }
-    }
-    match out {
-        Some(mut out) => {
-            out.push_str(&text[copied..]);
-            out
-        }
-        None => text,
-    }
-}
-
-/// The bytes an encoded form starts with: `%` (percent, `%u`), `\\` (JSON, Rust), `&` (HTML),
-/// `+` (a space in a form body).
-const ENCODING_STARTS: [u8; 4] = [b'%', b'\\', b'&', b'+'];
-
-/// The end of the longest encoding of all of `key` that starts at `start`, if there is one.
-///
-/// `reached[j]` holds the text positions right after some encoding of `key[..j]`; each key byte
-/// (or, for the whole-character forms, each key character) extends them by its forms.
-fn match_at(text: &[u8], start: usize, key: &[u8]) -> Option<usize> {
-    let mut first = Vec::new();
-    forms(text, key, 0, start, |consumed, end| {
-        first.push((consumed, end))
-    });
-    if first.is_empty() {
-        return None;
-    }
-    let mut reached: Vec<Vec<usize>> = vec![Vec::new(); key.len() + 1];
-    let mut furthest = 0;
-    let add = |reached: &mut Vec<Vec<usize>>,
-               furthest: &mut usize,
-               steps: &[(usize, usize)],
-               from: usize| {
-        for &(consumed, end) in steps {
-            let index = from + consumed;
-            if !reached[index].contains(&end) {
-                reached[index].push(end);
-            }
-            *furthest = (*furthest).max(index);
-        }
-    };
-    add(&mut reached, &mut furthest, &first, 0);
-    let mut found = Vec::new();
-    for index in 1..key.len() {
-        if index > furthest {
+/// The scrubber for the keys registered now: the cached one, or one built (and cached) for
+/// them; `None` when no key is registered.
+fn live_scrubber() -> Option<Arc<Scrubber>> {
+    {
+        let registry = LIVE_KEYS.read().unwrap_or_else(PoisonError::into_inner);
+        if registry.keys.is_empty() {
             return None;
         }
-        for position in std::mem::take(&mut reached[index]) {
-            found.clear();
-            forms(text, key, index, position, |consumed, end| {
-                found.push((consumed, end));
-            });
-            add(&mut reached, &mut furthest, &found, index);
+        if let Some(scrubber) = &registry.scrubber {
+            return Some(Arc::clone(scrubber));
         }
     }
-    reached[key.len()].iter().copied().max()
+    let mut registry = LIVE_KEYS.write().unwrap_or_else(PoisonError::into_inner);
+    if registry.scrubber.is_none() {
+        let keys: Vec<&str> = registry.keys.iter().map(|(_, key)| &**key).collect();
+        registry.scrubber = Scrubber::new(&keys).map(Arc::new);
+    }
+    registry.scrubber.clone()
 }
 
-/// Calls `emit(consumed, end)` for every form of the key byte at `index` (or, for the
-/// whole-character forms, of the key character starting there, `consumed` bytes long) that
-/// starts at `text[at]` and ends before `text[end]`.
-fn forms(text: &[u8], key: &[u8], index: usize, at: usize, mut emit: impl FnMut(usize, usize)) {
-    let Some(&byte) = text.get(at) else { return };
-    let wanted = key[index];
-    if byte == wanted {
-        emit(1, at + 1);
+/// How many characters of a key make a run that is scrubbed wherever it appears: any 12 in a
+/// row, so a prefix, a suffix or the middle of a key cannot pass either.
+pub const RUN_CHARS: usize = 12;
+
+/// How many layers of encoding are taken off the text: `%252541` is `A` percent-encoded three
+/// times, and JSON-escaped-then-percent-encoded is two.
+const LAYERS: usize = 3;
+
+/// The base64 characters a run of [`RUN_CHARS`] bytes is sure to give whole, whatever its
+/// alignment: 12 bytes are 96 bits, of which a text starting them 1 or 2 bytes into a group
+/// shows 15 characters made of nothing else.
+const BASE64_RUN: usize = 15;
+
+/// Encoded forms shorter than this are not searched for: a short key's two-character base64
+/// middle would match everywhere. (The raw key is always searched for.)
+const SHORTEST_ENCODED: usize = 8;
+
+/// One automaton over every form of every live key, run over the text and each layer of it
+/// decoded (see [`ServerText::new`]); every match, in any layer, is mapped back to the bytes of
+/// the text it came from, and those are replaced.
+#[derive(Debug)]
+struct Scrubber {
+    automaton: AhoCorasick,
+}
+
+impl Scrubber {
+    /// The scrubber for `keys`; `None` when there is nothing to search for.
+    fn new(keys: &[&str]) -> Option<Self> {
+        let mut patterns = BTreeSet::new();
+        for key in keys.iter().filter(|key| !key.is_empty()) {
+            key_patterns(key, &mut patterns);
+        }
+        if patterns.is_empty() {
+            return None;
+        }
+        let patterns: BTreeSet<Vec<u8>> = patterns
+            .into_iter()
+            .map(|mut pattern| {
+                plus_as_space(&mut pattern);
+                pattern
+            })
+            .collect();
+        // Standard semantics, searched overlapping: every occurrence of every pattern is
+        // reported, so one form cannot hide another (a window ending inside a key, a key that
+        // is a prefix of another key).
+        let automaton = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&patterns)
+            .ok()?;
+        Some(Self { automaton })
     }
-    if byte == b'+' && wanted == b' ' {
-        emit(1, at + 1);
+
+    /// `text` with every match replaced by [`REDACTED`]; `None` when nothing matched.
+    fn scrub(&self, text: &str) -> Option<String> {
+        let mut found = Spans::default();
+        // Byte for byte the text, so its matches need no mapping.
+        let plain: Cow<'_, [u8]> = if text.contains('+') {
+            let mut bytes = text.as_bytes().to_vec();
+            plus_as_space(&mut bytes);
+            Cow::Owned(bytes)
+        } else {
+            Cow::Borrowed(text.as_bytes())
+        };
+        for hit in self.automaton.find_overlapping_iter(&plain[..]) {
+            found.add(hit.start(), hit.end());
+        }
+        let mut layers: Vec<Layer> = Vec::new();
+        for _ in 0..LAYERS {
+            let below = layers.last().map_or(&plain[..], |layer| &layer.text[..]);
+            let Some(layer) = Layer::decode(below) else {
+                break;
+            };
+            layers.push(layer);
+            found.next_search();
+            let top = &layers[layers.len() - 1];
+            for hit in self.automaton.find_overlapping_iter(&top.text[..]) {
+                let (start, end) = layers
+                    .iter()
+                    .rev()
+                    .fold((hit.start(), hit.end()), |(start, end), layer| {
+                        layer.source_span(start, end)
+                    });
+                found.add(start, end);
+            }
+        }
+        found.replace_in(text)
     }
-    // The key character starting here, for the forms that encode a whole character.
-    let character = key_char(key, index);
-    match byte {
+}
+
+/// Every form of `key` the automaton looks for, in the text and in each decoded layer: the key,
+/// every run of [`RUN_CHARS`] characters of it, its hex in both cases (and every run of it
+/// standing for [`RUN_CHARS`] bytes), and its base64, standard and URL-safe, in each of the
+/// three byte alignments (the characters that depend on the key's bytes alone, so the bytes
+/// around it do not matter), with every run standing for [`RUN_CHARS`] bytes, and the same of
+/// `Bearer KEY` and `Api-Key KEY`, the header values that carry it.
+fn key_patterns(key: &str, patterns: &mut BTreeSet<Vec<u8>>) {
+    // A key holding what reads as an escape (`\r`, `&amp;`, `%41`) is changed by the decoding
+    // of a layer even where nothing encoded it: the decoded layers are searched for the key and
+    // each run of it as decoded likewise.
+    for run in runs_of(key) {
+        let mut decoded = run.to_vec();
+        patterns.insert(decoded.clone());
+        for _ in 0..LAYERS {
+            plus_as_space(&mut decoded);
+            let Some(layer) = Layer::decode(&decoded) else {
+                break;
+            };
+            decoded = layer.text;
+            patterns.insert(decoded.clone());
+        }
+    }
+    let mut encoded = |form: String, run: usize, step: usize| {
+        if form.len() < SHORTEST_ENCODED {
+            return;
+        }
+        let form = form.into_bytes();
+        if let Some(last) = form.len().checked_sub(run) {
+            for at in (0..=last).step_by(step) {
+                patterns.insert(form[at..at + run].to_vec());
+            }
+        }
+        patterns.insert(form);
+    };
+    let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+    encoded(hex.to_ascii_uppercase(), 2 * RUN_CHARS, 2);
+    encoded(hex, 2 * RUN_CHARS, 2);
+    for alphabet in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
+        for offset in 0..3 {
+            encoded(
+                base64_middle(alphabet, key.as_bytes(), offset),
+                BASE64_RUN,
+                1,
+            );
+            for scheme in ["Bearer ", "Api-Key "] {
+                let header = format!("{scheme}{key}");
+                let middle = base64_middle(alphabet, header.as_bytes(), offset);
+                encoded(middle, usize::MAX, 1);
+            }
+        }
+    }
+}
+
+/// `key` and every run of [`RUN_CHARS`] characters of it.
+fn runs_of(key: &str) -> impl Iterator<Item = &[u8]> {
+    let boundaries: Vec<usize> = key
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([key.len()])
+        .collect();
+    let runs: Vec<&[u8]> = boundaries
+        .windows(RUN_CHARS + 1)
+        .map(|run| &key.as_bytes()[run[0]..run[RUN_CHARS]])
+        .collect();
+    std::iter::once(key.as_bytes()).chain(runs)
+}
+
+/// The base64 characters of `bytes` written `offset` bytes into a 3-byte group: those made of
+/// `bytes` alone, whatever comes before and after.
+fn base64_middle(alphabet: &GeneralPurpose, bytes: &[u8], offset: usize) -> String {
+    let mut shifted = vec![0; offset];
+    shifted.extend_from_slice(bytes);
+    let encoded = alphabet.encode(&shifted);
+    // Character i holds bits 6i..6i+6: the first whole one of `bytes` starts at bit 8*offset,
+    // the last ends by bit 8*(offset + len).
+    let first = (8 * offset).div_ceil(6);
+    let end = 8 * shifted.len() / 6;
+    encoded.get(first..end).unwrap_or_default().to_owned()
+}
+
+/// The byte ranges of the text to replace: each search's matches, merged as they come (a
+/// search reports them by where they end), then all of them at once.
+#[derive(Default)]
+struct Spans {
+    merged: Vec<(usize, usize)>,
+    /// Where the current search's ranges start in `merged`.
+    search_start: usize,
+}
+
+impl Spans {
+    /// Adds `start..end`, which ends no sooner than the current search's earlier ranges,
+    /// merging it with those it overlaps.
+    fn add(&mut self, start: usize, end: usize) {
+        let mut start = start;
+        while self.merged.len() > self.search_start {
+            let (last_start, last_end) = self.merged[self.merged.len() - 1];
+            if last_end < start {
+                break;
+            }
+            start = start.min(last_start);
+            self.merged.pop();
+        }
+        self.merged.push((start, end));
+    }
+
+    /// Starts another search, whose ranges are merged among themselves.
+    fn next_search(&mut self) {
+        self.search_start = self.merged.len();
+    }
+
+    /// `text` with each range (widened to whole characters; ranges that overlap or touch as
+    /// one) replaced by [`REDACTED`]; `None` when there is none.
+    fn replace_in(mut self, text: &str) -> Option<String> {
+        if self.merged.is_empty() {
+            return None;
+        }
+        self.merged.sort_unstable();
+        let mut out = String::with_capacity(text.len());
+        // The end of the last range replaced.
+        let mut copied: Option<usize> = None;
+        for (start, end) in self.merged {
+            let mut start = start.min(text.len());
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = end.min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            match copied {
+                Some(last_end) if start <= last_end => {
+                    copied = Some(last_end.max(end));
+                }
+                _ => {
+                    out.push_str(&text[copied.unwrap_or(0)..start]);
+                    out.push_str(REDACTED);
+                    copied = Some(end);
+                }
+            }
+        }
+        out.push_str(&text[copied.unwrap_or(0)..]);
+        Some(out)
+    }
+}
+
+/// One layer of encoding taken off the layer below (or the text): the decoded bytes, and where
+/// each decoded escape came from.
+struct Layer {
+    text: Vec<u8>,
+    /// The escapes decoded, in order; runs of alike escapes side by side are one entry, so a
+    /// body of escapes costs little more than itself.
+    escapes: Vec<Escapes>,
+}
+
+/// `count` escapes side by side, each `source_len` bytes below and `decoded_len` bytes here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Escapes {
+    decoded: usize,
+    source: usize,
+    count: usize,
+    decoded_len: usize,
+    source_len: usize,
+}
+
+/// The bytes an escape can start with.
+fn starts_escape(byte: u8) -> bool {
+    matches!(byte, b'%' | b'\\' | b'&')
+}
+
+/// `+` is a space in a form body, and a base64 digit elsewhere: every text and every form is
+/// searched with `+` read as a space, so both readings match at once, whatever else is
+/// decoded next to them (base64 JSON-escaped as `\/`, a key's spaces as `+`).
+const PLUS_AS: u8 = b' ';
+
+/// `bytes` with `+` read as a space (see [`PLUS_AS`]).
+fn plus_as_space(bytes: &mut [u8]) {
+    for byte in bytes.iter_mut().filter(|byte| **byte == b'+') {
+        *byte = PLUS_AS;
+    }
+}
+
+impl Layer {
+    /// `below` with every escape decoded once; `None` when it holds none.
+    fn decode(below: &[u8]) -> Option<Self> {
+        let mut at = below.iter().position(|&b| starts_escape(b))?;
+        let mut text = Vec::with_capacity(below.len());
+        text.extend_from_slice(&below[..at]);
+        let mut escapes: Vec<Escapes> = Vec::new();
+        let mut decoded_any = false;
+        while at < below.len() {
+            let byte = below[at];
+            if !starts_escape(byte) {
+                let run = below[at..]
+                    .iter()
+                    .position(|&b| starts_escape(b))
+                    .unwrap_or(below.len() - at);
+                text.extend_from_slice(&below[at..at + run]);
+                at += run;
+                continue;
+            }
+            let Some((mut decoded, source_len)) = escape_at(below, at) else {
+                text.push(byte);
+                at += 1;
+                continue;
+            };
+            decoded_any = true;
+            let bytes = decoded.as_bytes();
+            let here = Escapes {
+                decoded: text.len(),
+                source: at,
+                count: 1,
+                decoded_len: bytes.len(),
+                source_len,
+            };
+            match escapes.last_mut() {
+                Some(last)
+                    if last.decoded_len == here.decoded_len
+                        && last.source_len == here.source_len
+                        && last.decoded + last.count * last.decoded_len == here.decoded
+                        && last.source + last.count * last.source_len == here.source =>
+                {
+                    last.count += 1;
+                }
+                _ => escapes.push(here),
+            }
+            let written = text.len();
+            text.extend_from_slice(bytes);
+            plus_as_space(&mut text[written..]);
+            at += source_len;
+        }
+        decoded_any.then_some(Self { text, escapes })
+    }
+
+    /// The bytes below that `start..end` of this layer came from.
+    fn source_span(&self, start: usize, end: usize) -> (usize, usize) {
+        let (first, _) = self.byte_source(start);
+        let (_, last) = self.byte_source(end.saturating_sub(1).max(start));
+        (first, last)
+    }
+
+    /// The bytes below that byte `at` of this layer came from.
+    fn byte_source(&self, at: usize) -> (usize, usize) {
+        let index = self.escapes.partition_point(|run| run.decoded <= at);
+        let Some(run) = index.checked_sub(1).map(|i| self.escapes[i]) else {
+            return (at, at + 1);
+        };
+        let decoded_end = run.decoded + run.count * run.decoded_len;
+        if at < decoded_end {
+            let source = run.source + (at - run.decoded) / run.decoded_len * run.source_len;
+            (source, source + run.source_len)
+        } else {
+            let source = run.source + run.count * run.source_len + (at - decoded_end);
+            (source, source + 1)
+        }
+    }
+}
+
+/// A decoded escape: the character (or byte, for `%XX` and `\xXX`) it stands for.
+enum Decoded {
+    Char(char, [u8; 4]),
+    Byte([u8; 1]),
+}
+
+impl Decoded {
+    fn char(c: char) -> Self {
+        Self::Char(c, [0; 4])
+    }
+
+    fn as_bytes(&mut self) -> &[u8] {
+        match self {
+            Self::Char(c, buffer) => c.encode_utf8(buffer).as_bytes(),
+            Self::Byte(byte) => byte,
+        }
+    }
+}
+
+/// The escape starting at `text[at]`, if one does, and its length: `%XX` (either case),
+/// `%uXXXX`; `\uXXXX` (with surrogate pairs), `\u{X..}`, `\xXX` and the one-letter escapes
+/// of JSON and Rust; `&#N;`, `&#xN;` and the named references of XML.
+fn escape_at(text: &[u8], at: usize) -> Option<(Decoded, usize)> {
+    match text[at] {
         b'%' => {
-            // `%41`, `%2541`, `%252541`: one byte, percent-encoded up to three times.
-            let mut hex_at = at + 1;
-            for _ in 0..3 {
-                if hex_byte(text, hex_at) == Some(wanted) {
-                    emit(1, hex_at + 2);
-                }
-                if text.get(hex_at..hex_at + 2) == Some(b"25") {
-                    hex_at += 2;
-                } else {
-                    break;
-                }
+            if let Some(byte) = hex_value(text, at + 1, 2, 2) {
+                return Some((Decoded::Byte([u8::try_from(byte.0).ok()?]), 3));
             }
-            // `%u0041`, JavaScript's old `escape()`.
-            if let Some((c, len)) = character
-                && matches!(text.get(at + 1), Some(b'u' | b'U'))
-                && hex_value(text, at + 2, 4, 4).map(|(v, _)| v) == Some(u32::from(c))
-            {
-                emit(len, at + 6);
+            if !matches!(text.get(at + 1), Some(b'u' | b'U')) {
+                return None;
             }
+            utf16_escape(text, at + 2, b"%u").map(|(c, end)| (Decoded::char(c), end - at))
         }
         b'\\' => {
-            let Some((c, len)) = character else { return };
-            let run = text[at..]
-                .iter()
-                .take(8)
-                .take_while(|&&b| b == b'\\')
-                .count();
-            if c == '\\' {
-                // `\\` in JSON, `\\\\` escaped twice.
-                for pair in [2, 4] {
-                    if run >= pair {
-                        emit(len, at + pair);
-                    }
-                }
-            }
-            if let Some(end) = backslash_escape(text, at + run, run, c) {
-                emit(len, end);
-            }
+            let (decoded, end) = backslash_escape(text, at + 1)?;
+            Some((decoded, end - at))
         }
-        b'&' => {
-            let Some((c, len)) = character else { return };
-            if let Some(end) = html_reference(text, at + 1, c) {
-                emit(len, end);
-            }
-        }
-        _ => {}
+        b'&' => html_reference(text, at + 1).map(|(c, end)| (Decoded::char(c), end - at)),
+        _ => None,
     }
 }
 
-/// The key character starting at byte `index`, and its length, when a character starts there.
-fn key_char(key: &[u8], index: usize) -> Option<(char, usize)> {
-    let rest = key.get(index..)?;
-    let lead = *rest.first()?;
-    if (0x80..0xC0).contains(&lead) {
-        return None;
-    }
-    let len = match lead {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    };
-    let c = std::str::from_utf8(rest.get(..len)?).ok()?.chars().next()?;
-    Some((c, len))
-}
-
-/// After a run of `run` backslashes ending before `text[at]`: the end of an escape of `c`, if
-/// one is there. `\uXXXX` (with a surrogate pair, each half after the same run, for characters
-/// beyond the BMP), `\u{X..}`, `\xXX`, and the one-letter escapes of JSON and Rust.
-fn backslash_escape(text: &[u8], at: usize, run: usize, c: char) -> Option<usize> {
-    let code = u32::from(c);
-    match *text.get(at)? {
+/// After a backslash: the escape's value and end.
+fn backslash_escape(text: &[u8], at: usize) -> Option<(Decoded, usize)> {
+    let letter = *text.get(at)?;
+    let c = match letter {
         b'u' | b'U' if text.get(at + 1) == Some(&b'{') => {
             let (value, end) = hex_value(text, at + 2, 1, 6)?;
-            (value == code && text.get(end) == Some(&b'}')).then_some(end + 1)
+            if text.get(end) != Some(&b'}') {
+                return None;
+            }
+            return Some((Decoded::char(char::from_u32(value)?), end + 1));
         }
         b'u' | b'U' => {
-            let (value, end) = hex_value(text, at + 1, 4, 4)?;
-            if value == code {
-                return Some(end);
-            }
-            // A UTF-16 surrogate pair: the low half after the same run of backslashes.
-            let supplementary = code.checked_sub(0x1_0000)?;
-            if value != 0xD800 + (supplementary >> 10) {
-                return None;
-            }
-            let low_at = end + run;
-            let escaped = text.get(end..low_at)?.iter().all(|&b| b == b'\\');
-            if !escaped || !matches!(text.get(low_at), Some(b'u' | b'U')) {
-                return None;
-            }
-            let (low, end) = hex_value(text, low_at + 1, 4, 4)?;
-            (low == 0xDC00 + (supplementary & 0x3FF)).then_some(end)
+            let (c, end) = utf16_escape(text, at + 1, b"\\u")?;
+            return Some((Decoded::char(c), end));
         }
         b'x' | b'X' => {
             let (value, end) = hex_value(text, at + 1, 2, 2)?;
-            (value == code).then_some(end)
+            return Some((Decoded::Byte([u8::try_from(value).ok()?]), end));
         }
-        letter => {
-            let escaped = match letter {
-                b'"' => '"',
-                b'\'' => '\'',
-                b'/' => '/',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'0' => '\0',
-                _ => return None,
-            };
-            (escaped == c).then_some(at + 1)
-        }
-    }
+        b'"' => '"',
+        b'\'' => '\'',
+        b'/' => '/',
+        b'\\' => '\\',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'0' => '\0',
+        _ => return None,
+    };
+    Some((Decoded::char(c), at + 1))
 }
 
-/// After `&`: the end of an HTML character reference to `c` (`&#65;`, `&#x41;`, `&amp;`), if
-/// one starts at `text[at]`.
-fn html_reference(text: &[u8], at: usize, c: char) -> Option<usize> {
-    let code = u32::from(c);
+/// Four hex digits at `text[at]` as a UTF-16 code unit: the character and its end; a high
+/// surrogate only with its low half right after, written with the same `introducer`.
+fn utf16_escape(text: &[u8], at: usize, introducer: &[u8]) -> Option<(char, usize)> {
+    let (high, end) = hex_value(text, at, 4, 4)?;
+    if let Some(c) = char::from_u32(high) {
+        return Some((c, end));
+    }
+    if !(0xD800..0xDC00).contains(&high) {
+        return None;
+    }
+    let after = text.get(end..end + introducer.len())?;
+    if !after.eq_ignore_ascii_case(introducer) {
+        return None;
+    }
+    let (low, end) = hex_value(text, end + introducer.len(), 4, 4)?;
+    if !(0xDC00..0xE000).contains(&low) {
+        return None;
+    }
+    let c = char::from_u32(0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+    Some((c, end))
+}
+
+/// After `&`: an HTML character reference (`&#65;`, `&#x41;`, `&amp;`) and its end.
+fn html_reference(text: &[u8], at: usize) -> Option<(char, usize)> {
     if text.get(at) == Some(&b'#') {
         let (value, end) = if matches!(text.get(at + 1), Some(b'x' | b'X')) {
             hex_value(text, at + 2, 1, 8)?
         } else {
             decimal_value(text, at + 1, 10)?
         };
-        return (value == code && text.get(end) == Some(&b';')).then_some(end + 1);
+        if text.get(end) != Some(&b';') {
+            return None;
+        }
+        return Some((char::from_u32(value)?, end + 1));
     }
-    let name: &[u8] = match c {
-        '&' => b"amp;",
-        '<' => b"lt;",
-        '>' => b"gt;",
-        '"' => b"quot;",
-        '\'' => b"apos;",
-        _ => return None,
-    };
-    let candidate = text.get(at..at + name.len())?;
-    candidate
-        .eq_ignore_ascii_case(name)
-        .then_some(at + name.len())
-}
-
-/// Two hex digits at `text[at]`, as a byte.
-fn hex_byte(text: &[u8], at: usize) -> Option<u8> {
-    let (value, _) = hex_value(text, at, 2, 2)?;
-    u8::try_from(value).ok()
+    let names: [(&[u8], char); 5] = [
+        (b"amp;", '&'),
+        (b"lt;", '<'),
+        (b"gt;", '>'),
+        (b"quot;", '"'),
+        (b"apos;", '\''),
+    ];
+    names.into_iter().find_map(|(name, c)| {
+        let candidate = text.get(at..at + name.len())?;
+        candidate
+            .eq_ignore_ascii_case(name)
+            .then_some((c, at + name.len()))
+    })
 }
 
 /// `min..=max` hex digits (either case) at `text[at]`, as many as there are up to `max`: their
@@ -513,8 +747,16 @@ mod tests {
 
     const KEY: &str = "abcd1234.Zz-_~/Key";
 
+    /// `text` scrubbed of `keys`, without registering them (the registry is the process's).
+    fn scrubbed_of(keys: &[&str], text: &str) -> String {
+        match Scrubber::new(keys) {
+            Some(scrubber) => scrubber.scrub(text).unwrap_or_else(|| text.to_owned()),
+            None => text.to_owned(),
+        }
+    }
+
     fn scrubbed(text: &str) -> String {
-        scrub_key(text.to_owned(), KEY.as_bytes())
+        scrubbed_of(&[KEY], text)
     }
 
     /// Every byte of `text` as `%XX`, in upper or lower case.
@@ -530,58 +772,46 @@ mod tests {
             .collect()
     }
 
+    fn each_char(text: &str, form: impl Fn(char) -> String) -> String {
+        text.chars().map(form).collect()
+    }
+
+    /// `bytes` in base64 (`alphabet`) after `before` other bytes, as a server would show it.
+    fn base64_after(alphabet: &GeneralPurpose, before: &[u8], bytes: &[u8]) -> String {
+        alphabet.encode([before, bytes].concat())
+    }
+
     #[test]
     fn every_encoding_of_the_key_is_scrubbed() {
-        let json_escaped: String = KEY
-            .chars()
-            .map(|c| format!("\\u{:04x}", u32::from(c)))
-            .collect();
-        let json_upper: String = KEY
-            .chars()
-            .map(|c| format!("\\u{:04X}", u32::from(c)))
-            .collect();
-        let rust_escaped: String = KEY
-            .chars()
-            .map(|c| format!("\\u{{{:x}}}", u32::from(c)))
-            .collect();
-        let double_json: String = KEY
-            .chars()
-            .map(|c| format!("\\\\u{:04x}", u32::from(c)))
-            .collect();
-        let html_decimal: String = KEY
-            .chars()
-            .map(|c| format!("&#{};", u32::from(c)))
-            .collect();
-        let html_hex: String = KEY
-            .chars()
-            .map(|c| format!("&#x{:X};", u32::from(c)))
-            .collect();
-        let double_percent: String = KEY.bytes().map(|b| format!("%25{b:02x}")).collect();
-        let js_escape: String = KEY
-            .chars()
-            .map(|c| format!("%u{:04X}", u32::from(c)))
-            .collect();
-        let hex_escape: String = KEY
-            .chars()
-            .map(|c| format!("\\x{:02x}", u32::from(c)))
-            .collect();
+        let code = |c: char| u32::from(c);
+        let json_then_percent: String =
+            percent_all(&each_char(KEY, |c| format!("\\u{:04x}", code(c))), true);
         let forms = [
             KEY.to_owned(),
             percent_all(KEY, false),
             percent_all(KEY, true),
             KEY.replace('/', "%2f").replace('~', "%7E"),
             KEY.replace('/', "\\/"),
-            json_escaped,
-            json_upper,
-            rust_escaped,
-            double_json,
-            html_decimal,
-            html_hex,
-            double_percent,
-            js_escape,
-            hex_escape,
+            KEY.replace("Key", "%4b%65%79"),
+            each_char(KEY, |c| format!("\\u{:04x}", code(c))),
+            each_char(KEY, |c| format!("\\u{:04X}", code(c))),
+            each_char(KEY, |c| format!("\\u{{{:x}}}", code(c))),
+            each_char(KEY, |c| format!("\\\\u{:04x}", code(c))),
+            each_char(KEY, |c| format!("&#{};", code(c))),
+            each_char(KEY, |c| format!("&#x{:X};", code(c))),
+            each_char(KEY, |c| format!("%u{:04X}", code(c))),
+            each_char(KEY, |c| format!("\\x{:02x}", code(c))),
+            KEY.bytes().map(|b| format!("%25{b:02x}")).collect(),
+            KEY.bytes().map(|b| format!("%2525{b:02X}")).collect(),
+            json_then_percent,
             // One form per character, mixed.
             "a%62\\u0063&#100;1%323\\x34.Zz-_~\\/Key".to_owned(),
+            // Hex, both cases.
+            KEY.bytes().map(|b| format!("{b:02x}")).collect(),
+            KEY.bytes().map(|b| format!("{b:02X}")).collect(),
+            // A 20-character prefix, a 12-character middle.
+            "abcd1234.Zz-_~/Ke".to_owned(),
+            KEY[3..15].to_owned(),
         ];
         for form in forms {
             let text = format!("Authorization: Bearer {form}, again {form}.");
@@ -594,49 +824,227 @@ mod tests {
     }
 
     #[test]
+    fn base64_of_the_key_and_of_its_header_at_every_alignment() {
+        for alphabet in [
+            &STANDARD_NO_PAD,
+            &URL_SAFE_NO_PAD,
+            &base64::engine::general_purpose::STANDARD,
+        ] {
+            for before in [&b""[..], b"x", b"xy", b"user:"] {
+                for payload in [
+                    KEY.to_owned(),
+                    format!("Bearer {KEY}"),
+                    format!("Api-Key {KEY}"),
+                ] {
+                    let form = base64_after(alphabet, before, payload.as_bytes());
+                    let shown = scrubbed(&format!("[{form}]"));
+                    assert!(shown.contains(REDACTED), "{form} -> {shown}");
+                    // What is left of the form is at most the characters that mix in other bytes.
+                    let left = shown.len() - REDACTED.len() - 2;
+                    assert!(left <= 12, "{form} -> {shown}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn near_misses_are_kept() {
         for text in [
-            "abcd1234.Zz-_~/Ke",
-            "abcd1234.Zz-_~/Kex",
-            "bcd1234.Zz-_~/Key",
+            "abcd1234.Zz",
+            "bcd1234.Zz-",
+            "abcd1234.Zz+_~/Key",
             "%61%6",
-            "abcd1234%2Zz-_~/Key",
-            "&#97bcd1234.Zz-_~/Key",
+            "abcd1234%2Zz-_~/Ke",
+            "&#97bcd1234.Zz",
+            "6162636431323334",
             "",
             "%",
             "\\",
             "&",
             "\\u{61",
+            "&#;&#x;&amp",
+            "%u12",
         ] {
             assert_eq!(scrubbed(text), text);
         }
     }
 
     #[test]
+    fn a_key_that_is_a_prefix_of_another_leaves_nothing_of_either() {
+        let short = "Prefix-Key-0123456789";
+        let long = "Prefix-Key-0123456789EXTRA-tail-abcdefgh";
+        for keys in [[short, long], [long, short]] {
+            for text in [long, short] {
+                let shown = scrubbed_of(&keys, &format!("echo: {text}!"));
+                assert_eq!(shown, "echo: <redacted>!", "{keys:?}");
+            }
+        }
+        // Short keys, under a run's length, too.
+        assert_eq!(
+            scrubbed_of(&["k1", "k1k2k3"], "[k1k2k3] [k1]"),
+            "[<redacted>] [<redacted>]"
+        );
+        assert_eq!(scrubbed_of(&["k1k2k3", "k1"], "[k1k2k3]"), "[<redacted>]");
+    }
+
+    #[test]
     fn characters_beyond_ascii_and_the_bmp() {
         let key = "k€y😀";
-        let scrub = |text: &str| scrub_key(text.to_owned(), key.as_bytes());
+        let scrub = |text: &str| scrubbed_of(&[key], text);
         assert_eq!(scrub("[k€y😀]"), "[<redacted>]");
         assert_eq!(scrub("[k\\u20ACy\\ud83d\\ude00]"), "[<redacted>]");
         assert_eq!(scrub("[k\\\\u20acy\\\\ud83d\\\\ude00]"), "[<redacted>]");
         assert_eq!(scrub("[k%E2%82%ACy%F0%9F%98%80]"), "[<redacted>]");
+        assert_eq!(scrub("[k%u20ACy%uD83D%uDE00]"), "[<redacted>]");
         assert_eq!(scrub("[k&#8364;y&#x1F600;]"), "[<redacted>]");
         assert_eq!(scrub("[k\\u{20ac}y\\u{1f600}]"), "[<redacted>]");
+        assert_eq!(
+            scrub("[k\\xe2\\x82\\xacy\\xf0\\x9f\\x98\\x80]"),
+            "[<redacted>]"
+        );
         // A high surrogate alone, or with the wrong low half, is not the character.
         assert_eq!(scrub("k€y\\ud83d"), "k€y\\ud83d");
         assert_eq!(scrub("k€y\\ud83d\\ude01"), "k€y\\ud83d\\ude01");
-        assert_eq!(scrub("k€y\\ud83d\\\\ude00"), "k€y\\ud83d\\\\ude00");
+        assert_eq!(scrub("k€y\\ud83dx"), "k€y\\ud83dx");
+        assert_eq!(scrub("k€y%uD83D%u0041"), "k€y%uD83D%u0041");
+        assert_eq!(scrub("k€y\\uDE00"), "k€y\\uDE00");
+        // A match inside a multi-byte character replaces the whole character.
+        let wide = "ключ-секрет-значение";
+        assert_eq!(scrubbed_of(&[wide], &format!("«{wide}»")), "«<redacted>»");
     }
 
     #[test]
     fn special_characters_of_the_encodings_themselves() {
         let key = "a%b\\c&d e\"f";
-        let scrub = |text: &str| scrub_key(text.to_owned(), key.as_bytes());
+        let scrub = |text: &str| scrubbed_of(&[key], text);
         assert_eq!(scrub(key), REDACTED);
         assert_eq!(scrub("a%25b%5Cc%26d+e%22f"), REDACTED);
         assert_eq!(scrub("a%b\\\\c&amp;d e\\\"f"), REDACTED);
         assert_eq!(scrub("a%b\\\\\\\\c&AMP;d e&quot;f"), REDACTED);
         assert_eq!(scrub("a&#37;b&#92;c&#38;d&#32;e&#x22;f"), REDACTED);
+        assert_eq!(scrub("a%b\\c&d e&apos;f"), "a%b\\c&d e&apos;f");
+        let quoted = "it's <k> & \"q\"\n\t\r\u{8}\u{c}\0/";
+        let escaped = "it\\'s &lt;k&gt; &amp; \\\"q\\\"\\n\\t\\r\\b\\f\\0\\/";
+        assert_eq!(scrubbed_of(&[quoted], escaped), REDACTED);
+        assert_eq!(scrubbed_of(&["it's"], "it&apos;s"), REDACTED);
+    }
+
+    #[test]
+    fn decoding_maps_each_byte_back_to_where_it_came_from() {
+        let layer = Layer::decode(b"ab%41%42 c\\u20ACd").unwrap_or_else(|| panic!("decoded"));
+        assert_eq!(layer.text, "abAB c€d".as_bytes());
+        // Two `%XX` side by side are one entry.
+        assert_eq!(layer.escapes.len(), 2);
+        assert_eq!(layer.byte_source(0), (0, 1));
+        assert_eq!(layer.byte_source(2), (2, 5));
+        assert_eq!(layer.byte_source(3), (5, 8));
+        assert_eq!(layer.byte_source(4), (8, 9));
+        assert_eq!(layer.byte_source(5), (9, 10));
+        for byte in 6..9 {
+            assert_eq!(layer.byte_source(byte), (10, 16));
+        }
+        assert_eq!(layer.byte_source(9), (16, 17));
+        assert_eq!(layer.source_span(2, 4), (2, 8));
+        assert_eq!(layer.source_span(3, 3), (5, 8));
+        assert!(Layer::decode(b"plain text, 100% sure & \\q").is_none());
+    }
+
+    #[test]
+    fn escapes_decode_to_their_characters() {
+        let decoded = |text: &str| {
+            Layer::decode(text.as_bytes())
+                .map(|layer| String::from_utf8_lossy(&layer.text).into_owned())
+        };
+        assert_eq!(decoded("%4a%4A%u004A%2B+").as_deref(), Some("JJJ +"));
+        assert_eq!(
+            decoded("\\u004a\\U004A\\u{4a}\\x4A\\X4a").as_deref(),
+            Some("JJJJJ")
+        );
+        assert_eq!(
+            decoded("&#74;&#x4a;&#X4A;&AMP;&lt;&gt;&quot;&apos;").as_deref(),
+            Some("JJJ&<>\"'")
+        );
+        assert_eq!(decoded("&#0000000074;&#x0000004a;").as_deref(), Some("JJ"));
+        // Too many digits, no `;`, not a character: left as they are.
+        for kept in [
+            "&#00000000074;",
+            "&#x00000004a;",
+            "&#74",
+            "&#xD800;",
+            "\\u{110000}",
+            "\\u{4a",
+            "&#99999999999;",
+        ] {
+            assert_eq!(
+                decoded(&format!("{kept}%20")).as_deref(),
+                Some(format!("{kept} ").as_str()),
+                "{kept}"
+            );
+        }
+        assert_eq!(
+            decoded("\\\"\\'\\/\\\\\\n\\r\\t\\b\\f\\0").as_deref(),
+            Some("\"'/\\\n\r\t\u{8}\u{c}\0")
+        );
+    }
+
+    #[test]
+    fn spans_merge_overlapping_and_touching_ranges() {
+        let mut spans = Spans::default();
+        spans.add(2, 4);
+        spans.add(3, 6);
+        spans.add(1, 7);
+        spans.add(9, 10);
+        spans.next_search();
+        spans.add(0, 1);
+        spans.add(10, 11);
+        assert_eq!(spans.merged, [(1, 7), (9, 10), (0, 1), (10, 11)]);
+        assert_eq!(
+            spans.replace_in("0123456789abc").as_deref(),
+            Some("<redacted>78<redacted>bc")
+        );
+        assert_eq!(Spans::default().replace_in("text"), None);
+        let mut spans = Spans::default();
+        spans.add(3, 5);
+        assert_eq!(
+            spans.replace_in("0123456789").as_deref(),
+            Some("012<redacted>56789")
+        );
+        let mut spans = Spans::default();
+        spans.add(8, 20);
+        assert_eq!(
+            spans.replace_in("0123456789").as_deref(),
+            Some("01234567<redacted>")
+        );
+    }
+
+    #[test]
+    fn the_forms_searched_for() {
+        let mut patterns = BTreeSet::new();
+        key_patterns("0123456789abcdez", &mut patterns);
+        let has = |form: &str| patterns.contains(form.as_bytes());
+        assert!(has("0123456789abcdez") && has("0123456789ab") && has("456789abcdez"));
+        assert!(!has("0123456789a") && !has("123456789abcd"));
+        assert!(has("3031323334353637383961626364657a") && has("3031323334353637383961626364657A"));
+        assert!(has("303132333435363738396162") && has("34353637383961626364657a"));
+        assert!(has("34353637383961626364657A") && !has("3031323334353637383961626"));
+        assert_eq!(base64_middle(&STANDARD_NO_PAD, b"abc", 0), "YWJj");
+        assert_eq!(base64_middle(&STANDARD_NO_PAD, b"abcd", 0), "YWJjZ");
+        assert_eq!(base64_middle(&STANDARD_NO_PAD, b"abcd", 1), "FiY2");
+        assert!(has(&STANDARD_NO_PAD.encode("0123456789abcdez")[..21]));
+        assert!(has(
+            &URL_SAFE_NO_PAD.encode("0123456789abcdez")[..BASE64_RUN]
+        ));
+        assert!(has(&STANDARD_NO_PAD.encode("Bearer 0123456789abcdez")[..30]));
+        // A short key: itself, and no form too short to mean anything.
+        let mut short = BTreeSet::new();
+        key_patterns("k€", &mut short);
+        assert!(short.contains("k€".as_bytes()));
+        assert!(
+            short
+                .iter()
+                .all(|form| form.len() >= SHORTEST_ENCODED || form == "k€".as_bytes())
+        );
+        assert!(Scrubber::new(&[""]).is_none());
     }
 
     #[test]
@@ -647,6 +1055,13 @@ mod tests {
         let kept = ServerText::new(text.clone());
         assert_eq!(kept, "x <redacted> y");
         assert!(!format!("{kept}{kept:?}").contains(secret));
+        // A second key joins the first; dropping it leaves the first in force.
+        let other = RegisteredSecret::new("another-secret-Zx");
+        assert_eq!(ServerText::new("another-secret-Zx"), REDACTED);
+        assert_eq!(ServerText::new(text.clone()), "x <redacted> y");
+        drop(other);
+        assert_eq!(ServerText::new("another-secret-Zx"), "another-secret-Zx");
+        assert_eq!(ServerText::new(text.clone()), "x <redacted> y");
         drop(registration);
         assert_eq!(ServerText::new(text.clone()), text);
         assert!(format!("{:?}", RegisteredSecret::new("")).contains("<redacted>"));
@@ -704,13 +1119,22 @@ mod tests {
 
     #[test]
     fn long_runs_of_near_matches_are_kept() {
-        // Thousands of near-matches of a long key, each failing on its last byte.
-        let key = "k".repeat(64);
-        let text = format!("{}x", "k".repeat(63)).repeat(300);
-        assert!(scrub_key(text.clone(), key.as_bytes()) == text);
-        let percent = format!("{}x", "%6b".repeat(63)).repeat(100);
-        assert!(scrub_key(percent.clone(), key.as_bytes()) == percent);
-        let whole = format!("{}{key}", "%6b".repeat(63));
-        assert!(scrub_key(whole, key.as_bytes()) == format!("{REDACTED}{}", "k".repeat(63)));
+        // Thousands of near-matches of a long key, each one character short of a run.
+        let key: String = ('!'..='~').filter(|c| c.is_ascii_alphanumeric()).collect();
+        let near = &key[..RUN_CHARS - 1];
+        let text = format!("{near}|").repeat(3000);
+        assert!(scrubbed_of(&[&key], &text) == text);
+        let percent = format!("{}|", percent_all(near, true)).repeat(1000);
+        assert!(scrubbed_of(&[&key], &percent) == percent);
+        let whole = format!("{}{key}", percent_all(near, false));
+        assert!(scrubbed_of(&[&key], &whole) == format!("{}{REDACTED}", percent_all(near, false)));
+        // A space as `+`.
+        assert_eq!(
+            scrubbed_of(&["a key with spaces in it"], "[a+key+with+spaces+in%20it]"),
+            "[<redacted>]"
+        );
     }
+
+    /// The property: random keys, forms and text.
+    mod property;
 }

@@ -62,6 +62,7 @@ pub(crate) fn error_type(error: &Error) -> String {
         Error::ResponseTooLarge { .. } => "response_too_large".to_owned(),
         Error::InvalidRequest(_) => "invalid_request".to_owned(),
         Error::InvalidResponse(_) => "invalid_response".to_owned(),
+        Error::InvalidArgument(_) => "invalid_argument".to_owned(),
         Error::PaginationStalled { .. } => "pagination_stalled".to_owned(),
     }
 }

@@ -57,8 +57,13 @@ pub(crate) struct HeldBack {
 pub(crate) enum Outcome {
     /// A 2xx for a request sent at this time.
     Success(Instant),
-    /// A 429 asking to wait this long, for a request sent at this time.
-    Throttled(Duration, Instant),
+    /// A 429 asking to `wait`, for a request sent at `sent`, by a caller that waits at most
+    /// `longest` (its policy's `max_retry_after`).
+    Throttled {
+        wait: Duration,
+        sent: Instant,
+        longest: Duration,
+    },
 }
 
 impl Traffic {
@@ -146,7 +151,17 @@ impl Traffic {
         let now = Instant::now();
         match outcome {
             Outcome::Success(sent) => state.succeeded(now, sent),
-            Outcome::Throttled(wait, sent) => state.throttled(now, wait, sent),
+            // A wait longer than the caller sits out is the caller's failure, not the
+            // endpoint's pause: one absurd `Retry-After` must not silence every later request.
+            Outcome::Throttled {
+                wait,
+                sent,
+                longest,
+            } => {
+                if wait <= longest {
+                    state.throttled(now, wait, sent);
+                }
+            }
         }
     }
 
@@ -459,6 +474,47 @@ mod tests {
 
     const T: &str = "/v1/things/{id}";
 
+    /// A 429 asking for `wait`, from a request just sent by a caller waiting up to 90 s.
+    fn throttled(wait: Duration) -> Outcome {
+        Outcome::Throttled {
+            wait,
+            sent: Instant::now(),
+            longest: Duration::from_secs(90),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_longer_than_the_caller_waits_is_never_stored() {
+        let traffic = Traffic::new(None, None);
+        // `Retry-After: 1733200000`, epoch seconds sent by mistake, to a caller waiting 60 s.
+        traffic.record(
+            T,
+            Outcome::Throttled {
+                wait: Duration::from_secs(1_733_200_000),
+                sent: Instant::now(),
+                longest: Duration::from_secs(60),
+            },
+        );
+        let started = Instant::now();
+        let next = traffic.admit(T, false, Duration::from_secs(60)).await;
+        assert!(next.is_ok(), "{next:?}");
+        assert_eq!(started.elapsed(), Duration::ZERO);
+        assert_eq!(traffic.rate(T), None);
+        // One the caller sits out is stored, and held to (the jitter adds up to a fifth).
+        traffic.record(
+            T,
+            Outcome::Throttled {
+                wait: Duration::from_secs(60),
+                sent: Instant::now(),
+                longest: Duration::from_secs(60),
+            },
+        );
+        let paused = traffic.admit(T, false, Duration::from_secs(59)).await;
+        assert!(
+            matches!(paused, Err(HeldBack { paused_for: Some(wait) }) if wait >= Duration::from_secs(60))
+        );
+    }
+
     #[test]
     fn unthrottled_and_unconfigured_sends_at_once() {
         let now = Instant::now();
@@ -638,19 +694,13 @@ mod tests {
     async fn admit_waits_out_a_pause_and_gives_up_on_a_long_one() {
         let traffic = Traffic::new(None, None);
         traffic.record(T, Outcome::Success(Instant::now()));
-        traffic.record(
-            T,
-            Outcome::Throttled(Duration::from_secs(2), Instant::now()),
-        );
+        traffic.record(T, throttled(Duration::from_secs(2)));
         let started = Instant::now();
         let admitted = traffic.admit(T, false, Duration::from_secs(60)).await;
         assert!(admitted.is_ok());
         assert!(started.elapsed() >= Duration::from_secs(2));
-        traffic.record(
-            T,
-            Outcome::Throttled(Duration::from_secs(90), Instant::now()),
-        );
-        let held = traffic.admit(T, false, Duration::from_secs(60)).await;
+        traffic.record(T, throttled(Duration::from_secs(90)));
+        let held = traffic.admit(T, false, Duration::from_secs(90)).await;
         assert!(
             matches!(held, Err(HeldBack { paused_for: Some(wait) }) if wait >= Duration::from_secs(90))
         );

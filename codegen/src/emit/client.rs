@@ -26,6 +26,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .iter()
         .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
     let (client_example, builder_example) = examples(surface);
+    let request_example = request_example(surface);
     let reexports = CLIENT_REEXPORTS.iter().map(|path| {
         let segments = path.split("::").map(ident);
         quote!(#(#segments)::*)
@@ -110,6 +111,20 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             pub fn with_retry_policy(&self, policy: rt::RetryPolicy) -> Self {
                 Self::from(self.runtime.with_retry_policy(policy))
             }
+
+            /// A request to any path of the API, for an operation this crate does not generate:
+            /// sent like every generated call (the key, retries, the throttle, traces, the
+            /// response cap), answered as your own type or as the raw response. `path` starts
+            /// with `/`; a literal may hold `{name}` placeholders for
+            /// [`RawRequest::path_param`]. See [`RawRequest`].
+            #request_example
+            pub fn request(
+                &self,
+                method: rt::reqwest::Method,
+                path: impl ::core::convert::Into<::std::borrow::Cow<'static, str>>,
+            ) -> rt::RawRequest {
+                rt::RawRequest::new(self.runtime.clone(), method, path)
+            }
         }
 
         // What `ClientBuilder::build` makes a `Client` with; not for users.
@@ -180,6 +195,48 @@ let answer = client.{method}({arguments}).await?;
         ),
     );
     (client, builder)
+}
+
+/// The rustdoc example of `Client::request`: an endpoint the crate does not generate, answered by
+/// the fake as JSON and as the raw response. It names no item of the document.
+fn request_example(surface: &Surface<'_>) -> TokenStream {
+    let Some(examples) = &surface.examples else {
+        return TokenStream::new();
+    };
+    let krate = examples.crate_name.as_str();
+    super::example_doc(
+        "Example",
+        &format!(
+            "# #[cfg(feature = \"mock\")]
+# #[tokio::main(flavor = \"current_thread\")]
+# async fn main() -> Result<(), Box<dyn std::error::Error>> {{
+use {krate}::client::Method;
+
+# let fake = {krate}::mock::FakeBaseten::start().await;
+# let listed = serde_json::json!({{\"secrets\": [{{\"name\": \"hf_token\"}}]}});
+# fake.on_request(Method::GET, \"/v1/secrets\").query(\"limit\", \"10\").respond(&listed).await;
+# fake.on_request::<()>(Method::DELETE, \"/v1/secrets/hf%20token\").respond_raw(204, \"text/plain\", \"\").await;
+# let client = fake.client()?;
+// Decoded into a type of your own (here any JSON).
+let secrets: serde_json::Value = client
+    .request(Method::GET, \"/v1/secrets\")
+    .query(\"limit\", 10)
+    .send()
+    .await?;
+assert_eq!(secrets[\"secrets\"][0][\"name\"], \"hf_token\");
+
+// Or as it came: status, headers and bytes. `{{name}}` is filled and percent-encoded.
+let deleted = client
+    .request(Method::DELETE, \"/v1/secrets/{{name}}\")
+    .path_param(\"name\", \"hf token\")
+    .send_raw()
+    .await?;
+assert_eq!(deleted.status(), 204);
+# Ok(()) }}
+# #[cfg(not(feature = \"mock\"))]
+# fn main() {{}}"
+        ),
+    )
 }
 
 fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {

@@ -155,15 +155,28 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
         let ty = type_tokens(&field.ty);
         let wire = code_span(&field.wire_name);
         let storage = builders::storage(field, write_only);
+        // A number or boolean is taken as itself (an integer literal then just works); the
+        // rest as anything that converts.
+        let itself = builders::takes_itself(&field.ty);
+        let converted = if itself {
+            quote!(#field_name)
+        } else {
+            quote!(#field_name.into())
+        };
         match storage {
             Storage::Required => {
-                arguments.push(quote!(#field_name: impl Into<#ty>));
-                initialisers.push(if field.boxed {
-                    quote!(#field_name: Box::new(#field_name.into()))
+                arguments.push(if itself {
+                    quote!(#field_name: #ty)
                 } else {
-                    quote!(#field_name: #field_name.into())
+                    quote!(#field_name: impl Into<#ty>)
+                });
+                initialisers.push(match (field.boxed, itself) {
+                    (true, _) => quote!(#field_name: Box::new(#converted)),
+                    (false, true) => quote!(#field_name),
+                    (false, false) => quote!(#field_name: #converted),
                 });
             }
+            // `impl Into<Option<T>>` takes a literal as it is (only `T` converts), and `None`.
             Storage::RequiredNullable => {
                 arguments.push(quote!(#field_name: impl Into<Option<#ty>>));
                 initialisers.push(if field.boxed {
@@ -179,10 +192,16 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
                     (quote!(None), quote!(Some))
                 };
                 initialisers.push(quote!(#field_name: #unset));
-                let value = if field.boxed {
-                    quote!(Box::new(value.into()))
+                let value = match (field.boxed, itself) {
+                    (true, true) => quote!(Box::new(value)),
+                    (true, false) => quote!(Box::new(value.into())),
+                    (false, true) => quote!(value),
+                    (false, false) => quote!(value.into()),
+                };
+                let argument = if itself {
+                    quote!(value: #ty)
                 } else {
-                    quote!(value.into())
+                    quote!(value: impl Into<#ty>)
                 };
                 if let Some(Some(setter)) = names.setters.get(i) {
                     let setter = ident(setter);
@@ -190,7 +209,7 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
                     setters.push(quote! {
                         #[doc = #doc]
                         #[must_use]
-                        pub fn #setter(mut self, value: impl Into<#ty>) -> Self {
+                        pub fn #setter(mut self, #argument) -> Self {
                             self.#field_name = #set(#value);
                             self
                         }

@@ -95,6 +95,18 @@ fn emit_query_type(surface: &OperationSurface<'_>) -> TokenStream {
                         self
                     }
                 },
+                // A number or boolean as itself, so that an integer literal just works.
+                scalar if crate::surface::builders::takes_itself(scalar) => {
+                    let scalar = type_tokens(scalar);
+                    quote! {
+                        #[doc = #doc]
+                        #[must_use]
+                        pub fn #setter(mut self, value: #scalar) -> Self {
+                            self.#field = Some(value);
+                            self
+                        }
+                    }
+                }
                 scalar => {
                     let scalar = type_tokens(scalar);
                     quote! {

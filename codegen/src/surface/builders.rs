@@ -6,7 +6,7 @@
 //! field, never a struct literal (the structs are `#[non_exhaustive]`), so that a document
 //! adding an optional field does not break code written against the old one.
 
-use crate::ir::{Field, StructDef};
+use crate::ir::{Field, StructDef, TypeRef};
 use crate::names::Namespace;
 
 /// The constructor's name, reserved before any setter is named.
@@ -165,10 +165,22 @@ fn has_clearer(field: &Field) -> bool {
     !field.required && field.nullable
 }
 
+/// Whether `new`, a setter or a query setter takes a value of `ty` as itself rather than as
+/// `impl Into<ty>`: numbers and booleans, where `Into` buys nothing but costs the literal
+/// (`impl Into<u64>` makes `1` an `i32`, which has no `Into<u64>`). A required nullable one
+/// stays `impl Into<Option<T>>`: only `T` converts into `Option<T>`, so a literal is a `T`.
+pub(crate) fn takes_itself(ty: &TypeRef) -> bool {
+    matches!(
+        ty,
+        TypeRef::Integer | TypeRef::Unsigned | TypeRef::Number | TypeRef::Boolean
+    )
+}
+
 /// How a field is stored, which decides how `new` or its setter fills it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Storage {
-    /// Required and not nullable: `T` (`new` takes `impl Into<T>`).
+    /// Required and not nullable: `T` (`new` takes `impl Into<T>`, or a number or boolean
+    /// itself: [`takes_itself`]).
     Required,
     /// Required and nullable: `Option<T>` (`new` takes `impl Into<Option<T>>`).
     RequiredNullable,

@@ -55,7 +55,10 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "AuthScheme",
     "InterceptedResponse",
     "Interceptor",
+    "Method",
     "PageStream",
+    "RawRequest",
+    "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
     // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import.
@@ -79,10 +82,13 @@ pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
     "DEFAULT_TIMEOUT",
     "InterceptedResponse",
     "Interceptor",
+    "RawRequest",
+    "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
     "pages::PageStream",
     "reqwest",
+    "reqwest::Method",
 ];
 
 /// The runtime's test helpers `mock.rs` re-exports (paths under the runtime's `mock`).
@@ -104,10 +110,11 @@ pub(crate) const CLIENT_METHODS: &[&str] = &[
     "base_url",
     "with_timeout",
     "with_retry_policy",
+    "request",
 ];
 
 /// The inherent methods every generated `FakeBaseten` has (see `emit/mock.rs`).
-pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server"];
+pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server", "on_request"];
 
 /// What the generated crate exposes, and the names of everything in it.
 #[derive(Debug, Clone)]

@@ -13,8 +13,8 @@ pub const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
 pub use rt::{
     API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
-    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient, pages::PageStream,
-    reqwest,
+    InterceptedResponse, Interceptor, RawRequest, RawResponse, RetryPolicy,
+    RuntimeClient, pages::PageStream, reqwest, reqwest::Method,
 };
 
 /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -120,6 +120,52 @@ impl Client {
     #[must_use]
     pub fn with_retry_policy(&self, policy: rt::RetryPolicy) -> Self {
         Self::from(self.runtime.with_retry_policy(policy))
+    }
+
+    /// A request to any path of the API, for an operation this crate does not generate:
+    /// sent like every generated call (the key, retries, the throttle, traces, the
+    /// response cap), answered as your own type or as the raw response. `path` starts
+    /// with `/`; a literal may hold `{name}` placeholders for
+    /// [`RawRequest::path_param`]. See [`RawRequest`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use baseten_api::client::Method;
+    ///
+    /// # let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// # let listed = serde_json::json!({"secrets": [{"name": "hf_token"}]});
+    /// # fake.on_request(Method::GET, "/v1/secrets").query("limit", "10").respond(&listed).await;
+    /// # fake.on_request::<()>(Method::DELETE, "/v1/secrets/hf%20token").respond_raw(204, "text/plain", "").await;
+    /// # let client = fake.client()?;
+    /// // Decoded into a type of your own (here any JSON).
+    /// let secrets: serde_json::Value = client
+    ///     .request(Method::GET, "/v1/secrets")
+    ///     .query("limit", 10)
+    ///     .send()
+    ///     .await?;
+    /// assert_eq!(secrets["secrets"][0]["name"], "hf_token");
+    ///
+    /// // Or as it came: status, headers and bytes. `{name}` is filled and percent-encoded.
+    /// let deleted = client
+    ///     .request(Method::DELETE, "/v1/secrets/{name}")
+    ///     .path_param("name", "hf token")
+    ///     .send_raw()
+    ///     .await?;
+    /// assert_eq!(deleted.status(), 204);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    pub fn request(
+        &self,
+        method: rt::reqwest::Method,
+        path: impl ::core::convert::Into<::std::borrow::Cow<'static, str>>,
+    ) -> rt::RawRequest {
+        rt::RawRequest::new(self.runtime.clone(), method, path)
     }
 }
 

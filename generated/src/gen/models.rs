@@ -1170,8 +1170,8 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         concurrency_target: impl Into<Option<i64>>,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
@@ -1179,7 +1179,7 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
         target_in_flight_tokens: impl Into<Option<i64>>,
         max_scale_down_rate: impl Into<Option<f64>>,
         schedule_name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<String>,
         timezone: impl Into<String>,
         weekdays: impl Into<Option<Vec<String>>>,
@@ -1189,8 +1189,8 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
         end_minute: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             concurrency_target: concurrency_target.into(),
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
@@ -1198,7 +1198,7 @@ impl AuditLogEventAutoscalingScheduleSettingsV1 {
             target_in_flight_tokens: target_in_flight_tokens.into(),
             max_scale_down_rate: max_scale_down_rate.into(),
             schedule_name: schedule_name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             timezone: timezone.into(),
             weekdays: weekdays.into(),
@@ -1262,9 +1262,9 @@ impl AuditLogEventAutoscalingSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -1272,9 +1272,9 @@ impl AuditLogEventAutoscalingSettingsV1 {
         max_scale_down_rate: impl Into<Option<f64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -1384,8 +1384,8 @@ impl AuditLogEventChainDeployedV1 {
         chain_name: impl Into<String>,
         chain_deployment_id: impl Into<String>,
         chain_deployment_name: impl Into<Option<String>>,
-        is_primary: impl Into<bool>,
-        publish: impl Into<bool>,
+        is_primary: bool,
+        publish: bool,
     ) -> Self {
         Self {
             event_type: event_type.into(),
@@ -1393,8 +1393,8 @@ impl AuditLogEventChainDeployedV1 {
             chain_name: chain_name.into(),
             chain_deployment_id: chain_deployment_id.into(),
             chain_deployment_name: chain_deployment_name.into(),
-            is_primary: is_primary.into(),
-            publish: publish.into(),
+            is_primary,
+            publish,
         }
     }
 }
@@ -1893,9 +1893,9 @@ impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -1913,9 +1913,9 @@ impl AuditLogEventChainletAutoscalingSettingsChangedV1 {
         previous_settings: impl Into<Option<AuditLogEventAutoscalingSettingsV1>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2177,9 +2177,9 @@ impl AuditLogEventEnvironmentCreatedV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -2203,9 +2203,9 @@ impl AuditLogEventEnvironmentCreatedV1 {
         event_type: impl Into<AuditLogEventEnvironmentCreatedV1EventType>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2383,9 +2383,9 @@ impl AuditLogEventEnvironmentSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -2404,9 +2404,9 @@ impl AuditLogEventEnvironmentSettingsV1 {
         ramp_up_step_size: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2514,9 +2514,9 @@ impl AuditLogEventEnvironmentUpdatedV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         schedules: impl Into<Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>>,
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -2542,9 +2542,9 @@ impl AuditLogEventEnvironmentUpdatedV1 {
     ) -> Self {
         Self {
             schedules: schedules.into(),
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -2883,9 +2883,9 @@ impl AuditLogEventModelDeployedV1 {
         model_name: impl Into<String>,
         deployment_id: impl Into<String>,
         deployment_name: impl Into<String>,
-        scale_previous_to_zero: impl Into<bool>,
-        trusted: impl Into<bool>,
-        publish: impl Into<bool>,
+        scale_previous_to_zero: bool,
+        trusted: bool,
+        publish: bool,
         environment_name: impl Into<Option<String>>,
     ) -> Self {
         Self {
@@ -2894,9 +2894,9 @@ impl AuditLogEventModelDeployedV1 {
             model_name: model_name.into(),
             deployment_id: deployment_id.into(),
             deployment_name: deployment_name.into(),
-            scale_previous_to_zero: scale_previous_to_zero.into(),
-            trusted: trusted.into(),
-            publish: publish.into(),
+            scale_previous_to_zero,
+            trusted,
+            publish,
             environment_name: environment_name.into(),
         }
     }
@@ -3045,9 +3045,9 @@ impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         schedules: impl Into<Option<Vec<AuditLogEventAutoscalingScheduleChangeV1>>>,
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
-        concurrency_target: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
+        concurrency_target: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         target_utilization_percentage: impl Into<Option<i64>>,
@@ -3065,9 +3065,9 @@ impl AuditLogEventModelDeploymentAutoscalingSettingsChangedV1 {
     ) -> Self {
         Self {
             schedules: schedules.into(),
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
-            concurrency_target: concurrency_target.into(),
+            min_replica,
+            max_replica,
+            concurrency_target,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             target_utilization_percentage: target_utilization_percentage.into(),
@@ -3512,7 +3512,7 @@ impl AuditLogEventModelDeploymentRetriedV1 {
         model_name: impl Into<String>,
         deployment_id: impl Into<String>,
         deployment_name: impl Into<String>,
-        retried: impl Into<bool>,
+        retried: bool,
     ) -> Self {
         Self {
             event_type: event_type.into(),
@@ -3520,7 +3520,7 @@ impl AuditLogEventModelDeploymentRetriedV1 {
             model_name: model_name.into(),
             deployment_id: deployment_id.into(),
             deployment_name: deployment_name.into(),
-            retried: retried.into(),
+            retried,
         }
     }
 }
@@ -4791,8 +4791,8 @@ impl AutoscalingScheduleSettingsRequestV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         concurrency_target: impl Into<Option<i64>>,
@@ -4801,8 +4801,8 @@ impl AutoscalingScheduleSettingsRequestV1 {
         max_scale_down_rate: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             concurrency_target: concurrency_target.into(),
@@ -4857,8 +4857,8 @@ impl AutoscalingScheduleSettingsV1 {
     /// A value with these required fields and every optional one unset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
         concurrency_target: impl Into<Option<i64>>,
@@ -4867,8 +4867,8 @@ impl AutoscalingScheduleSettingsV1 {
         max_scale_down_rate: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
             concurrency_target: concurrency_target.into(),
@@ -4967,23 +4967,23 @@ impl AutoscalingScheduleUpsertV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<AutoscalingScheduleCadenceV1>,
         weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
-        start_minute: impl Into<i64>,
-        end_minute: impl Into<i64>,
+        start_minute: i64,
+        end_minute: i64,
         autoscaling_settings: impl Into<AutoscalingScheduleSettingsRequestV1>,
     ) -> Self {
         Self {
             id: rt::Patch::Unchanged,
             name: name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             weekdays: weekdays.into(),
             start_hour: rt::Patch::Unchanged,
-            start_minute: start_minute.into(),
+            start_minute,
             end_hour: rt::Patch::Unchanged,
-            end_minute: end_minute.into(),
+            end_minute,
             autoscaling_settings: autoscaling_settings.into(),
         }
     }
@@ -5004,8 +5004,8 @@ impl AutoscalingScheduleUpsertV1 {
 
     /// Sets `start_hour`.
     #[must_use]
-    pub fn start_hour(mut self, value: impl Into<i64>) -> Self {
-        self.start_hour = rt::Patch::Set(value.into());
+    pub fn start_hour(mut self, value: i64) -> Self {
+        self.start_hour = rt::Patch::Set(value);
         self
     }
 
@@ -5018,8 +5018,8 @@ impl AutoscalingScheduleUpsertV1 {
 
     /// Sets `end_hour`.
     #[must_use]
-    pub fn end_hour(mut self, value: impl Into<i64>) -> Self {
-        self.end_hour = rt::Patch::Set(value.into());
+    pub fn end_hour(mut self, value: i64) -> Self {
+        self.end_hour = rt::Patch::Set(value);
         self
     }
 
@@ -5085,38 +5085,38 @@ impl AutoscalingScheduleV1 {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<AutoscalingScheduleCadenceV1>,
         weekdays: impl Into<Vec<AutoscalingScheduleWeekdayV1>>,
-        start_minute: impl Into<i64>,
-        end_minute: impl Into<i64>,
+        start_minute: i64,
+        end_minute: i64,
         autoscaling_settings: impl Into<AutoscalingScheduleSettingsV1>,
     ) -> Self {
         Self {
             id: id.into(),
             name: name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             weekdays: weekdays.into(),
             start_hour: None,
-            start_minute: start_minute.into(),
+            start_minute,
             end_hour: None,
-            end_minute: end_minute.into(),
+            end_minute,
             autoscaling_settings: autoscaling_settings.into(),
         }
     }
 
     /// Sets `start_hour`.
     #[must_use]
-    pub fn start_hour(mut self, value: impl Into<i64>) -> Self {
-        self.start_hour = Some(value.into());
+    pub fn start_hour(mut self, value: i64) -> Self {
+        self.start_hour = Some(value);
         self
     }
 
     /// Sets `end_hour`.
     #[must_use]
-    pub fn end_hour(mut self, value: impl Into<i64>) -> Self {
-        self.end_hour = Some(value.into());
+    pub fn end_hour(mut self, value: i64) -> Self {
+        self.end_hour = Some(value);
         self
     }
 }
@@ -5207,19 +5207,19 @@ rt::struct_deserialize!(
 impl AutoscalingSettingsV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        min_replica: impl Into<i64>,
-        max_replica: impl Into<i64>,
+        min_replica: i64,
+        max_replica: i64,
         autoscaling_window: impl Into<Option<i64>>,
         scale_down_delay: impl Into<Option<i64>>,
-        concurrency_target: impl Into<i64>,
+        concurrency_target: i64,
         target_utilization_percentage: impl Into<Option<i64>>,
     ) -> Self {
         Self {
-            min_replica: min_replica.into(),
-            max_replica: max_replica.into(),
+            min_replica,
+            max_replica,
             autoscaling_window: autoscaling_window.into(),
             scale_down_delay: scale_down_delay.into(),
-            concurrency_target: concurrency_target.into(),
+            concurrency_target,
             target_utilization_percentage: target_utilization_percentage.into(),
             target_in_flight_tokens: None,
             max_scale_down_rate: None,
@@ -5228,15 +5228,15 @@ impl AutoscalingSettingsV1 {
 
     /// Sets `target_in_flight_tokens`.
     #[must_use]
-    pub fn target_in_flight_tokens(mut self, value: impl Into<i64>) -> Self {
-        self.target_in_flight_tokens = Some(value.into());
+    pub fn target_in_flight_tokens(mut self, value: i64) -> Self {
+        self.target_in_flight_tokens = Some(value);
         self
     }
 
     /// Sets `max_scale_down_rate`.
     #[must_use]
-    pub fn max_scale_down_rate(mut self, value: impl Into<i64>) -> Self {
-        self.max_scale_down_rate = Some(value.into());
+    pub fn max_scale_down_rate(mut self, value: i64) -> Self {
+        self.max_scale_down_rate = Some(value);
         self
     }
 }
@@ -5299,14 +5299,14 @@ impl BillableResourceV1 {
     pub fn new(
         id: impl Into<String>,
         kind: impl Into<ResourceKind>,
-        is_deleted: impl Into<bool>,
+        is_deleted: bool,
     ) -> Self {
         Self {
             id: id.into(),
             kind: kind.into(),
             name: None,
             model_name: None,
-            is_deleted: is_deleted.into(),
+            is_deleted,
             instance_type: None,
             environment_name: None,
             chain_metadata: None,
@@ -5453,16 +5453,16 @@ impl DailyDedicatedUsageV1 {
         subtotal: impl Into<rt::Decimal>,
         compute_cost: impl Into<rt::Decimal>,
         surcharge_cost: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
-        inference_requests: impl Into<i64>,
+        minutes: i64,
+        inference_requests: i64,
     ) -> Self {
         Self {
             date: date.into(),
             subtotal: subtotal.into(),
             compute_cost: compute_cost.into(),
             surcharge_cost: surcharge_cost.into(),
-            minutes: minutes.into(),
-            inference_requests: inference_requests.into(),
+            minutes,
+            inference_requests,
         }
     }
 }
@@ -5503,16 +5503,16 @@ impl DailyModelApiUsageV1 {
     pub fn new(
         date: impl Into<rt::jiff::civil::Date>,
         subtotal: impl Into<rt::Decimal>,
-        input_tokens: impl Into<i64>,
-        output_tokens: impl Into<i64>,
-        cached_input_tokens: impl Into<i64>,
+        input_tokens: i64,
+        output_tokens: i64,
+        cached_input_tokens: i64,
     ) -> Self {
         Self {
             date: date.into(),
             subtotal: subtotal.into(),
-            input_tokens: input_tokens.into(),
-            output_tokens: output_tokens.into(),
-            cached_input_tokens: cached_input_tokens.into(),
+            input_tokens,
+            output_tokens,
+            cached_input_tokens,
         }
     }
 }
@@ -5547,12 +5547,12 @@ impl DailyTrainingUsageV1 {
     pub fn new(
         date: impl Into<rt::jiff::civil::Date>,
         subtotal: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             date: date.into(),
             subtotal: subtotal.into(),
-            minutes: minutes.into(),
+            minutes,
         }
     }
 }
@@ -5602,16 +5602,16 @@ impl DedicatedItemV1 {
         subtotal: impl Into<rt::Decimal>,
         compute_cost: impl Into<rt::Decimal>,
         surcharge_cost: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
-        inference_requests: impl Into<i64>,
+        minutes: i64,
+        inference_requests: i64,
     ) -> Self {
         Self {
             billable_resource: billable_resource.into(),
             subtotal: subtotal.into(),
             compute_cost: compute_cost.into(),
             surcharge_cost: surcharge_cost.into(),
-            minutes: minutes.into(),
-            inference_requests: inference_requests.into(),
+            minutes,
+            inference_requests,
             daily: None,
         }
     }
@@ -5662,13 +5662,13 @@ impl DedicatedUsageV1 {
         subtotal: impl Into<rt::Decimal>,
         credits_used: impl Into<rt::Decimal>,
         total: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             subtotal: subtotal.into(),
             credits_used: credits_used.into(),
             total: total.into(),
-            minutes: minutes.into(),
+            minutes,
             breakdown: None,
         }
     }
@@ -5813,10 +5813,10 @@ impl DeploymentV1 {
         created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
         model_id: impl Into<String>,
-        is_production: impl Into<bool>,
-        is_development: impl Into<bool>,
+        is_production: bool,
+        is_development: bool,
         status: impl Into<DeploymentStatusV1>,
-        active_replica_count: impl Into<i64>,
+        active_replica_count: i64,
         autoscaling_settings: impl Into<Option<AutoscalingSettingsV1>>,
         instance_type_name: impl Into<Option<String>>,
         environment: impl Into<Option<String>>,
@@ -5827,10 +5827,10 @@ impl DeploymentV1 {
             created_at: created_at.into(),
             name: name.into(),
             model_id: model_id.into(),
-            is_production: is_production.into(),
-            is_development: is_development.into(),
+            is_production,
+            is_development,
             status: status.into(),
-            active_replica_count: active_replica_count.into(),
+            active_replica_count,
             autoscaling_settings: autoscaling_settings.into(),
             instance_type_name: instance_type_name.into(),
             environment: environment.into(),
@@ -6182,16 +6182,16 @@ rt::struct_deserialize!(
 impl GetModelMetricsResponseV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
-        end_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
+        end_epoch_millis: i64,
         mode: impl Into<ModelMetricModeV1>,
         step_seconds: impl Into<Option<i64>>,
         metric_descriptors: impl Into<Vec<ModelMetricDescriptorV1>>,
         metric_values: impl Into<Vec<ModelMetricValueSetV1>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
-            end_epoch_millis: end_epoch_millis.into(),
+            start_epoch_millis,
+            end_epoch_millis,
             mode: mode.into(),
             step_seconds: step_seconds.into(),
             metric_descriptors: metric_descriptors.into(),
@@ -6275,11 +6275,11 @@ impl InProgressPromotionV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
         status: impl Into<InProgressPromotionStatusV1>,
-        percent_traffic_to_new_version: impl Into<i64>,
+        percent_traffic_to_new_version: i64,
     ) -> Self {
         Self {
             status: status.into(),
-            percent_traffic_to_new_version: percent_traffic_to_new_version.into(),
+            percent_traffic_to_new_version,
             error_message: None,
             rolling_deploy: None,
         }
@@ -6294,8 +6294,8 @@ impl InProgressPromotionV1 {
 
     /// Sets `rolling_deploy`.
     #[must_use]
-    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
-        self.rolling_deploy = Some(value.into());
+    pub fn rolling_deploy(mut self, value: bool) -> Self {
+        self.rolling_deploy = Some(value);
         self
     }
 }
@@ -6342,18 +6342,18 @@ impl InstanceTypeV1 {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        memory_limit_mib: impl Into<i64>,
-        millicpu_limit: impl Into<i64>,
-        gpu_count: impl Into<i64>,
+        memory_limit_mib: i64,
+        millicpu_limit: i64,
+        gpu_count: i64,
         gpu_type: impl Into<Option<String>>,
         gpu_memory_limit_mib: impl Into<Option<i64>>,
     ) -> Self {
         Self {
             id: id.into(),
             name: name.into(),
-            memory_limit_mib: memory_limit_mib.into(),
-            millicpu_limit: millicpu_limit.into(),
-            gpu_count: gpu_count.into(),
+            memory_limit_mib,
+            millicpu_limit,
+            gpu_count,
             gpu_type: gpu_type.into(),
             gpu_memory_limit_mib: gpu_memory_limit_mib.into(),
         }
@@ -6439,17 +6439,17 @@ impl ModelApiItemV1 {
     pub fn new(
         model_name: impl Into<String>,
         subtotal: impl Into<rt::Decimal>,
-        input_tokens: impl Into<i64>,
-        output_tokens: impl Into<i64>,
-        cached_input_tokens: impl Into<i64>,
+        input_tokens: i64,
+        output_tokens: i64,
+        cached_input_tokens: i64,
     ) -> Self {
         Self {
             model_name: model_name.into(),
             model_family: None,
             subtotal: subtotal.into(),
-            input_tokens: input_tokens.into(),
-            output_tokens: output_tokens.into(),
-            cached_input_tokens: cached_input_tokens.into(),
+            input_tokens,
+            output_tokens,
+            cached_input_tokens,
             daily: None,
         }
     }
@@ -6703,11 +6703,11 @@ rt::struct_deserialize!(
 impl ModelMetricValueSetV1 {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
         values: impl Into<Vec<Vec<Option<f64>>>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
+            start_epoch_millis,
             values: values.into(),
         }
     }
@@ -6760,7 +6760,7 @@ impl ModelV1 {
         id: impl Into<String>,
         created_at: impl Into<rt::jiff::Timestamp>,
         name: impl Into<String>,
-        deployments_count: impl Into<i64>,
+        deployments_count: i64,
         production_deployment_id: impl Into<Option<String>>,
         development_deployment_id: impl Into<Option<String>>,
         instance_type_name: impl Into<String>,
@@ -6770,7 +6770,7 @@ impl ModelV1 {
             id: id.into(),
             created_at: created_at.into(),
             name: name.into(),
-            deployments_count: deployments_count.into(),
+            deployments_count,
             production_deployment_id: production_deployment_id.into(),
             development_deployment_id: development_deployment_id.into(),
             instance_type_name: instance_type_name.into(),
@@ -6846,7 +6846,7 @@ impl OneTimeAutoscalingScheduleV1 {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        enabled: impl Into<bool>,
+        enabled: bool,
         cadence: impl Into<OneTimeAutoscalingScheduleV1Cadence>,
         start_at: impl Into<rt::jiff::Timestamp>,
         end_at: impl Into<rt::jiff::Timestamp>,
@@ -6855,7 +6855,7 @@ impl OneTimeAutoscalingScheduleV1 {
         Self {
             id: id.into(),
             name: name.into(),
-            enabled: enabled.into(),
+            enabled,
             cadence: cadence.into(),
             start_at: start_at.into(),
             end_at: end_at.into(),
@@ -6912,11 +6912,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "audit-logs")]
 impl PaginationResponseV1 {
     /// A value with these required fields and every optional one unset.
-    pub fn new(has_more: impl Into<bool>) -> Self {
-        Self {
-            has_more: has_more.into(),
-            cursor: None,
-        }
+    pub fn new(has_more: bool) -> Self {
+        Self { has_more, cursor: None }
     }
 
     /// Sets `cursor`.
@@ -7012,15 +7009,15 @@ impl PromotionSettingsV1 {
 
     /// Sets `redeploy_on_promotion`.
     #[must_use]
-    pub fn redeploy_on_promotion(mut self, value: impl Into<bool>) -> Self {
-        self.redeploy_on_promotion = Some(value.into());
+    pub fn redeploy_on_promotion(mut self, value: bool) -> Self {
+        self.redeploy_on_promotion = Some(value);
         self
     }
 
     /// Sets `rolling_deploy`.
     #[must_use]
-    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
-        self.rolling_deploy = Some(value.into());
+    pub fn rolling_deploy(mut self, value: bool) -> Self {
+        self.rolling_deploy = Some(value);
         self
     }
 
@@ -7046,15 +7043,15 @@ impl PromotionSettingsV1 {
 
     /// Sets `ramp_up_while_promoting`.
     #[must_use]
-    pub fn ramp_up_while_promoting(mut self, value: impl Into<bool>) -> Self {
-        self.ramp_up_while_promoting = Some(value.into());
+    pub fn ramp_up_while_promoting(mut self, value: bool) -> Self {
+        self.ramp_up_while_promoting = Some(value);
         self
     }
 
     /// Sets `ramp_up_duration_seconds`.
     #[must_use]
-    pub fn ramp_up_duration_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.ramp_up_duration_seconds = Some(value.into());
+    pub fn ramp_up_duration_seconds(mut self, value: i64) -> Self {
+        self.ramp_up_duration_seconds = Some(value);
         self
     }
 }
@@ -7241,29 +7238,29 @@ impl RollingDeployConfigV1 {
 
     /// Sets `max_surge_percent`.
     #[must_use]
-    pub fn max_surge_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_surge_percent = Some(value.into());
+    pub fn max_surge_percent(mut self, value: i64) -> Self {
+        self.max_surge_percent = Some(value);
         self
     }
 
     /// Sets `max_unavailable_percent`.
     #[must_use]
-    pub fn max_unavailable_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_unavailable_percent = Some(value.into());
+    pub fn max_unavailable_percent(mut self, value: i64) -> Self {
+        self.max_unavailable_percent = Some(value);
         self
     }
 
     /// Sets `stabilization_time_seconds`.
     #[must_use]
-    pub fn stabilization_time_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.stabilization_time_seconds = Some(value.into());
+    pub fn stabilization_time_seconds(mut self, value: i64) -> Self {
+        self.stabilization_time_seconds = Some(value);
         self
     }
 
     /// Sets `replica_overhead_percent`.
     #[must_use]
-    pub fn replica_overhead_percent(mut self, value: impl Into<i64>) -> Self {
-        self.replica_overhead_percent = Some(value.into());
+    pub fn replica_overhead_percent(mut self, value: i64) -> Self {
+        self.replica_overhead_percent = Some(value);
         self
     }
 }
@@ -7325,12 +7322,12 @@ impl TrainingItemV1 {
     pub fn new(
         billable_resource: impl Into<BillableResourceV1>,
         subtotal: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             billable_resource: billable_resource.into(),
             subtotal: subtotal.into(),
-            minutes: minutes.into(),
+            minutes,
             daily: None,
         }
     }
@@ -7381,13 +7378,13 @@ impl TrainingUsageV1 {
         subtotal: impl Into<rt::Decimal>,
         credits_used: impl Into<rt::Decimal>,
         total: impl Into<rt::Decimal>,
-        minutes: impl Into<i64>,
+        minutes: i64,
     ) -> Self {
         Self {
             subtotal: subtotal.into(),
             credits_used: credits_used.into(),
             total: total.into(),
-            minutes: minutes.into(),
+            minutes,
             breakdown: None,
         }
     }
@@ -7602,8 +7599,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `min_replica`.
     #[must_use]
-    pub fn min_replica(mut self, value: impl Into<i64>) -> Self {
-        self.min_replica = rt::Patch::Set(value.into());
+    pub fn min_replica(mut self, value: i64) -> Self {
+        self.min_replica = rt::Patch::Set(value);
         self
     }
 
@@ -7616,8 +7613,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `max_replica`.
     #[must_use]
-    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
-        self.max_replica = rt::Patch::Set(value.into());
+    pub fn max_replica(mut self, value: i64) -> Self {
+        self.max_replica = rt::Patch::Set(value);
         self
     }
 
@@ -7630,8 +7627,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `autoscaling_window`.
     #[must_use]
-    pub fn autoscaling_window(mut self, value: impl Into<i64>) -> Self {
-        self.autoscaling_window = rt::Patch::Set(value.into());
+    pub fn autoscaling_window(mut self, value: i64) -> Self {
+        self.autoscaling_window = rt::Patch::Set(value);
         self
     }
 
@@ -7644,8 +7641,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `scale_down_delay`.
     #[must_use]
-    pub fn scale_down_delay(mut self, value: impl Into<i64>) -> Self {
-        self.scale_down_delay = rt::Patch::Set(value.into());
+    pub fn scale_down_delay(mut self, value: i64) -> Self {
+        self.scale_down_delay = rt::Patch::Set(value);
         self
     }
 
@@ -7658,8 +7655,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `concurrency_target`.
     #[must_use]
-    pub fn concurrency_target(mut self, value: impl Into<i64>) -> Self {
-        self.concurrency_target = rt::Patch::Set(value.into());
+    pub fn concurrency_target(mut self, value: i64) -> Self {
+        self.concurrency_target = rt::Patch::Set(value);
         self
     }
 
@@ -7672,8 +7669,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `target_utilization_percentage`.
     #[must_use]
-    pub fn target_utilization_percentage(mut self, value: impl Into<i64>) -> Self {
-        self.target_utilization_percentage = rt::Patch::Set(value.into());
+    pub fn target_utilization_percentage(mut self, value: i64) -> Self {
+        self.target_utilization_percentage = rt::Patch::Set(value);
         self
     }
 
@@ -7686,8 +7683,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `target_in_flight_tokens`.
     #[must_use]
-    pub fn target_in_flight_tokens(mut self, value: impl Into<i64>) -> Self {
-        self.target_in_flight_tokens = rt::Patch::Set(value.into());
+    pub fn target_in_flight_tokens(mut self, value: i64) -> Self {
+        self.target_in_flight_tokens = rt::Patch::Set(value);
         self
     }
 
@@ -7700,8 +7697,8 @@ impl UpdateAutoscalingSettingsV1 {
 
     /// Sets `max_scale_down_rate`.
     #[must_use]
-    pub fn max_scale_down_rate(mut self, value: impl Into<i64>) -> Self {
-        self.max_scale_down_rate = rt::Patch::Set(value.into());
+    pub fn max_scale_down_rate(mut self, value: i64) -> Self {
+        self.max_scale_down_rate = rt::Patch::Set(value);
         self
     }
 
@@ -7921,8 +7918,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `redeploy_on_promotion`.
     #[must_use]
-    pub fn redeploy_on_promotion(mut self, value: impl Into<bool>) -> Self {
-        self.redeploy_on_promotion = rt::Patch::Set(value.into());
+    pub fn redeploy_on_promotion(mut self, value: bool) -> Self {
+        self.redeploy_on_promotion = rt::Patch::Set(value);
         self
     }
 
@@ -7935,8 +7932,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `rolling_deploy`.
     #[must_use]
-    pub fn rolling_deploy(mut self, value: impl Into<bool>) -> Self {
-        self.rolling_deploy = rt::Patch::Set(value.into());
+    pub fn rolling_deploy(mut self, value: bool) -> Self {
+        self.rolling_deploy = rt::Patch::Set(value);
         self
     }
 
@@ -7983,8 +7980,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `ramp_up_while_promoting`.
     #[must_use]
-    pub fn ramp_up_while_promoting(mut self, value: impl Into<bool>) -> Self {
-        self.ramp_up_while_promoting = rt::Patch::Set(value.into());
+    pub fn ramp_up_while_promoting(mut self, value: bool) -> Self {
+        self.ramp_up_while_promoting = rt::Patch::Set(value);
         self
     }
 
@@ -7997,8 +7994,8 @@ impl UpdatePromotionSettingsV1 {
 
     /// Sets `ramp_up_duration_seconds`.
     #[must_use]
-    pub fn ramp_up_duration_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.ramp_up_duration_seconds = rt::Patch::Set(value.into());
+    pub fn ramp_up_duration_seconds(mut self, value: i64) -> Self {
+        self.ramp_up_duration_seconds = rt::Patch::Set(value);
         self
     }
 
@@ -8120,8 +8117,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `max_surge_percent`.
     #[must_use]
-    pub fn max_surge_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_surge_percent = rt::Patch::Set(value.into());
+    pub fn max_surge_percent(mut self, value: i64) -> Self {
+        self.max_surge_percent = rt::Patch::Set(value);
         self
     }
 
@@ -8134,8 +8131,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `max_unavailable_percent`.
     #[must_use]
-    pub fn max_unavailable_percent(mut self, value: impl Into<i64>) -> Self {
-        self.max_unavailable_percent = rt::Patch::Set(value.into());
+    pub fn max_unavailable_percent(mut self, value: i64) -> Self {
+        self.max_unavailable_percent = rt::Patch::Set(value);
         self
     }
 
@@ -8148,8 +8145,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `stabilization_time_seconds`.
     #[must_use]
-    pub fn stabilization_time_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.stabilization_time_seconds = rt::Patch::Set(value.into());
+    pub fn stabilization_time_seconds(mut self, value: i64) -> Self {
+        self.stabilization_time_seconds = rt::Patch::Set(value);
         self
     }
 
@@ -8162,8 +8159,8 @@ impl UpdateRollingDeployConfigV1 {
 
     /// Sets `replica_overhead_percent`.
     #[must_use]
-    pub fn replica_overhead_percent(mut self, value: impl Into<i64>) -> Self {
-        self.replica_overhead_percent = rt::Patch::Set(value.into());
+    pub fn replica_overhead_percent(mut self, value: i64) -> Self {
+        self.replica_overhead_percent = rt::Patch::Set(value);
         self
     }
 

@@ -51,8 +51,8 @@ impl GetAuditLogsQuery {
 
     /// Sets `limit`.
     #[must_use]
-    pub fn limit(mut self, value: impl Into<i64>) -> Self {
-        self.limit = Some(value.into());
+    pub fn limit(mut self, value: i64) -> Self {
+        self.limit = Some(value);
         self
     }
 
@@ -138,15 +138,15 @@ impl GetAuditLogsQuery {
 
     /// Sets `start_epoch_millis`.
     #[must_use]
-    pub fn start_epoch_millis(mut self, value: impl Into<i64>) -> Self {
-        self.start_epoch_millis = Some(value.into());
+    pub fn start_epoch_millis(mut self, value: i64) -> Self {
+        self.start_epoch_millis = Some(value);
         self
     }
 
     /// Sets `end_epoch_millis`.
     #[must_use]
-    pub fn end_epoch_millis(mut self, value: impl Into<i64>) -> Self {
-        self.end_epoch_millis = Some(value.into());
+    pub fn end_epoch_millis(mut self, value: i64) -> Self {
+        self.end_epoch_millis = Some(value);
         self
     }
 }
@@ -184,15 +184,15 @@ impl GetModelDeploymentMetricsQuery {
 
     /// Sets `start_epoch_millis`.
     #[must_use]
-    pub fn start_epoch_millis(mut self, value: impl Into<i64>) -> Self {
-        self.start_epoch_millis = Some(value.into());
+    pub fn start_epoch_millis(mut self, value: i64) -> Self {
+        self.start_epoch_millis = Some(value);
         self
     }
 
     /// Sets `end_epoch_millis`.
     #[must_use]
-    pub fn end_epoch_millis(mut self, value: impl Into<i64>) -> Self {
-        self.end_epoch_millis = Some(value.into());
+    pub fn end_epoch_millis(mut self, value: i64) -> Self {
+        self.end_epoch_millis = Some(value);
         self
     }
 
@@ -260,15 +260,15 @@ impl GetModelEnvironmentMetricsQuery {
 
     /// Sets `start_epoch_millis`.
     #[must_use]
-    pub fn start_epoch_millis(mut self, value: impl Into<i64>) -> Self {
-        self.start_epoch_millis = Some(value.into());
+    pub fn start_epoch_millis(mut self, value: i64) -> Self {
+        self.start_epoch_millis = Some(value);
         self
     }
 
     /// Sets `end_epoch_millis`.
     #[must_use]
-    pub fn end_epoch_millis(mut self, value: impl Into<i64>) -> Self {
-        self.end_epoch_millis = Some(value.into());
+    pub fn end_epoch_millis(mut self, value: i64) -> Self {
+        self.end_epoch_millis = Some(value);
         self
     }
 

@@ -181,8 +181,8 @@ impl Thing {
     }
     /// Sets `step_seconds`.
     #[must_use]
-    pub fn set_step_seconds(mut self, value: impl Into<i64>) -> Self {
-        self.step_seconds = Some(value.into());
+    pub fn set_step_seconds(mut self, value: i64) -> Self {
+        self.step_seconds = Some(value);
         self
     }
     /// Sets `parent`.
@@ -256,14 +256,14 @@ impl ThingUpdate {
     }
     /// Sets `clear_label`.
     #[must_use]
-    pub fn clear_label(mut self, value: impl Into<bool>) -> Self {
-        self.clear_label = Some(value.into());
+    pub fn clear_label(mut self, value: bool) -> Self {
+        self.clear_label = Some(value);
         self
     }
     /// Sets `new`.
     #[must_use]
-    pub fn set_new(mut self, value: impl Into<i64>) -> Self {
-        self.new = rt::Patch::Set(value.into());
+    pub fn set_new(mut self, value: i64) -> Self {
+        self.new = rt::Patch::Set(value);
         self
     }
     /// Clears `new`: sends it as `null`.

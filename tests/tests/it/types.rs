@@ -539,3 +539,17 @@ fn read_only_and_write_only_are_required_on_their_side_only() {
         .collect();
     assert_eq!(account, Vec::<String>::new());
 }
+
+/// Numbers go into constructors and setters as themselves, so an integer literal just works:
+/// `bytes` is a `u64`, for which `impl Into<u64>` made `1` an `i32` and refused it. (Reverting
+/// the generator stops this file compiling.)
+#[test]
+fn numeric_arguments_take_integer_literals() {
+    let created = baseten_api::primitives::jiff::Timestamp::UNIX_EPOCH;
+    let usage = fixture::Usage::new(None, Vec::new(), created).bytes(1);
+    assert_eq!(usage.bytes, Some(1_u64));
+    let cat = fixture::Cat::new("cat", "tom", 9);
+    assert_eq!(cat.lives, 9);
+    let query = baseten_api::operations::GetAuditLogsQuery::default().limit(5);
+    assert_eq!(query.limit, Some(5));
+}

@@ -79,11 +79,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "events")]
 impl Pagination {
     /// A value with these required fields and every optional one unset.
-    pub fn new(has_more: impl Into<bool>) -> Self {
-        Self {
-            has_more: has_more.into(),
-            cursor: None,
-        }
+    pub fn new(has_more: bool) -> Self {
+        Self { has_more, cursor: None }
     }
 
     /// Sets `cursor`.
@@ -129,8 +126,8 @@ impl Settings {
 
     /// Sets `max_replica`.
     #[must_use]
-    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
-        self.max_replica = Some(value.into());
+    pub fn max_replica(mut self, value: i64) -> Self {
+        self.max_replica = Some(value);
         self
     }
 
@@ -178,8 +175,8 @@ impl UpdateSettings {
 
     /// Sets `min_replica`.
     #[must_use]
-    pub fn min_replica(mut self, value: impl Into<i64>) -> Self {
-        self.min_replica = rt::Patch::Set(value.into());
+    pub fn min_replica(mut self, value: i64) -> Self {
+        self.min_replica = rt::Patch::Set(value);
         self
     }
 
@@ -192,8 +189,8 @@ impl UpdateSettings {
 
     /// Sets `max_replica`.
     #[must_use]
-    pub fn max_replica(mut self, value: impl Into<i64>) -> Self {
-        self.max_replica = rt::Patch::Set(value.into());
+    pub fn max_replica(mut self, value: i64) -> Self {
+        self.max_replica = rt::Patch::Set(value);
         self
     }
 

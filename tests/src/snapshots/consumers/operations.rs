@@ -26,8 +26,8 @@ impl GetEventsQuery {
 
     /// Sets `limit`.
     #[must_use]
-    pub fn limit(mut self, value: impl Into<i64>) -> Self {
-        self.limit = Some(value.into());
+    pub fn limit(mut self, value: i64) -> Self {
+        self.limit = Some(value);
         self
     }
 }

@@ -30,14 +30,14 @@ rt::struct_deserialize!(
 impl NearMiss {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
-        end_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
+        end_epoch_millis: i64,
         counters: impl Into<Vec<UsageCounter>>,
         steps: impl Into<Vec<NearMissStep>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
-            end_epoch_millis: end_epoch_millis.into(),
+            start_epoch_millis,
+            end_epoch_millis,
             counters: counters.into(),
             steps: steps.into(),
         }
@@ -64,12 +64,9 @@ rt::struct_deserialize!(
 #[cfg(feature = "full")]
 impl NearMissStep {
     /// A value with these required fields and every optional one unset.
-    pub fn new(
-        start_epoch_millis: impl Into<i64>,
-        values: impl Into<Vec<Vec<String>>>,
-    ) -> Self {
+    pub fn new(start_epoch_millis: i64, values: impl Into<Vec<Vec<String>>>) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
+            start_epoch_millis,
             values: values.into(),
         }
     }
@@ -138,11 +135,11 @@ rt::struct_deserialize!(
 impl UsageStep {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
         values: impl Into<Vec<Vec<Option<f64>>>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
+            start_epoch_millis,
             values: values.into(),
         }
     }
@@ -176,15 +173,15 @@ rt::struct_deserialize!(
 impl WidgetUsage {
     /// A value with these required fields and every optional one unset.
     pub fn new(
-        start_epoch_millis: impl Into<i64>,
-        end_epoch_millis: impl Into<i64>,
+        start_epoch_millis: i64,
+        end_epoch_millis: i64,
         phase: impl Into<String>,
         counters: impl Into<Vec<UsageCounter>>,
         steps: impl Into<Vec<UsageStep>>,
     ) -> Self {
         Self {
-            start_epoch_millis: start_epoch_millis.into(),
-            end_epoch_millis: end_epoch_millis.into(),
+            start_epoch_millis,
+            end_epoch_millis,
             phase: phase.into(),
             counters: counters.into(),
             steps: steps.into(),

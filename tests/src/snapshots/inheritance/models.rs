@@ -127,8 +127,8 @@ impl Bird {
 
     /// Sets `wingspan`.
     #[must_use]
-    pub fn wingspan(mut self, value: impl Into<f64>) -> Self {
-        self.wingspan = Some(value.into());
+    pub fn wingspan(mut self, value: f64) -> Self {
+        self.wingspan = Some(value);
         self
     }
 }
@@ -159,23 +159,19 @@ rt::struct_deserialize!(
 #[cfg(feature = "animals")]
 impl Cat {
     /// A value with these required fields and every optional one unset.
-    pub fn new(
-        kind: impl Into<String>,
-        name: impl Into<String>,
-        legs: impl Into<i64>,
-    ) -> Self {
+    pub fn new(kind: impl Into<String>, name: impl Into<String>, legs: i64) -> Self {
         Self {
             kind: kind.into(),
             name: name.into(),
-            legs: legs.into(),
+            legs,
             indoor: None,
         }
     }
 
     /// Sets `indoor`.
     #[must_use]
-    pub fn indoor(mut self, value: impl Into<bool>) -> Self {
-        self.indoor = Some(value.into());
+    pub fn indoor(mut self, value: bool) -> Self {
+        self.indoor = Some(value);
         self
     }
 }
@@ -206,23 +202,19 @@ rt::struct_deserialize!(
 #[cfg(any(feature = "animals", feature = "dogs"))]
 impl Dog {
     /// A value with these required fields and every optional one unset.
-    pub fn new(
-        kind: impl Into<String>,
-        name: impl Into<String>,
-        legs: impl Into<i64>,
-    ) -> Self {
+    pub fn new(kind: impl Into<String>, name: impl Into<String>, legs: i64) -> Self {
         Self {
             kind: kind.into(),
             name: name.into(),
-            legs: legs.into(),
+            legs,
             barks: None,
         }
     }
 
     /// Sets `barks`.
     #[must_use]
-    pub fn barks(mut self, value: impl Into<bool>) -> Self {
-        self.barks = Some(value.into());
+    pub fn barks(mut self, value: bool) -> Self {
+        self.barks = Some(value);
         self
     }
 }
@@ -257,15 +249,11 @@ rt::struct_deserialize!(
 #[cfg(feature = "animals")]
 impl Kitten {
     /// A value with these required fields and every optional one unset.
-    pub fn new(
-        kind: impl Into<String>,
-        name: impl Into<String>,
-        legs: impl Into<i64>,
-    ) -> Self {
+    pub fn new(kind: impl Into<String>, name: impl Into<String>, legs: i64) -> Self {
         Self {
             kind: kind.into(),
             name: name.into(),
-            legs: legs.into(),
+            legs,
             indoor: None,
             weeks: None,
         }
@@ -280,8 +268,8 @@ impl Kitten {
 
     /// Sets `weeks`.
     #[must_use]
-    pub fn weeks(mut self, value: impl Into<i64>) -> Self {
-        self.weeks = Some(value.into());
+    pub fn weeks(mut self, value: i64) -> Self {
+        self.weeks = Some(value);
         self
     }
 }
@@ -309,15 +297,11 @@ rt::struct_deserialize!(
 #[cfg(feature = "animals")]
 impl Mammal {
     /// A value with these required fields and every optional one unset.
-    pub fn new(
-        kind: impl Into<String>,
-        name: impl Into<String>,
-        legs: impl Into<i64>,
-    ) -> Self {
+    pub fn new(kind: impl Into<String>, name: impl Into<String>, legs: i64) -> Self {
         Self {
             kind: kind.into(),
             name: name.into(),
-            legs: legs.into(),
+            legs,
         }
     }
 }
@@ -353,22 +337,22 @@ impl Puppy {
     pub fn new(
         kind: impl Into<String>,
         name: impl Into<String>,
-        legs: impl Into<i64>,
-        age_weeks: impl Into<i64>,
+        legs: i64,
+        age_weeks: i64,
     ) -> Self {
         Self {
             kind: kind.into(),
             name: name.into(),
-            legs: legs.into(),
+            legs,
             barks: None,
-            age_weeks: age_weeks.into(),
+            age_weeks,
         }
     }
 
     /// Sets `barks`.
     #[must_use]
-    pub fn barks(mut self, value: impl Into<bool>) -> Self {
-        self.barks = Some(value.into());
+    pub fn barks(mut self, value: bool) -> Self {
+        self.barks = Some(value);
         self
     }
 }

@@ -50,8 +50,8 @@ impl Attachment {
 
     /// Sets `count`.
     #[must_use]
-    pub fn count(mut self, value: impl Into<i64>) -> Self {
-        self.count = Some(value.into());
+    pub fn count(mut self, value: i64) -> Self {
+        self.count = Some(value);
         self
     }
 
@@ -140,8 +140,8 @@ impl Login {
 
     /// Sets `remember`.
     #[must_use]
-    pub fn remember(mut self, value: impl Into<bool>) -> Self {
-        self.remember = Some(value.into());
+    pub fn remember(mut self, value: bool) -> Self {
+        self.remember = Some(value);
         self
     }
 }
@@ -167,11 +167,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "full")]
 impl Page {
     /// A value with these required fields and every optional one unset.
-    pub fn new(limit: impl Into<i64>) -> Self {
-        Self {
-            limit: limit.into(),
-            after: None,
-        }
+    pub fn new(limit: i64) -> Self {
+        Self { limit, after: None }
     }
 
     /// Sets `after`.

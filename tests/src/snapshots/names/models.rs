@@ -33,8 +33,8 @@ impl T2faSettings {
 
     /// Sets `enabled`.
     #[must_use]
-    pub fn enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
+    pub fn enabled(mut self, value: bool) -> Self {
+        self.enabled = Some(value);
         self
     }
 }
@@ -90,17 +90,17 @@ impl Thing {
         type_: impl Into<String>,
         ref_: impl Into<String>,
         self_: impl Into<String>,
-        match_: impl Into<i64>,
-        _2fa: impl Into<bool>,
-        weight_kg: impl Into<f64>,
+        match_: i64,
+        _2fa: bool,
+        weight_kg: f64,
     ) -> Self {
         Self {
             type_: type_.into(),
             ref_: ref_.into(),
             self_: self_.into(),
-            match_: match_.into(),
-            _2fa: _2fa.into(),
-            weight_kg: weight_kg.into(),
+            match_,
+            _2fa,
+            weight_kg,
             weight_kg_2: None,
             status: None,
         }
@@ -108,8 +108,8 @@ impl Thing {
 
     /// Sets `weight_kg`.
     #[must_use]
-    pub fn weight_kg_2(mut self, value: impl Into<f64>) -> Self {
-        self.weight_kg_2 = Some(value.into());
+    pub fn weight_kg_2(mut self, value: f64) -> Self {
+        self.weight_kg_2 = Some(value);
         self
     }
 

@@ -19,15 +19,15 @@ pub struct GetThingQuery {
 impl GetThingQuery {
     /// Sets `self`.
     #[must_use]
-    pub fn self_(mut self, value: impl Into<bool>) -> Self {
-        self.self_ = Some(value.into());
+    pub fn self_(mut self, value: bool) -> Self {
+        self.self_ = Some(value);
         self
     }
 
     /// Sets `weight-kg`.
     #[must_use]
-    pub fn weight_kg(mut self, value: impl Into<f64>) -> Self {
-        self.weight_kg = Some(value.into());
+    pub fn weight_kg(mut self, value: f64) -> Self {
+        self.weight_kg = Some(value);
         self
     }
 }

@@ -95,7 +95,7 @@ impl Reading {
         one_of: impl Into<Option<f64>>,
         ref_nullable: impl Into<Option<Level>>,
         required_nullable: impl Into<Option<String>>,
-        plain: impl Into<bool>,
+        plain: bool,
         values: impl Into<Vec<Vec<Option<f64>>>>,
     ) -> Self {
         Self {
@@ -107,7 +107,7 @@ impl Reading {
             required_nullable: required_nullable.into(),
             optional_plain: None,
             optional_nullable: None,
-            plain: plain.into(),
+            plain,
             kind: None,
             ratio: None,
             values: values.into(),
@@ -133,8 +133,8 @@ impl Reading {
 
     /// Sets `optional_nullable`.
     #[must_use]
-    pub fn optional_nullable(mut self, value: impl Into<i64>) -> Self {
-        self.optional_nullable = Some(value.into());
+    pub fn optional_nullable(mut self, value: i64) -> Self {
+        self.optional_nullable = Some(value);
         self
     }
 
@@ -147,8 +147,8 @@ impl Reading {
 
     /// Sets `ratio`.
     #[must_use]
-    pub fn ratio(mut self, value: impl Into<f64>) -> Self {
-        self.ratio = Some(value.into());
+    pub fn ratio(mut self, value: f64) -> Self {
+        self.ratio = Some(value);
         self
     }
 

@@ -114,8 +114,8 @@ impl Widget {
 
     /// Sets `weight`.
     #[must_use]
-    pub fn weight(mut self, value: impl Into<f64>) -> Self {
-        self.weight = Some(value.into());
+    pub fn weight(mut self, value: f64) -> Self {
+        self.weight = Some(value);
         self
     }
 }

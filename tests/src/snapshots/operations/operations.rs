@@ -21,8 +21,8 @@ pub struct GetWidgetsQuery {
 impl GetWidgetsQuery {
     /// Sets `limit`.
     #[must_use]
-    pub fn limit(mut self, value: impl Into<i64>) -> Self {
-        self.limit = Some(value.into());
+    pub fn limit(mut self, value: i64) -> Self {
+        self.limit = Some(value);
         self
     }
 

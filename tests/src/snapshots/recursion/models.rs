@@ -25,9 +25,9 @@ rt::struct_deserialize!(
 #[cfg(feature = "full")]
 impl LinkedNode {
     /// A value with these required fields and every optional one unset.
-    pub fn new(value: impl Into<i64>, next: impl Into<Option<LinkedNode>>) -> Self {
+    pub fn new(value: i64, next: impl Into<Option<LinkedNode>>) -> Self {
         Self {
-            value: value.into(),
+            value,
             next: next.into().map(Box::new),
         }
     }

@@ -39,10 +39,10 @@ rt::struct_deserialize!(
 #[cfg(feature = "incidents")]
 impl Incident {
     /// A value with these required fields and every optional one unset.
-    pub fn new(id: impl Into<String>, seq: impl Into<i64>) -> Self {
+    pub fn new(id: impl Into<String>, seq: i64) -> Self {
         Self {
             id: id.into(),
-            seq: seq.into(),
+            seq,
             counter: None,
             priority: None,
             owner: None,
@@ -53,8 +53,8 @@ impl Incident {
 
     /// Sets `counter`.
     #[must_use]
-    pub fn counter(mut self, value: impl Into<u64>) -> Self {
-        self.counter = Some(value.into());
+    pub fn counter(mut self, value: u64) -> Self {
+        self.counter = Some(value);
         self
     }
 

@@ -101,10 +101,10 @@ rt::struct_deserialize!(
 #[cfg(feature = "schedules")]
 impl RecurringSchedule {
     /// A value with these required fields and every optional one unset.
-    pub fn new(cadence: impl Into<Cadence>, start_minute: impl Into<i64>) -> Self {
+    pub fn new(cadence: impl Into<Cadence>, start_minute: i64) -> Self {
         Self {
             cadence: cadence.into(),
-            start_minute: start_minute.into(),
+            start_minute,
         }
     }
 }
@@ -309,11 +309,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "schedules")]
 impl SchedulesShapeCircle {
     /// A value with these required fields and every optional one unset.
-    pub fn new(radius: impl Into<f64>) -> Self {
-        Self {
-            radius: radius.into(),
-            kind: None,
-        }
+    pub fn new(radius: f64) -> Self {
+        Self { radius, kind: None }
     }
 
     /// Sets `kind`.
@@ -365,11 +362,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "schedules")]
 impl SchedulesShapeSquare {
     /// A value with these required fields and every optional one unset.
-    pub fn new(side: impl Into<f64>, kind: impl Into<SchedulesShapeSquareKind>) -> Self {
-        Self {
-            side: side.into(),
-            kind: kind.into(),
-        }
+    pub fn new(side: f64, kind: impl Into<SchedulesShapeSquareKind>) -> Self {
+        Self { side, kind: kind.into() }
     }
 }
 

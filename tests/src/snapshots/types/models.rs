@@ -114,12 +114,12 @@ impl Cat {
     pub fn new(
         pet_type: impl Into<String>,
         name: impl Into<String>,
-        lives: impl Into<i64>,
+        lives: i64,
     ) -> Self {
         Self {
             pet_type: pet_type.into(),
             name: name.into(),
-            lives: lives.into(),
+            lives,
         }
     }
 }
@@ -187,8 +187,8 @@ impl Dog {
 
     /// Sets `bark`.
     #[must_use]
-    pub fn bark(mut self, value: impl Into<bool>) -> Self {
-        self.bark = Some(value.into());
+    pub fn bark(mut self, value: bool) -> Self {
+        self.bark = Some(value);
         self
     }
 }
@@ -457,8 +457,8 @@ impl Usage {
 
     /// Sets `bytes`.
     #[must_use]
-    pub fn bytes(mut self, value: impl Into<u64>) -> Self {
-        self.bytes = Some(value.into());
+    pub fn bytes(mut self, value: u64) -> Self {
+        self.bytes = Some(value);
         self
     }
 

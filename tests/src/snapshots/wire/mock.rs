@@ -50,6 +50,17 @@ impl FakeBaseten {
         &self.server
     }
 
+    /// Requests of `method` to `path` (as sent: percent-encoded, without the query),
+    /// for those made with [`Client::request`](super::Client::request); the answer is any
+    /// `T` that serializes.
+    pub fn on_request<T>(
+        &self,
+        method: rt::reqwest::Method,
+        path: &str,
+    ) -> rt::mock::Expectation<'_, T> {
+        self.server.on_method(&method, path)
+    }
+
     /// Requests of `GET /2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json`
     /// ([`Client::get_2010_04_01_account_call`](super::Client::get_2010_04_01_account_call)) with
     /// these path parameters.

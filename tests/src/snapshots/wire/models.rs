@@ -159,8 +159,8 @@ impl PostTenantCallsStartBody {
 
     /// Sets `timeout`.
     #[must_use]
-    pub fn timeout(mut self, value: impl Into<i64>) -> Self {
-        self.timeout = Some(value.into());
+    pub fn timeout(mut self, value: i64) -> Self {
+        self.timeout = Some(value);
         self
     }
 }

@@ -18,8 +18,8 @@ pub struct GetResponsesBetaTrueQuery {
 impl GetResponsesBetaTrueQuery {
     /// Sets `limit`.
     #[must_use]
-    pub fn limit(mut self, value: impl Into<i64>) -> Self {
-        self.limit = Some(value.into());
+    pub fn limit(mut self, value: i64) -> Self {
+        self.limit = Some(value);
         self
     }
 }
@@ -41,8 +41,8 @@ pub struct GetTenantCallsQuery {
 impl GetTenantCallsQuery {
     /// Sets `X-Sample-Rate`.
     #[must_use]
-    pub fn x_sample_rate(mut self, value: impl Into<i64>) -> Self {
-        self.x_sample_rate = Some(value.into());
+    pub fn x_sample_rate(mut self, value: i64) -> Self {
+        self.x_sample_rate = Some(value);
         self
     }
 
