@@ -50,6 +50,17 @@ impl FakeBaseten {
         &self.server
     }
 
+    /// Requests of `method` to `path` (as sent: percent-encoded, without the query),
+    /// for those made with [`Client::request`](super::Client::request); the answer is any
+    /// `T` that serializes.
+    pub fn on_request<T>(
+        &self,
+        method: rt::reqwest::Method,
+        path: &str,
+    ) -> rt::mock::Expectation<'_, T> {
+        self.server.on_method(&method, path)
+    }
+
     /// Requests of `GET /v1/blobs/{id}` ([`Client::get_blob`](super::Client::get_blob)) with these
     /// path parameters.
     #[cfg(feature = "blobs")]

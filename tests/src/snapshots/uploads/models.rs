@@ -229,8 +229,8 @@ impl PostImportsBodyJsonRowsItem {
 
     /// Sets `id`.
     #[must_use]
-    pub fn id(mut self, value: impl Into<i64>) -> Self {
-        self.id = Some(value.into());
+    pub fn id(mut self, value: i64) -> Self {
+        self.id = Some(value);
         self
     }
 }
