@@ -605,6 +605,7 @@ impl Lowerer {
             return Ok(());
         };
         strip_extensions(item);
+        self.descriptive_fields(item, pointer, false);
         if let Some(Value::Array(parameters)) = item.get_mut("parameters") {
             for (i, parameter) in parameters.iter_mut().enumerate() {
                 self.parameter(parameter, &pointer.join("parameters").join(i))?;
@@ -616,6 +617,7 @@ impl Lowerer {
             };
             let pointer = pointer.join(method);
             strip_extensions(operation);
+            self.descriptive_fields(operation, &pointer, true);
             // 3.1 made `responses` optional; the 3.0 model requires it.
             operation
                 .entry("responses")

@@ -52,6 +52,9 @@ fn one_bad_field_spoils_only_itself() {
         "#/tags: `tags` is left out: must be a list, found an object".to_owned(),
         "#/security/0: security requirement 0 is left out: invalid type: sequence, expected a map".to_owned(),
         "#/externalDocs: `externalDocs` is left out: missing field `url`".to_owned(),
+        "#/paths/~1v1~1deep/summary: `summary` is left out: /summary: invalid type: sequence, expected a string".to_owned(),
+        "#/paths/~1v1~1deep/get/tags: `tags` is left out: /tags: invalid type: string \"not-a-list\", expected a sequence".to_owned(),
+        "#/paths/~1v1~1deep/get/deprecated: `deprecated` is left out: /deprecated: invalid type: string \"yes\", expected a boolean".to_owned(),
         format!("{deep}: the schema (read as any JSON value) is left out: {deep}/properties is nested more than 32 levels deep"),
         "#/components/schemas/Loop: the schema (read as any JSON value) is left out: `$ref` cycle with no schema in it: #/components/schemas/Loop2 -> #/components/schemas/Loop -> #/components/schemas/Loop2".to_owned(),
     ];
