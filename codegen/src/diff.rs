@@ -1564,6 +1564,7 @@ fn render(ty: &TypeRef) -> String {
         TypeRef::Timestamp => "Timestamp".into(),
         TypeRef::Date => "Date".into(),
         TypeRef::Json => "serde_json::Value".into(),
+        TypeRef::Bytes => "Binary".into(),
         TypeRef::Named(name) => name.clone(),
         TypeRef::Vec(inner) => format!("Vec<{}>", render(inner)),
         TypeRef::Map(inner) => format!("BTreeMap<String, {}>", render(inner)),

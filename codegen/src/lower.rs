@@ -18,6 +18,7 @@ use crate::error::Pointer;
 use crate::{Error, Note};
 
 mod compose;
+mod content;
 mod refs;
 mod salvage;
 mod spoiled;
@@ -604,6 +605,7 @@ impl Lowerer {
             return Ok(());
         };
         strip_extensions(item);
+        self.descriptive_fields(item, pointer, false);
         if let Some(Value::Array(parameters)) = item.get_mut("parameters") {
             for (i, parameter) in parameters.iter_mut().enumerate() {
                 self.parameter(parameter, &pointer.join("parameters").join(i))?;
@@ -615,6 +617,7 @@ impl Lowerer {
             };
             let pointer = pointer.join(method);
             strip_extensions(operation);
+            self.descriptive_fields(operation, &pointer, true);
             // 3.1 made `responses` optional; the 3.0 model requires it.
             operation
                 .entry("responses")
@@ -787,6 +790,7 @@ impl Lowerer {
         self.null_members(object, pointer);
         single_members(object);
         compose::fold_all_of_siblings(object);
+        content::content_formats(object);
         typed_const_members(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);

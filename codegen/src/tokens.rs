@@ -28,6 +28,7 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
         TypeRef::Timestamp => quote!(rt::jiff::Timestamp),
         TypeRef::Date => quote!(rt::jiff::civil::Date),
         TypeRef::Json => quote!(::serde_json::Value),
+        TypeRef::Bytes => quote!(rt::Binary),
         TypeRef::Named(name) => {
             let name = ident(name);
             quote!(#name)

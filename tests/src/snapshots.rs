@@ -30,5 +30,7 @@ snapshot!(operations);
 snapshot!(recursion);
 snapshot!(salvage);
 snapshot!(tagged);
+snapshot!(twins);
 snapshot!(types);
+snapshot!(uploads);
 snapshot!(wire);

@@ -15,7 +15,7 @@
 //! | [`pages`] | [`PageStream`](pages::PageStream): the pages or items of a paginated operation, read with `next().await` (feature `client`) |
 //! | [`Error`], [`InvalidResponse`] | the error every call returns |
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
-//! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`) |
+//! | [`Decimal`], [`Patch`], [`jiff`], [`Binary`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`), bytes (`format: binary`: files to upload) |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
 //! | [`metric_names`] | the metric names Baseten documents |
@@ -30,6 +30,7 @@
 
 // The generic layer: what every generated crate needs, knowing nothing of Baseten or metrics.
 // No module of it imports one of the metrics layer (a test reads their `use` lines to check).
+mod binary;
 #[cfg(feature = "client")]
 mod client;
 #[cfg(feature = "decimal")]
@@ -38,6 +39,8 @@ mod decode;
 mod error;
 #[cfg(feature = "mock")]
 pub mod mock;
+#[cfg(feature = "client")]
+mod multipart;
 #[cfg(feature = "client")]
 pub mod pages;
 mod patch;
@@ -72,6 +75,7 @@ mod models;
 // Each item has one public path: the modules' items are not repeated here, and what only the
 // generated code calls is `#[doc(hidden)]` (progenitor-client's convention), so a user's
 // documentation shows what a user calls.
+pub use binary::Binary;
 #[cfg(feature = "client")]
 pub use client::{
     API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,

@@ -232,8 +232,14 @@ fn emit_method(operation: &Operation) -> TokenStream {
             let encode = match &body.kind {
                 BodyKind::Json(_) => quote!(rt::Body::json(#media_type, body)?),
                 BodyKind::Form(_) => quote!(rt::Body::form(#media_type, body)?),
-                BodyKind::Multipart { files, .. } => {
-                    quote!(rt::Body::multipart(#media_type, body, &[#(#files),*])?)
+                BodyKind::Multipart {
+                    files,
+                    content_types,
+                    ..
+                } => {
+                    let (names, types): (Vec<&String>, Vec<&String>) =
+                        content_types.iter().map(|(name, ty)| (name, ty)).unzip();
+                    quote!(rt::Body::multipart(#media_type, body, &[#(#files),*], &[#((#names, #types)),*])?)
                 }
                 BodyKind::Text => quote!(rt::Body::text(#media_type, body)),
                 BodyKind::Bytes => quote!(rt::Body::bytes(#media_type, body)),

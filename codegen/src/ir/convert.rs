@@ -641,6 +641,7 @@ impl<'a> Builder<'a> {
                     match &string.format {
                         VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TypeRef::Timestamp,
                         VariantOrUnknownOrEmpty::Item(StringFormat::Date) => TypeRef::Date,
+                        VariantOrUnknownOrEmpty::Item(StringFormat::Binary) => TypeRef::Bytes,
                         _ => TypeRef::String,
                     }
                 }

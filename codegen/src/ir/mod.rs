@@ -31,6 +31,7 @@ mod merge;
 mod naming;
 mod operations;
 mod prune;
+mod twins;
 
 pub(crate) use self::prune::reachable;
 
@@ -293,6 +294,9 @@ pub enum TypeRef {
     Date,
     /// `serde_json::Value`: anything.
     Json,
+    /// The runtime's `Binary`: raw bytes (`format: binary`, or a 3.1 `contentMediaType`), a
+    /// file part of its own in a multipart body.
+    Bytes,
     /// A [`TypeDef`] by Rust name.
     Named(String),
     /// `Vec<T>`
@@ -391,13 +395,16 @@ pub enum BodyKind {
     Json(TypeRef),
     /// A value of this (object) type form-encoded (`application/x-www-form-urlencoded`).
     Form(TypeRef),
-    /// A value of this (object) type as `multipart/form-data`, a part per property; the
-    /// properties in `files` (`format: binary`) are sent as files.
+    /// A value of this (object) type as `multipart/form-data`, a part per property; bytes
+    /// (`format: binary`) and lists of them are sent as files, a file part per item.
     Multipart {
-        /// The object type.
+        /// The object type (a struct, a map, a union of objects, or any JSON object).
         ty: TypeRef,
         /// Wire names of the `format: binary` properties.
         files: Vec<String>,
+        /// The media type the document's `encoding` gives each property's file parts, by wire
+        /// name (a file's own media type, if the caller sets one, wins).
+        content_types: Vec<(String, String)>,
     },
     /// Text as given (`text/*`).
     Text,
@@ -513,6 +520,13 @@ pub(crate) fn build(
     {
         return Err(first.clone());
     }
+    twins::split_by_direction(
+        &mut builder.types,
+        &mut operations,
+        &mut builder.one_sided,
+        &mut builder.type_names,
+        &mut builder.variant_names,
+    );
     let builder_names = (
         builder.type_names,
         builder.variant_names,

@@ -560,6 +560,28 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Whether values of `ty` may be JSON objects (through aliases): a struct, a map, a union
+    /// with an object member, or any JSON value.
+    fn may_be_object(&self, ty: &TypeRef) -> bool {
+        let mut current = ty;
+        // More steps than types means a cycle of aliases, which holds no object.
+        for _ in 0..=self.types.len() {
+            match current {
+                TypeRef::Map(_) | TypeRef::Json => return true,
+                TypeRef::Named(name) => match self.types.get(name) {
+                    Some(TypeDef::Struct(_) | TypeDef::Union(_)) => return true,
+                    Some(TypeDef::Untagged(def)) => {
+                        return def.variants.iter().any(|v| v.kind == JsonKind::Object);
+                    }
+                    Some(TypeDef::Alias(alias)) => current = &alias.ty,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// Whether a request body must be sent (an unresolvable one counts as required).
     pub(super) fn body_required(&self, body: &'a ReferenceOr<RequestBody>) -> bool {
         self.request_body(body, &Pointer::root())
@@ -659,15 +681,9 @@ impl<'a> Builder<'a> {
             }
             MediaKind::Multipart => {
                 let ty = value_type(self)?;
-                // A part per property: only an object (a struct, or a map) has properties.
-                let is_object = match &ty {
-                    TypeRef::Map(_) => true,
-                    TypeRef::Named(name) => {
-                        matches!(self.types.get(name), Some(TypeDef::Struct(_)))
-                    }
-                    _ => false,
-                };
-                if !is_object {
+                // A part per property: only an object (a struct, a map, a union of objects, or
+                // any JSON value, which the runtime checks is one) has properties.
+                if !self.may_be_object(&ty) {
                     return Err(Error::Unsupported {
                         pointer: schema_pointer.to_string(),
                         reason: "a multipart/form-data body whose schema is not an object".into(),
@@ -689,7 +705,18 @@ impl<'a> Builder<'a> {
                         }
                     }
                 }
-                BodyKind::Multipart { ty, files }
+                let content_types = media
+                    .encoding
+                    .iter()
+                    .filter_map(|(name, encoding)| {
+                        Some((name.clone(), encoding.content_type.clone()?))
+                    })
+                    .collect();
+                BodyKind::Multipart {
+                    ty,
+                    files,
+                    content_types,
+                }
             }
             MediaKind::Text => BodyKind::Text,
             MediaKind::Bytes => BodyKind::Bytes,

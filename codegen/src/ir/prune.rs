@@ -52,7 +52,8 @@ pub(crate) fn reachable<'t>(
             | TypeRef::Decimal
             | TypeRef::Timestamp
             | TypeRef::Date
-            | TypeRef::Json => {}
+            | TypeRef::Json
+            | TypeRef::Bytes => {}
         }
     }
     reached

@@ -4,7 +4,9 @@
 //! stands (defaulted, left out, or read as any JSON value) with a note naming its pointer, and
 //! recorded as left out, so strict mode still refuses it.
 
-use openapiv3::{ExternalDocumentation, Info, SecurityRequirement, Server, Tag};
+use openapiv3::{
+    ExternalDocumentation, Info, Operation, PathItem, SecurityRequirement, Server, Tag,
+};
 use serde_json::{Map, Value};
 
 use super::Lowerer;
@@ -173,6 +175,48 @@ impl Lowerer {
                 let reason = format!("must be a list, found {}", kind(other));
                 document.remove(field);
                 self.leave_out(&pointer, &format!("`{field}`"), &reason);
+            }
+        }
+    }
+
+    /// The fields of an operation or path item that only describe it (`tags`, `summary`,
+    /// `description`, `operationId`, `deprecated`, `externalDocs`, `servers`, `security`): one
+    /// that does not decode is left out alone, not the operation or path item holding it.
+    pub(super) fn descriptive_fields(
+        &mut self,
+        object: &mut Map<String, Value>,
+        pointer: &Pointer,
+        operation: bool,
+    ) {
+        let fields: &[&str] = if operation {
+            &[
+                "tags",
+                "summary",
+                "description",
+                "operationId",
+                "deprecated",
+                "externalDocs",
+                "servers",
+                "security",
+            ]
+        } else {
+            &["summary", "description", "servers"]
+        };
+        for field in fields {
+            let Some(value) = object.get(*field) else {
+                continue;
+            };
+            let mut alone = Map::new();
+            alone.insert((*field).to_owned(), value.clone());
+            let fault = if operation {
+                alone.insert("responses".into(), Value::Object(Map::new()));
+                decodes::<Operation>(&Value::Object(alone))
+            } else {
+                decodes::<PathItem>(&Value::Object(alone))
+            };
+            if let Err(reason) = fault {
+                object.remove(*field);
+                self.leave_out(&pointer.join(field), &format!("`{field}`"), &reason);
             }
         }
     }

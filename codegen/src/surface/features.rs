@@ -56,6 +56,7 @@ impl Needs {
             | TypeRef::Number
             | TypeRef::Boolean
             | TypeRef::Json
+            | TypeRef::Bytes
             | TypeRef::Named(_) => Needs::default(),
         }
     }

@@ -21,10 +21,11 @@ pub mod client;
 pub mod mock;
 
 /// The value types of the models: exact decimals (money, feature `decimal`), the three states
-/// of an optional nullable field of a request body, and dates and times (feature `jiff`). The
+/// of an optional nullable field of a request body, bytes (files to upload) and dates and
+/// times (feature `jiff`). The
 /// API areas whose types hold decimals or dates enable those features.
 pub mod primitives {
-    pub use crate::runtime::Patch;
+    pub use crate::runtime::{Binary, Patch};
     #[cfg(feature = "decimal")]
     pub use crate::runtime::{Decimal, DecimalError};
     #[cfg(feature = "jiff")]

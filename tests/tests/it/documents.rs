@@ -13,6 +13,8 @@ pub(crate) const FIXTURES: &[&str] = &[
     "documents/refs",
     "specs/inheritance",
     "specs/tagged",
+    "specs/uploads",
+    "specs/twins",
 ];
 
 /// The text of `tests/fixtures/<name>.yaml`.
@@ -50,6 +52,9 @@ fn one_bad_field_spoils_only_itself() {
         "#/tags: `tags` is left out: must be a list, found an object".to_owned(),
         "#/security/0: security requirement 0 is left out: invalid type: sequence, expected a map".to_owned(),
         "#/externalDocs: `externalDocs` is left out: missing field `url`".to_owned(),
+        "#/paths/~1v1~1deep/summary: `summary` is left out: /summary: invalid type: sequence, expected a string".to_owned(),
+        "#/paths/~1v1~1deep/get/tags: `tags` is left out: /tags: invalid type: string \"not-a-list\", expected a sequence".to_owned(),
+        "#/paths/~1v1~1deep/get/deprecated: `deprecated` is left out: /deprecated: invalid type: string \"yes\", expected a boolean".to_owned(),
         format!("{deep}: the schema (read as any JSON value) is left out: {deep}/properties is nested more than 32 levels deep"),
         "#/components/schemas/Loop: the schema (read as any JSON value) is left out: `$ref` cycle with no schema in it: #/components/schemas/Loop2 -> #/components/schemas/Loop -> #/components/schemas/Loop2".to_owned(),
     ];
@@ -330,4 +335,266 @@ fn the_newest_baseten_document_has_no_structural_value() {
     let models = &output.files["models.rs"];
     assert!(models.contains("pub schedules: Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem>,"));
     assert!(models.contains("OneTime(OneTimeAutoscalingScheduleV1),"));
+}
+
+/// One part of a multipart body: its headers (lower-case names) and its bytes.
+#[derive(Debug, PartialEq)]
+struct Part {
+    headers: Vec<(String, String)>,
+    content: Vec<u8>,
+}
+
+/// Splits a `multipart/form-data` body by the boundary its `Content-Type` names (each part's
+/// content is the bytes between its headers and the next delimiter, CRLF excluded).
+fn multipart_parts(content_type: &str, body: &[u8]) -> Vec<Part> {
+    let boundary = content_type
+        .split("boundary=")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no boundary in {content_type}"));
+    let delimiter = format!("\r\n--{boundary}").into_bytes();
+    // The body starts with the delimiter minus its CRLF.
+    let mut rest = body
+        .strip_prefix(&delimiter[2..])
+        .unwrap_or_else(|| panic!("body does not start with the boundary"));
+    let mut parts = Vec::new();
+    while let Some(after) = rest.strip_prefix(b"\r\n") {
+        let end = after
+            .windows(delimiter.len())
+            .position(|window| window == delimiter.as_slice())
+            .unwrap_or_else(|| panic!("an unterminated part"));
+        let part = &after[..end];
+        let split = part
+            .windows(4)
+            .position(|window| window == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("a part without headers"));
+        let headers = String::from_utf8_lossy(&part[..split])
+            .split("\r\n")
+            .filter_map(|line| line.split_once(": "))
+            .map(|(name, value)| (name.to_ascii_lowercase(), value.to_owned()))
+            .collect();
+        parts.push(Part {
+            headers,
+            content: part[split + 4..].to_vec(),
+        });
+        rest = &after[end + delimiter.len()..];
+    }
+    assert_eq!(rest, b"--\r\n", "the body ends with the closing delimiter");
+    parts
+}
+
+/// `(Content-Disposition, Content-Type)` of a part.
+fn heads(part: &Part) -> (&str, &str) {
+    let header = |name: &str| {
+        part.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.as_str())
+    };
+    (header("content-disposition"), header("content-type"))
+}
+
+/// Non-UTF-8 bytes sent as files arrive byte for byte: a file part with its name and the media
+/// type the `encoding` gives, a list of files as a part per item, an optional multipart body,
+/// a `oneOf` multipart body, an octet-stream body; octet-stream responses are bytes too.
+#[tokio::test]
+async fn uploads_send_bytes_byte_for_byte() {
+    use baseten_api::primitives::Binary;
+    use baseten_tests::snapshots::uploads::Client;
+    use baseten_tests::snapshots::uploads::models::{
+        PostAvatarsBody, PostImportsBody, PostImportsBodyCsv, PostImportsBodyCsvKind, Upload,
+    };
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let pdf: Vec<u8> = (0..=255u8)
+        .chain([0xff, 0xfe, 0x00, b'\r', b'\n', b'-', b'-'])
+        .collect();
+    let page_one: Vec<u8> = vec![0x89, b'P', b'N', b'G', 0x00, 0x80];
+    let page_two: Vec<u8> = vec![0xc3, 0x28];
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/files"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"id": "f1", "preview": "ok"})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/blobs/b1"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(pdf.clone(), "application/octet-stream"),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("uploads-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+
+    let upload =
+        Upload::new("scan", Binary::new(pdf.clone()).with_file_name("scan.pdf")).pages(vec![
+            Binary::new(page_one.clone()),
+            Binary::new(page_two.clone()).with_content_type("image/jpeg"),
+        ]);
+    let stored = client
+        .post_files(&upload)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        stored.preview.as_ref().map(Binary::bytes),
+        Some(b"ok".as_slice())
+    );
+    client
+        .post_avatars(Some(&PostAvatarsBody::new().image(vec![0xffu8, 0xd8])))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    client
+        .post_avatars(None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let csv = PostImportsBody::Csv(PostImportsBodyCsv::new(
+        PostImportsBodyCsvKind::Csv,
+        vec![0xefu8, 0xbb, 0xbf, b'a', 0xff],
+    ));
+    client
+        .post_imports(&csv)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    client
+        .put_blob("b2", Binary::new(page_two.clone()))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let blob = client
+        .get_blob("b1")
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(blob, pdf);
+
+    let requests = server.received_requests().await.unwrap_or_default();
+    let content_type = |i: usize| {
+        requests[i]
+            .headers
+            .get("content-type")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let files = multipart_parts(&content_type(0), &requests[0].body);
+    let summary: Vec<(&str, &str)> = files.iter().map(heads).collect();
+    assert_eq!(
+        summary,
+        [
+            ("form-data; name=\"purpose\"", "text/plain; charset=utf-8"),
+            (
+                "form-data; name=\"file\"; filename=\"scan.pdf\"",
+                "application/pdf"
+            ),
+            (
+                "form-data; name=\"pages\"; filename=\"pages\"",
+                "application/octet-stream"
+            ),
+            (
+                "form-data; name=\"pages\"; filename=\"pages\"",
+                "image/jpeg"
+            ),
+        ]
+    );
+    let contents: Vec<&[u8]> = files.iter().map(|part| part.content.as_slice()).collect();
+    assert_eq!(contents, [b"scan".as_slice(), &pdf, &page_one, &page_two]);
+
+    let avatar = multipart_parts(&content_type(1), &requests[1].body);
+    assert_eq!(avatar.len(), 1);
+    assert_eq!(
+        heads(&avatar[0]).0,
+        "form-data; name=\"image\"; filename=\"image\""
+    );
+    assert_eq!(avatar[0].content, [0xff, 0xd8]);
+    // No body at all when the optional one is not given.
+    assert!(requests[2].body.is_empty());
+    let import = multipart_parts(&content_type(3), &requests[3].body);
+    assert_eq!(import.len(), 2);
+    assert_eq!(import[0].content, b"csv");
+    assert_eq!(import[1].content, [0xef, 0xbb, 0xbf, b'a', 0xff]);
+    assert_eq!(content_type(4), "application/octet-stream");
+    assert_eq!(requests[4].body, page_two);
+}
+
+/// A type both directions use, with required `readOnly`/`writeOnly` and optional nullable
+/// fields, is two: the request twin requires what the server requires (and can send an
+/// explicit `null`), the response type requires what the server always sends and never fails
+/// on what it omits; a shared type holding one, and a request-only one, use the twin.
+#[tokio::test]
+async fn request_and_response_twins_keep_each_side_exact() {
+    use baseten_tests::snapshots::twins::Client;
+    use baseten_tests::snapshots::twins::models::{Invite, TeamRequest, UserRequest};
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let server = MockServer::start().await;
+    // The response omits the writeOnly password, as servers do.
+    Mock::given(method("POST"))
+        .and(path("/v1/users"))
+        .respond_with(
+            ResponseTemplate::new(201)
+                .set_body_json(serde_json::json!({"id": "u1", "name": "Ada", "nickname": null})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .and(path("/v1/teams"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "name": "core",
+            "members": [{"id": "u1", "name": "Ada"}],
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("twins-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    // `new` takes the writeOnly password (required to send), not the readOnly id.
+    let user = UserRequest::new("Ada", "s3cret").clear_nickname();
+    let created = client
+        .post_users(&user)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        (created.id.as_str(), created.password.as_deref()),
+        ("u1", None)
+    );
+    let team = TeamRequest::new("core", vec![UserRequest::new("Ada", "pw")]);
+    let got = client
+        .put_teams(&team)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(got.members[0].id, "u1");
+    client
+        .post_invites(&Invite::new(UserRequest::new("Bo", "pw2")))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent = |i: usize| serde_json::from_slice::<serde_json::Value>(&requests[i].body).ok();
+    assert_eq!(
+        sent(0),
+        Some(serde_json::json!({"name": "Ada", "password": "s3cret", "nickname": null}))
+    );
+    assert_eq!(
+        sent(1),
+        Some(serde_json::json!({"name": "core", "members": [{"name": "Ada", "password": "pw"}]}))
+    );
+    assert_eq!(
+        sent(2),
+        Some(serde_json::json!({"user": {"name": "Bo", "password": "pw2"}}))
+    );
 }

@@ -124,6 +124,7 @@ fn summary(api: &Api) -> String {
             TypeRef::Timestamp => "Timestamp".into(),
             TypeRef::Date => "Date".into(),
             TypeRef::Json => "Json".into(),
+            TypeRef::Bytes => "Bytes".into(),
             TypeRef::Named(name) => name.clone(),
             TypeRef::Vec(inner) => format!("Vec<{}>", ty(inner)),
             TypeRef::Map(inner) => format!("Map<{}>", ty(inner)),

@@ -113,8 +113,18 @@ fn tagged() {
 }
 
 #[test]
+fn twins() {
+    check("twins");
+}
+
+#[test]
 fn types() {
     check("types");
+}
+
+#[test]
+fn uploads() {
+    check("uploads");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use baseten_api::runtime as rt;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Attachment {
-    pub file: String,
+    pub file: rt::Binary,
     pub title: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
@@ -37,7 +37,7 @@ rt::struct_deserialize!(
 #[cfg(feature = "attachments")]
 impl Attachment {
     /// A value with these required fields and every optional one unset.
-    pub fn new(file: impl Into<String>, title: impl Into<String>) -> Self {
+    pub fn new(file: impl Into<rt::Binary>, title: impl Into<String>) -> Self {
         Self {
             file: file.into(),
             title: title.into(),
@@ -184,7 +184,7 @@ impl Page {
 #[non_exhaustive]
 pub struct PostUploadsBody {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
+    pub file: Option<rt::Binary>,
 }
 
 #[cfg(feature = "uploads")]
@@ -205,7 +205,7 @@ impl PostUploadsBody {
 
     /// Sets `file`.
     #[must_use]
-    pub fn file(mut self, value: impl Into<String>) -> Self {
+    pub fn file(mut self, value: impl Into<rt::Binary>) -> Self {
         self.file = Some(value.into());
         self
     }

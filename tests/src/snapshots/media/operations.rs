@@ -162,7 +162,7 @@ impl Client {
             query: pairs,
             headers,
             cookies,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
@@ -188,7 +188,7 @@ impl Client {
             query: pairs,
             headers,
             cookies,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }

@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 
 /// Sent and read back; `id` only comes back, `password` only goes out.
 #[cfg(feature = "accounts")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Account {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
+    pub id: String,
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub password: Option<String>,
 }
 
@@ -21,7 +21,7 @@ pub struct Account {
 rt::struct_deserialize!(
     Account,
     [
-        id = optional("id"),
+        id = required("id"),
         name = required("name"),
         password = optional("password"),
     ]
@@ -30,11 +30,52 @@ rt::struct_deserialize!(
 #[cfg(feature = "accounts")]
 impl Account {
     /// A value with these required fields and every optional one unset.
-    pub fn new(name: impl Into<String>) -> Self {
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            password: None,
+        }
+    }
+
+    /// Sets `password`.
+    #[must_use]
+    pub fn password(mut self, value: impl Into<String>) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+}
+
+/// Sent and read back; `id` only comes back, `password` only goes out.
+#[cfg(feature = "accounts")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct AccountRequest {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    pub password: String,
+}
+
+#[cfg(feature = "accounts")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    AccountRequest,
+    [
+        id = optional("id"),
+        name = required("name"),
+        password = required("password"),
+    ]
+);
+
+#[cfg(feature = "accounts")]
+impl AccountRequest {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(name: impl Into<String>, password: impl Into<String>) -> Self {
         Self {
             id: None,
             name: name.into(),
-            password: None,
+            password: password.into(),
         }
     }
 
@@ -42,13 +83,6 @@ impl Account {
     #[must_use]
     pub fn id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
-        self
-    }
-
-    /// Sets `password`.
-    #[must_use]
-    pub fn password(mut self, value: impl Into<String>) -> Self {
-        self.password = Some(value.into());
         self
     }
 }

@@ -65,7 +65,10 @@ impl Client {
 
     /// `POST /v1/accounts`
     #[cfg(feature = "accounts")]
-    pub async fn post_accounts(&self, body: &Account) -> Result<Account, rt::Error> {
+    pub async fn post_accounts(
+        &self,
+        body: &AccountRequest,
+    ) -> Result<Account, rt::Error> {
         let pairs: Vec<(&'static str, String)> = Vec::new();
         let headers: Vec<(&'static str, String)> = Vec::new();
         let cookies: Vec<(&'static str, String)> = Vec::new();

@@ -1,0 +1,167 @@
+//! Request and response twins: a type both request bodies and responses use, whose fields
+//! differ by direction (a required `readOnly` or `writeOnly` property, or an optional nullable
+//! one, which a request must be able to send as an explicit `null`), becomes two types. The
+//! responses keep its name and the request bodies use `<Name>Request`, named through the lock;
+//! so does every shared type that holds one. Each side is then shaped alone (see `access`): a
+//! request cannot omit what the server requires, a response never fails on what it may omit,
+//! and the request side's optional nullable fields become `Patch<T>` (absent, `null`, value).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::access::OneSided;
+use super::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef, reachable};
+use crate::lock::LockedNamespace;
+
+/// Splits every type used on both sides whose fields differ by direction (and every shared type
+/// holding one) into its response self and a request twin; points request bodies, and the
+/// types only they reach, at the twins. Returns the twins' names by original name.
+pub(super) fn split_by_direction(
+    types: &mut BTreeMap<String, TypeDef>,
+    operations: &mut [Operation],
+    one_sided: &mut Vec<OneSided>,
+    type_names: &mut LockedNamespace,
+    variant_names: &mut BTreeMap<String, BTreeMap<String, String>>,
+) -> BTreeMap<String, String> {
+    let requests = reachable(types, request_roots(operations));
+    let responses = reachable(
+        types,
+        operations.iter().filter_map(|op| match &op.response {
+            ResponseKind::Json(ty) => Some(ty),
+            _ => None,
+        }),
+    );
+    let shared: BTreeSet<&String> = requests.intersection(&responses).collect();
+    let one_sided_types: BTreeSet<&str> = one_sided.iter().map(|p| p.type_name.as_str()).collect();
+    let differs = |name: &str| match types.get(name) {
+        Some(TypeDef::Struct(def)) => {
+            one_sided_types.contains(name)
+                || def
+                    .fields
+                    .iter()
+                    .any(|field| field.nullable && !field.required)
+        }
+        _ => false,
+    };
+    // The shared types from which one that differs is reached (itself included): each needs a
+    // twin, so that the request side never reaches a response type.
+    let mut twinned: BTreeSet<String> = BTreeSet::new();
+    for name in &shared {
+        if reachable(types, [&TypeRef::Named((*name).clone())])
+            .iter()
+            .any(|reached| shared.contains(reached) && differs(reached))
+        {
+            twinned.insert((*name).clone());
+        }
+    }
+    if twinned.is_empty() {
+        return BTreeMap::new();
+    }
+    let renamed: BTreeMap<String, String> = twinned
+        .iter()
+        .map(|name| {
+            let twin = type_names.claim(&format!("{name}#request"), &format!("{name}Request"), "");
+            (name.clone(), twin)
+        })
+        .collect();
+    // The request side: the twins, and every type only requests reach, point at twins.
+    let request_only: Vec<String> = requests
+        .iter()
+        .filter(|name| !responses.contains(*name))
+        .cloned()
+        .collect();
+    for name in request_only {
+        if let Some(def) = types.get_mut(&name) {
+            rename_in_def(def, &renamed);
+        }
+    }
+    for (original, twin) in &renamed {
+        let Some(mut def) = types.get(original).cloned() else {
+            continue;
+        };
+        rename_in_def(&mut def, &renamed);
+        set_name(&mut def, twin);
+        types.insert(twin.clone(), def);
+        if let Some(variants) = variant_names.get(original).cloned() {
+            variant_names.insert(twin.clone(), variants);
+        }
+    }
+    for operation in operations.iter_mut() {
+        if let Some(body) = &mut operation.body {
+            match &mut body.kind {
+                BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => {
+                    rename(ty, &renamed);
+                }
+                BodyKind::Text | BodyKind::Bytes => {}
+            }
+        }
+    }
+    let twins: Vec<OneSided> = one_sided
+        .iter()
+        .filter_map(|property| {
+            let twin = renamed.get(&property.type_name)?;
+            Some(OneSided {
+                type_name: twin.clone(),
+                ..property.clone()
+            })
+        })
+        .collect();
+    one_sided.extend(twins);
+    renamed
+}
+
+/// The types request bodies hold.
+fn request_roots(operations: &[Operation]) -> impl Iterator<Item = &TypeRef> {
+    operations
+        .iter()
+        .filter_map(|op| op.body.as_ref().and_then(|body| body.kind.value_type()))
+}
+
+/// Points every use of a renamed type inside `def` at its new name.
+fn rename_in_def(def: &mut TypeDef, renamed: &BTreeMap<String, String>) {
+    match def {
+        TypeDef::Struct(def) => {
+            for field in &mut def.fields {
+                rename(&mut field.ty, renamed);
+            }
+        }
+        TypeDef::Alias(def) => rename(&mut def.ty, renamed),
+        TypeDef::Union(def) => {
+            for variant in &mut def.variants {
+                rename(&mut variant.ty, renamed);
+            }
+        }
+        TypeDef::Untagged(def) => {
+            for variant in &mut def.variants {
+                rename(&mut variant.ty, renamed);
+            }
+        }
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
+    }
+}
+
+/// Points a type use at the renamed type, through `Vec`, map and `Option`.
+fn rename(ty: &mut TypeRef, renamed: &BTreeMap<String, String>) {
+    match ty {
+        TypeRef::Named(name) => {
+            if let Some(new) = renamed.get(name) {
+                *name = new.clone();
+            }
+        }
+        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+            rename(inner, renamed);
+        }
+        _ => {}
+    }
+}
+
+fn set_name(def: &mut TypeDef, name: &str) {
+    let slot = match def {
+        TypeDef::Struct(def) => &mut def.name,
+        TypeDef::Alias(def) => &mut def.name,
+        TypeDef::Union(def) => &mut def.name,
+        TypeDef::Untagged(def) => &mut def.name,
+        TypeDef::Enum(def) => &mut def.name,
+        TypeDef::IntEnum(def) => &mut def.name,
+    };
+    name.clone_into(slot);
+}
