@@ -393,7 +393,7 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
         impl rt::MetricsOperation for #operation_type {
             type Response = super::models::#response;
 
-            fn send(self, query: rt::MetricsQuery)
+            fn send(self, query: rt::MetricsQuery, _: rt::requests::Sealed)
                 -> impl ::core::future::Future<
                     Output = ::core::result::Result<Self::Response, rt::Error>,
                 > + ::core::marker::Send + 'static

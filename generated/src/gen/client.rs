@@ -232,6 +232,7 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
     fn send(
         self,
         query: rt::MetricsQuery,
+        _: rt::requests::Sealed,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<Self::Response, rt::Error>,
     > + ::core::marker::Send + 'static {
@@ -310,6 +311,7 @@ impl rt::MetricsOperation for EnvironmentMetricsOperation {
     fn send(
         self,
         query: rt::MetricsQuery,
+        _: rt::requests::Sealed,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<Self::Response, rt::Error>,
     > + ::core::marker::Send + 'static {

@@ -35,7 +35,7 @@ pub mod primitives {
 /// unprintable characters escaped), why a response was invalid, and which argument was refused.
 pub mod error {
     pub use crate::runtime::{InvalidArgument, InvalidResponse};
-    pub use crate::runtime::server_text::{RegisteredSecret, ServerText};
+    pub use crate::runtime::server_text::{RegisteredSecret, ServerText, is_unprintable};
 }
 
 // Only trait impls: nothing to name from outside.
