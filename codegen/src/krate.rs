@@ -50,6 +50,8 @@ const MODULES: &str = r#"//! The emitted modules, and each runtime item a user n
 pub use baseten_runtime as runtime;
 
 pub use runtime::{Error, metric_names, metrics, requests};
+#[cfg(feature = "jiff")]
+pub use runtime::spans;
 
 pub mod models;
 

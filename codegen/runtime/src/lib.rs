@@ -15,6 +15,7 @@
 //! | [`pages`] | [`PageStream`](pages::PageStream): the pages or items of a paginated operation, read with `next().await` (feature `client`) |
 //! | [`Error`], [`InvalidResponse`] | the error every call returns |
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
+//! | `spans` | a range longer than one call takes, cut into spans and called in order (feature `jiff`) |
 //! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`) |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
@@ -46,6 +47,8 @@ mod raw_request;
 #[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
+#[cfg(feature = "jiff")]
+pub mod spans;
 mod struct_de;
 mod support;
 #[doc(hidden)]

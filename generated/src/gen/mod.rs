@@ -8,6 +8,8 @@
 pub use baseten_runtime as runtime;
 
 pub use runtime::{Error, metric_names, metrics, requests};
+#[cfg(feature = "jiff")]
+pub use runtime::spans;
 
 pub mod models;
 
