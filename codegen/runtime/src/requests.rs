@@ -40,6 +40,8 @@ use crate::server_text::ServerText;
 
 #[cfg(feature = "client")]
 mod boxed;
+#[cfg(feature = "jiff")]
+mod times;
 #[cfg(feature = "client")]
 mod watch;
 #[cfg(feature = "client")]
