@@ -16,7 +16,7 @@
 //! | [`Error`], [`InvalidResponse`] | the error every call returns |
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | `spans` | a range longer than one call takes, cut into spans and called in order (feature `jiff`) |
-//! | [`Decimal`], [`Patch`], [`jiff`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`) |
+//! | [`Decimal`], [`Patch`], [`jiff`](https://docs.rs/jiff/0.2/jiff/) | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`) |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
 //! | [`metric_names`] | the metric names Baseten documents |

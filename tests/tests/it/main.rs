@@ -8,6 +8,7 @@ mod client;
 mod conformance;
 mod consumer_ops;
 mod consumers;
+mod docs;
 mod fleet;
 mod golden;
 mod hostile;

@@ -16,7 +16,7 @@ fn timestamp(ms: i64) -> Option<Timestamp> {
 impl Window {
     /// `[start, end)` from two timestamps, at millisecond precision (below it truncated toward
     /// the past): the same window as [`Window::new`] with their
-    /// [`as_millisecond`](Timestamp::as_millisecond)s, and as [`Window::between`].
+    /// `as_millisecond()`s, and as [`Window::between`].
     ///
     /// # Errors
     ///
