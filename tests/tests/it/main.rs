@@ -6,6 +6,7 @@ mod charts;
 mod cli;
 mod client;
 mod conformance;
+mod consumer_app;
 mod consumer_ops;
 mod consumers;
 mod docs;
