@@ -58,6 +58,11 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         quote!(#(#segments)::*)
     });
     let example = example(surface);
+    let expectation_examples = surface
+        .examples
+        .as_ref()
+        .map(|examples| super::operation_examples(examples, "Examples of each expectation", false))
+        .unwrap_or_default();
     let builders = emit_builders(surface);
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
@@ -70,6 +75,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
         /// dropped. Requests nothing expects get `404`.
         #example
+        #expectation_examples
         #[derive(Debug)]
         pub struct #fake {
             server: rt::mock::FakeServer,
@@ -209,7 +215,7 @@ fn example(surface: &Surface<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let krate = examples.crate_name.as_str();
-    let (paths, arguments) = super::example_arguments(call);
+    let (paths, arguments) = super::example_arguments(call, krate);
     let response = super::example_value(&call.response, krate);
     super::example_doc(
         "Example",
