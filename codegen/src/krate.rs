@@ -50,6 +50,8 @@ const MODULES: &str = r#"//! The emitted modules, and each runtime item a user n
 pub use baseten_runtime as runtime;
 
 pub use runtime::{Error, metric_names, metrics, requests};
+#[cfg(feature = "jiff")]
+pub use runtime::spans;
 
 pub mod models;
 
@@ -66,6 +68,24 @@ pub mod mock;
 /// of an optional nullable field of a request body, bytes (files to upload) and dates and
 /// times (feature `jiff`). The
 /// API areas whose types hold decimals or dates enable those features.
+///
+/// # Times
+///
+/// One time type, `jiff::Timestamp`, with the epoch milliseconds the API sends always at hand:
+///
+/// | From | To | With |
+/// |---|---|---|
+/// | two `Timestamp`s | a metrics window | `requests::Window::from_timestamps(start, end)?` (or `Window::between`, which takes `SystemTime`s too) |
+/// | a `Timestamp` | an open window | `Window::since_timestamp(start)`, `Window::until_timestamp(end)` |
+/// | a window | its sides | `window.start()`, `window.end()` (`Option<Timestamp>`); `start_ms()`, `end_ms()` |
+/// | a step or a point of a series | its bounds | `point.start()`, `point.end()` (`Option<Timestamp>`: `None` only beyond jiff's years ±9999); `start_ms`, `end_ms` |
+/// | a `Timestamp` | an epoch-millisecond argument (an integer query parameter) | `timestamp.as_millisecond()` |
+/// | epoch milliseconds | a `Timestamp` | `jiff::Timestamp::from_millisecond(ms)?` |
+/// | `std::time::SystemTime` | a `Timestamp` | `jiff::Timestamp::try_from(time)?`; back with `SystemTime::from(timestamp)` |
+///
+/// A `format: date-time` field or argument is a `Timestamp` already (sent as RFC 3339 text), a
+/// `format: date` one a `jiff::civil::Date`; `spans` cuts a long range of `Timestamp`s into the
+/// spans an endpoint takes.
 pub mod primitives {
     pub use crate::runtime::{Binary, Patch};
     #[cfg(feature = "decimal")]
@@ -78,7 +98,7 @@ pub mod primitives {
 /// unprintable characters escaped), why a response was invalid, and which argument was refused.
 pub mod error {
     pub use crate::runtime::{InvalidArgument, InvalidResponse};
-    pub use crate::runtime::server_text::{RegisteredSecret, ServerText};
+    pub use crate::runtime::server_text::{RegisteredSecret, ServerText, is_unprintable};
 }
 
 // Only trait impls: nothing to name from outside.

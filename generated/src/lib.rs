@@ -13,7 +13,7 @@
 //! | [`requests`] | typestate metrics requests, [`Window`](requests::Window), mode-checked results ([`CheckedMetrics`](requests::CheckedMetrics)) |
 //! | [`metrics`] | decoding, validating and reading metrics responses: the [`MetricsView`](metrics::MetricsView), [`TimeSeries`](metrics::TimeSeries), tables and CSV |
 //! | [`metric_names`] | the metric names Baseten documents |
-//! | [`primitives`] | [`Decimal`](primitives::Decimal) (money), [`Patch`](primitives::Patch) (a field to leave, clear or set), [`jiff`] dates and times |
+//! | [`primitives`] | [`Decimal`](primitives::Decimal) (money), [`Patch`](primitives::Patch) (a field to leave, clear or set), [`jiff`](https://docs.rs/jiff/0.2/jiff/) dates and times |
 //! | [`error`] | what an [`Error`] carries: [`ServerText`](error::ServerText), [`InvalidResponse`](error::InvalidResponse) |
 //! | `mock` | a fake Baseten for tests, `FakeBaseten` (feature `mock`) |
 //!

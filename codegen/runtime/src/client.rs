@@ -28,11 +28,11 @@ use crate::throttle::{Outcome, Traffic};
 const USER_AGENT: &str = concat!("baseten-api-rust/", env!("CARGO_PKG_VERSION"));
 
 /// The environment variable a generated `Client::from_env` and
-/// [`ClientBuilder::api_key_from_env`] read the API key from.
+/// `ClientBuilder::api_key_from_env` read the API key from.
 pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
 
 /// The environment variable a generated `Client::from_env` and
-/// [`ClientBuilder::base_url_from_env`] read a base URL from, when it is set.
+/// `ClientBuilder::base_url_from_env` read a base URL from, when it is set.
 pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
 
 /// How long establishing a connection (TCP and TLS) may take by default.
@@ -43,7 +43,7 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The response header whose value [`Error::Api`] keeps as `request_id`, unless
-/// [`ClientBuilder::request_id_header`] names another.
+/// `ClientBuilder::request_id_header` names another.
 pub const DEFAULT_REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// The longest response body a client reads by default: 64 MiB, ten times the largest metrics
@@ -121,8 +121,8 @@ impl fmt::Debug for ApiKey {
 ///
 /// Clones share one traffic state (see [`RetryPolicy`]): per endpoint (the operation's path
 /// template), a 429 pauses every request until the server's time has passed and the send rate
-/// adapts; a retry budget caps retries across all requests; [`ClientBuilder::max_in_flight`]
-/// and [`ClientBuilder::endpoint_rate_limit`] set limits of one's own.
+/// adapts; a retry budget caps retries across all requests; `ClientBuilder::max_in_flight`
+/// and `ClientBuilder::endpoint_rate_limit` set limits of one's own.
 ///
 /// Each call runs in a `tracing` span named `baseten_api.request` (debug level) and each
 /// attempt in a child span `baseten_api.attempt`, with OpenTelemetry's HTTP client attributes
@@ -227,14 +227,14 @@ impl RuntimeClient {
     }
 
     /// The cap on requests out at once, if one was set
-    /// ([`ClientBuilder::max_in_flight`]).
+    /// (`ClientBuilder::max_in_flight`).
     #[must_use]
     pub fn max_in_flight(&self) -> Option<usize> {
         self.inner.limits.max_in_flight
     }
 
     /// The configured per-endpoint rate, requests per second
-    /// ([`ClientBuilder::endpoint_rate_limit`]).
+    /// (`ClientBuilder::endpoint_rate_limit`).
     #[must_use]
     pub fn endpoint_rate_limit(&self) -> Option<f64> {
         self.inner.limits.endpoint_rate

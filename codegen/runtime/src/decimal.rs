@@ -8,7 +8,7 @@ use std::str::FromStr;
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// An exact decimal number (up to 28 significant digits), over [`rust_decimal::Decimal`].
+/// An exact decimal number (up to 28 significant digits), over [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html).
 ///
 /// The generator uses it for a schema that is `anyOf`/`oneOf` a `number` and a `string` with a
 /// decimal `pattern` (Baseten's billing amounts and prices): the server may send either form.
@@ -29,7 +29,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///   quantity or a `Decimal`, never rounded), and sums collected into `Option<Decimal>`, each `None`
 ///   when the result does not fit. There is no `+`, `-` or `Sum` into a bare `Decimal`: those
 ///   would panic on amounts a server sent, and saturating would report a wrong total. For other
-///   arithmetic, [`as_decimal`](Self::as_decimal) gives the [`rust_decimal::Decimal`].
+///   arithmetic, [`as_decimal`](Self::as_decimal) gives the [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html).
 ///
 /// ```
 /// use baseten_runtime::Decimal;
@@ -64,12 +64,12 @@ impl Decimal {
     /// Zero.
     pub const ZERO: Decimal = Decimal(rust_decimal::Decimal::ZERO);
 
-    /// The value as a [`rust_decimal::Decimal`], for arithmetic this type does not offer.
+    /// The value as a [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html), for arithmetic this type does not offer.
     pub fn as_decimal(&self) -> rust_decimal::Decimal {
         self.0
     }
 
-    /// The inner [`rust_decimal::Decimal`].
+    /// The inner [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html).
     pub fn into_inner(self) -> rust_decimal::Decimal {
         self.0
     }
@@ -116,7 +116,7 @@ impl Decimal {
     /// quantity (`price.checked_mul(minutes)` with an integer, or by another `Decimal`).
     ///
     /// Never rounds: `None` when the product is beyond about 7.9 × 10²⁸ or needs more than 28
-    /// digits after the point (where [`rust_decimal::Decimal::checked_mul`] would round).
+    /// digits after the point (where [`rust_decimal::Decimal::checked_mul`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html#method.checked_mul) would round).
     ///
     /// ```
     /// use baseten_runtime::Decimal;

@@ -15,7 +15,8 @@
 //! | [`pages`] | [`PageStream`](pages::PageStream): the pages or items of a paginated operation, read with `next().await` (feature `client`) |
 //! | [`Error`], [`InvalidResponse`] | the error every call returns |
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
-//! | [`Decimal`], [`Patch`], [`jiff`], [`Binary`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`), bytes (`format: binary`: files to upload) |
+//! | `spans` | a range longer than one call takes, cut into spans and called in order (feature `jiff`) |
+//! | [`Decimal`], [`Patch`], [`jiff`](https://docs.rs/jiff/0.2/jiff/), [`Binary`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`), bytes (`format: binary`: files to upload) |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
 //! | [`metric_names`] | the metric names Baseten documents |
@@ -51,6 +52,8 @@ mod redirect;
 #[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
+#[cfg(feature = "jiff")]
+pub mod spans;
 mod struct_de;
 mod support;
 #[doc(hidden)]

@@ -10,8 +10,11 @@ use serde::Serialize;
 use wiremock::matchers::{body_json, header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
+mod builder;
 pub mod metrics;
 pub mod throttled;
+
+pub use builder::{BuildError as ModelBuildError, Fields};
 
 /// The API key a fake's client sends; any key works with a fake.
 pub const FAKE_API_KEY: &str = "fake-baseten-key";

@@ -39,7 +39,13 @@ use crate::metrics::{self, Lookup, MetricsView, Step, TimeSeries};
 use crate::server_text::ServerText;
 
 #[cfg(feature = "client")]
+mod boxed;
+#[cfg(feature = "jiff")]
+mod times;
+#[cfg(feature = "client")]
 mod watch;
+#[cfg(feature = "client")]
+pub use boxed::BoxedOperation;
 #[cfg(feature = "client")]
 pub use watch::Watch;
 
@@ -274,20 +280,63 @@ pub struct MetricsQuery {
     pub metrics: Vec<String>,
 }
 
-/// One metrics operation of a generated crate: how to send a [`MetricsQuery`] and what comes
-/// back. The generator implements it for each operation whose query takes a mode, a window and
-/// metric names and whose response is index-mapped; the value holds the client and the ids.
-#[doc(hidden)] // the generated code's, not a user's
+/// One metrics endpoint of a generated crate (the workspace's `baseten-api` has two: an
+/// environment's and a deployment's): the bound to write for code that serves every one of them
+/// with one function, as `MetricsRequest<O>` with `O: MetricsOperation`.
+///
+/// Each of a generated crate's metrics entry points (`environment_metrics`,
+/// `deployment_metrics`) returns a `MetricsRequest` over its own `MetricsOperation`; what the
+/// request offers ([`current`](MetricsRequest::current), [`summary`](MetricsRequest::summary),
+/// [`series`](MetricsRequest::series), [`send`](MetricsRequest::send),
+/// [`watch`](MetricsRequest::watch)) is the same for all. Only the generated code implements it,
+/// and only the request calls its method: a user names it, nothing more.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use baseten_api::metric_names::REPLICAS_ACTIVE;
+/// use baseten_api::models::GetModelMetricsResponseV1;
+/// use baseten_api::requests::{MetricsOperation, MetricsRequest};
+/// use baseten_api::Error;
+///
+/// /// Active replicas now, of an environment or of a deployment alike.
+/// async fn replicas<O>(request: MetricsRequest<O>) -> Result<Option<f64>, Error>
+/// where
+///     O: MetricsOperation<Response = GetModelMetricsResponseV1>,
+/// {
+///     let now = request.metric(REPLICAS_ACTIVE).current().send().await?;
+///     Ok(now.reading(REPLICAS_ACTIVE, &[]).unique()?.and_then(|r| r.value))
+/// }
+///
+/// # use baseten_api::mock::{FakeBaseten, MetricsResponseBuilder};
+/// # let fake = FakeBaseten::start().await;
+/// # let two = MetricsResponseBuilder::current(0).gauge(REPLICAS_ACTIVE, "COUNT", &[Some(2.0)]);
+/// # fake.on_environment_metrics("m1", "production").respond(&two.build()?).await;
+/// # fake.on_deployment_metrics("m1", "d1").respond(&two.build()?).await;
+/// let client = fake.client()?;
+/// assert_eq!(replicas(client.environment_metrics("m1", "production")).await?, Some(2.0));
+/// assert_eq!(replicas(client.deployment_metrics("m1", "d1")).await?, Some(2.0));
+/// # Ok(()) }
+/// ```
 pub trait MetricsOperation: fmt::Debug + Send + Sync + 'static {
     /// The operation's response type.
     type Response: IndexMappedResponse + fmt::Debug + Clone + Send + Sync + 'static;
 
-    /// Sends `query` through the generated operation.
+    /// Sends `query` through the generated operation. Only a [`MetricsRequest`] can call it: no
+    /// one else can make the [`Sealed`] it takes.
+    #[doc(hidden)]
     fn send(
         self,
         query: MetricsQuery,
+        sealed: Sealed,
     ) -> impl Future<Output = Result<Self::Response, Error>> + Send + 'static;
 }
+
+/// What [`MetricsOperation::send`] takes so that only a [`MetricsRequest`] calls it (its field
+/// is private to this module): the generated code names it, nothing makes one but the request.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Sealed(());
 
 /// The modes as types: the state of a [`MetricsRequest`] and the kind of a [`CheckedMetrics`] result.
 ///
@@ -549,7 +598,7 @@ impl<O: MetricsOperation, M> MetricsRequest<O, M> {
             window: self.window,
             metrics: self.metrics,
         };
-        let sent = self.operation.send(query);
+        let sent = self.operation.send(query, Sealed(()));
         async move {
             let response = sent.await?;
             CheckedMetrics::check(response).map_err(Error::from)
@@ -818,7 +867,7 @@ mod tests {
     impl MetricsOperation for Fake {
         type Response = GetModelMetricsResponseV1;
 
-        async fn send(self, query: MetricsQuery) -> Result<Self::Response, Error> {
+        async fn send(self, query: MetricsQuery, _: Sealed) -> Result<Self::Response, Error> {
             if self.id.is_empty() {
                 return Err(Error::InvalidRequest("path parameter `id` is empty".into()));
             }
@@ -1070,6 +1119,66 @@ mod tests {
         let refused = block_on(request("").summary(Window::last_hour()).send());
         assert!(
             matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("`id`")),
+            "{refused:?}"
+        );
+    }
+
+    /// An operation that records every query it is sent.
+    #[derive(Debug, Clone)]
+    struct Recording(std::sync::Arc<std::sync::Mutex<Vec<MetricsQuery>>>);
+
+    impl MetricsOperation for Recording {
+        type Response = GetModelMetricsResponseV1;
+
+        async fn send(self, query: MetricsQuery, _: Sealed) -> Result<Self::Response, Error> {
+            let mode = query.mode;
+            if let Ok(mut sent) = self.0.lock() {
+                sent.push(query);
+            }
+            let mut answer = response(mode.as_str(), Some(30), 2);
+            if mode != MetricsMode::Series {
+                answer.step_seconds = None;
+                answer.metric_values.truncate(1);
+            }
+            Ok(answer)
+        }
+    }
+
+    #[cfg(feature = "client")]
+    #[test]
+    fn a_boxed_request_sends_what_the_original_would() {
+        let sent = std::sync::Arc::default();
+        let window = Window::new(1, 2).unwrap_or_else(|error| panic!("{error}"));
+        let original = MetricsRequest::new(Recording(std::sync::Arc::clone(&sent)))
+            .metric("a")
+            .series(window)
+            .metric("b");
+        let boxed: MetricsRequest<BoxedOperation<GetModelMetricsResponseV1>, mode::SeriesMode> =
+            original.clone().boxed();
+        assert!(
+            format!("{boxed:?}").contains("BoxedOperation(Recording("),
+            "{boxed:?}"
+        );
+        let twice = boxed.clone();
+        let (direct, via_box) = (block_on(original.send()), block_on(boxed.send()));
+        let again = block_on(twice.send());
+        assert!(direct.is_ok() && via_box.is_ok() && again.is_ok());
+        assert_eq!(via_box.map(|r| r.step_seconds()).ok(), Some(30));
+        let sent = sent.lock().map(|sent| sent.clone()).unwrap_or_default();
+        assert_eq!(sent.len(), 3);
+        assert!(sent.iter().all(|query| *query == sent[0]), "{sent:?}");
+        assert_eq!(
+            (sent[0].mode, sent[0].window, sent[0].metrics.clone()),
+            (
+                MetricsMode::Series,
+                Some(window),
+                vec!["a".to_owned(), "b".to_owned()]
+            )
+        );
+        // Errors pass through the box as they are.
+        let refused = block_on(request("").boxed().current().send());
+        assert!(
+            matches!(refused, Err(Error::InvalidRequest(_))),
             "{refused:?}"
         );
     }

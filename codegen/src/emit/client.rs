@@ -27,6 +27,11 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
     let (client_example, builder_example) = examples(surface);
     let request_example = request_example(surface);
+    let operation_examples = surface
+        .examples
+        .as_ref()
+        .map(|examples| super::operation_examples(examples, "Examples of each operation", true))
+        .unwrap_or_default();
     let reexports = CLIENT_REEXPORTS.iter().map(|path| {
         let segments = path.split("::").map(ident);
         quote!(#(#segments)::*)
@@ -54,6 +59,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
         /// pass it around. Requests it builds own a clone, so they can be spawned.
         #client_example
+        #operation_examples
         #[derive(Debug, Clone)]
         pub struct Client {
             runtime: rt::RuntimeClient,
@@ -167,7 +173,7 @@ assert_eq!(client.base_url(), {krate}::client::DEFAULT_BASE_URL);
     let Some(call) = &examples.call else {
         return (TokenStream::new(), builder);
     };
-    let (paths, arguments) = super::example_arguments(call);
+    let (paths, arguments) = super::example_arguments(call, krate);
     let response = super::example_value(&call.response, krate);
     // The fake only where the `mock` feature is on; without it the example compiles to nothing.
     let client = super::example_doc(
@@ -393,7 +399,7 @@ fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
         impl rt::MetricsOperation for #operation_type {
             type Response = super::models::#response;
 
-            fn send(self, query: rt::MetricsQuery)
+            fn send(self, query: rt::MetricsQuery, _: rt::requests::Sealed)
                 -> impl ::core::future::Future<
                     Output = ::core::result::Result<Self::Response, rt::Error>,
                 > + ::core::marker::Send + 'static

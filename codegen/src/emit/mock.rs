@@ -5,6 +5,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::ir::{StructDef, TypeDef};
+use crate::surface::builders;
+use crate::surface::write_only::Gate;
 use crate::surface::{FAKE_REEXPORTS, FAKE_TYPE, OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 
@@ -55,6 +58,12 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         quote!(#(#segments)::*)
     });
     let example = example(surface);
+    let expectation_examples = surface
+        .examples
+        .as_ref()
+        .map(|examples| super::operation_examples(examples, "Examples of each expectation", false))
+        .unwrap_or_default();
+    let builders = emit_builders(surface);
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
         //! at it, and say what each operation answers.
@@ -66,6 +75,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
         /// dropped. Requests nothing expects get `404`.
         #example
+        #expectation_examples
         #[derive(Debug)]
         pub struct #fake {
             server: rt::mock::FakeServer,
@@ -116,6 +126,82 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
             #(#aliases)*
         }
+
+        #builders
+    }
+}
+
+/// `Builder<T>` and, for each struct a response reaches, `T::builder()` and one setter per field
+/// on `Builder<T>` (one line each, through the runtime's `mock_setters!`): test values without
+/// JSON, whose required fields `build` checks. Request bodies have `new` and their setters.
+fn emit_builders(surface: &Surface<'_>) -> TokenStream {
+    let structs: Vec<&StructDef> = surface
+        .api
+        .types
+        .values()
+        .filter_map(|def| match def {
+            TypeDef::Struct(def)
+                if !surface.write_only.contains(&def.name)
+                    && surface.serde_impls(&def.name).deserialize == Gate::Always =>
+            {
+                Some(def)
+            }
+            _ => None,
+        })
+        .collect();
+    if structs.is_empty() {
+        return TokenStream::new();
+    }
+    let impls = structs.iter().map(|def| {
+        let name = ident(&def.name);
+        let setters = def.fields.iter().map(|field| {
+            let setter = ident(&builder_setter(&field.rust_name));
+            let ty = type_tokens(&field.ty);
+            let how = if builders::takes_itself(&field.ty) {
+                quote!(value)
+            } else {
+                quote!(into)
+            };
+            let wire = &field.wire_name;
+            quote!(#setter: #how #ty = #wire)
+        });
+        let gate = surface.features.type_gate(&def.name).attribute();
+        super::gate::gate_items(
+            &gate,
+            quote! {
+                rt::mock_setters!(#name, [#(#setters),*]);
+            },
+        )
+    });
+    quote! {
+        /// A model being built for a test (`Model::builder()`): one setter per field, named as the
+        /// field, then [`build`](Self::build), which checks it as a response would be checked.
+        #[derive(Debug, Clone)]
+        #[must_use]
+        pub struct Builder<T>(rt::mock::Fields<T>);
+
+        impl<T: serde::de::DeserializeOwned> Builder<T> {
+            /// The value.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+            /// left out.
+            pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+                self.0.build()
+            }
+        }
+
+        #(#impls)*
+    }
+}
+
+/// A field's setter on `Builder<T>`: its own name, but for the one `Builder` itself takes.
+fn builder_setter(field: &str) -> String {
+    if field == "build" {
+        "set_build".to_owned()
+    } else {
+        field.to_owned()
     }
 }
 
@@ -129,7 +215,7 @@ fn example(surface: &Surface<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let krate = examples.crate_name.as_str();
-    let (paths, arguments) = super::example_arguments(call);
+    let (paths, arguments) = super::example_arguments(call, krate);
     let response = super::example_value(&call.response, krate);
     super::example_doc(
         "Example",

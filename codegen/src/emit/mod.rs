@@ -450,6 +450,62 @@ fn example_doc(heading: &str, code: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
+/// A doc section with one running example per call of `examples.calls`: the fake answers the
+/// operation through its expectation, the client calls it, the answer is the fake's. `for_client`
+/// guards each with the `mock` feature (the `Client` page is there without it).
+fn operation_examples(
+    examples: &crate::surface::examples::Examples<'_>,
+    heading: &str,
+    for_client: bool,
+) -> TokenStream {
+    if examples.calls.is_empty() {
+        return TokenStream::new();
+    }
+    let krate = examples.crate_name.as_str();
+    let mut lines = vec![String::new(), format!(" # {heading}")];
+    for call in &examples.calls {
+        let (paths, arguments) = example_arguments(call, krate);
+        let response = example_value(&call.response, krate);
+        let method = &call.operation.name;
+        let expectation = &call.expectation;
+        lines.push(String::new());
+        lines.push(format!(
+            " [`{method}`](crate::client::Client::{method}), answered by \
+             [`{expectation}`](crate::mock::FakeBaseten::{expectation}):"
+        ));
+        lines.push(String::new());
+        lines.push(" ```".to_owned());
+        let (guard, fallback) = if for_client {
+            (
+                " # #[cfg(feature = \"mock\")]",
+                vec![" # #[cfg(not(feature = \"mock\"))]", " # fn main() {}"],
+            )
+        } else {
+            ("", Vec::new())
+        };
+        if !guard.is_empty() {
+            lines.push(guard.to_owned());
+        }
+        lines.push(" # #[tokio::main(flavor = \"current_thread\")]".to_owned());
+        lines.push(" # async fn main() -> Result<(), Box<dyn std::error::Error>> {".to_owned());
+        lines.push(format!(
+            " let fake = {krate}::mock::FakeBaseten::start().await;"
+        ));
+        lines.push(format!(" let expected = {response};"));
+        lines.push(format!(
+            " fake.{expectation}({paths}).respond(&expected).await;"
+        ));
+        lines.push(format!(
+            " let answer = fake.client()?.{method}({arguments}).await?;"
+        ));
+        lines.push(" assert_eq!(answer, expected);".to_owned());
+        lines.push(" # Ok(()) }".to_owned());
+        lines.extend(fallback.into_iter().map(str::to_owned));
+        lines.push(" ```".to_owned());
+    }
+    quote!(#(#[doc = #lines])*)
+}
+
 /// An [`ExampleValue`](crate::surface::examples::ExampleValue) as Rust code naming the crate's
 /// models by `crate_name`.
 fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &str) -> String {
@@ -459,6 +515,19 @@ fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &st
         ExampleValue::EmptyVec => "Vec::new()".to_owned(),
         ExampleValue::False => "false".to_owned(),
         ExampleValue::Zero => "0".to_owned(),
+        ExampleValue::ZeroFloat => "0.0".to_owned(),
+        ExampleValue::None => "None".to_owned(),
+        ExampleValue::EmptyMap => "std::collections::BTreeMap::new()".to_owned(),
+        ExampleValue::Timestamp => {
+            format!(
+                "\"2026-01-01T00:00:00Z\".parse::<{crate_name}::primitives::jiff::Timestamp>()?"
+            )
+        }
+        ExampleValue::Date => format!("{crate_name}::primitives::jiff::civil::date(2026, 1, 1)"),
+        ExampleValue::DecimalZero => format!("{crate_name}::primitives::Decimal::ZERO"),
+        ExampleValue::Variant { type_name, variant } => {
+            format!("{crate_name}::models::{type_name}::{variant}")
+        }
         ExampleValue::Struct {
             type_name,
             arguments,
@@ -478,13 +547,37 @@ fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &st
 
 /// The arguments of an example's call of its operation: the path values, then the default
 /// query when the method takes one.
-fn example_arguments(call: &crate::surface::examples::ExampleCall<'_>) -> (String, String) {
+fn example_arguments(
+    call: &crate::surface::examples::ExampleCall<'_>,
+    crate_name: &str,
+) -> (String, String) {
+    use crate::surface::examples::ExampleValue;
     let paths: Vec<String> = call
         .path_values
         .iter()
         .map(|value| format!("{value:?}"))
         .collect();
     let mut arguments = paths.clone();
+    for value in &call.required_query {
+        let value_text = example_value(value, crate_name);
+        // Strings and lists are borrowed (`&str`, `&[T]`); scalars are taken by value.
+        arguments.push(match value {
+            ExampleValue::EmptyString => "\"\"".to_owned(),
+            ExampleValue::EmptyVec => "&[]".to_owned(),
+            ExampleValue::Struct { .. } | ExampleValue::EmptyMap | ExampleValue::Variant { .. } => {
+                format!("&{value_text}")
+            }
+            _ => value_text,
+        });
+    }
+    if let Some((body, optional)) = &call.body {
+        let body = example_value(body, crate_name);
+        arguments.push(if *optional {
+            format!("Some(&{body})")
+        } else {
+            format!("&{body}")
+        });
+    }
     if call.takes_query {
         arguments.push("&Default::default()".to_owned());
     }

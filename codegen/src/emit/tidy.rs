@@ -259,7 +259,18 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     };
     let mut entries = Vec::new();
     let inner: Vec<proc_macro2::TokenTree> = list.stream().into_iter().collect();
-    for entry in inner.split(|t| t.to_string() == ",") {
+    // Split at the commas outside a type's `<…>` (a map type holds one).
+    let mut depth = 0_usize;
+    let split = inner.split(|t| {
+        match t.to_string().as_str() {
+            "<" => depth += 1,
+            ">" => depth = depth.saturating_sub(1),
+            "," => return depth == 0,
+            _ => {}
+        }
+        false
+    });
+    for entry in split {
         match entry {
             [] => {}
             [variant, equals, value] if equals.to_string() == "=" => {
@@ -270,6 +281,17 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
                 if equals.to_string() == "=" && minus.to_string() == "-" =>
             {
                 entries.push(format!("        {variant} = -{value},"));
+            }
+            // A test builder's setter: `field: into Type = "wire"` (or `value`), the type
+            // written as rustfmt would, without spaces inside it.
+            [setter, colon, how, ty @ .., equals, wire]
+                if colon.to_string() == ":" && equals.to_string() == "=" && !ty.is_empty() =>
+            {
+                let ty: Vec<String> = ty.iter().map(ToString::to_string).collect();
+                entries.push(format!(
+                    "        {setter}: {how} {} = {wire},",
+                    compact_type(&ty.join(" "))
+                ));
             }
             // A struct's field: `field = presence("wire")`.
             [field, equals, presence, proc_macro2::TokenTree::Group(wire)]
@@ -291,6 +313,27 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     }
     out.push(");".to_owned());
     Some(out)
+}
+
+/// A type's tokens as `quote` spaces them (`Vec < BTreeMap < String , :: x :: Y > >`) as Rust
+/// writes it (`Vec<BTreeMap<String, ::x::Y>>`): only whitespace goes.
+fn compact_type(spaced: &str) -> String {
+    let mut out = String::with_capacity(spaced.len());
+    // `::` arrives as two `:` tokens.
+    let spaced = spaced.replace(": :", "::");
+    let tokens: Vec<&str> = spaced.split_whitespace().collect();
+    for (i, token) in tokens.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|p| tokens[p]);
+        let glued = previous.is_none()
+            || matches!(*token, "<" | ">" | ",")
+            || (*token == "::" && previous != Some(","))
+            || matches!(previous, Some("<" | "::"));
+        if !glued {
+            out.push(' ');
+        }
+        out.push_str(token);
+    }
+    out
 }
 
 fn names_map(line: &str) -> bool {
@@ -331,7 +374,7 @@ fn with_map_import(text: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::tidy;
+    use super::{compact_type, tidy};
 
     fn check(input: &str, expected: &str) {
         assert_eq!(tidy(input), expected, "\n{}", tidy(input));
@@ -469,6 +512,19 @@ mod tests {
             "rt::struct_deserialize!(S, []);\n",
             "rt::struct_deserialize!(\n    S,\n    []\n);\n",
         );
+    }
+
+    #[test]
+    fn builder_setter_lists_get_one_setter_per_line_with_compact_types() {
+        check(
+            "rt::mock_setters!(\n    S, [a: into Vec < BTreeMap < String, :: serde_json :: Value > > = \"a\", n: value\n    u64 = \"n\"]\n);\n",
+            "use std::collections::BTreeMap;\n\nrt::mock_setters!(\n    S,\n    [\n        a: into Vec<BTreeMap<String, ::serde_json::Value>> = \"a\",\n        n: value u64 = \"n\",\n    ]\n);\n",
+        );
+        assert_eq!(
+            compact_type("rt :: jiff :: Timestamp"),
+            "rt::jiff::Timestamp"
+        );
+        assert_eq!(compact_type("Option < Box < X > >"), "Option<Box<X>>");
     }
 
     #[test]

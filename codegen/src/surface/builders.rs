@@ -21,6 +21,8 @@ pub(crate) const CONSTRUCTOR: &str = "new";
 /// are associated functions, which an inherent one would shadow in `Type::default()` paths.
 const RESERVED_METHOD_NAMES: &[&str] = &[
     CONSTRUCTOR,
+    // The test builder every struct a response reaches has with `mock` (see `emit/mock.rs`).
+    "builder",
     // rt::IndexMappedResponse
     "window_start_millis",
     "window_end_millis",

@@ -26,6 +26,10 @@ pub(crate) struct Examples<'a> {
     /// The operation the `Client` and `FakeBaseten` examples call; `None` when the document has
     /// none an example can call without inventing values, and then those examples are left out.
     pub(crate) call: Option<ExampleCall<'a>>,
+    /// One call per operation an example can make (a JSON answer, and arguments each of a type
+    /// with a value of its own), in the surface's order: the running example of each operation
+    /// and of its expectation.
+    pub(crate) calls: Vec<ExampleCall<'a>>,
 }
 
 /// One operation an example calls against the fake, and the value the fake answers with.
@@ -36,6 +40,10 @@ pub(crate) struct ExampleCall<'a> {
     pub(crate) expectation: String,
     /// The path arguments, in order, each a placeholder string of the example's own (`"id1"`).
     pub(crate) path_values: Vec<String>,
+    /// The required query arguments, in order, each the value of its type.
+    pub(crate) required_query: Vec<ExampleValue>,
+    /// The body argument: its value, and whether the method takes it as an `Option`.
+    pub(crate) body: Option<(ExampleValue, bool)>,
     /// Whether the method takes the operation's query struct (then passed as its default).
     pub(crate) takes_query: bool,
     /// What the fake answers: a value of the operation's response type.
@@ -53,6 +61,20 @@ pub(crate) enum ExampleValue {
     False,
     /// `0`
     Zero,
+    /// `0.0`
+    ZeroFloat,
+    /// `None`: a required nullable field.
+    None,
+    /// An empty map.
+    EmptyMap,
+    /// A fixed timestamp of the example's own.
+    Timestamp,
+    /// A fixed date of the example's own.
+    Date,
+    /// `Decimal::ZERO`
+    DecimalZero,
+    /// `models::<type_name>::<variant>`: an enum's first variant, by its Rust name.
+    Variant { type_name: String, variant: String },
     /// `models::<type_name>::new(<arguments>)`: a struct from its constructor, one argument per
     /// required field.
     Struct {
@@ -71,6 +93,10 @@ pub(crate) fn examples<'a>(
     crate_name: Option<&str>,
 ) -> Option<Examples<'a>> {
     let crate_name = crate_name?.to_owned();
+    let calls = operations
+        .iter()
+        .filter_map(|surface| any_call(api, structs, surface))
+        .collect();
     let call = operations.iter().find_map(|surface| {
         let operation = surface.operation;
         let plain = operation.method == "GET"
@@ -92,11 +118,67 @@ pub(crate) fn examples<'a>(
             path_values: (1..=operation.path_params.len())
                 .map(|i| format!("id{i}"))
                 .collect(),
+            required_query: Vec::new(),
+            body: None,
             takes_query: operation.query_type.is_some(),
             response,
         })
     });
-    Some(Examples { crate_name, call })
+    Some(Examples {
+        crate_name,
+        call,
+        calls,
+    })
+}
+
+/// The call of any operation whose path parameters are strings, whose other arguments and JSON
+/// answer each have a value ([`value_of`] with every scalar, enum and map), with no header or
+/// cookie parameter to invent.
+fn any_call<'a>(
+    api: &'a Api,
+    structs: &BTreeMap<String, StructMethods>,
+    surface: &OperationSurface<'a>,
+) -> Option<ExampleCall<'a>> {
+    let operation = surface.operation;
+    let strings = operation.path_params.iter().all(|param| {
+        param.location == Location::Path && param.ty == TypeRef::String && !param.any_scalar
+    });
+    let scalar_query = operation
+        .required_query
+        .iter()
+        .all(|param| param.location == Location::Query && !param.any_scalar);
+    if !strings || !scalar_query {
+        return None;
+    }
+    let ResponseKind::Json(ty) = &operation.response else {
+        return None;
+    };
+    let response = value_of(api, structs, ty, MAX_VALUE_DEPTH)?;
+    let required_query = operation
+        .required_query
+        .iter()
+        .map(|param| value_of(api, structs, &param.ty, MAX_VALUE_DEPTH))
+        .collect::<Option<Vec<_>>>()?;
+    let body = match &operation.body {
+        None => None,
+        Some(body) => match &body.kind {
+            crate::ir::BodyKind::Json(ty) => {
+                Some((value_of(api, structs, ty, MAX_VALUE_DEPTH)?, !body.required))
+            }
+            _ => return None,
+        },
+    };
+    Some(ExampleCall {
+        operation,
+        expectation: surface.expectation.clone(),
+        path_values: (1..=operation.path_params.len())
+            .map(|i| format!("id{i}"))
+            .collect(),
+        required_query,
+        body,
+        takes_query: operation.query_type.is_some(),
+        response,
+    })
 }
 
 /// The empty value of `ty`, if it has one an example can write: structs only when each required
@@ -112,22 +194,37 @@ fn value_of(
         TypeRef::Vec(_) => Some(ExampleValue::EmptyVec),
         TypeRef::Boolean => Some(ExampleValue::False),
         TypeRef::Integer | TypeRef::Unsigned => Some(ExampleValue::Zero),
+        TypeRef::Number => Some(ExampleValue::ZeroFloat),
+        TypeRef::Map(_) => Some(ExampleValue::EmptyMap),
+        TypeRef::Timestamp => Some(ExampleValue::Timestamp),
+        TypeRef::Date => Some(ExampleValue::Date),
+        TypeRef::Decimal => Some(ExampleValue::DecimalZero),
         TypeRef::Named(name) => {
             let depth = depth.checked_sub(1)?;
-            let TypeDef::Struct(def) = api.types.get(name)? else {
-                return None;
+            let variant = |type_name: &str, variant: &str| ExampleValue::Variant {
+                type_name: type_name.to_owned(),
+                variant: variant.to_owned(),
+            };
+            let def = match api.types.get(name)? {
+                TypeDef::Struct(def) => def,
+                TypeDef::Enum(def) => {
+                    return Some(variant(&def.name, &def.variants.first()?.rust_name));
+                }
+                TypeDef::IntEnum(def) => {
+                    return Some(variant(&def.name, &def.variants.first()?.rust_name));
+                }
+                _ => return None,
             };
             // Only a type the surface gave a constructor.
             structs.get(name)?;
             let mut arguments = Vec::new();
             for field in &def.fields {
                 match builders::storage(field, false) {
-                    builders::Storage::Required if !field.boxed => {
+                    // A boxed field's argument is the value itself (`impl Into<T>`).
+                    builders::Storage::Required => {
                         arguments.push(value_of(api, structs, &field.ty, depth)?);
                     }
-                    builders::Storage::Required | builders::Storage::RequiredNullable => {
-                        return None;
-                    }
+                    builders::Storage::RequiredNullable => arguments.push(ExampleValue::None),
                     builders::Storage::Optional | builders::Storage::Patch => {}
                 }
             }
@@ -228,13 +325,31 @@ components:
         let with = files(DOCUMENT, Some("crate_name: my_api\n"));
         let client = examples_in(&with["client.rs"]);
         let fake = examples_in(&with["mock.rs"]);
-        // `ClientBuilder` and `Client` in `client.rs`, `FakeBaseten` in `mock.rs`.
-        assert_eq!((client.len(), fake.len()), (2, 1), "{client:?} {fake:?}");
-        let fetching: Vec<&String> = client.iter().chain(&fake).skip(1).collect();
+        // `ClientBuilder`, `Client`, one per operation and `Client::request` in `client.rs`;
+        // `FakeBaseten` and one per expectation in `mock.rs`.
+        assert_eq!((client.len(), fake.len()), (5, 3), "{client:?} {fake:?}");
+        // Each operation runs on both pages, the POST with its (optional) body.
+        for page in [&client[2..4], &fake[1..3]] {
+            assert!(
+                page[0].contains("fake.client()?.get_team_things(\"id1\", &Default::default())")
+            );
+            assert!(
+                page[1].contains("fake.on_post_a_things().respond(&expected)"),
+                "{}",
+                page[1]
+            );
+            assert!(page[1].contains(".post_a_things(Some(&std::collections::BTreeMap::new()))"));
+        }
+        let fetching: Vec<&String> = [&client[1], &fake[0]]
+            .into_iter()
+            .chain(&client[2..4])
+            .chain(&fake[1..3])
+            .collect();
         for code in &fetching {
             // The GET, not the POST before it; with its path argument and the default query.
             assert!(
-                code.contains(".get_team_things(\"id1\", &Default::default()).await?"),
+                code.contains(".get_team_things(\"id1\", &Default::default()).await?")
+                    || code.contains(".post_a_things("),
                 "{code}"
             );
             assert!(code.contains("tokio::main"), "{code}");
@@ -272,8 +387,9 @@ components:
     }
 
     #[test]
-    fn without_an_operation_to_call_only_the_builder_has_an_example() {
-        // Its only GET needs a required query argument an example would have to invent.
+    fn an_operation_with_a_required_argument_runs_only_among_the_operations() {
+        // Its only GET needs a required query argument: the `Client` example (the first plain
+        // call) has none, the examples of each operation give it the empty string.
         let document = "openapi: 3.1.0
 info: {title: t, version: '1'}
 paths:
@@ -284,8 +400,13 @@ paths:
       responses: {'200': {description: ok, content: {application/json: {schema: {type: string}}}}}
 ";
         let with = files(document, Some("crate_name: my_api\n"));
-        assert_eq!(examples_in(&with["client.rs"]).len(), 1);
-        assert_eq!(examples_in(&with["mock.rs"]), Vec::<String>::new());
+        // The builder's, `Client::request`'s, and the operation's own, with its required
+        // argument as the empty string of its type.
+        let client = examples_in(&with["client.rs"]);
+        assert_eq!(client.len(), 3, "{client:?}");
+        let fake = examples_in(&with["mock.rs"]);
+        assert_eq!(fake.len(), 1, "{fake:?}");
+        assert!(fake[0].contains(".get_things(\"\").await?"), "{}", fake[0]);
     }
 
     #[test]

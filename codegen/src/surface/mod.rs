@@ -61,8 +61,10 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
-    // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import.
+    // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import, and defines
+    // `Builder`.
     "BuildError",
+    "Builder",
     "Expectation",
     "FakeServer",
     "MetricsResponseBuilder",

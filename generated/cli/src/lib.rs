@@ -16,11 +16,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use baseten_api::error::RegisteredSecret;
+use baseten_api::error::ServerText;
 use baseten_api::metrics::IndexMappedResponse;
 use baseten_api::metrics::{self, MetricsView};
 use baseten_api::models::GetModelMetricsResponseV1;
-use baseten_api::runtime::{MetricsOperation, ServerText, Watch};
-use baseten_api::{Client, Error, client::RetryPolicy, requests::MetricsRequest, requests::Window};
+use baseten_api::requests::{BoxedOperation, MetricsOperation, MetricsRequest, Watch, Window};
+use baseten_api::{Client, Error, client::RetryPolicy};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 
@@ -56,8 +57,8 @@ impl Context {
     pub fn from_process() -> Self {
         let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
         Self {
-            api_key: var(baseten_api::runtime::API_KEY_ENV),
-            base_url: var(baseten_api::runtime::BASE_URL_ENV),
+            api_key: var(baseten_api::client::API_KEY_ENV),
+            base_url: var(baseten_api::client::BASE_URL_ENV),
             now: Timestamp::now(),
         }
     }
@@ -402,31 +403,30 @@ async fn fetch(
     format: Format,
     stdout: &mut dyn Write,
 ) -> Result<(), Failure> {
-    match (&target.environment, &target.deployment) {
-        (Some(environment), _) => {
-            let request = client.environment_metrics(&target.model, environment);
-            send(
-                request.metrics(&target.metrics),
-                mode,
-                window,
-                format,
-                stdout,
-            )
-            .await
-        }
-        (None, Some(deployment)) => {
-            let request = client.deployment_metrics(&target.model, deployment);
-            send(
-                request.metrics(&target.metrics),
-                mode,
-                window,
-                format,
-                stdout,
-            )
-            .await
-        }
-        (None, None) => Err(Failure::refused("give --environment or --deployment")),
-    }
+    send(
+        metrics_request(client, target)?,
+        mode,
+        window,
+        format,
+        stdout,
+    )
+    .await
+}
+
+/// The request for the target's endpoint, an environment's or a deployment's, as one type: the
+/// one place the two differ.
+fn metrics_request(
+    client: &Client,
+    target: &Target,
+) -> Result<MetricsRequest<BoxedOperation<GetModelMetricsResponseV1>>, Failure> {
+    let request = match (&target.environment, &target.deployment) {
+        (Some(environment), _) => client
+            .environment_metrics(&target.model, environment)
+            .boxed(),
+        (None, Some(deployment)) => client.deployment_metrics(&target.model, deployment).boxed(),
+        (None, None) => return Err(Failure::refused("give --environment or --deployment")),
+    };
+    Ok(request.metrics(&target.metrics))
 }
 
 /// Sends `request` in `mode` and prints the checked result.
@@ -476,20 +476,8 @@ async fn watch(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let interval = out.interval;
-    match (&target.environment, &target.deployment) {
-        (Some(environment), _) => {
-            let request = client.environment_metrics(&target.model, environment);
-            let request = request.metrics(&target.metrics).current();
-            out.show_each(request.watch(interval), stdout, stderr).await
-        }
-        (None, Some(deployment)) => {
-            let request = client.deployment_metrics(&target.model, deployment);
-            let request = request.metrics(&target.metrics).current();
-            out.show_each(request.watch(interval), stdout, stderr).await
-        }
-        (None, None) => Err(Failure::refused("give --environment or --deployment")),
-    }
+    let request = metrics_request(client, target)?.current();
+    out.show_each(request.watch(out.interval), stdout, stderr).await
 }
 
 /// How `watch` polls and prints.

@@ -5,10 +5,10 @@ use std::io::{self, Write};
 
 use std::collections::BTreeMap;
 
+use baseten_api::error::is_unprintable;
 use baseten_api::metrics::{
     IndexMappedResponse, MetricsView, SeriesStats, Summary, Unit, format_labels,
 };
-use baseten_api::runtime::server_text::is_unprintable;
 
 use crate::terminal::shown;
 use crate::time::{format_duration, format_time};

@@ -2,7 +2,7 @@
 //! server or a saved response wrote (table titles and cells, labels, chart text, `error:`
 //! lines, `watch` redraws) passes through [`shown`].
 
-use baseten_api::runtime::ServerText;
+use baseten_api::error::ServerText;
 
 /// `text` made safe to print: scrubbed of the API key (the client's, and the one the CLI was
 /// given, which [`run`](crate::run) registers with the scrubber for the whole run), then with

@@ -64,6 +64,215 @@ pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 /// # #[cfg(not(feature = "mock"))]
 /// # fn main() {}
 /// ```
+///
+/// # Examples of each operation
+///
+/// [`get_audit_logs`](crate::client::Client::get_audit_logs), answered by
+/// [`on_get_audit_logs`](crate::mock::FakeBaseten::on_get_audit_logs):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::ListAuditLogsResponseV1::new(Vec::new(), baseten_api::models::PaginationResponseV1::new(false));
+/// fake.on_get_audit_logs().respond(&expected).await;
+/// let answer = fake.client()?.get_audit_logs(&Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_billing_usage_summary`](crate::client::Client::get_billing_usage_summary), answered by
+/// [`on_get_billing_usage_summary`](crate::mock::FakeBaseten::on_get_billing_usage_summary):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::UsageSummaryV1::new();
+/// fake.on_get_billing_usage_summary().respond(&expected).await;
+/// let answer = fake.client()?.get_billing_usage_summary("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model`](crate::client::Client::get_model), answered by
+/// [`on_get_model`](crate::mock::FakeBaseten::on_get_model):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::ModelV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), 0, None, None, String::new(), String::new());
+/// fake.on_get_model("id1").respond(&expected).await;
+/// let answer = fake.client()?.get_model("id1").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model_deployment`](crate::client::Client::get_model_deployment), answered by
+/// [`on_get_model_deployment`](crate::mock::FakeBaseten::on_get_model_deployment):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::DeploymentV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), String::new(), false, false, baseten_api::models::DeploymentStatusV1::Building, 0, None, None, None, baseten_api::models::RequestBackpressureSettingsV1::new());
+/// fake.on_get_model_deployment("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_deployment("id1", "id2").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model_deployment_metrics`](crate::client::Client::get_model_deployment_metrics), answered
+/// by
+/// [`on_get_model_deployment_metrics`](crate::mock::FakeBaseten::on_get_model_deployment_metrics):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::GetModelMetricsResponseV1::new(0, 0, baseten_api::models::ModelMetricModeV1::Current, None, Vec::new(), Vec::new());
+/// fake.on_get_model_deployment_metrics("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_deployment_metrics("id1", "id2", &Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model_deployments`](crate::client::Client::get_model_deployments), answered by
+/// [`on_get_model_deployments`](crate::mock::FakeBaseten::on_get_model_deployments):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::DeploymentsV1::new(Vec::new());
+/// fake.on_get_model_deployments("id1").respond(&expected).await;
+/// let answer = fake.client()?.get_model_deployments("id1", &Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model_environment`](crate::client::Client::get_model_environment), answered by
+/// [`on_get_model_environment`](crate::mock::FakeBaseten::on_get_model_environment):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::EnvironmentV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), None, baseten_api::models::AutoscalingSettingsV1::new(0, 0, None, None, 0, None), baseten_api::models::PromotionSettingsV1::new(), baseten_api::models::InstanceTypeV1::new(String::new(), String::new(), 0, 0, 0, None, None), baseten_api::models::RequestBackpressureSettingsV1::new());
+/// fake.on_get_model_environment("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_environment("id1", "id2").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model_environment_metrics`](crate::client::Client::get_model_environment_metrics),
+/// answered by
+/// [`on_get_model_environment_metrics`](crate::mock::FakeBaseten::on_get_model_environment_metrics):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::GetModelMetricsResponseV1::new(0, 0, baseten_api::models::ModelMetricModeV1::Current, None, Vec::new(), Vec::new());
+/// fake.on_get_model_environment_metrics("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_environment_metrics("id1", "id2", &Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_model_environments`](crate::client::Client::get_model_environments), answered by
+/// [`on_get_model_environments`](crate::mock::FakeBaseten::on_get_model_environments):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::EnvironmentsV1::new(Vec::new());
+/// fake.on_get_model_environments("id1").respond(&expected).await;
+/// let answer = fake.client()?.get_model_environments("id1").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`get_models`](crate::client::Client::get_models), answered by
+/// [`on_get_models`](crate::mock::FakeBaseten::on_get_models):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::ModelsV1::new(Vec::new());
+/// fake.on_get_models().respond(&expected).await;
+/// let answer = fake.client()?.get_models(&Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`patch_model_deployment_autoscaling_settings`](crate::client::Client::patch_model_deployment_autoscaling_settings),
+/// answered by
+/// [`on_patch_model_deployment_autoscaling_settings`](crate::mock::FakeBaseten::on_patch_model_deployment_autoscaling_settings):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::UpdateAutoscalingSettingsResponseV1::new(baseten_api::models::UpdateAutoscalingSettingsStatusV1::Accepted, String::new());
+/// fake.on_patch_model_deployment_autoscaling_settings("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.patch_model_deployment_autoscaling_settings("id1", "id2", &baseten_api::models::UpdateAutoscalingSettingsV1::new()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
+///
+/// [`patch_model_environment`](crate::client::Client::patch_model_environment), answered by
+/// [`on_patch_model_environment`](crate::mock::FakeBaseten::on_patch_model_environment):
+///
+/// ```
+/// # #[cfg(feature = "mock")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::UpdateEnvironmentResponseV1::new(baseten_api::models::EnvironmentV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), None, baseten_api::models::AutoscalingSettingsV1::new(0, 0, None, None, 0, None), baseten_api::models::PromotionSettingsV1::new(), baseten_api::models::InstanceTypeV1::new(String::new(), String::new(), 0, 0, 0, None, None), baseten_api::models::RequestBackpressureSettingsV1::new()), baseten_api::models::UpdateAutoscalingSettingsStatusV1::Accepted, String::new());
+/// fake.on_patch_model_environment("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.patch_model_environment("id1", "id2", &baseten_api::models::UpdateEnvironmentRequestV1::new()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// # #[cfg(not(feature = "mock"))]
+/// # fn main() {}
+/// ```
 #[derive(Debug, Clone)]
 pub struct Client {
     runtime: rt::RuntimeClient,
@@ -232,6 +441,7 @@ impl rt::MetricsOperation for DeploymentMetricsOperation {
     fn send(
         self,
         query: rt::MetricsQuery,
+        _: rt::requests::Sealed,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<Self::Response, rt::Error>,
     > + ::core::marker::Send + 'static {
@@ -310,6 +520,7 @@ impl rt::MetricsOperation for EnvironmentMetricsOperation {
     fn send(
         self,
         query: rt::MetricsQuery,
+        _: rt::requests::Sealed,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<Self::Response, rt::Error>,
     > + ::core::marker::Send + 'static {

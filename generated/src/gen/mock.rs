@@ -5,6 +5,8 @@
 
 use crate::runtime as rt;
 use super::models::*;
+use std::collections::BTreeMap;
+
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
 pub use rt::mock::Expectation;
@@ -27,6 +29,179 @@ pub use rt::mock::Reply;
 ///
 /// let client = fake.client()?; // a `Client` with the fake's base URL and a fake key
 /// let answer = client.get_audit_logs(&Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// # Examples of each expectation
+///
+/// [`get_audit_logs`](crate::client::Client::get_audit_logs), answered by
+/// [`on_get_audit_logs`](crate::mock::FakeBaseten::on_get_audit_logs):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::ListAuditLogsResponseV1::new(Vec::new(), baseten_api::models::PaginationResponseV1::new(false));
+/// fake.on_get_audit_logs().respond(&expected).await;
+/// let answer = fake.client()?.get_audit_logs(&Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_billing_usage_summary`](crate::client::Client::get_billing_usage_summary), answered by
+/// [`on_get_billing_usage_summary`](crate::mock::FakeBaseten::on_get_billing_usage_summary):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::UsageSummaryV1::new();
+/// fake.on_get_billing_usage_summary().respond(&expected).await;
+/// let answer = fake.client()?.get_billing_usage_summary("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model`](crate::client::Client::get_model), answered by
+/// [`on_get_model`](crate::mock::FakeBaseten::on_get_model):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::ModelV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), 0, None, None, String::new(), String::new());
+/// fake.on_get_model("id1").respond(&expected).await;
+/// let answer = fake.client()?.get_model("id1").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model_deployment`](crate::client::Client::get_model_deployment), answered by
+/// [`on_get_model_deployment`](crate::mock::FakeBaseten::on_get_model_deployment):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::DeploymentV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), String::new(), false, false, baseten_api::models::DeploymentStatusV1::Building, 0, None, None, None, baseten_api::models::RequestBackpressureSettingsV1::new());
+/// fake.on_get_model_deployment("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_deployment("id1", "id2").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model_deployment_metrics`](crate::client::Client::get_model_deployment_metrics), answered
+/// by
+/// [`on_get_model_deployment_metrics`](crate::mock::FakeBaseten::on_get_model_deployment_metrics):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::GetModelMetricsResponseV1::new(0, 0, baseten_api::models::ModelMetricModeV1::Current, None, Vec::new(), Vec::new());
+/// fake.on_get_model_deployment_metrics("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_deployment_metrics("id1", "id2", &Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model_deployments`](crate::client::Client::get_model_deployments), answered by
+/// [`on_get_model_deployments`](crate::mock::FakeBaseten::on_get_model_deployments):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::DeploymentsV1::new(Vec::new());
+/// fake.on_get_model_deployments("id1").respond(&expected).await;
+/// let answer = fake.client()?.get_model_deployments("id1", &Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model_environment`](crate::client::Client::get_model_environment), answered by
+/// [`on_get_model_environment`](crate::mock::FakeBaseten::on_get_model_environment):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::EnvironmentV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), None, baseten_api::models::AutoscalingSettingsV1::new(0, 0, None, None, 0, None), baseten_api::models::PromotionSettingsV1::new(), baseten_api::models::InstanceTypeV1::new(String::new(), String::new(), 0, 0, 0, None, None), baseten_api::models::RequestBackpressureSettingsV1::new());
+/// fake.on_get_model_environment("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_environment("id1", "id2").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model_environment_metrics`](crate::client::Client::get_model_environment_metrics),
+/// answered by
+/// [`on_get_model_environment_metrics`](crate::mock::FakeBaseten::on_get_model_environment_metrics):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::GetModelMetricsResponseV1::new(0, 0, baseten_api::models::ModelMetricModeV1::Current, None, Vec::new(), Vec::new());
+/// fake.on_get_model_environment_metrics("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.get_model_environment_metrics("id1", "id2", &Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_model_environments`](crate::client::Client::get_model_environments), answered by
+/// [`on_get_model_environments`](crate::mock::FakeBaseten::on_get_model_environments):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::EnvironmentsV1::new(Vec::new());
+/// fake.on_get_model_environments("id1").respond(&expected).await;
+/// let answer = fake.client()?.get_model_environments("id1").await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`get_models`](crate::client::Client::get_models), answered by
+/// [`on_get_models`](crate::mock::FakeBaseten::on_get_models):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::ModelsV1::new(Vec::new());
+/// fake.on_get_models().respond(&expected).await;
+/// let answer = fake.client()?.get_models(&Default::default()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`patch_model_deployment_autoscaling_settings`](crate::client::Client::patch_model_deployment_autoscaling_settings),
+/// answered by
+/// [`on_patch_model_deployment_autoscaling_settings`](crate::mock::FakeBaseten::on_patch_model_deployment_autoscaling_settings):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::UpdateAutoscalingSettingsResponseV1::new(baseten_api::models::UpdateAutoscalingSettingsStatusV1::Accepted, String::new());
+/// fake.on_patch_model_deployment_autoscaling_settings("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.patch_model_deployment_autoscaling_settings("id1", "id2", &baseten_api::models::UpdateAutoscalingSettingsV1::new()).await?;
+/// assert_eq!(answer, expected);
+/// # Ok(()) }
+/// ```
+///
+/// [`patch_model_environment`](crate::client::Client::patch_model_environment), answered by
+/// [`on_patch_model_environment`](crate::mock::FakeBaseten::on_patch_model_environment):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// let expected = baseten_api::models::UpdateEnvironmentResponseV1::new(baseten_api::models::EnvironmentV1::new(String::new(), "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, String::new(), None, baseten_api::models::AutoscalingSettingsV1::new(0, 0, None, None, 0, None), baseten_api::models::PromotionSettingsV1::new(), baseten_api::models::InstanceTypeV1::new(String::new(), String::new(), 0, 0, 0, None, None), baseten_api::models::RequestBackpressureSettingsV1::new()), baseten_api::models::UpdateAutoscalingSettingsStatusV1::Accepted, String::new());
+/// fake.on_patch_model_environment("id1", "id2").respond(&expected).await;
+/// let answer = fake.client()?.patch_model_environment("id1", "id2", &baseten_api::models::UpdateEnvironmentRequestV1::new()).await?;
 /// assert_eq!(answer, expected);
 /// # Ok(()) }
 /// ```
@@ -266,3 +441,1096 @@ impl FakeBaseten {
         self.on_get_model_environment_metrics(model_id, env_name)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogActorV1,
+    [
+        type_: into AuditLogActorTypeV1 = "type",
+        email: into String = "email",
+        api_key_prefix: into String = "api_key_prefix",
+        api_key_name: into String = "api_key_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEntryV1,
+    [
+        id: into String = "id",
+        created: into rt::jiff::Timestamp = "created",
+        event_type: into AuditLogEventTypeV1 = "event_type",
+        event_data: into AuditLogEntryV1EventData = "event_data",
+        source: into AuditLogSourceV1 = "source",
+        actor: into AuditLogActorV1 = "actor",
+        client_name: into String = "client_name",
+        client_version: into String = "client_version",
+        client_session_id: into String = "client_session_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventApiKeyCreatedV1,
+    [
+        event_type: into AuditLogEventApiKeyCreatedV1EventType = "event_type",
+        api_key_id: into String = "api_key_id",
+        api_key_type: into AuditLogApiKeyTypeV1 = "api_key_type",
+        prefix: into String = "prefix",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventApiKeyDeletedV1,
+    [
+        event_type: into AuditLogEventApiKeyDeletedV1EventType = "event_type",
+        api_key_id: into String = "api_key_id",
+        api_key_type: into AuditLogApiKeyTypeV1 = "api_key_type",
+        prefix: into String = "prefix",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventAutoscalingScheduleChangeV1,
+    [
+        action: into AuditLogEventAutoscalingScheduleActionV1 = "action",
+        schedule_id: into String = "schedule_id",
+        previous: into AuditLogEventAutoscalingScheduleSettingsV1 = "previous",
+        current: into AuditLogEventAutoscalingScheduleSettingsV1 = "current",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventAutoscalingScheduleSettingsV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+        schedule_name: into String = "schedule_name",
+        enabled: value bool = "enabled",
+        cadence: into String = "cadence",
+        timezone: into String = "timezone",
+        weekdays: into Vec<String> = "weekdays",
+        start_hour: value i64 = "start_hour",
+        start_minute: value i64 = "start_minute",
+        end_hour: value i64 = "end_hour",
+        end_minute: value i64 = "end_minute",
+        start_at: into String = "start_at",
+        end_at: into String = "end_at",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventAutoscalingSettingsV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainDeletedV1,
+    [
+        event_type: into AuditLogEventChainDeletedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_name: into String = "chain_deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainDeployedV1,
+    [
+        event_type: into AuditLogEventChainDeployedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        chain_deployment_name: into String = "chain_deployment_name",
+        is_primary: value bool = "is_primary",
+        publish: value bool = "publish",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainDeploymentActivatedV1,
+    [
+        event_type: into AuditLogEventChainDeploymentActivatedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        chain_deployment_name: into String = "chain_deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainDeploymentDeactivatedV1,
+    [
+        event_type: into AuditLogEventChainDeploymentDeactivatedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        chain_deployment_name: into String = "chain_deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainDeploymentDeletedV1,
+    [
+        event_type: into AuditLogEventChainDeploymentDeletedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        deployment_name: into String = "deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainDeploymentPromotedV1,
+    [
+        event_type: into AuditLogEventChainDeploymentPromotedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        chain_deployment_name: into String = "chain_deployment_name",
+        environment_name: into String = "environment_name",
+        environment_id: into String = "environment_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainEnvironmentCreatedV1,
+    [
+        event_type: into AuditLogEventChainEnvironmentCreatedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        environment_name: into String = "environment_name",
+        redeploy_on_promotion: value bool = "redeploy_on_promotion",
+        ramp_up_while_promoting: value bool = "ramp_up_while_promoting",
+        ramp_up_duration_seconds: value i64 = "ramp_up_duration_seconds",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainEnvironmentUpdatedV1,
+    [
+        event_type: into AuditLogEventChainEnvironmentUpdatedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        environment_name: into String = "environment_name",
+        redeploy_on_promotion: value bool = "redeploy_on_promotion",
+        ramp_up_while_promoting: value bool = "ramp_up_while_promoting",
+        ramp_up_duration_seconds: value i64 = "ramp_up_duration_seconds",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainletAutoscalingSettingsChangedV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+        event_type: into AuditLogEventChainletAutoscalingSettingsChangedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        chain_deployment_name: into String = "chain_deployment_name",
+        chainlet_name: into String = "chainlet_name",
+        chainlet_id: into String = "chainlet_id",
+        previous_settings: into AuditLogEventAutoscalingSettingsV1 = "previous_settings",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventChainletInstanceTypeChangedV1,
+    [
+        event_type: into AuditLogEventChainletInstanceTypeChangedV1EventType = "event_type",
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+        chain_deployment_name: into String = "chain_deployment_name",
+        chainlet_name: into String = "chainlet_name",
+        chainlet_id: into String = "chainlet_id",
+        instance_type_name: into String = "instance_type_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventDirectoryGroupRoleUpdatedV1,
+    [
+        event_type: into AuditLogEventDirectoryGroupRoleUpdatedV1EventType = "event_type",
+        directory_group_id: into String = "directory_group_id",
+        directory_group_name: into String = "directory_group_name",
+        new_role_name: into String = "new_role_name",
+        team_id: into String = "team_id",
+        team_name: into String = "team_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventEnvironmentCreatedV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+        redeploy_on_promotion: value bool = "redeploy_on_promotion",
+        rolling_deploy: value bool = "rolling_deploy",
+        rolling_deploy_strategy: into String = "rolling_deploy_strategy",
+        max_unavailable_percent: value i64 = "max_unavailable_percent",
+        max_surge_percent: value i64 = "max_surge_percent",
+        stabilization_time_seconds: value i64 = "stabilization_time_seconds",
+        replica_overhead_percent: value i64 = "replica_overhead_percent",
+        promotion_cleanup_strategy: into String = "promotion_cleanup_strategy",
+        ramp_up_while_promoting: value bool = "ramp_up_while_promoting",
+        ramp_up_duration_seconds: value i64 = "ramp_up_duration_seconds",
+        ramp_up_step_size: value i64 = "ramp_up_step_size",
+        request_backpressure_policy: into String = "request_backpressure_policy",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        environment_name: into String = "environment_name",
+        deployment_type: into String = "deployment_type",
+        event_type: into AuditLogEventEnvironmentCreatedV1EventType = "event_type",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventEnvironmentDeletedV1,
+    [
+        event_type: into AuditLogEventEnvironmentDeletedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        environment_name: into String = "environment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventEnvironmentSettingsV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+        redeploy_on_promotion: value bool = "redeploy_on_promotion",
+        rolling_deploy: value bool = "rolling_deploy",
+        rolling_deploy_strategy: into String = "rolling_deploy_strategy",
+        max_unavailable_percent: value i64 = "max_unavailable_percent",
+        max_surge_percent: value i64 = "max_surge_percent",
+        stabilization_time_seconds: value i64 = "stabilization_time_seconds",
+        replica_overhead_percent: value i64 = "replica_overhead_percent",
+        promotion_cleanup_strategy: into String = "promotion_cleanup_strategy",
+        ramp_up_while_promoting: value bool = "ramp_up_while_promoting",
+        ramp_up_duration_seconds: value i64 = "ramp_up_duration_seconds",
+        ramp_up_step_size: value i64 = "ramp_up_step_size",
+        request_backpressure_policy: into String = "request_backpressure_policy",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventEnvironmentUpdatedV1,
+    [
+        schedules: into Vec<AuditLogEventAutoscalingScheduleChangeV1> = "schedules",
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+        redeploy_on_promotion: value bool = "redeploy_on_promotion",
+        rolling_deploy: value bool = "rolling_deploy",
+        rolling_deploy_strategy: into String = "rolling_deploy_strategy",
+        max_unavailable_percent: value i64 = "max_unavailable_percent",
+        max_surge_percent: value i64 = "max_surge_percent",
+        stabilization_time_seconds: value i64 = "stabilization_time_seconds",
+        replica_overhead_percent: value i64 = "replica_overhead_percent",
+        promotion_cleanup_strategy: into String = "promotion_cleanup_strategy",
+        ramp_up_while_promoting: value bool = "ramp_up_while_promoting",
+        ramp_up_duration_seconds: value i64 = "ramp_up_duration_seconds",
+        ramp_up_step_size: value i64 = "ramp_up_step_size",
+        request_backpressure_policy: into String = "request_backpressure_policy",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        environment_name: into String = "environment_name",
+        deployment_type: into String = "deployment_type",
+        event_type: into AuditLogEventEnvironmentUpdatedV1EventType = "event_type",
+        previous_settings: into AuditLogEventEnvironmentSettingsV1 = "previous_settings",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventGatewayEndpointCreatedV1,
+    [
+        event_type: into AuditLogEventGatewayEndpointCreatedV1EventType = "event_type",
+        gateway_endpoint_id: into String = "gateway_endpoint_id",
+        slug: into String = "slug",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventGatewayEndpointDeletedV1,
+    [
+        event_type: into AuditLogEventGatewayEndpointDeletedV1EventType = "event_type",
+        gateway_endpoint_id: into String = "gateway_endpoint_id",
+        slug: into String = "slug",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventGatewayEndpointUpdatedV1,
+    [
+        event_type: into AuditLogEventGatewayEndpointUpdatedV1EventType = "event_type",
+        gateway_endpoint_id: into String = "gateway_endpoint_id",
+        slug: into String = "slug",
+        previous_slug: into String = "previous_slug",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeletedV1,
+    [
+        event_type: into AuditLogEventModelDeletedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeployedV1,
+    [
+        event_type: into AuditLogEventModelDeployedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        scale_previous_to_zero: value bool = "scale_previous_to_zero",
+        trusted: value bool = "trusted",
+        publish: value bool = "publish",
+        environment_name: into String = "environment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentActivatedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentActivatedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentAutoscalingSettingsChangedV1,
+    [
+        schedules: into Vec<AuditLogEventAutoscalingScheduleChangeV1> = "schedules",
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        concurrency_target: value i64 = "concurrency_target",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value f64 = "max_scale_down_rate",
+        event_type: into AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        deployment_type: into String = "deployment_type",
+        previous_settings: into AuditLogEventAutoscalingSettingsV1 = "previous_settings",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentDeactivatedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentDeactivatedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentDeletedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentDeletedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentInstanceTypeChangedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentInstanceTypeChangedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        instance_type_name: into String = "instance_type_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentPromotedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentPromotedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        environment_name: into String = "environment_name",
+        environment_id: into String = "environment_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        policy: into String = "policy",
+        previous_policy: into String = "previous_policy",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelDeploymentRetriedV1,
+    [
+        event_type: into AuditLogEventModelDeploymentRetriedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        retried: value bool = "retried",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventModelPromotionControlActionV1,
+    [
+        event_type: into AuditLogEventModelPromotionControlActionV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        environment_name: into String = "environment_name",
+        environment_id: into String = "environment_id",
+        action: into AuditLogPromotionControlActionV1 = "action",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventReplicaTerminatedV1,
+    [
+        event_type: into AuditLogEventReplicaTerminatedV1EventType = "event_type",
+        model_id: into String = "model_id",
+        model_name: into String = "model_name",
+        deployment_id: into String = "deployment_id",
+        deployment_name: into String = "deployment_name",
+        replica_id: into String = "replica_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventRequireGroupBasedAdminsEnabledV1,
+    [
+        event_type: into AuditLogEventRequireGroupBasedAdminsEnabledV1EventType = "event_type",
+        organization_id: into String = "organization_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventSecretDeletedV1,
+    [
+        event_type: into AuditLogEventSecretDeletedV1EventType = "event_type",
+        secret_id: into String = "secret_id",
+        secret_name: into String = "secret_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventSecretUpdatedV1,
+    [
+        event_type: into AuditLogEventSecretUpdatedV1EventType = "event_type",
+        secret_id: into String = "secret_id",
+        secret_name: into String = "secret_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventSshCertificateSignedV1,
+    [
+        event_type: into AuditLogEventSshCertificateSignedV1EventType = "event_type",
+        workload_type: into String = "workload_type",
+        workload_id: into String = "workload_id",
+        project_id: into String = "project_id",
+        replica_id: into String = "replica_id",
+        proxy_address: into String = "proxy_address",
+        expires_at: into String = "expires_at",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventUserInvitedV1,
+    [
+        event_type: into AuditLogEventUserInvitedV1EventType = "event_type",
+        invited_user_email: into String = "invited_user_email",
+        role_name: into String = "role_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventUserJoinedOrganizationV1,
+    [
+        event_type: into AuditLogEventUserJoinedOrganizationV1EventType = "event_type",
+        new_user_email: into String = "new_user_email",
+        user_id: into String = "user_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventUserRemovedV1,
+    [
+        event_type: into AuditLogEventUserRemovedV1EventType = "event_type",
+        removed_user_email: into String = "removed_user_email",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventUserRoleUpdatedV1,
+    [
+        event_type: into AuditLogEventUserRoleUpdatedV1EventType = "event_type",
+        user_id: into String = "user_id",
+        user_email: into String = "user_email",
+        new_role_name: into String = "new_role_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventUserTeamRoleUpdatedV1,
+    [
+        event_type: into AuditLogEventUserTeamRoleUpdatedV1EventType = "event_type",
+        user_id: into String = "user_id",
+        user_email: into String = "user_email",
+        team_id: into String = "team_id",
+        team_name: into String = "team_name",
+        new_role_name: into String = "new_role_name",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventWebhookSigningSecretCreatedV1,
+    [
+        event_type: into AuditLogEventWebhookSigningSecretCreatedV1EventType = "event_type",
+        webhook_signing_secret_id: into String = "webhook_signing_secret_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventWebhookSigningSecretDeletedV1,
+    [
+        event_type: into AuditLogEventWebhookSigningSecretDeletedV1EventType = "event_type",
+        webhook_signing_secret_id: into String = "webhook_signing_secret_id",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    AuditLogEventWebhookSigningSecretRotatedV1,
+    [
+        event_type: into AuditLogEventWebhookSigningSecretRotatedV1EventType = "event_type",
+        webhook_signing_secret_id: into String = "webhook_signing_secret_id",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    AutoscalingScheduleStateV1,
+    [
+        schedule_id: into String = "schedule_id",
+        autoscaling_settings: into AutoscalingSettingsV1 = "autoscaling_settings",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    AutoscalingSettingsV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        concurrency_target: value i64 = "concurrency_target",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value i64 = "max_scale_down_rate",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    BillableResourceV1,
+    [
+        id: into String = "id",
+        kind: into ResourceKind = "kind",
+        name: into String = "name",
+        model_name: into String = "model_name",
+        is_deleted: value bool = "is_deleted",
+        instance_type: into String = "instance_type",
+        environment_name: into String = "environment_name",
+        chain_metadata: into ChainMetadataV1 = "chain_metadata",
+        team_id: into String = "team_id",
+        team_name: into String = "team_name",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    ChainMetadataV1,
+    [
+        chain_id: into String = "chain_id",
+        chain_name: into String = "chain_name",
+        chain_deployment_id: into String = "chain_deployment_id",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    DailyDedicatedUsageV1,
+    [
+        date: into rt::jiff::civil::Date = "date",
+        subtotal: into rt::Decimal = "subtotal",
+        compute_cost: into rt::Decimal = "compute_cost",
+        surcharge_cost: into rt::Decimal = "surcharge_cost",
+        minutes: value i64 = "minutes",
+        inference_requests: value i64 = "inference_requests",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    DailyModelApiUsageV1,
+    [
+        date: into rt::jiff::civil::Date = "date",
+        subtotal: into rt::Decimal = "subtotal",
+        input_tokens: value i64 = "input_tokens",
+        output_tokens: value i64 = "output_tokens",
+        cached_input_tokens: value i64 = "cached_input_tokens",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    DailyTrainingUsageV1,
+    [
+        date: into rt::jiff::civil::Date = "date",
+        subtotal: into rt::Decimal = "subtotal",
+        minutes: value i64 = "minutes",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    DedicatedItemV1,
+    [
+        billable_resource: into BillableResourceV1 = "billable_resource",
+        subtotal: into rt::Decimal = "subtotal",
+        compute_cost: into rt::Decimal = "compute_cost",
+        surcharge_cost: into rt::Decimal = "surcharge_cost",
+        minutes: value i64 = "minutes",
+        inference_requests: value i64 = "inference_requests",
+        daily: into Vec<DailyDedicatedUsageV1> = "daily",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    DedicatedUsageV1,
+    [
+        subtotal: into rt::Decimal = "subtotal",
+        credits_used: into rt::Decimal = "credits_used",
+        total: into rt::Decimal = "total",
+        minutes: value i64 = "minutes",
+        breakdown: into Vec<DedicatedItemV1> = "breakdown",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    DeploymentV1,
+    [
+        id: into String = "id",
+        created_at: into rt::jiff::Timestamp = "created_at",
+        name: into String = "name",
+        model_id: into String = "model_id",
+        is_production: value bool = "is_production",
+        is_development: value bool = "is_development",
+        status: into DeploymentStatusV1 = "status",
+        active_replica_count: value i64 = "active_replica_count",
+        autoscaling_settings: into AutoscalingSettingsV1 = "autoscaling_settings",
+        instance_type_name: into String = "instance_type_name",
+        environment: into String = "environment",
+        labels: into BTreeMap<String, ::serde_json::Value> = "labels",
+        region: into RegionV1 = "region",
+        request_backpressure_settings: into RequestBackpressureSettingsV1 = "request_backpressure_settings",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    DeploymentsV1,
+    [
+        deployments: into Vec<DeploymentV1> = "deployments",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    EnvironmentAutoscalingSchedulesV1,
+    [
+        timezone: into String = "timezone",
+        schedules: into Vec<::serde_json::Value> = "schedules",
+        applied_state: into AutoscalingScheduleStateV1 = "applied_state",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    EnvironmentV1,
+    [
+        name: into String = "name",
+        created_at: into rt::jiff::Timestamp = "created_at",
+        model_id: into String = "model_id",
+        current_deployment: into DeploymentV1 = "current_deployment",
+        candidate_deployment: into DeploymentV1 = "candidate_deployment",
+        in_progress_promotion: into InProgressPromotionV1 = "in_progress_promotion",
+        autoscaling_settings: into AutoscalingSettingsV1 = "autoscaling_settings",
+        promotion_settings: into PromotionSettingsV1 = "promotion_settings",
+        instance_type: into InstanceTypeV1 = "instance_type",
+        request_backpressure_settings: into RequestBackpressureSettingsV1 = "request_backpressure_settings",
+        autoscaling_schedules: into EnvironmentAutoscalingSchedulesV1 = "autoscaling_schedules",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    EnvironmentsV1,
+    [
+        environments: into Vec<EnvironmentV1> = "environments",
+    ]
+);
+
+#[cfg(feature = "metrics")]
+rt::mock_setters!(
+    GetModelMetricsResponseV1,
+    [
+        start_epoch_millis: value i64 = "start_epoch_millis",
+        end_epoch_millis: value i64 = "end_epoch_millis",
+        mode: into ModelMetricModeV1 = "mode",
+        step_seconds: value i64 = "step_seconds",
+        metric_descriptors: into Vec<ModelMetricDescriptorV1> = "metric_descriptors",
+        metric_values: into Vec<ModelMetricValueSetV1> = "metric_values",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    InProgressPromotionV1,
+    [
+        status: into InProgressPromotionStatusV1 = "status",
+        percent_traffic_to_new_version: value i64 = "percent_traffic_to_new_version",
+        error_message: into String = "error_message",
+        rolling_deploy: value bool = "rolling_deploy",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    InstanceTypeV1,
+    [
+        id: into String = "id",
+        name: into String = "name",
+        memory_limit_mib: value i64 = "memory_limit_mib",
+        millicpu_limit: value i64 = "millicpu_limit",
+        gpu_count: value i64 = "gpu_count",
+        gpu_type: into String = "gpu_type",
+        gpu_memory_limit_mib: value i64 = "gpu_memory_limit_mib",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    ListAuditLogsResponseV1,
+    [
+        items: into Vec<AuditLogEntryV1> = "items",
+        pagination: into PaginationResponseV1 = "pagination",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    ModelApiItemV1,
+    [
+        model_name: into String = "model_name",
+        model_family: into String = "model_family",
+        subtotal: into rt::Decimal = "subtotal",
+        input_tokens: value i64 = "input_tokens",
+        output_tokens: value i64 = "output_tokens",
+        cached_input_tokens: value i64 = "cached_input_tokens",
+        daily: into Vec<DailyModelApiUsageV1> = "daily",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    ModelApisUsageV1,
+    [
+        subtotal: into rt::Decimal = "subtotal",
+        credits_used: into rt::Decimal = "credits_used",
+        total: into rt::Decimal = "total",
+        breakdown: into Vec<ModelApiItemV1> = "breakdown",
+    ]
+);
+
+#[cfg(feature = "metrics")]
+rt::mock_setters!(
+    ModelMetricDescriptorV1,
+    [
+        name: into String = "name",
+        unit_hint: into ModelMetricUnitHintV1 = "unit_hint",
+        kind: into ModelMetricKindV1 = "kind",
+        label_sets: into Vec<BTreeMap<String, String>> = "label_sets",
+    ]
+);
+
+#[cfg(feature = "metrics")]
+rt::mock_setters!(
+    ModelMetricValueSetV1,
+    [
+        start_epoch_millis: value i64 = "start_epoch_millis",
+        values: into Vec<Vec<Option<f64>>> = "values",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    ModelV1,
+    [
+        id: into String = "id",
+        created_at: into rt::jiff::Timestamp = "created_at",
+        name: into String = "name",
+        deployments_count: value i64 = "deployments_count",
+        production_deployment_id: into String = "production_deployment_id",
+        development_deployment_id: into String = "development_deployment_id",
+        instance_type_name: into String = "instance_type_name",
+        team_name: into String = "team_name",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    ModelsV1,
+    [
+        models: into Vec<ModelV1> = "models",
+    ]
+);
+
+#[cfg(feature = "audit-logs")]
+rt::mock_setters!(
+    PaginationResponseV1,
+    [
+        has_more: value bool = "has_more",
+        cursor: into String = "cursor",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    PromotionSettingsV1,
+    [
+        redeploy_on_promotion: value bool = "redeploy_on_promotion",
+        rolling_deploy: value bool = "rolling_deploy",
+        promotion_cleanup_strategy: into PromotionCleanupStrategyV1 = "promotion_cleanup_strategy",
+        rolling_deploy_config: into RollingDeployConfigV1 = "rolling_deploy_config",
+        ramp_up_while_promoting: value bool = "ramp_up_while_promoting",
+        ramp_up_duration_seconds: value i64 = "ramp_up_duration_seconds",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    RegionV1,
+    [
+        slug: into String = "slug",
+        display_name: into String = "display_name",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    RequestBackpressureSettingsV1,
+    [
+        policy: into RequestBackpressurePolicyV1 = "policy",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    RollingDeployConfigV1,
+    [
+        rolling_deploy_strategy: into RollingDeployStrategyV1 = "rolling_deploy_strategy",
+        max_surge_percent: value i64 = "max_surge_percent",
+        max_unavailable_percent: value i64 = "max_unavailable_percent",
+        stabilization_time_seconds: value i64 = "stabilization_time_seconds",
+        replica_overhead_percent: value i64 = "replica_overhead_percent",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    TrainingItemV1,
+    [
+        billable_resource: into BillableResourceV1 = "billable_resource",
+        subtotal: into rt::Decimal = "subtotal",
+        minutes: value i64 = "minutes",
+        daily: into Vec<DailyTrainingUsageV1> = "daily",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    TrainingUsageV1,
+    [
+        subtotal: into rt::Decimal = "subtotal",
+        credits_used: into rt::Decimal = "credits_used",
+        total: into rt::Decimal = "total",
+        minutes: value i64 = "minutes",
+        breakdown: into Vec<TrainingItemV1> = "breakdown",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    UpdateAutoscalingSettingsResponseV1,
+    [
+        status: into UpdateAutoscalingSettingsStatusV1 = "status",
+        message: into String = "message",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    UpdateEnvironmentResponseV1,
+    [
+        environment: into EnvironmentV1 = "environment",
+        status: into UpdateAutoscalingSettingsStatusV1 = "status",
+        message: into String = "message",
+    ]
+);
+
+#[cfg(feature = "billing")]
+rt::mock_setters!(
+    UsageSummaryV1,
+    [
+        dedicated_usage: into DedicatedUsageV1 = "dedicated_usage",
+        training_usage: into TrainingUsageV1 = "training_usage",
+        model_apis_usage: into ModelApisUsageV1 = "model_apis_usage",
+    ]
+);

@@ -553,3 +553,45 @@ fn numeric_arguments_take_integer_literals() {
     let query = baseten_api::operations::GetAuditLogsQuery::default().limit(5);
     assert_eq!(query.limit, Some(5));
 }
+
+/// Test values without JSON (feature `mock`): every model a response reaches has
+/// `Model::builder()`, a setter per field and `build()`, which checks the value as a response
+/// would be checked, naming a required field left out.
+#[test]
+fn response_models_build_field_by_field_with_required_fields_checked() {
+    use baseten_api::models::{AutoscalingSettingsV1, DedicatedUsageV1};
+    let settings = AutoscalingSettingsV1::builder()
+        .min_replica(1)
+        .max_replica(4)
+        .autoscaling_window(60)
+        .concurrency_target(2)
+        .build()
+        .unwrap();
+    assert_eq!((settings.min_replica, settings.max_replica), (1, 4));
+    // A required nullable field left out is `None`, as when a server omits it.
+    assert_eq!(settings.scale_down_delay, None);
+    let missing = AutoscalingSettingsV1::builder().min_replica(1).build();
+    let error = missing.unwrap_err();
+    assert!(
+        matches!(error, baseten_api::Error::InvalidArgument(_)),
+        "{error}"
+    );
+    assert!(
+        error.to_string().contains("missing field `max_replica`"),
+        "{error}"
+    );
+    // A later setter replaces an earlier one; a decimal keeps its exact text.
+    let usage = DedicatedUsageV1::builder()
+        .subtotal("0.10".parse::<Decimal>().unwrap())
+        .credits_used(Decimal::ZERO)
+        .total(Decimal::ZERO)
+        .minutes(7)
+        .minutes(42)
+        .build()
+        .unwrap();
+    assert_eq!(
+        (usage.minutes, usage.subtotal.to_string()),
+        (42, "0.10".to_owned())
+    );
+    assert_eq!(usage.breakdown, None);
+}

@@ -84,3 +84,57 @@ impl FakeBaseten {
         self.server.on("PATCH", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "events")]
+rt::mock_setters!(
+    Event,
+    [
+        id: into String = "id",
+    ]
+);
+
+#[cfg(feature = "events")]
+rt::mock_setters!(
+    EventPage,
+    [
+        items: into Vec<Event> = "items",
+        pagination: into Pagination = "pagination",
+    ]
+);
+
+#[cfg(feature = "events")]
+rt::mock_setters!(
+    Pagination,
+    [
+        has_more: value bool = "has_more",
+        cursor: into String = "cursor",
+    ]
+);
+
+#[cfg(feature = "things")]
+rt::mock_setters!(
+    Settings,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        label: into String = "label",
+    ]
+);

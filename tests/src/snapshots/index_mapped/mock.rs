@@ -5,6 +5,8 @@
 
 use baseten_api::runtime as rt;
 use super::models::*;
+use std::collections::BTreeMap;
+
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
 pub use rt::mock::Expectation;
@@ -75,3 +77,72 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    NearMiss,
+    [
+        start_epoch_millis: value i64 = "start_epoch_millis",
+        end_epoch_millis: value i64 = "end_epoch_millis",
+        counters: into Vec<UsageCounter> = "counters",
+        steps: into Vec<NearMissStep> = "steps",
+    ]
+);
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    NearMissStep,
+    [
+        start_epoch_millis: value i64 = "start_epoch_millis",
+        values: into Vec<Vec<String>> = "values",
+    ]
+);
+
+#[cfg(feature = "widgets")]
+rt::mock_setters!(
+    UsageCounter,
+    [
+        name: into String = "name",
+        unit_hint: into String = "unit_hint",
+        label_sets: into Vec<BTreeMap<String, String>> = "label_sets",
+    ]
+);
+
+#[cfg(feature = "widgets")]
+rt::mock_setters!(
+    UsageStep,
+    [
+        start_epoch_millis: value i64 = "start_epoch_millis",
+        values: into Vec<Vec<Option<f64>>> = "values",
+    ]
+);
+
+#[cfg(feature = "widgets")]
+rt::mock_setters!(
+    WidgetUsage,
+    [
+        start_epoch_millis: value i64 = "start_epoch_millis",
+        end_epoch_millis: value i64 = "end_epoch_millis",
+        phase: into String = "phase",
+        counters: into Vec<UsageCounter> = "counters",
+        steps: into Vec<UsageStep> = "steps",
+    ]
+);

@@ -77,3 +77,44 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    T2faSettings,
+    [
+        enabled: value bool = "enabled",
+    ]
+);
+
+#[cfg(feature = "things")]
+rt::mock_setters!(
+    Thing,
+    [
+        type_: into String = "type",
+        ref_: into String = "ref",
+        self_: into String = "self",
+        match_: value i64 = "match",
+        _2fa: value bool = "2fa",
+        weight_kg: value f64 = "weight-kg",
+        weight_kg_2: value f64 = "weight_kg",
+        status: into ThingStatus = "status",
+    ]
+);

@@ -5,6 +5,8 @@
 
 use baseten_api::runtime as rt;
 use super::models::*;
+use std::collections::BTreeMap;
+
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
 pub use rt::mock::Expectation;
@@ -61,3 +63,51 @@ impl FakeBaseten {
         self.server.on_method(&method, path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    Reading,
+    [
+        type_array: into String = "type_array",
+        any_of: value i64 = "any_of",
+        one_of: value f64 = "one_of",
+        ref_nullable: into Level = "ref_nullable",
+        ref_with_siblings: into Level = "ref_with_siblings",
+        required_nullable: into String = "required_nullable",
+        optional_plain: into String = "optional_plain",
+        optional_nullable: value i64 = "optional_nullable",
+        plain: value bool = "plain",
+        kind: into ReadingKind = "kind",
+        ratio: value f64 = "ratio",
+        values: into Vec<Vec<Option<f64>>> = "values",
+        labels: into BTreeMap<String, Option<String>> = "labels",
+        anything: into ::serde_json::Value = "anything",
+        inline: into ReadingInline = "inline",
+    ]
+);
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    ReadingInline,
+    [
+        mode: into ReadingInlineMode = "mode",
+    ]
+);

@@ -5,6 +5,8 @@
 
 use baseten_api::runtime as rt;
 use super::models::*;
+use std::collections::BTreeMap;
+
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
 pub use rt::mock::Expectation;
@@ -61,3 +63,56 @@ impl FakeBaseten {
         self.server.on_method(&method, path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    LinkedNode,
+    [
+        value: value i64 = "value",
+        next: into LinkedNode = "next",
+    ]
+);
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    Ping,
+    [
+        pong: into Pong = "pong",
+    ]
+);
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    Pong,
+    [
+        ping: into Ping = "ping",
+    ]
+);
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
+    Tree,
+    [
+        label: into String = "label",
+        children: into Vec<Tree> = "children",
+        index: into BTreeMap<String, Tree> = "index",
+    ]
+);

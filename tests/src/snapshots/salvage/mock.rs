@@ -83,3 +83,35 @@ impl FakeBaseten {
         self.server.on("POST", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "incidents")]
+rt::mock_setters!(
+    Incident,
+    [
+        id: into String = "id",
+        seq: value i64 = "seq",
+        counter: value u64 = "counter",
+        priority: into Priority = "priority",
+        owner: into String = "owner",
+        runbook: into ::serde_json::Value = "runbook",
+        playbook: into ::serde_json::Value = "playbook",
+    ]
+);

@@ -5,6 +5,8 @@
 
 use baseten_api::runtime as rt;
 use super::models::*;
+use std::collections::BTreeMap;
+
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
 pub use rt::mock::Expectation;
@@ -77,3 +79,105 @@ impl FakeBaseten {
         self.server.on("POST", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "accounts")]
+rt::mock_setters!(
+    Account,
+    [
+        id: into String = "id",
+        name: into String = "name",
+        password: into String = "password",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    Cat,
+    [
+        pet_type: into String = "pet_type",
+        name: into String = "name",
+        lives: value i64 = "lives",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    Dog,
+    [
+        pet_type: into String = "pet_type",
+        name: into String = "name",
+        bark: value bool = "bark",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    Item,
+    [
+        subtotal: into rt::Decimal = "subtotal",
+        day: into rt::jiff::civil::Date = "day",
+        price: into Money = "price",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    Secret,
+    [
+        name: into String = "name",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    TreeObject,
+    [
+        child: into Tree = "child",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    Usage,
+    [
+        total: into rt::Decimal = "total",
+        items: into Vec<Item> = "items",
+        created: into rt::jiff::Timestamp = "created",
+        bytes: value u64 = "bytes",
+        code: into Code = "code",
+        pet: into Pet = "pet",
+        limit: into UsageLimit = "limit",
+        env: into BTreeMap<String, UsageEnvValue> = "env",
+        flag: into UsageFlag = "flag",
+        tags: into UsageTags = "tags",
+        tree: into Tree = "tree",
+        label: into UsageLabel = "label",
+        either: into ::serde_json::Value = "either",
+    ]
+);
+
+#[cfg(feature = "usage")]
+rt::mock_setters!(
+    UsageTagsObject,
+    [
+        name: into String = "name",
+    ]
+);

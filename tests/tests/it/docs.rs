@@ -1,0 +1,113 @@
+//! The rendered documentation as a reader sees it: no link of ours left as literal brackets.
+//! rustdoc renders a link it cannot resolve on the page it lands on (an item of a crate not
+//! documented, a runtime item a generated crate does not show) as `[text]`, without a warning.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use baseten_tests::workspace_root;
+
+/// Every `[<code>x</code>]` of a path in the HTML under `dir`, with the file it is in.
+fn literal_brackets(dir: &Path, found: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            literal_brackets(&path, found);
+            continue;
+        }
+        if path.extension().is_none_or(|ext| ext != "html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(&path).unwrap();
+        let mut rest = html.as_str();
+        while let Some(at) = rest.find('[') {
+            rest = &rest[at + 1..];
+            let Some(end) = rest.find(']') else { break };
+            // Only a code span in brackets: `values[3]` inside a code span is index notation.
+            let Some(text) = rest[..end]
+                .strip_prefix("<code>")
+                .and_then(|code| code.strip_suffix("</code>"))
+            else {
+                continue;
+            };
+            let path_like = !text.is_empty()
+                && text.len() < 120
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ':'));
+            if path_like {
+                found.push((text.to_owned(), path.display().to_string()));
+            }
+        }
+    }
+}
+
+/// The doc comments of the `.rs` files under `dir`, appended to `docs`.
+fn doc_lines(dir: &Path, docs: &mut String) {
+    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            doc_lines(&path, docs);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for line in text.lines().map(str::trim_start) {
+                if line.starts_with("///") || line.starts_with("//!") || line.contains("#[doc") {
+                    docs.push_str(line);
+                    docs.push('\n');
+                }
+            }
+        }
+    }
+}
+
+/// The doc comments of our sources (the runtime, the generated crate, the generator's emitters
+/// and the crate root), joined.
+fn our_docs() -> String {
+    let mut docs = String::new();
+    for dir in ["codegen/runtime/src", "generated/src", "codegen/src"] {
+        doc_lines(&workspace_root().join(dir), &mut docs);
+    }
+    docs
+}
+
+/// `cargo doc` of the generated crate (with the fake) and the runtime, then every literal
+/// ``[`x`]`` a doc comment of ours writes: a link of ours that did not resolve. (Those in
+/// trait docs inlined from other crates are theirs.)
+#[test]
+#[ignore = "slow: documents baseten-api and the runtime"]
+fn no_link_of_ours_renders_as_literal_brackets() {
+    let target = workspace_root().join("target");
+    let status = baseten_tests::cargo_sharing_target()
+        .args([
+            "doc",
+            "--no-deps",
+            "-p",
+            "baseten-api",
+            "-p",
+            "baseten-runtime",
+            "--features",
+            "baseten-api/mock",
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success(), "cargo doc failed");
+    let docs = our_docs();
+    let mut found = Vec::new();
+    for krate in ["baseten_api", "baseten_runtime"] {
+        literal_brackets(&target.join("doc").join(krate), &mut found);
+    }
+    assert!(
+        !found.is_empty() || docs.is_empty(),
+        "the scan found no bracket at all"
+    );
+    let ours: BTreeSet<String> = found
+        .into_iter()
+        .filter(|(text, _)| docs.contains(&format!("[`{text}`]")))
+        .map(|(text, file)| format!("[{text}] in {file}"))
+        .collect();
+    assert!(
+        ours.is_empty(),
+        "links rendered as literal brackets:\n{}",
+        ours.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
