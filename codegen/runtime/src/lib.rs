@@ -40,6 +40,8 @@ mod error;
 pub mod mock;
 #[cfg(feature = "client")]
 pub mod pages;
+#[doc(hidden)] // what the generated operations call
+pub mod param_style;
 mod patch;
 #[cfg(feature = "client")]
 mod retry;

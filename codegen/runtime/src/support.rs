@@ -25,15 +25,9 @@ pub struct Request {
     /// The path with parameters filled in and percent-encoded (see
     /// [`encode_path_segment`]); starts with `/`.
     pub path: String,
-    /// Query pairs in order; a key may repeat (`metrics=a&metrics=b`).
-    /// Values are encoded when the URL is built.
-    pub query: Vec<(&'static str, String)>,
-    /// Header parameters in order, as `(name, value)`: each value must be a legal header
-    /// value (visible ASCII, spaces and tabs), or the request fails with
-    /// [`Error::InvalidRequest`] before anything is sent.
-    pub headers: Vec<(&'static str, String)>,
-    /// Cookie parameters in order, sent as one `Cookie` header (see [`cookie_header`]).
-    pub cookies: Vec<(&'static str, String)>,
+    /// The query, header and cookie parameters, encoded by their styles
+    /// ([`param_style`](crate::param_style)).
+    pub params: crate::param_style::Params,
     /// The encoded body and its media type, if the operation has one.
     pub body: Option<Body>,
 }

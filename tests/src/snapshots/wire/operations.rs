@@ -86,7 +86,7 @@ impl GetTenantCallsQuery {
         self
     }
 
-    /// Sets `expand[]`.
+    /// Sets `expand`.
     #[must_use]
     pub fn expand<I>(mut self, values: I) -> Self
     where
@@ -106,19 +106,25 @@ impl Client {
         account_sid: &str,
         sid: &str,
     ) -> Result<Call, rt::Error> {
-        let account_sid = rt::encode_path_segment("AccountSid", account_sid)?;
-        let sid = rt::encode_path_segment("Sid", sid)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let account_sid = rt::param_style::path_param(
+            "AccountSid",
+            rt::param_style::Style::Simple,
+            false,
+            &account_sid,
+        )?;
+        let sid = rt::param_style::path_param(
+            "Sid",
+            rt::param_style::Style::Simple,
+            false,
+            &sid,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_2010_04_01_account_call",
             method: rt::Method::GET,
             path_template: "/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json",
             path: format!("/2010-04-01/Accounts/{account_sid}/Calls/{sid}.json"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -127,19 +133,25 @@ impl Client {
     /// `GET /files/{name}.{ext}`
     #[cfg(feature = "files")]
     pub async fn get_file(&self, name: &str, ext: &str) -> Result<String, rt::Error> {
-        let name = rt::encode_path_segment("name", name)?;
-        let ext = rt::encode_path_segment("ext", ext)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let name = rt::param_style::path_param(
+            "name",
+            rt::param_style::Style::Simple,
+            false,
+            &name,
+        )?;
+        let ext = rt::param_style::path_param(
+            "ext",
+            rt::param_style::Style::Simple,
+            false,
+            &ext,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_file",
             method: rt::Method::GET,
             path_template: "/files/{name}.{ext}",
             path: format!("/files/{name}.{ext}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute_text(request, "text/plain").await
@@ -152,19 +164,25 @@ impl Client {
         point: &str,
         report: i64,
     ) -> Result<(), rt::Error> {
-        let point = rt::encode_path_segment("point", point)?;
-        let report = rt::encode_path_segment("report", &report.to_string())?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let point = rt::param_style::path_param(
+            "point",
+            rt::param_style::Style::Label,
+            false,
+            &point,
+        )?;
+        let report = rt::param_style::path_param(
+            "report",
+            rt::param_style::Style::Matrix,
+            false,
+            &report,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_point_report",
             method: rt::Method::GET,
             path_template: "/points/{point}/reports/{report}",
-            path: format!("/points/.{point}/reports/;report={report}"),
-            query: pairs,
-            headers,
-            cookies,
+            path: format!("/points/{point}/reports/{report}"),
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -176,21 +194,24 @@ impl Client {
         &self,
         query: &GetResponsesBetaTrueQuery,
     ) -> Result<(), rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        pairs.push(("beta", "true".to_owned()));
+        let mut params = rt::param_style::Params::new();
+        params.fixed_query("beta", "true");
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_responses_beta_true",
             method: rt::Method::GET,
             path_template: "/v1/responses",
             path: "/v1/responses".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -206,57 +227,103 @@ impl Client {
         words: &[String],
         query: &GetTenantCallsQuery,
     ) -> Result<Vec<Call>, rt::Error> {
-        let tenant = rt::encode_path_segment("tenant", tenant)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        if !words.is_empty() {
-            let values: Vec<String> = words.iter().map(ToString::to_string).collect();
-            pairs.push(("words", values.join(" ")));
-        }
-        if !query.ids.is_empty() {
-            let values: Vec<String> = query
-                .ids
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            pairs.push(("ids", values.join(",")));
-        }
-        if !query.states.is_empty() {
-            let values: Vec<String> = query
-                .states
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            pairs.push(("states", values.join("|")));
-        }
-        for value in query.expand.iter() {
-            pairs.push(("expand[]", value.to_string()));
-        }
-        let mut headers: Vec<(&'static str, String)> = Vec::new();
-        headers.push(("X-Tenant-Region", x_tenant_region.to_string()));
+        let tenant = rt::param_style::path_param(
+            "tenant",
+            rt::param_style::Style::Simple,
+            false,
+            &tenant,
+        )?;
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Header,
+                "X-Tenant-Region",
+                rt::param_style::Style::Simple,
+                false,
+                &x_tenant_region,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Cookie,
+                "session",
+                rt::param_style::Style::Form,
+                true,
+                &session,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "words",
+                rt::param_style::Style::SpaceDelimited,
+                false,
+                &words,
+            )?;
         if let Some(value) = &query.x_sample_rate {
-            headers.push(("X-Sample-Rate", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "X-Sample-Rate",
+                    rt::param_style::Style::Simple,
+                    false,
+                    value,
+                )?;
         }
         if !query.x_tags.is_empty() {
-            let values: Vec<String> = query
-                .x_tags
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            headers.push(("X-Tags", values.join(",")));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "X-Tags",
+                    rt::param_style::Style::Simple,
+                    false,
+                    &query.x_tags,
+                )?;
         }
-        let mut cookies: Vec<(&'static str, String)> = Vec::new();
-        cookies.push(("session", session.to_string()));
         if let Some(value) = &query.theme {
-            cookies.push(("theme", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Cookie,
+                    "theme",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        if !query.ids.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "ids",
+                    rt::param_style::Style::Form,
+                    false,
+                    &query.ids,
+                )?;
+        }
+        if !query.states.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "states",
+                    rt::param_style::Style::PipeDelimited,
+                    false,
+                    &query.states,
+                )?;
+        }
+        if !query.expand.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "expand",
+                    rt::param_style::Style::DeepObject,
+                    false,
+                    &query.expand,
+                )?;
         }
         let request = rt::Request {
             operation: "get_tenant_calls",
             method: rt::Method::GET,
             path_template: "/v1/tenants/{tenant}/calls",
             path: format!("/v1/tenants/{tenant}/calls"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -265,18 +332,19 @@ impl Client {
     /// `POST /mirror/{id}/copy/{id}`
     #[cfg(feature = "mirror")]
     pub async fn post_mirror_copy(&self, id: i64) -> Result<(), rt::Error> {
-        let id = rt::encode_path_segment("id", &id.to_string())?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_mirror_copy",
             method: rt::Method::POST,
             path_template: "/mirror/{id}/copy/{id}",
             path: format!("/mirror/{id}/copy/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -288,17 +356,13 @@ impl Client {
         &self,
         body: &PostOauth2TokenBody,
     ) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_oauth2_token",
             method: rt::Method::POST,
             path_template: "/oauth2/token",
             path: "/oauth2/token".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -310,17 +374,13 @@ impl Client {
         &self,
         body: &PostOauth2TokenRefreshBody,
     ) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_oauth2_token_refresh",
             method: rt::Method::POST,
             path_template: "/oauth2/token",
             path: "/oauth2/token".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -333,18 +393,19 @@ impl Client {
         tenant: &str,
         body: &PostTenantCallsStartBody,
     ) -> Result<(), rt::Error> {
-        let tenant = rt::encode_path_segment("tenant", tenant)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let tenant = rt::param_style::path_param(
+            "tenant",
+            rt::param_style::Style::Simple,
+            false,
+            &tenant,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_tenant_calls_start",
             method: rt::Method::POST,
             path_template: "/v1/tenants/{tenant}/calls/start",
             path: format!("/v1/tenants/{tenant}/calls/start"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
