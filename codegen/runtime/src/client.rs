@@ -386,7 +386,14 @@ impl RuntimeClient {
         let template = request.path_template;
         let traffic = &settings.traffic;
         let max_wait = settings.retry.max_retry_after();
-        let full_url = telemetry::redacted_url(&url);
+        // The URL as spans show it: a credential parameter's value is never in it.
+        let full_url = {
+            let mut shown = url.clone();
+            if let Some(query) = request.params.shown_query_string("REDACTED") {
+                shown.set_query(Some(&query));
+            }
+            telemetry::redacted_url(&shown)
+        };
         let mut backoff = settings.retry.backoff();
         let mut attempt: u32 = 0;
         // What this call's retries took from the budget, refunded on success.
@@ -457,6 +464,10 @@ impl RuntimeClient {
                 Ok(answer) => {
                     throttle_noted = answer.throttle_noted;
                     Failure::from_response(answer, attempt)
+                }
+                // reqwest's message names the URL; a credential sent as a parameter is in it.
+                Err(SendError::Transport(source)) if !request.params.secrets().is_empty() => {
+                    Failure::from_transport(source.without_url(), attempt)
                 }
                 Err(SendError::Transport(source)) => Failure::from_transport(source, attempt),
                 Err(SendError::TooLarge) => Failure {

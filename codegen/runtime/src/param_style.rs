@@ -74,6 +74,8 @@ pub enum ParamLocation {
 pub struct Params {
     /// Encoded `(key, value)` pairs, written into the URL as they are.
     query: Vec<(String, String)>,
+    /// The indices of `query`'s pairs that carry a credential.
+    secret_pairs: Vec<usize>,
     /// `(name, value)` header pairs.
     headers: Vec<(String, String)>,
     /// Encoded `name=value` cookie pairs.
@@ -165,19 +167,34 @@ impl Params {
     ) -> Result<(), Error> {
         let shown = to_value(name, value)?;
         collect_texts(&shown, &mut self.secrets);
-        self.add(location, name, style, explode, &shown)
+        let first = self.query.len();
+        self.add(location, name, style, explode, &shown)?;
+        self.secret_pairs.extend(first..self.query.len());
+        Ok(())
     }
 
     /// The query string (without `?`), or `None` when there is no pair.
     pub fn query_string(&self) -> Option<String> {
+        self.render_query(None)
+    }
+
+    /// The query string as logs and spans show it: a credential's value is `shown_as`.
+    pub fn shown_query_string(&self, shown_as: &str) -> Option<String> {
+        self.render_query(Some(shown_as))
+    }
+
+    fn render_query(&self, secret_shown_as: Option<&str>) -> Option<String> {
         let mut query = String::new();
-        for (key, value) in &self.query {
+        for (index, (key, value)) in self.query.iter().enumerate() {
             if !query.is_empty() {
                 query.push('&');
             }
             query.push_str(key);
             query.push('=');
-            query.push_str(value);
+            match secret_shown_as {
+                Some(shown) if self.secret_pairs.contains(&index) => query.push_str(shown),
+                _ => query.push_str(value),
+            }
         }
         (!query.is_empty()).then_some(query)
     }

@@ -112,11 +112,12 @@ impl<'a> Builder<'a> {
     ) -> Result<Operation, Error> {
         let camel = names::camel_ident(name, "Op");
         // A fragment in a path key tells two operations on one path apart; it is never sent. A
-        // query string in one is sent as written, before the operation's own query.
+        // query string in one is sent as written, before the operation's own query; a pair of
+        // it whose value is a placeholder (`?from={from}`) is that parameter, sent as the key.
         let path = path.split('#').next().unwrap_or_default();
-        let (path, fixed_query) = match path.split_once('?') {
+        let (path, (fixed_query, templated_query)) = match path.split_once('?') {
             Some((path, query)) => (path, fixed_query(query, pointer)?),
-            None => (path, Vec::new()),
+            None => (path, (Vec::new(), Vec::new())),
         };
         let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
         let path_item_pointer = Pointer::from_ref(
@@ -178,6 +179,30 @@ impl<'a> Builder<'a> {
                     Place::Sent { required: false } => optional_query.push(param),
                 }
             }
+        }
+        for (key, placeholder) in templated_query {
+            if let Some(index) = path_params.iter().position(|p| p.wire_name == placeholder) {
+                // Declared `in: path` for the path key's query: a required query parameter.
+                let mut param = path_params.remove(index);
+                param.location = Location::Query;
+                param.style = ParamStyle::Form;
+                param.explode = true;
+                param.wire_name = key;
+                required_query.push(param);
+            } else if key != placeholder
+                || !required_query
+                    .iter()
+                    .chain(&optional_query)
+                    .any(|p| p.location == Location::Query && p.wire_name == placeholder)
+            {
+                return Err(Error::Unsupported {
+                    pointer: pointer.to_string(),
+                    reason: format!(
+                        "the path key's query pair `{key}={{{placeholder}}}` names no parameter"
+                    ),
+                });
+            }
+            // Declared `in: query` under its own name: sent as every query parameter is.
         }
         dedupe_field_names(&mut optional_query);
 
@@ -607,16 +632,29 @@ fn usable_response_media(
         .min_by_key(|(_, _, kind)| *kind)
 }
 
-/// The pairs of a query string written in a path key (`beta=true&v=2`), kept as written; one
-/// holding a placeholder or a character a URL would change is not a fixed query.
-fn fixed_query(query: &str, pointer: &Pointer) -> Result<Vec<(String, String)>, Error> {
+/// The pairs of a query string written in a path key (`beta=true&v=2`), kept as written, and
+/// those whose value is one placeholder (`from={from}`), as key and placeholder; one holding
+/// another placeholder or a character a URL would change is not a fixed query.
+fn fixed_query(query: &str, pointer: &Pointer) -> Result<TemplatedQuery, Error> {
     let plain = |text: &str| {
         text.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
     };
     let mut pairs = Vec::new();
+    let mut templated = Vec::new();
     for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let placeholder = value
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+            .filter(|name| !name.is_empty() && !name.contains(['{', '}']));
+        if let Some(placeholder) = placeholder
+            && !key.is_empty()
+            && plain(key)
+        {
+            templated.push((key.to_owned(), placeholder.to_owned()));
+            continue;
+        }
         if key.is_empty() || !plain(key) || !plain(value) {
             return Err(Error::Unsupported {
                 pointer: pointer.to_string(),
@@ -627,8 +665,11 @@ fn fixed_query(query: &str, pointer: &Pointer) -> Result<Vec<(String, String)>, 
         }
         pairs.push((key.to_owned(), value.to_owned()));
     }
-    Ok(pairs)
+    Ok((pairs, templated))
 }
+
+/// A path key's query: fixed `(key, value)` pairs and `(key, placeholder)` pairs.
+type TemplatedQuery = (Vec<(String, String)>, Vec<(String, String)>);
 
 /// Where a parameter goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

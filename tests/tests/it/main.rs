@@ -18,6 +18,7 @@ mod media;
 mod names_lock;
 mod nesting;
 mod operations_live;
+mod param_styles;
 mod probe;
 mod properties;
 mod public_api;

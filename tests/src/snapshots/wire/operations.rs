@@ -24,6 +24,76 @@ impl GetResponsesBetaTrueQuery {
     }
 }
 
+/// Optional query parameters of [`Client::get_search`]; unset ones are not sent.
+#[cfg(feature = "search")]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetSearchQuery {
+    pub cookie: Option<String>,
+    pub lang: Option<String>,
+    pub q: Option<String>,
+    pub labels: Vec<Option<String>>,
+    pub filter: Option<GetSearchFilter>,
+    pub one_or_many: Option<GetSearchOneOrMany>,
+    pub names: Option<Names>,
+}
+
+#[cfg(feature = "search")]
+impl GetSearchQuery {
+    /// Sets `Cookie`.
+    #[must_use]
+    pub fn cookie(mut self, value: impl Into<String>) -> Self {
+        self.cookie = Some(value.into());
+        self
+    }
+
+    /// Sets `lang`.
+    #[must_use]
+    pub fn lang(mut self, value: impl Into<String>) -> Self {
+        self.lang = Some(value.into());
+        self
+    }
+
+    /// Sets `q`.
+    #[must_use]
+    pub fn q(mut self, value: impl Into<String>) -> Self {
+        self.q = Some(value.into());
+        self
+    }
+
+    /// Sets `labels`.
+    #[must_use]
+    pub fn labels<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Option<String>>,
+    {
+        self.labels = values.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets `filter`.
+    #[must_use]
+    pub fn filter(mut self, value: impl Into<GetSearchFilter>) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
+
+    /// Sets `one_or_many`.
+    #[must_use]
+    pub fn one_or_many(mut self, value: impl Into<GetSearchOneOrMany>) -> Self {
+        self.one_or_many = Some(value.into());
+        self
+    }
+
+    /// Sets `names`.
+    #[must_use]
+    pub fn names(mut self, value: impl Into<Names>) -> Self {
+        self.names = Some(value.into());
+        self
+    }
+}
+
 /// Optional query parameters of [`Client::get_tenant_calls`]; unset ones are not sent.
 #[cfg(feature = "tenants")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -130,6 +200,50 @@ impl Client {
         self.runtime().execute(request).await
     }
 
+    /// `GET /v1/blobs/{blob}`
+    #[cfg(feature = "blobs")]
+    pub async fn get_blob(&self, blob: &str) -> Result<(), rt::Error> {
+        let blob = rt::param_style::path_param(
+            "blob",
+            rt::param_style::Style::Simple,
+            false,
+            &blob,
+        )?;
+        let params = rt::param_style::Params::new();
+        let request = rt::Request {
+            operation: "get_blob",
+            method: rt::Method::GET,
+            path_template: "/v1/blobs/{blob}",
+            path: format!("/v1/blobs/{blob}"),
+            params,
+            body: None,
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
+    /// `GET /v1/feed`
+    #[cfg(feature = "feed")]
+    pub async fn get_feed_from_from(&self, from: &str) -> Result<(), rt::Error> {
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "from",
+                rt::param_style::Style::Form,
+                true,
+                &from,
+            )?;
+        let request = rt::Request {
+            operation: "get_feed_from_from",
+            method: rt::Method::GET,
+            path_template: "/v1/feed",
+            path: "/v1/feed".to_owned(),
+            params,
+            body: None,
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
     /// `GET /files/{name}.{ext}`
     #[cfg(feature = "files")]
     pub async fn get_file(&self, name: &str, ext: &str) -> Result<String, rt::Error> {
@@ -211,6 +325,130 @@ impl Client {
             method: rt::Method::GET,
             path_template: "/v1/responses",
             path: "/v1/responses".to_owned(),
+            params,
+            body: None,
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
+    /// `GET /v1/search`
+    #[cfg(feature = "search")]
+    pub async fn get_search(
+        &self,
+        tags: &[String],
+        lanes: &[String],
+        x_list: &[String],
+        api_key: &str,
+        query: &GetSearchQuery,
+    ) -> Result<(), rt::Error> {
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "tags",
+                rt::param_style::Style::Form,
+                false,
+                &tags,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "lanes",
+                rt::param_style::Style::PipeDelimited,
+                false,
+                &lanes,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Header,
+                "X-List",
+                rt::param_style::Style::Simple,
+                false,
+                &x_list,
+            )?;
+        params
+            .add_secret(
+                rt::param_style::ParamLocation::Query,
+                "api_key",
+                rt::param_style::Style::Form,
+                true,
+                &api_key,
+            )?;
+        if let Some(value) = &query.cookie {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "Cookie",
+                    rt::param_style::Style::Simple,
+                    false,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.lang {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Cookie,
+                    "lang",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.q {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "q",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        if !query.labels.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "labels",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.labels,
+                )?;
+        }
+        if let Some(value) = &query.filter {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "filter",
+                    rt::param_style::Style::DeepObject,
+                    false,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.one_or_many {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "one_or_many",
+                    rt::param_style::Style::Form,
+                    false,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.names {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "names",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        let request = rt::Request {
+            operation: "get_search",
+            method: rt::Method::GET,
+            path_template: "/v1/search",
+            path: "/v1/search".to_owned(),
             params,
             body: None,
         };
