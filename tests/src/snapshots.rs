@@ -28,5 +28,6 @@ snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(styles);
 snapshot!(types);
 snapshot!(wire);

@@ -19,6 +19,7 @@ mod names_lock;
 mod nesting;
 mod operations_live;
 mod param_styles;
+mod prism;
 mod probe;
 mod properties;
 mod public_api;

@@ -207,7 +207,7 @@ async fn forms_are_encoded_and_json_with_parameters_decodes() {
     let request = only_request(&server).await;
     assert_eq!(
         String::from_utf8_lossy(&request.body),
-        "user=a+b%26c&remember=true"
+        "user=a%20b%26c&remember=true"
     );
     assert_eq!(
         header(&request, "content-type").as_deref(),

@@ -5,6 +5,7 @@
 //! parameter the document declares sendable (no schema, nullable items, nested `deepObject`, a
 //! scalar-or-array union, a `$ref`'d array, an empty path schema, a path key's `?from={from}`).
 
+use baseten_tests::snapshots::styles::models::Colour;
 use baseten_tests::snapshots::wire::Client;
 use baseten_tests::snapshots::wire::models::{
     GetSearchFilter, GetSearchFilterOwner, GetSearchOneOrMany,
@@ -240,5 +241,33 @@ async fn an_api_key_query_parameter_is_in_no_error() {
     for text in shown {
         assert!(!text.contains(KEY), "{text}");
         assert!(!text.contains("qk-3f9a7c2e"), "{text}");
+    }
+}
+
+/// Path objects by OpenAPI's table (`styles` fixture; Prism cannot read these, see `prism`):
+/// `simple` `R,100,G,200`, `label` `.R,100,G,200`, `matrix` `;color=R,100,G,200`, each item
+/// escaped so that the pairs stay pairs.
+#[tokio::test]
+async fn path_objects_are_sent_by_the_style_table() {
+    let colour = Colour::new().r("dark,red").g("1.5;=");
+    let styles = baseten_tests::snapshots::styles::Client::builder().api_key("styles-test-key-Qz8");
+    for (expected, which) in [
+        ("/objects/simple/r,dark%2Cred,g,1.5%3B%3D", 0),
+        ("/objects/label/.r,dark%2Cred,g,1%2E5%3B%3D", 1),
+        ("/objects/matrix/;map=r,dark%2Cred,g,1.5%3B%3D", 2),
+    ] {
+        let server = answering_204().await;
+        let client = styles
+            .clone()
+            .base_url(server.uri())
+            .build()
+            .unwrap_or_else(|error| panic!("{error}"));
+        let sent = match which {
+            0 => client.get_objects_simple(&colour).await,
+            1 => client.get_objects_label(&colour).await,
+            _ => client.get_objects_matrix(&colour).await,
+        };
+        assert!(sent.is_ok(), "{sent:?}");
+        assert_eq!(path_and_query(&only_request(&server).await), expected);
     }
 }

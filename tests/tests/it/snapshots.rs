@@ -103,6 +103,11 @@ fn salvage() {
 }
 
 #[test]
+fn styles() {
+    check("styles");
+}
+
+#[test]
 fn types() {
     check("types");
 }

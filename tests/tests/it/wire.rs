@@ -263,7 +263,7 @@ async fn a_form_array_is_its_key_once_per_item() {
             "events=answered",
             "events=initiated",
             "timeout=30",
-            "to=%2B1+555"
+            "to=%2B1%20555"
         ]
     );
     // Unset, the array and the option send nothing.
