@@ -374,6 +374,11 @@ fn secrets_are_recorded_and_never_debug_printed() {
         params.query_string().as_deref(),
         Some("api_key=sk-SECRET&plain=shown")
     );
+    assert_eq!(
+        params.shown_query_string("REDACTED").as_deref(),
+        Some("api_key=REDACTED&plain=shown")
+    );
+    assert_eq!(Params::new().shown_query_string("REDACTED"), None);
     let debug = format!("{params:?}");
     assert!(
         !debug.contains("SECRET") && !debug.contains("k1") && !debug.contains("shown"),
