@@ -651,6 +651,19 @@ impl Lowerer {
         };
         strip_extensions(object);
         strip_examples(object);
+        // A parameter with neither `schema` nor `content` says nothing of its value: it is text,
+        // which every location carries (`{}` is lowered to a string parameter).
+        if !object.contains_key("$ref")
+            && !object.contains_key("schema")
+            && !object.contains_key("content")
+            && object.contains_key("in")
+        {
+            object.insert("schema".to_owned(), Value::Object(serde_json::Map::new()));
+            self.note(
+                pointer,
+                "a parameter without `schema` or `content` is sent as a string",
+            );
+        }
         if let Some(schema) = object.get_mut("schema") {
             self.schema(schema, &pointer.join("schema"))?;
         }

@@ -29,6 +29,7 @@ snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(styles);
 snapshot!(tagged);
 snapshot!(twins);
 snapshot!(types);

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use baseten_runtime::mock::throttled::{RetryAfter, Rules, ThrottledServer};
+use baseten_runtime::param_style::Params;
 use baseten_runtime::{ClientBuilder, Error, Method, Request, RuntimeClient};
 
 /// Polls offered per tick, all at once.
@@ -21,14 +22,14 @@ const PERIOD: Duration = Duration::from_secs(10);
 const LIMIT_PER_SECOND: u32 = 100;
 
 fn current_poll() -> Request {
+    let mut params = Params::new();
+    params.fixed_query("mode", "CURRENT");
     Request {
         operation: "get_model_environment_metrics",
         method: Method::GET,
         path_template: "/v1/models/{model_id}/environments/{env_name}/metrics",
         path: "/v1/models/m1/environments/production/metrics".to_owned(),
-        query: vec![("mode", "CURRENT".to_owned())],
-        headers: Vec::new(),
-        cookies: Vec::new(),
+        params,
         body: None,
     }
 }

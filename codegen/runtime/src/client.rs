@@ -318,6 +318,13 @@ impl RuntimeClient {
         accept: &'static str,
     ) -> Result<Success, Error> {
         let settings = &*self.inner;
+        // Credentials sent as parameters are scrubbed from every text this request writes.
+        let _secrets: Vec<RegisteredSecret> = request
+            .params
+            .secrets()
+            .iter()
+            .map(|secret| RegisteredSecret::new(secret))
+            .collect();
         // The span's name is fixed; `otel.name` is what an OpenTelemetry exporter shows
         // (`GET /v1/models/{model_id}`), from the document's path template.
         let span = tracing::debug_span!(
@@ -390,7 +397,14 @@ impl RuntimeClient {
         let template = request.path_template;
         let traffic = &settings.traffic;
         let max_wait = settings.retry.max_retry_after();
-        let full_url = telemetry::redacted_url(&url);
+        // The URL as spans show it: a credential parameter's value is never in it.
+        let full_url = {
+            let mut shown = url.clone();
+            if let Some(query) = request.params.shown_query_string("REDACTED") {
+                shown.set_query(Some(&query));
+            }
+            telemetry::redacted_url(&shown)
+        };
         let mut backoff = settings.retry.backoff();
         let mut attempt: u32 = 0;
         // What this call's retries took from the budget, refunded on success.
@@ -465,6 +479,10 @@ impl RuntimeClient {
                 Ok(answer) => {
                     throttle_noted = answer.throttle_noted;
                     Failure::from_response(answer, attempt)
+                }
+                // reqwest's message names the URL; a credential sent as a parameter is in it.
+                Err(SendError::Transport(source)) if !request.params.secrets().is_empty() => {
+                    Failure::from_transport(source.without_url(), attempt)
                 }
                 Err(SendError::Transport(source)) => Failure::from_transport(source, attempt),
                 Err(SendError::TooLarge) => Failure {
@@ -700,8 +718,7 @@ impl RuntimeClient {
         builder.build()
     }
 
-    /// `{base_url}{path}?{query}`. The path arrives percent-encoded; query
-    /// pairs are form-encoded here, repeating keys as given.
+    /// `{base_url}{path}?{query}`. The path and the query arrive percent-encoded.
     fn url_for(&self, request: &Request) -> Result<reqwest::Url, Error> {
         if !request.path.starts_with('/') {
             return Err(Error::InvalidRequest(format!(
@@ -716,9 +733,10 @@ impl RuntimeClient {
                     request.operation
                 ))
             })?;
-        if !request.query.is_empty() {
-            url.query_pairs_mut()
-                .extend_pairs(request.query.iter().map(|(k, v)| (*k, v.as_str())));
+        // Encoded by the parameters' styles: written as it is, so that each style's delimiters
+        // stay literal and the items' own are escaped.
+        if let Some(query) = request.params.query_string() {
+            url.set_query(Some(&query));
         }
         Ok(url)
     }
@@ -857,7 +875,7 @@ struct RequestHeaders {
 fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
     let operation = request.operation;
     let mut headers = HeaderMap::new();
-    for (name, value) in &request.headers {
+    for (name, value) in request.params.headers() {
         let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
             Error::InvalidRequest(format!("{operation}: {name:?} is not a valid header name"))
         })?;
@@ -878,7 +896,7 @@ fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
         value.set_sensitive(true);
         headers.append(header, value);
     }
-    if let Some(cookie) = crate::support::cookie_header(&request.cookies)? {
+    if let Some(cookie) = request.params.cookie_header() {
         let mut value = HeaderValue::from_str(&cookie).map_err(|_| {
             Error::InvalidRequest(format!(
                 "{operation}: the Cookie header is not a header value"
@@ -1672,9 +1690,18 @@ mod tests {
             method,
             path_template: "/v1/things/{id}",
             path: path.to_owned(),
-            query: vec![("metrics", "a b".to_owned()), ("metrics", "c&d".to_owned())],
-            headers: Vec::new(),
-            cookies: Vec::new(),
+            params: {
+                let mut params = crate::param_style::Params::new();
+                let added = params.add(
+                    crate::param_style::ParamLocation::Query,
+                    "metrics",
+                    crate::param_style::Style::Form,
+                    true,
+                    &["a b", "c&d"],
+                );
+                assert!(added.is_ok(), "{added:?}");
+                params
+            },
             body: body.map(|bytes| Body {
                 content_type: "application/json".into(),
                 bytes,
@@ -1707,7 +1734,7 @@ mod tests {
         let seen = server.join().unwrap_or_default();
         let lower = seen.to_ascii_lowercase();
         assert!(
-            seen.starts_with("POST /v1/things/a%2Fb?metrics=a+b&metrics=c%26d HTTP/1.1\r\n"),
+            seen.starts_with("POST /v1/things/a%2Fb?metrics=a%20b&metrics=c%26d HTTP/1.1\r\n"),
             "{seen}"
         );
         assert!(lower.contains(&format!(
@@ -2025,7 +2052,14 @@ mod tests {
             .retry_policy(fast);
         let client = client.build().unwrap_or_else(|err| panic!("{err}"));
         let mut with_secret = request(Method::GET, "/v1/things/x", None);
-        with_secret.query.push(("token", SECRET.to_owned()));
+        let added = with_secret.params.add(
+            crate::param_style::ParamLocation::Query,
+            "token",
+            crate::param_style::Style::Form,
+            true,
+            SECRET,
+        );
+        assert!(added.is_ok(), "{added:?}");
         let (got, text) = capture(|| block_on(client.execute::<u8>(with_secret)));
         assert_eq!(got.ok(), Some(1));
         let seen = server.join().unwrap_or_default();

@@ -44,6 +44,8 @@ pub mod mock;
 mod multipart;
 #[cfg(feature = "client")]
 pub mod pages;
+#[doc(hidden)] // what the generated operations call
+pub mod param_style;
 mod patch;
 #[cfg(feature = "client")]
 mod raw_request;

@@ -25,15 +25,9 @@ pub struct Request {
     /// The path with parameters filled in and percent-encoded (see
     /// [`encode_path_segment`]); starts with `/`.
     pub path: String,
-    /// Query pairs in order; a key may repeat (`metrics=a&metrics=b`).
-    /// Values are encoded when the URL is built.
-    pub query: Vec<(&'static str, String)>,
-    /// Header parameters in order, as `(name, value)`: each value must be a legal header
-    /// value (visible ASCII, spaces and tabs), or the request fails with
-    /// [`Error::InvalidRequest`] before anything is sent.
-    pub headers: Vec<(&'static str, String)>,
-    /// Cookie parameters in order, sent as one `Cookie` header (see [`cookie_header`]).
-    pub cookies: Vec<(&'static str, String)>,
+    /// The query, header and cookie parameters, encoded by their styles
+    /// ([`param_style`](crate::param_style)).
+    pub params: crate::param_style::Params,
     /// The encoded body and its media type, if the operation has one.
     pub body: Option<Body>,
 }
@@ -86,6 +80,10 @@ impl Body {
                 ))
             })?,
         };
+        // `serde_urlencoded` writes a space as `+` (and a `+` as `%2B`); `%20` is what RFC 3986
+        // and OpenAPI's form style say, and what a validator that refuses reserved characters
+        // (Prism) accepts.
+        let text = text.replace('+', "%20");
         Ok(Body {
             content_type: Cow::Borrowed(content_type),
             bytes: text.into_bytes(),
@@ -412,7 +410,7 @@ mod tests {
             .split('&')
             .collect();
         pairs.sort_unstable();
-        assert_eq!(pairs, ["a=2", "a=true", "a=x+y", "c=1.5"]);
+        assert_eq!(pairs, ["a=2", "a=true", "a=x%20y", "c=1.5"]);
         for nested in [
             serde_json::json!({"a": {"b": 1}}),
             serde_json::json!({"a": [[1]]}),
@@ -513,7 +511,7 @@ mod tests {
             form.ok(),
             Some(Body {
                 content_type: "application/x-www-form-urlencoded".into(),
-                bytes: b"name=a+b%26c&count=2".to_vec(),
+                bytes: b"name=a%20b%26c&count=2".to_vec(),
             })
         );
         let nested = Body::form(

@@ -259,10 +259,13 @@ fn emit_expectation(surface: &OperationSurface<'_>) -> TokenStream {
     for param in operation
         .path_params
         .iter()
-        .filter(|p| !p.path_prefix.is_empty())
+        .filter(|p| !p.path_prefix().is_empty())
     {
         let placeholder = format!("{{{}}}", param.wire_name);
-        template = template.replace(&placeholder, &format!("{}{placeholder}", param.path_prefix));
+        template = template.replace(
+            &placeholder,
+            &format!("{}{placeholder}", param.path_prefix()),
+        );
     }
     let template = template.as_str();
     let doc = format!(

@@ -181,51 +181,7 @@ fn emit_method(operation: &Operation) -> TokenStream {
         quote!(format!(#format_string))
     };
 
-    let sent = |location: Location| {
-        let required = operation
-            .required_query
-            .iter()
-            .filter(|param| param.location == location)
-            .map(|param| push_pairs(param, None));
-        let optional = operation
-            .optional_query
-            .iter()
-            .filter(|param| param.location == location)
-            .map(|param| push_pairs(param, Some(quote!(query))));
-        let list = ident(match location {
-            Location::Header => "headers",
-            Location::Cookie => "cookies",
-            Location::Query | Location::Path => "pairs",
-        });
-        // The path key's own query pairs come first.
-        let fixed: Vec<TokenStream> = match location {
-            Location::Query => operation
-                .fixed_query
-                .iter()
-                .map(|(key, value)| quote!(pairs.push((#key, #value.to_owned()));))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let any = !fixed.is_empty()
-            || operation
-                .required_query
-                .iter()
-                .chain(&operation.optional_query)
-                .any(|param| param.location == location);
-        if any {
-            quote! {
-                let mut #list: Vec<(&'static str, String)> = Vec::new();
-                #(#fixed)*
-                #(#required)*
-                #(#optional)*
-            }
-        } else {
-            quote!(let #list: Vec<(&'static str, String)> = Vec::new();)
-        }
-    };
-    let pairs = sent(Location::Query);
-    let headers = sent(Location::Header);
-    let cookies = sent(Location::Cookie);
+    let params = emit_params(operation);
     let body = match &operation.body {
         Some(body) => {
             let media_type = &body.media_type;
@@ -264,9 +220,7 @@ fn emit_method(operation: &Operation) -> TokenStream {
             method: rt::Method::#method,
             path_template: #template,
             path: #path,
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: #body,
         }
     };
@@ -297,9 +251,7 @@ fn emit_method(operation: &Operation) -> TokenStream {
         #doc
         pub async fn #name(&self, #(#arguments),*) -> Result<#output, rt::Error> {
             #(#encodings)*
-            #pairs
-            #headers
-            #cookies
+            #params
             let request = #request;
             #call
         }
@@ -323,17 +275,17 @@ fn path_format(operation: &Operation) -> (String, Vec<TokenStream>) {
             .iter()
             .find(|p| p.wire_name == placeholder)
         {
-            format_string.push_str(&escape_braces(&param.path_prefix));
+            // The style's prefix (`.`, `;id=`) is part of the encoder's expansion.
             format_string.push_str(&format!("{{{}}}", param.rust_name));
             let arg = ident(&param.rust_name);
             let wire = &param.wire_name;
             // A placeholder written twice is encoded once.
             if encoded.insert(wire.as_str()) {
-                encodings.push(match param.ty {
-                    TypeRef::String if !param.any_scalar => {
-                        quote!(let #arg = rt::encode_path_segment(#wire, #arg)?;)
-                    }
-                    _ => quote!(let #arg = rt::encode_path_segment(#wire, &#arg.to_string())?;),
+                let style = style_tokens(param);
+                let explode = param.explode;
+                let value = value_tokens(param, quote!(#arg));
+                encodings.push(quote! {
+                    let #arg = rt::param_style::path_param(#wire, #style, #explode, #value)?;
                 });
             }
         }
@@ -347,41 +299,81 @@ fn escape_braces(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
 
-/// Appends one parameter's `(name, value)` pairs to its list (`pairs`, `headers` or
-/// `cookies`); query arrays repeat the key, a header array is one comma-separated value
-/// (`simple`), unset options add none.
-fn push_pairs(param: &Param, holder: Option<TokenStream>) -> TokenStream {
-    let wire = &param.wire_name;
-    let field = ident(&param.rust_name);
-    let access = match &holder {
-        Some(holder) => quote!(#holder.#field),
-        None => quote!(#field),
-    };
-    let list = ident(match param.location {
-        Location::Header => "headers",
-        Location::Cookie => "cookies",
-        Location::Query | Location::Path => "pairs",
+/// The `let params` that encodes the query, header and cookie parameters, each by one call of
+/// the runtime's encoder with its location, style and `explode`: the path key's own query
+/// pairs first, then the required parameters (always sent: an empty array as its style says),
+/// then the set optional ones.
+fn emit_params(operation: &Operation) -> TokenStream {
+    let fixed = operation
+        .fixed_query
+        .iter()
+        .map(|(key, value)| quote!(params.fixed_query(#key, #value);));
+    let required = operation.required_query.iter().map(|param| {
+        let field = ident(&param.rust_name);
+        add_param(param, value_tokens(param, quote!(#field)))
     });
-    if let (TypeRef::Vec(_), Some(delimiter)) = (&param.ty, param.joined_by) {
-        let delimiter = delimiter.to_string();
-        return quote! {
-            if !#access.is_empty() {
-                let values: Vec<String> = #access.iter().map(ToString::to_string).collect();
-                #list.push((#wire, values.join(#delimiter)));
+    let optional = operation.optional_query.iter().map(|param| {
+        let field = ident(&param.rust_name);
+        match &param.ty {
+            // An empty list is an unset option.
+            TypeRef::Vec(_) => {
+                let add = add_param(param, quote!(&query.#field));
+                quote! {
+                    if !query.#field.is_empty() {
+                        #add
+                    }
+                }
             }
-        };
+            _ => {
+                let add = add_param(param, quote!(value));
+                quote! {
+                    if let Some(value) = &query.#field {
+                        #add
+                    }
+                }
+            }
+        }
+    });
+    let statements: Vec<TokenStream> = fixed.chain(required).chain(optional).collect();
+    if statements.is_empty() {
+        quote!(let params = rt::param_style::Params::new();)
+    } else {
+        quote! {
+            let mut params = rt::param_style::Params::new();
+            #(#statements)*
+        }
     }
-    match (&param.ty, holder.is_some()) {
-        (TypeRef::Vec(_), _) => quote! {
-            for value in #access.iter() {
-                #list.push((#wire, value.to_string()));
-            }
-        },
-        (_, true) => quote! {
-            if let Some(value) = &#access {
-                #list.push((#wire, value.to_string()));
-            }
-        },
-        (_, false) => quote!(#list.push((#wire, #access.to_string()));),
+}
+
+/// `params.add(…)?;` (`add_secret` for a credential) for one parameter and a reference to
+/// its value.
+fn add_param(param: &Param, value: TokenStream) -> TokenStream {
+    let wire = &param.wire_name;
+    let location = ident(match param.location {
+        Location::Path => "Path",
+        Location::Query => "Query",
+        Location::Header => "Header",
+        Location::Cookie => "Cookie",
+    });
+    let style = style_tokens(param);
+    let explode = param.explode;
+    let add = ident(if param.secret { "add_secret" } else { "add" });
+    quote! {
+        params.#add(rt::param_style::ParamLocation::#location, #wire, #style, #explode, #value)?;
+    }
+}
+
+fn style_tokens(param: &Param) -> TokenStream {
+    let style = ident(param.style.runtime_name());
+    quote!(rt::param_style::Style::#style)
+}
+
+/// A reference to an argument's value for the encoder: an `impl Display` argument (a union of
+/// scalars) as its text.
+fn value_tokens(param: &Param, value: TokenStream) -> TokenStream {
+    if param.any_scalar {
+        quote!(&#value.to_string())
+    } else {
+        quote!(&#value)
     }
 }

@@ -11,9 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use openapiv3::{
-    AdditionalProperties, OpenAPI, Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle,
-    ReferenceOr, RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat, Type,
-    VariantOrUnknownOrEmpty,
+    AdditionalProperties, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema,
+    SchemaKind, StatusCode, StringFormat, Type, VariantOrUnknownOrEmpty,
 };
 
 use crate::error::Pointer;
@@ -30,6 +29,7 @@ mod infer;
 mod merge;
 mod naming;
 mod operations;
+mod parameters;
 mod prune;
 mod twins;
 
@@ -354,13 +354,62 @@ pub struct Param {
     /// A union of scalar types (`oneOf [integer, string]`): taken as anything `Display`, sent as
     /// its text; `ty` is then `String`.
     pub any_scalar: bool,
-    /// For an array: the one value its items are joined into, by this character (`,` for a
-    /// query's `explode: false` and every header, ` ` for `spaceDelimited`, `|` for
-    /// `pipeDelimited`); `None` repeats a query key per item.
-    pub joined_by: Option<char>,
-    /// For a path parameter: the literal its value follows (`.` for `style: label`, `;id=` for
-    /// `style: matrix`); empty for `simple`.
-    pub path_prefix: String,
+    /// OpenAPI's `style` (the location's default when the document gives none): the runtime's
+    /// one encoder (`param_style`) writes the value by it.
+    pub style: ParamStyle,
+    /// OpenAPI's `explode` (`true` by default for `form` only).
+    pub explode: bool,
+    /// A credential: the value of an `apiKey` security scheme's parameter, registered as a live
+    /// secret for the request so that nothing the client writes shows it.
+    pub secret: bool,
+}
+
+impl Param {
+    /// For a scalar path parameter: the literal its value follows (`.` for `style: label`,
+    /// `;id=` for `style: matrix`); empty for `simple`.
+    pub fn path_prefix(&self) -> String {
+        match self.style {
+            ParamStyle::Label => ".".to_owned(),
+            ParamStyle::Matrix => format!(";{}=", self.wire_name),
+            _ => String::new(),
+        }
+    }
+}
+
+/// How a parameter is serialised: OpenAPI's `style` (RFC 6570), as the runtime's
+/// `param_style::Style` names it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum ParamStyle {
+    /// `blue,black` (path, header).
+    Simple,
+    /// `.blue` (path).
+    Label,
+    /// `;color=blue` (path).
+    Matrix,
+    /// `color=blue` (query, cookie).
+    #[default]
+    Form,
+    /// `color=blue%20black` (query).
+    SpaceDelimited,
+    /// `color=blue|black` (query).
+    PipeDelimited,
+    /// `color[R]=100` (query).
+    DeepObject,
+}
+
+impl ParamStyle {
+    /// The variant's name in the runtime's `param_style::Style`.
+    pub fn runtime_name(self) -> &'static str {
+        match self {
+            ParamStyle::Simple => "Simple",
+            ParamStyle::Label => "Label",
+            ParamStyle::Matrix => "Matrix",
+            ParamStyle::Form => "Form",
+            ParamStyle::SpaceDelimited => "SpaceDelimited",
+            ParamStyle::PipeDelimited => "PipeDelimited",
+            ParamStyle::DeepObject => "DeepObject",
+        }
+    }
 }
 
 /// Where a parameter is sent.

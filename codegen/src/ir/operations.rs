@@ -112,11 +112,12 @@ impl<'a> Builder<'a> {
     ) -> Result<Operation, Error> {
         let camel = names::camel_ident(name, "Op");
         // A fragment in a path key tells two operations on one path apart; it is never sent. A
-        // query string in one is sent as written, before the operation's own query.
+        // query string in one is sent as written, before the operation's own query; a pair of
+        // it whose value is a placeholder (`?from={from}`) is that parameter, sent as the key.
         let path = path.split('#').next().unwrap_or_default();
-        let (path, fixed_query) = match path.split_once('?') {
+        let (path, (fixed_query, templated_query)) = match path.split_once('?') {
             Some((path, query)) => (path, fixed_query(query, pointer)?),
-            None => (path, Vec::new()),
+            None => (path, (Vec::new(), Vec::new())),
         };
         let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
         let path_item_pointer = Pointer::from_ref(
@@ -178,6 +179,30 @@ impl<'a> Builder<'a> {
                     Place::Sent { required: false } => optional_query.push(param),
                 }
             }
+        }
+        for (key, placeholder) in templated_query {
+            if let Some(index) = path_params.iter().position(|p| p.wire_name == placeholder) {
+                // Declared `in: path` for the path key's query: a required query parameter.
+                let mut param = path_params.remove(index);
+                param.location = Location::Query;
+                param.style = ParamStyle::Form;
+                param.explode = true;
+                param.wire_name = key;
+                required_query.push(param);
+            } else if key != placeholder
+                || !required_query
+                    .iter()
+                    .chain(&optional_query)
+                    .any(|p| p.location == Location::Query && p.wire_name == placeholder)
+            {
+                return Err(Error::Unsupported {
+                    pointer: pointer.to_string(),
+                    reason: format!(
+                        "the path key's query pair `{key}={{{placeholder}}}` names no parameter"
+                    ),
+                });
+            }
+            // Declared `in: query` under its own name: sent as every query parameter is.
         }
         dedupe_field_names(&mut optional_query);
 
@@ -254,246 +279,6 @@ impl<'a> Builder<'a> {
             body,
             response,
         })
-    }
-
-    /// One parameter as the method's arguments or query fields: one, or one per property of
-    /// a `form`-exploded object. Rust names are given by the caller.
-    pub(super) fn lower_parameter(
-        &mut self,
-        parameter: &'a Parameter,
-        at: &Pointer,
-        camel: &str,
-    ) -> Result<Vec<(Place, Param)>, Error> {
-        let data = parameter.parameter_data_ref();
-        let schema = match &data.format {
-            ParameterSchemaOrContent::Schema(schema) => schema,
-            ParameterSchemaOrContent::Content(_) => {
-                return Err(Error::Unsupported {
-                    pointer: at.join("content").to_string(),
-                    reason: "a parameter serialised through `content`".into(),
-                });
-            }
-        };
-        let schema_pointer = at.join("schema");
-        let location = match parameter {
-            Parameter::Path { .. } => Location::Path,
-            Parameter::Query { .. } => Location::Query,
-            Parameter::Header { .. } => Location::Header,
-            Parameter::Cookie { .. } => Location::Cookie,
-        };
-        // How an array's items go out: one value per item under a repeated key (`form`,
-        // exploded, the query default), or one value joined by a delimiter.
-        let joined_by = match parameter {
-            Parameter::Query {
-                style: QueryStyle::SpaceDelimited,
-                ..
-            } => Some(' '),
-            Parameter::Query {
-                style: QueryStyle::PipeDelimited,
-                ..
-            } => Some('|'),
-            Parameter::Query { .. } if data.explode == Some(false) => Some(','),
-            Parameter::Query { .. } | Parameter::Path { .. } => None,
-            Parameter::Header { .. } | Parameter::Cookie { .. } => Some(','),
-        };
-        let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| Param {
-            location,
-            wire_name: wire_name.to_owned(),
-            rust_name: names::snake_ident(wire_name),
-            doc,
-            ty,
-            any_scalar,
-            joined_by,
-            path_prefix: match parameter {
-                Parameter::Path {
-                    style: PathStyle::Label,
-                    ..
-                } => ".".to_owned(),
-                Parameter::Path {
-                    style: PathStyle::Matrix,
-                    ..
-                } => format!(";{wire_name}="),
-                _ => String::new(),
-            },
-        };
-        let deep_object = matches!(
-            parameter,
-            Parameter::Query {
-                style: QueryStyle::DeepObject,
-                ..
-            }
-        );
-        let place = match parameter {
-            // `simple` (`5`), `label` (`.5`) and `matrix` (`;id=5`) put a scalar after their
-            // prefix (`path_prefix`).
-            Parameter::Path { .. } => Place::Path,
-            Parameter::Query { .. } => Place::Sent {
-                required: data.required,
-            },
-            // OpenAPI: a header parameter named `Accept`, `Content-Type` or `Authorization`
-            // "SHALL be ignored" (the media types and the client's credentials set those).
-            Parameter::Header { .. }
-                if ["accept", "content-type", "authorization"]
-                    .contains(&data.name.to_ascii_lowercase().as_str()) =>
-            {
-                self.note(
-                    at,
-                    format!(
-                        "header parameter `{}` is ignored, as OpenAPI says (the client sets it)",
-                        data.name
-                    ),
-                );
-                return Ok(vec![(
-                    Place::Ignored,
-                    param(&data.name, None, TypeRef::String, false),
-                )]);
-            }
-            Parameter::Header { .. } | Parameter::Cookie { .. } => {
-                if !is_token(&data.name) {
-                    return Err(Error::Unsupported {
-                        pointer: at.join("name").to_string(),
-                        reason: format!("{:?} is not a header or cookie name", data.name),
-                    });
-                }
-                Place::Sent {
-                    required: data.required,
-                }
-            }
-        };
-        if matches!(location, Location::Header | Location::Cookie) {
-            let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
-            let (ty, any_scalar) =
-                self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
-            // A header array is one comma-separated value (`simple`); a cookie has no form for
-            // one that a server would read back unambiguously.
-            if location == Location::Cookie && matches!(ty, TypeRef::Vec(_)) {
-                return Err(Error::Unsupported {
-                    pointer: schema_pointer.to_string(),
-                    reason: "an array cookie parameter".into(),
-                });
-            }
-            return Ok(vec![(
-                place,
-                param(&data.name, data.description.clone(), ty, any_scalar),
-            )]);
-        }
-        if self.is_scalar_union(SchemaAt::of(schema), &schema_pointer)? {
-            return Ok(vec![(
-                place,
-                param(&data.name, data.description.clone(), TypeRef::String, true),
-            )]);
-        }
-        if let (Place::Sent { .. }, Some(parts)) = (
-            place,
-            self.object_of(SchemaAt::of(schema), &schema_pointer)?,
-        ) {
-            if data.explode == Some(false) && !deep_object {
-                return Err(Error::Unsupported {
-                    pointer: at.join("explode").to_string(),
-                    reason: "an object query parameter with `explode: false`".into(),
-                });
-            }
-            // `style: form, explode: true`: every property is a query key of its own;
-            // `style: deepObject`: every property is `name[property]`.
-            let mut expanded = Vec::with_capacity(parts.properties.len());
-            for (wire, property) in parts.properties {
-                let property_pointer = schema_pointer.join("properties").join(wire);
-                let property = SchemaAt::of_boxed(property);
-                let hint = format!("{camel}{}", names::camel_ident(wire, ""));
-                let (ty, any_scalar) = self.query_value(property, &hint, &property_pointer)?;
-                let doc = match property {
-                    SchemaAt::Item(schema) => doc_of(schema),
-                    SchemaAt::Ref(_) => None,
-                };
-                let required = data.required && parts.required.contains(wire.as_str());
-                let key = if deep_object {
-                    format!("{}[{wire}]", data.name)
-                } else {
-                    wire.clone()
-                };
-                expanded.push((Place::Sent { required }, param(&key, doc, ty, any_scalar)));
-            }
-            return Ok(expanded);
-        }
-        if deep_object {
-            // An array has no `deepObject` form in OpenAPI; the one servers read (Stripe's
-            // `expand[]=a&expand[]=b`, Rails, PHP) is the key with `[]`, once per item.
-            let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
-            let (ty, any_scalar) =
-                self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
-            if !matches!(ty, TypeRef::Vec(_)) {
-                return Err(Error::Unsupported {
-                    pointer: schema_pointer.to_string(),
-                    reason: "a `deepObject` query parameter that is not an object or an array"
-                        .into(),
-                });
-            }
-            let mut param = param(
-                &format!("{}[]", data.name),
-                data.description.clone(),
-                ty,
-                any_scalar,
-            );
-            param.rust_name = names::snake_ident(&data.name);
-            return Ok(vec![(place, param)]);
-        }
-        let hint = format!("{camel}{}", names::camel_ident(&data.name, ""));
-        let doc = data.description.clone();
-        match place {
-            Place::Path => {
-                let (ty, _nullable) = self.type_of(SchemaAt::of(schema), &hint, &schema_pointer)?;
-                if !self.is_scalar(&ty) {
-                    return Err(Error::Unsupported {
-                        pointer: schema_pointer.to_string(),
-                        reason: "a path parameter that is not a string, number, boolean, enum \
-                                 or union of those"
-                            .into(),
-                    });
-                }
-                Ok(vec![(place, param(&data.name, doc, ty, false))])
-            }
-            Place::Ignored => Ok(Vec::new()),
-            Place::Sent { .. } => {
-                let (ty, any_scalar) =
-                    self.query_value(SchemaAt::of(schema), &hint, &schema_pointer)?;
-                // `spaceDelimited` and `pipeDelimited` are defined for arrays only.
-                if joined_by.is_some_and(|d| d != ',') && !matches!(ty, TypeRef::Vec(_)) {
-                    return Err(Error::Unsupported {
-                        pointer: at.join("style").to_string(),
-                        reason: "a `spaceDelimited` or `pipeDelimited` query parameter that is \
-                                 not an array"
-                            .into(),
-                    });
-                }
-                Ok(vec![(place, param(&data.name, doc, ty, any_scalar))])
-            }
-        }
-    }
-
-    /// The type of one query value: a scalar, an enum, a union of scalars, or an array of
-    /// scalars or enums (a repeated key).
-    pub(super) fn query_value(
-        &mut self,
-        at: SchemaAt<'a>,
-        hint: &str,
-        pointer: &Pointer,
-    ) -> Result<(TypeRef, bool), Error> {
-        if self.is_scalar_union(at, pointer)? {
-            return Ok((TypeRef::String, true));
-        }
-        let (ty, _nullable) = self.type_of(at, hint, pointer)?;
-        let element = match &ty {
-            TypeRef::Vec(element) => element.as_ref(),
-            other => other,
-        };
-        if !self.is_scalar(element) {
-            return Err(Error::Unsupported {
-                pointer: pointer.to_string(),
-                reason: "a query parameter that is not a scalar, an enum, or an array of those"
-                    .into(),
-            });
-        }
-        Ok((ty, false))
     }
 
     pub(super) fn parameter(
@@ -874,16 +659,29 @@ fn usable_response_media(
         .min_by_key(|(_, _, kind)| *kind)
 }
 
-/// The pairs of a query string written in a path key (`beta=true&v=2`), kept as written; one
-/// holding a placeholder or a character a URL would change is not a fixed query.
-fn fixed_query(query: &str, pointer: &Pointer) -> Result<Vec<(String, String)>, Error> {
+/// The pairs of a query string written in a path key (`beta=true&v=2`), kept as written, and
+/// those whose value is one placeholder (`from={from}`), as key and placeholder; one holding
+/// another placeholder or a character a URL would change is not a fixed query.
+fn fixed_query(query: &str, pointer: &Pointer) -> Result<TemplatedQuery, Error> {
     let plain = |text: &str| {
         text.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
     };
     let mut pairs = Vec::new();
+    let mut templated = Vec::new();
     for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let placeholder = value
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+            .filter(|name| !name.is_empty() && !name.contains(['{', '}']));
+        if let Some(placeholder) = placeholder
+            && !key.is_empty()
+            && plain(key)
+        {
+            templated.push((key.to_owned(), placeholder.to_owned()));
+            continue;
+        }
         if key.is_empty() || !plain(key) || !plain(value) {
             return Err(Error::Unsupported {
                 pointer: pointer.to_string(),
@@ -894,8 +692,11 @@ fn fixed_query(query: &str, pointer: &Pointer) -> Result<Vec<(String, String)>, 
         }
         pairs.push((key.to_owned(), value.to_owned()));
     }
-    Ok(pairs)
+    Ok((pairs, templated))
 }
+
+/// A path key's query: fixed `(key, value)` pairs and `(key, placeholder)` pairs.
+type TemplatedQuery = (Vec<(String, String)>, Vec<(String, String)>);
 
 /// Where a parameter goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

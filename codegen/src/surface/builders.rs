@@ -235,8 +235,9 @@ mod tests {
             doc: None,
             ty: TypeRef::String,
             any_scalar: false,
-            joined_by: None,
-            path_prefix: String::new(),
+            style: crate::ir::ParamStyle::Form,
+            explode: true,
+            secret: false,
         };
         let params = [
             param("default"),

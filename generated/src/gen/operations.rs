@@ -318,53 +318,133 @@ impl Client {
         &self,
         query: &GetAuditLogsQuery,
     ) -> Result<ListAuditLogsResponseV1, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.cursor {
-            pairs.push(("cursor", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "cursor",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.direction {
-            pairs.push(("direction", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "direction",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.search {
-            pairs.push(("search", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "search",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        for value in query.event_type_groups.iter() {
-            pairs.push(("event_type_groups", value.to_string()));
+        if !query.event_type_groups.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "event_type_groups",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.event_type_groups,
+                )?;
         }
-        for value in query.user_ids.iter() {
-            pairs.push(("user_ids", value.to_string()));
+        if !query.user_ids.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "user_ids",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.user_ids,
+                )?;
         }
-        for value in query.deployment_ids.iter() {
-            pairs.push(("deployment_ids", value.to_string()));
+        if !query.deployment_ids.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "deployment_ids",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.deployment_ids,
+                )?;
         }
-        for value in query.chain_deployment_ids.iter() {
-            pairs.push(("chain_deployment_ids", value.to_string()));
+        if !query.chain_deployment_ids.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "chain_deployment_ids",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.chain_deployment_ids,
+                )?;
         }
-        for value in query.environment_names.iter() {
-            pairs.push(("environment_names", value.to_string()));
+        if !query.environment_names.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "environment_names",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.environment_names,
+                )?;
         }
-        for value in query.sources.iter() {
-            pairs.push(("sources", value.to_string()));
+        if !query.sources.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "sources",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.sources,
+                )?;
         }
         if let Some(value) = &query.start_epoch_millis {
-            pairs.push(("start_epoch_millis", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "start_epoch_millis",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.end_epoch_millis {
-            pairs.push(("end_epoch_millis", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "end_epoch_millis",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_audit_logs",
             method: rt::Method::GET,
             path_template: "/v1/audit_logs",
             path: "/v1/audit_logs".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -382,19 +462,29 @@ impl Client {
         start_date: rt::jiff::Timestamp,
         end_date: rt::jiff::Timestamp,
     ) -> Result<UsageSummaryV1, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        pairs.push(("start_date", start_date.to_string()));
-        pairs.push(("end_date", end_date.to_string()));
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "start_date",
+                rt::param_style::Style::Form,
+                true,
+                &start_date,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "end_date",
+                rt::param_style::Style::Form,
+                true,
+                &end_date,
+            )?;
         let request = rt::Request {
             operation: "get_billing_usage_summary",
             method: rt::Method::GET,
             path_template: "/v1/billing/usage_summary",
             path: "/v1/billing/usage_summary".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -405,18 +495,19 @@ impl Client {
     /// `GET /v1/models/{model_id}`
     #[cfg(feature = "models")]
     pub async fn get_model(&self, model_id: &str) -> Result<ModelV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_model",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}",
             path: format!("/v1/models/{model_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -434,19 +525,25 @@ impl Client {
         model_id: &str,
         deployment_id: &str,
     ) -> Result<DeploymentV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let deployment_id = rt::param_style::path_param(
+            "deployment_id",
+            rt::param_style::Style::Simple,
+            false,
+            &deployment_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_model_deployment",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments/{deployment_id}",
             path: format!("/v1/models/{model_id}/deployments/{deployment_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -464,31 +561,65 @@ impl Client {
         deployment_id: &str,
         query: &GetModelDeploymentMetricsQuery,
     ) -> Result<GetModelMetricsResponseV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let deployment_id = rt::param_style::path_param(
+            "deployment_id",
+            rt::param_style::Style::Simple,
+            false,
+            &deployment_id,
+        )?;
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.mode {
-            pairs.push(("mode", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "mode",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.start_epoch_millis {
-            pairs.push(("start_epoch_millis", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "start_epoch_millis",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.end_epoch_millis {
-            pairs.push(("end_epoch_millis", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "end_epoch_millis",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        for value in query.metrics.iter() {
-            pairs.push(("metrics", value.to_string()));
+        if !query.metrics.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "metrics",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.metrics,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_deployment_metrics",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
             path: format!("/v1/models/{model_id}/deployments/{deployment_id}/metrics"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -503,21 +634,29 @@ impl Client {
         model_id: &str,
         query: &GetModelDeploymentsQuery,
     ) -> Result<DeploymentsV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.name {
-            pairs.push(("name", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "name",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_deployments",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/deployments",
             path: format!("/v1/models/{model_id}/deployments"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -535,19 +674,25 @@ impl Client {
         model_id: &str,
         env_name: &str,
     ) -> Result<EnvironmentV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let env_name = rt::encode_path_segment("env_name", env_name)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let env_name = rt::param_style::path_param(
+            "env_name",
+            rt::param_style::Style::Simple,
+            false,
+            &env_name,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_model_environment",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/environments/{env_name}",
             path: format!("/v1/models/{model_id}/environments/{env_name}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -567,31 +712,65 @@ impl Client {
         env_name: &str,
         query: &GetModelEnvironmentMetricsQuery,
     ) -> Result<GetModelMetricsResponseV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let env_name = rt::encode_path_segment("env_name", env_name)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let env_name = rt::param_style::path_param(
+            "env_name",
+            rt::param_style::Style::Simple,
+            false,
+            &env_name,
+        )?;
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.mode {
-            pairs.push(("mode", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "mode",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.start_epoch_millis {
-            pairs.push(("start_epoch_millis", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "start_epoch_millis",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.end_epoch_millis {
-            pairs.push(("end_epoch_millis", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "end_epoch_millis",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        for value in query.metrics.iter() {
-            pairs.push(("metrics", value.to_string()));
+        if !query.metrics.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "metrics",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.metrics,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_model_environment_metrics",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/environments/{env_name}/metrics",
             path: format!("/v1/models/{model_id}/environments/{env_name}/metrics"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -608,18 +787,19 @@ impl Client {
         &self,
         model_id: &str,
     ) -> Result<EnvironmentsV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_model_environments",
             method: rt::Method::GET,
             path_template: "/v1/models/{model_id}/environments",
             path: format!("/v1/models/{model_id}/environments"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -636,20 +816,23 @@ impl Client {
         &self,
         query: &GetModelsQuery,
     ) -> Result<ModelsV1, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.name {
-            pairs.push(("name", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "name",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_models",
             method: rt::Method::GET,
             path_template: "/v1/models",
             path: "/v1/models".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -668,11 +851,19 @@ impl Client {
         deployment_id: &str,
         body: &UpdateAutoscalingSettingsV1,
     ) -> Result<UpdateAutoscalingSettingsResponseV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let deployment_id = rt::encode_path_segment("deployment_id", deployment_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let deployment_id = rt::param_style::path_param(
+            "deployment_id",
+            rt::param_style::Style::Simple,
+            false,
+            &deployment_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "patch_model_deployment_autoscaling_settings",
             method: rt::Method::PATCH,
@@ -680,9 +871,7 @@ impl Client {
             path: format!(
                 "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings"
             ),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
@@ -702,19 +891,25 @@ impl Client {
         env_name: &str,
         body: &UpdateEnvironmentRequestV1,
     ) -> Result<UpdateEnvironmentResponseV1, rt::Error> {
-        let model_id = rt::encode_path_segment("model_id", model_id)?;
-        let env_name = rt::encode_path_segment("env_name", env_name)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let model_id = rt::param_style::path_param(
+            "model_id",
+            rt::param_style::Style::Simple,
+            false,
+            &model_id,
+        )?;
+        let env_name = rt::param_style::path_param(
+            "env_name",
+            rt::param_style::Style::Simple,
+            false,
+            &env_name,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "patch_model_environment",
             method: rt::Method::PATCH,
             path_template: "/v1/models/{model_id}/environments/{env_name}",
             path: format!("/v1/models/{model_id}/environments/{env_name}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

@@ -248,7 +248,7 @@ async fn query_parameters() {
         // Values are form-encoded: `&` and `=` cannot start another pair.
         (
             q().metrics(["a b", "c&d=e"]),
-            Some("metrics=a+b&metrics=c%26d%3De"),
+            Some("metrics=a%20b&metrics=c%26d%3De"),
         ),
         // Parameters go out in schema order, whatever order the builder was called in.
         (

@@ -21,6 +21,8 @@ mod media;
 mod names_lock;
 mod nesting;
 mod operations_live;
+mod param_styles;
+mod prism;
 mod probe;
 mod properties;
 mod public_api;

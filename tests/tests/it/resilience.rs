@@ -505,9 +505,7 @@ async fn non_idempotent_requests_are_sent_once() {
                 method: method.clone(),
                 path_template: "/v1/things",
                 path: "/v1/things".to_owned(),
-                query: Vec::new(),
-                headers: Vec::new(),
-                cookies: Vec::new(),
+                params: baseten_api::runtime::param_style::Params::new(),
                 body: Some(baseten_api::runtime::Body {
                     content_type: "application/json".into(),
                     bytes: br#"{"name":"x"}"#.to_vec(),
@@ -537,9 +535,7 @@ async fn non_idempotent_requests_are_sent_once() {
         method: Method::PUT,
         path_template: "/v1/things/{id}",
         path: "/v1/things/t1".to_owned(),
-        query: Vec::new(),
-        headers: Vec::new(),
-        cookies: Vec::new(),
+        params: baseten_api::runtime::param_style::Params::new(),
         body: Some(baseten_api::runtime::Body {
             content_type: "application/json".into(),
             bytes: br#"{"name":"x"}"#.to_vec(),

@@ -118,6 +118,11 @@ fn twins() {
 }
 
 #[test]
+fn styles() {
+    check("styles");
+}
+
+#[test]
 fn types() {
     check("types");
 }

@@ -117,7 +117,8 @@ async fn path_styles_and_a_placeholder_written_twice() {
     assert!(sent.is_ok(), "{sent:?}");
     assert_eq!(
         path_and_query(&only_request(&server).await),
-        "/points/.a.b/reports/;report=12"
+        // `.` is `label`'s delimiter: a dot inside the value is escaped.
+        "/points/.a%2Eb/reports/;report=12"
     );
 }
 
@@ -145,12 +146,12 @@ async fn headers_cookies_and_delimited_arrays_are_sent_as_the_document_says() {
     let request = only_request(&server).await;
     assert_eq!(
         path_and_query(&request),
-        "/v1/tenants/t1/calls?words=x+y+z&ids=1%2C2%2C3&states=queued%7Cdone\
-         &expand%5B%5D=data.owner&expand%5B%5D=data.line"
+        "/v1/tenants/t1/calls?words=x%20y+z&ids=1,2,3&states=queued|done\
+         &expand[]=data.owner&expand[]=data.line"
     );
     assert_eq!(headers(&request, "x-tenant-region"), ["eu-west"]);
     assert_eq!(headers(&request, "x-sample-rate"), ["5"]);
-    assert_eq!(headers(&request, "x-tags"), ["a,b c"]);
+    assert_eq!(headers(&request, "x-tags"), ["a,b%20c"]);
     // One Cookie header; a value cannot end its cookie or start another.
     assert_eq!(
         headers(&request, "cookie"),
@@ -162,14 +163,15 @@ async fn headers_cookies_and_delimited_arrays_are_sent_as_the_document_says() {
         ["Bearer wire-test-key-Qz8"]
     );
 
-    // Unset optional ones send nothing.
+    // Unset optional ones send nothing; the required array sent empty is `words=` (issue 29:
+    // it sent nothing, as if absent).
     let server = answering(200, "[]").await;
     let sent = client(&server)
         .get_tenant_calls("t1", "us", "s", &[], &GetTenantCallsQuery::default())
         .await;
     assert!(sent.is_ok(), "{sent:?}");
     let request = only_request(&server).await;
-    assert_eq!(path_and_query(&request), "/v1/tenants/t1/calls");
+    assert_eq!(path_and_query(&request), "/v1/tenants/t1/calls?words=");
     assert_eq!(headers(&request, "x-tenant-region"), ["us"]);
     assert!(headers(&request, "x-sample-rate").is_empty());
     assert!(headers(&request, "x-tags").is_empty());
@@ -261,7 +263,7 @@ async fn a_form_array_is_its_key_once_per_item() {
             "events=answered",
             "events=initiated",
             "timeout=30",
-            "to=%2B1+555"
+            "to=%2B1%20555"
         ]
     );
     // Unset, the array and the option send nothing.
@@ -343,7 +345,10 @@ fn every_placeholder_is_an_argument_and_every_path_argument_a_placeholder() {
         let emitted = &output.files["operations.rs"];
         for operation in &api.operations {
             for param in &operation.path_params {
-                let encoded = format!("rt::encode_path_segment(\"{}\"", param.wire_name);
+                let encoded = format!(
+                    "rt::param_style::path_param(\n            \"{}\",",
+                    param.wire_name
+                );
                 assert!(
                     emitted.contains(&encoded),
                     "{}: {}",

@@ -41,23 +41,33 @@ impl Client {
         &self,
         query: &GetEventsQuery,
     ) -> Result<EventPage, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.cursor {
-            pairs.push(("cursor", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "cursor",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_events",
             method: rt::Method::GET,
             path_template: "/v1/events",
             path: "/v1/events".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -72,18 +82,19 @@ impl Client {
         thing_id: &str,
         body: &UpdateSettings,
     ) -> Result<Settings, rt::Error> {
-        let thing_id = rt::encode_path_segment("thing_id", thing_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let thing_id = rt::param_style::path_param(
+            "thing_id",
+            rt::param_style::Style::Simple,
+            false,
+            &thing_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "patch_thing_settings",
             method: rt::Method::PATCH,
             path_template: "/v1/things/{thing_id}/settings",
             path: format!("/v1/things/{thing_id}/settings"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

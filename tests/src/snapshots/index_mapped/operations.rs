@@ -13,18 +13,19 @@ impl Client {
         &self,
         widget_id: &str,
     ) -> Result<WidgetUsage, rt::Error> {
-        let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let widget_id = rt::param_style::path_param(
+            "widget_id",
+            rt::param_style::Style::Simple,
+            false,
+            &widget_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_widget_usage",
             method: rt::Method::GET,
             path_template: "/v1/widgets/{widget_id}/usage",
             path: format!("/v1/widgets/{widget_id}/usage"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await

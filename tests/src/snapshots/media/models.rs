@@ -109,6 +109,38 @@ impl AttachmentMeta {
     }
 }
 
+#[cfg(feature = "items")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct GetItemsFilter {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+}
+
+#[cfg(feature = "items")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    GetItemsFilter,
+    [
+        tag = optional("tag"),
+    ]
+);
+
+#[cfg(feature = "items")]
+impl GetItemsFilter {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { tag: None }
+    }
+
+    /// Sets `tag`.
+    #[must_use]
+    pub fn tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+}
+
 #[cfg(feature = "login")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]

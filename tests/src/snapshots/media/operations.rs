@@ -14,15 +14,15 @@ pub struct GetItemsQuery {
     pub limit: Option<i64>,
     pub after: Option<String>,
     pub cursor: Option<String>,
-    pub filter_tag: Option<String>,
+    pub filter: Option<GetItemsFilter>,
 }
 
 #[cfg(feature = "items")]
 impl GetItemsQuery {
     /// Sets `limit`.
     #[must_use]
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = Some(value);
+    pub fn limit(mut self, value: impl Into<i64>) -> Self {
+        self.limit = Some(value.into());
         self
     }
 
@@ -40,10 +40,10 @@ impl GetItemsQuery {
         self
     }
 
-    /// Sets `filter[tag]`.
+    /// Sets `filter`.
     #[must_use]
-    pub fn filter_tag(mut self, value: impl Into<String>) -> Self {
-        self.filter_tag = Some(value.into());
+    pub fn filter(mut self, value: impl Into<GetItemsFilter>) -> Self {
+        self.filter = Some(value.into());
         self
     }
 }
@@ -56,30 +56,61 @@ impl Client {
         sort_by: &SortMode,
         query: &GetItemsQuery,
     ) -> Result<Vec<String>, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        pairs.push(("sort_by", sort_by.to_string()));
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "sort_by",
+                rt::param_style::Style::Form,
+                true,
+                &sort_by,
+            )?;
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.after {
-            pairs.push(("after", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "after",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.cursor {
-            pairs.push(("cursor", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "cursor",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        if let Some(value) = &query.filter_tag {
-            pairs.push(("filter[tag]", value.to_string()));
+        if let Some(value) = &query.filter {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "filter",
+                    rt::param_style::Style::DeepObject,
+                    false,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_items",
             method: rt::Method::GET,
             path_template: "/v1/items",
             path: "/v1/items".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -90,18 +121,19 @@ impl Client {
     /// `GET /v1/jobs/{job_id}`
     #[cfg(feature = "jobs")]
     pub async fn get_job(&self, job_id: &str) -> Result<Option<Session>, rt::Error> {
-        let job_id = rt::encode_path_segment("job_id", job_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let job_id = rt::param_style::path_param(
+            "job_id",
+            rt::param_style::Style::Simple,
+            false,
+            &job_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_job",
             method: rt::Method::GET,
             path_template: "/v1/jobs/{job_id}",
             path: format!("/v1/jobs/{job_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -110,17 +142,13 @@ impl Client {
     /// `POST /v1/login`
     #[cfg(feature = "login")]
     pub async fn post_login(&self, body: &Login) -> Result<Session, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_login",
             method: rt::Method::POST,
             path_template: "/v1/login",
             path: "/v1/login".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute(request).await
@@ -129,17 +157,13 @@ impl Client {
     /// `POST /v1/notes`
     #[cfg(feature = "notes")]
     pub async fn post_notes(&self, body: Option<&str>) -> Result<String, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_notes",
             method: rt::Method::POST,
             path_template: "/v1/notes",
             path: "/v1/notes".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: match body {
                 Some(body) => Some(rt::Body::text("text/plain", body)),
                 None => None,
@@ -151,18 +175,14 @@ impl Client {
     /// `POST /v1/uploads`
     #[cfg(feature = "uploads")]
     pub async fn post_uploads(&self, body: &PostUploadsBody) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_uploads",
             method: rt::Method::POST,
             path_template: "/v1/uploads",
             path: "/v1/uploads".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
+            params,
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
@@ -176,19 +196,20 @@ impl Client {
         name: &str,
         body: &Attachment,
     ) -> Result<(), rt::Error> {
-        let name = rt::encode_path_segment("name", name)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let name = rt::param_style::path_param(
+            "name",
+            rt::param_style::Style::Simple,
+            false,
+            &name,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "put_attachment",
             method: rt::Method::PUT,
             path_template: "/v1/attachments/{name}",
             path: format!("/v1/attachments/{name}"),
-            query: pairs,
-            headers,
-            cookies,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
+            params,
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
@@ -200,18 +221,19 @@ impl Client {
         blob_id: impl ::std::fmt::Display,
         body: impl Into<Vec<u8>>,
     ) -> Result<Vec<u8>, rt::Error> {
-        let blob_id = rt::encode_path_segment("blob_id", &blob_id.to_string())?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let blob_id = rt::param_style::path_param(
+            "blob_id",
+            rt::param_style::Style::Simple,
+            false,
+            &blob_id.to_string(),
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "put_blob",
             method: rt::Method::PUT,
             path_template: "/v1/blobs/{blob_id}",
             path: format!("/v1/blobs/{blob_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::bytes("application/octet-stream", body)),
         };
         self.runtime().execute_bytes(request, "application/octet-stream").await

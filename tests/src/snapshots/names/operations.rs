@@ -41,25 +41,47 @@ impl Client {
         match_: &str,
         query: &GetThingQuery,
     ) -> Result<Thing, rt::Error> {
-        let type_ = rt::encode_path_segment("type", type_)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        pairs.push(("match", match_.to_string()));
+        let type_ = rt::param_style::path_param(
+            "type",
+            rt::param_style::Style::Simple,
+            false,
+            &type_,
+        )?;
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "match",
+                rt::param_style::Style::Form,
+                true,
+                &match_,
+            )?;
         if let Some(value) = &query.self_ {
-            pairs.push(("self", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "self",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.weight_kg {
-            pairs.push(("weight-kg", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "weight-kg",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_thing",
             method: rt::Method::GET,
             path_template: "/v1/things/{type}",
             path: format!("/v1/things/{type_}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -68,17 +90,13 @@ impl Client {
     /// `GET /v1/things`
     #[cfg(feature = "things")]
     pub async fn get_things(&self) -> Result<Vec<Thing>, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_things",
             method: rt::Method::GET,
             path_template: "/v1/things",
             path: "/v1/things".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await

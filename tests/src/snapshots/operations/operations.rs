@@ -56,18 +56,19 @@ impl Client {
     /// `DELETE /v1/widgets/{widget_id}`
     #[cfg(feature = "widgets")]
     pub async fn delete_widget(&self, widget_id: &str) -> Result<(), rt::Error> {
-        let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let widget_id = rt::param_style::path_param(
+            "widget_id",
+            rt::param_style::Style::Simple,
+            false,
+            &widget_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "delete_widget",
             method: rt::Method::DELETE,
             path_template: "/v1/widgets/{widget_id}",
             path: format!("/v1/widgets/{widget_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -78,18 +79,19 @@ impl Client {
     /// `GET /v1/widgets/{id}`
     #[cfg(feature = "widgets")]
     pub async fn get_widget_by_id(&self, id: i64) -> Result<Widget, rt::Error> {
-        let id = rt::encode_path_segment("id", &id.to_string())?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_widget_by_id",
             method: rt::Method::GET,
             path_template: "/v1/widgets/{id}",
             path: format!("/v1/widgets/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -103,18 +105,19 @@ impl Client {
         &self,
         widget_id: &str,
     ) -> Result<Widget, rt::Error> {
-        let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let widget_id = rt::param_style::path_param(
+            "widget_id",
+            rt::param_style::Style::Simple,
+            false,
+            &widget_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_widget_by_widget_id",
             method: rt::Method::GET,
             path_template: "/v1/widget/{widget_id}",
             path: format!("/v1/widget/{widget_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -128,29 +131,53 @@ impl Client {
         &self,
         query: &GetWidgetsQuery,
     ) -> Result<GetWidgetsResponse, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        for value in query.tag.iter() {
-            pairs.push(("tag", value.to_string()));
+        if !query.tag.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "tag",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.tag,
+                )?;
         }
         if let Some(value) = &query.order {
-            pairs.push(("order", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "order",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let mut headers: Vec<(&'static str, String)> = Vec::new();
         if let Some(value) = &query.x_trace {
-            headers.push(("X-Trace", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "X-Trace",
+                    rt::param_style::Style::Simple,
+                    false,
+                    value,
+                )?;
         }
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_widgets",
             method: rt::Method::GET,
             path_template: "/v1/widgets",
             path: "/v1/widgets".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -163,18 +190,19 @@ impl Client {
         widget_id: &str,
         body: Option<&PatchWidgetBody>,
     ) -> Result<Widget, rt::Error> {
-        let widget_id = rt::encode_path_segment("widget_id", widget_id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let widget_id = rt::param_style::path_param(
+            "widget_id",
+            rt::param_style::Style::Simple,
+            false,
+            &widget_id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "patch_widget",
             method: rt::Method::PATCH,
             path_template: "/v1/widgets/{widget_id}",
             path: format!("/v1/widgets/{widget_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: match body {
                 Some(body) => Some(rt::Body::json("application/json", body)?),
                 None => None,
@@ -188,17 +216,13 @@ impl Client {
     /// `POST /v1/widgets`
     #[cfg(feature = "widgets")]
     pub async fn post_widgets(&self, body: &Widget) -> Result<Widget, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_widgets",
             method: rt::Method::POST,
             path_template: "/v1/widgets",
             path: "/v1/widgets".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

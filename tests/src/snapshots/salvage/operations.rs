@@ -32,21 +32,29 @@ impl Client {
         incident_id: &str,
         query: &GetIncidentQuery,
     ) -> Result<Incident, rt::Error> {
-        let incident_id = rt::encode_path_segment("incident_id", incident_id)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let incident_id = rt::param_style::path_param(
+            "incident_id",
+            rt::param_style::Style::Simple,
+            false,
+            &incident_id,
+        )?;
+        let mut params = rt::param_style::Params::new();
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_incident",
             method: rt::Method::GET,
             path_template: "/v1/incidents/{incident_id}",
             path: format!("/v1/incidents/{incident_id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -55,17 +63,13 @@ impl Client {
     /// `POST /v1/incidents`
     #[cfg(feature = "incidents")]
     pub async fn post_incidents(&self, body: &Incident) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_incidents",
             method: rt::Method::POST,
             path_template: "/v1/incidents",
             path: "/v1/incidents".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())

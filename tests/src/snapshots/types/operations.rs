@@ -40,24 +40,41 @@ impl Client {
         start: rt::jiff::Timestamp,
         query: &GetUsageQuery,
     ) -> Result<Usage, rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        pairs.push(("start", start.to_string()));
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "start",
+                rt::param_style::Style::Form,
+                true,
+                &start,
+            )?;
         if let Some(value) = &query.day {
-            pairs.push(("day", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "day",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
         if let Some(value) = &query.code {
-            pairs.push(("code", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "code",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_usage",
             method: rt::Method::GET,
             path_template: "/v1/usage",
             path: "/v1/usage".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -65,21 +82,14 @@ impl Client {
 
     /// `POST /v1/accounts`
     #[cfg(feature = "accounts")]
-    pub async fn post_accounts(
-        &self,
-        body: &AccountRequest,
-    ) -> Result<Account, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+    pub async fn post_accounts(&self, body: &Account) -> Result<Account, rt::Error> {
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_accounts",
             method: rt::Method::POST,
             path_template: "/v1/accounts",
             path: "/v1/accounts".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

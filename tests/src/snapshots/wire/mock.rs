@@ -77,6 +77,23 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
+    /// Requests of `GET /v1/blobs/{blob}` ([`Client::get_blob`](super::Client::get_blob)) with
+    /// these path parameters.
+    #[cfg(feature = "blobs")]
+    pub fn on_get_blob(&self, blob: &str) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/blobs/{blob}", &[("blob", blob)]);
+        self.server.on("GET", path)
+    }
+
+    /// Requests of `GET /v1/feed`
+    /// ([`Client::get_feed_from_from`](super::Client::get_feed_from_from)) with these path
+    /// parameters.
+    #[cfg(feature = "feed")]
+    pub fn on_get_feed_from_from(&self) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/feed", &[]);
+        self.server.on("GET", path)
+    }
+
     /// Requests of `GET /files/{name}.{ext}` ([`Client::get_file`](super::Client::get_file)) with
     /// these path parameters.
     #[cfg(feature = "files")]
@@ -109,6 +126,14 @@ impl FakeBaseten {
     #[cfg(feature = "responses")]
     pub fn on_get_responses_beta_true(&self) -> rt::mock::Expectation<'_, ()> {
         let path = rt::mock::fill_path("/v1/responses", &[]);
+        self.server.on("GET", path)
+    }
+
+    /// Requests of `GET /v1/search` ([`Client::get_search`](super::Client::get_search)) with these
+    /// path parameters.
+    #[cfg(feature = "search")]
+    pub fn on_get_search(&self) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/search", &[]);
         self.server.on("GET", path)
     }
 

@@ -41,6 +41,94 @@ impl Call {
     }
 }
 
+#[cfg(feature = "search")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct GetSearchFilter {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<GetSearchFilterOwner>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+}
+
+#[cfg(feature = "search")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    GetSearchFilter,
+    [
+        owner = optional("owner"),
+        state = optional("state"),
+    ]
+);
+
+#[cfg(feature = "search")]
+impl GetSearchFilter {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { owner: None, state: None }
+    }
+
+    /// Sets `owner`.
+    #[must_use]
+    pub fn owner(mut self, value: impl Into<GetSearchFilterOwner>) -> Self {
+        self.owner = Some(value.into());
+        self
+    }
+
+    /// Sets `state`.
+    #[must_use]
+    pub fn state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "search")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct GetSearchFilterOwner {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+#[cfg(feature = "search")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    GetSearchFilterOwner,
+    [
+        id = optional("id"),
+    ]
+);
+
+#[cfg(feature = "search")]
+impl GetSearchFilterOwner {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { id: None }
+    }
+
+    /// Sets `id`.
+    #[must_use]
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+
+/// One of several kinds of JSON value, told apart by the kind: the variant is the member
+/// the value is.
+#[cfg(feature = "search")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "mock", derive(serde::Deserialize))]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum GetSearchOneOrMany {
+    /// A JSON string.
+    String(String),
+    /// A JSON array.
+    Array(Vec<String>),
+}
+
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
 /// string, and encodes back to that string.
 #[cfg(feature = "tenants")]
@@ -64,6 +152,9 @@ rt::open_enum_impls!(
         Light = "light",
     ]
 );
+
+#[cfg(feature = "search")]
+pub type Names = Vec<String>;
 
 #[cfg(feature = "oauth2")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -24,6 +24,76 @@ impl GetResponsesBetaTrueQuery {
     }
 }
 
+/// Optional query parameters of [`Client::get_search`]; unset ones are not sent.
+#[cfg(feature = "search")]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetSearchQuery {
+    pub cookie: Option<String>,
+    pub lang: Option<String>,
+    pub q: Option<String>,
+    pub labels: Vec<Option<String>>,
+    pub filter: Option<GetSearchFilter>,
+    pub one_or_many: Option<GetSearchOneOrMany>,
+    pub names: Option<Names>,
+}
+
+#[cfg(feature = "search")]
+impl GetSearchQuery {
+    /// Sets `Cookie`.
+    #[must_use]
+    pub fn cookie(mut self, value: impl Into<String>) -> Self {
+        self.cookie = Some(value.into());
+        self
+    }
+
+    /// Sets `lang`.
+    #[must_use]
+    pub fn lang(mut self, value: impl Into<String>) -> Self {
+        self.lang = Some(value.into());
+        self
+    }
+
+    /// Sets `q`.
+    #[must_use]
+    pub fn q(mut self, value: impl Into<String>) -> Self {
+        self.q = Some(value.into());
+        self
+    }
+
+    /// Sets `labels`.
+    #[must_use]
+    pub fn labels<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Option<String>>,
+    {
+        self.labels = values.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets `filter`.
+    #[must_use]
+    pub fn filter(mut self, value: impl Into<GetSearchFilter>) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
+
+    /// Sets `one_or_many`.
+    #[must_use]
+    pub fn one_or_many(mut self, value: impl Into<GetSearchOneOrMany>) -> Self {
+        self.one_or_many = Some(value.into());
+        self
+    }
+
+    /// Sets `names`.
+    #[must_use]
+    pub fn names(mut self, value: impl Into<Names>) -> Self {
+        self.names = Some(value.into());
+        self
+    }
+}
+
 /// Optional query parameters of [`Client::get_tenant_calls`]; unset ones are not sent.
 #[cfg(feature = "tenants")]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -86,7 +156,7 @@ impl GetTenantCallsQuery {
         self
     }
 
-    /// Sets `expand[]`.
+    /// Sets `expand`.
     #[must_use]
     pub fn expand<I>(mut self, values: I) -> Self
     where
@@ -106,40 +176,96 @@ impl Client {
         account_sid: &str,
         sid: &str,
     ) -> Result<Call, rt::Error> {
-        let account_sid = rt::encode_path_segment("AccountSid", account_sid)?;
-        let sid = rt::encode_path_segment("Sid", sid)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let account_sid = rt::param_style::path_param(
+            "AccountSid",
+            rt::param_style::Style::Simple,
+            false,
+            &account_sid,
+        )?;
+        let sid = rt::param_style::path_param(
+            "Sid",
+            rt::param_style::Style::Simple,
+            false,
+            &sid,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_2010_04_01_account_call",
             method: rt::Method::GET,
             path_template: "/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json",
             path: format!("/2010-04-01/Accounts/{account_sid}/Calls/{sid}.json"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
     }
 
+    /// `GET /v1/blobs/{blob}`
+    #[cfg(feature = "blobs")]
+    pub async fn get_blob(&self, blob: &str) -> Result<(), rt::Error> {
+        let blob = rt::param_style::path_param(
+            "blob",
+            rt::param_style::Style::Simple,
+            false,
+            &blob,
+        )?;
+        let params = rt::param_style::Params::new();
+        let request = rt::Request {
+            operation: "get_blob",
+            method: rt::Method::GET,
+            path_template: "/v1/blobs/{blob}",
+            path: format!("/v1/blobs/{blob}"),
+            params,
+            body: None,
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
+    /// `GET /v1/feed`
+    #[cfg(feature = "feed")]
+    pub async fn get_feed_from_from(&self, from: &str) -> Result<(), rt::Error> {
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "from",
+                rt::param_style::Style::Form,
+                true,
+                &from,
+            )?;
+        let request = rt::Request {
+            operation: "get_feed_from_from",
+            method: rt::Method::GET,
+            path_template: "/v1/feed",
+            path: "/v1/feed".to_owned(),
+            params,
+            body: None,
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
     /// `GET /files/{name}.{ext}`
     #[cfg(feature = "files")]
     pub async fn get_file(&self, name: &str, ext: &str) -> Result<String, rt::Error> {
-        let name = rt::encode_path_segment("name", name)?;
-        let ext = rt::encode_path_segment("ext", ext)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let name = rt::param_style::path_param(
+            "name",
+            rt::param_style::Style::Simple,
+            false,
+            &name,
+        )?;
+        let ext = rt::param_style::path_param(
+            "ext",
+            rt::param_style::Style::Simple,
+            false,
+            &ext,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_file",
             method: rt::Method::GET,
             path_template: "/files/{name}.{ext}",
             path: format!("/files/{name}.{ext}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute_text(request, "text/plain").await
@@ -152,19 +278,25 @@ impl Client {
         point: &str,
         report: i64,
     ) -> Result<(), rt::Error> {
-        let point = rt::encode_path_segment("point", point)?;
-        let report = rt::encode_path_segment("report", &report.to_string())?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let point = rt::param_style::path_param(
+            "point",
+            rt::param_style::Style::Label,
+            false,
+            &point,
+        )?;
+        let report = rt::param_style::path_param(
+            "report",
+            rt::param_style::Style::Matrix,
+            false,
+            &report,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_point_report",
             method: rt::Method::GET,
             path_template: "/points/{point}/reports/{report}",
-            path: format!("/points/.{point}/reports/;report={report}"),
-            query: pairs,
-            headers,
-            cookies,
+            path: format!("/points/{point}/reports/{report}"),
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -176,21 +308,148 @@ impl Client {
         &self,
         query: &GetResponsesBetaTrueQuery,
     ) -> Result<(), rt::Error> {
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        pairs.push(("beta", "true".to_owned()));
+        let mut params = rt::param_style::Params::new();
+        params.fixed_query("beta", "true");
         if let Some(value) = &query.limit {
-            pairs.push(("limit", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "limit",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
         }
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
         let request = rt::Request {
             operation: "get_responses_beta_true",
             method: rt::Method::GET,
             path_template: "/v1/responses",
             path: "/v1/responses".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
+            body: None,
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
+    /// `GET /v1/search`
+    #[cfg(feature = "search")]
+    pub async fn get_search(
+        &self,
+        tags: &[String],
+        lanes: &[String],
+        x_list: &[String],
+        api_key: &str,
+        query: &GetSearchQuery,
+    ) -> Result<(), rt::Error> {
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "tags",
+                rt::param_style::Style::Form,
+                false,
+                &tags,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "lanes",
+                rt::param_style::Style::PipeDelimited,
+                false,
+                &lanes,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Header,
+                "X-List",
+                rt::param_style::Style::Simple,
+                false,
+                &x_list,
+            )?;
+        params
+            .add_secret(
+                rt::param_style::ParamLocation::Query,
+                "api_key",
+                rt::param_style::Style::Form,
+                true,
+                &api_key,
+            )?;
+        if let Some(value) = &query.cookie {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "Cookie",
+                    rt::param_style::Style::Simple,
+                    false,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.lang {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Cookie,
+                    "lang",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.q {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "q",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        if !query.labels.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "labels",
+                    rt::param_style::Style::Form,
+                    true,
+                    &query.labels,
+                )?;
+        }
+        if let Some(value) = &query.filter {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "filter",
+                    rt::param_style::Style::DeepObject,
+                    false,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.one_or_many {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "one_or_many",
+                    rt::param_style::Style::Form,
+                    false,
+                    value,
+                )?;
+        }
+        if let Some(value) = &query.names {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "names",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        let request = rt::Request {
+            operation: "get_search",
+            method: rt::Method::GET,
+            path_template: "/v1/search",
+            path: "/v1/search".to_owned(),
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -206,57 +465,103 @@ impl Client {
         words: &[String],
         query: &GetTenantCallsQuery,
     ) -> Result<Vec<Call>, rt::Error> {
-        let tenant = rt::encode_path_segment("tenant", tenant)?;
-        let mut pairs: Vec<(&'static str, String)> = Vec::new();
-        if !words.is_empty() {
-            let values: Vec<String> = words.iter().map(ToString::to_string).collect();
-            pairs.push(("words", values.join(" ")));
-        }
-        if !query.ids.is_empty() {
-            let values: Vec<String> = query
-                .ids
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            pairs.push(("ids", values.join(",")));
-        }
-        if !query.states.is_empty() {
-            let values: Vec<String> = query
-                .states
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            pairs.push(("states", values.join("|")));
-        }
-        for value in query.expand.iter() {
-            pairs.push(("expand[]", value.to_string()));
-        }
-        let mut headers: Vec<(&'static str, String)> = Vec::new();
-        headers.push(("X-Tenant-Region", x_tenant_region.to_string()));
+        let tenant = rt::param_style::path_param(
+            "tenant",
+            rt::param_style::Style::Simple,
+            false,
+            &tenant,
+        )?;
+        let mut params = rt::param_style::Params::new();
+        params
+            .add(
+                rt::param_style::ParamLocation::Header,
+                "X-Tenant-Region",
+                rt::param_style::Style::Simple,
+                false,
+                &x_tenant_region,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Cookie,
+                "session",
+                rt::param_style::Style::Form,
+                true,
+                &session,
+            )?;
+        params
+            .add(
+                rt::param_style::ParamLocation::Query,
+                "words",
+                rt::param_style::Style::SpaceDelimited,
+                false,
+                &words,
+            )?;
         if let Some(value) = &query.x_sample_rate {
-            headers.push(("X-Sample-Rate", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "X-Sample-Rate",
+                    rt::param_style::Style::Simple,
+                    false,
+                    value,
+                )?;
         }
         if !query.x_tags.is_empty() {
-            let values: Vec<String> = query
-                .x_tags
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            headers.push(("X-Tags", values.join(",")));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Header,
+                    "X-Tags",
+                    rt::param_style::Style::Simple,
+                    false,
+                    &query.x_tags,
+                )?;
         }
-        let mut cookies: Vec<(&'static str, String)> = Vec::new();
-        cookies.push(("session", session.to_string()));
         if let Some(value) = &query.theme {
-            cookies.push(("theme", value.to_string()));
+            params
+                .add(
+                    rt::param_style::ParamLocation::Cookie,
+                    "theme",
+                    rt::param_style::Style::Form,
+                    true,
+                    value,
+                )?;
+        }
+        if !query.ids.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "ids",
+                    rt::param_style::Style::Form,
+                    false,
+                    &query.ids,
+                )?;
+        }
+        if !query.states.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "states",
+                    rt::param_style::Style::PipeDelimited,
+                    false,
+                    &query.states,
+                )?;
+        }
+        if !query.expand.is_empty() {
+            params
+                .add(
+                    rt::param_style::ParamLocation::Query,
+                    "expand",
+                    rt::param_style::Style::DeepObject,
+                    false,
+                    &query.expand,
+                )?;
         }
         let request = rt::Request {
             operation: "get_tenant_calls",
             method: rt::Method::GET,
             path_template: "/v1/tenants/{tenant}/calls",
             path: format!("/v1/tenants/{tenant}/calls"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -265,18 +570,19 @@ impl Client {
     /// `POST /mirror/{id}/copy/{id}`
     #[cfg(feature = "mirror")]
     pub async fn post_mirror_copy(&self, id: i64) -> Result<(), rt::Error> {
-        let id = rt::encode_path_segment("id", &id.to_string())?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_mirror_copy",
             method: rt::Method::POST,
             path_template: "/mirror/{id}/copy/{id}",
             path: format!("/mirror/{id}/copy/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -288,17 +594,13 @@ impl Client {
         &self,
         body: &PostOauth2TokenBody,
     ) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_oauth2_token",
             method: rt::Method::POST,
             path_template: "/oauth2/token",
             path: "/oauth2/token".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -310,17 +612,13 @@ impl Client {
         &self,
         body: &PostOauth2TokenRefreshBody,
     ) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_oauth2_token_refresh",
             method: rt::Method::POST,
             path_template: "/oauth2/token",
             path: "/oauth2/token".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -333,18 +631,19 @@ impl Client {
         tenant: &str,
         body: &PostTenantCallsStartBody,
     ) -> Result<(), rt::Error> {
-        let tenant = rt::encode_path_segment("tenant", tenant)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let tenant = rt::param_style::path_param(
+            "tenant",
+            rt::param_style::Style::Simple,
+            false,
+            &tenant,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_tenant_calls_start",
             method: rt::Method::POST,
             path_template: "/v1/tenants/{tenant}/calls/start",
             path: format!("/v1/tenants/{tenant}/calls/start"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
