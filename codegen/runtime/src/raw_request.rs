@@ -10,6 +10,7 @@ use reqwest::{Method, StatusCode};
 
 use crate::client::RuntimeClient;
 use crate::error::Error;
+use crate::param_style::{ParamLocation, Params, Style};
 use crate::server_text::ServerText;
 use crate::support::{Body, Request, encode_path_segment};
 
@@ -192,14 +193,13 @@ impl RawRequest {
             path = path.replace(&placeholder, &encode_path_segment(name, value)?);
         }
         check_path(&path)?;
-        if !self.query.is_empty() {
-            let query = serde_urlencoded::to_string(&self.query).map_err(|error| {
-                Error::InvalidRequest(format!("{OPERATION}: cannot encode the query: {error}"))
-            })?;
-            path.push('?');
-            path.push_str(&query);
+        // The one encoder of every parameter: a query pair as `form` (each key and value
+        // percent-encoded), a header as given.
+        let mut params = Params::new();
+        for (key, value) in &self.query {
+            params.add(ParamLocation::Query, key, Style::Form, true, value)?;
         }
-        for (name, _) in &self.headers {
+        for (name, value) in &self.headers {
             if RESERVED_HEADERS
                 .iter()
                 .any(|reserved| name.eq_ignore_ascii_case(reserved))
@@ -208,15 +208,14 @@ impl RawRequest {
                     "{OPERATION}: the `{name}` header is the client's own"
                 )));
             }
+            params.add(ParamLocation::Header, name, Style::Simple, false, value)?;
         }
         Ok(Request {
             operation: OPERATION,
             method: self.method,
             path_template: template,
             path,
-            query: Vec::new(),
-            headers: self.headers,
-            cookies: Vec::new(),
+            params,
             body: self.body.transpose()?,
         })
     }

@@ -1142,10 +1142,42 @@ rt::mock_setters!(
 
 #[cfg(feature = "models")]
 rt::mock_setters!(
+    AutoscalingScheduleSettingsV1,
+    [
+        min_replica: value i64 = "min_replica",
+        max_replica: value i64 = "max_replica",
+        autoscaling_window: value i64 = "autoscaling_window",
+        scale_down_delay: value i64 = "scale_down_delay",
+        concurrency_target: value i64 = "concurrency_target",
+        target_utilization_percentage: value i64 = "target_utilization_percentage",
+        target_in_flight_tokens: value i64 = "target_in_flight_tokens",
+        max_scale_down_rate: value i64 = "max_scale_down_rate",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
     AutoscalingScheduleStateV1,
     [
         schedule_id: into String = "schedule_id",
         autoscaling_settings: into AutoscalingSettingsV1 = "autoscaling_settings",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    AutoscalingScheduleV1,
+    [
+        id: into String = "id",
+        name: into String = "name",
+        enabled: value bool = "enabled",
+        cadence: into AutoscalingScheduleCadenceV1 = "cadence",
+        weekdays: into Vec<AutoscalingScheduleWeekdayV1> = "weekdays",
+        start_hour: value i64 = "start_hour",
+        start_minute: value i64 = "start_minute",
+        end_hour: value i64 = "end_hour",
+        end_minute: value i64 = "end_minute",
+        autoscaling_settings: into AutoscalingScheduleSettingsV1 = "autoscaling_settings",
     ]
 );
 
@@ -1286,7 +1318,7 @@ rt::mock_setters!(
     EnvironmentAutoscalingSchedulesV1,
     [
         timezone: into String = "timezone",
-        schedules: into Vec<::serde_json::Value> = "schedules",
+        schedules: into Vec<EnvironmentAutoscalingSchedulesV1SchedulesItem> = "schedules",
         applied_state: into AutoscalingScheduleStateV1 = "applied_state",
     ]
 );
@@ -1429,6 +1461,20 @@ rt::mock_setters!(
     ModelsV1,
     [
         models: into Vec<ModelV1> = "models",
+    ]
+);
+
+#[cfg(feature = "models")]
+rt::mock_setters!(
+    OneTimeAutoscalingScheduleV1,
+    [
+        id: into String = "id",
+        name: into String = "name",
+        enabled: value bool = "enabled",
+        cadence: into OneTimeAutoscalingScheduleV1Cadence = "cadence",
+        start_at: into rt::jiff::Timestamp = "start_at",
+        end_at: into rt::jiff::Timestamp = "end_at",
+        autoscaling_settings: into AutoscalingScheduleSettingsV1 = "autoscaling_settings",
     ]
 );
 

@@ -77,3 +77,87 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Bird,
+    [
+        kind: into String = "kind",
+        name: into String = "name",
+        wingspan: value f64 = "wingspan",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Cat,
+    [
+        kind: into String = "kind",
+        name: into String = "name",
+        legs: value i64 = "legs",
+        indoor: value bool = "indoor",
+    ]
+);
+
+#[cfg(any(feature = "animals", feature = "dogs"))]
+rt::mock_setters!(
+    Dog,
+    [
+        kind: into String = "kind",
+        name: into String = "name",
+        legs: value i64 = "legs",
+        barks: value bool = "barks",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Kitten,
+    [
+        kind: into String = "kind",
+        name: into String = "name",
+        legs: value i64 = "legs",
+        indoor: into String = "indoor",
+        weeks: value i64 = "weeks",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Mammal,
+    [
+        kind: into String = "kind",
+        name: into String = "name",
+        legs: value i64 = "legs",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Puppy,
+    [
+        kind: into String = "kind",
+        name: into String = "name",
+        legs: value i64 = "legs",
+        barks: value bool = "barks",
+        age_weeks: value i64 = "age_weeks",
+    ]
+);

@@ -10,18 +10,19 @@ impl Client {
     /// `GET /v1/animals/{id}`
     #[cfg(feature = "animals")]
     pub async fn get_animal(&self, id: &str) -> Result<Animal, rt::Error> {
-        let id = rt::encode_path_segment("id", id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_animal",
             method: rt::Method::GET,
             path_template: "/v1/animals/{id}",
             path: format!("/v1/animals/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -30,18 +31,19 @@ impl Client {
     /// `GET /v1/dogs/{id}`
     #[cfg(feature = "dogs")]
     pub async fn get_dog(&self, id: &str) -> Result<Dog, rt::Error> {
-        let id = rt::encode_path_segment("id", id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_dog",
             method: rt::Method::GET,
             path_template: "/v1/dogs/{id}",
             path: format!("/v1/dogs/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await

@@ -21,8 +21,8 @@ pub struct GetItemsQuery {
 impl GetItemsQuery {
     /// Sets `limit`.
     #[must_use]
-    pub fn limit(mut self, value: impl Into<i64>) -> Self {
-        self.limit = Some(value.into());
+    pub fn limit(mut self, value: i64) -> Self {
+        self.limit = Some(value);
         self
     }
 
@@ -182,7 +182,7 @@ impl Client {
             path_template: "/v1/uploads",
             path: "/v1/uploads".to_owned(),
             params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
@@ -209,7 +209,7 @@ impl Client {
             path_template: "/v1/attachments/{name}",
             path: format!("/v1/attachments/{name}"),
             params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }

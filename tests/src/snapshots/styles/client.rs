@@ -12,8 +12,8 @@ pub const DEFAULT_BASE_URL: &str = "https://styles.example";
 pub use rt::{
     API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
-    InterceptedResponse, Interceptor, RetryPolicy, RuntimeClient, pages::PageStream,
-    reqwest,
+    InterceptedResponse, Interceptor, RawRequest, RawResponse, RetryPolicy,
+    RuntimeClient, pages::PageStream, reqwest, reqwest::Method,
 };
 
 /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -81,6 +81,19 @@ impl Client {
     #[must_use]
     pub fn with_retry_policy(&self, policy: rt::RetryPolicy) -> Self {
         Self::from(self.runtime.with_retry_policy(policy))
+    }
+
+    /// A request to any path of the API, for an operation this crate does not generate:
+    /// sent like every generated call (the key, retries, the throttle, traces, the
+    /// response cap), answered as your own type or as the raw response. `path` starts
+    /// with `/`; a literal may hold `{name}` placeholders for
+    /// [`RawRequest::path_param`]. See [`RawRequest`].
+    pub fn request(
+        &self,
+        method: rt::reqwest::Method,
+        path: impl ::core::convert::Into<::std::borrow::Cow<'static, str>>,
+    ) -> rt::RawRequest {
+        rt::RawRequest::new(self.runtime.clone(), method, path)
     }
 }
 

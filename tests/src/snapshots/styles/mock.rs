@@ -50,6 +50,17 @@ impl FakeBaseten {
         &self.server
     }
 
+    /// Requests of `method` to `path` (as sent: percent-encoded, without the query),
+    /// for those made with [`Client::request`](super::Client::request); the answer is any
+    /// `T` that serializes.
+    pub fn on_request<T>(
+        &self,
+        method: rt::reqwest::Method,
+        path: &str,
+    ) -> rt::mock::Expectation<'_, T> {
+        self.server.on_method(&method, path)
+    }
+
     /// Requests of `GET /headers` ([`Client::get_headers`](super::Client::get_headers)) with these
     /// path parameters.
     #[cfg(feature = "styles")]
@@ -244,3 +255,29 @@ impl FakeBaseten {
         self.server.on("PUT", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "styles")]
+rt::mock_setters!(
+    Outcome,
+    [
+        ok: value bool = "ok",
+    ]
+);

@@ -197,10 +197,10 @@ rt::struct_deserialize!(
 #[cfg(feature = "styles")]
 impl Order {
     /// A value with these required fields and every optional one unset.
-    pub fn new(item: impl Into<String>, quantity: impl Into<i64>) -> Self {
+    pub fn new(item: impl Into<String>, quantity: i64) -> Self {
         Self {
             item: item.into(),
-            quantity: quantity.into(),
+            quantity,
             note: rt::Patch::Unchanged,
         }
     }
@@ -239,8 +239,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "styles")]
 impl Outcome {
     /// A value with these required fields and every optional one unset.
-    pub fn new(ok: impl Into<bool>) -> Self {
-        Self { ok: ok.into() }
+    pub fn new(ok: bool) -> Self {
+        Self { ok }
     }
 }
 
@@ -265,8 +265,8 @@ rt::struct_deserialize!(
 #[cfg(feature = "styles")]
 impl Point {
     /// A value with these required fields and every optional one unset.
-    pub fn new(x: impl Into<i64>, y: impl Into<i64>) -> Self {
-        Self { x: x.into(), y: y.into() }
+    pub fn new(x: i64, y: i64) -> Self {
+        Self { x, y }
     }
 }
 
@@ -294,10 +294,10 @@ rt::struct_deserialize!(
 #[cfg(feature = "styles")]
 impl PostBodiesFormBody {
     /// A value with these required fields and every optional one unset.
-    pub fn new(name: impl Into<String>, count: impl Into<i64>) -> Self {
+    pub fn new(name: impl Into<String>, count: i64) -> Self {
         Self {
             name: name.into(),
-            count: count.into(),
+            count,
             tags: None,
         }
     }
@@ -317,7 +317,7 @@ pub struct PostBodiesMultipartBody {
     pub title: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<i64>,
-    pub file: String,
+    pub file: rt::Binary,
 }
 
 #[cfg(feature = "styles")]
@@ -334,7 +334,7 @@ rt::struct_deserialize!(
 #[cfg(feature = "styles")]
 impl PostBodiesMultipartBody {
     /// A value with these required fields and every optional one unset.
-    pub fn new(title: impl Into<String>, file: impl Into<String>) -> Self {
+    pub fn new(title: impl Into<String>, file: impl Into<rt::Binary>) -> Self {
         Self {
             title: title.into(),
             pages: None,
@@ -344,8 +344,8 @@ impl PostBodiesMultipartBody {
 
     /// Sets `pages`.
     #[must_use]
-    pub fn pages(mut self, value: impl Into<i64>) -> Self {
-        self.pages = Some(value.into());
+    pub fn pages(mut self, value: i64) -> Self {
+        self.pages = Some(value);
         self
     }
 }

@@ -80,8 +80,8 @@ pub struct GetQueryFormQuery {
 impl GetQueryFormQuery {
     /// Sets `exact`.
     #[must_use]
-    pub fn exact(mut self, value: impl Into<bool>) -> Self {
-        self.exact = Some(value.into());
+    pub fn exact(mut self, value: bool) -> Self {
+        self.exact = Some(value);
         self
     }
 
@@ -632,7 +632,7 @@ impl Client {
             path_template: "/bodies/multipart",
             path: "/bodies/multipart".to_owned(),
             params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"])?),
+            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }

@@ -77,3 +77,67 @@ impl FakeBaseten {
         self.server.on("PUT", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    OneTimeSchedule,
+    [
+        cadence: into OneTimeScheduleCadence = "cadence",
+        start_at: into String = "start_at",
+    ]
+);
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    RecurringSchedule,
+    [
+        cadence: into Cadence = "cadence",
+        start_minute: value i64 = "start_minute",
+    ]
+);
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    Schedules,
+    [
+        schedules: into Vec<SchedulesSchedulesItem> = "schedules",
+        shape: into SchedulesShape = "shape",
+        ambiguous: into ::serde_json::Value = "ambiguous",
+    ]
+);
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    SchedulesShapeCircle,
+    [
+        radius: value f64 = "radius",
+        kind: into SchedulesShapeCircleKind = "kind",
+    ]
+);
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    SchedulesShapeSquare,
+    [
+        side: value f64 = "side",
+        kind: into SchedulesShapeSquareKind = "kind",
+    ]
+);

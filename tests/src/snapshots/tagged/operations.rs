@@ -10,17 +10,13 @@ impl Client {
     /// `GET /v1/schedules`
     #[cfg(feature = "schedules")]
     pub async fn get_schedules(&self) -> Result<Schedules, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_schedules",
             method: rt::Method::GET,
             path_template: "/v1/schedules",
             path: "/v1/schedules".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute(request).await
@@ -29,17 +25,13 @@ impl Client {
     /// `PUT /v1/schedules`
     #[cfg(feature = "schedules")]
     pub async fn put_schedules(&self, body: &Schedules) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "put_schedules",
             method: rt::Method::PUT,
             path_template: "/v1/schedules",
             path: "/v1/schedules".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())

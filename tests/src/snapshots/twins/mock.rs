@@ -85,3 +85,41 @@ impl FakeBaseten {
         self.server.on("PUT", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "teams")]
+rt::mock_setters!(
+    Team,
+    [
+        name: into String = "name",
+        members: into Vec<User> = "members",
+    ]
+);
+
+#[cfg(any(feature = "teams", feature = "users"))]
+rt::mock_setters!(
+    User,
+    [
+        id: into String = "id",
+        name: into String = "name",
+        password: into String = "password",
+        nickname: into String = "nickname",
+    ]
+);

@@ -10,17 +10,13 @@ impl Client {
     /// `POST /v1/invites`
     #[cfg(feature = "invites")]
     pub async fn post_invites(&self, body: &Invite) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_invites",
             method: rt::Method::POST,
             path_template: "/v1/invites",
             path: "/v1/invites".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -29,17 +25,13 @@ impl Client {
     /// `POST /v1/users`
     #[cfg(feature = "users")]
     pub async fn post_users(&self, body: &UserRequest) -> Result<User, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_users",
             method: rt::Method::POST,
             path_template: "/v1/users",
             path: "/v1/users".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await
@@ -48,17 +40,13 @@ impl Client {
     /// `PUT /v1/teams`
     #[cfg(feature = "teams")]
     pub async fn put_teams(&self, body: &TeamRequest) -> Result<Team, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "put_teams",
             method: rt::Method::PUT,
             path_template: "/v1/teams",
             path: "/v1/teams".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::json("application/json", body)?),
         };
         self.runtime().execute(request).await

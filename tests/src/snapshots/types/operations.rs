@@ -82,7 +82,10 @@ impl Client {
 
     /// `POST /v1/accounts`
     #[cfg(feature = "accounts")]
-    pub async fn post_accounts(&self, body: &Account) -> Result<Account, rt::Error> {
+    pub async fn post_accounts(
+        &self,
+        body: &AccountRequest,
+    ) -> Result<Account, rt::Error> {
         let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_accounts",

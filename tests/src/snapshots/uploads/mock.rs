@@ -101,3 +101,30 @@ impl FakeBaseten {
         self.server.on("PUT", path)
     }
 }
+
+/// A model being built for a test (`Model::builder()`): one setter per field, named as the
+/// field, then [`build`](Self::build), which checks it as a response would be checked.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Builder<T>(rt::mock::Fields<T>);
+
+impl<T: serde::de::DeserializeOwned> Builder<T> {
+    /// The value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
+    /// left out.
+    pub fn build(self) -> ::core::result::Result<T, rt::Error> {
+        self.0.build()
+    }
+}
+
+#[cfg(feature = "files")]
+rt::mock_setters!(
+    Stored,
+    [
+        id: into String = "id",
+        preview: into rt::Binary = "preview",
+    ]
+);

@@ -10,18 +10,19 @@ impl Client {
     /// `GET /v1/blobs/{id}`
     #[cfg(feature = "blobs")]
     pub async fn get_blob(&self, id: &str) -> Result<Vec<u8>, rt::Error> {
-        let id = rt::encode_path_segment("id", id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "get_blob",
             method: rt::Method::GET,
             path_template: "/v1/blobs/{id}",
             path: format!("/v1/blobs/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: None,
         };
         self.runtime().execute_bytes(request, "application/octet-stream").await
@@ -33,17 +34,13 @@ impl Client {
         &self,
         body: Option<&PostAvatarsBody>,
     ) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_avatars",
             method: rt::Method::POST,
             path_template: "/v1/avatars",
             path: "/v1/avatars".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: match body {
                 Some(body) => {
                     Some(
@@ -64,17 +61,13 @@ impl Client {
     /// `POST /v1/files`
     #[cfg(feature = "files")]
     pub async fn post_files(&self, body: &Upload) -> Result<Stored, rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_files",
             method: rt::Method::POST,
             path_template: "/v1/files",
             path: "/v1/files".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(
                 rt::Body::multipart(
                     "multipart/form-data",
@@ -90,17 +83,13 @@ impl Client {
     /// `POST /v1/imports`
     #[cfg(feature = "imports")]
     pub async fn post_imports(&self, body: &PostImportsBody) -> Result<(), rt::Error> {
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "post_imports",
             method: rt::Method::POST,
             path_template: "/v1/imports",
             path: "/v1/imports".to_owned(),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::multipart("multipart/form-data", body, &[], &[])?),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -113,18 +102,19 @@ impl Client {
         id: &str,
         body: impl Into<Vec<u8>>,
     ) -> Result<(), rt::Error> {
-        let id = rt::encode_path_segment("id", id)?;
-        let pairs: Vec<(&'static str, String)> = Vec::new();
-        let headers: Vec<(&'static str, String)> = Vec::new();
-        let cookies: Vec<(&'static str, String)> = Vec::new();
+        let id = rt::param_style::path_param(
+            "id",
+            rt::param_style::Style::Simple,
+            false,
+            &id,
+        )?;
+        let params = rt::param_style::Params::new();
         let request = rt::Request {
             operation: "put_blob",
             method: rt::Method::PUT,
             path_template: "/v1/blobs/{id}",
             path: format!("/v1/blobs/{id}"),
-            query: pairs,
-            headers,
-            cookies,
+            params,
             body: Some(rt::Body::bytes("application/octet-stream", body)),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
