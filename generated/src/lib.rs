@@ -15,7 +15,8 @@
 //! | [`metric_names`] | the metric names Baseten documents |
 //! | [`primitives`] | [`Decimal`](primitives::Decimal) (money), [`Patch`](primitives::Patch) (a field to leave, clear or set), [`jiff`](https://docs.rs/jiff/0.2/jiff/) dates and times |
 //! | [`error`] | what an [`Error`] carries: [`ServerText`](error::ServerText), [`InvalidResponse`](error::InvalidResponse) |
-//! | `mock` | a fake Baseten for tests, `FakeBaseten` (feature `mock`) |
+//! | `spans` | a range longer than one call takes (billing's 31 days), cut into calls made in order (feature `jiff`) |
+//! | `mock` | a fake Baseten for tests, `FakeBaseten`, and `Model::builder()` for test values without JSON (feature `mock`) |
 //!
 //! The crate is generated from the OpenAPI document in the workspace's `schema/` by
 //! `cargo xtask regen` over the hand-written runtime crate `baseten-runtime`; this crate is the
