@@ -280,7 +280,8 @@ macro_rules! open_enum_impls {
 
         impl ::core::str::FromStr for $name {
             type Err = ::core::convert::Infallible;
-            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+            // Spelled out: `Self::Err` is ambiguous beside a variant named `Err` (a value "err").
+            fn from_str(value: &str) -> ::core::result::Result<Self, ::core::convert::Infallible> {
                 Ok(Self::from(value))
             }
         }
@@ -354,7 +355,7 @@ macro_rules! open_int_enum_impls {
 
         impl ::core::str::FromStr for $name {
             type Err = ::core::num::ParseIntError;
-            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+            fn from_str(value: &str) -> ::core::result::Result<Self, ::core::num::ParseIntError> {
                 value.parse::<i64>().map(Self::from)
             }
         }
@@ -567,6 +568,26 @@ mod tests {
         Unknown(String),
     }
     crate::open_enum_impls!(Level, Unknown, [Low = "LOW", High = "HIGH"]);
+
+    /// Variants named like `Result`'s and `FromStr`'s own items (a Rust-style `ok`/`err` enum,
+    /// as dropshot documents write): the impls still compile (`Self::Err` was ambiguous).
+    #[derive(Debug, Clone, PartialEq)]
+    enum Outcome {
+        Ok,
+        Err,
+        Unknown(String),
+    }
+    crate::open_enum_impls!(Outcome, Unknown, [Ok = "ok", Err = "err"]);
+
+    #[test]
+    fn variants_named_err_and_ok_parse() {
+        assert_eq!("err".parse::<Outcome>(), Ok(Outcome::Err));
+        assert_eq!("ok".parse::<Outcome>(), Ok(Outcome::Ok));
+        assert_eq!(
+            "other".parse::<Outcome>(),
+            Ok(Outcome::Unknown("other".into()))
+        );
+    }
 
     #[derive(Debug, Clone, Copy, PartialEq)]
     enum Status {
