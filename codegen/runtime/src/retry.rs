@@ -20,7 +20,9 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 ///   does). A requested wait longer than
 ///   [`max_retry_after`](Self::max_retry_after) is not sat out: the client
 ///   returns [`Error::RateLimited`](crate::Error::RateLimited) at once,
-///   carrying the wait, and so does every request held back that long.
+///   carrying the wait, and does not pause the endpoint for it, so the next
+///   request asks the server again (one absurd `Retry-After`, epoch seconds
+///   sent by mistake, fails one request, not every request for a day).
 /// - Server errors (5xx other than 501, and 408), timeouts and connection
 ///   failures: after the wait a 5xx names the same way (given up on, with
 ///   the [`Error::Api`](crate::Error::Api), if it is over the cap), or else
