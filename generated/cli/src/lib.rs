@@ -477,7 +477,8 @@ async fn watch(
     stderr: &mut dyn Write,
 ) -> Result<(), Failure> {
     let request = metrics_request(client, target)?.current();
-    out.show_each(request.watch(out.interval), stdout, stderr).await
+    out.show_each(request.watch(out.interval), stdout, stderr)
+        .await
 }
 
 /// How `watch` polls and prints.

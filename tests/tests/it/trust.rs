@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+use baseten_runtime::param_style::{ParamLocation, Params, Style};
 use baseten_runtime::server_text::{REDACTED, RegisteredSecret};
 use baseten_runtime::{
     ClientBuilder, Error, Method, Request, RetryPolicy, RuntimeClient, ServerText,
@@ -47,14 +48,18 @@ fn client(base_url: &str, key: &str) -> RuntimeClient {
 }
 
 fn get(path: &str, query: Vec<(&'static str, String)>) -> Request {
+    let mut params = Params::new();
+    for (key, value) in &query {
+        params
+            .add(ParamLocation::Query, key, Style::Form, true, value)
+            .unwrap_or_else(|error| panic!("query {key}: {error}"));
+    }
     Request {
         operation: "trust_test",
         method: Method::GET,
         path_template: "/v1/trust/{case}",
         path: path.to_owned(),
-        query,
-        headers: Vec::new(),
-        cookies: Vec::new(),
+        params,
         body: None,
     }
 }
