@@ -587,6 +587,8 @@ mod tests {
             "other".parse::<Outcome>(),
             Ok(Outcome::Unknown("other".into()))
         );
+        assert_eq!(Outcome::KNOWN, &[Outcome::Ok, Outcome::Err]);
+        assert!(Outcome::Unknown("other".into()).is_unknown() && !Outcome::Err.is_unknown());
     }
 
     #[derive(Debug, Clone, Copy, PartialEq)]
