@@ -159,6 +159,11 @@ fn a_broken_schema_fails_and_leaves_generated_untouched() {
     let dir = scratch_with_config(false);
     let root = dir.path();
     let committed = emitted(root);
+    let deep = format!(
+        "{{\"openapi\": \"3.1.0\", \"paths\": {{}}, \"x\": {}1{}}}",
+        "[".repeat(120),
+        "]".repeat(120)
+    );
     let cases = [
         ("", "the document is empty"),
         ("openapi: 3.1.0\ninfo: [unclosed\n", "YAML syntax error"),
@@ -166,10 +171,9 @@ fn a_broken_schema_fails_and_leaves_generated_untouched() {
             "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n",
             "#/swagger: Swagger",
         ),
-        (
-            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n",
-            "`$ref` cycle",
-        ),
+        // A `$ref` cycle is no longer a refusal (the schema is read as any JSON value, with a
+        // note); a document nested past what the parsers read still is.
+        (deep.as_str(), "nested more than 32 levels deep"),
     ];
     for (schema, expected) in cases {
         std::fs::write(root.join(SPEC), schema).unwrap();
