@@ -158,8 +158,9 @@ pub enum Error {
 
     /// A check on the client side failed before anything was sent, for
     /// example a path parameter that cannot be a URL segment or an API key
-    /// that is not a valid header value. The message never repeats secrets.
-    #[error("invalid request: {0}")]
+    /// that is not a valid header value. The message never repeats secrets, and `Display`
+    /// scrubs it of every live key all the same.
+    #[error("invalid request: {}", ServerText::new(.0.as_str()))]
     InvalidRequest(String),
 
     /// A value a layer above the client checks was refused before anything was sent: a metrics
