@@ -5,9 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{StructDef, TypeDef};
+use crate::ir::StructDef;
 use crate::surface::builders;
-use crate::surface::write_only::Gate;
 use crate::surface::{FAKE_REEXPORTS, FAKE_TYPE, OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 
@@ -135,27 +134,14 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 /// on `Builder<T>` (one line each, through the runtime's `mock_setters!`): test values without
 /// JSON, whose required fields `build` checks. Request bodies have `new` and their setters.
 fn emit_builders(surface: &Surface<'_>) -> TokenStream {
-    let structs: Vec<&StructDef> = surface
-        .api
-        .types
-        .values()
-        .filter_map(|def| match def {
-            TypeDef::Struct(def)
-                if !surface.write_only.contains(&def.name)
-                    && surface.serde_impls(&def.name).deserialize == Gate::Always =>
-            {
-                Some(def)
-            }
-            _ => None,
-        })
-        .collect();
+    let structs: Vec<&StructDef> = surface.test_builders().collect();
     if structs.is_empty() {
         return TokenStream::new();
     }
     let impls = structs.iter().map(|def| {
         let name = ident(&def.name);
         let setters = def.fields.iter().map(|field| {
-            let setter = ident(&builder_setter(&field.rust_name));
+            let setter = ident(&Surface::test_builder_setter(&field.rust_name));
             let ty = type_tokens(&field.ty);
             let how = if builders::takes_itself(&field.ty) {
                 quote!(value)
@@ -193,15 +179,6 @@ fn emit_builders(surface: &Surface<'_>) -> TokenStream {
         }
 
         #(#impls)*
-    }
-}
-
-/// A field's setter on `Builder<T>`: its own name, but for the one `Builder` itself takes.
-fn builder_setter(field: &str) -> String {
-    if field == "build" {
-        "set_build".to_owned()
-    } else {
-        field.to_owned()
     }
 }
 

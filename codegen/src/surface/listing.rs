@@ -325,6 +325,29 @@ impl Surface<'_> {
                 );
             }
         }
+        for def in self.test_builders() {
+            let name = &def.name;
+            push(
+                "fn",
+                format!("models::{name}::builder"),
+                format!("() -> mock::Builder<{name}> (mock)"),
+            );
+            for field in &def.fields {
+                let value = if builders::takes_itself(&field.ty) {
+                    ty(&field.ty)
+                } else {
+                    format!("impl Into<{}>", ty(&field.ty))
+                };
+                push(
+                    "fn",
+                    format!(
+                        "mock::Builder<{name}>::{}",
+                        Self::test_builder_setter(&field.rust_name)
+                    ),
+                    format!("(self, value: {value}) -> Self"),
+                );
+            }
+        }
         // A type's own line carries its gate; its fields, variants and methods go with it.
         for line in &mut lines {
             if let Some(name) = line.path.strip_prefix("models::")

@@ -30,10 +30,10 @@ use heck::ToUpperCamelCase;
 
 use self::builders::StructMethods;
 use self::shapes::{MetricsQueryFields, Pagination};
-use self::write_only::SerdeImpls;
+use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
 use crate::index_mapped::IndexMapped;
-use crate::ir::{Api, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::LockedNamespace;
 use crate::{Error, NameLock};
 
@@ -452,6 +452,31 @@ impl Surface<'_> {
     /// The serde impls of the type `name` (both for a name the surface does not know).
     pub(crate) fn serde_impls(&self, name: &str) -> SerdeImpls {
         self.serde.get(name).copied().unwrap_or(SerdeImpls::BOTH)
+    }
+
+    /// The structs that get a test builder behind `mock` (`T::builder()`, a setter per field on
+    /// `mock::Builder<T>`): every struct a response decodes into, for tests to build without
+    /// JSON. Request-only structs have `new` and their setters instead.
+    pub(crate) fn test_builders(&self) -> impl Iterator<Item = &StructDef> {
+        self.api.types.values().filter_map(|def| match def {
+            TypeDef::Struct(def)
+                if !self.write_only.contains(&def.name)
+                    && self.serde_impls(&def.name).deserialize == Gate::Always =>
+            {
+                Some(def)
+            }
+            _ => None,
+        })
+    }
+
+    /// A field's setter on `mock::Builder<T>`: its own name, but for the one `Builder` itself
+    /// takes.
+    pub(crate) fn test_builder_setter(field: &str) -> String {
+        if field == "build" {
+            "set_build".to_owned()
+        } else {
+            field.to_owned()
+        }
     }
 
     /// The type an operation's method returns, and the fake answers with.

@@ -440,3 +440,44 @@ fn result_aliases_avoid_the_models_names() {
         0
     );
 }
+
+/// The API listing shows each test builder the fake emits (`Model::builder()` and its setters,
+/// which rustdoc sees only through `rt::mock_setters!`), and nothing the fake does not emit.
+#[test]
+fn the_listing_shows_every_test_builder_and_its_setters() {
+    let gen_dir = workspace_root().join("generated/src/gen");
+    let mock = std::fs::read_to_string(gen_dir.join("mock.rs")).unwrap();
+    let listing = std::fs::read_to_string(gen_dir.join("api.txt")).unwrap();
+    let mut emitted: Vec<(String, Vec<String>)> = Vec::new();
+    for call in mock.split("rt::mock_setters!(").skip(1) {
+        let call = &call[..call.find(");").unwrap()];
+        let (model, fields) = call.split_once(',').unwrap();
+        let setters = fields
+            .lines()
+            .filter_map(|line| line.trim().split_once(':').map(|(s, _)| s.to_owned()))
+            .collect();
+        emitted.push((model.trim().to_owned(), setters));
+    }
+    assert!(!emitted.is_empty(), "no test builder in mock.rs");
+    let listed_builders = listing
+        .lines()
+        .filter(|line| line.starts_with("fn models::") && line.contains("::builder ()"))
+        .count();
+    assert_eq!(listed_builders, emitted.len(), "builders listed / emitted");
+    for (model, setters) in &emitted {
+        assert!(
+            listing.contains(&format!(
+                "fn models::{model}::builder () -> mock::Builder<{model}>"
+            )),
+            "{model}::builder is not listed"
+        );
+        for setter in setters {
+            assert!(
+                listing.contains(&format!(
+                    "fn mock::Builder<{model}>::{setter} (self, value: "
+                )),
+                "{model}'s setter {setter} is not listed"
+            );
+        }
+    }
+}
