@@ -336,13 +336,12 @@ async fn retry_budget_stops_a_storm_of_server_errors() {
     assert_eq!(client.runtime().retry_budget_left(), 1);
 }
 
-/// The poller sends one request at a time and skips the ticks a slow answer missed (tokio's
-/// `MissedTickBehavior::Skip`): ticks every 200 ms, the first answer taking 550 ms, the rest
-/// 10 ms. The missed ticks at 200 and 400 ms give one request at once (550 ms), then the
-/// schedule resumes on its grid (600, 800, 1000 ms). A burst would send again at once to catch
-/// up (about 560 ms); a delay would shift the grid (750, 950 ms).
+/// Through a real server, the poller sends one request at a time: the first answer takes
+/// longer than two intervals, and no request goes out while it is outstanding. The exact
+/// schedule (skipped ticks, the grid resumed) is tested on tokio's paused clock beside the
+/// poller (`requests::watch::tests`), where a busy machine cannot move it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn poller_ticks_never_overlap_and_skip_missed_ticks() {
+async fn poller_ticks_never_overlap() {
     let rules = Rules::new(10_000, RetryAfter::UntilWindowEnd, fixture())
         .with_latency(Duration::from_millis(10))
         .with_first_latency(Duration::from_millis(550));
@@ -358,39 +357,12 @@ async fn poller_ticks_never_overlap_and_skip_missed_ticks() {
         assert!(matches!(result, Ok(Some(Ok(_)))), "{result:?}");
     }
     assert_eq!(server.stats().max_concurrent, 1);
-    let sends: Vec<Instant> = timeline
+    let sends = timeline
         .events()
         .iter()
-        .filter_map(|event| match event {
-            Event::Sent(at) => Some(*at),
-            Event::Throttled { .. } => None,
-        })
-        .collect();
-    assert_eq!(sends.len(), 5);
-    let offsets: Vec<u128> = sends
-        .iter()
-        .map(|at| (*at - sends[0]).as_millis())
-        .collect();
-    // Read as gaps, not as instants from the first send, so that a machine busy enough to
-    // wake the poller late shifts every instant alike without failing the test: the answer
-    // that missed two ticks is followed by one request at once; the next waits for the grid,
-    // less than an interval but more than a burst's catch-up; then one per interval.
-    let gaps: Vec<u128> = offsets.windows(2).map(|pair| pair[1] - pair[0]).collect();
-    assert!(
-        (535..700).contains(&gaps[0]),
-        "sent at {offsets:?} ms: the slow answer's request did not follow it at once"
-    );
-    assert!(
-        (20..190).contains(&gaps[1]),
-        "sent at {offsets:?} ms: after the missed ticks, neither the grid (about 600 ms) \
-         nor less than an interval after the last send"
-    );
-    for gap in &gaps[2..] {
-        assert!(
-            (160..260).contains(gap),
-            "sent at {offsets:?} ms: not one request per 200 ms interval"
-        );
-    }
+        .filter(|event| matches!(event, Event::Sent(_)))
+        .count();
+    assert_eq!(sends, 5);
 }
 
 /// Many watchers started together do not all poll at the same instant.

@@ -127,18 +127,30 @@ where
 
     fn start(request: MetricsRequest<O, M>, interval: Duration, jitter: Duration) -> Results<O, M> {
         let offset = jitter.mul_f64(fastrand::f64());
-        let now = Instant::now();
-        let mut ticks = tokio::time::interval_at(now.checked_add(offset).unwrap_or(now), interval);
-        ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
-        Box::pin(stream::unfold(
-            (request, ticks),
-            |(request, mut ticks)| async move {
-                ticks.tick().await;
-                let result = request.clone().send().await;
-                Some((result, (request, ticks)))
-            },
-        ))
+        Box::pin(every_tick(offset, interval, move || request.clone().send()))
     }
+}
+
+/// The schedule alone: `send` called once per tick of `interval` from `offset` on, the next
+/// call only after the previous result was taken, and ticks missed meanwhile skipped. Kept
+/// apart from the request so that its timing is tested on tokio's paused clock.
+fn every_tick<F, Fut>(
+    offset: Duration,
+    interval: Duration,
+    send: F,
+) -> impl Stream<Item = Fut::Output>
+where
+    F: FnMut() -> Fut,
+    Fut: Future,
+{
+    let now = Instant::now();
+    let mut ticks = tokio::time::interval_at(now.checked_add(offset).unwrap_or(now), interval);
+    ticks.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    stream::unfold((send, ticks), |(mut send, mut ticks)| async move {
+        ticks.tick().await;
+        let result = send().await;
+        Some((result, (send, ticks)))
+    })
 }
 
 impl<O, M> Watch<O, M>
@@ -175,5 +187,62 @@ where
             State::Running(results) => results.as_mut().poll_next(cx),
             State::Configured { .. } | State::Switching => Poll::Ready(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use futures_util::StreamExt;
+    use tokio::time::Instant;
+
+    use super::every_tick;
+
+    /// Ticks every 200 ms, the first answer taking 550 ms and the rest 10 ms, on tokio's
+    /// paused clock (exact, whatever the machine's load): the ticks missed at 200 and 400 ms
+    /// give one call at once (550 ms), then the schedule resumes on its grid. A burst would
+    /// call again at once to catch up (560 ms); a delay would shift the grid (750, 950 ms);
+    /// overlapping calls would start before the slow one ended.
+    #[tokio::test(start_paused = true)]
+    async fn missed_ticks_are_skipped_and_calls_never_overlap() {
+        let started = Instant::now();
+        let calls: Arc<Mutex<Vec<(u128, u128)>>> = Arc::default();
+        let record = Arc::clone(&calls);
+        let mut latency = [550_u64, 10, 10, 10, 10, 10].into_iter();
+        let schedule = every_tick(Duration::ZERO, Duration::from_millis(200), move || {
+            let record = Arc::clone(&record);
+            let took = Duration::from_millis(latency.next().unwrap_or(10));
+            async move {
+                let began = started.elapsed().as_millis();
+                tokio::time::sleep(took).await;
+                let ended = started.elapsed().as_millis();
+                if let Ok(mut calls) = record.lock() {
+                    calls.push((began, ended));
+                }
+            }
+        });
+        let taken = schedule.take(5).count().await;
+        assert_eq!(taken, 5);
+        let calls = calls.lock().map(|calls| calls.clone()).unwrap_or_default();
+        let began: Vec<u128> = calls.iter().map(|(began, _)| *began).collect();
+        assert_eq!(began, [0, 550, 600, 800, 1000]);
+        for pair in calls.windows(2) {
+            assert!(pair[0].1 <= pair[1].0, "calls overlap: {calls:?}");
+        }
+    }
+
+    /// The first call waits for the offset (the jitter's draw), then one call per interval.
+    #[tokio::test(start_paused = true)]
+    async fn the_schedule_starts_after_its_offset() {
+        let started = Instant::now();
+        let schedule = every_tick(
+            Duration::from_millis(70),
+            Duration::from_millis(100),
+            move || std::future::ready(started.elapsed().as_millis()),
+        );
+        let began: Vec<u128> = schedule.take(3).collect().await;
+        assert_eq!(began, [70, 170, 270]);
     }
 }
