@@ -397,7 +397,9 @@ async fn watchers_start_spread_over_the_jitter() {
     let first = offsets.iter().min().copied().unwrap_or_default();
     let last = offsets.iter().max().copied().unwrap_or_default();
     assert!(last - first >= Duration::from_millis(100), "{offsets:?}");
-    assert!(last <= Duration::from_millis(1000), "{offsets:?}");
+    // Within the 400 ms jitter, with room for a busy machine's late wakes; far below the
+    // 10 s interval that a schedule ignoring the jitter's bound would reach.
+    assert!(last <= Duration::from_millis(3000), "{offsets:?}");
 }
 
 /// A `metrics` recorder that writes each update as a line: `name{label=value,…} +1` for a
