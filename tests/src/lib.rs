@@ -58,6 +58,9 @@ pub mod snapshots;
 /// in place, the nested cargo sees them as a changed environment and rebuilds every dependency
 /// whose build script watches one (ring watches `CARGO_MANIFEST_DIR`); the next outer build
 /// then rebuilds them back.
+///
+/// The command starts with `--config <this workspace's .cargo/config.toml>`; add the
+/// subcommand and its arguments after it.
 pub fn cargo_command() -> std::process::Command {
     let mut command =
         std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
@@ -75,6 +78,11 @@ pub fn cargo_command() -> std::process::Command {
             command.env_remove(&name);
         }
     }
+    // This workspace's build profile (`.cargo/config.toml`), which cargo would not find from a
+    // scratch directory: without it, every dependency is built again under the default profile.
+    command
+        .arg("--config")
+        .arg(workspace_root().join(".cargo/config.toml"));
     command.current_dir(workspace_root());
     command
 }
