@@ -56,7 +56,7 @@ pub mod snapshots;
 ///
 /// Cargo gives a test its package's variables (`CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME`, …). Left
 /// in place, the nested cargo sees them as a changed environment and rebuilds every dependency
-/// whose build script watches one (ring watches `CARGO_MANIFEST_DIR`); the next outer build
+/// whose build script watches one (ring watches `CARGO_MANIFEST_DIR` and `OUT_DIR`); the next outer build
 /// then rebuilds them back.
 ///
 /// The command starts with `--config <this workspace's .cargo/config.toml>`; add the
@@ -68,10 +68,15 @@ pub fn cargo_command() -> std::process::Command {
         let text = name.to_string_lossy();
         let per_package = text.starts_with("CARGO_PKG_")
             || text.starts_with("CARGO_MANIFEST_")
+            || text.starts_with("CARGO_BIN_EXE_")
             || [
                 "CARGO_CRATE_NAME",
                 "CARGO_PRIMARY_PACKAGE",
                 "CARGO_TARGET_TMPDIR",
+                // This package's build-script output directory: ring's build script watches
+                // `OUT_DIR`, so leaving it in place rebuilds ring, rustls, reqwest and every
+                // crate above them in each nested build, and again in the next outer one.
+                "OUT_DIR",
             ]
             .contains(&text.as_ref());
         if per_package {

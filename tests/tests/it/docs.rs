@@ -70,24 +70,18 @@ fn our_docs() -> String {
     docs
 }
 
-/// `cargo doc` of the generated crate (with the fake) and the runtime, then every literal
+/// `cargo doc` of the workspace (the generated crate with the fake, and the runtime), then every literal
 /// ``[`x`]`` a doc comment of ours writes: a link of ours that did not resolve. (Those in
 /// trait docs inlined from other crates are theirs.)
 #[test]
 #[ignore = "slow: documents baseten-api and the runtime"]
 fn no_link_of_ours_renders_as_literal_brackets() {
     let target = workspace_root().join("target");
+    // `.ci/run`'s docs command exactly (the workspace's features hold the fake's `mock`), so
+    // that its docs section finds this build done.
     let status = baseten_tests::cargo_sharing_target()
-        .args([
-            "doc",
-            "--no-deps",
-            "-p",
-            "baseten-api",
-            "-p",
-            "baseten-runtime",
-            "--features",
-            "baseten-api/mock",
-        ])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .args(["doc", "--workspace", "--no-deps"])
         .status()
         .unwrap();
     assert!(status.success(), "cargo doc failed");
