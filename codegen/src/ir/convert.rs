@@ -186,6 +186,10 @@ impl<'a> Builder<'a> {
             self.define_untagged(name, plan, doc, pointer)?;
             return Ok(true);
         }
+        if let Ok(keyed) = self.keyed_members(schema, pointer) {
+            self.define_keyed_union(name, keyed, doc, pointer)?;
+            return Ok(true);
+        }
         if let SchemaKind::AllOf { all_of } = &schema.schema_kind
             && all_of.len() > 1
         {
@@ -511,6 +515,7 @@ impl<'a> Builder<'a> {
                 kind,
                 ty: optional_if(ty, nullable),
                 boxed: false,
+                keys: None,
             });
         }
         self.types.insert(
@@ -735,10 +740,17 @@ impl<'a> Builder<'a> {
             {
                 self.define_inline(hint, schema, pointer)?
             }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.keyed_members(schema, pointer).is_ok() =>
+            {
+                self.define_inline(hint, schema, pointer)?
+            }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
                 match self.untagged_plan(schema, pointer) {
                     Ok(_) => self.define_inline(hint, schema, pointer)?,
                     Err(reason) => {
+                        // A union of objects says why no property tells its members apart.
+                        let reason = self.why_not_keyed(schema, pointer).unwrap_or(reason);
                         self.note(
                             pointer,
                             format!(

@@ -13,6 +13,7 @@ pub(crate) const FIXTURES: &[&str] = &[
     "documents/refs",
     "specs/inheritance",
     "specs/tagged",
+    "specs/keyed",
     "specs/uploads",
     "specs/twins",
 ];
@@ -596,5 +597,139 @@ async fn request_and_response_twins_keep_each_side_exact() {
     assert_eq!(
         sent(2),
         Some(serde_json::json!({"user": {"name": "Bo", "password": "pw2"}}))
+    );
+}
+
+/// Unions of objects told apart by the required properties only one member holds: each member
+/// decodes by those alone, a value holding two members' or none is refused, and what was read
+/// is written back as it came. Unions no property tells apart stay any JSON value, with a note
+/// naming the place and why.
+#[tokio::test]
+async fn keyed_unions_decode_by_the_properties_only_one_member_holds() {
+    use baseten_tests::snapshots::keyed::Client;
+    use baseten_tests::snapshots::keyed::models::{Target, TargetsWindow};
+    use serde_json::json;
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let body = json!({
+        "targets": [
+            {"name": "a", "region": "us"},
+            {"id": 7, "region": "eu"},
+            {"labels": {"team": "ml"}, "region": "ap"},
+            {"name": "b"},
+        ],
+        "window": {"from": "x"},
+        "ambiguous": {"a": "1"},
+        "open": {"x": "1", "y": "2"},
+    });
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(&body))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("keyed-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let got = client
+        .get_targets()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    match got.targets.as_slice() {
+        [
+            Target::ByName(name),
+            Target::ById(id),
+            Target::ByLabels(labels),
+            Target::ByName(bare),
+        ] => {
+            assert_eq!(
+                (name.name.as_str(), name.region.as_deref()),
+                ("a", Some("us"))
+            );
+            assert_eq!((id.id, id.region.as_str()), (7, "eu"));
+            assert_eq!(labels.labels.get("team").map(String::as_str), Some("ml"));
+            assert_eq!((bare.name.as_str(), bare.region.as_deref()), ("b", None));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The member that requires nothing of its own is what a value without `until` is.
+    assert!(matches!(&got.window, Some(TargetsWindow::Object(window)) if window.from == "x"));
+    let until: TargetsWindow = serde_json::from_value(json!({"from": "x", "until": "y"}))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(matches!(until, TargetsWindow::Until(window) if window.until == "y"));
+    assert_eq!(got.ambiguous, Some(body["ambiguous"].clone()));
+    assert_eq!(got.open, Some(body["open"].clone()));
+    client
+        .put_targets(&got)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent: serde_json::Value = serde_json::from_slice(&requests[1].body).unwrap_or_default();
+    assert_eq!(sent, body);
+
+    // Refused: two members' properties, none of any member's, not an object, and a value its
+    // properties pick that lacks what that member requires.
+    for (value, error) in [
+        (
+            json!({"name": "a", "id": 1, "region": "r"}),
+            "holds both `name` and `id`, which belong to different members",
+        ),
+        (
+            json!({"region": "r"}),
+            "holds none of `name`, `id`, `labels`, so no member fits it",
+        ),
+        (json!("a"), "expected a JSON object, found a string"),
+        (json!({"id": 1}), "missing field `region`"),
+    ] {
+        let refused = serde_json::from_value::<Target>(value.clone())
+            .map(|target| format!("{target:?}"))
+            .map_err(|refusal| refusal.to_string());
+        assert!(
+            matches!(&refused, Err(message) if message.contains(error)),
+            "{value}: {refused:?}"
+        );
+    }
+    // The same through the client: a response holding a mismatched member is an error.
+    let mismatched = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"targets": [{"region": "r"}]})),
+        )
+        .mount(&mismatched)
+        .await;
+    let client = Client::builder()
+        .api_key("keyed-key")
+        .base_url(mismatched.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let refused = client
+        .get_targets()
+        .await
+        .map_err(|error| error.to_string());
+    assert!(
+        matches!(&refused, Err(message) if message.contains("no member fits it")),
+        "{refused:?}"
+    );
+
+    let output = generate(&fixture("specs/keyed"), "").unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    let place = "#/components/schemas/Targets/properties";
+    let lowered = "a union of several schemas is lowered to serde_json::Value";
+    assert_eq!(
+        notes,
+        [
+            format!(
+                "{place}/ambiguous: {lowered}: members 0 and 1 require no property that no other member holds, so a value holding neither's could be either"
+            ),
+            format!(
+                "{place}/open: {lowered}: member 1 admits properties it does not declare (`additionalProperties`), so no property names one member"
+            ),
+        ]
     );
 }

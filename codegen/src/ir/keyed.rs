@@ -1,0 +1,169 @@
+//! Unions of objects their members' required properties tell apart (no `discriminator`, no
+//! property with values of its own): a member is picked by which of its required properties,
+//! held by no other member, a value has. Each member's value holds only the properties it
+//! declares (none admits others through `additionalProperties`), so exactly one member can hold
+//! any of them; at most one member may have none of its own, and is what a value holding no
+//! other member's is. Anything less decidable stays `serde_json::Value` with a note saying why.
+
+use std::collections::{BTreeSet, HashMap};
+
+use openapiv3::{AdditionalProperties, ReferenceOr, Schema};
+
+use super::convert::plain_union_members;
+use super::{Builder, JsonKind, SchemaAt, TypeDef, UntaggedDef, UntaggedVariant};
+use crate::Error;
+use crate::error::Pointer;
+use crate::names::{self, Namespace};
+
+/// A union whose object members are told apart by the properties a value holds.
+pub(super) struct KeyedMembers<'a> {
+    /// The keyword the members stand under (`oneOf` or `anyOf`).
+    keyword: &'static str,
+    /// Each member, by index, with the properties (required by it, held by no other member)
+    /// whose presence picks it; empty for the one member that has none.
+    members: Vec<(usize, &'a ReferenceOr<Schema>, Vec<&'a str>)>,
+}
+
+/// Why a union is not told apart by its members' properties.
+pub(super) enum NotKeyed {
+    /// Not a union of two or more objects: another plan may fit it.
+    NotObjects,
+    /// A union of objects that no set of properties tells apart, and why (the note's reason).
+    Ambiguous(String),
+}
+
+impl<'a> Builder<'a> {
+    /// The members of a plain union of objects with the properties that pick each, if every
+    /// value of it names its member that way.
+    pub(super) fn keyed_members(
+        &mut self,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<KeyedMembers<'a>, NotKeyed> {
+        let (keyword, members) = plain_union_members(schema).ok_or(NotKeyed::NotObjects)?;
+        if members.len() < 2 {
+            return Err(NotKeyed::NotObjects);
+        }
+        let mut objects = Vec::with_capacity(members.len());
+        for member in members {
+            let nullable = self
+                .member_target(member, pointer)
+                .is_ok_and(|target| target.schema_data.nullable);
+            let object = self
+                .member_object(member, pointer)
+                .ok_or(NotKeyed::NotObjects)?;
+            if nullable {
+                return Err(NotKeyed::NotObjects);
+            }
+            objects.push(object);
+        }
+        // How many members hold each property name (declared or required).
+        let mut holders: HashMap<&str, usize> = HashMap::new();
+        let mut names_per_member = Vec::with_capacity(objects.len());
+        for (index, object) in objects.iter().enumerate() {
+            if let Some(additional) = object.additional
+                && !matches!(additional, AdditionalProperties::Any(false))
+            {
+                return Err(NotKeyed::Ambiguous(format!(
+                    "member {index} admits properties it does not declare (`additionalProperties`), so no property names one member"
+                )));
+            }
+            let names: BTreeSet<&str> = object
+                .properties
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .chain(object.required.iter().copied())
+                .collect();
+            for name in &names {
+                *holders.entry(name).or_default() += 1;
+            }
+            names_per_member.push(names);
+        }
+        let mut keyless: Option<usize> = None;
+        let mut keyed = Vec::with_capacity(members.len());
+        for (index, (member, object)) in members.iter().zip(&objects).enumerate() {
+            // Required properties in declaration order, then any only `required` lists.
+            let mut keys: Vec<&'a str> = object
+                .properties
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .filter(|name| object.required.contains(name))
+                .collect();
+            for name in &object.required {
+                if !keys.contains(name) {
+                    keys.push(name);
+                }
+            }
+            keys.retain(|name| holders.get(name) == Some(&1));
+            if keys.is_empty() {
+                if let Some(first) = keyless {
+                    return Err(NotKeyed::Ambiguous(format!(
+                        "members {first} and {index} require no property that no other member holds, so a value holding neither's could be either"
+                    )));
+                }
+                keyless = Some(index);
+            }
+            keyed.push((index, member, keys));
+        }
+        Ok(KeyedMembers {
+            keyword,
+            members: keyed,
+        })
+    }
+
+    /// Why a union of objects is not told apart by its members' properties; `None` when it is,
+    /// or when it is not a union of objects.
+    pub(super) fn why_not_keyed(
+        &mut self,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Option<String> {
+        match self.keyed_members(schema, pointer) {
+            Err(NotKeyed::Ambiguous(why)) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// A union picked by the properties a value holds: a variant per member, named after its
+    /// type (a `$ref`) or its first property of its own.
+    pub(super) fn define_keyed_union(
+        &mut self,
+        name: &str,
+        keyed: KeyedMembers<'a>,
+        doc: Option<String>,
+        pointer: &Pointer,
+    ) -> Result<(), Error> {
+        // Reserve the name first: a member may refer back to the union.
+        self.reserve(name);
+        let mut variant_names = Namespace::new();
+        let mut variants = Vec::with_capacity(keyed.members.len());
+        for (index, member, keys) in keyed.members {
+            let member_pointer = pointer.join(keyed.keyword).join(index);
+            let own = keys.first().copied().unwrap_or(JsonKind::Object.name());
+            let hint = format!("{name}{}", names::camel_ident(own, "V"));
+            let (ty, _) = self.type_of(SchemaAt::of(member), &hint, &member_pointer)?;
+            let wanted = match (member, &ty) {
+                (ReferenceOr::Reference { .. }, super::TypeRef::Named(type_name)) => {
+                    type_name.clone()
+                }
+                _ => own.to_owned(),
+            };
+            variants.push(UntaggedVariant {
+                rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
+                kind: JsonKind::Object,
+                ty,
+                boxed: false,
+                keys: Some(keys.into_iter().map(str::to_owned).collect()),
+            });
+        }
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::Untagged(UntaggedDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+            }),
+        );
+        Ok(())
+    }
+}
