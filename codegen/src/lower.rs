@@ -22,6 +22,7 @@ mod content;
 mod refs;
 mod salvage;
 mod spoiled;
+mod typed;
 
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]
@@ -808,7 +809,9 @@ impl Lowerer {
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);
         lower_const(object);
+        typed::typed_enum(object);
         lower_ref_siblings(object);
+        compose::type_beside_all_of(object);
         lower_exclusive_bounds(object);
         if let Some(examples) = object.remove("examples")
             && let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)

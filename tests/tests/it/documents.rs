@@ -733,3 +733,47 @@ async fn keyed_unions_decode_by_the_properties_only_one_member_holds() {
         ]
     );
 }
+
+/// Enum parameters written as some generators write them are their enums, not any JSON value
+/// (which no query encoding writes, so the parameter was left out): a `type` beside a `$ref`
+/// (3.1), an empty `enum` beside an `allOf`, an `enum` with no `type`. And a place is accounted
+/// for once: a parameter left out is not also said to be lowered to `serde_json::Value`.
+#[test]
+fn enum_parameters_as_generators_write_them_are_sendable_and_noted_once() {
+    let spec = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /v1/calls:
+    get:
+      operationId: list_calls
+      parameters:
+        - {name: state, in: query, schema: {type: string, $ref: "#/components/schemas/State"}}
+        - {name: status, in: query, schema: {type: string, enum: [], allOf: [{$ref: "#/components/schemas/State"}]}}
+        - {name: by, in: query, schema: {enum: [auto_pause, rules]}}
+        - {name: page, in: query, schema: {enum: [1, 2]}}
+        - {name: odd, in: query, schema: {not: {type: string}}}
+      responses:
+        "204": {description: done}
+components:
+  schemas:
+    State: {type: string, enum: [completed, partial]}
+"##;
+    let output = generate(spec, "").unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1v1~1calls/get/parameters/4/schema: parameter `odd` is left out: a query parameter whose value has no `Form` encoding (an object or array inside an array or object, which only `deepObject` writes; any JSON value; a tagged union)"
+        ]
+    );
+    let operations = &output.files["operations.rs"];
+    for setter in [
+        "pub fn state(mut self, value: impl Into<State>)",
+        "pub fn status(mut self, value: impl Into<State>)",
+        "pub fn by(mut self, value: impl Into<GetCallsBy>)",
+        "pub fn page(mut self, value: impl Into<GetCallsPage>)",
+    ] {
+        assert!(operations.contains(setter), "{setter}:\n{operations}");
+    }
+}
