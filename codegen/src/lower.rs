@@ -18,7 +18,7 @@ use crate::error::Pointer;
 use crate::{Error, Note};
 
 mod compose;
-mod content;
+pub(crate) mod content;
 mod refs;
 mod salvage;
 mod spoiled;
@@ -38,6 +38,7 @@ pub struct Lowered {
 /// Schema keywords the 3.0 model keeps.
 const KEPT_KEYWORDS: &[&str] = &[
     "$ref",
+    content::MEDIA_TYPE_EXTENSION,
     "title",
     "multipleOf",
     "maximum",
@@ -1057,7 +1058,7 @@ fn subschemas(object: &mut Map<String, Value>) -> Vec<&mut Value> {
 /// `x-` extensions (code samples, stability markers) feed nothing the emitters use, and
 /// decoding them into the 3.0 model is a good part of its cost.
 fn strip_extensions(object: &mut Map<String, Value>) {
-    object.retain(|key, _| !key.starts_with("x-"));
+    object.retain(|key, _| !key.starts_with("x-") || key == content::MEDIA_TYPE_EXTENSION);
 }
 
 /// The examples of a media type, parameter or header: any size, and unused by the emitters.

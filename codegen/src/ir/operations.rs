@@ -476,6 +476,15 @@ impl<'a> Builder<'a> {
                 }
                 // `format: binary` properties are files (the struct types them as strings).
                 let mut files = Vec::new();
+                // The document's `encoding` names a part's media type; else a 3.1
+                // `contentMediaType` on the file (or on a list's items) does.
+                let mut content_types: Vec<(String, String)> = media
+                    .encoding
+                    .iter()
+                    .filter_map(|(name, encoding)| {
+                        Some((name.clone(), encoding.content_type.clone()?))
+                    })
+                    .collect();
                 if let Some(schema) = &media.schema
                     && let Some(parts) = self.object_of(SchemaAt::of(schema), &schema_pointer)?
                 {
@@ -488,15 +497,14 @@ impl<'a> Builder<'a> {
                         {
                             files.push((*name).clone());
                         }
+                        if !content_types.iter().any(|(named, _)| named == *name)
+                            && let Some(media_type) =
+                                self.file_media_type(property, &property_pointer)
+                        {
+                            content_types.push(((*name).clone(), media_type));
+                        }
                     }
                 }
-                let content_types = media
-                    .encoding
-                    .iter()
-                    .filter_map(|(name, encoding)| {
-                        Some((name.clone(), encoding.content_type.clone()?))
-                    })
-                    .collect();
                 BodyKind::Multipart {
                     ty,
                     files,
@@ -807,6 +815,26 @@ pub(super) type Found<'a> = (
     &'a Vec<ReferenceOr<Parameter>>,
     Pointer,
 );
+
+impl<'a> Builder<'a> {
+    /// The media type a 3.1 `contentMediaType` gives a file property (raw bytes), or the items
+    /// of a list of files, as the lowering kept it.
+    fn file_media_type(&self, property: &'a Schema, pointer: &Pointer) -> Option<String> {
+        let file = match &property.schema_kind {
+            SchemaKind::Type(Type::Array(array)) => {
+                let items = array.items.as_ref()?;
+                self.resolve(SchemaAt::of_boxed(items), pointer).ok()?
+            }
+            _ => property,
+        };
+        let media_type = file
+            .schema_data
+            .extensions
+            .get(crate::lower::content::MEDIA_TYPE_EXTENSION)?
+            .as_str()?;
+        Some(media_type.to_owned())
+    }
+}
 
 #[cfg(test)]
 #[cfg(test)]

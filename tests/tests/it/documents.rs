@@ -395,7 +395,8 @@ fn heads(part: &Part) -> (&str, &str) {
 }
 
 /// Non-UTF-8 bytes sent as files arrive byte for byte: a file part with its name and the media
-/// type the `encoding` gives, a list of files as a part per item, an optional multipart body,
+/// type the `encoding` gives (else the 3.1 `contentMediaType`, for a file or a list's items;
+/// a file's own media type wins over both), a list of files as a part per item, an optional multipart body,
 /// a `oneOf` multipart body, an octet-stream body; octet-stream responses are bytes too.
 #[tokio::test]
 async fn uploads_send_bytes_byte_for_byte() {
@@ -438,10 +439,15 @@ async fn uploads_send_bytes_byte_for_byte() {
         .build()
         .unwrap_or_else(|error| panic!("{error}"));
 
-    let upload =
-        Upload::new("scan", Binary::new(pdf.clone()).with_file_name("scan.pdf")).pages(vec![
+    let upload = Upload::new("scan", Binary::new(pdf.clone()).with_file_name("scan.pdf"))
+        .pages(vec![
             Binary::new(page_one.clone()),
             Binary::new(page_two.clone()).with_content_type("image/jpeg"),
+        ])
+        .thumbnail(Binary::new(page_one.clone()))
+        .scans(vec![
+            Binary::new(pdf.clone()),
+            Binary::new(page_two.clone()).with_content_type("application/x-own"),
         ]);
     let stored = client
         .post_files(&upload)
@@ -504,16 +510,39 @@ async fn uploads_send_bytes_byte_for_byte() {
                 "form-data; name=\"pages\"; filename=\"pages\"",
                 "image/jpeg"
             ),
+            (
+                "form-data; name=\"thumbnail\"; filename=\"thumbnail\"",
+                "image/png"
+            ),
+            (
+                "form-data; name=\"scans\"; filename=\"scans\"",
+                "application/pdf"
+            ),
+            (
+                "form-data; name=\"scans\"; filename=\"scans\"",
+                "application/x-own"
+            ),
         ]
     );
     let contents: Vec<&[u8]> = files.iter().map(|part| part.content.as_slice()).collect();
-    assert_eq!(contents, [b"scan".as_slice(), &pdf, &page_one, &page_two]);
+    assert_eq!(
+        contents,
+        [
+            b"scan".as_slice(),
+            &pdf,
+            &page_one,
+            &page_two,
+            &page_one,
+            &pdf,
+            &page_two
+        ]
+    );
 
     let avatar = multipart_parts(&content_type(1), &requests[1].body);
     assert_eq!(avatar.len(), 1);
     assert_eq!(
-        heads(&avatar[0]).0,
-        "form-data; name=\"image\"; filename=\"image\""
+        heads(&avatar[0]),
+        ("form-data; name=\"image\"; filename=\"image\"", "image/png")
     );
     assert_eq!(avatar[0].content, [0xff, 0xd8]);
     // No body at all when the optional one is not given.
