@@ -434,31 +434,50 @@ impl<'a> Builder<'a> {
                         reason: "a form-encoded body whose schema is not an object".into(),
                     });
                 }
-                // The runtime sends a form as flat `key=value` pairs: an object or array value
-                // has no form there, and every call setting it would fail.
-                let values: Vec<(String, &TypeRef)> = match &ty {
-                    TypeRef::Map(value) => vec![("values".to_owned(), value)],
+                // The runtime sends a form as `key=value` pairs, an array as its key once per
+                // item (`form`, exploded), and an object (or an object or array inside an
+                // array) as its JSON text, as OpenAPI's default `contentType` for an object
+                // says. A property whose `encoding` names a `style` or `explode` asks for
+                // another form, which only flat values have; bytes have no text at all.
+                let values: Vec<(String, Option<&str>, &TypeRef)> = match &ty {
+                    TypeRef::Map(value) => vec![("values".to_owned(), None, value)],
                     TypeRef::Named(name) => match self.types.get(name) {
                         Some(TypeDef::Struct(def)) => def
                             .fields
                             .iter()
-                            .map(|field| (format!("property `{}`", field.wire_name), &field.ty))
+                            .map(|field| {
+                                let what = format!("property `{}`", field.wire_name);
+                                (what, Some(field.wire_name.as_str()), &field.ty)
+                            })
                             .collect(),
                         _ => Vec::new(),
                     },
                     _ => Vec::new(),
                 };
-                // An array of scalars is its key once per item (`form`, exploded).
                 let flat = |ty: &TypeRef| match ty {
                     TypeRef::Vec(item) => self.is_scalar(item),
                     scalar => self.is_scalar(scalar),
                 };
-                if let Some((what, _)) = values.iter().find(|(_, ty)| !flat(ty)) {
+                let styled = |wire_name: Option<&str>| {
+                    let encodings = media.encoding.iter();
+                    encodings
+                        .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
+                        .any(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                };
+                let bytes = |ty: &TypeRef| match ty {
+                    TypeRef::Vec(item) | TypeRef::Option(item) => **item == TypeRef::Bytes,
+                    ty => *ty == TypeRef::Bytes,
+                };
+                let unsendable = values
+                    .iter()
+                    .find(|(_, wire_name, ty)| bytes(ty) || (!flat(ty) && styled(*wire_name)));
+                if let Some((what, ..)) = unsendable {
                     return Err(Error::Unsupported {
                         pointer: schema_pointer.to_string(),
                         reason: format!(
-                            "a form-encoded body whose {what} is not a string, number, boolean, \
-                             enum or array of those (an object has no flat form)"
+                            "a form-encoded body whose {what} is bytes, or is neither a string, \
+                             number, boolean, enum nor array of those and its `encoding` asks for \
+                             a `style` (which only flat values have)"
                         ),
                     });
                 }
