@@ -167,3 +167,117 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Input;
+    use crate::ir::{Api, TypeDef, TypeRef};
+
+    /// The IR and notes of a document whose one component `U` is `union` (YAML flow syntax),
+    /// beside components `A` (requires `a`, holds `shared`) and `B` (requires `b`).
+    fn built(union: &str) -> (Api, Vec<String>) {
+        let spec = format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    \
+             A: {{type: object, required: [a], properties: {{a: {{type: string}}, shared: {{type: string}}}}}}\n    \
+             B: {{type: object, required: [b, shared], properties: {{b: {{type: integer}}, shared: {{type: string}}}}}}\n    \
+             U: {union}\n"
+        );
+        let input = Input {
+            spec_path: "t.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        (api, notes.iter().map(ToString::to_string).collect())
+    }
+
+    /// `U`'s variants as `name(keys)`, or what `U` is when it is not a keyed union.
+    fn keyed(union: &str) -> String {
+        let (api, notes) = built(union);
+        match api.types.get("U") {
+            Some(TypeDef::Untagged(def)) => def
+                .variants
+                .iter()
+                .map(|v| match &v.keys {
+                    Some(keys) => format!("{}({})", v.rust_name, keys.join(",")),
+                    None => format!("{}:{}", v.rust_name, v.kind.name()),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            Some(TypeDef::Alias(alias)) if alias.ty == TypeRef::Json => {
+                format!("Value: {}", notes.join("; "))
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn members_are_picked_by_the_required_properties_only_they_hold() {
+        let refs = "{oneOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}]}";
+        assert_eq!(keyed(refs), "A(a) B(b)");
+        // A property only `required` names counts; one two members hold does not.
+        assert_eq!(
+            keyed(
+                "{anyOf: [{type: object, required: [x, y, z], properties: {y: {type: string}, x: {type: string}}}, {type: object, required: [w], properties: {w: {type: string}, z: {type: string}}}]}"
+            ),
+            "Y(y,x) W(w)"
+        );
+        // One member holding nothing of its own is what a value without the others' is.
+        assert_eq!(
+            keyed(
+                "{anyOf: [{type: object, required: [from], properties: {from: {type: string}}}, {type: object, required: [from, until], properties: {from: {type: string}, until: {type: string}}, additionalProperties: false}]}"
+            ),
+            "Object() Until(until)"
+        );
+        // An inherited member (an allOf) and an inline one.
+        assert_eq!(
+            keyed(
+                "{oneOf: [{allOf: [{$ref: '#/components/schemas/A'}, {type: object, required: [c], properties: {c: {type: string}}}]}, {$ref: '#/components/schemas/B'}]}"
+            ),
+            "A(a,c) B(b)"
+        );
+    }
+
+    #[test]
+    fn unions_no_property_tells_apart_stay_values_with_the_reason() {
+        let lowered =
+            "#/components/schemas/U: a union of several schemas is lowered to serde_json::Value";
+        assert_eq!(
+            keyed(
+                "{oneOf: [{type: object, properties: {a: {type: string}}}, {type: object, properties: {b: {type: string}}}]}"
+            ),
+            format!(
+                "Value: {lowered}: members 0 and 1 require no property that no other member holds, so a value holding neither's could be either"
+            )
+        );
+        for open in ["true", "{type: string}"] {
+            assert_eq!(
+                keyed(&format!(
+                    "{{oneOf: [{{$ref: '#/components/schemas/A'}}, {{type: object, required: [c], properties: {{c: {{type: string}}}}, additionalProperties: {open}}}]}}"
+                )),
+                format!(
+                    "Value: {lowered}: member 1 admits properties it does not declare (`additionalProperties`), so no property names one member"
+                )
+            );
+        }
+        // A member that may be null, or is not an object, is not told apart this way.
+        assert_eq!(
+            keyed(
+                "{oneOf: [{$ref: '#/components/schemas/A'}, {type: [object, 'null'], required: [c], properties: {c: {type: string}}}]}"
+            ),
+            format!(
+                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
+            )
+        );
+        assert_eq!(
+            keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: string}]}"),
+            "String:String A:Object"
+        );
+        assert_eq!(
+            keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: object}]}"),
+            format!(
+                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
+            )
+        );
+    }
+}
