@@ -178,6 +178,10 @@ impl<'a> Builder<'a> {
             self.define_int_enum(name, values, doc);
             return Ok(true);
         }
+        if let Some(values) = self.open_string_union(schema, pointer) {
+            self.define_enum(name, values, doc);
+            return Ok(true);
+        }
         if let Some(inferred) = self.inferred_tags(schema, pointer) {
             self.define_inferred_union(name, inferred, doc, pointer)?;
             return Ok(true);
@@ -440,7 +444,8 @@ impl<'a> Builder<'a> {
             SchemaKind::Any(_) if object_parts(schema).is_some() => JsonKind::Object,
             SchemaKind::Any(_) if string_enum(schema).is_some() => JsonKind::String,
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if const_union(schema).is_some() =>
+                if const_union(schema).is_some()
+                    || self.open_string_union(schema, pointer).is_some() =>
             {
                 JsonKind::String
             }
@@ -727,6 +732,11 @@ impl<'a> Builder<'a> {
             },
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
                 if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() =>
+            {
+                self.define_inline(hint, schema, pointer)?
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.open_string_union(schema, pointer).is_some() =>
             {
                 self.define_inline(hint, schema, pointer)?
             }

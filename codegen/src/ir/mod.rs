@@ -29,6 +29,7 @@ mod infer;
 mod keyed;
 mod merge;
 mod naming;
+mod open_strings;
 mod operations;
 mod parameters;
 mod prune;

@@ -631,12 +631,12 @@ async fn request_and_response_twins_keep_each_side_exact() {
 
 /// Unions of objects told apart by the required properties only one member holds: each member
 /// decodes by those alone, a value holding two members' or none is refused, and what was read
-/// is written back as it came. Unions no property tells apart stay any JSON value, with a note
-/// naming the place and why.
+/// is written back as it came; a string enum beside a free string is an open enum. Unions no
+/// property tells apart stay any JSON value, with a note naming the place and why.
 #[tokio::test]
 async fn keyed_unions_decode_by_the_properties_only_one_member_holds() {
     use baseten_tests::snapshots::keyed::Client;
-    use baseten_tests::snapshots::keyed::models::{Target, TargetsWindow};
+    use baseten_tests::snapshots::keyed::models::{Target, TargetsModel, TargetsWindow};
     use serde_json::json;
     use wiremock::matchers::method;
     use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -649,6 +649,7 @@ async fn keyed_unions_decode_by_the_properties_only_one_member_holds() {
             {"name": "b"},
         ],
         "window": {"from": "x"},
+        "model": "gpt-4o-mini",
         "ambiguous": {"a": "1"},
         "open": {"x": "1", "y": "2"},
     });
@@ -692,6 +693,11 @@ async fn keyed_unions_decode_by_the_properties_only_one_member_holds() {
     let until: TargetsWindow = serde_json::from_value(json!({"from": "x", "until": "y"}))
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(matches!(until, TargetsWindow::Until(window) if window.until == "y"));
+    // A listed name is its variant; any other string is kept.
+    assert_eq!(got.model, Some(TargetsModel::Gpt4oMini));
+    let other: TargetsModel =
+        serde_json::from_value(json!("o9")).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(other, TargetsModel::Unknown("o9".to_owned()));
     assert_eq!(got.ambiguous, Some(body["ambiguous"].clone()));
     assert_eq!(got.open, Some(body["open"].clone()));
     client

@@ -131,6 +131,7 @@ rt::mock_setters!(
     [
         targets: into Vec<Target> = "targets",
         window: into TargetsWindow = "window",
+        model: into TargetsModel = "model",
         ambiguous: into ::serde_json::Value = "ambiguous",
         open: into ::serde_json::Value = "open",
     ]

@@ -155,6 +155,8 @@ pub struct Targets {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<TargetsWindow>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<TargetsModel>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ambiguous: Option<::serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub open: Option<::serde_json::Value>,
@@ -166,6 +168,7 @@ rt::struct_deserialize!(
     [
         targets = required("targets"),
         window = optional("window"),
+        model = optional("model"),
         ambiguous = optional("ambiguous"),
         open = optional("open"),
     ]
@@ -178,6 +181,7 @@ impl Targets {
         Self {
             targets: targets.into(),
             window: None,
+            model: None,
             ambiguous: None,
             open: None,
         }
@@ -187,6 +191,13 @@ impl Targets {
     #[must_use]
     pub fn window(mut self, value: impl Into<TargetsWindow>) -> Self {
         self.window = Some(value.into());
+        self
+    }
+
+    /// Sets `model`.
+    #[must_use]
+    pub fn model(mut self, value: impl Into<TargetsModel>) -> Self {
+        self.model = Some(value.into());
         self
     }
 
@@ -204,6 +215,30 @@ impl Targets {
         self
     }
 }
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TargetsModel {
+    /// `gpt-4o`
+    Gpt4o,
+    /// `gpt-4o-mini`
+    Gpt4oMini,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "targets")]
+rt::open_enum_impls!(
+    TargetsModel,
+    Unknown,
+    [
+        Gpt4o = "gpt-4o",
+        Gpt4oMini = "gpt-4o-mini",
+    ]
+);
 
 /// One of several objects, told apart by the properties only one of them holds: the
 /// variant is the member the value is; a value holding two members' or none is refused.
