@@ -174,12 +174,13 @@ mod tests {
     use crate::ir::{Api, TypeDef, TypeRef};
 
     /// The IR and notes of a document whose one component `U` is `union` (YAML flow syntax),
-    /// beside components `A` (requires `a`, holds `shared`) and `B` (requires `b`).
+    /// beside components `A` (requires `name`, holds `shared`) and `B` (requires `id` and
+    /// `shared`).
     fn built(union: &str) -> (Api, Vec<String>) {
         let spec = format!(
             "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    \
-             A: {{type: object, required: [a], properties: {{a: {{type: string}}, shared: {{type: string}}}}}}\n    \
-             B: {{type: object, required: [b, shared], properties: {{b: {{type: integer}}, shared: {{type: string}}}}}}\n    \
+             A: {{type: object, required: [name], properties: {{name: {{type: string}}, shared: {{type: string}}}}}}\n    \
+             B: {{type: object, required: [id, shared], properties: {{id: {{type: integer}}, shared: {{type: string}}}}}}\n    \
              U: {union}\n"
         );
         let input = Input {
@@ -214,7 +215,14 @@ mod tests {
     #[test]
     fn members_are_picked_by_the_required_properties_only_they_hold() {
         let refs = "{oneOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}]}";
-        assert_eq!(keyed(refs), "A(a) B(b)");
+        // A `$ref` member's variant is named after its type, an inline one after its key.
+        assert_eq!(keyed(refs), "A(name) B(id)");
+        assert_eq!(
+            keyed(
+                "{oneOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}, {type: object, required: [url], properties: {url: {type: string}}}]}"
+            ),
+            "A(name) B(id) Url(url)"
+        );
         // A property only `required` names counts; one two members hold does not.
         assert_eq!(
             keyed(
@@ -234,7 +242,7 @@ mod tests {
             keyed(
                 "{oneOf: [{allOf: [{$ref: '#/components/schemas/A'}, {type: object, required: [c], properties: {c: {type: string}}}]}, {$ref: '#/components/schemas/B'}]}"
             ),
-            "A(a,c) B(b)"
+            "Name(name,c) B(id)"
         );
     }
 

@@ -57,6 +57,7 @@ mod tests {
             (json!(["a", "b"]), "string"),
             (json!([true]), "boolean"),
             (json!([1, 2]), "integer"),
+            (json!([-1, u64::MAX]), "integer"),
             (json!([1, 2.5]), "number"),
             (json!([2.5, 1]), "number"),
         ] {
