@@ -519,18 +519,15 @@ mod tests {
                 bytes: b"name=a%20b%26c&count=2".to_vec(),
             })
         );
-        let nested = Body::form(
-            "application/x-www-form-urlencoded",
-            &serde_json::json!({"a": {"b": 1}}),
-        );
-        match nested {
+        let not_an_object = Body::form("application/x-www-form-urlencoded", &[1, 2]);
+        match not_an_object {
             Err(Error::InvalidRequest(message)) => {
                 assert!(
                     message.starts_with("request body cannot be form-encoded: "),
                     "{message}"
                 );
             }
-            other => panic!("nested form gave {other:?}"),
+            other => panic!("a list as a form gave {other:?}"),
         }
         assert_eq!(
             Body::text("text/plain", "hé"),
