@@ -117,7 +117,7 @@ pub enum Error {
 }
 
 /// Something lowered with a loss or left out, reported rather than dropped silently.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Note {
     /// Where in the document.
     pub pointer: String,
@@ -128,6 +128,32 @@ pub struct Note {
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.pointer, self.message)
+    }
+}
+
+/// What marks a note saying something was left out (every stage writes them this way).
+const LEFT_OUT: &str = " is left out: ";
+
+impl Note {
+    /// Whether the note says something was left out.
+    fn leaves_out(&self) -> bool {
+        self.message.contains(LEFT_OUT)
+    }
+
+    /// One account per place: a note said again at its pointer (a schema reached twice, as a
+    /// component then inline) is dropped, and where something is left out, what an earlier
+    /// stage said of how it was typed (lowered to `serde_json::Value`, say) no longer applies
+    /// and is dropped too. Order is kept otherwise.
+    pub(crate) fn dedupe(notes: &mut Vec<Note>) {
+        let left_out: std::collections::HashSet<String> = notes
+            .iter()
+            .filter(|note| note.leaves_out())
+            .map(|note| note.pointer.clone())
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        notes.retain(|note| {
+            (note.leaves_out() || !left_out.contains(&note.pointer)) && seen.insert(note.clone())
+        });
     }
 }
 
@@ -196,5 +222,45 @@ impl fmt::Display for Pointer {
 impl From<&Pointer> for String {
     fn from(pointer: &Pointer) -> String {
         pointer.0.clone()
+    }
+}
+
+#[cfg(test)]
+mod note_tests {
+    use super::Note;
+
+    fn note(pointer: &str, message: &str) -> Note {
+        Note {
+            pointer: pointer.to_owned(),
+            message: message.to_owned(),
+        }
+    }
+
+    #[test]
+    fn each_place_is_accounted_for_once() {
+        let lowered =
+            "a schema whose keywords do not fit its `type` is lowered to serde_json::Value";
+        let left_out = "parameter `q` is left out: no encoding";
+        let mut notes = vec![
+            note("#/a", lowered),
+            note("#/b", lowered),
+            note("#/a", left_out),
+            note("#/b", lowered),
+            note("#/c", "one"),
+            note("#/c", "two"),
+            note("#/a", left_out),
+            note("#/d", "is left out"),
+        ];
+        Note::dedupe(&mut notes);
+        assert_eq!(
+            notes,
+            [
+                note("#/b", lowered),
+                note("#/a", left_out),
+                note("#/c", "one"),
+                note("#/c", "two"),
+                note("#/d", "is left out"),
+            ]
+        );
     }
 }

@@ -112,9 +112,7 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
         .collect();
     notes.append(&mut selected_notes);
     let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
-    // A schema reached twice (as a component, then inline) is noted once.
-    let mut seen = std::collections::BTreeSet::new();
-    notes.retain(|note| seen.insert(note.clone()));
+    Note::dedupe(&mut notes);
     Ok((api, notes))
 }
 

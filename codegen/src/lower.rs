@@ -18,10 +18,11 @@ use crate::error::Pointer;
 use crate::{Error, Note};
 
 mod compose;
-mod content;
+pub(crate) mod content;
 mod refs;
 mod salvage;
 mod spoiled;
+mod typed;
 
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]
@@ -37,6 +38,7 @@ pub struct Lowered {
 /// Schema keywords the 3.0 model keeps.
 const KEPT_KEYWORDS: &[&str] = &[
     "$ref",
+    content::MEDIA_TYPE_EXTENSION,
     "title",
     "multipleOf",
     "maximum",
@@ -808,7 +810,9 @@ impl Lowerer {
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);
         lower_const(object);
+        typed::typed_enum(object);
         lower_ref_siblings(object);
+        compose::type_beside_all_of(object);
         lower_exclusive_bounds(object);
         if let Some(examples) = object.remove("examples")
             && let (false, Value::Array(mut examples)) = (object.contains_key("example"), examples)
@@ -1054,7 +1058,7 @@ fn subschemas(object: &mut Map<String, Value>) -> Vec<&mut Value> {
 /// `x-` extensions (code samples, stability markers) feed nothing the emitters use, and
 /// decoding them into the 3.0 model is a good part of its cost.
 fn strip_extensions(object: &mut Map<String, Value>) {
-    object.retain(|key, _| !key.starts_with("x-"));
+    object.retain(|key, _| !key.starts_with("x-") || key == content::MEDIA_TYPE_EXTENSION);
 }
 
 /// The examples of a media type, parameter or header: any size, and unused by the emitters.

@@ -22,6 +22,7 @@ macro_rules! snapshot {
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(consumers);
 snapshot!(index_mapped);
+snapshot!(keyed);
 snapshot!(inheritance);
 snapshot!(media);
 snapshot!(names);

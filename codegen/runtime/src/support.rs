@@ -60,12 +60,13 @@ impl Body {
         })
     }
 
-    /// `value` form-encoded (`application/x-www-form-urlencoded`): a flat object of scalars.
+    /// `value` form-encoded (`application/x-www-form-urlencoded`): an object, each property a
+    /// pair; an array its key once per item; an object (property or item) its JSON text, as
+    /// OpenAPI's default `contentType` for an object (`application/json`) says.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidRequest`] if `value` is not a flat object (nested objects and arrays
-    /// have no form encoding).
+    /// [`Error::InvalidRequest`] if `value` is not an object.
     pub fn form<T: serde::Serialize + ?Sized>(
         content_type: &'static str,
         value: &T,
@@ -107,16 +108,16 @@ impl Body {
     }
 }
 
-/// A form of scalars and arrays of scalars, an array as its key repeated (`a=1&a=2`); `null`
-/// and an absent value send nothing.
+/// A form of any object: an array as its key repeated (`a=1&a=2`), an object or an array
+/// inside an array as its JSON text (`a={"b":1}`); `null` and an absent value send nothing.
 #[cfg(feature = "client")]
 fn form_with_arrays<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, String> {
     use serde_json::Value;
-    let scalar = |key: &str, value: Value| match value {
-        Value::String(text) => Ok(text),
-        Value::Number(number) => Ok(number.to_string()),
-        Value::Bool(flag) => Ok(flag.to_string()),
-        _ => Err(format!("`{key}` is not a scalar or an array of scalars")),
+    let text = |value: Value| match value {
+        Value::String(text) => text,
+        Value::Number(number) => number.to_string(),
+        Value::Bool(flag) => flag.to_string(),
+        nested => nested.to_string(),
     };
     let Value::Object(fields) = serde_json::to_value(value).map_err(|e| e.to_string())? else {
         return Err("the value is not an object".to_owned());
@@ -126,15 +127,11 @@ fn form_with_arrays<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, S
         match value {
             Value::Null => {}
             Value::Array(items) => {
-                for item in items {
-                    let text = scalar(&key, item)?;
-                    pairs.push((key.clone(), text));
+                for item in items.into_iter().filter(|item| !item.is_null()) {
+                    pairs.push((key.clone(), text(item)));
                 }
             }
-            other => {
-                let text = scalar(&key, other)?;
-                pairs.push((key, text));
-            }
+            other => pairs.push((key, text(other))),
         }
     }
     serde_urlencoded::to_string(&pairs).map_err(|e| e.to_string())
@@ -400,10 +397,10 @@ pub mod __private {
 mod tests {
     #[cfg(feature = "client")]
     #[test]
-    fn forms_send_arrays_as_repeated_keys_and_refuse_objects() {
+    fn forms_send_arrays_as_repeated_keys_and_objects_as_json() {
         let body = super::Body::form(
             "application/x-www-form-urlencoded",
-            &serde_json::json!({"a": ["x y", 2, true], "b": null, "c": 1.5}),
+            &serde_json::json!({"a": ["x y", 2, null, true, {"k": [1]}], "b": null, "c": 1.5, "d": {"e": "f g"}, "h": [[1]]}),
         );
         let bytes = body.map(|body| body.bytes).unwrap_or_default();
         let mut pairs: Vec<&str> = std::str::from_utf8(&bytes)
@@ -411,12 +408,19 @@ mod tests {
             .split('&')
             .collect();
         pairs.sort_unstable();
-        assert_eq!(pairs, ["a=2", "a=true", "a=x%20y", "c=1.5"]);
-        for nested in [
-            serde_json::json!({"a": {"b": 1}}),
-            serde_json::json!({"a": [[1]]}),
-            serde_json::json!([1, 2]),
-        ] {
+        assert_eq!(
+            pairs,
+            [
+                "a=%7B%22k%22%3A%5B1%5D%7D",
+                "a=2",
+                "a=true",
+                "a=x%20y",
+                "c=1.5",
+                "d=%7B%22e%22%3A%22f%20g%22%7D",
+                "h=%5B1%5D"
+            ]
+        );
+        for nested in [serde_json::json!([1, 2]), serde_json::json!("a")] {
             let refused = super::Body::form("application/x-www-form-urlencoded", &nested);
             assert!(
                 matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("cannot be form-encoded")),
@@ -515,18 +519,15 @@ mod tests {
                 bytes: b"name=a%20b%26c&count=2".to_vec(),
             })
         );
-        let nested = Body::form(
-            "application/x-www-form-urlencoded",
-            &serde_json::json!({"a": {"b": 1}}),
-        );
-        match nested {
+        let not_an_object = Body::form("application/x-www-form-urlencoded", &[1, 2]);
+        match not_an_object {
             Err(Error::InvalidRequest(message)) => {
                 assert!(
                     message.starts_with("request body cannot be form-encoded: "),
                     "{message}"
                 );
             }
-            other => panic!("nested form gave {other:?}"),
+            other => panic!("a list as a form gave {other:?}"),
         }
         assert_eq!(
             Body::text("text/plain", "hé"),

@@ -1,6 +1,7 @@
 //! Serde for the generated tagged unions (a discriminated `oneOf`): a value is read whole, its
 //! tag property picks the variant, and a variant is written as its payload with the tag added.
-//! Kept here so that each generated union is a `match` over its tags and nothing more.
+//! A union of objects with no tag is read whole too, and the properties only one member holds
+//! pick it. Kept here so that each generated union is a `match` over its tags and nothing more.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -27,6 +28,46 @@ impl TaggedValue {
         serde_json::from_value(self.0).map_err(E::custom)
     }
 
+    /// Which member of a union of objects the value is, by the properties it holds: `keys`
+    /// lists, per member, the properties only that member holds; the one member with none is
+    /// picked when the value holds no other member's. An error when the value is not an object,
+    /// holds properties of two members, or of none with no member left to pick.
+    pub fn member_by_keys(&self, keys: &[&[&str]]) -> Result<usize, String> {
+        let serde_json::Value::Object(object) = &self.0 else {
+            return Err(format!(
+                "expected a JSON object, found {}",
+                kind_name(&self.0)
+            ));
+        };
+        let mut picked: Option<(usize, &str)> = None;
+        for (member, member_keys) in keys.iter().enumerate() {
+            let Some(key) = member_keys.iter().find(|key| object.contains_key(**key)) else {
+                continue;
+            };
+            if let Some((_, first)) = picked {
+                return Err(format!(
+                    "the object holds both `{first}` and `{key}`, which belong to different members"
+                ));
+            }
+            picked = Some((member, key));
+        }
+        if let Some((member, _)) = picked {
+            return Ok(member);
+        }
+        keys.iter()
+            .position(|member_keys| member_keys.is_empty())
+            .ok_or_else(|| {
+                let all: Vec<String> = keys
+                    .iter()
+                    .flat_map(|k| k.iter().map(|key| format!("`{key}`")))
+                    .collect();
+                format!(
+                    "the object holds none of {}, so no member fits it",
+                    all.join(", ")
+                )
+            })
+    }
+
     /// The value itself, for the fallback variant.
     pub fn into_value(self) -> serde_json::Value {
         self.0
@@ -36,6 +77,18 @@ impl TaggedValue {
 /// The string at `property` of `value`, if `value` is an object that has one.
 pub fn tag_of<'v>(value: &'v serde_json::Value, property: &str) -> Option<&'v str> {
     value.get(property).and_then(serde_json::Value::as_str)
+}
+
+/// What kind of JSON value `value` is, for an error message.
+fn kind_name(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
 }
 
 /// Writes `payload` with `property` set to `tag` (unless the payload carries the property
@@ -80,6 +133,50 @@ mod tests {
         // Not an object: written as it is.
         let written = serialize(serde_json::value::Serializer, "kind", "a", &3);
         assert_eq!(written.unwrap(), json!(3));
+    }
+
+    fn pick(value: serde_json::Value, keys: &[&[&str]]) -> Result<usize, String> {
+        let value: TaggedValue = serde_json::from_value(value).unwrap();
+        value.member_by_keys(keys)
+    }
+
+    #[test]
+    fn a_member_is_picked_by_the_properties_only_it_holds() {
+        let keys: &[&[&str]] = &[&["radius"], &["side", "corner"], &[]];
+        assert_eq!(pick(json!({"radius": 1}), keys), Ok(0));
+        assert_eq!(pick(json!({"corner": 1, "x": 2}), keys), Ok(1));
+        assert_eq!(pick(json!({"side": 1}), keys), Ok(1));
+        // None of any member's own: the member that has none.
+        assert_eq!(pick(json!({"x": 1}), keys), Ok(2));
+        assert_eq!(pick(json!({}), keys), Ok(2));
+        assert_eq!(
+            pick(json!({"radius": 1, "side": 2}), keys),
+            Err(
+                "the object holds both `radius` and `side`, which belong to different members"
+                    .into()
+            )
+        );
+        assert_eq!(
+            pick(json!([1]), keys),
+            Err("expected a JSON object, found an array".into())
+        );
+        let all_keyed: &[&[&str]] = &[&["radius"], &["side"]];
+        assert_eq!(
+            pick(json!({"x": 1}), all_keyed),
+            Err("the object holds none of `radius`, `side`, so no member fits it".into())
+        );
+        assert_eq!(pick(json!({"side": 1}), all_keyed), Ok(1));
+        for (value, kind) in [
+            (json!(null), "null"),
+            (json!(true), "a boolean"),
+            (json!(1), "a number"),
+            (json!("s"), "a string"),
+        ] {
+            assert_eq!(
+                pick(value, all_keyed),
+                Err(format!("expected a JSON object, found {kind}"))
+            );
+        }
     }
 
     #[test]

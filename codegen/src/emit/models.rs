@@ -404,6 +404,9 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
 /// An untagged union: serde tries the variants in order, and as each takes a JSON kind of its
 /// own (an integer before a number), the first that fits is the member the value is.
 fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
+    if def.variants.iter().any(|variant| variant.keys.is_some()) {
+        return emit_keyed(def, impls);
+    }
     let name = ident(&def.name);
     let SerdeDerives { always, mock } = serde_derives([
         (impls.serialize, quote!(serde::Serialize)),
@@ -438,6 +441,72 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
         #[non_exhaustive]
         pub enum #name {
             #(#variants)*
+        }
+    }
+}
+
+/// A union of objects picked by the properties a value holds (`ir::keyed`): read whole, the
+/// runtime names the member (or refuses the value), which alone decodes it; written as the
+/// payload itself.
+fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
+    let serialize_gate = gate_attribute(impls.serialize);
+    let deserialize_gate = gate_attribute(impls.deserialize);
+    let name = ident(&def.name);
+    let doc = doc_attrs(def.doc.as_deref());
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
+    let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let payloads = def.variants.iter().map(|v| {
+        let ty = type_tokens(&v.ty);
+        if v.boxed { quote!(Box<#ty>) } else { ty }
+    });
+    let no_keys = Vec::new();
+    let keys: Vec<&Vec<String>> = def
+        .variants
+        .iter()
+        .map(|v| v.keys.as_ref().unwrap_or(&no_keys))
+        .collect();
+    let variant_docs = keys.iter().map(|keys| {
+        if keys.is_empty() {
+            " An object holding no other member's own property.".to_owned()
+        } else {
+            let spans: Vec<String> = keys.iter().map(|key| code_span(key)).collect();
+            format!(" An object holding {}.", spans.join(" or "))
+        }
+    });
+    let key_lists = keys.iter().map(|keys| {
+        let keys = keys.iter().map(String::as_str);
+        quote!(&[#(#keys),*])
+    });
+    let indices = (0..def.variants.len()).map(proc_macro2::Literal::usize_unsuffixed);
+    quote! {
+        #doc
+        #separator
+        /// One of several objects, told apart by the properties only one of them holds: the
+        /// variant is the member the value is; a value holding two members' or none is refused.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#[doc = #variant_docs] #variant_names(#payloads),)*
+        }
+
+        #serialize_gate
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(Self::#variant_names(payload) => serde::Serialize::serialize(payload, serializer),)*
+                }
+            }
+        }
+
+        #deserialize_gate
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(deserializer)?;
+                match value.member_by_keys(&[#(#key_lists),*]).map_err(serde::de::Error::custom)? {
+                    #(#indices => value.decode().map(Self::#variant_names),)*
+                    _ => Err(serde::de::Error::custom("no such member")),
+                }
+            }
         }
     }
 }

@@ -178,12 +178,20 @@ impl<'a> Builder<'a> {
             self.define_int_enum(name, values, doc);
             return Ok(true);
         }
+        if let Some(values) = self.open_string_union(schema, pointer) {
+            self.define_enum(name, values, doc);
+            return Ok(true);
+        }
         if let Some(inferred) = self.inferred_tags(schema, pointer) {
             self.define_inferred_union(name, inferred, doc, pointer)?;
             return Ok(true);
         }
         if let Ok(plan) = self.untagged_plan(schema, pointer) {
             self.define_untagged(name, plan, doc, pointer)?;
+            return Ok(true);
+        }
+        if let Ok(keyed) = self.keyed_members(schema, pointer) {
+            self.define_keyed_union(name, keyed, doc, pointer)?;
             return Ok(true);
         }
         if let SchemaKind::AllOf { all_of } = &schema.schema_kind
@@ -436,7 +444,8 @@ impl<'a> Builder<'a> {
             SchemaKind::Any(_) if object_parts(schema).is_some() => JsonKind::Object,
             SchemaKind::Any(_) if string_enum(schema).is_some() => JsonKind::String,
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if const_union(schema).is_some() =>
+                if const_union(schema).is_some()
+                    || self.open_string_union(schema, pointer).is_some() =>
             {
                 JsonKind::String
             }
@@ -511,6 +520,7 @@ impl<'a> Builder<'a> {
                 kind,
                 ty: optional_if(ty, nullable),
                 boxed: false,
+                keys: None,
             });
         }
         self.types.insert(
@@ -726,6 +736,11 @@ impl<'a> Builder<'a> {
                 self.define_inline(hint, schema, pointer)?
             }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.open_string_union(schema, pointer).is_some() =>
+            {
+                self.define_inline(hint, schema, pointer)?
+            }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
                 if self.is_decimal_union(schema, pointer) =>
             {
                 TypeRef::Decimal
@@ -735,10 +750,17 @@ impl<'a> Builder<'a> {
             {
                 self.define_inline(hint, schema, pointer)?
             }
+            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+                if self.keyed_members(schema, pointer).is_ok() =>
+            {
+                self.define_inline(hint, schema, pointer)?
+            }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
                 match self.untagged_plan(schema, pointer) {
                     Ok(_) => self.define_inline(hint, schema, pointer)?,
                     Err(reason) => {
+                        // A union of objects says why no property tells its members apart.
+                        let reason = self.why_not_keyed(schema, pointer).unwrap_or(reason);
                         self.note(
                             pointer,
                             format!(

@@ -85,7 +85,7 @@ impl<'a> Builder<'a> {
 
     /// The object a union member stands for (through `$ref`s, one-member `allOf`s and
     /// compositions), if it is one.
-    fn member_object(
+    pub(super) fn member_object(
         &mut self,
         member: &'a ReferenceOr<Schema>,
         pointer: &Pointer,

@@ -26,8 +26,10 @@ pub(crate) mod areas;
 mod convert;
 mod cycles;
 mod infer;
+mod keyed;
 mod merge;
 mod naming;
+mod open_strings;
 mod operations;
 mod parameters;
 mod prune;
@@ -126,6 +128,10 @@ pub struct UntaggedVariant {
     pub ty: TypeRef,
     /// Stored behind a `Box` because the union contains itself through this variant.
     pub boxed: bool,
+    /// For a union of objects told apart by the properties a value holds (see `ir::keyed`):
+    /// the properties whose presence picks this member (empty for the one member picked when
+    /// a value holds no other member's). `None` in a union told apart by JSON kind.
+    pub keys: Option<Vec<String>>,
 }
 
 /// The kinds of JSON value, in the order an untagged union tries its members.

@@ -434,31 +434,50 @@ impl<'a> Builder<'a> {
                         reason: "a form-encoded body whose schema is not an object".into(),
                     });
                 }
-                // The runtime sends a form as flat `key=value` pairs: an object or array value
-                // has no form there, and every call setting it would fail.
-                let values: Vec<(String, &TypeRef)> = match &ty {
-                    TypeRef::Map(value) => vec![("values".to_owned(), value)],
+                // The runtime sends a form as `key=value` pairs, an array as its key once per
+                // item (`form`, exploded), and an object (or an object or array inside an
+                // array) as its JSON text, as OpenAPI's default `contentType` for an object
+                // says. A property whose `encoding` names a `style` or `explode` asks for
+                // another form, which only flat values have; bytes have no text at all.
+                let values: Vec<(String, Option<&str>, &TypeRef)> = match &ty {
+                    TypeRef::Map(value) => vec![("values".to_owned(), None, value)],
                     TypeRef::Named(name) => match self.types.get(name) {
                         Some(TypeDef::Struct(def)) => def
                             .fields
                             .iter()
-                            .map(|field| (format!("property `{}`", field.wire_name), &field.ty))
+                            .map(|field| {
+                                let what = format!("property `{}`", field.wire_name);
+                                (what, Some(field.wire_name.as_str()), &field.ty)
+                            })
                             .collect(),
                         _ => Vec::new(),
                     },
                     _ => Vec::new(),
                 };
-                // An array of scalars is its key once per item (`form`, exploded).
                 let flat = |ty: &TypeRef| match ty {
                     TypeRef::Vec(item) => self.is_scalar(item),
                     scalar => self.is_scalar(scalar),
                 };
-                if let Some((what, _)) = values.iter().find(|(_, ty)| !flat(ty)) {
+                let styled = |wire_name: Option<&str>| {
+                    let encodings = media.encoding.iter();
+                    encodings
+                        .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
+                        .any(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                };
+                let bytes = |ty: &TypeRef| match ty {
+                    TypeRef::Vec(item) | TypeRef::Option(item) => **item == TypeRef::Bytes,
+                    ty => *ty == TypeRef::Bytes,
+                };
+                let unsendable = values
+                    .iter()
+                    .find(|(_, wire_name, ty)| bytes(ty) || (!flat(ty) && styled(*wire_name)));
+                if let Some((what, ..)) = unsendable {
                     return Err(Error::Unsupported {
                         pointer: schema_pointer.to_string(),
                         reason: format!(
-                            "a form-encoded body whose {what} is not a string, number, boolean, \
-                             enum or array of those (an object has no flat form)"
+                            "a form-encoded body whose {what} is bytes, or is neither a string, \
+                             number, boolean, enum nor array of those and its `encoding` asks for \
+                             a `style` (which only flat values have)"
                         ),
                     });
                 }
@@ -476,6 +495,15 @@ impl<'a> Builder<'a> {
                 }
                 // `format: binary` properties are files (the struct types them as strings).
                 let mut files = Vec::new();
+                // The document's `encoding` names a part's media type; else a 3.1
+                // `contentMediaType` on the file (or on a list's items) does.
+                let mut content_types: Vec<(String, String)> = media
+                    .encoding
+                    .iter()
+                    .filter_map(|(name, encoding)| {
+                        Some((name.clone(), encoding.content_type.clone()?))
+                    })
+                    .collect();
                 if let Some(schema) = &media.schema
                     && let Some(parts) = self.object_of(SchemaAt::of(schema), &schema_pointer)?
                 {
@@ -488,15 +516,14 @@ impl<'a> Builder<'a> {
                         {
                             files.push((*name).clone());
                         }
+                        if !content_types.iter().any(|(named, _)| named == *name)
+                            && let Some(media_type) =
+                                self.file_media_type(property, &property_pointer)
+                        {
+                            content_types.push(((*name).clone(), media_type));
+                        }
                     }
                 }
-                let content_types = media
-                    .encoding
-                    .iter()
-                    .filter_map(|(name, encoding)| {
-                        Some((name.clone(), encoding.content_type.clone()?))
-                    })
-                    .collect();
                 BodyKind::Multipart {
                     ty,
                     files,
@@ -807,6 +834,26 @@ pub(super) type Found<'a> = (
     &'a Vec<ReferenceOr<Parameter>>,
     Pointer,
 );
+
+impl<'a> Builder<'a> {
+    /// The media type a 3.1 `contentMediaType` gives a file property (raw bytes), or the items
+    /// of a list of files, as the lowering kept it.
+    fn file_media_type(&self, property: &'a Schema, pointer: &Pointer) -> Option<String> {
+        let file = match &property.schema_kind {
+            SchemaKind::Type(Type::Array(array)) => {
+                let items = array.items.as_ref()?;
+                self.resolve(SchemaAt::of_boxed(items), pointer).ok()?
+            }
+            _ => property,
+        };
+        let media_type = file
+            .schema_data
+            .extensions
+            .get(crate::lower::content::MEDIA_TYPE_EXTENSION)?
+            .as_str()?;
+        Some(media_type.to_owned())
+    }
+}
 
 #[cfg(test)]
 #[cfg(test)]

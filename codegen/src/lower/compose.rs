@@ -38,6 +38,43 @@ pub(super) fn fold_all_of_siblings(object: &mut Map<String, Value>) {
     }
 }
 
+/// The keywords that say nothing about which values a schema takes.
+const ANNOTATION_KEYWORDS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "example",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "nullable",
+    "externalDocs",
+];
+
+/// `{type: string, allOf: [$ref Kind]}` (a `$ref` with a `type` beside it, as 3.1 allows and
+/// some generators write for every enum parameter; or an empty `enum` beside): the values are
+/// the composition's, which the `type` only repeats. The 3.0 model has no room for a `type`
+/// beside `allOf` and would read the schema as any JSON value, so the `type` (and an empty
+/// `enum`, which generators write for "no list here") is dropped when nothing else constrains
+/// the schema.
+pub(super) fn type_beside_all_of(object: &mut Map<String, Value>) {
+    if !matches!(object.get("allOf"), Some(Value::Array(members)) if !members.is_empty())
+        || !matches!(object.get("type"), Some(Value::String(_)))
+    {
+        return;
+    }
+    let only_annotations = object.iter().all(|(key, value)| match key.as_str() {
+        "type" | "allOf" => true,
+        "enum" => matches!(value, Value::Array(values) if values.is_empty()),
+        other => ANNOTATION_KEYWORDS.contains(&other),
+    });
+    if only_annotations {
+        object.remove("type");
+        object.remove("enum");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +113,37 @@ mod tests {
         assert_eq!(folded(other_type.clone()), other_type);
         let no_all_of = json!({"type": "object", "properties": {}});
         assert_eq!(folded(no_all_of.clone()), no_all_of);
+    }
+
+    fn untyped(schema: Value) -> Value {
+        let Value::Object(mut object) = schema else {
+            return Value::Null;
+        };
+        type_beside_all_of(&mut object);
+        Value::Object(object)
+    }
+
+    #[test]
+    fn a_type_beside_all_of_that_only_repeats_it_is_dropped() {
+        let kind = json!([{"$ref": "#/components/schemas/Kind"}]);
+        assert_eq!(
+            untyped(json!({"type": "string", "description": "d", "nullable": true, "allOf": kind})),
+            json!({"description": "d", "nullable": true, "allOf": kind})
+        );
+        assert_eq!(
+            untyped(json!({"type": "string", "enum": [], "allOf": kind})),
+            json!({"allOf": kind})
+        );
+        // Anything that constrains the values keeps the schema as it is.
+        for kept in [
+            json!({"type": "string", "enum": ["a"], "allOf": kind}),
+            json!({"type": "string", "maxLength": 3, "allOf": kind}),
+            json!({"type": "string", "allOf": []}),
+            json!({"type": ["string"], "allOf": kind}),
+            json!({"type": "string"}),
+            json!({"allOf": kind, "enum": []}),
+        ] {
+            assert_eq!(untyped(kept.clone()), kept);
+        }
     }
 }

@@ -4,28 +4,38 @@
 
 use serde_json::{Map, Value};
 
+/// Where the lowered schema keeps a raw `contentMediaType` (the 3.0 model has no keyword for it,
+/// and keeps only extensions): a multipart file part's media type when the document's
+/// `encoding` names none.
+pub(crate) const MEDIA_TYPE_EXTENSION: &str = "x-content-media-type";
+
 /// Gives a string schema with content keywords the 3.0 `format` they stand for, unless it has a
-/// format of its own.
+/// format of its own; the media type of raw bytes (`format: binary`, a `contentMediaType` with
+/// no `contentEncoding`) is kept as [`MEDIA_TYPE_EXTENSION`].
 pub(super) fn content_formats(object: &mut Map<String, Value>) {
-    if object.contains_key("format") {
-        return;
-    }
     let typed_string = match object.get("type") {
         None => true,
         Some(ty) => ty.as_str() == Some("string"),
     };
-    if !typed_string {
-        return;
+    if typed_string && !object.contains_key("format") {
+        let format = if object.contains_key("contentEncoding") {
+            Some("byte")
+        } else if object.contains_key("contentMediaType") {
+            Some("binary")
+        } else {
+            None
+        };
+        if let Some(format) = format {
+            object.insert("type".into(), Value::String("string".into()));
+            object.insert("format".into(), Value::String(format.into()));
+        }
     }
-    let format = if object.contains_key("contentEncoding") {
-        "byte"
-    } else if object.contains_key("contentMediaType") {
-        "binary"
-    } else {
-        return;
-    };
-    object.insert("type".into(), Value::String("string".into()));
-    object.insert("format".into(), Value::String(format.into()));
+    if object.get("format").and_then(Value::as_str) == Some("binary")
+        && let Some(Value::String(media_type)) = object.get("contentMediaType")
+    {
+        let media_type = Value::String(media_type.clone());
+        object.insert(MEDIA_TYPE_EXTENSION.into(), media_type);
+    }
 }
 
 #[cfg(test)]
@@ -45,11 +55,11 @@ mod tests {
     fn content_keywords_are_the_formats_they_replace() {
         assert_eq!(
             lowered(json!({"type": "string", "contentMediaType": "image/png"})),
-            json!({"type": "string", "contentMediaType": "image/png", "format": "binary"})
+            json!({"type": "string", "contentMediaType": "image/png", "format": "binary", "x-content-media-type": "image/png"})
         );
         assert_eq!(
             lowered(json!({"contentMediaType": "application/pdf"})),
-            json!({"contentMediaType": "application/pdf", "type": "string", "format": "binary"})
+            json!({"contentMediaType": "application/pdf", "type": "string", "format": "binary", "x-content-media-type": "application/pdf"})
         );
         assert_eq!(
             lowered(
@@ -57,8 +67,14 @@ mod tests {
             ),
             json!({"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png", "format": "byte"})
         );
+        // A file's media type beside `format: binary` is kept too.
+        assert_eq!(
+            lowered(json!({"type": "string", "format": "binary", "contentMediaType": "audio/wav"})),
+            json!({"type": "string", "format": "binary", "contentMediaType": "audio/wav", "x-content-media-type": "audio/wav"})
+        );
         for kept in [
             json!({"type": "string", "format": "uri", "contentMediaType": "text/plain"}),
+            json!({"type": "string", "format": "binary", "contentMediaType": 3}),
             json!({"type": "object", "contentMediaType": "application/json"}),
             json!({"type": "string"}),
         ] {

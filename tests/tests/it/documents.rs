@@ -13,6 +13,7 @@ pub(crate) const FIXTURES: &[&str] = &[
     "documents/refs",
     "specs/inheritance",
     "specs/tagged",
+    "specs/keyed",
     "specs/uploads",
     "specs/twins",
 ];
@@ -394,7 +395,8 @@ fn heads(part: &Part) -> (&str, &str) {
 }
 
 /// Non-UTF-8 bytes sent as files arrive byte for byte: a file part with its name and the media
-/// type the `encoding` gives, a list of files as a part per item, an optional multipart body,
+/// type the `encoding` gives (else the 3.1 `contentMediaType`, for a file or a list's items;
+/// a file's own media type wins over both), a list of files as a part per item, an optional multipart body,
 /// a `oneOf` multipart body, an octet-stream body; octet-stream responses are bytes too.
 #[tokio::test]
 async fn uploads_send_bytes_byte_for_byte() {
@@ -437,10 +439,15 @@ async fn uploads_send_bytes_byte_for_byte() {
         .build()
         .unwrap_or_else(|error| panic!("{error}"));
 
-    let upload =
-        Upload::new("scan", Binary::new(pdf.clone()).with_file_name("scan.pdf")).pages(vec![
+    let upload = Upload::new("scan", Binary::new(pdf.clone()).with_file_name("scan.pdf"))
+        .pages(vec![
             Binary::new(page_one.clone()),
             Binary::new(page_two.clone()).with_content_type("image/jpeg"),
+        ])
+        .thumbnail(Binary::new(page_one.clone()))
+        .scans(vec![
+            Binary::new(pdf.clone()),
+            Binary::new(page_two.clone()).with_content_type("application/x-own"),
         ]);
     let stored = client
         .post_files(&upload)
@@ -503,16 +510,39 @@ async fn uploads_send_bytes_byte_for_byte() {
                 "form-data; name=\"pages\"; filename=\"pages\"",
                 "image/jpeg"
             ),
+            (
+                "form-data; name=\"thumbnail\"; filename=\"thumbnail\"",
+                "image/png"
+            ),
+            (
+                "form-data; name=\"scans\"; filename=\"scans\"",
+                "application/pdf"
+            ),
+            (
+                "form-data; name=\"scans\"; filename=\"scans\"",
+                "application/x-own"
+            ),
         ]
     );
     let contents: Vec<&[u8]> = files.iter().map(|part| part.content.as_slice()).collect();
-    assert_eq!(contents, [b"scan".as_slice(), &pdf, &page_one, &page_two]);
+    assert_eq!(
+        contents,
+        [
+            b"scan".as_slice(),
+            &pdf,
+            &page_one,
+            &page_two,
+            &page_one,
+            &pdf,
+            &page_two
+        ]
+    );
 
     let avatar = multipart_parts(&content_type(1), &requests[1].body);
     assert_eq!(avatar.len(), 1);
     assert_eq!(
-        heads(&avatar[0]).0,
-        "form-data; name=\"image\"; filename=\"image\""
+        heads(&avatar[0]),
+        ("form-data; name=\"image\"; filename=\"image\"", "image/png")
     );
     assert_eq!(avatar[0].content, [0xff, 0xd8]);
     // No body at all when the optional one is not given.
@@ -597,4 +627,188 @@ async fn request_and_response_twins_keep_each_side_exact() {
         sent(2),
         Some(serde_json::json!({"user": {"name": "Bo", "password": "pw2"}}))
     );
+}
+
+/// Unions of objects told apart by the required properties only one member holds: each member
+/// decodes by those alone, a value holding two members' or none is refused, and what was read
+/// is written back as it came; a string enum beside a free string is an open enum. Unions no
+/// property tells apart stay any JSON value, with a note naming the place and why.
+#[tokio::test]
+async fn keyed_unions_decode_by_the_properties_only_one_member_holds() {
+    use baseten_tests::snapshots::keyed::Client;
+    use baseten_tests::snapshots::keyed::models::{Target, TargetsModel, TargetsWindow};
+    use serde_json::json;
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let body = json!({
+        "targets": [
+            {"name": "a", "region": "us"},
+            {"id": 7, "region": "eu"},
+            {"labels": {"team": "ml"}, "region": "ap"},
+            {"name": "b"},
+        ],
+        "window": {"from": "x"},
+        "model": "gpt-4o-mini",
+        "ambiguous": {"a": "1"},
+        "open": {"x": "1", "y": "2"},
+    });
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(&body))
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("keyed-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let got = client
+        .get_targets()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    match got.targets.as_slice() {
+        [
+            Target::ByName(name),
+            Target::ById(id),
+            Target::ByLabels(labels),
+            Target::ByName(bare),
+        ] => {
+            assert_eq!(
+                (name.name.as_str(), name.region.as_deref()),
+                ("a", Some("us"))
+            );
+            assert_eq!((id.id, id.region.as_str()), (7, "eu"));
+            assert_eq!(labels.labels.get("team").map(String::as_str), Some("ml"));
+            assert_eq!((bare.name.as_str(), bare.region.as_deref()), ("b", None));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The member that requires nothing of its own is what a value without `until` is.
+    assert!(matches!(&got.window, Some(TargetsWindow::Object(window)) if window.from == "x"));
+    let until: TargetsWindow = serde_json::from_value(json!({"from": "x", "until": "y"}))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(matches!(until, TargetsWindow::Until(window) if window.until == "y"));
+    // A listed name is its variant; any other string is kept.
+    assert_eq!(got.model, Some(TargetsModel::Gpt4oMini));
+    let other: TargetsModel =
+        serde_json::from_value(json!("o9")).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(other, TargetsModel::Unknown("o9".to_owned()));
+    assert_eq!(got.ambiguous, Some(body["ambiguous"].clone()));
+    assert_eq!(got.open, Some(body["open"].clone()));
+    client
+        .put_targets(&got)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let requests = server.received_requests().await.unwrap_or_default();
+    let sent: serde_json::Value = serde_json::from_slice(&requests[1].body).unwrap_or_default();
+    assert_eq!(sent, body);
+
+    // Refused: two members' properties, none of any member's, not an object, and a value its
+    // properties pick that lacks what that member requires.
+    for (value, error) in [
+        (
+            json!({"name": "a", "id": 1, "region": "r"}),
+            "holds both `name` and `id`, which belong to different members",
+        ),
+        (
+            json!({"region": "r"}),
+            "holds none of `name`, `id`, `labels`, so no member fits it",
+        ),
+        (json!("a"), "expected a JSON object, found a string"),
+        (json!({"id": 1}), "missing field `region`"),
+    ] {
+        let refused = serde_json::from_value::<Target>(value.clone())
+            .map(|target| format!("{target:?}"))
+            .map_err(|refusal| refusal.to_string());
+        assert!(
+            matches!(&refused, Err(message) if message.contains(error)),
+            "{value}: {refused:?}"
+        );
+    }
+    // The same through the client: a response holding a mismatched member is an error.
+    let mismatched = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"targets": [{"region": "r"}]})),
+        )
+        .mount(&mismatched)
+        .await;
+    let client = Client::builder()
+        .api_key("keyed-key")
+        .base_url(mismatched.uri())
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let refused = client
+        .get_targets()
+        .await
+        .map_err(|error| error.to_string());
+    assert!(
+        matches!(&refused, Err(message) if message.contains("no member fits it")),
+        "{refused:?}"
+    );
+
+    let output = generate(&fixture("specs/keyed"), "").unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    let place = "#/components/schemas/Targets/properties";
+    let lowered = "a union of several schemas is lowered to serde_json::Value";
+    assert_eq!(
+        notes,
+        [
+            format!(
+                "{place}/ambiguous: {lowered}: members 0 and 1 require no property that no other member holds, so a value holding neither's could be either"
+            ),
+            format!(
+                "{place}/open: {lowered}: member 1 admits properties it does not declare (`additionalProperties`), so no property names one member"
+            ),
+        ]
+    );
+}
+
+/// Enum parameters written as some generators write them are their enums, not any JSON value
+/// (which no query encoding writes, so the parameter was left out): a `type` beside a `$ref`
+/// (3.1), an empty `enum` beside an `allOf`, an `enum` with no `type`. And a place is accounted
+/// for once: a parameter left out is not also said to be lowered to `serde_json::Value`.
+#[test]
+fn enum_parameters_as_generators_write_them_are_sendable_and_noted_once() {
+    let spec = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /v1/calls:
+    get:
+      operationId: list_calls
+      parameters:
+        - {name: state, in: query, schema: {type: string, $ref: "#/components/schemas/State"}}
+        - {name: status, in: query, schema: {type: string, enum: [], allOf: [{$ref: "#/components/schemas/State"}]}}
+        - {name: by, in: query, schema: {enum: [auto_pause, rules]}}
+        - {name: page, in: query, schema: {enum: [1, 2]}}
+        - {name: odd, in: query, schema: {not: {type: string}}}
+      responses:
+        "204": {description: done}
+components:
+  schemas:
+    State: {type: string, enum: [completed, partial]}
+"##;
+    let output = generate(spec, "").unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/paths/~1v1~1calls/get/parameters/4/schema: parameter `odd` is left out: a query parameter whose value has no `Form` encoding (an object or array inside an array or object, which only `deepObject` writes; any JSON value; a tagged union)"
+        ]
+    );
+    let operations = &output.files["operations.rs"];
+    for setter in [
+        "pub fn state(mut self, value: impl Into<State>)",
+        "pub fn status(mut self, value: impl Into<State>)",
+        "pub fn by(mut self, value: impl Into<GetCallsBy>)",
+        "pub fn page(mut self, value: impl Into<GetCallsPage>)",
+    ] {
+        assert!(operations.contains(setter), "{setter}:\n{operations}");
+    }
 }

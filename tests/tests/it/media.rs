@@ -3,7 +3,7 @@
 //! mode refuses, and Baseten's newest document with an added binary-upload operation.
 
 use baseten_tests::snapshots::media::Client;
-use baseten_tests::snapshots::media::models::{GetItemsFilter, Login, SortMode};
+use baseten_tests::snapshots::media::models::{GetItemsFilter, Login, LoginDevice, SortMode};
 use baseten_tests::snapshots::media::operations::GetItemsQuery;
 use baseten_tests::{shared_dir, tests_dir};
 use wiremock::matchers::any;
@@ -198,7 +198,10 @@ async fn forms_are_encoded_and_json_with_parameters_decodes() {
         )
         .mount(&server)
         .await;
-    let login = Login::new("a b&c").remember(true);
+    // An object in a form is its JSON text.
+    let login = Login::new("a b&c")
+        .remember(true)
+        .device(LoginDevice::new().set_name("pi 5"));
     let session = client(&server)
         .post_login(&login)
         .await
@@ -207,7 +210,7 @@ async fn forms_are_encoded_and_json_with_parameters_decodes() {
     let request = only_request(&server).await;
     assert_eq!(
         String::from_utf8_lossy(&request.body),
-        "user=a%20b%26c&remember=true"
+        "user=a%20b%26c&remember=true&device=%7B%22name%22%3A%22pi%205%22%7D"
     );
     assert_eq!(
         header(&request, "content-type").as_deref(),
@@ -518,58 +521,78 @@ fn styles_sent_as_the_document_says() {
     );
 }
 
-/// A form is flat `key=value` pairs: a form body with an object value (or an array of them)
-/// compiled, and every call setting it failed in the runtime's form encoder. It is left out
-/// with a note; an array of scalars is its key once per item (the `wire` fixture sends one).
+/// A form is `key=value` pairs: an object value (or an array of them) is its JSON text, as
+/// OpenAPI's default `contentType` for an object (`application/json`) says, so a form body
+/// holding one is sent. Left out with a note only where no text exists: bytes, or an object
+/// whose `encoding` asks for a `style` (which only flat values have).
 #[test]
-fn form_bodies_with_nested_values_are_left_out() {
-    let spec = |properties: &str| {
+fn form_bodies_send_nested_values_as_json_text() {
+    let spec = |properties: &str, encoding: &str| {
         format!(
-            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    post:\n      operationId: post_x\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {{type: object, {properties}}}\n      responses: {{'204': {{description: ok}}}}\n"
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    post:\n      operationId: post_x\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            schema: {{type: object, {properties}}}\n{encoding}      responses: {{'204': {{description: ok}}}}\n"
         )
     };
     let note = |what: &str| {
         format!(
-            "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema: the optional request body is left out: a form-encoded body whose {what} is not a string, number, boolean, enum or array of those (an object has no flat form)"
+            "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema: the optional request body is left out: a form-encoded body whose {what} is bytes, or is neither a string, number, boolean, enum nor array of those and its `encoding` asks for a `style` (which only flat values have)"
         )
     };
+    for sent in [
+        "properties: {owner: {type: object, properties: {id: {type: string}}}}",
+        "properties: {owners: {type: array, items: {type: object, properties: {id: {type: string}}}}}",
+        "additionalProperties: {type: object, properties: {id: {type: string}}}",
+        "additionalProperties: {type: array, items: {type: string}}",
+    ] {
+        check(&spec(sent, ""), "", Ok(vec![]));
+    }
+    // Any JSON value (Twilio's `Attributes`): sent as its text, noted only as what it is.
+    check(
+        &spec(
+            "properties: {attributes: {description: any JSON value}}",
+            "",
+        ),
+        "",
+        Ok(vec![
+            "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/attributes: a schema without a type (any JSON value) is serde_json::Value",
+        ]),
+    );
     let owner = note("property `owner`");
     check(
-        &spec("properties: {owner: {type: object, properties: {id: {type: string}}}}"),
+        &spec(
+            "properties: {owner: {type: object, properties: {id: {type: string}}}}",
+            "            encoding: {owner: {style: deepObject}}\n",
+        ),
         "",
         Ok(vec![owner.as_str()]),
     );
-    let owners = note("property `owners`");
+    // A flat value with a style is sent as before.
     check(
         &spec(
-            "properties: {owners: {type: array, items: {type: object, properties: {id: {type: string}}}}}",
+            "properties: {tags: {type: array, items: {type: string}}}",
+            "            encoding: {tags: {style: form, explode: true}}\n",
         ),
         "",
-        Ok(vec![owners.as_str()]),
-    );
-    let values = note("values");
-    check(
-        &spec("additionalProperties: {type: object, properties: {id: {type: string}}}"),
-        "",
-        Ok(vec![values.as_str()]),
-    );
-    check(
-        &spec("additionalProperties: {type: array, items: {type: string}}"),
-        "",
         Ok(vec![]),
+    );
+    let file = note("property `file`");
+    check(
+        &spec("properties: {file: {type: string, format: binary}}", ""),
+        "",
+        Ok(vec![file.as_str()]),
     );
     // Flat values of every scalar kind, and arrays of them, are sent (the `media` fixture's
     // `post_login` sends one).
     check(
         &spec(
             "properties: {a: {type: string}, b: {type: integer}, c: {type: boolean}, d: {type: string, enum: [x, y]}, e: {type: string, format: date-time}, f: {type: array, items: {type: integer}}}",
+            "",
         ),
         "",
         Ok(vec![]),
     );
     assert!(
         generate(
-            &spec("properties: {owner: {type: object, properties: {id: {type: string}}}}"),
+            &spec("properties: {file: {type: string, format: binary}}", ""),
             "strict: true"
         )
         .is_err_and(|error| error.contains("strict mode leaves nothing out"))

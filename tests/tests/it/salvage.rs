@@ -26,6 +26,7 @@ fn notes(spec: &str, config: &str) -> Result<Vec<String>, String> {
         .map_err(|error| error.to_string())
 }
 
+/// Each place once: a schema left out is not also said to be read as `serde_json::Value`.
 #[test]
 fn each_bad_place_is_left_out_alone_with_a_note() {
     assert_eq!(
@@ -36,8 +37,6 @@ fn each_bad_place_is_left_out_alone_with_a_note() {
             "#/components/schemas/Incident/properties/runbook: the schema (read as any JSON value) is left out: `$ref` \"#/components/schemas/Runbook\" does not resolve to anything in the document".to_owned(),
             "#/components/schemas/Incident/properties/playbook: the schema (read as any JSON value) is left out: external reference \"playbooks.yaml#/components/schemas/Playbook\" (only references into the document are followed)".to_owned(),
             "#/paths/~1v1~1notes/post: operation POST /v1/notes is left out: /requestBody: invalid type: string \"#/components/requestBodies/Note\", expected struct MediaType".to_owned(),
-            "#/components/schemas/Incident/properties/runbook: a schema without a type (any JSON value) is serde_json::Value".to_owned(),
-            "#/components/schemas/Incident/properties/playbook: a schema without a type (any JSON value) is serde_json::Value".to_owned(),
             "#/paths/~1v1~1incidents/get/parameters/0: operation get_incidents (GET /v1/incidents) is left out: `$ref` \"#/components/parameters/Missing\" does not resolve to anything of its kind in the document".to_owned(),
         ])
     );

@@ -78,6 +78,11 @@ fn inheritance() {
 }
 
 #[test]
+fn keyed() {
+    check("keyed");
+}
+
+#[test]
 fn media() {
     check("media");
 }

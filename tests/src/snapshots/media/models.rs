@@ -148,6 +148,8 @@ pub struct Login {
     pub user: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remember: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<LoginDevice>,
 }
 
 #[cfg(feature = "login")]
@@ -157,6 +159,7 @@ rt::struct_deserialize!(
     [
         user = required("user"),
         remember = optional("remember"),
+        device = optional("device"),
     ]
 );
 
@@ -167,6 +170,7 @@ impl Login {
         Self {
             user: user.into(),
             remember: None,
+            device: None,
         }
     }
 
@@ -174,6 +178,45 @@ impl Login {
     #[must_use]
     pub fn remember(mut self, value: bool) -> Self {
         self.remember = Some(value);
+        self
+    }
+
+    /// Sets `device`.
+    #[must_use]
+    pub fn device(mut self, value: impl Into<LoginDevice>) -> Self {
+        self.device = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "login")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct LoginDevice {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[cfg(feature = "login")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    LoginDevice,
+    [
+        name = optional("name"),
+    ]
+);
+
+#[cfg(feature = "login")]
+impl LoginDevice {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { name: None }
+    }
+
+    /// Sets `name`.
+    #[must_use]
+    pub fn set_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
 }

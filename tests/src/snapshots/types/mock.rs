@@ -170,7 +170,7 @@ rt::mock_setters!(
         tags: into UsageTags = "tags",
         tree: into Tree = "tree",
         label: into UsageLabel = "label",
-        either: into ::serde_json::Value = "either",
+        either: into UsageEither = "either",
     ]
 );
 

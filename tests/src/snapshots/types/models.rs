@@ -405,9 +405,9 @@ pub struct Usage {
     /// Not decimal (a letter class), so number | string, untagged.
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub label: Option<UsageLabel>,
-    /// Two objects only their contents tell apart stay a Value.
+    /// Two objects told apart by the properties each alone requires (`name`; `subtotal`, `day`).
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
-    pub either: Option<::serde_json::Value>,
+    pub either: Option<UsageEither>,
 }
 
 #[cfg(feature = "usage")]
@@ -520,9 +520,53 @@ impl Usage {
 
     /// Sets `either`.
     #[must_use]
-    pub fn either(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn either(mut self, value: impl Into<UsageEither>) -> Self {
         self.either = Some(value.into());
         self
+    }
+}
+
+/// Two objects told apart by the properties each alone requires (`name`; `subtotal`, `day`).
+///
+/// One of several objects, told apart by the properties only one of them holds: the
+/// variant is the member the value is; a value holding two members' or none is refused.
+#[cfg(feature = "usage")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum UsageEither {
+    /// An object holding `name`.
+    Secret(Secret),
+    /// An object holding `subtotal` or `day`.
+    Item(Item),
+}
+
+#[cfg(feature = "usage")]
+#[cfg(feature = "mock")]
+impl serde::Serialize for UsageEither {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Secret(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Item(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "usage")]
+impl<'de> serde::Deserialize<'de> for UsageEither {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value
+            .member_by_keys(&[&["name"], &["subtotal", "day"]])
+            .map_err(serde::de::Error::custom)?
+        {
+            0 => value.decode().map(Self::Secret),
+            1 => value.decode().map(Self::Item),
+            _ => Err(serde::de::Error::custom("no such member")),
+        }
     }
 }
 

@@ -282,6 +282,10 @@ pub struct Upload {
     pub pages: Option<Vec<rt::Binary>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub thumbnail: Option<rt::Binary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scans: Option<Vec<rt::Binary>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
 }
 
 #[cfg(feature = "files")]
@@ -293,6 +297,8 @@ rt::struct_deserialize!(
         file = required("file"),
         pages = optional("pages"),
         thumbnail = optional("thumbnail"),
+        scans = optional("scans"),
+        signature = optional("signature"),
     ]
 );
 
@@ -305,6 +311,8 @@ impl Upload {
             file: file.into(),
             pages: None,
             thumbnail: None,
+            scans: None,
+            signature: None,
         }
     }
 
@@ -319,6 +327,20 @@ impl Upload {
     #[must_use]
     pub fn thumbnail(mut self, value: impl Into<rt::Binary>) -> Self {
         self.thumbnail = Some(value.into());
+        self
+    }
+
+    /// Sets `scans`.
+    #[must_use]
+    pub fn scans(mut self, value: impl Into<Vec<rt::Binary>>) -> Self {
+        self.scans = Some(value.into());
+        self
+    }
+
+    /// Sets `signature`.
+    #[must_use]
+    pub fn signature(mut self, value: impl Into<String>) -> Self {
+        self.signature = Some(value.into());
         self
     }
 }

@@ -48,7 +48,7 @@ impl Client {
                             "multipart/form-data",
                             body,
                             &["image"],
-                            &[],
+                            &[("image", "image/png")],
                         )?,
                     )
                 }
@@ -73,7 +73,12 @@ impl Client {
                     "multipart/form-data",
                     body,
                     &["file", "thumbnail"],
-                    &[("file", "application/pdf"), ("pages", "image/png, image/jpeg")],
+                    &[
+                        ("file", "application/pdf"),
+                        ("pages", "image/png, image/jpeg"),
+                        ("thumbnail", "image/png"),
+                        ("scans", "application/pdf"),
+                    ],
                 )?,
             ),
         };
