@@ -19,6 +19,7 @@ pub mod lower;
 mod names;
 pub mod probe;
 pub mod public_api;
+pub(crate) mod reserved;
 mod select;
 mod surface;
 mod tokens;

@@ -337,7 +337,7 @@ fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool) -> TokenStream {
 fn probe_struct(function: &proc_macro2::Ident, def: &StructDef, write_only: bool) -> TokenStream {
     let name = ident(&def.name);
     let methods = builders::struct_methods(def);
-    let constructor = ident(builders::CONSTRUCTOR);
+    let constructor = ident(crate::reserved::CONSTRUCTOR);
     let mut reads = Vec::new();
     let mut arguments = Vec::new();
     let mut calls = Vec::new();

@@ -538,7 +538,7 @@ fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &st
                 .collect();
             format!(
                 "{crate_name}::models::{type_name}::{}({})",
-                crate::surface::builders::CONSTRUCTOR,
+                crate::reserved::CONSTRUCTOR,
                 arguments.join(", ")
             )
         }

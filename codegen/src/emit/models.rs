@@ -146,7 +146,7 @@ fn emit_struct(
 /// `new` (one argument per required field, in field order), a setter per optional field and
 /// a clearer per `Patch` field, named by the surface.
 fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool) -> TokenStream {
-    let constructor = ident(builders::CONSTRUCTOR);
+    let constructor = ident(crate::reserved::CONSTRUCTOR);
     let mut arguments = Vec::new();
     let mut initialisers = Vec::new();
     let mut setters = Vec::new();

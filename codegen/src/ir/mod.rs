@@ -516,9 +516,9 @@ pub(crate) fn build(
     let lock = &config.names_lock;
     let mut type_names = LockedNamespace::new(
         Some(&lock.types),
-        names::RESERVED_TYPE_NAMES
+        crate::reserved::RESERVED_TYPE_NAMES
             .iter()
-            .chain(crate::surface::FIXED_TYPE_NAMES)
+            .chain(crate::reserved::FIXED_TYPE_NAMES)
             .copied(),
     );
     let mut component_names = BTreeMap::new();

@@ -2,6 +2,7 @@
 //! that regenerating keeps every name given before.
 
 use super::*;
+pub(crate) use crate::reserved::FALLBACK_VARIANT;
 
 impl<'a> Builder<'a> {
     /// A name for the inline schema (or operation part) at `identity`.
@@ -10,10 +11,6 @@ impl<'a> Builder<'a> {
             .claim(identity.as_str(), &names::camel_ident(hint, "T"), "")
     }
 }
-
-/// The name of the variant that keeps values the document does not list: always this one, so
-/// that a document listing a value spelled `Unknown` renames nothing users match on.
-pub(crate) const FALLBACK_VARIANT: &str = "Unknown";
 
 /// A namespace for an enum's or union's variants, honouring the names `locked` gave before,
 /// with [`FALLBACK_VARIANT`] taken.

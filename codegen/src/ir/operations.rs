@@ -145,7 +145,7 @@ impl<'a> Builder<'a> {
         }
 
         let mut argument_names =
-            Namespace::with_reserved(names::RESERVED_ARGUMENT_NAMES.iter().copied());
+            Namespace::with_reserved(crate::reserved::RESERVED_ARGUMENT_NAMES.iter().copied());
         let mut path_params = Vec::new();
         let mut required_query = Vec::new();
         let mut optional_query = Vec::new();

@@ -8,79 +8,7 @@
 
 use crate::ir::{Field, StructDef, TypeRef};
 use crate::names::Namespace;
-
-/// The constructor's name, reserved before any setter is named.
-pub(crate) const CONSTRUCTOR: &str = "new";
-
-/// Names an inherent method must not take. In method-call syntax an inherent method is found
-/// before a trait method with a `&self` receiver, so a setter named like one of these would
-/// shadow it for users (`response.step_seconds()` would call the setter and fail to compile):
-/// the methods of the runtime's index-mapped traits (reserved on every struct, not only on the
-/// ones recognised today, so that a setter's name never depends on another type's shape), of the
-/// derived traits, and of the blanket std traits every type has. `default` and `deserialize`
-/// are associated functions, which an inherent one would shadow in `Type::default()` paths.
-const RESERVED_METHOD_NAMES: &[&str] = &[
-    CONSTRUCTOR,
-    // The test builder every struct a response reaches has with `mock` (see `emit/mock.rs`).
-    "builder",
-    // rt::IndexMappedResponse
-    "window_start_millis",
-    "window_end_millis",
-    "mode_str",
-    "step_seconds",
-    "descriptors",
-    "value_sets",
-    // rt::IndexMappedDescriptor
-    "name",
-    "unit_hint_str",
-    "kind_str",
-    "label_sets",
-    // rt::IndexMappedValueSet
-    "start_epoch_millis",
-    "values",
-    // Debug, Clone, PartialEq, Default, Serialize, Deserialize, and the blanket std traits
-    // (see COMMON_METHOD_NAMES, which must stay the tail of this list)
-    "fmt",
-    "clone",
-    "clone_from",
-    "eq",
-    "ne",
-    "default",
-    "serialize",
-    "deserialize",
-    // Blanket std traits: Into, TryInto, From, TryFrom, ToOwned, Borrow, BorrowMut, Any
-    "into",
-    "try_into",
-    "from",
-    "try_from",
-    "to_owned",
-    "clone_into",
-    "borrow",
-    "borrow_mut",
-    "type_id",
-];
-
-/// The methods every emitted type has through its derives and the blanket std traits: the tail
-/// of [`RESERVED_METHOD_NAMES`], all a query struct's setters must avoid.
-pub(crate) const COMMON_METHOD_NAMES: &[&str] = &[
-    "fmt",
-    "clone",
-    "clone_from",
-    "eq",
-    "ne",
-    "default",
-    "serialize",
-    "deserialize",
-    "into",
-    "try_into",
-    "from",
-    "try_from",
-    "to_owned",
-    "clone_into",
-    "borrow",
-    "borrow_mut",
-    "type_id",
-];
+use crate::reserved::{COMMON_METHOD_NAMES, RESERVED_METHOD_NAMES};
 
 /// The setter names of a query struct, by parameter (the fields of `Default` + setters): each
 /// parameter's Rust name, or `set_<name>` when that would shadow a method every type has
@@ -116,7 +44,7 @@ pub(crate) struct StructMethods {
 /// The constructor, setter and clearer names of `def`'s methods, collision-free whatever the
 /// field names.
 ///
-/// One namespace per struct: [`CONSTRUCTOR`] and the names in [`RESERVED_METHOD_NAMES`] first,
+/// One namespace per struct: [`crate::reserved::CONSTRUCTOR`] and the names in [`RESERVED_METHOD_NAMES`] first,
 /// then each optional field's setter in field order (the field's Rust name, or `set_<field>`
 /// when that is reserved), then each optional nullable field's clearer (`clear_<field>`); a
 /// name still taken gets the namespace's numeric suffix. Required fields get no method: they
@@ -219,11 +147,6 @@ mod tests {
             Storage::RequiredNullable
         );
         assert_eq!(storage(&field("x", true, false), true), Storage::Required);
-    }
-
-    #[test]
-    fn common_methods_are_the_tail_of_the_reserved_ones() {
-        assert!(RESERVED_METHOD_NAMES.ends_with(COMMON_METHOD_NAMES));
     }
 
     #[test]

@@ -417,7 +417,7 @@ impl Surface<'_> {
                 }
                 push(
                     "fn",
-                    format!("{path}::{}", builders::CONSTRUCTOR),
+                    format!("{path}::{}", crate::reserved::CONSTRUCTOR),
                     format!("({}) -> Self", arguments.join(", ")),
                 );
             }

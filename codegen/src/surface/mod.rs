@@ -35,88 +35,12 @@ use crate::error::Pointer;
 use crate::index_mapped::IndexMapped;
 use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::LockedNamespace;
-use crate::{Error, NameLock};
-
-/// The crate's client type, in `client.rs`, re-exported at the crate root.
-pub(crate) const CLIENT_TYPE: &str = "Client";
-/// The fake server's type, in `mock.rs`.
-pub(crate) const FAKE_TYPE: &str = "FakeBaseten";
-/// The builder of [`CLIENT_TYPE`], an alias of the runtime's `ClientBuilder` in `client.rs`,
-/// re-exported at the crate root.
-pub(crate) const BUILDER_TYPE: &str = "ClientBuilder";
-/// Type names the crate always defines or refers to beside the models: no schema may take them
-/// (the IR reserves them for type names).
-pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
-    CLIENT_TYPE,
-    BUILDER_TYPE,
+pub(crate) use crate::reserved::{
+    BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
     FAKE_TYPE,
-    // `client.rs` re-exports these from the runtime (`CLIENT_REEXPORTS`)...
-    "AttemptContext",
-    "AuthScheme",
-    "InterceptedResponse",
-    "Interceptor",
-    "Method",
-    "PageStream",
-    "RawRequest",
-    "RawResponse",
-    "RetryPolicy",
-    "RuntimeClient",
-    // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import, and defines
-    // `Builder`.
-    "BuildError",
-    "Builder",
-    "Expectation",
-    "FakeServer",
-    "MetricsResponseBuilder",
-    "Reply",
-];
-
-/// The runtime items `client.rs` re-exports (paths under the runtime's root): the client's
-/// settings, its page stream and the HTTP crate, one path each in the crate.
-pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
-    "API_KEY_ENV",
-    "AttemptContext",
-    "AuthScheme",
-    "BASE_URL_ENV",
-    "DEFAULT_CONNECT_TIMEOUT",
-    "DEFAULT_MAX_RESPONSE_BYTES",
-    "DEFAULT_REQUEST_ID_HEADER",
-    "DEFAULT_TIMEOUT",
-    "InterceptedResponse",
-    "Interceptor",
-    "RawRequest",
-    "RawResponse",
-    "RetryPolicy",
-    "RuntimeClient",
-    "pages::PageStream",
-    "reqwest",
-    "reqwest::Method",
-];
-
-/// The runtime's test helpers `mock.rs` re-exports (paths under the runtime's `mock`).
-pub(crate) const FAKE_REEXPORTS: &[&str] = &[
-    "metrics::BuildError",
-    "metrics::MetricsResponseBuilder",
-    "Expectation",
-    "FakeServer",
-    "Reply",
-];
-
-/// The inherent methods every generated `Client` has (see `emit/client.rs`), which no operation,
-/// entry point or stream may take.
-pub(crate) const CLIENT_METHODS: &[&str] = &[
-    "new",
-    "from_env",
-    "builder",
-    "runtime",
-    "base_url",
-    "with_timeout",
-    "with_retry_policy",
-    "request",
-];
-
-/// The inherent methods every generated `FakeBaseten` has (see `emit/mock.rs`).
-pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server", "on_request"];
+};
+use crate::reserved::{COMMON_METHOD_NAMES, FIXED_TYPE_NAMES, RESERVED_TYPE_NAMES};
+use crate::{Error, NameLock};
 
 /// What the generated crate exposes, and the names of everything in it.
 #[derive(Debug, Clone)]
@@ -298,10 +222,7 @@ pub(crate) fn build<'a>(
     // every emitted body), one per operation (named in the IR), then entry points and streams.
     let mut client = Names::snake(
         Some(&lock.client_methods),
-        CLIENT_METHODS
-            .iter()
-            .chain(builders::COMMON_METHOD_NAMES)
-            .copied(),
+        CLIENT_METHODS.iter().chain(COMMON_METHOD_NAMES).copied(),
     );
     for operation in &api.operations {
         if !client.scope.take(&operation.name) {
@@ -318,10 +239,7 @@ pub(crate) fn build<'a>(
     // The fake's methods: its own, then one expectation per operation, then one per entry.
     let mut fake = Names::snake(
         Some(&lock.fake_methods),
-        FAKE_METHODS
-            .iter()
-            .chain(builders::COMMON_METHOD_NAMES)
-            .copied(),
+        FAKE_METHODS.iter().chain(COMMON_METHOD_NAMES).copied(),
     );
     let operations: Vec<OperationSurface<'a>> = api
         .operations
@@ -348,7 +266,7 @@ pub(crate) fn build<'a>(
                     .filter_map(|op| op.query_type.as_deref()),
             )
             .chain(FIXED_TYPE_NAMES.iter().copied())
-            .chain(crate::names::RESERVED_TYPE_NAMES.iter().copied()),
+            .chain(RESERVED_TYPE_NAMES.iter().copied()),
     );
 
     let mut entries = Vec::new();
