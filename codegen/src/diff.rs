@@ -19,7 +19,7 @@ use crate::ir::{
     SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
 use crate::probe::{fake_item, method_item, query_item, type_item};
-use crate::surface::builders::{self, Storage};
+use crate::surface::builders::{self, FieldSurface, Storage};
 use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing;
 use crate::surface::write_only::{Gate, SerdeImpls, directions, write_only_types};
@@ -699,11 +699,12 @@ impl Pair<'_> {
     ) {
         let old_write_only = self.old.write_only.contains(name);
         let new_write_only = self.new.write_only.contains(name);
-        let stored = |field: &Field, write_only: bool, renames: &Renames| {
-            stored_type(field, builders::storage(field, write_only), renames)
+        // Each side resolved as its crate has it: storage and method names decided there.
+        let old_struct = builders::resolve_struct(old, old_write_only);
+        let new_struct = builders::resolve_struct(new, new_write_only);
+        let stored = |field: &FieldSurface<'_>, renames: &Renames| {
+            stored_type(field.field, field.storage, renames)
         };
-        let old_methods = builders::struct_methods(old);
-        let new_methods = builders::struct_methods(new);
         let mut matched: BTreeSet<&str> = BTreeSet::new();
         for (i, field) in old.fields.iter().enumerate() {
             let by_name = new
@@ -730,24 +731,25 @@ impl Pair<'_> {
             };
             let new_field = &new.fields[j];
             matched.insert(&new_field.rust_name);
-            let old_ty = stored(field, old_write_only, self.renames);
-            let new_ty = stored(new_field, new_write_only, self.none);
+            let (old_resolved, new_resolved) = (&old_struct.fields[i], &new_struct.fields[j]);
+            let old_ty = stored(old_resolved, self.renames);
+            let new_ty = stored(new_resolved, self.none);
             if old_ty != new_ty {
                 changes.breaks(
                     item,
                     format!(
                         "field {name}.{} changed from {} to {new_ty}",
                         field.rust_name,
-                        stored(field, old_write_only, self.none)
+                        stored(old_resolved, self.none)
                     ),
                 );
-            } else if stored(field, old_write_only, self.none) != new_ty {
+            } else if stored(old_resolved, self.none) != new_ty {
                 changes.breaks(
                     item,
                     format!(
                         "field {name}.{} has renamed type {new_ty} (was {})",
                         field.rust_name,
-                        stored(field, old_write_only, self.none)
+                        stored(old_resolved, self.none)
                     ),
                 );
             }
@@ -762,21 +764,16 @@ impl Pair<'_> {
             }
             // A setter or clearer that moved to another name (the new name of a field that
             // is still optional; one that became required is `new`'s business).
-            let method = |names: &[Option<String>], k: usize| names.get(k).cloned().flatten();
-            let old_patch = builders::storage(field, old_write_only) == Storage::Patch;
-            let new_patch = builders::storage(new_field, new_write_only) == Storage::Patch;
-            if let (Some(before), Some(after)) = (
-                method(&old_methods.setters, i),
-                method(&new_methods.setters, j),
-            ) && before != after
+            if let (Some(before), Some(after)) = (&old_resolved.setter, &new_resolved.setter)
+                && before != after
             {
                 changes.breaks(
                     item,
                     format!("setter {name}::{before} renamed to {name}::{after}"),
                 );
             }
-            if let Some(before) = method(&old_methods.clearers, i).filter(|_| old_patch) {
-                match method(&new_methods.clearers, j).filter(|_| new_patch) {
+            if let Some(before) = &old_resolved.clearer {
+                match &new_resolved.clearer {
                     None => changes.breaks(item, format!("clearer {name}::{before} removed")),
                     Some(after) if after != before => changes.breaks(
                         item,

@@ -29,8 +29,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
-use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
-use crate::surface::builders::{self, Storage};
+use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, TypeDef};
+use crate::surface::builders::{self, Storage, StructSurface};
 use crate::surface::{MetricsEntry, PageStream, Surface};
 use crate::tokens::{argument_type, ident, type_tokens};
 use crate::{Error, emit};
@@ -127,9 +127,13 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
         let types = functions.iter().map(|(function, _, def)| {
             let function = ident(function);
             match def {
-                TypeDef::Struct(def) => {
-                    probe_struct(&function, def, write_only.contains(&def.name))
-                }
+                TypeDef::Struct(def) => match surface.structs.get(&def.name) {
+                    Some(resolved) => probe_struct(&function, resolved),
+                    None => probe_struct(
+                        &function,
+                        &builders::resolve_struct(def, write_only.contains(&def.name)),
+                    ),
+                },
                 TypeDef::Enum(def) => probe_enum(&function, def),
                 TypeDef::Union(def) => probe_union(&function, def),
                 TypeDef::Alias(def) => probe_alias(&function, def),
@@ -321,42 +325,28 @@ fn any(ty: &TokenStream) -> TokenStream {
     quote!(support::any::<#ty>())
 }
 
-/// The field's type as the struct stores it (what the models emitter writes).
-fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool) -> TokenStream {
-    let mut ty = type_tokens(ty);
-    if boxed {
-        ty = quote!(Box<#ty>);
-    }
-    match storage {
-        Storage::Required => ty,
-        Storage::RequiredNullable | Storage::Optional => quote!(Option<#ty>),
-        Storage::Patch => quote!(rt::Patch<#ty>),
-    }
-}
-
-fn probe_struct(function: &proc_macro2::Ident, def: &StructDef, write_only: bool) -> TokenStream {
+fn probe_struct(function: &proc_macro2::Ident, resolved: &StructSurface<'_>) -> TokenStream {
+    let def = resolved.def;
     let name = ident(&def.name);
-    let methods = builders::struct_methods(def);
     let constructor = ident(crate::reserved::CONSTRUCTOR);
     let mut reads = Vec::new();
     let mut arguments = Vec::new();
     let mut calls = Vec::new();
-    for (i, field) in def.fields.iter().enumerate() {
-        let field_name = ident(&field.rust_name);
-        let storage = builders::storage(field, write_only);
-        let stored = stored_type(storage, &field.ty, field.boxed);
+    for resolved_field in &resolved.fields {
+        let field_name = ident(&resolved_field.field.rust_name);
+        let stored = resolved_field.stored_type();
         reads.push(quote!(let _: &#stored = &value.#field_name;));
-        let value = type_tokens(&field.ty);
-        match storage {
+        let value = type_tokens(&resolved_field.field.ty);
+        match resolved_field.storage {
             Storage::Required => arguments.push(any(&value)),
             Storage::RequiredNullable => arguments.push(any(&quote!(Option<#value>))),
             Storage::Optional | Storage::Patch => {
-                if let Some(Some(setter)) = methods.setters.get(i) {
+                if let Some(setter) = &resolved_field.setter {
                     let setter = ident(setter);
                     let value = any(&value);
                     calls.push(quote!(.#setter(#value)));
                 }
-                if let (Storage::Patch, Some(Some(clearer))) = (storage, methods.clearers.get(i)) {
+                if let Some(clearer) = &resolved_field.clearer {
                     let clearer = ident(clearer);
                     calls.push(quote!(.#clearer()));
                 }

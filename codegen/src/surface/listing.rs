@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-use super::builders::{self, Storage};
+use super::builders;
 use super::{BUILDER_TYPE, CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface};
 use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::{argument_type, type_tokens};
@@ -81,19 +81,6 @@ pub(crate) fn compact(tokens: TokenStream) -> String {
 
 fn ty(ty: &TypeRef) -> String {
     compact(type_tokens(ty))
-}
-
-/// The type a field is stored as (what the models emitter writes).
-fn stored(storage: Storage, value: &TypeRef, boxed: bool) -> String {
-    let mut text = ty(value);
-    if boxed {
-        text = format!("Box<{text}>");
-    }
-    match storage {
-        Storage::Required => text,
-        Storage::RequiredNullable | Storage::Optional => format!("Option<{text}>"),
-        Storage::Patch => format!("rt::Patch<{text}>"),
-    }
 }
 
 /// What a method returns for an operation's response.
@@ -370,7 +357,6 @@ impl Surface<'_> {
         match def {
             TypeDef::Struct(def) => {
                 let path = format!("models::{}", def.name);
-                let write_only = self.write_only.contains(&def.name);
                 let default = def.fields.iter().all(|f| !f.required);
                 push(
                     "struct",
@@ -378,43 +364,43 @@ impl Surface<'_> {
                     self.serde_impls(&def.name)
                         .append_to(if default { "Default" } else { "" }),
                 );
-                let mut arguments = Vec::new();
-                let methods = self.structs.get(&def.name);
-                for (i, field) in def.fields.iter().enumerate() {
-                    let storage = builders::storage(field, write_only);
+                let computed;
+                let resolved = match self.structs.get(&def.name) {
+                    Some(resolved) => resolved,
+                    None => {
+                        computed =
+                            builders::resolve_struct(def, self.write_only.contains(&def.name));
+                        &computed
+                    }
+                };
+                for field in &resolved.fields {
                     push(
                         "field",
-                        format!("{path}::{}", field.rust_name),
-                        stored(storage, &field.ty, field.boxed),
+                        format!("{path}::{}", field.field.rust_name),
+                        compact(field.stored_type()),
                     );
-                    let value = ty(&field.ty);
-                    match storage {
-                        Storage::Required => {
-                            arguments.push(format!("{}: impl Into<{value}>", field.rust_name))
-                        }
-                        Storage::RequiredNullable => arguments
-                            .push(format!("{}: impl Into<Option<{value}>>", field.rust_name)),
-                        Storage::Optional | Storage::Patch => {
-                            let setter = methods.and_then(|m| m.setters.get(i)).cloned().flatten();
-                            if let Some(setter) = setter {
-                                push(
-                                    "fn",
-                                    format!("{path}::{setter}"),
-                                    format!("(self, value: impl Into<{value}>) -> Self"),
-                                );
-                            }
-                            let clearer =
-                                methods.and_then(|m| m.clearers.get(i)).cloned().flatten();
-                            if let (Storage::Patch, Some(clearer)) = (storage, clearer) {
-                                push(
-                                    "fn",
-                                    format!("{path}::{clearer}"),
-                                    "(self) -> Self".to_owned(),
-                                );
-                            }
-                        }
+                    if let Some(setter) = &field.setter {
+                        push(
+                            "fn",
+                            format!("{path}::{setter}"),
+                            format!(
+                                "(self, value: {}) -> Self",
+                                compact(field.setter_argument())
+                            ),
+                        );
+                    }
+                    if let Some(clearer) = &field.clearer {
+                        push(
+                            "fn",
+                            format!("{path}::{clearer}"),
+                            "(self) -> Self".to_owned(),
+                        );
                     }
                 }
+                let arguments: Vec<String> = resolved
+                    .constructor_arguments()
+                    .map(|(name, ty)| format!("{name}: {}", compact(ty)))
+                    .collect();
                 push(
                     "fn",
                     format!("{path}::{}", crate::reserved::CONSTRUCTOR),
@@ -544,6 +530,67 @@ mod tests {
 
     use super::*;
     use crate::diff::{Impact, snapshot_changes};
+
+    /// Every inherent method of every struct in the emitted `models.rs` is listed with the
+    /// arguments the code declares: the listing reads the surface's resolved fields, not a
+    /// rendering of its own (it once listed `impl Into<i64>` where `new` takes an `i64`).
+    #[test]
+    fn struct_methods_are_listed_as_the_models_declare_them() {
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    \
+            patch:\n      requestBody: {required: true, content: {application/json: {schema: \
+            {$ref: '#/components/schemas/Patch'}}}}\n      responses: {'200': {description: ok, \
+            content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}\n\
+            components:\n  schemas:\n    Thing:\n      type: object\n      required: [count, \
+            on, name, maybe]\n      properties:\n        count: {type: integer}\n        on: \
+            {type: boolean}\n        name: {type: string}\n        maybe: {type: [number, \
+            'null']}\n        ratio: {type: number}\n        label: {type: string}\n    \
+            Patch:\n      type: object\n      properties:\n        size: {type: [integer, \
+            'null']}\n        note: {type: [string, 'null']}\n";
+        let output = crate::generate(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let listed = parse(&output.api_snapshot);
+        let Ok(models) = syn::parse_file(&output.files["models.rs"]) else {
+            panic!("models.rs does not parse");
+        };
+        let mut checked = 0;
+        for item in models.items {
+            let syn::Item::Impl(block) = item else {
+                continue;
+            };
+            let syn::Type::Path(self_type) = block.self_ty.as_ref() else {
+                continue;
+            };
+            if block.trait_.is_some() {
+                continue;
+            }
+            let type_name = quote!(#self_type).to_string();
+            for item in block.items {
+                let syn::ImplItem::Fn(function) = item else {
+                    continue;
+                };
+                let name = &function.sig.ident;
+                let inputs = &function.sig.inputs;
+                // Compared without spaces: the listing spaces `name: type` as prose.
+                let bare = |text: &str| text.replace("mut self", "self").replace(' ', "");
+                let declared = bare(&compact(quote!(#inputs)));
+                let key = format!("fn models::{type_name}::{name}");
+                let Some(signature) = listed.get(&key) else {
+                    panic!("{key} is not listed");
+                };
+                assert!(
+                    bare(signature).contains(&format!("({declared})")),
+                    "{key}: listed {signature:?}, declared ({declared})"
+                );
+                checked += 1;
+            }
+        }
+        // `new`, setters and clearers of both structs.
+        assert!(checked >= 7, "{checked}");
+    }
 
     #[test]
     fn tokens_read_as_written() {

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToUpperCamelCase;
 
-use self::builders::StructMethods;
+use self::builders::StructSurface;
 use self::shapes::{MetricsQueryFields, Pagination};
 use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
@@ -55,8 +55,8 @@ pub(crate) struct Surface<'a> {
     pub(crate) features: features::Features,
     /// The index-mapped responses, which get the runtime's alignment traits.
     pub(crate) index_mapped: Vec<IndexMapped>,
-    /// Constructor, setter and clearer names of every struct, by type name.
-    pub(crate) structs: BTreeMap<String, StructMethods>,
+    /// Every struct resolved (its fields' storage, setters and clearers), by type name.
+    pub(crate) structs: BTreeMap<String, StructSurface<'a>>,
     /// One per operation, in the IR's order.
     pub(crate) operations: Vec<OperationSurface<'a>>,
     /// The typestate metrics requests, in operation order.
@@ -213,7 +213,10 @@ pub(crate) fn build<'a>(
         .types
         .values()
         .filter_map(|def| match def {
-            TypeDef::Struct(def) => Some((def.name.clone(), builders::struct_methods(def))),
+            TypeDef::Struct(def) => Some((
+                def.name.clone(),
+                builders::resolve_struct(def, write_only.contains(&def.name)),
+            )),
             _ => None,
         })
         .collect();
