@@ -23,6 +23,7 @@ use crate::surface::builders::{self, FieldSurface, Storage};
 use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing;
 use crate::surface::write_only::{Gate, SerdeImpls, directions, write_only_types};
+use crate::tokens::type_tokens;
 
 mod renames;
 
@@ -1168,48 +1169,13 @@ fn compare_aliases(
 
 /// A method's arguments as the generated Rust takes them: a name and a type per argument.
 fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
-    let mut parts: Vec<(String, String)> = op
-        .path_params
-        .iter()
-        .chain(&op.required_query)
-        .map(|p| {
-            let ty = match &p.ty {
-                _ if p.any_scalar => "impl Display".to_owned(),
-                TypeRef::String => "&str".to_owned(),
-                // Small `Copy` values, taken by value (the operations emitter's
-                // `argument_type`).
-                TypeRef::Integer
-                | TypeRef::Unsigned
-                | TypeRef::Number
-                | TypeRef::Boolean
-                | TypeRef::Decimal
-                | TypeRef::Timestamp
-                | TypeRef::Date => render(&p.ty),
-                TypeRef::Vec(element) => format!("&[{}]", render(&rename(element, renames))),
-                other => format!("&{}", render(&rename(other, renames))),
-            };
-            (p.rust_name.clone(), ty)
-        })
-        .collect();
-    if let Some(body) = &op.body {
-        let ty = match (&body.kind, body.required) {
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, true) => {
-                format!("&{}", render(&rename(ty, renames)))
-            }
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, false) => {
-                format!("Option<&{}>", render(&rename(ty, renames)))
-            }
-            (BodyKind::Text, true) => "&str".to_owned(),
-            (BodyKind::Text, false) => "Option<&str>".to_owned(),
-            (BodyKind::Bytes, true) => "impl Into<Vec<u8>>".to_owned(),
-            (BodyKind::Bytes, false) => "Option<Vec<u8>>".to_owned(),
-        };
-        parts.push(("body".to_owned(), ty));
-    }
-    if let Some(query) = &op.query_type {
-        parts.push(("query".to_owned(), format!("&{query}")));
-    }
-    parts
+    // The surface's signature, with the old side's types in the new side's names.
+    let spell = |ty: &TypeRef| type_tokens(&rename(ty, renames));
+    crate::surface::signature::operation_signature(op, &spell)
+        .arguments
+        .into_iter()
+        .map(|argument| (argument.name, listing::compact(argument.ty)))
+        .collect()
 }
 
 /// The path template with every placeholder written `{}`: the request it sends, whatever its

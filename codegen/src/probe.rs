@@ -29,10 +29,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
-use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, TypeDef};
+use crate::ir::{Api, EnumDef, Operation, ResponseKind, TypeDef};
 use crate::surface::builders::{self, Storage, StructSurface};
 use crate::surface::{MetricsEntry, PageStream, Surface};
-use crate::tokens::{argument_type, ident, type_tokens};
+use crate::tokens::{ident, type_tokens};
 use crate::{Error, emit};
 
 /// The change report's name for a type: `models::Foo`.
@@ -289,6 +289,9 @@ fn header(api: &Api, krate: &proc_macro2::Ident) -> TokenStream {
         // for a `#[non_exhaustive]` enum, which is unreachable for one that is not.
         #![allow(non_snake_case, unreachable_patterns)]
         #models
+        // The query structs, as the signatures' placeholders name them.
+        #[allow(unused_imports)]
+        use ::#krate::operations;
         // What the emitted types name through `rt::` (not every crate uses any of it).
         #[allow(unused_imports)]
         use ::#krate::runtime as rt;
@@ -468,51 +471,16 @@ fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
     }
 }
 
-/// The placeholder a method argument gets: its exact parameter type as the operations emitter
-/// declares it, or `support::Shown` for `impl Display`.
-fn argument_placeholder(param: &Param) -> TokenStream {
-    if param.any_scalar {
-        return any(&quote!(support::Shown));
-    }
-    any(&argument_type(param))
-}
-
 fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
     let function = ident(&probe_name("Client", &op.name));
     let method = ident(&op.name);
-    let mut arguments: Vec<TokenStream> = op
-        .path_params
+    // The surface's signature, each argument a placeholder of the type a caller passes.
+    let signature = crate::surface::signature::of(op);
+    let arguments = signature
+        .arguments
         .iter()
-        .chain(&op.required_query)
-        .map(argument_placeholder)
-        .collect();
-    if let Some(body) = &op.body {
-        let ty = match (&body.kind, body.required) {
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, true) => {
-                let ty = type_tokens(ty);
-                quote!(&#ty)
-            }
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, false) => {
-                let ty = type_tokens(ty);
-                quote!(Option<&#ty>)
-            }
-            (BodyKind::Text, true) => quote!(&str),
-            (BodyKind::Text, false) => quote!(Option<&str>),
-            (BodyKind::Bytes, true) => quote!(Vec<u8>),
-            (BodyKind::Bytes, false) => quote!(Option<Vec<u8>>),
-        };
-        arguments.push(any(&ty));
-    }
-    if let Some(query) = &op.query_type {
-        let query = ident(query);
-        arguments.push(any(&quote!(&::#krate::operations::#query)));
-    }
-    let output = match &op.response {
-        ResponseKind::Json(ty) => type_tokens(ty),
-        ResponseKind::Text(_) => quote!(String),
-        ResponseKind::Bytes(_) => quote!(Vec<u8>),
-        ResponseKind::Empty => quote!(()),
-    };
+        .map(|argument| any(&argument.placeholder));
+    let output = &signature.output;
     quote! {
         pub async fn #function(client: &::#krate::Client) {
             let _: Result<#output, ::#krate::Error> = client.#method(#(#arguments),*).await;

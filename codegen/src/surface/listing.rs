@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 use proc_macro2::{TokenStream, TokenTree};
 
 use super::builders;
+use super::signature::Signature;
 use super::{BUILDER_TYPE, CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface};
-use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
-use crate::tokens::{argument_type, type_tokens};
+use crate::ir::{Operation, ResponseKind, TypeDef, TypeRef};
+use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
 pub(crate) const FILE: &str = "api.txt";
@@ -83,44 +84,18 @@ fn ty(ty: &TypeRef) -> String {
     compact(type_tokens(ty))
 }
 
-/// What a method returns for an operation's response.
+/// What an operation's method returns (in its `Result`), as the surface's signature says.
 pub(crate) fn output(operation: &Operation) -> String {
-    match &operation.response {
-        ResponseKind::Json(response) => ty(response),
-        ResponseKind::Text(_) => "String".to_owned(),
-        ResponseKind::Bytes(_) => "Vec<u8>".to_owned(),
-        ResponseKind::Empty => "()".to_owned(),
-    }
+    compact(super::signature::of(operation).output)
 }
 
-fn operation_arguments(operation: &Operation) -> Vec<String> {
-    let mut arguments: Vec<String> = operation
-        .path_params
+/// A signature's arguments as the listing writes them (`name: type`).
+fn arguments(signature: &Signature) -> Vec<String> {
+    signature
+        .arguments
         .iter()
-        .chain(&operation.required_query)
-        .map(|param| format!("{}: {}", param.rust_name, compact(argument_type(param))))
-        .collect();
-    if let Some(body) = &operation.body {
-        let value = match &body.kind {
-            BodyKind::Json(value)
-            | BodyKind::Form(value)
-            | BodyKind::Multipart { ty: value, .. } => {
-                format!("&{}", ty(value))
-            }
-            BodyKind::Text => "&str".to_owned(),
-            BodyKind::Bytes if body.required => "impl Into<Vec<u8>>".to_owned(),
-            BodyKind::Bytes => "Vec<u8>".to_owned(),
-        };
-        arguments.push(if body.required {
-            format!("body: {value}")
-        } else {
-            format!("body: Option<{value}>")
-        });
-    }
-    if let Some(query) = &operation.query_type {
-        arguments.push(format!("query: &{query}"));
-    }
-    arguments
+        .map(|argument| format!("{}: {}", argument.name, compact(argument.ty.clone())))
+        .collect()
 }
 
 fn path_strings(operation: &Operation, taken_as: &str) -> Vec<String> {
@@ -181,6 +156,7 @@ impl Surface<'_> {
             let operation = op.operation;
             let endpoint = format!("[{} {}]", operation.method, operation.path);
             let gate = op.gate.listing();
+            let signature = op.signature();
             push(
                 "fn",
                 format!("{CLIENT_TYPE}::{}", operation.name),
@@ -188,8 +164,8 @@ impl Surface<'_> {
                     "{gate} {} {endpoint}",
                     method(
                         "&self",
-                        &operation_arguments(operation),
-                        &format!("Result<{}, rt::Error>", output(operation)),
+                        &arguments(&signature),
+                        &format!("Result<{}, rt::Error>", compact(signature.output.clone())),
                     )
                 ),
             );
@@ -531,15 +507,23 @@ mod tests {
     use super::*;
     use crate::diff::{Impact, snapshot_changes};
 
-    /// Every inherent method of every struct in the emitted `models.rs` is listed with the
-    /// arguments the code declares: the listing reads the surface's resolved fields, not a
-    /// rendering of its own (it once listed `impl Into<i64>` where `new` takes an `i64`).
+    /// Every inherent method of every struct in the emitted `models.rs`, and every `Client`
+    /// method in `operations.rs`, is listed with the arguments the code declares: the listing
+    /// reads the surface's resolved fields and signatures, not a rendering of its own (it once
+    /// listed `impl Into<i64>` where `new` takes an `i64`).
     #[test]
-    fn struct_methods_are_listed_as_the_models_declare_them() {
+    fn methods_are_listed_as_the_code_declares_them() {
         let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    \
             patch:\n      requestBody: {required: true, content: {application/json: {schema: \
             {$ref: '#/components/schemas/Patch'}}}}\n      responses: {'200': {description: ok, \
-            content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}\n\
+            content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}\n  \
+            /v1/things/{id}/{n}:\n    get:\n      parameters:\n      - {name: id, in: path, \
+            required: true, schema: {type: string}}\n      - {name: n, in: path, required: \
+            true, schema: {type: integer}}\n      - {name: tag, in: query, required: true, \
+            schema: {type: string}}\n      - {name: limit, in: query, schema: {type: \
+            integer}}\n      requestBody: {content: {application/octet-stream: {schema: \
+            {type: string, format: binary}}}}\n      responses: {'200': {description: ok, \
+            content: {text/plain: {schema: {type: string}}}}}\n\
             components:\n  schemas:\n    Thing:\n      type: object\n      required: [count, \
             on, name, maybe]\n      properties:\n        count: {type: integer}\n        on: \
             {type: boolean}\n        name: {type: string}\n        maybe: {type: [number, \
@@ -553,43 +537,54 @@ mod tests {
         })
         .unwrap_or_else(|error| panic!("{error}"));
         let listed = parse(&output.api_snapshot);
-        let Ok(models) = syn::parse_file(&output.files["models.rs"]) else {
-            panic!("models.rs does not parse");
-        };
         let mut checked = 0;
-        for item in models.items {
-            let syn::Item::Impl(block) = item else {
-                continue;
+        for (file, prefix) in [("models.rs", "models::"), ("operations.rs", "")] {
+            let Ok(parsed) = syn::parse_file(&output.files[file]) else {
+                panic!("{file} does not parse");
             };
-            let syn::Type::Path(self_type) = block.self_ty.as_ref() else {
-                continue;
-            };
-            if block.trait_.is_some() {
-                continue;
-            }
-            let type_name = quote!(#self_type).to_string();
-            for item in block.items {
-                let syn::ImplItem::Fn(function) = item else {
+            for item in parsed.items {
+                let syn::Item::Impl(block) = item else {
                     continue;
                 };
-                let name = &function.sig.ident;
-                let inputs = &function.sig.inputs;
-                // Compared without spaces: the listing spaces `name: type` as prose.
-                let bare = |text: &str| text.replace("mut self", "self").replace(' ', "");
-                let declared = bare(&compact(quote!(#inputs)));
-                let key = format!("fn models::{type_name}::{name}");
-                let Some(signature) = listed.get(&key) else {
-                    panic!("{key} is not listed");
+                let syn::Type::Path(self_type) = block.self_ty.as_ref() else {
+                    continue;
                 };
-                assert!(
-                    bare(signature).contains(&format!("({declared})")),
-                    "{key}: listed {signature:?}, declared ({declared})"
-                );
-                checked += 1;
+                // Models' own impls; in `operations.rs`, `Client`'s (query setters are listed
+                // by what they take, not their generic parameter).
+                if block.trait_.is_some()
+                    || (prefix.is_empty() && !self_type.path.is_ident("Client"))
+                {
+                    continue;
+                }
+                let type_name = quote!(#self_type).to_string();
+                for item in block.items {
+                    let syn::ImplItem::Fn(function) = item else {
+                        continue;
+                    };
+                    let name = &function.sig.ident;
+                    let inputs = &function.sig.inputs;
+                    let output = &function.sig.output;
+                    // Compared without spaces: the listing spaces `name: type` as prose.
+                    let bare = |text: &str| text.replace("mut self", "self").replace(' ', "");
+                    let declared = bare(&format!(
+                        "({}){}",
+                        compact(quote!(#inputs)),
+                        compact(quote!(#output))
+                    ));
+                    let key = format!("fn {prefix}{type_name}::{name}");
+                    let Some(signature) = listed.get(&key) else {
+                        panic!("{key} is not listed");
+                    };
+                    assert!(
+                        bare(signature).contains(&declared),
+                        "{key}: listed {signature:?}, declared {declared}"
+                    );
+                    checked += 1;
+                }
             }
         }
-        // `new`, setters and clearers of both structs.
-        assert!(checked >= 7, "{checked}");
+        // `new`, setters and clearers of both structs, and both operations.
+        assert!(checked >= 10, "{checked}");
     }
 
     #[test]

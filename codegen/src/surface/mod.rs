@@ -22,6 +22,7 @@ pub(crate) mod examples;
 pub(crate) mod features;
 pub(crate) mod listing;
 pub(crate) mod shapes;
+pub(crate) mod signature;
 pub(crate) mod write_only;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -367,6 +368,14 @@ pub(crate) fn build<'a>(
 
 fn path_arguments(operation: &Operation) -> impl Iterator<Item = &str> {
     operation.path_params.iter().map(|p| p.rust_name.as_str())
+}
+
+impl OperationSurface<'_> {
+    /// Its `Client` method's arguments and output (tokens, which no thread may share, so
+    /// rendered from the one function on each use rather than stored).
+    pub(crate) fn signature(&self) -> signature::Signature {
+        signature::of(self.operation)
+    }
 }
 
 impl Surface<'_> {
