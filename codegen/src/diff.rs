@@ -497,8 +497,8 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
 
     // What the surface adds beside the IR's items: entry points, streams, the fake.
     if let (Ok(old_surface), Ok(new_surface)) = (
-        crate::surface::build(old, &old.names, None),
-        crate::surface::build(new, &new.names, None),
+        crate::surface::build(old, None),
+        crate::surface::build(new, None),
     ) {
         compare_extras(&extras(&old_surface), &extras(&new_surface), &mut changes);
     }

@@ -14,6 +14,12 @@ use crate::Error;
 use crate::error::Pointer;
 use crate::names::{self, Namespace};
 
+mod claims;
+
+pub(crate) use self::claims::Names;
+#[cfg(test)]
+pub(crate) use self::claims::Scope;
+
 /// The names given so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

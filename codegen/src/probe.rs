@@ -101,7 +101,7 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             reason: format!("{crate_name:?} is not a crate name a probe can depend on"),
         });
     }
-    let surface = crate::surface::build(api, &api.names, None)?;
+    let surface = crate::surface::build(api, None)?;
     let write_only = &surface.write_only;
     let mut functions = Vec::new();
     for (name, def) in &api.types {

@@ -324,19 +324,18 @@ impl<'a> Builder<'a> {
         discriminator: &openapiv3::Discriminator,
         doc: Option<String>,
     ) {
-        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut variant_names = self.names.variant_scope(name);
         let mut variants = Vec::with_capacity(tagged.len());
         for (tag, ty) in tagged {
             variants.push(UnionVariant {
-                rust_name: claim_variant(&mut variant_names, &tag),
+                rust_name: Names::claim_variant(&mut variant_names, &tag),
                 tag,
                 ty,
                 boxed: false,
             });
         }
         let fallback = fallback_variant();
-        self.variant_names
-            .insert(name.to_owned(), variant_names.into_lock());
+        self.names.keep_variants(name, variant_names);
         let tag_property = discriminator.property_name.clone();
         self.types.insert(
             name.to_owned(),
@@ -525,19 +524,18 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
-        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut variant_names = self.names.variant_scope(name);
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
             .filter(|wire| seen.insert(*wire))
             .map(|wire| Variant {
                 wire: wire.to_owned(),
-                rust_name: claim_variant(&mut variant_names, wire),
+                rust_name: Names::claim_variant(&mut variant_names, wire),
             })
             .collect();
         let fallback = fallback_variant();
-        self.variant_names
-            .insert(name.to_owned(), variant_names.into_lock());
+        self.names.keep_variants(name, variant_names);
         self.types.insert(
             name.to_owned(),
             TypeDef::Enum(EnumDef {

@@ -37,8 +37,13 @@ impl<'a> Builder<'a> {
             }
         }
         // Named over the whole document, so a selection never renames an operation.
-        let (names, given) = operation_names(&found, config)?;
-        self.operation_names = given;
+        let keyed: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(path, method, ..)| (*method, *path))
+            .collect();
+        let names = self
+            .names
+            .name_operations(&keyed, &config.operation_names)?;
         let mut operations = Vec::with_capacity(found.len());
         for ((path, method, operation, shared_parameters, pointer), name) in
             found.into_iter().zip(names)
@@ -799,14 +804,6 @@ pub(super) fn dedupe_field_names(params: &mut [Param]) {
         param.rust_name = field_names.claim(&param.rust_name, "_");
     }
 }
-
-pub(super) type Found<'a> = (
-    &'a str,
-    &'a str,
-    &'a openapiv3::Operation,
-    &'a Vec<ReferenceOr<Parameter>>,
-    Pointer,
-);
 
 #[cfg(test)]
 #[cfg(test)]

@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::{Field, StructDef, TypeRef};
-use crate::names::Namespace;
+use crate::lock::Names;
 use crate::reserved::{COMMON_METHOD_NAMES, RESERVED_METHOD_NAMES};
 use crate::tokens::type_tokens;
 
@@ -18,7 +18,7 @@ use crate::tokens::type_tokens;
 /// parameter's Rust name, or `set_<name>` when that would shadow a method every type has
 /// (`GetFooQuery::default()` must stay `Default`'s).
 pub(crate) fn query_setters(params: &[crate::ir::Param]) -> Vec<String> {
-    let mut names = Namespace::with_reserved(COMMON_METHOD_NAMES.iter().copied());
+    let mut names = Names::query_setters();
     params
         .iter()
         .map(|param| {
@@ -158,7 +158,7 @@ struct StructMethods {
 /// other struct's methods (it renames one of this struct's only when the new field takes a
 /// name an existing method derived, e.g. a field `clear_x` beside a nullable `x`).
 fn struct_methods(def: &StructDef) -> StructMethods {
-    let mut names = Namespace::with_reserved(RESERVED_METHOD_NAMES.iter().copied());
+    let mut names = Names::struct_methods();
     let setters = def
         .fields
         .iter()
