@@ -232,6 +232,13 @@ pub fn snapshot_changes(old: &str, new: &str) -> ChangeReport {
                     }
                 }
             }
+            Some(new_signature) if same_request(old_signature, new_signature) => changes.adds(
+                &item,
+                format!(
+                    "{key}: placeholders renamed, same request: `{old_signature}` is now \
+                     `{new_signature}`"
+                ),
+            ),
             Some(new_signature) => {
                 let description = format!("{key}: `{old_signature}` is now `{new_signature}`");
                 if without_meaning(old_signature) == without_meaning(new_signature) {
@@ -325,6 +332,86 @@ fn compare_gates(
         Some(GateChange::Narrowed(old, new)) => changes
             .breaks_with_fewer_features(item, format!("{what}: compiled with {new} (was {old})")),
         None => {}
+    }
+}
+
+/// Whether two signatures differ only in what renaming a path placeholder changes: the
+/// placeholders' names in the endpoint (`[GET /v1/models/{id}]` → `{model_id}`) and argument
+/// names that took the new names in place. Calls stay the same (arguments are positional) and
+/// so does the request; an argument name that moved to another position (a reorder) does not
+/// count.
+fn same_request(old: &str, new: &str) -> bool {
+    let (old_arguments, old_rest) = split_arguments(old);
+    let (new_arguments, new_rest) = split_arguments(new);
+    if blank_endpoint(&old_rest) != blank_endpoint(&new_rest)
+        || old_arguments.len() != new_arguments.len()
+    {
+        return false;
+    }
+    let name_of = |argument: &str| argument.split_once(": ").map(|(name, _)| name.to_owned());
+    let old_names: Vec<Option<String>> = old_arguments.iter().map(|a| name_of(a)).collect();
+    let new_names: Vec<Option<String>> = new_arguments.iter().map(|a| name_of(a)).collect();
+    old_arguments
+        .iter()
+        .zip(&new_arguments)
+        .enumerate()
+        .all(|(i, (before, after))| {
+            let type_of = |argument: &str| {
+                argument
+                    .split_once(": ")
+                    .map_or(argument.to_owned(), |(_, ty)| ty.to_owned())
+            };
+            type_of(before) == type_of(after)
+                && (old_names[i] == new_names[i]
+                    || (!new_names.contains(&old_names[i]) && !old_names.contains(&new_names[i])))
+        })
+}
+
+/// A signature's first parenthesised list split at its top-level commas, and the signature
+/// with the list's contents taken out.
+fn split_arguments(signature: &str) -> (Vec<String>, String) {
+    let Some(open) = signature.find('(') else {
+        return (Vec::new(), signature.to_owned());
+    };
+    let mut depth = 0usize;
+    let mut arguments = Vec::new();
+    let mut current = String::new();
+    for (at, c) in signature[open + 1..].char_indices() {
+        match c {
+            '(' | '<' | '[' => depth += 1,
+            ')' if depth == 0 => {
+                if !current.trim().is_empty() {
+                    arguments.push(current.trim().to_owned());
+                }
+                let rest = format!(
+                    "{}(){}",
+                    &signature[..open],
+                    &signature[open + 1 + at + 1..]
+                );
+                return (arguments, rest);
+            }
+            ')' | '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                arguments.push(current.trim().to_owned());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    (Vec::new(), signature.to_owned())
+}
+
+/// A signature with the placeholders of its endpoint (` [METHOD /path]`) written `{}`.
+fn blank_endpoint(signature: &str) -> String {
+    match signature.rfind(" [") {
+        Some(at) if signature.ends_with(']') => format!(
+            "{} [{}",
+            &signature[..at],
+            crate::names::template_shape(&signature[at + 2..])
+        ),
+        _ => signature.to_owned(),
     }
 }
 
@@ -600,13 +687,19 @@ fn compare_extras(
                 item,
                 format!("{what} {item} takes {} (was {})", after.shape, before.shape),
             ),
-            Some(after) if after.endpoint != before.endpoint => changes.breaks_silently(
-                item,
-                format!(
-                    "{what} {item} now reaches {} (was {})",
-                    after.endpoint, before.endpoint
-                ),
-            ),
+            // A renamed placeholder reaches the same endpoint.
+            Some(after)
+                if crate::names::template_shape(&after.endpoint)
+                    != crate::names::template_shape(&before.endpoint) =>
+            {
+                changes.breaks_silently(
+                    item,
+                    format!(
+                        "{what} {item} now reaches {} (was {})",
+                        after.endpoint, before.endpoint
+                    ),
+                )
+            }
             Some(_) => {}
         }
     }
@@ -1181,20 +1274,7 @@ fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
 /// The path template with every placeholder written `{}`: the request it sends, whatever its
 /// parameters are called.
 fn request_shape(op: &Operation) -> String {
-    let mut shape = format!("{} ", op.method);
-    let mut in_placeholder = false;
-    for c in op.path.chars() {
-        match c {
-            '{' => {
-                in_placeholder = true;
-                shape.push_str("{}");
-            }
-            '}' => in_placeholder = false,
-            c if !in_placeholder => shape.push(c),
-            _ => {}
-        }
-    }
-    shape
+    format!("{} {}", op.method, crate::names::template_shape(&op.path))
 }
 
 fn compare_operations(

@@ -234,6 +234,24 @@ pub(crate) fn path_parameters(path: &str) -> Vec<String> {
     found
 }
 
+/// A path template with every placeholder written `{}` (`/v1/models/{model_id}` →
+/// `/v1/models/{}`): the endpoint it names, whatever its placeholders are called. An unclosed
+/// `{` is kept as it is.
+pub(crate) fn template_shape(path: &str) -> String {
+    let mut shape = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        shape.push_str(&rest[..open]);
+        shape.push_str("{}");
+        rest = &rest[open + close + 1..];
+    }
+    shape.push_str(rest);
+    shape
+}
+
 fn singular(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("ies") {
         format!("{stem}y")

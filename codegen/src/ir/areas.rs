@@ -57,12 +57,13 @@ pub(crate) fn check_feature_name(name: &str) -> Result<(), String> {
 }
 
 /// Gives every operation its area, in `operation.area`; returns the lock's `areas`: every
-/// operation's area, beside what the old lock held for operations no longer generated.
+/// operation's area, beside what the old lock (`lock`, keyed as the document spells each
+/// endpoint) held for operations no longer generated.
 pub(super) fn assign(
     operations: &mut [Operation],
     config: &Config,
+    lock: &BTreeMap<String, String>,
 ) -> Result<BTreeMap<String, String>, Error> {
-    let lock = &config.names_lock.areas;
     let mut areas = lock.clone();
     let mut picked: BTreeSet<&str> = BTreeSet::new();
     for operation in operations.iter_mut() {
@@ -226,7 +227,8 @@ mod tests {
             .names_lock
             .areas
             .insert("GET /v1/gone".to_owned(), "gone".to_owned());
-        let lock = assign(&mut operations, &config).expect("areas are assigned");
+        let lock =
+            assign(&mut operations, &config, &config.names_lock.areas).expect("areas are assigned");
         let areas: Vec<&str> = operations.iter().map(|op| op.area.as_str()).collect();
         assert_eq!(areas, ["metrics", "models", "teams"]);
         assert_eq!(
@@ -244,7 +246,8 @@ mod tests {
         config
             .areas
             .insert("stale".to_owned(), vec!["GET /v1/nothing".to_owned()]);
-        let error = assign(&mut operations, &config).expect_err("a pattern that picks nothing");
+        let error = assign(&mut operations, &config, &config.names_lock.areas)
+            .expect_err("a pattern that picks nothing");
         assert_eq!(
             error.to_string(),
             "generator config: #/areas/stale: no generated operation matches GET /v1/nothing"

@@ -513,7 +513,11 @@ pub(crate) fn build(
 ) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
-    let mut names = Names::new(&config.names_lock);
+    // Keys naming an endpoint follow the document's placeholder names (see `follow_paths`).
+    let lock = config
+        .names_lock
+        .follow_paths(spec.paths.paths.keys().map(String::as_str));
+    let mut names = Names::new(&lock);
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {
@@ -552,7 +556,7 @@ pub(crate) fn build(
     }
     let mut operations = builder.operations(selection, config)?;
     operations.sort_by(|a, b| a.name.cmp(&b.name));
-    let area_lock = areas::assign(&mut operations, config)?;
+    let area_lock = areas::assign(&mut operations, config, &lock.areas)?;
     if config.strict
         && let Some(first) = builder.left_out.first()
     {
