@@ -1,7 +1,24 @@
 //! Schemas to types: each component and inline schema becomes a struct, enum, union or alias,
 //! and every schema position a [`TypeRef`].
 
-use super::*;
+use std::collections::{BTreeSet, HashSet};
+
+use openapiv3::{
+    AdditionalProperties, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
+};
+
+use super::naming::fallback_variant;
+use super::{
+    AliasDef, Builder, EnumDef, Field, IntEnumDef, IntVariant, JsonKind, ObjectParts, SCHEMAS,
+    SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef, UntaggedVariant,
+    Variant, access, local_key,
+};
+use crate::error::Pointer;
+use crate::lock::Names;
+use crate::names::Namespace;
+use crate::reserved::FALLBACK_VARIANT;
+use crate::{Error, names};
 
 impl<'a> Builder<'a> {
     /// The component schema a `$ref` names, with its key; checks reference-only chains for cycles.

@@ -10,14 +10,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use openapiv3::{
-    AdditionalProperties, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema,
-    SchemaKind, StatusCode, StringFormat, Type, VariantOrUnknownOrEmpty,
-};
+use openapiv3::{AdditionalProperties, OpenAPI, ReferenceOr, Schema};
 
 use crate::error::Pointer;
 use crate::lock::{NameLock, Names};
-use crate::names::{self, Namespace};
 use crate::select::Selection;
 use crate::{Config, Error, Note};
 
@@ -35,7 +31,8 @@ mod twins;
 
 pub(crate) use self::prune::reachable;
 
-use self::{convert::*, cycles::*, naming::*, prune::*};
+use self::cycles::{alias_cycles, box_recursive_fields, resolve_aliases};
+use self::prune::prune_unreachable;
 
 /// The whole API as the emitters see it.
 #[derive(Debug, Clone, PartialEq)]

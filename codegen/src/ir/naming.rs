@@ -1,8 +1,10 @@
 //! Names: inline types, enum and union variants and methods, each through the names lock, so
 //! that regenerating keeps every name given before.
 
-use super::*;
-pub(crate) use crate::reserved::FALLBACK_VARIANT;
+use super::Builder;
+use crate::error::Pointer;
+use crate::names;
+use crate::reserved::FALLBACK_VARIANT;
 
 impl<'a> Builder<'a> {
     /// A name for the inline schema (or operation part) at `identity`.

@@ -1,6 +1,21 @@
 //! Operations: parameters, request bodies and responses of each selected path and method.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use openapiv3::{
+    Parameter, ReferenceOr, RequestBody, Response, SchemaKind, StatusCode, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
+};
+
+use super::{
+    Body, BodyKind, Builder, JsonKind, Location, Operation, PARAMETERS, Param, ParamStyle,
+    REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef, TypeRef,
+    local_key,
+};
+use crate::error::Pointer;
+use crate::names::Namespace;
+use crate::select::Selection;
+use crate::{Config, Error, names};
 
 impl<'a> Builder<'a> {
     pub(super) fn operations(
