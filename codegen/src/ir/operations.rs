@@ -341,28 +341,10 @@ impl<'a> Builder<'a> {
         body: &'a ReferenceOr<RequestBody>,
         pointer: &Pointer,
     ) -> Result<&'a RequestBody, Error> {
-        match body {
-            ReferenceOr::Item(body) => Ok(body),
-            ReferenceOr::Reference { reference } => {
-                let key = local_key(reference, REQUEST_BODIES, pointer)?;
-                match self
-                    .spec
-                    .components
-                    .as_ref()
-                    .and_then(|c| c.request_bodies.get(key.as_str()))
-                {
-                    Some(ReferenceOr::Item(body)) => Ok(body),
-                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
-                        pointer: pointer.to_string(),
-                        reason: "a request body reference to a reference".into(),
-                    }),
-                    None => Err(Error::DanglingRef {
-                        pointer: pointer.to_string(),
-                        reference: reference.clone(),
-                    }),
-                }
-            }
-        }
+        let components = self.spec.components.as_ref();
+        through_component(body, REQUEST_BODIES, "request body", pointer, |key| {
+            components.and_then(|c| c.request_bodies.get(key))
+        })
     }
 
     /// Whether values of `ty` may be JSON objects (through aliases): a struct, a map, a union
@@ -639,28 +621,37 @@ impl<'a> Builder<'a> {
         response: &'a ReferenceOr<Response>,
         pointer: &Pointer,
     ) -> Result<&'a Response, Error> {
-        match response {
-            ReferenceOr::Item(response) => Ok(response),
-            ReferenceOr::Reference { reference } => {
-                let key = local_key(reference, RESPONSES, pointer)?;
-                match self
-                    .spec
-                    .components
-                    .as_ref()
-                    .and_then(|c| c.responses.get(key.as_str()))
-                {
-                    Some(ReferenceOr::Item(response)) => Ok(response),
-                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
-                        pointer: pointer.to_string(),
-                        reason: "a response reference to a reference".into(),
-                    }),
-                    None => Err(Error::DanglingRef {
-                        pointer: pointer.to_string(),
-                        reference: reference.clone(),
-                    }),
-                }
-            }
-        }
+        let components = self.spec.components.as_ref();
+        through_component(response, RESPONSES, "response", pointer, |key| {
+            components.and_then(|c| c.responses.get(key))
+        })
+    }
+}
+
+/// `item` itself, or what its `$ref` names under `prefix` (`#/components/responses/`), looked
+/// up by key with `component`: one step, as a reference to a reference is not followed.
+fn through_component<'a, T>(
+    item: &'a ReferenceOr<T>,
+    prefix: &str,
+    what: &str,
+    pointer: &Pointer,
+    component: impl FnOnce(&str) -> Option<&'a ReferenceOr<T>>,
+) -> Result<&'a T, Error> {
+    let reference = match item {
+        ReferenceOr::Item(item) => return Ok(item),
+        ReferenceOr::Reference { reference } => reference,
+    };
+    let key = local_key(reference, prefix, pointer)?;
+    match component(key.as_str()) {
+        Some(ReferenceOr::Item(item)) => Ok(item),
+        Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
+            pointer: pointer.to_string(),
+            reason: format!("a {what} reference to a reference"),
+        }),
+        None => Err(Error::DanglingRef {
+            pointer: pointer.to_string(),
+            reference: reference.clone(),
+        }),
     }
 }
 
