@@ -96,7 +96,7 @@ impl NameLock {
         check_scope("#/support_types", &lock.support_types, is_type_name)?;
         // Areas are shared by many operations: only each name is checked.
         for (identity, area) in &lock.areas {
-            if let Err(reason) = crate::ir::areas::check_feature_name(area) {
+            if let Err(reason) = crate::reserved::check_feature_name(area) {
                 return Err(lock_error(
                     &Pointer::to(&["areas", identity]),
                     format!("{area:?}: {reason}"),

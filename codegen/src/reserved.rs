@@ -230,6 +230,43 @@ pub(crate) const COMMON_METHOD_NAMES: &[&str] = &[
     "type_id",
 ];
 
+/// The features every generated crate has besides its areas; no area may take one.
+/// The manifest's dependencies are listed too: Cargo refuses a feature named like one.
+pub(crate) const FIXED_FEATURES: &[&str] = &[
+    "default",
+    "client",
+    "mock",
+    "full",
+    "jiff",
+    "decimal",
+    "serde",
+    "serde_json",
+    "baseten-runtime",
+];
+
+/// Why `name` cannot be an area's feature, if it cannot.
+pub(crate) fn check_feature_name(name: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    let valid_first = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if !valid_first
+        || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+    {
+        return Err(
+            "an area's feature name is lower-case ASCII letters, digits, `-` and `_`, starting \
+             with a letter or digit"
+                .to_owned(),
+        );
+    }
+    if FIXED_FEATURES.contains(&name) {
+        return Err(format!(
+            "every generated crate has a feature {name:?} of its own"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;

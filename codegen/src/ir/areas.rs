@@ -10,21 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Operation;
+use crate::reserved::FIXED_FEATURES;
 use crate::{Config, Error};
-
-/// The features every generated crate has besides its areas; no area may take one.
-/// The manifest's dependencies are listed too: Cargo refuses a feature named like one.
-pub(crate) const FIXED_FEATURES: &[&str] = &[
-    "default",
-    "client",
-    "mock",
-    "full",
-    "jiff",
-    "decimal",
-    "serde",
-    "serde_json",
-    "baseten-runtime",
-];
 
 /// The area of a path with no segment to name it (`/`, `/v1/{id}`).
 const ROOT_AREA: &str = "root";
@@ -32,29 +19,6 @@ const ROOT_AREA: &str = "root";
 /// Longest derived feature name; a longer tag or segment is cut (a feature name is typed by
 /// hand in `Cargo.toml`).
 const MAX_AREA_LENGTH: usize = 48;
-
-/// Why `name` cannot be an area's feature, if it cannot.
-pub(crate) fn check_feature_name(name: &str) -> Result<(), String> {
-    let mut chars = name.chars();
-    let valid_first = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    if !valid_first
-        || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-    {
-        return Err(
-            "an area's feature name is lower-case ASCII letters, digits, `-` and `_`, starting \
-             with a letter or digit"
-                .to_owned(),
-        );
-    }
-    if FIXED_FEATURES.contains(&name) {
-        return Err(format!(
-            "every generated crate has a feature {name:?} of its own"
-        ));
-    }
-    Ok(())
-}
 
 /// Gives every operation its area, in `operation.area`; returns the lock's `areas`: every
 /// operation's area, beside what the old lock (`lock`, keyed as the document spells each
@@ -152,6 +116,7 @@ fn feature_name(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reserved::check_feature_name;
 
     fn operation(method: &str, path: &str, tags: &[&str]) -> Operation {
         Operation {
