@@ -5,6 +5,11 @@
 //! Names are never given back: an entry whose item left the document stays in the lock, so a
 //! later item cannot take the name and silently mean something else to code still using it
 //! (a method calling another endpoint, a variant standing for another wire value).
+//!
+//! An endpoint is keyed by its path template, but a key whose template differs from the
+//! document's only in its placeholders' names is the same endpoint (`NameLock::follow_paths`):
+//! renaming `{id}` to `{model_id}` renames nothing. `Names` (in `claims.rs`) is the one owner
+//! of the lock while a crate is generated: every name it records is claimed through it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
