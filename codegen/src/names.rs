@@ -320,6 +320,20 @@ mod tests {
     }
 
     #[test]
+    fn template_shapes_blank_every_placeholder() {
+        for (path, shape) in [
+            ("/v1/models/{model_id}", "/v1/models/{}"),
+            ("/v1/models/{id}/deployments/{d}/x", "/v1/models/{}/deployments/{}/x"),
+            ("/files/{name}.{ext}", "/files/{}.{}"),
+            ("/{a}{bc}", "/{}{}"),
+            ("/a/{open", "/a/{open"),
+            ("/plain", "/plain"),
+        ] {
+            assert_eq!(template_shape(path), shape, "{path}");
+        }
+    }
+
+    #[test]
     fn identifiers_avoid_keywords_and_digits() {
         assert_eq!(snake_ident("type"), "type_");
         assert_eq!(snake_ident("self"), "self_");

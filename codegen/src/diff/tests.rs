@@ -189,3 +189,78 @@ fn only_renamed_arguments_and_placeholders_are_the_same_request() {
         "feature=x (&self, id: &str) -> () [GET /a/{id}/{n}]"
     ));
 }
+
+#[test]
+fn a_name_that_moved_is_not_a_renamed_placeholder() {
+    // `a` moved from the first position to the second: a reorder, though `c` is new.
+    assert!(!same_request(
+        "(&self, a: &str, b: &str) -> () [GET /x/{a}/{b}]",
+        "(&self, c: &str, a: &str) -> () [GET /x/{c}/{a}]"
+    ));
+}
+
+#[test]
+fn arguments_split_at_top_level_commas_only() {
+    let (arguments, rest) = split_arguments(
+        "feature=x (&self, m: BTreeMap<String, Vec<(u8, u8)>>, n: [u8; 2], f: impl Fn(u8, u8)) \
+         -> Result<(), E> [GET /a]",
+    );
+    assert_eq!(
+        arguments,
+        [
+            "&self",
+            "m: BTreeMap<String, Vec<(u8, u8)>>",
+            "n: [u8; 2]",
+            "f: impl Fn(u8, u8)"
+        ]
+    );
+    assert_eq!(rest, "feature=x () -> Result<(), E> [GET /a]");
+    assert_eq!(
+        split_arguments("(every generated client)").0,
+        ["every generated client"]
+    );
+    assert_eq!(split_arguments("()").0, Vec::<String>::new());
+    assert_eq!(split_arguments("Default").1, "Default");
+}
+
+#[test]
+fn only_the_trailing_endpoint_is_blanked() {
+    assert_eq!(
+        blank_endpoint("(&self, id: &str) -> () [GET /a/{id}/b/{n}]"),
+        "(&self, id: &str) -> () [GET /a/{}/b/{}]"
+    );
+    let no_endpoint = "(&self, a: [u8; {x}]) -> ()";
+    assert_eq!(blank_endpoint(no_endpoint), no_endpoint);
+}
+
+#[test]
+fn an_extra_reaching_a_renamed_placeholder_is_unchanged_and_another_endpoint_breaks() {
+    let extras = |endpoint: &str| {
+        BTreeMap::from([(
+            "mock::FakeBaseten::on_x".to_owned(),
+            Extra {
+                what: "fake expectation",
+                endpoint: endpoint.to_owned(),
+                shape: "(&str)".to_owned(),
+            },
+        )])
+    };
+    let compare = |old: &str, new: &str| {
+        let mut changes = Changes {
+            changes: BTreeSet::new(),
+        };
+        compare_extras(&extras(old), &extras(new), &mut changes);
+        changes.into_report()
+    };
+    assert!(
+        compare("GET /a/{id}", "GET /a/{model_id}")
+            .changes
+            .is_empty()
+    );
+    let moved = compare("GET /a/{id}", "GET /b/{id}");
+    assert!(moved.is_breaking(), "{moved}");
+    assert!(
+        moved.changes.iter().all(|change| change.compiles),
+        "{moved}"
+    );
+}
