@@ -323,7 +323,10 @@ mod tests {
     fn template_shapes_blank_every_placeholder() {
         for (path, shape) in [
             ("/v1/models/{model_id}", "/v1/models/{}"),
-            ("/v1/models/{id}/deployments/{d}/x", "/v1/models/{}/deployments/{}/x"),
+            (
+                "/v1/models/{id}/deployments/{d}/x",
+                "/v1/models/{}/deployments/{}/x",
+            ),
             ("/files/{name}.{ext}", "/files/{}.{}"),
             ("/{a}{bc}", "/{}{}"),
             ("/a/{open", "/a/{open"),

@@ -252,6 +252,20 @@ fn an_extra_reaching_a_renamed_placeholder_is_unchanged_and_another_endpoint_bre
         compare_extras(&extras(old), &extras(new), &mut changes);
         changes.into_report()
     };
+    let mut reshaped = extras("GET /a/{id}");
+    for extra in reshaped.values_mut() {
+        extra.shape = "(&str, &str)".to_owned();
+    }
+    let mut changes = Changes {
+        changes: BTreeSet::new(),
+    };
+    compare_extras(&extras("GET /a/{id}"), &reshaped, &mut changes);
+    let reshaped = changes.into_report();
+    assert!(reshaped.is_breaking(), "{reshaped}");
+    assert!(
+        reshaped.changes.iter().all(|change| !change.compiles),
+        "{reshaped}"
+    );
     assert!(
         compare("GET /a/{id}", "GET /a/{model_id}")
             .changes
