@@ -93,7 +93,7 @@ impl Config {
             }
         }
         for area in config.areas.keys() {
-            if let Err(reason) = crate::ir::areas::check_feature_name(area) {
+            if let Err(reason) = crate::reserved::check_feature_name(area) {
                 return Err(Error::Config {
                     pointer: crate::error::Pointer::to(&["areas", area]),
                     reason,

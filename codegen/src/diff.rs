@@ -19,10 +19,11 @@ use crate::ir::{
     SkippedOperation, StructDef, TypeDef, TypeRef, UnionDef, UntaggedDef,
 };
 use crate::probe::{fake_item, method_item, query_item, type_item};
-use crate::surface::builders::{self, Storage};
+use crate::surface::builders::{self, FieldSurface, Storage};
 use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing;
 use crate::surface::write_only::{Gate, SerdeImpls, directions, write_only_types};
+use crate::tokens::type_tokens;
 
 mod renames;
 
@@ -231,6 +232,13 @@ pub fn snapshot_changes(old: &str, new: &str) -> ChangeReport {
                     }
                 }
             }
+            Some(new_signature) if same_request(old_signature, new_signature) => changes.adds(
+                &item,
+                format!(
+                    "{key}: placeholders renamed, same request: `{old_signature}` is now \
+                     `{new_signature}`"
+                ),
+            ),
             Some(new_signature) => {
                 let description = format!("{key}: `{old_signature}` is now `{new_signature}`");
                 if without_meaning(old_signature) == without_meaning(new_signature) {
@@ -324,6 +332,86 @@ fn compare_gates(
         Some(GateChange::Narrowed(old, new)) => changes
             .breaks_with_fewer_features(item, format!("{what}: compiled with {new} (was {old})")),
         None => {}
+    }
+}
+
+/// Whether two signatures differ only in what renaming a path placeholder changes: the
+/// placeholders' names in the endpoint (`[GET /v1/models/{id}]` → `{model_id}`) and argument
+/// names that took the new names in place. Calls stay the same (arguments are positional) and
+/// so does the request; an argument name that moved to another position (a reorder) does not
+/// count.
+fn same_request(old: &str, new: &str) -> bool {
+    let (old_arguments, old_rest) = split_arguments(old);
+    let (new_arguments, new_rest) = split_arguments(new);
+    if blank_endpoint(&old_rest) != blank_endpoint(&new_rest)
+        || old_arguments.len() != new_arguments.len()
+    {
+        return false;
+    }
+    let name_of = |argument: &str| argument.split_once(": ").map(|(name, _)| name.to_owned());
+    let old_names: Vec<Option<String>> = old_arguments.iter().map(|a| name_of(a)).collect();
+    let new_names: Vec<Option<String>> = new_arguments.iter().map(|a| name_of(a)).collect();
+    old_arguments
+        .iter()
+        .zip(&new_arguments)
+        .enumerate()
+        .all(|(i, (before, after))| {
+            let type_of = |argument: &str| {
+                argument
+                    .split_once(": ")
+                    .map_or(argument.to_owned(), |(_, ty)| ty.to_owned())
+            };
+            type_of(before) == type_of(after)
+                && (old_names[i] == new_names[i]
+                    || (!new_names.contains(&old_names[i]) && !old_names.contains(&new_names[i])))
+        })
+}
+
+/// A signature's first parenthesised list split at its top-level commas, and the signature
+/// with the list's contents taken out.
+fn split_arguments(signature: &str) -> (Vec<String>, String) {
+    let Some(open) = signature.find('(') else {
+        return (Vec::new(), signature.to_owned());
+    };
+    let mut depth = 0usize;
+    let mut arguments = Vec::new();
+    let mut current = String::new();
+    for (at, c) in signature[open + 1..].char_indices() {
+        match c {
+            '(' | '<' | '[' => depth += 1,
+            ')' if depth == 0 => {
+                if !current.trim().is_empty() {
+                    arguments.push(current.trim().to_owned());
+                }
+                let rest = format!(
+                    "{}(){}",
+                    &signature[..open],
+                    &signature[open + 1 + at + 1..]
+                );
+                return (arguments, rest);
+            }
+            ')' | '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                arguments.push(current.trim().to_owned());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    (Vec::new(), signature.to_owned())
+}
+
+/// A signature with the placeholders of its endpoint (` [METHOD /path]`) written `{}`.
+fn blank_endpoint(signature: &str) -> String {
+    match signature.rfind(" [") {
+        Some(at) if signature.ends_with(']') => format!(
+            "{} [{}",
+            &signature[..at],
+            crate::names::template_shape(&signature[at + 2..])
+        ),
+        _ => signature.to_owned(),
     }
 }
 
@@ -496,8 +584,8 @@ pub fn api_changes(old: &Api, new: &Api) -> ChangeReport {
 
     // What the surface adds beside the IR's items: entry points, streams, the fake.
     if let (Ok(old_surface), Ok(new_surface)) = (
-        crate::surface::build(old, &old.names, None),
-        crate::surface::build(new, &new.names, None),
+        crate::surface::build(old, None),
+        crate::surface::build(new, None),
     ) {
         compare_extras(&extras(&old_surface), &extras(&new_surface), &mut changes);
     }
@@ -599,13 +687,19 @@ fn compare_extras(
                 item,
                 format!("{what} {item} takes {} (was {})", after.shape, before.shape),
             ),
-            Some(after) if after.endpoint != before.endpoint => changes.breaks_silently(
-                item,
-                format!(
-                    "{what} {item} now reaches {} (was {})",
-                    after.endpoint, before.endpoint
-                ),
-            ),
+            // A renamed placeholder reaches the same endpoint.
+            Some(after)
+                if crate::names::template_shape(&after.endpoint)
+                    != crate::names::template_shape(&before.endpoint) =>
+            {
+                changes.breaks_silently(
+                    item,
+                    format!(
+                        "{what} {item} now reaches {} (was {})",
+                        after.endpoint, before.endpoint
+                    ),
+                )
+            }
             Some(_) => {}
         }
     }
@@ -699,11 +793,12 @@ impl Pair<'_> {
     ) {
         let old_write_only = self.old.write_only.contains(name);
         let new_write_only = self.new.write_only.contains(name);
-        let stored = |field: &Field, write_only: bool, renames: &Renames| {
-            stored_type(field, builders::storage(field, write_only), renames)
+        // Each side resolved as its crate has it: storage and method names decided there.
+        let old_struct = builders::resolve_struct(old, old_write_only);
+        let new_struct = builders::resolve_struct(new, new_write_only);
+        let stored = |field: &FieldSurface<'_>, renames: &Renames| {
+            stored_type(field.field, field.storage, renames)
         };
-        let old_methods = builders::struct_methods(old);
-        let new_methods = builders::struct_methods(new);
         let mut matched: BTreeSet<&str> = BTreeSet::new();
         for (i, field) in old.fields.iter().enumerate() {
             let by_name = new
@@ -730,24 +825,25 @@ impl Pair<'_> {
             };
             let new_field = &new.fields[j];
             matched.insert(&new_field.rust_name);
-            let old_ty = stored(field, old_write_only, self.renames);
-            let new_ty = stored(new_field, new_write_only, self.none);
+            let (old_resolved, new_resolved) = (&old_struct.fields[i], &new_struct.fields[j]);
+            let old_ty = stored(old_resolved, self.renames);
+            let new_ty = stored(new_resolved, self.none);
             if old_ty != new_ty {
                 changes.breaks(
                     item,
                     format!(
                         "field {name}.{} changed from {} to {new_ty}",
                         field.rust_name,
-                        stored(field, old_write_only, self.none)
+                        stored(old_resolved, self.none)
                     ),
                 );
-            } else if stored(field, old_write_only, self.none) != new_ty {
+            } else if stored(old_resolved, self.none) != new_ty {
                 changes.breaks(
                     item,
                     format!(
                         "field {name}.{} has renamed type {new_ty} (was {})",
                         field.rust_name,
-                        stored(field, old_write_only, self.none)
+                        stored(old_resolved, self.none)
                     ),
                 );
             }
@@ -762,21 +858,16 @@ impl Pair<'_> {
             }
             // A setter or clearer that moved to another name (the new name of a field that
             // is still optional; one that became required is `new`'s business).
-            let method = |names: &[Option<String>], k: usize| names.get(k).cloned().flatten();
-            let old_patch = builders::storage(field, old_write_only) == Storage::Patch;
-            let new_patch = builders::storage(new_field, new_write_only) == Storage::Patch;
-            if let (Some(before), Some(after)) = (
-                method(&old_methods.setters, i),
-                method(&new_methods.setters, j),
-            ) && before != after
+            if let (Some(before), Some(after)) = (&old_resolved.setter, &new_resolved.setter)
+                && before != after
             {
                 changes.breaks(
                     item,
                     format!("setter {name}::{before} renamed to {name}::{after}"),
                 );
             }
-            if let Some(before) = method(&old_methods.clearers, i).filter(|_| old_patch) {
-                match method(&new_methods.clearers, j).filter(|_| new_patch) {
+            if let Some(before) = &old_resolved.clearer {
+                match &new_resolved.clearer {
                     None => changes.breaks(item, format!("clearer {name}::{before} removed")),
                     Some(after) if after != before => changes.breaks(
                         item,
@@ -1171,67 +1262,19 @@ fn compare_aliases(
 
 /// A method's arguments as the generated Rust takes them: a name and a type per argument.
 fn arguments(op: &Operation, renames: &Renames) -> Vec<(String, String)> {
-    let mut parts: Vec<(String, String)> = op
-        .path_params
-        .iter()
-        .chain(&op.required_query)
-        .map(|p| {
-            let ty = match &p.ty {
-                _ if p.any_scalar => "impl Display".to_owned(),
-                TypeRef::String => "&str".to_owned(),
-                // Small `Copy` values, taken by value (the operations emitter's
-                // `argument_type`).
-                TypeRef::Integer
-                | TypeRef::Unsigned
-                | TypeRef::Number
-                | TypeRef::Boolean
-                | TypeRef::Decimal
-                | TypeRef::Timestamp
-                | TypeRef::Date => render(&p.ty),
-                TypeRef::Vec(element) => format!("&[{}]", render(&rename(element, renames))),
-                other => format!("&{}", render(&rename(other, renames))),
-            };
-            (p.rust_name.clone(), ty)
-        })
-        .collect();
-    if let Some(body) = &op.body {
-        let ty = match (&body.kind, body.required) {
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, true) => {
-                format!("&{}", render(&rename(ty, renames)))
-            }
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, false) => {
-                format!("Option<&{}>", render(&rename(ty, renames)))
-            }
-            (BodyKind::Text, true) => "&str".to_owned(),
-            (BodyKind::Text, false) => "Option<&str>".to_owned(),
-            (BodyKind::Bytes, true) => "impl Into<Vec<u8>>".to_owned(),
-            (BodyKind::Bytes, false) => "Option<Vec<u8>>".to_owned(),
-        };
-        parts.push(("body".to_owned(), ty));
-    }
-    if let Some(query) = &op.query_type {
-        parts.push(("query".to_owned(), format!("&{query}")));
-    }
-    parts
+    // The surface's signature, with the old side's types in the new side's names.
+    let spell = |ty: &TypeRef| type_tokens(&rename(ty, renames));
+    crate::surface::signature::operation_signature(op, &spell)
+        .arguments
+        .into_iter()
+        .map(|argument| (argument.name, listing::compact(argument.ty)))
+        .collect()
 }
 
 /// The path template with every placeholder written `{}`: the request it sends, whatever its
 /// parameters are called.
 fn request_shape(op: &Operation) -> String {
-    let mut shape = format!("{} ", op.method);
-    let mut in_placeholder = false;
-    for c in op.path.chars() {
-        match c {
-            '{' => {
-                in_placeholder = true;
-                shape.push_str("{}");
-            }
-            '}' => in_placeholder = false,
-            c if !in_placeholder => shape.push(c),
-            _ => {}
-        }
-    }
-    shape
+    format!("{} {}", op.method, crate::names::template_shape(&op.path))
 }
 
 fn compare_operations(

@@ -19,6 +19,7 @@ pub mod lower;
 mod names;
 pub mod probe;
 pub mod public_api;
+pub(crate) mod reserved;
 mod select;
 mod surface;
 mod tokens;
@@ -120,8 +121,8 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let (files, surface_names, api_snapshot, cargo_features) = {
-        let surface = surface::build(&api, &api.names, config.crate_name.as_deref())?;
+    let (files, names, api_snapshot, cargo_features) = {
+        let surface = surface::build(&api, config.crate_name.as_deref())?;
         // The snapshot is rendered while the files are formatted.
         let (files, snapshot) = emit::emit_files(&surface, config, input.spec_path, || {
             surface::listing::render(&surface.listing(), input.spec_path)
@@ -129,10 +130,7 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
         let features = surface.features.cargo_features(RUNTIME_PACKAGE);
         (files, surface.names, snapshot, features)
     };
-    let mut names = api.names;
-    names.client_methods = surface_names.client_methods;
-    names.fake_methods = surface_names.fake_methods;
-    names.support_types = surface_names.support_types;
+    // The surface's lock is the whole lock: it continued from the one the IR settled.
     Ok(Output {
         files,
         notes,

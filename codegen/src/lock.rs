@@ -5,6 +5,11 @@
 //! Names are never given back: an entry whose item left the document stays in the lock, so a
 //! later item cannot take the name and silently mean something else to code still using it
 //! (a method calling another endpoint, a variant standing for another wire value).
+//!
+//! An endpoint is keyed by its path template, but a key whose template differs from the
+//! document's only in its placeholders' names is the same endpoint (`NameLock::follow_paths`):
+//! renaming `{id}` to `{model_id}` renames nothing. `Names` (in `claims.rs`) is the one owner
+//! of the lock while a crate is generated: every name it records is claimed through it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,6 +18,12 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::error::Pointer;
 use crate::names::{self, Namespace};
+
+mod claims;
+
+pub(crate) use self::claims::Names;
+#[cfg(test)]
+pub(crate) use self::claims::Scope;
 
 /// The names given so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,7 +101,7 @@ impl NameLock {
         check_scope("#/support_types", &lock.support_types, is_type_name)?;
         // Areas are shared by many operations: only each name is checked.
         for (identity, area) in &lock.areas {
-            if let Err(reason) = crate::ir::areas::check_feature_name(area) {
+            if let Err(reason) = crate::reserved::check_feature_name(area) {
                 return Err(lock_error(
                     &Pointer::to(&["areas", identity]),
                     format!("{area:?}: {reason}"),
@@ -111,6 +122,69 @@ impl NameLock {
         };
         format!("{HEADER}{body}")
     }
+}
+
+impl NameLock {
+    /// The lock with every key that names an endpoint by a path template the document now
+    /// spells with other placeholder names (`GET /v1/models/{id}` for the document's
+    /// `/v1/models/{model_id}`) rekeyed to the document's spelling: renaming a placeholder
+    /// changes no request, so it renames nothing. `paths` are the document's path templates.
+    /// A key already in the document's spelling, or naming no path of the document, stays;
+    /// a rekeyed entry never replaces one already under the new key.
+    pub(crate) fn follow_paths<'p>(&self, paths: impl IntoIterator<Item = &'p str>) -> NameLock {
+        let mut by_shape: BTreeMap<String, &str> = BTreeMap::new();
+        for path in paths {
+            by_shape.entry(names::template_shape(path)).or_insert(path);
+        }
+        let rekey = |entries: &BTreeMap<String, String>| -> BTreeMap<String, String> {
+            let mut out = BTreeMap::new();
+            let mut moved = Vec::new();
+            for (key, name) in entries {
+                match endpoint_key(key, &by_shape) {
+                    Some(new_key) if new_key != *key => moved.push((new_key, name.clone())),
+                    _ => {
+                        out.insert(key.clone(), name.clone());
+                    }
+                }
+            }
+            for (key, name) in moved {
+                out.entry(key).or_insert(name);
+            }
+            out
+        };
+        NameLock {
+            types: rekey(&self.types),
+            operations: rekey(&self.operations),
+            variants: self.variants.clone(),
+            client_methods: rekey(&self.client_methods),
+            fake_methods: rekey(&self.fake_methods),
+            support_types: rekey(&self.support_types),
+            areas: rekey(&self.areas),
+        }
+    }
+}
+
+/// `key` with the path template it names spelled as the document spells that endpoint, if it
+/// names one: a JSON pointer under `#/paths/`, or `[what ]METHOD /path`.
+fn endpoint_key(key: &str, by_shape: &BTreeMap<String, &str>) -> Option<String> {
+    if let Some(rest) = key.strip_prefix("#/paths/") {
+        let (segment, tail) = match rest.find('/') {
+            Some(at) => rest.split_at(at),
+            None => (rest, ""),
+        };
+        let path = Pointer::unescape(segment);
+        let current = by_shape.get(&names::template_shape(&path))?;
+        return Some(format!(
+            "#/paths/{}{tail}",
+            current.replace('~', "~0").replace('/', "~1")
+        ));
+    }
+    if key.starts_with('#') {
+        return None;
+    }
+    let at = key.find(" /")? + 1;
+    let current = by_shape.get(&names::template_shape(&key[at..]))?;
+    Some(format!("{}{current}", &key[..at]))
 }
 
 fn is_type_name(name: &str) -> bool {
@@ -262,6 +336,52 @@ mod tests {
         let mut scope = LockedNamespace::new(Some(&locked), []);
         assert_eq!(scope.claim("a", "Active", ""), "Active");
         assert_eq!(scope.claim("a", "Active", ""), "Active2");
+    }
+
+    #[test]
+    fn keys_follow_the_documents_placeholder_names() {
+        let mut lock = NameLock::default();
+        for (key, name) in [
+            ("GET /v1/models/{id}", "get_model"),
+            ("GET /v1/models/{model_id}", "kept"),
+            ("GET /v1/gone/{id}", "get_gone"),
+            ("DELETE /v1/models/{id}/x", "delete_x"),
+        ] {
+            lock.operations.insert(key.into(), name.into());
+        }
+        lock.types.insert(
+            "#/paths/~1v1~1models~1{id}~1x/delete/responses".into(),
+            "X".into(),
+        );
+        lock.types
+            .insert("#/components/schemas/{id}".into(), "Id".into());
+        lock.client_methods
+            .insert("pages GET /v1/models/{id}/x".into(), "x_pages".into());
+        lock.variants
+            .insert("E".into(), BTreeMap::from([("{id}".into(), "Id".into())]));
+        let followed = lock.follow_paths(["/v1/models/{model_id}", "/v1/models/{m}/x"]);
+        let keys = |map: &BTreeMap<String, String>| map.keys().cloned().collect::<Vec<_>>();
+        // An entry already under the document's spelling is never replaced.
+        assert_eq!(
+            followed.operations,
+            BTreeMap::from([
+                ("DELETE /v1/models/{m}/x".into(), "delete_x".into()),
+                ("GET /v1/gone/{id}".into(), "get_gone".into()),
+                ("GET /v1/models/{model_id}".into(), "kept".into()),
+            ])
+        );
+        assert_eq!(
+            keys(&followed.types),
+            [
+                "#/components/schemas/{id}",
+                "#/paths/~1v1~1models~1{m}~1x/delete/responses"
+            ]
+        );
+        assert_eq!(
+            keys(&followed.client_methods),
+            ["pages GET /v1/models/{m}/x"]
+        );
+        assert_eq!(followed.variants, lock.variants);
     }
 
     #[test]

@@ -18,70 +18,6 @@ const KEYWORDS: &[&str] = &[
     "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
-/// Names the emitted code refers to without a path (the std prelude, serde's derives and traits,
-/// and the setters' generic `I`; the crate's own types are the surface's `FIXED_TYPE_NAMES`), so a document type must not take them;
-/// locals of the emitted methods (`pairs`, `request`, `value`), so an argument must not either.
-pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
-    "AsMut",
-    "AsRef",
-    "AsyncFn",
-    "AsyncFnMut",
-    "AsyncFnOnce",
-    "BTreeMap",
-    "Box",
-    "Clone",
-    "Copy",
-    "D",
-    "Debug",
-    "Default",
-    "Deserialize",
-    "Deserializer",
-    "DoubleEndedIterator",
-    "Drop",
-    "Eq",
-    "Err",
-    "ExactSizeIterator",
-    "Extend",
-    "Fn",
-    "FnMut",
-    "FnOnce",
-    "From",
-    "FromIterator",
-    "Future",
-    "Hash",
-    "I",
-    "Into",
-    "IntoFuture",
-    "IntoIterator",
-    "Iterator",
-    "None",
-    "Ok",
-    "Option",
-    "Ord",
-    "PartialEq",
-    "PartialOrd",
-    "Result",
-    "S",
-    "Send",
-    "Serialize",
-    "Serializer",
-    "Sized",
-    "Some",
-    "String",
-    "Sync",
-    "ToOwned",
-    "ToString",
-    "TryFrom",
-    "TryInto",
-    "Unpin",
-    "Vec",
-];
-
-/// Locals and arguments of the emitted methods, which a document parameter must not take.
-pub(crate) const RESERVED_ARGUMENT_NAMES: &[&str] = &[
-    "body", "cookies", "headers", "pairs", "query", "request", "self_", "value", "values",
-];
-
 /// A snake_case identifier (field, parameter, method) for a wire name.
 ///
 /// See [`rust_ident`]; keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot
@@ -298,6 +234,24 @@ pub(crate) fn path_parameters(path: &str) -> Vec<String> {
     found
 }
 
+/// A path template with every placeholder written `{}` (`/v1/models/{model_id}` →
+/// `/v1/models/{}`): the endpoint it names, whatever its placeholders are called. An unclosed
+/// `{` is kept as it is.
+pub(crate) fn template_shape(path: &str) -> String {
+    let mut shape = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        shape.push_str(&rest[..open]);
+        shape.push_str("{}");
+        rest = &rest[open + close + 1..];
+    }
+    shape.push_str(rest);
+    shape
+}
+
 fn singular(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("ies") {
         format!("{stem}y")
@@ -362,6 +316,23 @@ mod tests {
         ];
         for (method, path, expected) in cases {
             assert_eq!(operation_name(method, path), expected, "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn template_shapes_blank_every_placeholder() {
+        for (path, shape) in [
+            ("/v1/models/{model_id}", "/v1/models/{}"),
+            (
+                "/v1/models/{id}/deployments/{d}/x",
+                "/v1/models/{}/deployments/{}/x",
+            ),
+            ("/files/{name}.{ext}", "/files/{}.{}"),
+            ("/{a}{bc}", "/{}{}"),
+            ("/a/{open", "/a/{open"),
+            ("/plain", "/plain"),
+        ] {
+            assert_eq!(template_shape(path), shape, "{path}");
         }
     }
 

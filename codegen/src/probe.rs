@@ -29,10 +29,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
-use crate::ir::{Api, BodyKind, EnumDef, Operation, Param, ResponseKind, StructDef, TypeDef};
-use crate::surface::builders::{self, Storage};
+use crate::ir::{Api, EnumDef, Operation, ResponseKind, TypeDef};
+use crate::surface::builders::{self, Storage, StructSurface};
 use crate::surface::{MetricsEntry, PageStream, Surface};
-use crate::tokens::{argument_type, ident, type_tokens};
+use crate::tokens::{ident, type_tokens};
 use crate::{Error, emit};
 
 /// The change report's name for a type: `models::Foo`.
@@ -101,7 +101,7 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             reason: format!("{crate_name:?} is not a crate name a probe can depend on"),
         });
     }
-    let surface = crate::surface::build(api, &api.names, None)?;
+    let surface = crate::surface::build(api, None)?;
     let write_only = &surface.write_only;
     let mut functions = Vec::new();
     for (name, def) in &api.types {
@@ -127,9 +127,13 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
         let types = functions.iter().map(|(function, _, def)| {
             let function = ident(function);
             match def {
-                TypeDef::Struct(def) => {
-                    probe_struct(&function, def, write_only.contains(&def.name))
-                }
+                TypeDef::Struct(def) => match surface.structs.get(&def.name) {
+                    Some(resolved) => probe_struct(&function, resolved),
+                    None => probe_struct(
+                        &function,
+                        &builders::resolve_struct(def, write_only.contains(&def.name)),
+                    ),
+                },
                 TypeDef::Enum(def) => probe_enum(&function, def),
                 TypeDef::Union(def) => probe_union(&function, def),
                 TypeDef::Alias(def) => probe_alias(&function, def),
@@ -285,6 +289,9 @@ fn header(api: &Api, krate: &proc_macro2::Ident) -> TokenStream {
         // for a `#[non_exhaustive]` enum, which is unreachable for one that is not.
         #![allow(non_snake_case, unreachable_patterns)]
         #models
+        // The query structs, as the signatures' placeholders name them.
+        #[allow(unused_imports)]
+        use ::#krate::operations;
         // What the emitted types name through `rt::` (not every crate uses any of it).
         #[allow(unused_imports)]
         use ::#krate::runtime as rt;
@@ -321,42 +328,28 @@ fn any(ty: &TokenStream) -> TokenStream {
     quote!(support::any::<#ty>())
 }
 
-/// The field's type as the struct stores it (what the models emitter writes).
-fn stored_type(storage: Storage, ty: &TypeRef, boxed: bool) -> TokenStream {
-    let mut ty = type_tokens(ty);
-    if boxed {
-        ty = quote!(Box<#ty>);
-    }
-    match storage {
-        Storage::Required => ty,
-        Storage::RequiredNullable | Storage::Optional => quote!(Option<#ty>),
-        Storage::Patch => quote!(rt::Patch<#ty>),
-    }
-}
-
-fn probe_struct(function: &proc_macro2::Ident, def: &StructDef, write_only: bool) -> TokenStream {
+fn probe_struct(function: &proc_macro2::Ident, resolved: &StructSurface<'_>) -> TokenStream {
+    let def = resolved.def;
     let name = ident(&def.name);
-    let methods = builders::struct_methods(def);
-    let constructor = ident(builders::CONSTRUCTOR);
+    let constructor = ident(crate::reserved::CONSTRUCTOR);
     let mut reads = Vec::new();
     let mut arguments = Vec::new();
     let mut calls = Vec::new();
-    for (i, field) in def.fields.iter().enumerate() {
-        let field_name = ident(&field.rust_name);
-        let storage = builders::storage(field, write_only);
-        let stored = stored_type(storage, &field.ty, field.boxed);
+    for resolved_field in &resolved.fields {
+        let field_name = ident(&resolved_field.field.rust_name);
+        let stored = resolved_field.stored_type();
         reads.push(quote!(let _: &#stored = &value.#field_name;));
-        let value = type_tokens(&field.ty);
-        match storage {
+        let value = type_tokens(&resolved_field.field.ty);
+        match resolved_field.storage {
             Storage::Required => arguments.push(any(&value)),
             Storage::RequiredNullable => arguments.push(any(&quote!(Option<#value>))),
             Storage::Optional | Storage::Patch => {
-                if let Some(Some(setter)) = methods.setters.get(i) {
+                if let Some(setter) = &resolved_field.setter {
                     let setter = ident(setter);
                     let value = any(&value);
                     calls.push(quote!(.#setter(#value)));
                 }
-                if let (Storage::Patch, Some(Some(clearer))) = (storage, methods.clearers.get(i)) {
+                if let Some(clearer) = &resolved_field.clearer {
                     let clearer = ident(clearer);
                     calls.push(quote!(.#clearer()));
                 }
@@ -478,51 +471,16 @@ fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
     }
 }
 
-/// The placeholder a method argument gets: its exact parameter type as the operations emitter
-/// declares it, or `support::Shown` for `impl Display`.
-fn argument_placeholder(param: &Param) -> TokenStream {
-    if param.any_scalar {
-        return any(&quote!(support::Shown));
-    }
-    any(&argument_type(param))
-}
-
 fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
     let function = ident(&probe_name("Client", &op.name));
     let method = ident(&op.name);
-    let mut arguments: Vec<TokenStream> = op
-        .path_params
+    // The surface's signature, each argument a placeholder of the type a caller passes.
+    let signature = crate::surface::signature::of(op);
+    let arguments = signature
+        .arguments
         .iter()
-        .chain(&op.required_query)
-        .map(argument_placeholder)
-        .collect();
-    if let Some(body) = &op.body {
-        let ty = match (&body.kind, body.required) {
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, true) => {
-                let ty = type_tokens(ty);
-                quote!(&#ty)
-            }
-            (BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. }, false) => {
-                let ty = type_tokens(ty);
-                quote!(Option<&#ty>)
-            }
-            (BodyKind::Text, true) => quote!(&str),
-            (BodyKind::Text, false) => quote!(Option<&str>),
-            (BodyKind::Bytes, true) => quote!(Vec<u8>),
-            (BodyKind::Bytes, false) => quote!(Option<Vec<u8>>),
-        };
-        arguments.push(any(&ty));
-    }
-    if let Some(query) = &op.query_type {
-        let query = ident(query);
-        arguments.push(any(&quote!(&::#krate::operations::#query)));
-    }
-    let output = match &op.response {
-        ResponseKind::Json(ty) => type_tokens(ty),
-        ResponseKind::Text(_) => quote!(String),
-        ResponseKind::Bytes(_) => quote!(Vec<u8>),
-        ResponseKind::Empty => quote!(()),
-    };
+        .map(|argument| any(&argument.placeholder));
+    let output = &signature.output;
     quote! {
         pub async fn #function(client: &::#krate::Client) {
             let _: Result<#output, ::#krate::Error> = client.#method(#(#arguments),*).await;

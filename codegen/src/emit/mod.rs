@@ -538,7 +538,7 @@ fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &st
                 .collect();
             format!(
                 "{crate_name}::models::{type_name}::{}({})",
-                crate::surface::builders::CONSTRUCTOR,
+                crate::reserved::CONSTRUCTOR,
                 arguments.join(", ")
             )
         }
@@ -599,8 +599,7 @@ mod tests {
         };
         let config = Config::parse(input.config_text.unwrap_or_default()).expect("config");
         let (api, _) = crate::build_ir_with(&input, &config).expect("the document builds");
-        let surface =
-            crate::surface::build(&api, &api.names, config.crate_name.as_deref()).expect("surface");
+        let surface = crate::surface::build(&api, config.crate_name.as_deref()).expect("surface");
         let mut whole: BTreeMap<&str, String> = BTreeMap::new();
         let mut pieces: BTreeMap<&str, Vec<tidy::Tidied>> = BTreeMap::new();
         with_jobs(&surface, &config, |jobs| {

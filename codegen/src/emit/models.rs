@@ -4,11 +4,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{code_span, doc_attrs};
-use crate::ir::{
-    AliasDef, EnumDef, Field, IntEnumDef, JsonKind, StructDef, TypeDef, UnionDef, UntaggedDef,
-};
+use crate::ir::{AliasDef, EnumDef, IntEnumDef, JsonKind, TypeDef, UnionDef, UntaggedDef};
 use crate::surface::Surface;
-use crate::surface::builders::{self, Storage, StructMethods};
+use crate::surface::builders::{self, FieldSurface, Storage, StructSurface};
 use crate::surface::write_only::{Gate, SerdeImpls};
 use crate::tokens::{ident, type_tokens};
 
@@ -72,17 +70,17 @@ pub(super) fn emit_types(defs: &[&TypeDef], surface: &Surface<'_>) -> TokenStrea
 fn emit_type(def: &TypeDef, surface: &Surface<'_>) -> TokenStream {
     match def {
         TypeDef::Struct(def) => {
-            // The surface names every struct's methods; never a struct left out for want of them.
+            // The surface resolves every struct; never a struct left out for want of it.
             let computed;
-            let methods = match surface.structs.get(&def.name) {
-                Some(methods) => methods,
+            let resolved = match surface.structs.get(&def.name) {
+                Some(resolved) => resolved,
                 None => {
-                    computed = builders::struct_methods(def);
+                    computed =
+                        builders::resolve_struct(def, surface.write_only.contains(&def.name));
                     &computed
                 }
             };
-            let write_only = surface.write_only.contains(&def.name);
-            emit_struct(def, methods, write_only, surface.serde_impls(&def.name))
+            emit_struct(resolved, surface.serde_impls(&def.name))
         }
         TypeDef::Enum(def) => emit_enum(def),
         TypeDef::Alias(def) => emit_alias(def),
@@ -92,34 +90,26 @@ fn emit_type(def: &TypeDef, surface: &Surface<'_>) -> TokenStream {
     }
 }
 
-fn emit_struct(
-    def: &StructDef,
-    methods: &StructMethods,
-    write_only: bool,
-    impls: SerdeImpls,
-) -> TokenStream {
+fn emit_struct(resolved: &StructSurface<'_>, impls: SerdeImpls) -> TokenStream {
+    let def = resolved.def;
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
-    let fields = def
+    let fields = resolved
         .fields
         .iter()
-        .map(|field| emit_field(field, write_only, impls.serialize));
+        .map(|field| emit_field(field, impls.serialize));
     // With every field optional, `new()` takes nothing and `default()` is the same value.
-    let default = def
-        .fields
-        .iter()
-        .all(|f| !f.required)
-        .then(|| quote!(Default,));
-    let methods = emit_struct_methods(def, methods, write_only);
+    let default = resolved.has_default().then(|| quote!(Default,));
+    let methods = emit_struct_methods(resolved);
     // `Serialize` is derived; `Deserialize` is the runtime's `struct_deserialize!`, which reads
     // an object alone and type-checks in a fraction of the derive's time.
     let SerdeDerives { always, mock } =
         serde_derives([(impls.serialize, quote!(serde::Serialize))]);
     let deserialize_gate = gate_attribute(impls.deserialize);
-    let presences = def.fields.iter().map(|field| {
-        let field_name = ident(&field.rust_name);
-        let wire = &field.wire_name;
-        let presence = match builders::storage(field, write_only) {
+    let presences = resolved.fields.iter().map(|resolved| {
+        let field_name = ident(&resolved.field.rust_name);
+        let wire = &resolved.field.wire_name;
+        let presence = match resolved.storage {
             Storage::Required => quote!(required),
             Storage::RequiredNullable | Storage::Optional | Storage::Patch => quote!(optional),
         };
@@ -144,41 +134,37 @@ fn emit_struct(
 }
 
 /// `new` (one argument per required field, in field order), a setter per optional field and
-/// a clearer per `Patch` field, named by the surface.
-fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool) -> TokenStream {
-    let constructor = ident(builders::CONSTRUCTOR);
+/// a clearer per `Patch` field, as the surface resolved them.
+fn emit_struct_methods(resolved: &StructSurface<'_>) -> TokenStream {
+    let constructor = ident(crate::reserved::CONSTRUCTOR);
     let mut arguments = Vec::new();
     let mut initialisers = Vec::new();
     let mut setters = Vec::new();
-    for (i, field) in def.fields.iter().enumerate() {
+    for resolved_field in &resolved.fields {
+        let field = resolved_field.field;
         let field_name = ident(&field.rust_name);
-        let ty = type_tokens(&field.ty);
         let wire = code_span(&field.wire_name);
-        let storage = builders::storage(field, write_only);
+        let storage = resolved_field.storage;
         // A number or boolean is taken as itself (an integer literal then just works); the
         // rest as anything that converts.
-        let itself = builders::takes_itself(&field.ty);
+        let itself = resolved_field.takes_itself();
         let converted = if itself {
             quote!(#field_name)
         } else {
             quote!(#field_name.into())
         };
+        if let Some(argument) = resolved_field.constructor_argument() {
+            arguments.push(quote!(#field_name: #argument));
+        }
         match storage {
             Storage::Required => {
-                arguments.push(if itself {
-                    quote!(#field_name: #ty)
-                } else {
-                    quote!(#field_name: impl Into<#ty>)
-                });
                 initialisers.push(match (field.boxed, itself) {
                     (true, _) => quote!(#field_name: Box::new(#converted)),
                     (false, true) => quote!(#field_name),
                     (false, false) => quote!(#field_name: #converted),
                 });
             }
-            // `impl Into<Option<T>>` takes a literal as it is (only `T` converts), and `None`.
             Storage::RequiredNullable => {
-                arguments.push(quote!(#field_name: impl Into<Option<#ty>>));
                 initialisers.push(if field.boxed {
                     quote!(#field_name: #field_name.into().map(Box::new))
                 } else {
@@ -198,24 +184,20 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
                     (false, true) => quote!(value),
                     (false, false) => quote!(value.into()),
                 };
-                let argument = if itself {
-                    quote!(value: #ty)
-                } else {
-                    quote!(value: impl Into<#ty>)
-                };
-                if let Some(Some(setter)) = names.setters.get(i) {
+                let argument = resolved_field.setter_argument();
+                if let Some(setter) = &resolved_field.setter {
                     let setter = ident(setter);
                     let doc = format!(" Sets {}.", wire);
                     setters.push(quote! {
                         #[doc = #doc]
                         #[must_use]
-                        pub fn #setter(mut self, #argument) -> Self {
+                        pub fn #setter(mut self, value: #argument) -> Self {
                             self.#field_name = #set(#value);
                             self
                         }
                     });
                 }
-                if let (Storage::Patch, Some(Some(clearer))) = (storage, names.clearers.get(i)) {
+                if let Some(clearer) = &resolved_field.clearer {
                     let clearer = ident(clearer);
                     let doc = format!(" Clears {}: sends it as `null`.", wire);
                     setters.push(quote! {
@@ -230,7 +212,7 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
             }
         }
     }
-    let name = ident(&def.name);
+    let name = ident(&resolved.def.name);
     let new_doc = if arguments.is_empty() {
         " A value with every field unset.".to_owned()
     } else {
@@ -256,34 +238,25 @@ fn emit_struct_methods(def: &StructDef, names: &StructMethods, write_only: bool)
 
 /// A field, with the serde attributes its `Serialize` derive reads (behind `mock` when only
 /// the fake serializes the type).
-fn emit_field(field: &Field, write_only: bool, serialize: Gate) -> TokenStream {
+fn emit_field(resolved: &FieldSurface<'_>, serialize: Gate) -> TokenStream {
+    let field = resolved.field;
     let name = ident(&field.rust_name);
     let doc = doc_attrs(field.doc.as_deref());
-    let mut ty = type_tokens(&field.ty);
-    if field.boxed {
-        ty = quote!(Box<#ty>);
-    }
     let mut serde = Vec::new();
     if field.wire_name != field.rust_name {
         let wire = &field.wire_name;
         serde.push(quote!(rename = #wire));
     }
-    // One decision with `new`, the setters and `Deserialize` (see `builders::storage`).
-    let ty = match builders::storage(field, write_only) {
-        Storage::Required => ty,
-        // Required but nullable: absence decodes as `None` too (a real capture omitted
-        // `step_seconds`), and `None` is sent as `null`, as the document requires.
-        Storage::RequiredNullable => quote!(Option<#ty>),
-        // Absent, `null` and a value say three different things to a PATCH.
-        Storage::Patch => {
-            serde.push(quote!(skip_serializing_if = "rt::Patch::is_unchanged"));
-            quote!(rt::Patch<#ty>)
-        }
-        Storage::Optional => {
-            serde.push(quote!(skip_serializing_if = "Option::is_none"));
-            quote!(Option<#ty>)
-        }
-    };
+    // Required but nullable: absence decodes as `None` too (a real capture omitted
+    // `step_seconds`), and `None` is sent as `null`, as the document requires. Optional and
+    // nullable in a write-only struct: absent, `null` and a value say three different things to
+    // a PATCH.
+    match resolved.storage {
+        Storage::Required | Storage::RequiredNullable => {}
+        Storage::Patch => serde.push(quote!(skip_serializing_if = "rt::Patch::is_unchanged")),
+        Storage::Optional => serde.push(quote!(skip_serializing_if = "Option::is_none")),
+    }
+    let ty = resolved.stored_type();
     let attribute = match (serde.is_empty(), serialize) {
         (true, _) => TokenStream::new(),
         (false, Gate::Always) => quote!(#[serde(#(#serde),*)]),

@@ -6,7 +6,7 @@ use quote::quote;
 use super::{code_span, doc_attrs};
 use crate::ir::{Api, BodyKind, Location, Operation, Param, ResponseKind, TypeRef};
 use crate::surface::OperationSurface;
-use crate::tokens::{argument_type, ident, type_tokens};
+use crate::tokens::{ident, type_tokens};
 
 /// The top of `operations.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
@@ -31,7 +31,7 @@ pub(super) fn emit_operations(operations: &[OperationSurface<'_>]) -> TokenStrea
         .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_query_type(op)));
     let methods = operations
         .iter()
-        .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_method(op.operation)));
+        .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_method(op)));
     quote! {
         #(#query_types)*
 
@@ -134,7 +134,8 @@ fn emit_query_type(surface: &OperationSurface<'_>) -> TokenStream {
     }
 }
 
-fn emit_method(operation: &Operation) -> TokenStream {
+fn emit_method(surface: &OperationSurface<'_>) -> TokenStream {
+    let operation = surface.operation;
     let name = ident(&operation.name);
     let mut doc_text = operation.doc.clone().unwrap_or_default();
     if !doc_text.is_empty() {
@@ -143,36 +144,9 @@ fn emit_method(operation: &Operation) -> TokenStream {
     doc_text.push_str(&format!("`{} {}`", operation.method, operation.path));
     let doc = doc_attrs(Some(&doc_text));
 
-    let mut arguments = Vec::new();
-    for param in operation
-        .path_params
-        .iter()
-        .chain(&operation.required_query)
-    {
-        let arg = ident(&param.rust_name);
-        let ty = argument_type(param);
-        arguments.push(quote!(#arg: #ty));
-    }
-    if let Some(body) = &operation.body {
-        // Optional text and bytes take concrete types, so that `None` needs no annotation.
-        let (required, optional) = match &body.kind {
-            BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => {
-                let ty = type_tokens(ty);
-                (quote!(&#ty), quote!(Option<&#ty>))
-            }
-            BodyKind::Text => (quote!(&str), quote!(Option<&str>)),
-            BodyKind::Bytes => (quote!(impl Into<Vec<u8>>), quote!(Option<Vec<u8>>)),
-        };
-        arguments.push(if body.required {
-            quote!(body: #required)
-        } else {
-            quote!(body: #optional)
-        });
-    }
-    if let Some(query_type) = &operation.query_type {
-        let query_type = ident(query_type);
-        arguments.push(quote!(query: &#query_type));
-    }
+    let signature = surface.signature();
+    let arguments = signature.declared();
+    let output = &signature.output;
 
     let (format_string, encodings) = path_format(operation);
     let path = if encodings.is_empty() {
@@ -224,27 +198,19 @@ fn emit_method(operation: &Operation) -> TokenStream {
             body: #body,
         }
     };
-    let (output, call) = match &operation.response {
-        ResponseKind::Json(ty) => (
-            type_tokens(ty),
-            quote!(self.runtime().execute(request).await),
-        ),
-        ResponseKind::Text(media_type) => (
-            quote!(String),
-            quote!(self.runtime().execute_text(request, #media_type).await),
-        ),
-        ResponseKind::Bytes(media_type) => (
-            quote!(Vec<u8>),
-            quote!(self.runtime().execute_bytes(request, #media_type).await),
-        ),
-        ResponseKind::Empty => (
-            quote!(()),
-            quote!(
-                self.runtime()
-                    .execute::<::serde::de::IgnoredAny>(request)
-                    .await
-                    .map(|_| ())
-            ),
+    let call = match &operation.response {
+        ResponseKind::Json(_) => quote!(self.runtime().execute(request).await),
+        ResponseKind::Text(media_type) => {
+            quote!(self.runtime().execute_text(request, #media_type).await)
+        }
+        ResponseKind::Bytes(media_type) => {
+            quote!(self.runtime().execute_bytes(request, #media_type).await)
+        }
+        ResponseKind::Empty => quote!(
+            self.runtime()
+                .execute::<::serde::de::IgnoredAny>(request)
+                .await
+                .map(|_| ())
         ),
     };
     quote! {

@@ -3,7 +3,11 @@
 //! requires it: a required `writeOnly` property is optional in a type any response reaches, a
 //! required `readOnly` one in a type any request body reaches.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use super::prune::reachable;
+use super::{Operation, ResponseKind, TypeDef};
+use crate::Note;
 
 /// Which side of an exchange a property belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,21 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Operation;
+use crate::reserved::FIXED_FEATURES;
 use crate::{Config, Error};
-
-/// The features every generated crate has besides its areas; no area may take one.
-/// The manifest's dependencies are listed too: Cargo refuses a feature named like one.
-pub(crate) const FIXED_FEATURES: &[&str] = &[
-    "default",
-    "client",
-    "mock",
-    "full",
-    "jiff",
-    "decimal",
-    "serde",
-    "serde_json",
-    "baseten-runtime",
-];
 
 /// The area of a path with no segment to name it (`/`, `/v1/{id}`).
 const ROOT_AREA: &str = "root";
@@ -33,36 +20,14 @@ const ROOT_AREA: &str = "root";
 /// hand in `Cargo.toml`).
 const MAX_AREA_LENGTH: usize = 48;
 
-/// Why `name` cannot be an area's feature, if it cannot.
-pub(crate) fn check_feature_name(name: &str) -> Result<(), String> {
-    let mut chars = name.chars();
-    let valid_first = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    if !valid_first
-        || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-    {
-        return Err(
-            "an area's feature name is lower-case ASCII letters, digits, `-` and `_`, starting \
-             with a letter or digit"
-                .to_owned(),
-        );
-    }
-    if FIXED_FEATURES.contains(&name) {
-        return Err(format!(
-            "every generated crate has a feature {name:?} of its own"
-        ));
-    }
-    Ok(())
-}
-
 /// Gives every operation its area, in `operation.area`; returns the lock's `areas`: every
-/// operation's area, beside what the old lock held for operations no longer generated.
+/// operation's area, beside what the old lock (`lock`, keyed as the document spells each
+/// endpoint) held for operations no longer generated.
 pub(super) fn assign(
     operations: &mut [Operation],
     config: &Config,
+    lock: &BTreeMap<String, String>,
 ) -> Result<BTreeMap<String, String>, Error> {
-    let lock = &config.names_lock.areas;
     let mut areas = lock.clone();
     let mut picked: BTreeSet<&str> = BTreeSet::new();
     for operation in operations.iter_mut() {
@@ -151,6 +116,7 @@ fn feature_name(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reserved::check_feature_name;
 
     fn operation(method: &str, path: &str, tags: &[&str]) -> Operation {
         Operation {
@@ -226,7 +192,8 @@ mod tests {
             .names_lock
             .areas
             .insert("GET /v1/gone".to_owned(), "gone".to_owned());
-        let lock = assign(&mut operations, &config).expect("areas are assigned");
+        let lock =
+            assign(&mut operations, &config, &config.names_lock.areas).expect("areas are assigned");
         let areas: Vec<&str> = operations.iter().map(|op| op.area.as_str()).collect();
         assert_eq!(areas, ["metrics", "models", "teams"]);
         assert_eq!(
@@ -244,7 +211,8 @@ mod tests {
         config
             .areas
             .insert("stale".to_owned(), vec!["GET /v1/nothing".to_owned()]);
-        let error = assign(&mut operations, &config).expect_err("a pattern that picks nothing");
+        let error = assign(&mut operations, &config, &config.names_lock.areas)
+            .expect_err("a pattern that picks nothing");
         assert_eq!(
             error.to_string(),
             "generator config: #/areas/stale: no generated operation matches GET /v1/nothing"

@@ -1,7 +1,24 @@
 //! Schemas to types: each component and inline schema becomes a struct, enum, union or alias,
 //! and every schema position a [`TypeRef`].
 
-use super::*;
+use std::collections::{BTreeSet, HashSet};
+
+use openapiv3::{
+    AdditionalProperties, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
+};
+
+use super::naming::fallback_variant;
+use super::{
+    AliasDef, Builder, EnumDef, Field, IntEnumDef, IntVariant, JsonKind, ObjectParts, SCHEMAS,
+    SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef, UntaggedVariant,
+    Variant, access, local_key,
+};
+use crate::error::Pointer;
+use crate::lock::Names;
+use crate::names::Namespace;
+use crate::reserved::FALLBACK_VARIANT;
+use crate::{Error, names};
 
 impl<'a> Builder<'a> {
     /// The component schema a `$ref` names, with its key; checks reference-only chains for cycles.
@@ -332,19 +349,18 @@ impl<'a> Builder<'a> {
         discriminator: &openapiv3::Discriminator,
         doc: Option<String>,
     ) {
-        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut variant_names = self.names.variant_scope(name);
         let mut variants = Vec::with_capacity(tagged.len());
         for (tag, ty) in tagged {
             variants.push(UnionVariant {
-                rust_name: claim_variant(&mut variant_names, &tag),
+                rust_name: Names::claim_variant(&mut variant_names, &tag),
                 tag,
                 ty,
                 boxed: false,
             });
         }
         let fallback = fallback_variant();
-        self.variant_names
-            .insert(name.to_owned(), variant_names.into_lock());
+        self.names.keep_variants(name, variant_names);
         let tag_property = discriminator.property_name.clone();
         self.types.insert(
             name.to_owned(),
@@ -535,19 +551,18 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn define_enum(&mut self, name: &str, values: Vec<&str>, doc: Option<String>) {
-        let mut variant_names = variant_namespace(self.lock.variants.get(name));
+        let mut variant_names = self.names.variant_scope(name);
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
             .filter(|wire| seen.insert(*wire))
             .map(|wire| Variant {
                 wire: wire.to_owned(),
-                rust_name: claim_variant(&mut variant_names, wire),
+                rust_name: Names::claim_variant(&mut variant_names, wire),
             })
             .collect();
         let fallback = fallback_variant();
-        self.variant_names
-            .insert(name.to_owned(), variant_names.into_lock());
+        self.names.keep_variants(name, variant_names);
         self.types.insert(
             name.to_owned(),
             TypeDef::Enum(EnumDef {

@@ -1,7 +1,12 @@
 //! Cycles: `$ref` alias chains resolved once, alias-only cycles refused, and fields boxed where a
 //! type contains itself.
 
-use super::*;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use openapiv3::{ReferenceOr, Schema};
+
+use super::{AliasDef, SCHEMAS, TypeDef, TypeRef, local_key};
+use crate::error::Pointer;
 
 /// Boxes every field whose type leads back to its own struct with no `Vec` or map in between
 /// (an infinitely sized type otherwise). Decided by structure alone, through the strongly

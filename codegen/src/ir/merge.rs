@@ -1,7 +1,14 @@
 //! `allOf`: merging a composition into one struct, following one-member wrappers, and refusing
 //! compositions that contain themselves.
 
-use super::*;
+use std::collections::{HashMap, HashSet};
+
+use openapiv3::{ReferenceOr, Schema, SchemaKind};
+
+use super::convert::object_parts;
+use super::{Builder, ObjectParts, SCHEMAS, SchemaAt};
+use crate::Error;
+use crate::error::Pointer;
 
 impl<'a> Builder<'a> {
     /// `A: allOf[$ref B]`, `B: allOf[$ref A]` never reaches a schema of its own. A walk stops

@@ -10,14 +10,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use openapiv3::{
-    AdditionalProperties, OpenAPI, Parameter, ReferenceOr, RequestBody, Response, Schema,
-    SchemaKind, StatusCode, StringFormat, Type, VariantOrUnknownOrEmpty,
-};
+use openapiv3::{AdditionalProperties, OpenAPI, ReferenceOr, Schema};
 
 use crate::error::Pointer;
-use crate::lock::{LockedNamespace, NameLock};
-use crate::names::{self, Namespace};
+use crate::lock::{NameLock, Names};
 use crate::select::Selection;
 use crate::{Config, Error, Note};
 
@@ -37,7 +33,8 @@ mod twins;
 
 pub(crate) use self::prune::reachable;
 
-use self::{convert::*, cycles::*, naming::*, operations::*, prune::*};
+use self::cycles::{alias_cycles, box_recursive_fields, resolve_aliases};
+use self::prune::prune_unreachable;
 
 /// The whole API as the emitters see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -519,14 +516,11 @@ pub(crate) fn build(
 ) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
-    let lock = &config.names_lock;
-    let mut type_names = LockedNamespace::new(
-        Some(&lock.types),
-        names::RESERVED_TYPE_NAMES
-            .iter()
-            .chain(crate::surface::FIXED_TYPE_NAMES)
-            .copied(),
-    );
+    // Keys naming an endpoint follow the document's placeholder names (see `follow_paths`).
+    let lock = config
+        .names_lock
+        .follow_paths(spec.paths.paths.keys().map(String::as_str));
+    let mut names = Names::new(&lock);
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {
@@ -534,10 +528,9 @@ pub(crate) fn build(
         for key in schemas.keys() {
             component_names.insert(
                 key.clone(),
-                type_names.claim(
+                names.claim_type(
                     schemas_pointer.join(key).as_str(),
-                    &names::camel_ident(key, "T"),
-                    "",
+                    &crate::names::camel_ident(key, "T"),
                 ),
             );
         }
@@ -547,10 +540,7 @@ pub(crate) fn build(
         resolved: schemas.map(resolve_aliases).unwrap_or_default(),
         settled_compositions: HashSet::new(),
         notes,
-        lock,
-        type_names,
-        variant_names: BTreeMap::new(),
-        operation_names: BTreeMap::new(),
+        names,
         component_names: component_names.clone(),
         types: BTreeMap::new(),
         left_out: Vec::new(),
@@ -569,7 +559,7 @@ pub(crate) fn build(
     }
     let mut operations = builder.operations(selection, config)?;
     operations.sort_by(|a, b| a.name.cmp(&b.name));
-    let area_lock = areas::assign(&mut operations, config)?;
+    let area_lock = areas::assign(&mut operations, config, &lock.areas)?;
     if config.strict
         && let Some(first) = builder.left_out.first()
     {
@@ -579,13 +569,7 @@ pub(crate) fn build(
         &mut builder.types,
         &mut operations,
         &mut builder.one_sided,
-        &mut builder.type_names,
-        &mut builder.variant_names,
-    );
-    let builder_names = (
-        builder.type_names,
-        builder.variant_names,
-        builder.operation_names,
+        &mut builder.names,
     );
     let mut skipped = builder.skipped;
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
@@ -623,29 +607,13 @@ pub(crate) fn build(
         .iter()
         .filter_map(|op| op.query_type.as_deref())
         .collect();
-    let mut type_lock = builder_names.0.into_lock();
-    type_lock.retain(|identity, name| {
-        types.contains_key(name)
-            || query_types.contains(name.as_str())
-            || lock.types.contains_key(identity)
-    });
-    let mut operation_lock = builder_names.2;
-    operation_lock.retain(|key, name| {
-        operations.iter().any(|op| op.name == *name)
-            || skipped.iter().any(|op| op.name == *name)
-            || lock.operations.contains_key(key)
-    });
-    // The surface's own scopes are named after the IR (see `crate::surface`), from the lock
-    // as it was given.
-    let names = NameLock {
-        types: type_lock,
-        operations: operation_lock,
-        variants: builder_names.1,
-        client_methods: lock.client_methods.clone(),
-        fake_methods: lock.fake_methods.clone(),
-        support_types: lock.support_types.clone(),
-        areas: area_lock,
-    };
+    let names = builder.names.settle_ir(
+        |_, name| types.contains_key(name) || query_types.contains(name),
+        |name| {
+            operations.iter().any(|op| op.name == name) || skipped.iter().any(|op| op.name == name)
+        },
+        area_lock,
+    );
     let base_url = spec
         .servers
         .first()
@@ -699,13 +667,8 @@ struct Builder<'a> {
     /// Components whose chain of single-`$ref` `allOf` wrappers is known to end in a schema.
     settled_compositions: HashSet<&'a str>,
     notes: &'a mut Vec<Note>,
-    /// The names the last generation gave, which this one keeps.
-    lock: &'a NameLock,
-    type_names: LockedNamespace,
-    /// Variant names given per enum and union, by wire value or tag.
-    variant_names: BTreeMap<String, BTreeMap<String, String>>,
-    /// Method names given, by `"METHOD /path"` (retired ones included).
-    operation_names: BTreeMap<String, String>,
+    /// Every name given, through the names lock.
+    names: Names,
     component_names: BTreeMap<String, String>,
     types: BTreeMap<String, TypeDef>,
     /// Everything left out of a selected operation, as the error strict mode reports.

@@ -1,6 +1,21 @@
 //! Operations: parameters, request bodies and responses of each selected path and method.
 
-use super::*;
+use std::collections::BTreeSet;
+
+use openapiv3::{
+    Parameter, ReferenceOr, RequestBody, Response, Schema, SchemaKind, StatusCode, StringFormat,
+    Type, VariantOrUnknownOrEmpty,
+};
+
+use super::{
+    Body, BodyKind, Builder, JsonKind, Location, Operation, PARAMETERS, Param, ParamStyle,
+    REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef, TypeRef,
+    local_key,
+};
+use crate::error::Pointer;
+use crate::names::Namespace;
+use crate::select::Selection;
+use crate::{Config, Error, names};
 
 impl<'a> Builder<'a> {
     pub(super) fn operations(
@@ -37,8 +52,13 @@ impl<'a> Builder<'a> {
             }
         }
         // Named over the whole document, so a selection never renames an operation.
-        let (names, given) = operation_names(&found, config)?;
-        self.operation_names = given;
+        let keyed: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(path, method, ..)| (*method, *path))
+            .collect();
+        let names = self
+            .names
+            .name_operations(&keyed, &config.operation_names)?;
         let mut operations = Vec::with_capacity(found.len());
         for ((path, method, operation, shared_parameters, pointer), name) in
             found.into_iter().zip(names)
@@ -145,7 +165,7 @@ impl<'a> Builder<'a> {
         }
 
         let mut argument_names =
-            Namespace::with_reserved(names::RESERVED_ARGUMENT_NAMES.iter().copied());
+            Namespace::with_reserved(crate::reserved::RESERVED_ARGUMENT_NAMES.iter().copied());
         let mut path_params = Vec::new();
         let mut required_query = Vec::new();
         let mut optional_query = Vec::new();
@@ -321,28 +341,10 @@ impl<'a> Builder<'a> {
         body: &'a ReferenceOr<RequestBody>,
         pointer: &Pointer,
     ) -> Result<&'a RequestBody, Error> {
-        match body {
-            ReferenceOr::Item(body) => Ok(body),
-            ReferenceOr::Reference { reference } => {
-                let key = local_key(reference, REQUEST_BODIES, pointer)?;
-                match self
-                    .spec
-                    .components
-                    .as_ref()
-                    .and_then(|c| c.request_bodies.get(key.as_str()))
-                {
-                    Some(ReferenceOr::Item(body)) => Ok(body),
-                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
-                        pointer: pointer.to_string(),
-                        reason: "a request body reference to a reference".into(),
-                    }),
-                    None => Err(Error::DanglingRef {
-                        pointer: pointer.to_string(),
-                        reference: reference.clone(),
-                    }),
-                }
-            }
-        }
+        let components = self.spec.components.as_ref();
+        through_component(body, REQUEST_BODIES, "request body", pointer, |key| {
+            components.and_then(|c| c.request_bodies.get(key))
+        })
     }
 
     /// Whether values of `ty` may be JSON objects (through aliases): a struct, a map, a union
@@ -646,28 +648,37 @@ impl<'a> Builder<'a> {
         response: &'a ReferenceOr<Response>,
         pointer: &Pointer,
     ) -> Result<&'a Response, Error> {
-        match response {
-            ReferenceOr::Item(response) => Ok(response),
-            ReferenceOr::Reference { reference } => {
-                let key = local_key(reference, RESPONSES, pointer)?;
-                match self
-                    .spec
-                    .components
-                    .as_ref()
-                    .and_then(|c| c.responses.get(key.as_str()))
-                {
-                    Some(ReferenceOr::Item(response)) => Ok(response),
-                    Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
-                        pointer: pointer.to_string(),
-                        reason: "a response reference to a reference".into(),
-                    }),
-                    None => Err(Error::DanglingRef {
-                        pointer: pointer.to_string(),
-                        reference: reference.clone(),
-                    }),
-                }
-            }
-        }
+        let components = self.spec.components.as_ref();
+        through_component(response, RESPONSES, "response", pointer, |key| {
+            components.and_then(|c| c.responses.get(key))
+        })
+    }
+}
+
+/// `item` itself, or what its `$ref` names under `prefix` (`#/components/responses/`), looked
+/// up by key with `component`: one step, as a reference to a reference is not followed.
+fn through_component<'a, T>(
+    item: &'a ReferenceOr<T>,
+    prefix: &str,
+    what: &str,
+    pointer: &Pointer,
+    component: impl FnOnce(&str) -> Option<&'a ReferenceOr<T>>,
+) -> Result<&'a T, Error> {
+    let reference = match item {
+        ReferenceOr::Item(item) => return Ok(item),
+        ReferenceOr::Reference { reference } => reference,
+    };
+    let key = local_key(reference, prefix, pointer)?;
+    match component(key.as_str()) {
+        Some(ReferenceOr::Item(item)) => Ok(item),
+        Some(ReferenceOr::Reference { .. }) => Err(Error::Unsupported {
+            pointer: pointer.to_string(),
+            reason: format!("a {what} reference to a reference"),
+        }),
+        None => Err(Error::DanglingRef {
+            pointer: pointer.to_string(),
+            reference: reference.clone(),
+        }),
     }
 }
 
@@ -826,14 +837,6 @@ pub(super) fn dedupe_field_names(params: &mut [Param]) {
         param.rust_name = field_names.claim(&param.rust_name, "_");
     }
 }
-
-pub(super) type Found<'a> = (
-    &'a str,
-    &'a str,
-    &'a openapiv3::Operation,
-    &'a Vec<ReferenceOr<Parameter>>,
-    Pointer,
-);
 
 impl<'a> Builder<'a> {
     /// The media type a 3.1 `contentMediaType` gives a file property (raw bytes), or the items

@@ -9,7 +9,7 @@ use openapiv3::{
 
 use super::convert::doc_of;
 use super::operations::{Place, is_token};
-use super::{Builder, Location, Param, ParamStyle, SchemaAt, TypeDef, TypeRef};
+use super::{Builder, Location, ObjectParts, Param, ParamStyle, SchemaAt, TypeDef, TypeRef};
 use crate::Error;
 use crate::error::Pointer;
 use crate::names;
@@ -28,39 +28,16 @@ impl<'a> Builder<'a> {
         camel: &str,
     ) -> Result<Vec<(Place, Param)>, Error> {
         let data = parameter.parameter_data_ref();
-        let (location, style) = match parameter {
-            Parameter::Path { style, .. } => (
-                Location::Path,
-                match style {
-                    PathStyle::Simple => ParamStyle::Simple,
-                    PathStyle::Label => ParamStyle::Label,
-                    PathStyle::Matrix => ParamStyle::Matrix,
-                },
-            ),
-            Parameter::Query { style, .. } => (
-                Location::Query,
-                match style {
-                    QueryStyle::Form => ParamStyle::Form,
-                    QueryStyle::SpaceDelimited => ParamStyle::SpaceDelimited,
-                    QueryStyle::PipeDelimited => ParamStyle::PipeDelimited,
-                    QueryStyle::DeepObject => ParamStyle::DeepObject,
-                },
-            ),
-            Parameter::Header { .. } => (Location::Header, ParamStyle::Simple),
-            Parameter::Cookie { .. } => (Location::Cookie, ParamStyle::Form),
-        };
+        let (location, style) = location_and_style(parameter);
         // OpenAPI: `explode` defaults to true for `form`, false for every other style.
         let explode = data.explode.unwrap_or(style == ParamStyle::Form);
-        let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| Param {
+        let shape = Shape {
             location,
-            wire_name: wire_name.to_owned(),
-            rust_name: names::snake_ident(wire_name),
-            doc,
-            ty,
-            any_scalar,
             style,
             explode,
-            secret: false,
+        };
+        let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| {
+            shape.param(wire_name, doc, ty, any_scalar)
         };
         if location == Location::Header
             && let Some(why) = ignored_header(&data.name)
@@ -106,25 +83,14 @@ impl<'a> Builder<'a> {
             && let Some(parts) = self.object_of(SchemaAt::of(schema), &schema_pointer)?
             && !parts.properties.is_empty()
         {
-            let mut expanded = Vec::with_capacity(parts.properties.len());
-            for (wire, property) in parts.properties {
-                let property_pointer = schema_pointer.join("properties").join(wire);
-                let property = SchemaAt::of_boxed(property);
-                let hint = format!("{camel}{}", names::camel_ident(wire, ""));
-                let (ty, any_scalar) = self.param_type(property, &hint, &property_pointer)?;
-                if self.depth(&ty, 0).is_none_or(|depth| depth > 1) {
-                    return Err(no_encoding(&property_pointer, location, style));
-                }
-                let doc = match property {
-                    SchemaAt::Item(schema) => doc_of(schema),
-                    SchemaAt::Ref(_) => None,
-                };
-                let required = data.required && parts.required.contains(wire.as_str());
-                let mut param = param(wire, doc, ty, any_scalar);
-                param.secret = secret;
-                expanded.push((Place::Sent { required }, param));
-            }
-            return Ok(expanded);
+            return self.exploded_properties(
+                parts,
+                data.required,
+                secret,
+                camel,
+                &schema_pointer,
+                shape,
+            );
         }
         let (ty, any_scalar) = self.param_type(SchemaAt::of(schema), &hint, &schema_pointer)?;
         // Outside `deepObject` a style writes a scalar, or one list or map of scalars.
@@ -139,6 +105,38 @@ impl<'a> Builder<'a> {
         let mut param = param(&data.name, data.description.clone(), ty, any_scalar);
         param.secret = secret;
         Ok(vec![(place, param)])
+    }
+
+    /// A `form`-exploded query object's properties, each an argument or field of its own:
+    /// required when the parameter and the property are.
+    fn exploded_properties(
+        &mut self,
+        parts: ObjectParts<'a>,
+        required: bool,
+        secret: bool,
+        camel: &str,
+        schema_pointer: &Pointer,
+        shape: Shape,
+    ) -> Result<Vec<(Place, Param)>, Error> {
+        let mut expanded = Vec::with_capacity(parts.properties.len());
+        for (wire, property) in parts.properties {
+            let property_pointer = schema_pointer.join("properties").join(wire);
+            let property = SchemaAt::of_boxed(property);
+            let hint = format!("{camel}{}", names::camel_ident(wire, ""));
+            let (ty, any_scalar) = self.param_type(property, &hint, &property_pointer)?;
+            if self.depth(&ty, 0).is_none_or(|depth| depth > 1) {
+                return Err(no_encoding(&property_pointer, shape.location, shape.style));
+            }
+            let doc = match property {
+                SchemaAt::Item(schema) => doc_of(schema),
+                SchemaAt::Ref(_) => None,
+            };
+            let required = required && parts.required.contains(wire.as_str());
+            let mut param = shape.param(wire, doc, ty, any_scalar);
+            param.secret = secret;
+            expanded.push((Place::Sent { required }, param));
+        }
+        Ok(expanded)
     }
 
     /// A parameter's type: a union of scalars is anything `Display` (`any_scalar`), and a
@@ -221,6 +219,56 @@ impl<'a> Builder<'a> {
                 _ => false,
             }
         })
+    }
+}
+
+/// Where a parameter goes and how its style writes it.
+#[derive(Clone, Copy)]
+struct Shape {
+    location: Location,
+    style: ParamStyle,
+    explode: bool,
+}
+
+impl Shape {
+    /// A parameter of this shape (not a credential; Rust names are given by the caller).
+    fn param(self, wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool) -> Param {
+        Param {
+            location: self.location,
+            wire_name: wire_name.to_owned(),
+            rust_name: names::snake_ident(wire_name),
+            doc,
+            ty,
+            any_scalar,
+            style: self.style,
+            explode: self.explode,
+            secret: false,
+        }
+    }
+}
+
+/// A parameter's location and style (its own, or its location's default).
+fn location_and_style(parameter: &Parameter) -> (Location, ParamStyle) {
+    match parameter {
+        Parameter::Path { style, .. } => (
+            Location::Path,
+            match style {
+                PathStyle::Simple => ParamStyle::Simple,
+                PathStyle::Label => ParamStyle::Label,
+                PathStyle::Matrix => ParamStyle::Matrix,
+            },
+        ),
+        Parameter::Query { style, .. } => (
+            Location::Query,
+            match style {
+                QueryStyle::Form => ParamStyle::Form,
+                QueryStyle::SpaceDelimited => ParamStyle::SpaceDelimited,
+                QueryStyle::PipeDelimited => ParamStyle::PipeDelimited,
+                QueryStyle::DeepObject => ParamStyle::DeepObject,
+            },
+        ),
+        Parameter::Header { .. } => (Location::Header, ParamStyle::Simple),
+        Parameter::Cookie { .. } => (Location::Cookie, ParamStyle::Form),
     }
 }
 

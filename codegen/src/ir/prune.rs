@@ -1,6 +1,8 @@
 //! Pruning: only the types some kept operation (or root) reaches are emitted.
 
-use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Operation, TypeDef, TypeRef};
 
 /// Removes every type that neither an operation (through parameters, bodies and responses) nor
 /// one of `roots` reaches.

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::access::OneSided;
 use super::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef, reachable};
-use crate::lock::LockedNamespace;
+use crate::lock::Names;
 
 /// Splits every type used on both sides whose fields differ by direction (and every shared type
 /// holding one) into its response self and a request twin; points request bodies, and the
@@ -19,8 +19,7 @@ pub(super) fn split_by_direction(
     types: &mut BTreeMap<String, TypeDef>,
     operations: &mut [Operation],
     one_sided: &mut Vec<OneSided>,
-    type_names: &mut LockedNamespace,
-    variant_names: &mut BTreeMap<String, BTreeMap<String, String>>,
+    names: &mut Names,
 ) -> BTreeMap<String, String> {
     let requests = reachable(types, request_roots(operations));
     let responses = reachable(
@@ -59,7 +58,7 @@ pub(super) fn split_by_direction(
     let renamed: BTreeMap<String, String> = twinned
         .iter()
         .map(|name| {
-            let twin = type_names.claim(&format!("{name}#request"), &format!("{name}Request"), "");
+            let twin = names.claim_type(&format!("{name}#request"), &format!("{name}Request"));
             (name.clone(), twin)
         })
         .collect();
@@ -81,9 +80,7 @@ pub(super) fn split_by_direction(
         rename_in_def(&mut def, &renamed);
         set_name(&mut def, twin);
         types.insert(twin.clone(), def);
-        if let Some(variants) = variant_names.get(original).cloned() {
-            variant_names.insert(twin.clone(), variants);
-        }
+        names.copy_variants(original, twin);
     }
     for operation in operations.iter_mut() {
         if let Some(body) = &mut operation.body {

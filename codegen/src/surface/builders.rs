@@ -6,87 +6,19 @@
 //! field, never a struct literal (the structs are `#[non_exhaustive]`), so that a document
 //! adding an optional field does not break code written against the old one.
 
+use proc_macro2::TokenStream;
+use quote::quote;
+
 use crate::ir::{Field, StructDef, TypeRef};
-use crate::names::Namespace;
-
-/// The constructor's name, reserved before any setter is named.
-pub(crate) const CONSTRUCTOR: &str = "new";
-
-/// Names an inherent method must not take. In method-call syntax an inherent method is found
-/// before a trait method with a `&self` receiver, so a setter named like one of these would
-/// shadow it for users (`response.step_seconds()` would call the setter and fail to compile):
-/// the methods of the runtime's index-mapped traits (reserved on every struct, not only on the
-/// ones recognised today, so that a setter's name never depends on another type's shape), of the
-/// derived traits, and of the blanket std traits every type has. `default` and `deserialize`
-/// are associated functions, which an inherent one would shadow in `Type::default()` paths.
-const RESERVED_METHOD_NAMES: &[&str] = &[
-    CONSTRUCTOR,
-    // The test builder every struct a response reaches has with `mock` (see `emit/mock.rs`).
-    "builder",
-    // rt::IndexMappedResponse
-    "window_start_millis",
-    "window_end_millis",
-    "mode_str",
-    "step_seconds",
-    "descriptors",
-    "value_sets",
-    // rt::IndexMappedDescriptor
-    "name",
-    "unit_hint_str",
-    "kind_str",
-    "label_sets",
-    // rt::IndexMappedValueSet
-    "start_epoch_millis",
-    "values",
-    // Debug, Clone, PartialEq, Default, Serialize, Deserialize, and the blanket std traits
-    // (see COMMON_METHOD_NAMES, which must stay the tail of this list)
-    "fmt",
-    "clone",
-    "clone_from",
-    "eq",
-    "ne",
-    "default",
-    "serialize",
-    "deserialize",
-    // Blanket std traits: Into, TryInto, From, TryFrom, ToOwned, Borrow, BorrowMut, Any
-    "into",
-    "try_into",
-    "from",
-    "try_from",
-    "to_owned",
-    "clone_into",
-    "borrow",
-    "borrow_mut",
-    "type_id",
-];
-
-/// The methods every emitted type has through its derives and the blanket std traits: the tail
-/// of [`RESERVED_METHOD_NAMES`], all a query struct's setters must avoid.
-pub(crate) const COMMON_METHOD_NAMES: &[&str] = &[
-    "fmt",
-    "clone",
-    "clone_from",
-    "eq",
-    "ne",
-    "default",
-    "serialize",
-    "deserialize",
-    "into",
-    "try_into",
-    "from",
-    "try_from",
-    "to_owned",
-    "clone_into",
-    "borrow",
-    "borrow_mut",
-    "type_id",
-];
+use crate::lock::Names;
+use crate::reserved::{COMMON_METHOD_NAMES, RESERVED_METHOD_NAMES};
+use crate::tokens::type_tokens;
 
 /// The setter names of a query struct, by parameter (the fields of `Default` + setters): each
 /// parameter's Rust name, or `set_<name>` when that would shadow a method every type has
 /// (`GetFooQuery::default()` must stay `Default`'s).
 pub(crate) fn query_setters(params: &[crate::ir::Param]) -> Vec<String> {
-    let mut names = Namespace::with_reserved(COMMON_METHOD_NAMES.iter().copied());
+    let mut names = Names::query_setters();
     params
         .iter()
         .map(|param| {
@@ -100,23 +32,123 @@ pub(crate) fn query_setters(params: &[crate::ir::Param]) -> Vec<String> {
         .collect()
 }
 
+/// One struct as the crate exposes it, resolved once from the IR: every field with how it is
+/// stored and the names of its setter and clearer. The models emitter, the listing, the probe
+/// and the examples read this; none decides storage or names again.
+#[derive(Debug, Clone)]
+pub(crate) struct StructSurface<'a> {
+    pub(crate) def: &'a StructDef,
+    /// Same order as `def.fields`.
+    pub(crate) fields: Vec<FieldSurface<'a>>,
+}
+
+/// One field of a [`StructSurface`].
+#[derive(Debug, Clone)]
+pub(crate) struct FieldSurface<'a> {
+    pub(crate) field: &'a Field,
+    pub(crate) storage: Storage,
+    /// The setter, for optional fields; required ones are `new`'s arguments instead.
+    pub(crate) setter: Option<String>,
+    /// The clearer (sets `Patch::Clear`), for `Patch` fields. The name is claimed for every
+    /// optional nullable field whether or not the struct is write-only, so a type's method names
+    /// never depend on where the document uses it; only a `Patch` field has the method.
+    pub(crate) clearer: Option<String>,
+}
+
+impl StructSurface<'_> {
+    /// Every field optional: `new()` takes nothing, and the struct derives `Default`.
+    pub(crate) fn has_default(&self) -> bool {
+        self.fields.iter().all(|field| !field.field.required)
+    }
+
+    /// `new`'s arguments, in field order: each required field's name and the type it is taken
+    /// as.
+    pub(crate) fn constructor_arguments(&self) -> impl Iterator<Item = (&str, TokenStream)> {
+        self.fields.iter().filter_map(|field| {
+            field
+                .constructor_argument()
+                .map(|ty| (field.field.rust_name.as_str(), ty))
+        })
+    }
+}
+
+impl FieldSurface<'_> {
+    /// The type the struct stores the field as (`Box` inside the `Option` or `Patch`).
+    pub(crate) fn stored_type(&self) -> TokenStream {
+        let mut ty = type_tokens(&self.field.ty);
+        if self.field.boxed {
+            ty = quote!(Box<#ty>);
+        }
+        match self.storage {
+            Storage::Required => ty,
+            Storage::RequiredNullable | Storage::Optional => quote!(Option<#ty>),
+            Storage::Patch => quote!(rt::Patch<#ty>),
+        }
+    }
+
+    /// Whether `new` or the setter takes the value as itself ([`takes_itself`]).
+    pub(crate) fn takes_itself(&self) -> bool {
+        takes_itself(&self.field.ty)
+    }
+
+    /// The type `new` takes a required field as; `None` for an optional one.
+    pub(crate) fn constructor_argument(&self) -> Option<TokenStream> {
+        let ty = type_tokens(&self.field.ty);
+        match self.storage {
+            Storage::Required if self.takes_itself() => Some(ty),
+            Storage::Required => Some(quote!(impl Into<#ty>)),
+            // `impl Into<Option<T>>` takes a literal as it is (only `T` converts), and `None`.
+            Storage::RequiredNullable => Some(quote!(impl Into<Option<#ty>>)),
+            Storage::Optional | Storage::Patch => None,
+        }
+    }
+
+    /// The type the setter takes its value as.
+    pub(crate) fn setter_argument(&self) -> TokenStream {
+        let ty = type_tokens(&self.field.ty);
+        if self.takes_itself() {
+            ty
+        } else {
+            quote!(impl Into<#ty>)
+        }
+    }
+}
+
+/// `def` resolved: each field's storage (see [`storage`]) and method names (see
+/// [`struct_methods`]), decided here once.
+pub(crate) fn resolve_struct(def: &StructDef, write_only: bool) -> StructSurface<'_> {
+    let StructMethods { setters, clearers } = struct_methods(def);
+    let fields = def
+        .fields
+        .iter()
+        .zip(setters.into_iter().zip(clearers))
+        .map(|(field, (setter, clearer))| {
+            let storage = storage(field, write_only);
+            FieldSurface {
+                field,
+                storage,
+                setter,
+                clearer: clearer.filter(|_| storage == Storage::Patch),
+            }
+        })
+        .collect();
+    StructSurface { def, fields }
+}
+
 /// The method names of one struct, by field index.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct StructMethods {
+struct StructMethods {
     /// Per field (same index as `StructDef::fields`): the setter's name, for optional fields;
     /// `None` for required ones, which `new` takes instead.
-    pub(crate) setters: Vec<Option<String>>,
-    /// Per field: the clearer's name (sets `Patch::Clear`), for optional nullable fields; `None`
-    /// for the others. Named whether or not the struct is write-only (only write-only structs
-    /// store `Patch` and emit clearers), so a type's method names never depend on where the
-    /// document uses it.
-    pub(crate) clearers: Vec<Option<String>>,
+    setters: Vec<Option<String>>,
+    /// Per field: the clearer's name, for optional nullable fields; `None` for the others.
+    clearers: Vec<Option<String>>,
 }
 
 /// The constructor, setter and clearer names of `def`'s methods, collision-free whatever the
 /// field names.
 ///
-/// One namespace per struct: [`CONSTRUCTOR`] and the names in [`RESERVED_METHOD_NAMES`] first,
+/// One namespace per struct: [`crate::reserved::CONSTRUCTOR`] and the names in [`RESERVED_METHOD_NAMES`] first,
 /// then each optional field's setter in field order (the field's Rust name, or `set_<field>`
 /// when that is reserved), then each optional nullable field's clearer (`clear_<field>`); a
 /// name still taken gets the namespace's numeric suffix. Required fields get no method: they
@@ -125,8 +157,8 @@ pub(crate) struct StructMethods {
 /// A name depends only on this struct's fields, so adding a field to a document renames no
 /// other struct's methods (it renames one of this struct's only when the new field takes a
 /// name an existing method derived, e.g. a field `clear_x` beside a nullable `x`).
-pub(crate) fn struct_methods(def: &StructDef) -> StructMethods {
-    let mut names = Namespace::with_reserved(RESERVED_METHOD_NAMES.iter().copied());
+fn struct_methods(def: &StructDef) -> StructMethods {
+    let mut names = Names::struct_methods();
     let setters = def
         .fields
         .iter()
@@ -195,7 +227,7 @@ pub(crate) enum Storage {
 
 /// How `field` is stored in a struct that is (or is not) write-only; `Box` aside, which
 /// `Field::boxed` adds inside the `Option` or `Patch`.
-pub(crate) fn storage(field: &Field, write_only: bool) -> Storage {
+fn storage(field: &Field, write_only: bool) -> Storage {
     match (field.required, field.nullable) {
         (true, false) => Storage::Required,
         (true, true) => Storage::RequiredNullable,
@@ -219,11 +251,6 @@ mod tests {
             Storage::RequiredNullable
         );
         assert_eq!(storage(&field("x", true, false), true), Storage::Required);
-    }
-
-    #[test]
-    fn common_methods_are_the_tail_of_the_reserved_ones() {
-        assert!(RESERVED_METHOD_NAMES.ends_with(COMMON_METHOD_NAMES));
     }
 
     #[test]

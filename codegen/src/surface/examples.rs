@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::ir::{Api, Location, Operation, ResponseKind, TypeDef, TypeRef};
 
 use super::OperationSurface;
-use super::builders::{self, StructMethods};
+use super::builders::{Storage, StructSurface};
 
 /// How deep a response value may nest structs: enough for a listing's wrapper around its items,
 /// and a bound on a document whose types contain themselves.
@@ -89,7 +89,7 @@ pub(crate) enum ExampleValue {
 pub(crate) fn examples<'a>(
     api: &'a Api,
     operations: &[OperationSurface<'a>],
-    structs: &BTreeMap<String, StructMethods>,
+    structs: &BTreeMap<String, StructSurface<'_>>,
     crate_name: Option<&str>,
 ) -> Option<Examples<'a>> {
     let crate_name = crate_name?.to_owned();
@@ -136,7 +136,7 @@ pub(crate) fn examples<'a>(
 /// cookie parameter to invent.
 fn any_call<'a>(
     api: &'a Api,
-    structs: &BTreeMap<String, StructMethods>,
+    structs: &BTreeMap<String, StructSurface<'_>>,
     surface: &OperationSurface<'a>,
 ) -> Option<ExampleCall<'a>> {
     let operation = surface.operation;
@@ -185,7 +185,7 @@ fn any_call<'a>(
 /// field has one (and is neither boxed nor nullable, whose constructor arguments differ).
 fn value_of(
     api: &Api,
-    structs: &BTreeMap<String, StructMethods>,
+    structs: &BTreeMap<String, StructSurface<'_>>,
     ty: &TypeRef,
     depth: usize,
 ) -> Option<ExampleValue> {
@@ -216,16 +216,16 @@ fn value_of(
                 _ => return None,
             };
             // Only a type the surface gave a constructor.
-            structs.get(name)?;
+            let resolved = structs.get(name)?;
             let mut arguments = Vec::new();
-            for field in &def.fields {
-                match builders::storage(field, false) {
+            for field in &resolved.fields {
+                match field.storage {
                     // A boxed field's argument is the value itself (`impl Into<T>`).
-                    builders::Storage::Required => {
-                        arguments.push(value_of(api, structs, &field.ty, depth)?);
+                    Storage::Required => {
+                        arguments.push(value_of(api, structs, &field.field.ty, depth)?);
                     }
-                    builders::Storage::RequiredNullable => arguments.push(ExampleValue::None),
-                    builders::Storage::Optional | builders::Storage::Patch => {}
+                    Storage::RequiredNullable => arguments.push(ExampleValue::None),
+                    Storage::Optional | Storage::Patch => {}
                 }
             }
             Some(ExampleValue::Struct {

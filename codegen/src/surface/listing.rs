@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-use super::builders::{self, Storage};
+use super::builders;
+use super::signature::Signature;
 use super::{BUILDER_TYPE, CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface};
-use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
-use crate::tokens::{argument_type, type_tokens};
+use crate::ir::{Operation, ResponseKind, TypeDef, TypeRef};
+use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
 pub(crate) const FILE: &str = "api.txt";
@@ -83,57 +84,18 @@ fn ty(ty: &TypeRef) -> String {
     compact(type_tokens(ty))
 }
 
-/// The type a field is stored as (what the models emitter writes).
-fn stored(storage: Storage, value: &TypeRef, boxed: bool) -> String {
-    let mut text = ty(value);
-    if boxed {
-        text = format!("Box<{text}>");
-    }
-    match storage {
-        Storage::Required => text,
-        Storage::RequiredNullable | Storage::Optional => format!("Option<{text}>"),
-        Storage::Patch => format!("rt::Patch<{text}>"),
-    }
-}
-
-/// What a method returns for an operation's response.
+/// What an operation's method returns (in its `Result`), as the surface's signature says.
 pub(crate) fn output(operation: &Operation) -> String {
-    match &operation.response {
-        ResponseKind::Json(response) => ty(response),
-        ResponseKind::Text(_) => "String".to_owned(),
-        ResponseKind::Bytes(_) => "Vec<u8>".to_owned(),
-        ResponseKind::Empty => "()".to_owned(),
-    }
+    compact(super::signature::of(operation).output)
 }
 
-fn operation_arguments(operation: &Operation) -> Vec<String> {
-    let mut arguments: Vec<String> = operation
-        .path_params
+/// A signature's arguments as the listing writes them (`name: type`).
+fn arguments(signature: &Signature) -> Vec<String> {
+    signature
+        .arguments
         .iter()
-        .chain(&operation.required_query)
-        .map(|param| format!("{}: {}", param.rust_name, compact(argument_type(param))))
-        .collect();
-    if let Some(body) = &operation.body {
-        let value = match &body.kind {
-            BodyKind::Json(value)
-            | BodyKind::Form(value)
-            | BodyKind::Multipart { ty: value, .. } => {
-                format!("&{}", ty(value))
-            }
-            BodyKind::Text => "&str".to_owned(),
-            BodyKind::Bytes if body.required => "impl Into<Vec<u8>>".to_owned(),
-            BodyKind::Bytes => "Vec<u8>".to_owned(),
-        };
-        arguments.push(if body.required {
-            format!("body: {value}")
-        } else {
-            format!("body: Option<{value}>")
-        });
-    }
-    if let Some(query) = &operation.query_type {
-        arguments.push(format!("query: &{query}"));
-    }
-    arguments
+        .map(|argument| format!("{}: {}", argument.name, compact(argument.ty.clone())))
+        .collect()
 }
 
 fn path_strings(operation: &Operation, taken_as: &str) -> Vec<String> {
@@ -194,6 +156,7 @@ impl Surface<'_> {
             let operation = op.operation;
             let endpoint = format!("[{} {}]", operation.method, operation.path);
             let gate = op.gate.listing();
+            let signature = op.signature();
             push(
                 "fn",
                 format!("{CLIENT_TYPE}::{}", operation.name),
@@ -201,8 +164,8 @@ impl Surface<'_> {
                     "{gate} {} {endpoint}",
                     method(
                         "&self",
-                        &operation_arguments(operation),
-                        &format!("Result<{}, rt::Error>", output(operation)),
+                        &arguments(&signature),
+                        &format!("Result<{}, rt::Error>", compact(signature.output.clone())),
                     )
                 ),
             );
@@ -370,7 +333,6 @@ impl Surface<'_> {
         match def {
             TypeDef::Struct(def) => {
                 let path = format!("models::{}", def.name);
-                let write_only = self.write_only.contains(&def.name);
                 let default = def.fields.iter().all(|f| !f.required);
                 push(
                     "struct",
@@ -378,46 +340,46 @@ impl Surface<'_> {
                     self.serde_impls(&def.name)
                         .append_to(if default { "Default" } else { "" }),
                 );
-                let mut arguments = Vec::new();
-                let methods = self.structs.get(&def.name);
-                for (i, field) in def.fields.iter().enumerate() {
-                    let storage = builders::storage(field, write_only);
+                let computed;
+                let resolved = match self.structs.get(&def.name) {
+                    Some(resolved) => resolved,
+                    None => {
+                        computed =
+                            builders::resolve_struct(def, self.write_only.contains(&def.name));
+                        &computed
+                    }
+                };
+                for field in &resolved.fields {
                     push(
                         "field",
-                        format!("{path}::{}", field.rust_name),
-                        stored(storage, &field.ty, field.boxed),
+                        format!("{path}::{}", field.field.rust_name),
+                        compact(field.stored_type()),
                     );
-                    let value = ty(&field.ty);
-                    match storage {
-                        Storage::Required => {
-                            arguments.push(format!("{}: impl Into<{value}>", field.rust_name))
-                        }
-                        Storage::RequiredNullable => arguments
-                            .push(format!("{}: impl Into<Option<{value}>>", field.rust_name)),
-                        Storage::Optional | Storage::Patch => {
-                            let setter = methods.and_then(|m| m.setters.get(i)).cloned().flatten();
-                            if let Some(setter) = setter {
-                                push(
-                                    "fn",
-                                    format!("{path}::{setter}"),
-                                    format!("(self, value: impl Into<{value}>) -> Self"),
-                                );
-                            }
-                            let clearer =
-                                methods.and_then(|m| m.clearers.get(i)).cloned().flatten();
-                            if let (Storage::Patch, Some(clearer)) = (storage, clearer) {
-                                push(
-                                    "fn",
-                                    format!("{path}::{clearer}"),
-                                    "(self) -> Self".to_owned(),
-                                );
-                            }
-                        }
+                    if let Some(setter) = &field.setter {
+                        push(
+                            "fn",
+                            format!("{path}::{setter}"),
+                            format!(
+                                "(self, value: {}) -> Self",
+                                compact(field.setter_argument())
+                            ),
+                        );
+                    }
+                    if let Some(clearer) = &field.clearer {
+                        push(
+                            "fn",
+                            format!("{path}::{clearer}"),
+                            "(self) -> Self".to_owned(),
+                        );
                     }
                 }
+                let arguments: Vec<String> = resolved
+                    .constructor_arguments()
+                    .map(|(name, ty)| format!("{name}: {}", compact(ty)))
+                    .collect();
                 push(
                     "fn",
-                    format!("{path}::{}", builders::CONSTRUCTOR),
+                    format!("{path}::{}", crate::reserved::CONSTRUCTOR),
                     format!("({}) -> Self", arguments.join(", ")),
                 );
             }
@@ -544,6 +506,86 @@ mod tests {
 
     use super::*;
     use crate::diff::{Impact, snapshot_changes};
+
+    /// Every inherent method of every struct in the emitted `models.rs`, and every `Client`
+    /// method in `operations.rs`, is listed with the arguments the code declares: the listing
+    /// reads the surface's resolved fields and signatures, not a rendering of its own (it once
+    /// listed `impl Into<i64>` where `new` takes an `i64`).
+    #[test]
+    fn methods_are_listed_as_the_code_declares_them() {
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    \
+            patch:\n      requestBody: {required: true, content: {application/json: {schema: \
+            {$ref: '#/components/schemas/Patch'}}}}\n      responses: {'200': {description: ok, \
+            content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}\n  \
+            /v1/things/{id}/{n}:\n    get:\n      parameters:\n      - {name: id, in: path, \
+            required: true, schema: {type: string}}\n      - {name: n, in: path, required: \
+            true, schema: {type: integer}}\n      - {name: tag, in: query, required: true, \
+            schema: {type: string}}\n      - {name: limit, in: query, schema: {type: \
+            integer}}\n      requestBody: {content: {application/octet-stream: {schema: \
+            {type: string, format: binary}}}}\n      responses: {'200': {description: ok, \
+            content: {text/plain: {schema: {type: string}}}}}\n\
+            components:\n  schemas:\n    Thing:\n      type: object\n      required: [count, \
+            on, name, maybe]\n      properties:\n        count: {type: integer}\n        on: \
+            {type: boolean}\n        name: {type: string}\n        maybe: {type: [number, \
+            'null']}\n        ratio: {type: number}\n        label: {type: string}\n    \
+            Patch:\n      type: object\n      properties:\n        size: {type: [integer, \
+            'null']}\n        note: {type: [string, 'null']}\n";
+        let output = crate::generate(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let listed = parse(&output.api_snapshot);
+        let mut checked = 0;
+        for (file, prefix) in [("models.rs", "models::"), ("operations.rs", "")] {
+            let Ok(parsed) = syn::parse_file(&output.files[file]) else {
+                panic!("{file} does not parse");
+            };
+            for item in parsed.items {
+                let syn::Item::Impl(block) = item else {
+                    continue;
+                };
+                let syn::Type::Path(self_type) = block.self_ty.as_ref() else {
+                    continue;
+                };
+                // Models' own impls; in `operations.rs`, `Client`'s (query setters are listed
+                // by what they take, not their generic parameter).
+                if block.trait_.is_some()
+                    || (prefix.is_empty() && !self_type.path.is_ident("Client"))
+                {
+                    continue;
+                }
+                let type_name = quote!(#self_type).to_string();
+                for item in block.items {
+                    let syn::ImplItem::Fn(function) = item else {
+                        continue;
+                    };
+                    let name = &function.sig.ident;
+                    let inputs = &function.sig.inputs;
+                    let output = &function.sig.output;
+                    // Compared without spaces: the listing spaces `name: type` as prose.
+                    let bare = |text: &str| text.replace("mut self", "self").replace(' ', "");
+                    let declared = bare(&format!(
+                        "({}){}",
+                        compact(quote!(#inputs)),
+                        compact(quote!(#output))
+                    ));
+                    let key = format!("fn {prefix}{type_name}::{name}");
+                    let Some(signature) = listed.get(&key) else {
+                        panic!("{key} is not listed");
+                    };
+                    assert!(
+                        bare(signature).contains(&declared),
+                        "{key}: listed {signature:?}, declared {declared}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        // `new`, setters and clearers of both structs, and both operations.
+        assert!(checked >= 10, "{checked}");
+    }
 
     #[test]
     fn tokens_read_as_written() {

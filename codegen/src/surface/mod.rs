@@ -9,12 +9,12 @@
 //! (its scope). The analyses behind them (which types are write-only, which responses are
 //! index-mapped, which operations are metrics-shaped or paginated) run here, once.
 //!
-//! Every name is claimed through one function, [`Names::claim`], in the scope it lives in,
-//! whose reserved names come from this module's own lists of what the crate always has
-//! ([`CLIENT_METHODS`], [`FAKE_METHODS`], [`FIXED_TYPE_NAMES`]) and from the names claimed
-//! before it. A collision gives the later claimant a numbered name (`_2`); a name that cannot
-//! be given at all (an operation named by the config like one of `Client`'s own methods) is an
-//! error naming its place. Emitters, the names lock, the API snapshot, the change report and the
+//! Every name is claimed through [`Names`] (`crate::lock`), the one owner of the names lock,
+//! continuing from the lock the IR settled; its reserved names come from `crate::reserved`
+//! (what the crate always has) and from the names claimed before. A collision gives the later
+//! claimant a numbered name (`_2`); a name that cannot be given at all (an operation named by
+//! the config like one of `Client`'s own methods) is an error naming its place. Emitters, the
+//! names lock, the API snapshot, the change report and the
 //! compile probe read this and decide nothing.
 
 pub(crate) mod builders;
@@ -22,101 +22,25 @@ pub(crate) mod examples;
 pub(crate) mod features;
 pub(crate) mod listing;
 pub(crate) mod shapes;
+pub(crate) mod signature;
 pub(crate) mod write_only;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToUpperCamelCase;
 
-use self::builders::StructMethods;
+use self::builders::StructSurface;
 use self::shapes::{MetricsQueryFields, Pagination};
 use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
 use crate::index_mapped::IndexMapped;
 use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
-use crate::lock::LockedNamespace;
-use crate::{Error, NameLock};
-
-/// The crate's client type, in `client.rs`, re-exported at the crate root.
-pub(crate) const CLIENT_TYPE: &str = "Client";
-/// The fake server's type, in `mock.rs`.
-pub(crate) const FAKE_TYPE: &str = "FakeBaseten";
-/// The builder of [`CLIENT_TYPE`], an alias of the runtime's `ClientBuilder` in `client.rs`,
-/// re-exported at the crate root.
-pub(crate) const BUILDER_TYPE: &str = "ClientBuilder";
-/// Type names the crate always defines or refers to beside the models: no schema may take them
-/// (the IR reserves them for type names).
-pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
-    CLIENT_TYPE,
-    BUILDER_TYPE,
+use crate::lock::Names;
+pub(crate) use crate::reserved::{
+    BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
     FAKE_TYPE,
-    // `client.rs` re-exports these from the runtime (`CLIENT_REEXPORTS`)...
-    "AttemptContext",
-    "AuthScheme",
-    "InterceptedResponse",
-    "Interceptor",
-    "Method",
-    "PageStream",
-    "RawRequest",
-    "RawResponse",
-    "RetryPolicy",
-    "RuntimeClient",
-    // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import, and defines
-    // `Builder`.
-    "BuildError",
-    "Builder",
-    "Expectation",
-    "FakeServer",
-    "MetricsResponseBuilder",
-    "Reply",
-];
-
-/// The runtime items `client.rs` re-exports (paths under the runtime's root): the client's
-/// settings, its page stream and the HTTP crate, one path each in the crate.
-pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
-    "API_KEY_ENV",
-    "AttemptContext",
-    "AuthScheme",
-    "BASE_URL_ENV",
-    "DEFAULT_CONNECT_TIMEOUT",
-    "DEFAULT_MAX_RESPONSE_BYTES",
-    "DEFAULT_REQUEST_ID_HEADER",
-    "DEFAULT_TIMEOUT",
-    "InterceptedResponse",
-    "Interceptor",
-    "RawRequest",
-    "RawResponse",
-    "RetryPolicy",
-    "RuntimeClient",
-    "pages::PageStream",
-    "reqwest",
-    "reqwest::Method",
-];
-
-/// The runtime's test helpers `mock.rs` re-exports (paths under the runtime's `mock`).
-pub(crate) const FAKE_REEXPORTS: &[&str] = &[
-    "metrics::BuildError",
-    "metrics::MetricsResponseBuilder",
-    "Expectation",
-    "FakeServer",
-    "Reply",
-];
-
-/// The inherent methods every generated `Client` has (see `emit/client.rs`), which no operation,
-/// entry point or stream may take.
-pub(crate) const CLIENT_METHODS: &[&str] = &[
-    "new",
-    "from_env",
-    "builder",
-    "runtime",
-    "base_url",
-    "with_timeout",
-    "with_retry_policy",
-    "request",
-];
-
-/// The inherent methods every generated `FakeBaseten` has (see `emit/mock.rs`).
-pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server", "on_request"];
+};
+use crate::{Error, NameLock};
 
 /// What the generated crate exposes, and the names of everything in it.
 #[derive(Debug, Clone)]
@@ -131,28 +55,20 @@ pub(crate) struct Surface<'a> {
     pub(crate) features: features::Features,
     /// The index-mapped responses, which get the runtime's alignment traits.
     pub(crate) index_mapped: Vec<IndexMapped>,
-    /// Constructor, setter and clearer names of every struct, by type name.
-    pub(crate) structs: BTreeMap<String, StructMethods>,
+    /// Every struct resolved (its fields' storage, setters and clearers), by type name.
+    pub(crate) structs: BTreeMap<String, StructSurface<'a>>,
     /// One per operation, in the IR's order.
     pub(crate) operations: Vec<OperationSurface<'a>>,
     /// The typestate metrics requests, in operation order.
     pub(crate) entries: Vec<MetricsEntry<'a>>,
     /// The `_pages` / `_items` streams, in operation order.
     pub(crate) streams: Vec<PageStream<'a>>,
-    /// What to lock for the next generation: the lock's `client_methods`, `fake_methods` and
-    /// `support_types`.
-    pub(crate) names: SurfaceNames,
+    /// The names lock for the next generation: what the IR settled, with the surface's own
+    /// scopes (`client_methods`, `fake_methods`, `support_types`).
+    pub(crate) names: NameLock,
     /// The rustdoc examples of the crate's own types; `None` when the config does not name the
     /// crate (a doctest must).
     pub(crate) examples: Option<examples::Examples<'a>>,
-}
-
-/// The surface's own scopes as the names lock records them, by identity.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct SurfaceNames {
-    pub(crate) client_methods: BTreeMap<String, String>,
-    pub(crate) fake_methods: BTreeMap<String, String>,
-    pub(crate) support_types: BTreeMap<String, String>,
 }
 
 /// What one operation exposes beside its types.
@@ -214,53 +130,6 @@ pub(crate) struct PageStream<'a> {
     pub(crate) gate: features::FeatureGate,
 }
 
-/// One scope of names (a type's methods, a module's types, a body's locals), honouring the
-/// names lock where the scope is one the lock records.
-pub(crate) struct Names {
-    scope: LockedNamespace,
-    separator: &'static str,
-}
-
-impl Names {
-    /// A scope of snake_case names with `reserved` taken.
-    fn snake<'r>(
-        locked: Option<&BTreeMap<String, String>>,
-        reserved: impl IntoIterator<Item = &'r str>,
-    ) -> Self {
-        Names {
-            scope: LockedNamespace::new(locked, reserved),
-            separator: "_",
-        }
-    }
-
-    /// A scope of UpperCamelCase names with `reserved` taken.
-    fn camel<'r>(
-        locked: Option<&BTreeMap<String, String>>,
-        reserved: impl IntoIterator<Item = &'r str>,
-    ) -> Self {
-        Names {
-            scope: LockedNamespace::new(locked, reserved),
-            separator: "",
-        }
-    }
-
-    /// [`Names::claim`] for an item with several readable names, best first: the first free.
-    pub(crate) fn claim_first(&mut self, identity: &str, wanted: &[&str]) -> String {
-        self.scope.claim_first(identity, wanted, self.separator)
-    }
-
-    /// The one naming function: `identity`'s locked name, else `wanted`, else `wanted` with the
-    /// first free number (`environment_metrics_2`, `EnvironmentMetricsOperation2`).
-    pub(crate) fn claim(&mut self, identity: &str, wanted: &str) -> String {
-        self.scope.claim(identity, wanted, self.separator)
-    }
-}
-
-/// The locals of one emitted body, free of its arguments' names.
-fn body_scope<'p>(arguments: impl IntoIterator<Item = &'p str>) -> Names {
-    Names::snake(None, arguments)
-}
-
 /// The names lock's identity of an operation (`GET /v1/models`).
 pub(crate) fn operation_identity(operation: &Operation) -> String {
     format!("{} {}", operation.method, operation.path)
@@ -274,13 +143,9 @@ fn operation_pointer(operation: &Operation) -> String {
         .to_string()
 }
 
-/// Builds the surface of `api`, keeping the names `lock` recorded; with examples naming
+/// Builds the surface of `api`, keeping the names its lock (`api.names`) recorded; with examples naming
 /// `crate_name` when it is given.
-pub(crate) fn build<'a>(
-    api: &'a Api,
-    lock: &NameLock,
-    crate_name: Option<&str>,
-) -> Result<Surface<'a>, Error> {
+pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surface<'a>, Error> {
     let write_only = write_only::write_only_types(api);
     let index_mapped = crate::index_mapped::recognise(&api.types);
     let serde = write_only::directions(api, &index_mapped).all_serde_impls(api);
@@ -289,22 +154,29 @@ pub(crate) fn build<'a>(
         .types
         .values()
         .filter_map(|def| match def {
-            TypeDef::Struct(def) => Some((def.name.clone(), builders::struct_methods(def))),
+            TypeDef::Struct(def) => Some((
+                def.name.clone(),
+                builders::resolve_struct(def, write_only.contains(&def.name)),
+            )),
             _ => None,
         })
         .collect();
 
-    // `Client`'s methods: its own, the traits' (an inherent `clone` would shadow `Clone`'s in
-    // every emitted body), one per operation (named in the IR), then entry points and streams.
-    let mut client = Names::snake(
-        Some(&lock.client_methods),
-        CLIENT_METHODS
-            .iter()
-            .chain(builders::COMMON_METHOD_NAMES)
-            .copied(),
+    // Every name through the one owner, continuing from what the IR settled. Support structs
+    // live beside `Client` in `client.rs`, which sees every model type and query struct.
+    let mut names = Names::continue_from(
+        &api.names,
+        api.types.keys().map(String::as_str).chain(
+            api.operations
+                .iter()
+                .filter_map(|op| op.query_type.as_deref()),
+        ),
     );
+    // `Client`'s methods: its own and the traits' (an inherent `clone` would shadow `Clone`'s
+    // in every emitted body) are reserved; one per operation (named in the IR), then entry
+    // points and streams.
     for operation in &api.operations {
-        if !client.scope.take(&operation.name) {
+        if !names.take_client_method(&operation.name) {
             return Err(Error::Invalid {
                 pointer: operation_pointer(operation),
                 reason: format!(
@@ -316,41 +188,19 @@ pub(crate) fn build<'a>(
         }
     }
     // The fake's methods: its own, then one expectation per operation, then one per entry.
-    let mut fake = Names::snake(
-        Some(&lock.fake_methods),
-        FAKE_METHODS
-            .iter()
-            .chain(builders::COMMON_METHOD_NAMES)
-            .copied(),
-    );
     let operations: Vec<OperationSurface<'a>> = api
         .operations
         .iter()
         .map(|operation| OperationSurface {
             operation,
             query_setters: builders::query_setters(&operation.optional_query),
-            expectation: fake.claim(
+            expectation: names.fake_methods().claim(
                 &operation_identity(operation),
                 &format!("on_{}", operation.name),
             ),
             gate: features::Features::operation_gate(operation),
         })
         .collect();
-    // Support structs live beside `Client` in `client.rs`, which sees every model type.
-    let mut types = Names::camel(
-        Some(&lock.support_types),
-        api.types
-            .keys()
-            .map(String::as_str)
-            .chain(
-                api.operations
-                    .iter()
-                    .filter_map(|op| op.query_type.as_deref()),
-            )
-            .chain(FIXED_TYPE_NAMES.iter().copied())
-            .chain(crate::names::RESERVED_TYPE_NAMES.iter().copied()),
-    );
-
     let mut entries = Vec::new();
     for operation in &api.operations {
         let Some((response, query)) = shapes::metrics_shape(operation, &index_mapped) else {
@@ -366,15 +216,19 @@ pub(crate) fn build<'a>(
             .chain([&fallback])
             .map(String::as_str)
             .collect();
-        let method = client.claim_first(&format!("metrics {identity}"), &wanted);
-        let operation_type = types.claim(
+        let method = names
+            .client_methods()
+            .claim_first(&format!("metrics {identity}"), &wanted);
+        let operation_type = names.support_types().claim(
             &format!("metrics {identity}"),
             &format!("{}Operation", method.to_upper_camel_case()),
         );
-        let expectation = fake.claim(&format!("metrics {identity}"), &format!("on_{method}"));
-        let client_field = body_scope(path_arguments(operation)).claim("client", "client");
+        let expectation = names
+            .fake_methods()
+            .claim(&format!("metrics {identity}"), &format!("on_{method}"));
+        let client_field = Names::body_scope(path_arguments(operation)).claim("client", "client");
         let mut result = |mode: &str| {
-            types.claim(
+            names.support_types().claim(
                 &format!("metrics {} {identity}", mode.to_lowercase()),
                 &format!("{}{mode}", method.to_upper_camel_case()),
             )
@@ -403,15 +257,15 @@ pub(crate) fn build<'a>(
             continue;
         };
         let identity = operation_identity(operation);
-        let pages = client.claim(
+        let pages = names.client_methods().claim(
             &format!("pages {identity}"),
             &format!("{}_pages", operation.name),
         );
-        let items = client.claim(
+        let items = names.client_methods().claim(
             &format!("items {identity}"),
             &format!("{}_items", operation.name),
         );
-        let mut scope = body_scope(path_arguments(operation).chain(["query"]));
+        let mut scope = Names::body_scope(path_arguments(operation).chain(["query"]));
         streams.push(PageStream {
             operation,
             pagination,
@@ -423,11 +277,7 @@ pub(crate) fn build<'a>(
         });
     }
 
-    let names = SurfaceNames {
-        client_methods: client.scope.into_lock(),
-        fake_methods: fake.scope.into_lock(),
-        support_types: types.scope.into_lock(),
-    };
+    let names = names.into_lock();
     let examples = examples::examples(api, &operations, &structs, crate_name);
     Ok(Surface {
         api,
@@ -446,6 +296,14 @@ pub(crate) fn build<'a>(
 
 fn path_arguments(operation: &Operation) -> impl Iterator<Item = &str> {
     operation.path_params.iter().map(|p| p.rust_name.as_str())
+}
+
+impl OperationSurface<'_> {
+    /// Its `Client` method's arguments and output (tokens, which no thread may share, so
+    /// rendered from the one function on each use rather than stored).
+    pub(crate) fn signature(&self) -> signature::Signature {
+        signature::of(self.operation)
+    }
 }
 
 impl Surface<'_> {
@@ -491,6 +349,7 @@ impl Surface<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lock::Scope;
 
     /// The inherent methods of `type_name` in an emitted file.
     fn methods_of(file: &str, type_name: &str) -> BTreeSet<String> {
@@ -547,7 +406,7 @@ mod tests {
 
     #[test]
     fn the_first_free_name_is_taken_and_locked_names_come_back() {
-        let mut names = Names::snake(None, ["base_url"]);
+        let mut names = Scope::snake(None, ["base_url"]);
         assert_eq!(
             names.claim_first("a", &["base_url", "a_request"]),
             "a_request"
@@ -559,23 +418,23 @@ mod tests {
         assert_eq!(names.claim_first("c", &["a_request"]), "a_request_2");
         assert_eq!(names.claim("d", "base_url"), "base_url_2");
         let locked = BTreeMap::from([("e".to_owned(), "e_request".to_owned())]);
-        let mut names = Names::snake(Some(&locked), []);
+        let mut names = Scope::snake(Some(&locked), []);
         assert_eq!(
             names.claim_first("e", &["e_natural", "e_request"]),
             "e_request"
         );
         assert_eq!(names.claim_first("f", &["e_request"]), "e_request_2");
-        let mut types = Names::camel(None, ["Usage"]);
+        let mut types = Scope::camel(None, ["Usage"]);
         assert_eq!(types.claim("g", "Usage"), "Usage2");
     }
 
     #[test]
     fn an_operation_keeps_its_name_over_a_locked_stream() {
         let locked = BTreeMap::from([("pages GET /x".to_owned(), "get_x_pages".to_owned())]);
-        let mut client = Names::snake(Some(&locked), CLIENT_METHODS.iter().copied());
-        assert!(client.scope.take("get_x_pages"));
-        assert!(!client.scope.take("get_x_pages"));
-        assert!(!client.scope.take("base_url"));
+        let mut client = Scope::snake(Some(&locked), CLIENT_METHODS.iter().copied());
+        assert!(client.take("get_x_pages"));
+        assert!(!client.take("get_x_pages"));
+        assert!(!client.take("base_url"));
         assert_eq!(client.claim("pages GET /x", "get_x_pages"), "get_x_pages_2");
     }
 }

@@ -199,7 +199,7 @@ impl ReadingInline {
 
     /// Sets `mode`.
     #[must_use]
-    pub fn mode(mut self, value: impl Into<ReadingInlineMode>) -> Self {
+    pub fn set_mode(mut self, value: impl Into<ReadingInlineMode>) -> Self {
         self.mode = Some(value.into());
         self
     }
