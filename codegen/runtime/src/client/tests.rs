@@ -7,6 +7,15 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
+use std::ffi::OsString;
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::Method;
+
+use super::builder::USER_AGENT;
+use super::credentials::INVALID_KEY;
+use super::prepare::is_idempotent;
 use super::*;
 use crate::support::Body;
 
