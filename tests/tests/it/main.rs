@@ -20,7 +20,6 @@ mod operations_live;
 mod param_styles;
 mod prism;
 mod probe;
-mod properties;
 mod public_api;
 mod salvage;
 mod semver;

@@ -2,7 +2,8 @@
 //! the client against servers on 127.0.0.1 — requests and decoding (`client`), trouble and
 //! retries (`resilience`), a fleet of pollers under rate limits (`fleet`), hostile servers
 //! (`http_hostile`), issue 29's key-scrubbing and redirect cases (`trust`) — and the runtime's
-//! two layers (`layers`). The operations they call are the workspace's generated crate's
+//! two layers (`layers`), and property tests of the metrics alignment layer (`properties`).
+//! The operations they call are the workspace's generated crate's
 //! (`baseten-api`, a dev-dependency): the client as a user meets it.
 
 use std::path::PathBuf;
@@ -11,6 +12,7 @@ mod client;
 mod fleet;
 mod http_hostile;
 mod layers;
+mod properties;
 mod resilience;
 mod trust;
 
