@@ -583,6 +583,35 @@ fn put_is_retried_with_its_body_post_is_not() {
     assert_eq!(server.join().map(|seen| seen.len()).ok(), Some(1));
 }
 
+/// A body dropped at one hop of a redirect chain (a 303 turns the request into a GET) stays
+/// dropped at the next, even one (a 307) that keeps the body of the request it redirects.
+#[test]
+fn a_body_dropped_by_a_redirect_is_not_sent_again_further_down_the_chain() {
+    const SEE_OTHER: &str = "HTTP/1.1 303 See Other\r\nlocation: /v1/b\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+    const TEMPORARY: &str = "HTTP/1.1 307 Temporary Redirect\r\nlocation: /v1/c\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+    const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+    let (base, server) = serve(vec![SEE_OTHER, TEMPORARY, OK]);
+    let client = RuntimeClient::builder()
+        .base_url(base)
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    let body = Some(b"{\"v\":2}".to_vec());
+    let got: Result<u8, Error> = block_on(client.execute(request(Method::PUT, "/v1/a", body)));
+    assert_eq!(got.ok(), Some(1));
+    let seen = server.join().unwrap_or_default();
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert!(
+        seen[0].starts_with("PUT /v1/a") && seen[0].ends_with("{\"v\":2}"),
+        "{seen:?}"
+    );
+    for hop in &seen[1..] {
+        assert!(hop.starts_with("GET /v1/"), "{hop}");
+        assert!(hop.ends_with("\r\n\r\n"), "a body was sent again: {hop}");
+        assert!(!hop.to_ascii_lowercase().contains("content-type"), "{hop}");
+    }
+}
+
 thread_local! {
     /// Where [`Capture`] writes on this thread; `None` while not capturing.
     static CAPTURED: RefCell<Option<String>> = const { RefCell::new(None) };
