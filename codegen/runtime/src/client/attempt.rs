@@ -183,7 +183,7 @@ impl RuntimeClient {
 
     /// Phase 4: a 429 naming its wait pauses the endpoint now, before any interceptor runs:
     /// every moment it is not noted, other requests may go out against it. Whether it was.
-    fn note_throttle(
+    pub(super) fn note_throttle(
         &self,
         template: &'static str,
         answer: &Answer,

@@ -2,13 +2,12 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
-
-use std::ffi::OsString;
-use std::fmt;
 use std::time::Duration;
 
 use reqwest::Method;
@@ -16,7 +15,7 @@ use reqwest::Method;
 use super::builder::USER_AGENT;
 use super::credentials::INVALID_KEY;
 use super::prepare::is_idempotent;
-use super::*;
+use super::{attempt, *};
 use crate::support::Body;
 
 const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
@@ -610,6 +609,99 @@ fn a_body_dropped_by_a_redirect_is_not_sent_again_further_down_the_chain() {
         assert!(hop.ends_with("\r\n\r\n"), "a body was sent again: {hop}");
         assert!(!hop.to_ascii_lowercase().contains("content-type"), "{hop}");
     }
+}
+
+/// The cap holds at its exact size: a body of `limit` bytes is read, one byte more is refused,
+/// with a `Content-Length` and without one (read until the connection closes).
+#[test]
+fn the_response_cap_admits_its_size_and_refuses_one_byte_more() {
+    const EXACT: &str = "HTTP/1.1 200 OK\r\ncontent-length: 4\r\nconnection: close\r\n\r\n1234";
+    const OVER: &str = "HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\n12345";
+    const EXACT_UNSIZED: &str = "HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n1234";
+    const OVER_UNSIZED: &str = "HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n12345";
+    for (response, fits) in [
+        (EXACT, true),
+        (OVER, false),
+        (EXACT_UNSIZED, true),
+        (OVER_UNSIZED, false),
+    ] {
+        let (base, server) = serve_once(response);
+        let client = RuntimeClient::builder()
+            .base_url(base)
+            .retry_policy(RetryPolicy::none())
+            .max_response_bytes(4)
+            .build()
+            .unwrap_or_else(|err| panic!("{err}"));
+        let got = block_on(client.execute_bytes(request(Method::GET, "/v1/x", None), "*/*"));
+        let _ = server.join();
+        if fits {
+            assert_eq!(got.ok().as_deref(), Some(&b"1234"[..]), "{response}");
+        } else {
+            assert!(
+                matches!(got, Err(Error::ResponseTooLarge { limit_bytes: 4 })),
+                "{response}: {got:?}"
+            );
+        }
+    }
+}
+
+/// The attempt level pauses the endpoint for a 429 naming its wait, as soon as it is read; an
+/// answer of any other status, with a `Retry-After` or not, pauses nothing.
+#[test]
+fn only_a_429_naming_its_wait_pauses_the_endpoint() {
+    let answer = |status: u16, retry_after: Option<u64>| attempt::Answer {
+        status: reqwest::StatusCode::from_u16(status).unwrap_or_default(),
+        headers: reqwest::header::HeaderMap::new(),
+        retry_after: retry_after.map(Duration::from_secs),
+        request_id: None,
+        body: Vec::new(),
+        throttle_noted: false,
+    };
+    for (status, retry_after, pauses) in [
+        (429, Some(5), true),
+        (429, None, false),
+        (503, Some(5), false),
+        (200, Some(5), false),
+    ] {
+        let client = client_for("http://127.0.0.1:9");
+        let template = "/v1/things/{id}";
+        let noted = client.note_throttle(
+            template,
+            &answer(status, retry_after),
+            tokio::time::Instant::now(),
+        );
+        assert_eq!(noted, pauses, "{status} {retry_after:?}");
+        let admitted = block_on(client.inner.traffic.admit(template, false, Duration::ZERO));
+        assert_eq!(admitted.is_err(), pauses, "{status} {retry_after:?}");
+    }
+}
+
+/// An interceptor sees each response, read whole, before the client judges it, and what it
+/// changes in the body is what the caller decodes.
+#[test]
+fn an_interceptor_may_rewrite_the_body_before_it_is_decoded() {
+    struct Rewrite;
+    impl Interceptor for Rewrite {
+        fn after_response(
+            &self,
+            response: crate::telemetry::InterceptedResponse<'_>,
+            context: &crate::telemetry::AttemptContext,
+        ) {
+            assert_eq!(response.status.as_u16(), 200);
+            assert_eq!(context.attempt, 1);
+            *response.body = b"7".to_vec();
+        }
+    }
+    const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+    let (base, server) = serve_once(OK);
+    let client = RuntimeClient::builder()
+        .base_url(base)
+        .interceptor(Rewrite)
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    let got: Result<u8, Error> = block_on(client.execute(request(Method::GET, "/v1/x", None)));
+    let _ = server.join();
+    assert_eq!(got.ok(), Some(7));
 }
 
 thread_local! {
