@@ -704,6 +704,39 @@ fn an_interceptor_may_rewrite_the_body_before_it_is_decoded() {
     assert_eq!(got.ok(), Some(7));
 }
 
+/// A transport error keeps its (redacted) URL, except for a request carrying a credential as a
+/// parameter: its URL held the credential, so the error names none.
+#[test]
+fn a_transport_error_names_no_url_when_a_credential_was_in_it() {
+    // A port nothing listens on: bound, then let go.
+    let refused = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .unwrap_or_else(|err| panic!("{err}"));
+    let client = RuntimeClient::builder()
+        .base_url(format!("http://{refused}"))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    for with_secret in [false, true] {
+        let mut sent = request(Method::GET, "/v1/x", None);
+        if with_secret {
+            let added = sent.params.add_secret(
+                crate::param_style::ParamLocation::Query,
+                "token",
+                crate::param_style::Style::Form,
+                true,
+                "transport-secret-123",
+            );
+            assert!(added.is_ok(), "{added:?}");
+        }
+        let got = block_on(client.execute_bytes(sent, "*/*"));
+        let Err(Error::Transport(source)) = &got else {
+            panic!("{got:?}");
+        };
+        assert_eq!(source.url().is_none(), with_secret, "{source:?}");
+    }
+}
+
 thread_local! {
     /// Where [`Capture`] writes on this thread; `None` while not capturing.
     static CAPTURED: RefCell<Option<String>> = const { RefCell::new(None) };
