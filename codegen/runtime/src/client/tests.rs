@@ -15,7 +15,7 @@ use reqwest::Method;
 use super::builder::USER_AGENT;
 use super::credentials::INVALID_KEY;
 use super::prepare::is_idempotent;
-use super::{attempt, *};
+use super::{attempt, prepare, retry_loop, *};
 use crate::support::Body;
 
 const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
@@ -734,6 +734,64 @@ fn a_transport_error_names_no_url_when_a_credential_was_in_it() {
             panic!("{got:?}");
         };
         assert_eq!(source.url().is_none(), with_secret, "{source:?}");
+    }
+}
+
+/// The operation level asks the traffic state for a first attempt's turn, then for retries'.
+#[test]
+fn the_retry_loop_counts_attempts_and_knows_a_retry() {
+    let mut retries = retry_loop::RetryLoop::new(RetryPolicy::default(), 3, std::iter::empty());
+    assert!(!retries.next_is_retry());
+    assert_eq!(retries.begin_attempt(), 1);
+    assert!(retries.next_is_retry());
+    assert_eq!(retries.begin_attempt(), 2);
+    assert!(retries.next_is_retry());
+}
+
+/// A header parameter's value may hold spaces and tabs among visible ASCII; anything else (a
+/// byte above 0x7f, a control character) is refused, naming the parameter, before any attempt.
+#[test]
+fn header_parameters_take_visible_ascii_spaces_and_tabs_only() {
+    for (value, valid) in [
+        ("a b\tc", true),
+        ("plain", true),
+        ("caf\u{e9}", false),
+        ("bell\u{7}", false),
+        ("del\u{7f}", false),
+    ] {
+        let mut sent = request(Method::GET, "/v1/x", None);
+        let added = sent.params.add(
+            crate::param_style::ParamLocation::Header,
+            "x-note",
+            crate::param_style::Style::Simple,
+            false,
+            value,
+        );
+        assert!(added.is_ok(), "{added:?}");
+        let prepared = prepare::Prepared::new(
+            &sent,
+            "application/json",
+            "http://127.0.0.1:9",
+            &RetryPolicy::default(),
+        );
+        match prepared {
+            Ok(prepared) => {
+                assert!(valid, "{value:?} was accepted");
+                assert_eq!(
+                    prepared
+                        .headers
+                        .parameters
+                        .get("x-note")
+                        .map(|v| v.as_bytes()),
+                    Some(value.as_bytes())
+                );
+            }
+            Err(Error::InvalidRequest(message)) => {
+                assert!(!valid, "{value:?}: {message}");
+                assert!(message.contains("`x-note`"), "{message}");
+            }
+            Err(other) => panic!("{value:?}: {other:?}"),
+        }
     }
 }
 
