@@ -1,5 +1,5 @@
-//! Shared helpers for the workspace's integration tests (`tests/tests/it`), and the compiled
-//! generator snapshots.
+//! Shared helpers for the workspace's cross-crate integration tests (`tests/tests/it`), and the
+//! compiled generator snapshots.
 
 use std::path::{Path, PathBuf};
 

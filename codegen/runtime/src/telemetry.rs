@@ -101,6 +101,11 @@ pub(crate) fn error_type(error: &Error) -> String {
     }
 }
 
+/// A duration in whole milliseconds, as spans and events record it.
+pub(crate) fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// Where an attempt stands, for an [`Interceptor`].
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]

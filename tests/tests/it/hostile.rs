@@ -429,6 +429,37 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Map, Value, json};
 
+/// Cases of the hostile documents in the slow tier's full-strength run: each generates a whole
+/// crate. A run of its own because the `proptest!` macro lets `PROPTEST_CASES` override any
+/// configured count.
+const FULL_STRENGTH_DOCUMENT_CASES: &str = "1000";
+
+/// The hostile documents again, in a child run of the binary itself at
+/// [`FULL_STRENGTH_DOCUMENT_CASES`]; the normal tier runs them at their quick default.
+#[test]
+#[ignore = "slow: reruns the hostile documents at 1,000 cases"]
+fn hostile_documents_at_full_strength() {
+    let filter = "hostile::hostile_documents_fail_with_a_place_or_generate_rust";
+    let binary = std::env::current_exe().expect("the test binary");
+    let output = std::process::Command::new(binary)
+        .env("PROPTEST_CASES", FULL_STRENGTH_DOCUMENT_CASES)
+        .arg(filter)
+        .output()
+        .expect("running the test binary");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let ran = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("test result: ok. "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse::<usize>().ok());
+    assert!(
+        output.status.success() && ran.is_some_and(|count| count >= 1),
+        "the full-strength run of {filter} failed or ran nothing:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("{stdout}");
+}
+
 /// Cases when `PROPTEST_CASES` is not set: a quick local run.
 const DEFAULT_DOCUMENT_CASES: u32 = 64;
 /// At most this many documents per run: 10,000 (CI's `PROPTEST_CASES`) would take minutes in a

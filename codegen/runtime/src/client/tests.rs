@@ -2,12 +2,20 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
-use super::*;
+use reqwest::Method;
+
+use super::builder::USER_AGENT;
+use super::credentials::INVALID_KEY;
+use super::prepare::is_idempotent;
+use super::{attempt, prepare, retry_loop, *};
 use crate::support::Body;
 
 const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
@@ -572,6 +580,219 @@ fn put_is_retried_with_its_body_post_is_not() {
         "{got:?}"
     );
     assert_eq!(server.join().map(|seen| seen.len()).ok(), Some(1));
+}
+
+/// A body dropped at one hop of a redirect chain (a 303 turns the request into a GET) stays
+/// dropped at the next, even one (a 307) that keeps the body of the request it redirects.
+#[test]
+fn a_body_dropped_by_a_redirect_is_not_sent_again_further_down_the_chain() {
+    const SEE_OTHER: &str = "HTTP/1.1 303 See Other\r\nlocation: /v1/b\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+    const TEMPORARY: &str = "HTTP/1.1 307 Temporary Redirect\r\nlocation: /v1/c\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+    const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+    let (base, server) = serve(vec![SEE_OTHER, TEMPORARY, OK]);
+    let client = RuntimeClient::builder()
+        .base_url(base)
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    let body = Some(b"{\"v\":2}".to_vec());
+    let got: Result<u8, Error> = block_on(client.execute(request(Method::PUT, "/v1/a", body)));
+    assert_eq!(got.ok(), Some(1));
+    let seen = server.join().unwrap_or_default();
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert!(
+        seen[0].starts_with("PUT /v1/a") && seen[0].ends_with("{\"v\":2}"),
+        "{seen:?}"
+    );
+    for hop in &seen[1..] {
+        assert!(hop.starts_with("GET /v1/"), "{hop}");
+        assert!(hop.ends_with("\r\n\r\n"), "a body was sent again: {hop}");
+        assert!(!hop.to_ascii_lowercase().contains("content-type"), "{hop}");
+    }
+}
+
+/// The cap holds at its exact size: a body of `limit` bytes is read, one byte more is refused,
+/// with a `Content-Length` and without one (read until the connection closes).
+#[test]
+fn the_response_cap_admits_its_size_and_refuses_one_byte_more() {
+    const EXACT: &str = "HTTP/1.1 200 OK\r\ncontent-length: 4\r\nconnection: close\r\n\r\n1234";
+    const OVER: &str = "HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\n12345";
+    const EXACT_UNSIZED: &str = "HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n1234";
+    const OVER_UNSIZED: &str = "HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n12345";
+    for (response, fits) in [
+        (EXACT, true),
+        (OVER, false),
+        (EXACT_UNSIZED, true),
+        (OVER_UNSIZED, false),
+    ] {
+        let (base, server) = serve_once(response);
+        let client = RuntimeClient::builder()
+            .base_url(base)
+            .retry_policy(RetryPolicy::none())
+            .max_response_bytes(4)
+            .build()
+            .unwrap_or_else(|err| panic!("{err}"));
+        let got = block_on(client.execute_bytes(request(Method::GET, "/v1/x", None), "*/*"));
+        let _ = server.join();
+        if fits {
+            assert_eq!(got.ok().as_deref(), Some(&b"1234"[..]), "{response}");
+        } else {
+            assert!(
+                matches!(got, Err(Error::ResponseTooLarge { limit_bytes: 4 })),
+                "{response}: {got:?}"
+            );
+        }
+    }
+}
+
+/// The attempt level pauses the endpoint for a 429 naming its wait, as soon as it is read; an
+/// answer of any other status, with a `Retry-After` or not, pauses nothing.
+#[test]
+fn only_a_429_naming_its_wait_pauses_the_endpoint() {
+    let answer = |status: u16, retry_after: Option<u64>| attempt::Answer {
+        status: reqwest::StatusCode::from_u16(status).unwrap_or_default(),
+        headers: reqwest::header::HeaderMap::new(),
+        retry_after: retry_after.map(Duration::from_secs),
+        request_id: None,
+        body: Vec::new(),
+        throttle_noted: false,
+    };
+    for (status, retry_after, pauses) in [
+        (429, Some(5), true),
+        (429, None, false),
+        (503, Some(5), false),
+        (200, Some(5), false),
+    ] {
+        let client = client_for("http://127.0.0.1:9");
+        let template = "/v1/things/{id}";
+        let noted = client.note_throttle(
+            template,
+            &answer(status, retry_after),
+            tokio::time::Instant::now(),
+        );
+        assert_eq!(noted, pauses, "{status} {retry_after:?}");
+        let admitted = block_on(client.inner.traffic.admit(template, false, Duration::ZERO));
+        assert_eq!(admitted.is_err(), pauses, "{status} {retry_after:?}");
+    }
+}
+
+/// An interceptor sees each response, read whole, before the client judges it, and what it
+/// changes in the body is what the caller decodes.
+#[test]
+fn an_interceptor_may_rewrite_the_body_before_it_is_decoded() {
+    struct Rewrite;
+    impl Interceptor for Rewrite {
+        fn after_response(
+            &self,
+            response: crate::telemetry::InterceptedResponse<'_>,
+            context: &crate::telemetry::AttemptContext,
+        ) {
+            assert_eq!(response.status.as_u16(), 200);
+            assert_eq!(context.attempt, 1);
+            *response.body = b"7".to_vec();
+        }
+    }
+    const OK: &str = "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1";
+    let (base, server) = serve_once(OK);
+    let client = RuntimeClient::builder()
+        .base_url(base)
+        .interceptor(Rewrite)
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    let got: Result<u8, Error> = block_on(client.execute(request(Method::GET, "/v1/x", None)));
+    let _ = server.join();
+    assert_eq!(got.ok(), Some(7));
+}
+
+/// A transport error keeps its (redacted) URL, except for a request carrying a credential as a
+/// parameter: its URL held the credential, so the error names none.
+#[test]
+fn a_transport_error_names_no_url_when_a_credential_was_in_it() {
+    // A port nothing listens on: bound, then let go.
+    let refused = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .unwrap_or_else(|err| panic!("{err}"));
+    let client = RuntimeClient::builder()
+        .base_url(format!("http://{refused}"))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    for with_secret in [false, true] {
+        let mut sent = request(Method::GET, "/v1/x", None);
+        if with_secret {
+            let added = sent.params.add_secret(
+                crate::param_style::ParamLocation::Query,
+                "token",
+                crate::param_style::Style::Form,
+                true,
+                "transport-secret-123",
+            );
+            assert!(added.is_ok(), "{added:?}");
+        }
+        let got = block_on(client.execute_bytes(sent, "*/*"));
+        let Err(Error::Transport(source)) = &got else {
+            panic!("{got:?}");
+        };
+        assert_eq!(source.url().is_none(), with_secret, "{source:?}");
+    }
+}
+
+/// The operation level asks the traffic state for a first attempt's turn, then for retries'.
+#[test]
+fn the_retry_loop_counts_attempts_and_knows_a_retry() {
+    let mut retries = retry_loop::RetryLoop::new(RetryPolicy::default(), 3, std::iter::empty());
+    assert!(!retries.next_is_retry());
+    assert_eq!(retries.begin_attempt(), 1);
+    assert!(retries.next_is_retry());
+    assert_eq!(retries.begin_attempt(), 2);
+    assert!(retries.next_is_retry());
+}
+
+/// A header parameter's value may hold spaces and tabs among visible ASCII; anything else (a
+/// byte above 0x7f, a control character) is refused, naming the parameter, before any attempt.
+#[test]
+fn header_parameters_take_visible_ascii_spaces_and_tabs_only() {
+    for (value, valid) in [
+        ("a b\tc", true),
+        ("plain", true),
+        ("caf\u{e9}", false),
+        ("bell\u{7}", false),
+        ("del\u{7f}", false),
+    ] {
+        let mut sent = request(Method::GET, "/v1/x", None);
+        let added = sent.params.add(
+            crate::param_style::ParamLocation::Header,
+            "x-note",
+            crate::param_style::Style::Simple,
+            false,
+            value,
+        );
+        assert!(added.is_ok(), "{added:?}");
+        let prepared = prepare::Prepared::new(
+            &sent,
+            "application/json",
+            "http://127.0.0.1:9",
+            &RetryPolicy::default(),
+        );
+        match prepared {
+            Ok(prepared) => {
+                assert!(valid, "{value:?} was accepted");
+                assert_eq!(
+                    prepared
+                        .headers
+                        .parameters
+                        .get("x-note")
+                        .map(|v| v.as_bytes()),
+                    Some(value.as_bytes())
+                );
+            }
+            Err(Error::InvalidRequest(message)) => {
+                assert!(!valid, "{value:?}: {message}");
+                assert!(message.contains("`x-note`"), "{message}");
+            }
+            Err(other) => panic!("{value:?}: {other:?}"),
+        }
+    }
 }
 
 thread_local! {

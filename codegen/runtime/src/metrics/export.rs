@@ -11,7 +11,7 @@ use serde::de::{
 
 use super::contract::{ResponseError, check_mode_counts};
 use super::csv_export::CsvRows;
-use super::summary::SeriesStats;
+use super::series_stats::SeriesStats;
 use super::validate::{AlignmentError, check_value_sets, validate_response};
 use crate::decode::strict::{Divert, Key, Strict};
 use crate::decode::{DecodeError, decode};

@@ -16,7 +16,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 const API_KEY: &str = "abcdefgh.SuperSecretFleetKey42";
 
 fn fixture() -> String {
-    let path = baseten_tests::tests_dir().join("fixtures/responses/current.json");
+    let path = crate::tests_dir().join("fixtures/responses/current.json");
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 

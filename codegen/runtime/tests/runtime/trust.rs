@@ -11,7 +11,6 @@ use baseten_runtime::server_text::{REDACTED, RegisteredSecret};
 use baseten_runtime::{
     ClientBuilder, Error, Method, Request, RetryPolicy, RuntimeClient, ServerText,
 };
-use baseten_tests::{cli_context, run_cli};
 use wiremock::matchers::{any, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -333,58 +332,4 @@ async fn an_absurd_retry_after_fails_one_request_and_the_next_asks_again() {
     assert_eq!(second, serde_json::json!({"ok": true}));
     let requests = server.received_requests().await.unwrap_or_default();
     assert_eq!(requests.len(), 2);
-}
-
-/// `watch --interval 1 --count 3` against the same server: three requests are sent, the
-/// refusal is reported with the wait asked for, and the next poll is an interval away.
-#[tokio::test(flavor = "multi_thread")]
-async fn watch_keeps_polling_past_an_absurd_retry_after_and_counts_polls_sent() {
-    let server = MockServer::start().await;
-    Mock::given(any())
-        .respond_with(
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "1733200000")
-                .set_body_raw(r#"{"code": "RATE_LIMITED"}"#, "application/json"),
-        )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
-        .await;
-    let current = std::fs::read(
-        baseten_tests::workspace_root().join("tests/fixtures/responses/current.json"),
-    )
-    .unwrap_or_else(|error| panic!("{error}"));
-    Mock::given(any())
-        .respond_with(ResponseTemplate::new(200).set_body_raw(current, "application/json"))
-        .with_priority(2)
-        .mount(&server)
-        .await;
-    let uri = server.uri();
-    let output = tokio::task::spawn_blocking(move || {
-        let args = [
-            "watch",
-            "--model",
-            "m",
-            "--environment",
-            "e",
-            "--interval",
-            "1",
-            "--count",
-            "3",
-            "--format",
-            "csv",
-            "--base-url",
-            &uri,
-        ];
-        run_cli(&args, &cli_context())
-    })
-    .await
-    .unwrap_or_else(|error| panic!("{error}"));
-    assert!(output.success(), "stderr: {}", output.stderr);
-    let requests = server.received_requests().await.unwrap_or_default();
-    assert_eq!(requests.len(), 3, "stderr: {}", output.stderr);
-    let lines: Vec<&str> = output.stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{}", output.stderr);
-    assert!(lines[0].contains("481444h26m40s"), "{}", lines[0]);
-    assert!(lines[0].ends_with("next poll in 1s"), "{}", lines[0]);
 }

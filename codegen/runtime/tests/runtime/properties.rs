@@ -11,8 +11,8 @@
 //!   short decimals.
 //!
 //! Cases per property: `PROPTEST_CASES` (`.ci/run` sets 10000), else 256; 10,000 take about 20 s
-//! in a debug build. A failing case is shrunk and its seed saved in
-//! `tests/tests/proptest-regressions/properties.txt`, which is replayed first on later runs.
+//! in a debug build. A failing case is shrunk and its seed saved in a `proptest-regressions/`
+//! file beside this one, which is replayed first on later runs.
 
 use std::collections::BTreeMap;
 
@@ -48,43 +48,29 @@ fn config() -> ProptestConfig {
 /// Cases per property in the slow tier's full-strength run.
 const FULL_STRENGTH_CASES: &str = "10000";
 
-/// Cases of the hostile documents in that run: each generates a whole crate. It is a run of its
-/// own because the `proptest!` macro lets `PROPTEST_CASES` override any configured count.
-const FULL_STRENGTH_DOCUMENT_CASES: &str = "1000";
-
-/// The property tests of this binary (these, and the hostile documents) again, in child runs of
-/// the binary itself: these at [`FULL_STRENGTH_CASES`], the hostile documents at
-/// [`FULL_STRENGTH_DOCUMENT_CASES`]; the normal tier runs each at its quick default.
+/// The property tests of this module again, in a child run of the binary itself at
+/// [`FULL_STRENGTH_CASES`]; the normal tier runs each at its quick default.
 #[test]
-#[ignore = "slow: reruns every property test at 10,000 cases (hostile documents at 1,000)"]
+#[ignore = "slow: reruns every property test at 10,000 cases"]
 fn every_property_at_full_strength() {
-    for (filter, cases, at_least) in [
-        ("properties::", FULL_STRENGTH_CASES, 2),
-        (
-            "hostile::hostile_documents_fail_with_a_place_or_generate_rust",
-            FULL_STRENGTH_DOCUMENT_CASES,
-            1,
-        ),
-    ] {
-        let binary = std::env::current_exe().expect("the test binary");
-        let output = std::process::Command::new(binary)
-            .env("PROPTEST_CASES", cases)
-            .arg(filter)
-            .output()
-            .expect("running the test binary");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let ran = stdout
-            .lines()
-            .find_map(|line| line.strip_prefix("test result: ok. "))
-            .and_then(|rest| rest.split(' ').next())
-            .and_then(|count| count.parse::<usize>().ok());
-        assert!(
-            output.status.success() && ran.is_some_and(|count| count >= at_least),
-            "the full-strength run of {filter} failed or ran nothing:\n{stdout}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        eprintln!("{stdout}");
-    }
+    let binary = std::env::current_exe().expect("the test binary");
+    let output = std::process::Command::new(binary)
+        .env("PROPTEST_CASES", FULL_STRENGTH_CASES)
+        .arg("properties::")
+        .output()
+        .expect("running the test binary");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let ran = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("test result: ok. "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse::<usize>().ok());
+    assert!(
+        output.status.success() && ran.is_some_and(|count| count >= 2),
+        "the full-strength run of the properties failed or ran nothing:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("{stdout}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -131,7 +131,7 @@ async fn exchange(
 }
 
 fn fixture_text(name: &str) -> String {
-    let path = baseten_tests::tests_dir()
+    let path = crate::tests_dir()
         .join("fixtures/responses")
         .join(format!("{name}.json"));
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))

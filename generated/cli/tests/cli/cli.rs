@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::{CliOutput, cli_context, run_cli, tests_dir};
 use baseten_api::metrics::{self, format_labels};
 use baseten_api::models::GetModelMetricsResponseV1;
-use baseten_tests::{CliOutput, cli_context, run_cli, shared_dir, tests_dir};
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -246,29 +246,6 @@ fn runs(d: &str) -> Vec<Vec<(f64, f64)>> {
         }
     }
     runs
-}
-
-#[test]
-#[cfg_attr(
-    no_shared,
-    ignore = "needs ../shared: Baseten's published documents and recorded responses"
-)]
-fn a_recorded_series_renders_as_svg_with_one_path_per_label_set() {
-    let Some(dir) = shared_dir("recorded") else {
-        return;
-    };
-    let input = dir.join("deployment-series-20m-requests.json");
-    let output = show(&input, "svg");
-    assert!(output.success(), "{}", output.stderr);
-    let response = decoded(&input);
-    assert_one_path_per_label_set(&output.stdout, &response);
-    let drawn = drawn_series(&output.stdout);
-    // Every step has data: one unbroken line through every step.
-    let (_, paths) = &drawn[0];
-    let view = metrics::validate(&response).unwrap();
-    let line = runs(&paths[0].1);
-    assert_eq!(line.len(), 1);
-    assert_eq!(line[0].len(), view.step_count());
 }
 
 #[test]

@@ -1,0 +1,456 @@
+//! [`ClientBuilder`]: what a user configures on a client, its defaults, and the checks that turn
+//! it into a [`RuntimeClient`] (a key that is a header value, a base URL without credentials,
+//! timeouts that are not zero).
+
+use std::ffi::OsString;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+
+use super::credentials::{ApiKey, AuthScheme};
+use super::{RuntimeClient, Settings};
+use crate::error::Error;
+use crate::retry::RetryPolicy;
+use crate::telemetry::Interceptor;
+use crate::throttle::Traffic;
+
+/// Sent with every request so Baseten can tell this client's traffic apart.
+pub(super) const USER_AGENT: &str = concat!("baseten-api-rust/", env!("CARGO_PKG_VERSION"));
+
+/// The environment variable a generated `Client::from_env` and
+/// `ClientBuilder::api_key_from_env` read the API key from.
+pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
+
+/// The environment variable a generated `Client::from_env` and
+/// `ClientBuilder::base_url_from_env` read a base URL from, when it is set.
+pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
+
+/// How long establishing a connection (TCP and TLS) may take by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long one attempt (connecting, sending, and reading the whole
+/// response) may take by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The response header whose value [`Error::Api`] keeps as `request_id`, unless
+/// `ClientBuilder::request_id_header` names another.
+pub const DEFAULT_REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// The longest response body a client reads by default: 64 MiB, ten times the largest metrics
+/// response a 7-day window at the finest step gives.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Where the builder takes the API key from.
+#[derive(Clone, Default)]
+enum KeySource {
+    #[default]
+    None,
+    Given(String),
+    Env,
+}
+
+/// Configures a client; a generated crate's `Client::builder()` starts one with its document's
+/// default base URL, and [`build`](Self::build) gives that crate's `Client` (`C`).
+///
+/// Defaults: no API key, the document's base URL, [`AuthScheme::Bearer`],
+/// [`DEFAULT_CONNECT_TIMEOUT`] (10 s), [`DEFAULT_TIMEOUT`] (30 s per attempt),
+/// [`RetryPolicy::default`], request ids read from [`DEFAULT_REQUEST_ID_HEADER`].
+pub struct ClientBuilder<C = RuntimeClient> {
+    api_key: KeySource,
+    auth_scheme: AuthScheme,
+    default_base_url: String,
+    base_url: Option<String>,
+    base_url_from_env: bool,
+    connect_timeout: Duration,
+    timeout: Duration,
+    retry: RetryPolicy,
+    http: Option<reqwest::Client>,
+    default_headers: Vec<(String, String)>,
+    request_id_header: String,
+    max_response_bytes: u64,
+    limits: Limits,
+    interceptors: Vec<Arc<dyn Interceptor>>,
+    client: PhantomData<fn() -> C>,
+}
+
+/// The limits a user sets on the builder; both off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Limits {
+    pub(super) max_in_flight: Option<usize>,
+    pub(super) endpoint_rate: Option<f64>,
+}
+
+impl<C> Clone for ClientBuilder<C> {
+    fn clone(&self) -> Self {
+        Self {
+            api_key: self.api_key.clone(),
+            auth_scheme: self.auth_scheme,
+            default_base_url: self.default_base_url.clone(),
+            base_url: self.base_url.clone(),
+            base_url_from_env: self.base_url_from_env,
+            connect_timeout: self.connect_timeout,
+            timeout: self.timeout,
+            retry: self.retry,
+            http: self.http.clone(),
+            default_headers: self.default_headers.clone(),
+            request_id_header: self.request_id_header.clone(),
+            max_response_bytes: self.max_response_bytes,
+            limits: self.limits,
+            interceptors: self.interceptors.clone(),
+            client: PhantomData,
+        }
+    }
+}
+
+impl<C> fmt::Debug for ClientBuilder<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let api_key = match self.api_key {
+            KeySource::None => "none",
+            KeySource::Given(_) => "<redacted>",
+            KeySource::Env => API_KEY_ENV,
+        };
+        // Header values may be credentials of their own: names only.
+        let headers: Vec<&str> = self
+            .default_headers
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        f.debug_struct("ClientBuilder")
+            .field("api_key", &api_key)
+            .field("auth_scheme", &self.auth_scheme)
+            .field("default_base_url", &self.default_base_url)
+            .field("base_url", &self.base_url)
+            .field("base_url_from_env", &self.base_url_from_env)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("timeout", &self.timeout)
+            .field("retry", &self.retry)
+            .field("http_client", &self.http.is_some())
+            .field("default_headers", &headers)
+            .field("request_id_header", &self.request_id_header)
+            .field("max_response_bytes", &self.max_response_bytes)
+            .field("limits", &self.limits)
+            .field("interceptors", &self.interceptors.len())
+            .finish()
+    }
+}
+
+impl<C: From<RuntimeClient>> ClientBuilder<C> {
+    /// A builder for a client that sends to `default_base_url` unless told otherwise.
+    #[must_use]
+    pub fn new(default_base_url: impl Into<String>) -> Self {
+        Self {
+            api_key: KeySource::None,
+            auth_scheme: AuthScheme::Bearer,
+            default_base_url: default_base_url.into(),
+            base_url: None,
+            base_url_from_env: false,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            timeout: DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+            http: None,
+            default_headers: Vec::new(),
+            request_id_header: DEFAULT_REQUEST_ID_HEADER.to_owned(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            limits: Limits::default(),
+            interceptors: Vec::new(),
+            client: PhantomData,
+        }
+    }
+
+    /// The API key to send in the `Authorization` header (see
+    /// [`auth_scheme`](Self::auth_scheme)). Without one, requests go out
+    /// unauthenticated.
+    #[must_use]
+    pub fn api_key(mut self, api_key: impl Into<String>) -> Self {
+        self.api_key = KeySource::Given(api_key.into());
+        self
+    }
+
+    /// Reads the API key from `BASETEN_API_KEY` ([`API_KEY_ENV`]) when the
+    /// client is built; [`build`](Self::build) fails if it is unset.
+    #[must_use]
+    pub fn api_key_from_env(mut self) -> Self {
+        self.api_key = KeySource::Env;
+        self
+    }
+
+    /// How to present the key: `Bearer <key>` (the default) or the legacy
+    /// `Api-Key <key>`.
+    #[must_use]
+    pub fn auth_scheme(mut self, scheme: AuthScheme) -> Self {
+        self.auth_scheme = scheme;
+        self
+    }
+
+    /// Where to send requests instead of the document's base URL, e.g. a test server.
+    /// An absolute `http` or `https` URL, optionally with a path prefix;
+    /// trailing slashes are ignored. It may not carry credentials
+    /// (`https://user:password@host`).
+    #[must_use]
+    pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// Uses `BASETEN_BASE_URL` ([`BASE_URL_ENV`]) as the base URL when the
+    /// client is built, if it is set and not empty; otherwise the base URL
+    /// set with [`base_url`](Self::base_url), or the default.
+    #[must_use]
+    pub fn base_url_from_env(mut self) -> Self {
+        self.base_url_from_env = true;
+        self
+    }
+
+    /// How long establishing a connection (TCP and TLS) may take; default
+    /// 10 s. A connect timeout counts as a timed-out attempt. Not applied to a client brought
+    /// with [`http_client`](Self::http_client), which keeps its own.
+    #[must_use]
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long one attempt, from connecting to reading the whole response,
+    /// may take; default 30 s. Retries each get this long again.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// When and how to retry; default [`RetryPolicy::default`]. Use
+    /// [`RetryPolicy::none`] to send every request once.
+    #[must_use]
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Sends through `http` instead of a reqwest client of this crate's making: for proxies,
+    /// custom root certificates, or middleware set up on it. Its own timeouts and user agent
+    /// stay as configured there; the per-attempt [`timeout`](Self::timeout) still applies.
+    ///
+    /// Build it with `.redirect(reqwest::redirect::Policy::none())`: the client follows
+    /// redirects itself, within the request's origin only, and refuses one to another origin
+    /// ([`Error::RedirectRefused`]). A reqwest client left to follow redirects by its own policy
+    /// sends every header but `Authorization` and `Cookie` (default headers, header
+    /// parameters) wherever a server points it, before the client sees the answer; the client
+    /// then reports [`Error::RedirectRefused`] and reads nothing from there.
+    #[must_use]
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = Some(http);
+        self
+    }
+
+    /// Sends `name: value` with every request (checked when the client is built). The API key's
+    /// `Authorization` header and `Accept` are set per request and win over a default of the same
+    /// name.
+    #[must_use]
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.default_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The response header [`Error::Api`] takes its `request_id` from; default
+    /// [`DEFAULT_REQUEST_ID_HEADER`].
+    #[must_use]
+    pub fn request_id_header(mut self, name: impl Into<String>) -> Self {
+        self.request_id_header = name.into();
+        self
+    }
+
+    /// The longest response body the client reads, in bytes; default
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB). A longer one ends the request with
+    /// [`Error::ResponseTooLarge`] as soon as the cap is passed, without reading the rest.
+    #[must_use]
+    pub fn max_response_bytes(mut self, limit: u64) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// At most `n` requests of this client (and its clones) out at once; more wait their turn.
+    /// A request waiting for its endpoint's rate or sitting out a 429 does not hold a slot, so
+    /// the slots go to requests that can be sent. `0` counts as `1`. Default: no cap (a request
+    /// opens a connection when none is idle).
+    #[must_use]
+    pub fn max_in_flight(mut self, n: usize) -> Self {
+        self.limits.max_in_flight = Some(n.max(1));
+        self
+    }
+
+    /// Sends at most `requests_per_second` requests to each endpoint (an operation's path
+    /// template), spaced evenly; requests over it wait in the client. Default: off, and the
+    /// client only slows down after the server throttles it (see [`RetryPolicy`]).
+    ///
+    /// Baseten allows 100 requests per second per API key, counted per endpoint, and less on
+    /// some operations. Set a little under the limit (90 for 100) to leave room for network
+    /// jitter, and divide by the number of processes that share a key. A rate that is not a
+    /// positive number leaves the limit off.
+    #[must_use]
+    pub fn endpoint_rate_limit(mut self, requests_per_second: f64) -> Self {
+        self.limits.endpoint_rate =
+            Some(requests_per_second).filter(|rate| rate.is_finite() && *rate > 0.0);
+        self
+    }
+
+    /// Runs `interceptor` on every attempt: on the request just before it is sent, and on the
+    /// response once it is read (see [`Interceptor`]). Interceptors run in the order added.
+    #[must_use]
+    pub fn interceptor(mut self, interceptor: impl Interceptor) -> Self {
+        self.interceptors.push(Arc::new(interceptor));
+        self
+    }
+
+    /// Builds the client.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] if the API key is empty, not a valid HTTP
+    /// header value, or to be read from an unset variable; if the base URL
+    /// is not an absolute `http(s)` URL without credentials, query or
+    /// fragment; if a timeout is zero; or if a default header or the request id header is not
+    /// a valid header. [`Error::Transport`] if the HTTP stack cannot be initialised.
+    pub fn build(self) -> Result<C, Error> {
+        self.build_with_env(|name| std::env::var_os(name))
+    }
+
+    /// [`build`](Self::build), reading environment variables through `env`.
+    pub(super) fn build_with_env(self, env: impl Fn(&str) -> Option<OsString>) -> Result<C, Error> {
+        let key = match self.api_key {
+            KeySource::None => None,
+            KeySource::Given(key) => Some(key),
+            KeySource::Env => Some(env_string(&env, API_KEY_ENV)?.ok_or_else(|| {
+                Error::InvalidRequest(format!("environment variable {API_KEY_ENV} is not set"))
+            })?),
+        };
+        let api_key = key
+            .as_deref()
+            .map(|key| ApiKey::new(key, self.auth_scheme))
+            .transpose()?;
+        let from_env = if self.base_url_from_env {
+            env_string(&env, BASE_URL_ENV)?.filter(|url| !url.is_empty())
+        } else {
+            None
+        };
+        let base_url = normalise_base_url(
+            from_env
+                .as_deref()
+                .or(self.base_url.as_deref())
+                .unwrap_or(&self.default_base_url),
+        )?;
+        let parsed = reqwest::Url::parse(&base_url).ok();
+        let server_address = parsed
+            .as_ref()
+            .and_then(|url| url.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        let server_port = parsed
+            .as_ref()
+            .and_then(reqwest::Url::port_or_known_default);
+        for (name, timeout) in [
+            ("connect timeout", self.connect_timeout),
+            ("timeout", self.timeout),
+        ] {
+            if timeout.is_zero() {
+                return Err(Error::InvalidRequest(format!("{name} is zero")));
+            }
+        }
+        let mut default_headers = HeaderMap::new();
+        for (name, value) in &self.default_headers {
+            let name = HeaderName::try_from(name.as_str()).map_err(|_| {
+                Error::InvalidRequest(format!("default header name {name:?} is not valid"))
+            })?;
+            // The value is not echoed: it may be a credential.
+            let mut value = HeaderValue::try_from(value.as_str()).map_err(|_| {
+                Error::InvalidRequest(format!("default header {name} has an invalid value"))
+            })?;
+            value.set_sensitive(true);
+            default_headers.append(name, value);
+        }
+        let request_id_header =
+            HeaderName::try_from(self.request_id_header.as_str()).map_err(|_| {
+                Error::InvalidRequest(format!(
+                    "request id header {:?} is not a valid header name",
+                    self.request_id_header
+                ))
+            })?;
+        let http = match self.http {
+            Some(http) => http,
+            // Redirects are followed by the client itself, within the origin only (see
+            // `redirect`): reqwest would send default headers such as `x-api-key` anywhere.
+            None => reqwest::Client::builder()
+                .user_agent(USER_AGENT)
+                .connect_timeout(self.connect_timeout)
+                .timeout(self.timeout)
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .map_err(Error::Transport)?,
+        };
+        Ok(C::from(RuntimeClient {
+            inner: Arc::new(Settings {
+                http,
+                base_url,
+                api_key,
+                retry: self.retry,
+                connect_timeout: self.connect_timeout,
+                timeout: self.timeout,
+                default_headers,
+                request_id_header,
+                max_response_bytes: self.max_response_bytes,
+                traffic: Arc::new(Traffic::new(
+                    self.limits.max_in_flight,
+                    self.limits.endpoint_rate,
+                )),
+                limits: self.limits,
+                interceptors: self.interceptors.into(),
+                server_address,
+                server_port,
+            }),
+        }))
+    }
+}
+
+/// An environment variable as UTF-8, `None` if unset. The message for a
+/// non-UTF-8 value names the variable but not the value.
+fn env_string(
+    env: &impl Fn(&str) -> Option<OsString>,
+    name: &str,
+) -> Result<Option<String>, Error> {
+    env(name)
+        .map(|value| {
+            value.into_string().map_err(|_| {
+                Error::InvalidRequest(format!("environment variable {name} is not valid UTF-8"))
+            })
+        })
+        .transpose()
+}
+
+/// Checks the base URL and drops trailing slashes, so that appending a path
+/// (which starts with `/`) never produces `//`.
+fn normalise_base_url(base_url: &str) -> Result<String, Error> {
+    // The message does not echo the URL: it could carry credentials in its
+    // userinfo part.
+    let invalid = || {
+        Error::InvalidRequest(
+            "base URL must be an absolute http(s) URL without credentials, query or fragment"
+                .to_owned(),
+        )
+    };
+    let trimmed = base_url.trim_end_matches('/');
+    let parsed = reqwest::Url::parse(trimmed).map_err(|_| invalid())?;
+    // Credentials in the URL would travel in every error message that names
+    // the URL (reqwest's transport errors do).
+    let usable = matches!(parsed.scheme(), "http" | "https")
+        && parsed.has_host()
+        && parsed.username().is_empty()
+        && parsed.password().is_none()
+        && parsed.query().is_none()
+        && parsed.fragment().is_none();
+    if usable {
+        Ok(trimmed.to_owned())
+    } else {
+        Err(invalid())
+    }
+}

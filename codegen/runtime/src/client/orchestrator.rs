@@ -1,0 +1,224 @@
+//! The send path's operation level (after smithy-rs's `try_op`): one call from its span to its
+//! result. The request is prepared once; then each attempt waits for a permit from the client's
+//! shared traffic state (the endpoint's pause after a 429, its send rate, a slot under
+//! `max_in_flight`), runs at the attempt level (`attempt.rs`) in its own span, and is judged:
+//! a 2xx ends the call; a failure (`failure.rs`) goes to the call's retry accounting
+//! (`retry_loop.rs`), which says to stop, to wait out the endpoint's pause, or to wait and retry.
+
+use std::time::Instant;
+
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use tracing::Instrument as _;
+use tracing::field::Empty;
+
+use super::RuntimeClient;
+use super::failure::Failure;
+use super::prepare::Prepared;
+use super::retry_loop::{Next, RetryLoop};
+use crate::error::Error;
+use crate::server_text::RegisteredSecret;
+use crate::support::Request;
+use crate::telemetry::{self, AttemptContext};
+
+/// A 2xx response, read whole.
+pub(crate) struct Success {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Vec<u8>,
+}
+
+impl RuntimeClient {
+    /// Like [`execute_bytes`](Self::execute_bytes), keeping the 2xx response's status and
+    /// headers: what [`RawRequest::send_raw`](crate::RawRequest::send_raw) returns.
+    pub(crate) async fn execute_response(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<Success, Error> {
+        let settings = &*self.inner;
+        // Credentials sent as parameters are scrubbed from every text this request writes.
+        let _secrets: Vec<RegisteredSecret> = request
+            .params
+            .secrets()
+            .iter()
+            .map(|secret| RegisteredSecret::new(secret))
+            .collect();
+        // The span's name is fixed; `otel.name` is what an OpenTelemetry exporter shows
+        // (`GET /v1/models/{model_id}`), from the document's path template.
+        let span = tracing::debug_span!(
+            "baseten_api.request",
+            otel.name = %format_args!("{} {}", request.method, request.path_template),
+            otel.kind = "client",
+            operation = request.operation,
+            method = %request.method,
+            path_template = request.path_template,
+            http.request.method = %request.method,
+            server.address = %settings.server_address,
+            server.port = settings.server_port,
+            url.template = request.path_template,
+            http.response.status_code = Empty,
+            http.request.resend_count = Empty,
+            error.type = Empty,
+            attempt = Empty,
+            status = Empty,
+            elapsed_ms = Empty,
+        );
+        let work = async {
+            let started = Instant::now();
+            let result = self.try_op(request, accept, &span).await;
+            span.record("elapsed_ms", telemetry::millis(started.elapsed()));
+            if let Err(error) = &result {
+                span.record("error.type", telemetry::error_type(error));
+                tracing::debug!(error = %error, "request failed");
+            }
+            result
+        };
+        work.instrument(span.clone()).await
+    }
+
+    /// The attempt loop: returns the first 2xx response, or the error that ended the attempts.
+    ///
+    /// Every attempt first waits its turn in the client's shared traffic state; a 429 pauses
+    /// the endpoint for every request instead of this one sleeping alone, and a retry after a
+    /// server error or timeout is paid for from the shared retry budget.
+    ///
+    /// `span` is the request's span, passed in rather than taken from
+    /// `Span::current()` so that recording works under any subscriber.
+    async fn try_op(
+        &self,
+        request: Request,
+        accept: &'static str,
+        span: &tracing::Span,
+    ) -> Result<Success, Error> {
+        let settings = &*self.inner;
+        let prepared = Prepared::new(&request, accept, &settings.base_url, &settings.retry)?;
+        let template = request.path_template;
+        let traffic = &settings.traffic;
+        let max_wait = settings.retry.max_retry_after();
+        let mut retries = RetryLoop::new(
+            settings.retry,
+            prepared.max_attempts,
+            settings.retry.backoff(),
+        );
+        loop {
+            let permit = match traffic
+                .admit(template, retries.next_is_retry(), max_wait)
+                .await
+            {
+                Ok(permit) => permit,
+                Err(held) => return Err(retries.held_back(held)),
+            };
+            let attempt = retries.begin_attempt();
+            span.record("attempt", attempt);
+            if attempt > 1 {
+                span.record("http.request.resend_count", attempt - 1);
+            }
+            let sent_at = tokio::time::Instant::now();
+            let outcome = self
+                .judged_attempt(&request, &prepared, attempt, permit, span, sent_at)
+                .await;
+            let failure = match outcome {
+                Ok(success) => {
+                    retries.succeeded(traffic, template, sent_at);
+                    return Ok(success);
+                }
+                Err(failure) => failure,
+            };
+            match retries.after_failure(failure, traffic, template, sent_at) {
+                Next::Stop(error) => return Err(error),
+                Next::AfterPause => {}
+                Next::After(wait) => tokio::time::sleep(wait).await,
+            }
+        }
+    }
+
+    /// Attempt number `attempt` in its span `baseten_api.attempt`, judged: the exchange at the
+    /// attempt level, the permit given back as soon as it ends, the status and the error type
+    /// recorded on the spans and in the duration instrument, a non-2xx answer or a failed
+    /// exchange mapped to its [`Failure`].
+    async fn judged_attempt<P>(
+        &self,
+        request: &Request,
+        prepared: &Prepared,
+        attempt: u32,
+        permit: P,
+        span: &tracing::Span,
+        sent_at: tokio::time::Instant,
+    ) -> Result<Success, Failure> {
+        let settings = &*self.inner;
+        let template = request.path_template;
+        let attempt_span = tracing::debug_span!(
+            "baseten_api.attempt",
+            otel.name = %format_args!("{} {}", request.method, template),
+            otel.kind = "client",
+            http.request.method = %request.method,
+            server.address = %settings.server_address,
+            server.port = settings.server_port,
+            url.template = template,
+            url.full = %prepared.shown_url,
+            http.request.resend_count = attempt.checked_sub(1).filter(|n| *n > 0),
+            http.response.status_code = Empty,
+            error.type = Empty,
+        );
+        let context = AttemptContext {
+            operation: request.operation,
+            path_template: template,
+            attempt,
+        };
+        let started = Instant::now();
+        let sent = self
+            .try_attempt(
+                request,
+                &prepared.headers,
+                prepared.url.clone(),
+                &context,
+                sent_at,
+            )
+            .instrument(attempt_span.clone())
+            .await;
+        drop(permit);
+        let status = sent.as_ref().ok().map(|answer| answer.status.as_u16());
+        if let Some(status) = status {
+            span.record("status", status);
+            span.record("http.response.status_code", status);
+            attempt_span.record("http.response.status_code", status);
+        }
+        let failure = match sent {
+            Ok(answer) if answer.status.is_success() => {
+                telemetry::instruments::request_duration(
+                    request.method.as_str(),
+                    template,
+                    &settings.server_address,
+                    status,
+                    None,
+                    started.elapsed().as_secs_f64(),
+                );
+                return Ok(Success {
+                    status: answer.status,
+                    headers: answer.headers,
+                    body: answer.body,
+                });
+            }
+            Ok(answer) => Failure::from_response(answer, attempt),
+            Err(error) => Failure::from_send_error(
+                error,
+                attempt,
+                // reqwest's message names the URL; a credential sent as a parameter is in it.
+                !request.params.secrets().is_empty(),
+                settings.max_response_bytes,
+            ),
+        };
+        let error_type = telemetry::error_type(&failure.error);
+        attempt_span.record("error.type", error_type.as_str());
+        telemetry::instruments::request_duration(
+            request.method.as_str(),
+            template,
+            &settings.server_address,
+            status,
+            Some(&error_type),
+            started.elapsed().as_secs_f64(),
+        );
+        Err(failure)
+    }
+}

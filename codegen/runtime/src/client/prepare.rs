@@ -1,0 +1,155 @@
+//! A request made ready once for all its attempts: its URL, its headers checked (a hand-built
+//! request must not panic the client), the URL its spans show, and how many attempts it may
+//! take.
+
+use reqwest::Method;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+
+use crate::error::Error;
+use crate::retry::RetryPolicy;
+use crate::support::Request;
+use crate::telemetry;
+
+/// What every attempt of one request sends the same.
+pub(super) struct Prepared {
+    /// `{base_url}{path}?{query}`.
+    pub(super) url: reqwest::Url,
+    pub(super) headers: RequestHeaders,
+    /// The URL as spans show it (`url.full`): a credential parameter's value is never in it.
+    pub(super) shown_url: String,
+    /// The policy's attempts for an idempotent method, else one.
+    pub(super) max_attempts: u32,
+}
+
+impl Prepared {
+    /// Checks `request` and builds what its attempts share; `accept` is the `Accept` header.
+    pub(super) fn new(
+        request: &Request,
+        accept: &str,
+        base_url: &str,
+        retry: &RetryPolicy,
+    ) -> Result<Self, Error> {
+        let url = url_for(base_url, request)?;
+        // Checked once, before any attempt: the generator only emits valid media types, but a
+        // hand-built request must not panic the client either.
+        let accept = header_value("Accept", accept)?;
+        let content_type = request
+            .body
+            .as_ref()
+            .map(|body| header_value("Content-Type", &body.content_type))
+            .transpose()?;
+        let headers = RequestHeaders {
+            accept,
+            content_type,
+            parameters: parameter_headers(request)?,
+        };
+        let max_attempts = if is_idempotent(&request.method) {
+            retry.max_attempts()
+        } else {
+            1
+        };
+        let shown_url = {
+            let mut shown = url.clone();
+            if let Some(query) = request.params.shown_query_string("REDACTED") {
+                shown.set_query(Some(&query));
+            }
+            telemetry::redacted_url(&shown)
+        };
+        Ok(Self {
+            url,
+            headers,
+            shown_url,
+            max_attempts,
+        })
+    }
+}
+
+/// The per-request headers, validated once for every attempt.
+pub(super) struct RequestHeaders {
+    pub(super) accept: HeaderValue,
+    pub(super) content_type: Option<HeaderValue>,
+    /// Header parameters and the `Cookie` header of cookie parameters.
+    pub(super) parameters: HeaderMap,
+}
+
+/// Methods that mean the same whether sent once or several times (RFC 9110
+/// §9.2.2), and so may be retried.
+pub(super) fn is_idempotent(method: &Method) -> bool {
+    [
+        Method::GET,
+        Method::HEAD,
+        Method::PUT,
+        Method::DELETE,
+        Method::OPTIONS,
+    ]
+    .contains(method)
+}
+
+/// `{base_url}{path}?{query}`. The path and the query arrive percent-encoded.
+fn url_for(base_url: &str, request: &Request) -> Result<reqwest::Url, Error> {
+    if !request.path.starts_with('/') {
+        return Err(Error::InvalidRequest(format!(
+            "{}: request path does not start with '/'",
+            request.operation
+        )));
+    }
+    let mut url =
+        reqwest::Url::parse(&format!("{base_url}{}", request.path)).map_err(|source| {
+            Error::InvalidRequest(format!(
+                "{}: cannot build the request URL: {source}",
+                request.operation
+            ))
+        })?;
+    // Encoded by the parameters' styles: written as it is, so that each style's delimiters
+    // stay literal and the items' own are escaped.
+    if let Some(query) = request.params.query_string() {
+        url.set_query(Some(&query));
+    }
+    Ok(url)
+}
+
+/// The request's header and cookie parameters as headers. A name that is not a header name or
+/// a value that is not a header value is refused naming the parameter, not echoing the value
+/// (which may be a credential).
+fn parameter_headers(request: &Request) -> Result<HeaderMap, Error> {
+    let operation = request.operation;
+    let mut headers = HeaderMap::new();
+    for (name, value) in request.params.headers() {
+        let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+            Error::InvalidRequest(format!("{operation}: {name:?} is not a valid header name"))
+        })?;
+        // Stricter than `HeaderValue`, which lets bytes above 0x7f through: no server reads
+        // those the same way.
+        let visible = value
+            .bytes()
+            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b));
+        let mut value = HeaderValue::from_str(value)
+            .ok()
+            .filter(|_| visible)
+            .ok_or_else(|| {
+                Error::InvalidRequest(format!(
+                    "{operation}: header parameter `{name}` is not a valid header value \
+                 (visible ASCII, spaces and tabs only)"
+                ))
+            })?;
+        value.set_sensitive(true);
+        headers.append(header, value);
+    }
+    if let Some(cookie) = request.params.cookie_header() {
+        let mut value = HeaderValue::from_str(&cookie).map_err(|_| {
+            Error::InvalidRequest(format!(
+                "{operation}: the Cookie header is not a header value"
+            ))
+        })?;
+        value.set_sensitive(true);
+        headers.insert(reqwest::header::COOKIE, value);
+    }
+    Ok(headers)
+}
+
+/// A media type as a header value; one that is not (a newline, a non-ASCII byte) is refused.
+fn header_value(name: &str, media_type: &str) -> Result<HeaderValue, Error> {
+    HeaderValue::from_str(media_type).map_err(|_| {
+        Error::InvalidRequest(format!("{media_type:?} is not a valid {name} header value"))
+    })
+}
