@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (old_api, _) = baseten_codegen::build_ir(&input(old))?;
         let (new_api, _) = baseten_codegen::build_ir(&input(new))?;
         let started = Instant::now();
-        let report = baseten_codegen::diff::api_changes(&old_api, &new_api);
+        let report = baseten_codegen::diff::api_changes(&old_api, &new_api)?;
         let reporting = started.elapsed();
         let renames = report
             .changes

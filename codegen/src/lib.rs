@@ -31,8 +31,9 @@ pub use error::{Error, Note};
 pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with, modules_file};
 pub use lock::NameLock;
 
-/// The API snapshot's file name beside the emitted modules (`api.txt`): one line per public item
-/// of the crate, with its signature; compare two with [`diff::snapshot_changes`].
+/// The API listing's file name beside the emitted modules (`api.txt`): one line per public item
+/// of the crate, with its gate and signature, the crate's one listing; compare two with
+/// [`diff::changes`].
 pub const API_SNAPSHOT: &str = surface::listing::FILE;
 
 /// The runtime's package name, as every generated crate's manifest depends on it.

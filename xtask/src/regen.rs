@@ -63,10 +63,7 @@ pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
     match mode {
         Mode::Overwrite => {
             eprintln!("{OUT_DIR}: updated {}", stale.join(", "));
-            report_changes_since_commit(root);
-            if let Some(snapshot) = files.get(baseten_codegen::API_SNAPSHOT) {
-                report_snapshot_changes(root, snapshot);
-            }
+            report_changes_since_commit(root, &files);
             Ok(())
         }
         Mode::Check => bail!(
@@ -85,11 +82,10 @@ pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
 pub const PUBLIC_API: &str = "api.txt";
 
 /// The hand-written crates whose public API is listed (`baseten_codegen::public_api`), each by
-/// its directory and root file.
-const LISTED_CRATES: &[(&str, &str)] = &[
-    ("codegen/runtime", "src/lib.rs"),
-    ("generated", "src/lib.rs"),
-];
+/// its directory and root file. Not the generated crate: its one listing is the generator's
+/// (`generated/src/gen/api.txt`, with gates and endpoints), and a test checks it names
+/// everything the crate's sources, its hand-written root included, make nameable.
+pub const LISTED_CRATES: &[(&str, &str)] = &[("codegen/runtime", "src/lib.rs")];
 
 /// Each listed crate's directory and its listing, from its sources as they are on disk. A crate
 /// not in this tree (a scratch copy holding only `schema/` and the emitted files) is skipped.
@@ -246,24 +242,30 @@ pub fn diff(old: &Path, new: &Path, config: Option<&Path>, strict: bool) -> Resu
     let (old_text, new_text) = (read(old)?, read(new)?);
     let config = config.map(read).transpose()?;
     let config = config.as_deref();
-    let report = changes(&old_text, config, None, &new_text, config, strict)?;
+    let report = documents_report(&old_text, config, None, &new_text, config, strict)?;
     print!("{report}");
     Ok(())
 }
 
-/// The report between two documents, the new one generated as `regen` would: keeping the
-/// names the old generation gave (which itself kept `old_lock`'s). Strict only when `strict`
-/// says so, whatever the configs say: a report names what it cannot represent, and a selected
-/// operation gone from a document is a removal to report.
-fn changes(
-    old: &str,
-    old_config: Option<&str>,
-    old_lock: Option<&str>,
-    new: &str,
-    new_config: Option<&str>,
-    strict: bool,
-) -> Result<baseten_codegen::diff::ChangeReport> {
-    let ir = |text: &str, config: Option<&str>, lock: baseten_codegen::NameLock, which: &str| {
+/// One side of a change report: the crate's API listing and the IR it was generated from
+/// (`Err`: why there is none, which the report states).
+pub struct Generation {
+    pub listing: String,
+    pub ir: Result<baseten_codegen::ir::Api, String>,
+    /// The names it gave, for the next generation to keep.
+    pub names: baseten_codegen::NameLock,
+}
+
+impl Generation {
+    /// The generation of `text` as `regen` runs it, keeping `lock`'s names; strict only when
+    /// `strict` says so, whatever the config says (a report names what it cannot represent).
+    pub fn of(
+        text: &str,
+        config: Option<&str>,
+        lock: baseten_codegen::NameLock,
+        which: &str,
+        strict: bool,
+    ) -> Result<Generation> {
         let input = baseten_codegen::Input {
             spec_path: which,
             spec_text: text,
@@ -272,19 +274,49 @@ fn changes(
         let mut config = parse_config(config, false)?;
         config.strict = strict;
         config.names_lock = lock;
-        baseten_codegen::build_ir_with(&input, &config)
-            .map(|(api, _)| api)
-            .with_context(|| format!("generating from the {which} document"))
-    };
+        let context = || format!("generating from the {which} document");
+        let output = baseten_codegen::generate_with(&input, &config).with_context(context)?;
+        let (api, _) = baseten_codegen::build_ir_with(&input, &config).with_context(context)?;
+        Ok(Generation {
+            listing: output.api_snapshot,
+            ir: Ok(api),
+            names: output.names,
+        })
+    }
+}
+
+/// The one change report, of `cargo xtask diff` and of `regen`: a diff of the two listings,
+/// annotated from the IRs ([`baseten_codegen::diff::changes`]).
+pub fn report(old: &Generation, new: &Generation) -> baseten_codegen::diff::ChangeReport {
+    fn side(generation: &Generation) -> baseten_codegen::diff::Side<'_> {
+        baseten_codegen::diff::Side {
+            listing: &generation.listing,
+            ir: generation.ir.as_ref().map_err(String::as_str),
+        }
+    }
+    baseten_codegen::diff::changes(side(old), side(new))
+}
+
+/// The report between two documents, the new one generated as `regen` would: keeping the
+/// names the old generation gave (which itself kept `old_lock`'s). A document that does not
+/// generate is an error.
+pub fn documents_report(
+    old: &str,
+    old_config: Option<&str>,
+    old_lock: Option<&str>,
+    new: &str,
+    new_config: Option<&str>,
+    strict: bool,
+) -> Result<baseten_codegen::diff::ChangeReport> {
     let old_lock = match old_lock {
         Some(text) => {
             baseten_codegen::NameLock::parse(text).context("reading the old names lock")?
         }
         None => baseten_codegen::NameLock::default(),
     };
-    let old_api = ir(old, old_config, old_lock, "old")?;
-    let new_api = ir(new, new_config, old_api.names.clone(), "new")?;
-    Ok(baseten_codegen::diff::api_changes(&old_api, &new_api))
+    let old = Generation::of(old, old_config, old_lock, "old", strict)?;
+    let new = Generation::of(new, new_config, old.names.clone(), "new", strict)?;
+    Ok(report(&old, &new))
 }
 
 /// The names lock at `path`; none (a first generation) when there is no file.
@@ -311,48 +343,89 @@ fn committed(root: &Path, path: &str) -> Option<String> {
         .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
-/// After a regen that changed something: how the crate's API snapshot changed against the
-/// committed one, whatever changed it (the document, the config or the generator itself).
-fn report_snapshot_changes(root: &Path, snapshot: &str) {
-    let Some(old) = committed(
-        root,
-        &format!("{OUT_DIR}/{}", baseten_codegen::API_SNAPSHOT),
-    ) else {
-        return;
-    };
-    let report = baseten_codegen::diff::snapshot_changes(&old, snapshot);
-    eprint!(
-        "API snapshot ({}) changes since the last commit: {report}",
-        baseten_codegen::API_SNAPSHOT
-    );
+/// What the last commit holds of one generation: its listing, document, config and lock.
+pub struct Committed {
+    pub listing: Option<String>,
+    pub spec: Option<String>,
+    pub config: Option<String>,
+    pub lock: Option<String>,
 }
 
-/// After a regen that changed something: what it changed in the API, against the committed
-/// schema (`git show HEAD:…`). Best effort: outside a git checkout there is nothing to compare.
-fn report_changes_since_commit(root: &Path) {
-    let committed = |path: &str| committed(root, path);
-    let Some(old_spec) = committed(SPEC) else {
-        return;
-    };
-    let old_config = committed(CONFIG);
-    let old_lock = committed(&format!("{OUT_DIR}/{}", baseten_codegen::lock::LOCK_FILE));
-    let (Ok(new_spec), new_config) = (
-        fs::read_to_string(root.join(SPEC)),
-        fs::read_to_string(root.join(CONFIG)).ok(),
-    ) else {
-        return;
-    };
-    match changes(
-        &old_spec,
-        old_config.as_deref(),
-        old_lock.as_deref(),
-        &new_spec,
-        new_config.as_deref(),
-        false,
-    ) {
-        Ok(report) => eprint!("API changes since the last commit: {report}"),
-        Err(error) => eprintln!("note: no API change report: {error:#}"),
+impl Committed {
+    fn read(root: &Path) -> Committed {
+        let committed = |path: &str| committed(root, path);
+        Committed {
+            listing: committed(&format!("{OUT_DIR}/{}", baseten_codegen::API_SNAPSHOT)),
+            spec: committed(SPEC),
+            config: committed(CONFIG),
+            lock: committed(&format!("{OUT_DIR}/{}", baseten_codegen::lock::LOCK_FILE)),
+        }
     }
+
+    /// The old side of `regen`'s report: the committed listing (what the committed generator
+    /// wrote, so a change of the generator shows too) and the IR of the committed document.
+    /// `None` without a committed listing; an IR that cannot be built is the side's note.
+    pub fn generation(&self, strict: bool) -> Option<Generation> {
+        let listing = self.listing.clone()?;
+        let ir = (|| -> Result<baseten_codegen::ir::Api> {
+            let spec = self.spec.as_deref().context("no document in the last commit")?;
+            let lock = match &self.lock {
+                Some(text) => baseten_codegen::NameLock::parse(text)
+                    .context("reading the committed names lock")?,
+                None => baseten_codegen::NameLock::default(),
+            };
+            let generation = Generation::of(spec, self.config.as_deref(), lock, "old", strict)?;
+            generation.ir.map_err(anyhow::Error::msg)
+        })();
+        Some(Generation {
+            listing,
+            ir: ir.map_err(|error| format!("{error:#}")),
+            names: baseten_codegen::NameLock::default(),
+        })
+    }
+}
+
+/// After a regen that changed something: what it changed in the API against the last commit,
+/// whatever changed it (the document, the config or the generator itself). Outside a git
+/// checkout, or without a committed listing, it says there is nothing to compare with. Not
+/// strict, whatever `regen` was: a report names what the generator cannot represent.
+fn report_changes_since_commit(root: &Path, files: &BTreeMap<String, String>) {
+    let Some(old) = Committed::read(root).generation(false) else {
+        eprintln!("note: no API change report: no committed {OUT_DIR}/{}", baseten_codegen::API_SNAPSHOT);
+        return;
+    };
+    let new = match fresh_generation(root, files, false) {
+        Ok(new) => new,
+        Err(error) => {
+            eprintln!("note: no API change report: {error:#}");
+            return;
+        }
+    };
+    eprint!("API changes since the last commit: {}", report(&old, &new));
+}
+
+/// The new side of `regen`'s report: the listing it just wrote, and the IR of the document
+/// with the lock it was generated with.
+fn fresh_generation(
+    root: &Path,
+    files: &BTreeMap<String, String>,
+    strict: bool,
+) -> Result<Generation> {
+    let listing = files
+        .get(baseten_codegen::API_SNAPSHOT)
+        .context("the generator wrote no API listing")?
+        .clone();
+    let spec = fs::read_to_string(root.join(SPEC)).with_context(|| format!("reading {SPEC}"))?;
+    let config = fs::read_to_string(root.join(CONFIG)).ok();
+    let lock = read_lock(&root.join(OUT_DIR).join(baseten_codegen::lock::LOCK_FILE))?;
+    let ir = Generation::of(&spec, config.as_deref(), lock, "new", strict)
+        .and_then(|generation| generation.ir.map_err(anyhow::Error::msg))
+        .map_err(|error| format!("{error:#}"));
+    Ok(Generation {
+        listing,
+        ir,
+        names: baseten_codegen::NameLock::default(),
+    })
 }
 
 /// The workspace this xtask runs in, found at run time (after rust-analyzer's xtask): the
@@ -594,6 +667,81 @@ mod tests {
             "{OUT_DIR} is stale ({}); {FIX}",
             stale.join(", ")
         );
+    }
+
+    /// `regen` writes one listing of the generated crate, the generator's, among its emitted
+    /// files; the hand-written listings it keeps are of other crates.
+    #[test]
+    fn regen_writes_one_listing_of_the_generated_crate() {
+        let root = workspace_root().expect("the workspace is found");
+        let generated = generate(&root, false).expect("generation succeeds");
+        assert!(generated.files.contains_key(baseten_codegen::API_SNAPSHOT));
+        let listed: Vec<&str> = public_api_listings(&root)
+            .expect("the hand-written crates are listed")
+            .into_iter()
+            .map(|(dir, _)| dir)
+            .collect();
+        assert_eq!(listed, ["codegen/runtime"]);
+        assert!(!MANIFEST.starts_with(listed[0]));
+    }
+
+    /// `cargo xtask diff` and `regen` share one report: for the same pair of documents, what
+    /// regen reports (the committed listing and document against the fresh generation, read
+    /// as regen reads them) is what diff prints.
+    #[test]
+    fn diff_and_regen_report_a_pair_alike() {
+        let root = workspace_root().expect("the workspace is found");
+        let fixture = root.join("tests/fixtures/probe/type-rename");
+        let read = |name: &str| fs::read_to_string(fixture.join(name)).expect("the fixture");
+        let (old, new) = (read("old.yaml"), read("new.yaml"));
+        let printed = documents_report(&old, None, None, &new, None, false)
+            .expect("both generate")
+            .to_string();
+        // The old generation as committed, the new one as regen writes it.
+        let committed = Generation::of(&old, None, baseten_codegen::NameLock::default(), "old", false)
+            .expect("the old document generates");
+        let fresh = Generation::of(&new, None, committed.names.clone(), "new", false)
+            .expect("the new document generates");
+        let scratch = scratch_manifest("report", None);
+        fs::create_dir_all(scratch.join("schema")).expect("schema/");
+        fs::write(scratch.join(SPEC), &new).expect("the document is written");
+        let lock = scratch.join(OUT_DIR).join(baseten_codegen::lock::LOCK_FILE);
+        fs::create_dir_all(lock.parent().expect("a parent")).expect("the output directory");
+        fs::write(&lock, fresh.names.to_text()).expect("the lock is written");
+        let files = BTreeMap::from([(baseten_codegen::API_SNAPSHOT.to_owned(), fresh.listing)]);
+        let old_side = Committed {
+            listing: Some(committed.listing),
+            spec: Some(old),
+            config: None,
+            lock: None,
+        }
+        .generation(false)
+        .expect("a committed listing");
+        let new_side = fresh_generation(&scratch, &files, false).expect("the fresh side");
+        assert_eq!(report(&old_side, &new_side).to_string(), printed);
+        assert!(printed.contains("renamed to"), "{printed}");
+        assert!(!printed.contains("note:"), "{printed}");
+        // Without a committed document the report says so, rather than leaving renames out.
+        let no_document = Committed {
+            listing: Some(String::new()),
+            spec: None,
+            config: None,
+            lock: None,
+        }
+        .generation(false)
+        .expect("a committed listing");
+        let text = report(&no_document, &new_side).to_string();
+        assert!(
+            text.starts_with("note: no IR for the old side (no document in the last commit)"),
+            "{text}"
+        );
+        let nothing = Committed {
+            listing: None,
+            spec: None,
+            config: None,
+            lock: None,
+        };
+        assert!(nothing.generation(false).is_none());
     }
 
     /// A directory of this test's own under the system's temporary one (the xtask has no

@@ -1,54 +1,326 @@
-//! Tests of the change report: both engines, gates, renames and the report's text.
+//! Tests of the change report: a diff of two listings, its gates, serde impls and kinds of
+//! signature change, what the IR adds (renames, operations left out), and its text.
 
+use std::collections::BTreeMap;
+
+use super::signature::{blank_endpoint, split_arguments};
 use super::*;
 use crate::NameLock;
 
+/// A side read from its listing alone.
+fn listed(listing: &str) -> Side<'_> {
+    Side {
+        listing,
+        ir: Err("none in this test"),
+    }
+}
+
+fn seen(report: &ChangeReport) -> Vec<(Impact, &str, bool, bool)> {
+    report
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.impact,
+                c.description.as_str(),
+                c.compiles,
+                c.only_with_fewer_features,
+            )
+        })
+        .collect()
+}
+
 #[test]
-fn a_gate_that_gains_a_feature_is_additive_and_one_that_loses_one_breaks() {
+fn a_gate_that_gains_a_feature_is_additive_and_one_that_loses_one_breaks_fewer_builds() {
     let old = "# header\nstruct models::A feature=x Default\nstruct models::B feature=x|y\n\
                fn Client::c feature=x (&self) -> () [GET /c]\nstruct models::D Default\n\
                struct models::E feature=x\n";
     let new = "# header\nstruct models::A feature=x|y Default\nstruct models::B feature=y\n\
                fn Client::c feature=z (&self) -> () [GET /c]\nstruct models::D feature=x Default\n\
                struct models::E\n";
-    let report = snapshot_changes(old, new);
-    let lines: Vec<(Impact, &str)> = report
-        .changes
-        .iter()
-        .map(|c| (c.impact, c.description.as_str()))
-        .collect();
+    let report = changes(listed(old), listed(new));
     assert_eq!(
-        lines,
+        seen(&report),
         [
             (
                 Impact::Breaking,
-                "fn Client::c: compiled with feature z (was feature x)"
+                "fn Client::c: compiled with feature z (was feature x)",
+                false,
+                true
             ),
             (
                 Impact::Breaking,
-                "struct models::B: compiled with feature y (was feature x or y)"
+                "struct models::B: compiled with feature y (was feature x or y)",
+                false,
+                true
             ),
             (
                 Impact::Breaking,
-                "struct models::D: compiled with feature x (was every build)"
+                "struct models::D: compiled with feature x (was every build)",
+                false,
+                true
             ),
             (
                 Impact::Additive,
-                "struct models::A: also compiled with feature y"
+                "struct models::A: also compiled with feature y",
+                true,
+                false
             ),
-            (Impact::Additive, "struct models::E: now in every build"),
+            (
+                Impact::Additive,
+                "struct models::E: now in every build",
+                true,
+                false
+            ),
         ]
     );
-    // A gate and a signature changing together is an ordinary signature change.
-    assert_eq!(gate_change("feature=x A", "feature=y B"), None);
-    assert_eq!(gate_change("feature=x A", "feature=x A"), None);
+    // The gate and the signature changing together are two changes.
+    let both = changes(
+        listed("struct models::A feature=x Default\n"),
+        listed("struct models::A feature=y\n"),
+    );
+    assert_eq!(
+        seen(&both),
+        [
+            (
+                Impact::Breaking,
+                "struct models::A: `Default` is now ``",
+                false,
+                false
+            ),
+            (
+                Impact::Breaking,
+                "struct models::A: compiled with feature y (was feature x)",
+                false,
+                true
+            ),
+        ]
+    );
 }
 
-fn api(config: &str) -> Api {
-    let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    get:\n      \
-                    responses:\n        '200': {description: ok, content: {application/json: \
-                    {schema: {$ref: '#/components/schemas/Thing'}}}}\ncomponents:\n  schemas:\n    \
-                    Thing: {type: object, properties: {a: {type: string}}}\n";
+#[test]
+fn a_serde_impl_that_needs_mock_breaks_fewer_builds_and_one_that_no_longer_does_adds() {
+    let old = "struct models::A Default; serde: Deserialize (Serialize with mock)\n\
+               enum models::B feature=x tagged by \"k\"\nstruct models::C serde: with mock\n";
+    let new = "struct models::A Default\n\
+               enum models::B feature=x tagged by \"k\"; serde: Serialize (Deserialize with mock)\n\
+               struct models::C serde: Serialize (Deserialize with mock)\n";
+    assert_eq!(
+        seen(&changes(listed(old), listed(new))),
+        [
+            (
+                Impact::Breaking,
+                "enum models::B: implements Deserialize only with the mock feature",
+                false,
+                true
+            ),
+            (
+                Impact::Additive,
+                "struct models::A: implements Serialize in every build",
+                true,
+                false
+            ),
+            (
+                Impact::Additive,
+                "struct models::C: implements Serialize in every build",
+                true,
+                false
+            ),
+        ]
+    );
+}
+
+#[test]
+fn changes_tell_breaking_silent_and_additive_apart() {
+    let old = "# header\nfn Client::a (&self) -> () [GET /a]\nfn Client::b (&self) -> ()\n\
+               variant models::M::S \"S\"\nfn models::X::new (id: impl Into<String>) -> Self\n\
+               field models::X::kind String \"type\"\nconst models::U::TAG_PROPERTY &str = \"k\"\n\
+               const client::DEFAULT_BASE_URL feature=client &str = \"https://a\"\n\
+               fn Client::p (&self, body: &P) -> () [PUT /p; body: json]\n";
+    let new = "fn Client::a (&self) -> () [GET /other]\nvariant models::M::S \"s\"\n\
+               fn models::X::new (id: impl Into<String>, at: impl Into<i64>) -> Self\n\
+               field models::X::kind String \"kind\"\nconst models::U::TAG_PROPERTY &str = \"t\"\n\
+               const client::DEFAULT_BASE_URL feature=client &str = \"https://b\"\n\
+               fn Client::p (&self, body: &P) -> () [PUT /p; body: form]\n\
+               fn Client::c (&self) -> ()\n";
+    let report = changes(listed(old), listed(new));
+    let items: Vec<(Impact, &str, bool)> = report
+        .changes
+        .iter()
+        .map(|c| (c.impact, c.item.as_str(), c.compiles))
+        .collect();
+    assert_eq!(
+        items,
+        [
+            (Impact::Breaking, "client::DEFAULT_BASE_URL", true),
+            (Impact::Breaking, "models::U", false),
+            (Impact::Breaking, "models::X", true),
+            (Impact::Breaking, "Client::a", true),
+            (Impact::Breaking, "Client::p", true),
+            (Impact::Breaking, "models::X", false),
+            (Impact::Breaking, "Client::b", false),
+            (Impact::Breaking, "models::M", true),
+            (Impact::Additive, "Client::c", true),
+        ]
+    );
+    assert!(changes(listed(old), listed(old)).changes.is_empty());
+}
+
+#[test]
+fn renamed_arguments_are_the_same_call_and_moved_ones_another() {
+    let report = |old: &str, new: &str| {
+        let text = |signature: &str| format!("fn Client::f {signature}\n");
+        changes(listed(&text(old)), listed(&text(new)))
+    };
+    let kind = |report: &ChangeReport| {
+        report
+            .changes
+            .iter()
+            .map(|c| (c.impact, c.compiles))
+            .collect::<Vec<_>>()
+    };
+    let old = "feature=x (&self, id: &str, n: i64) -> () [GET /a/{id}/{n}]";
+    // Placeholders renamed with their arguments: the same request.
+    let renamed = report(
+        old,
+        "feature=x (&self, model_id: &str, n: i64) -> () [GET /a/{model_id}/{n}]",
+    );
+    assert_eq!(kind(&renamed), [(Impact::Additive, true)]);
+    assert!(!renamed.is_breaking());
+    // A reorder of names of the same types compiles and means something else.
+    assert_eq!(
+        kind(&report(
+            "(&self, a: &str, b: &str) -> () [GET /x/{a}/{b}]",
+            "(&self, b: &str, a: &str) -> () [GET /x/{b}/{a}]"
+        )),
+        [(Impact::Breaking, true)]
+    );
+    // `a` moved from the first position to the second, though `c` is new.
+    assert_eq!(
+        kind(&report(
+            "(&self, a: &str, b: &str) -> () [GET /x/{a}/{b}]",
+            "(&self, c: &str, a: &str) -> () [GET /x/{c}/{a}]"
+        )),
+        [(Impact::Breaking, true)]
+    );
+    // Another endpoint compiles; another type, output or arity does not.
+    assert_eq!(
+        kind(&report(
+            old,
+            "feature=x (&self, id: &str, n: i64) -> () [GET /b/{id}/{n}]"
+        )),
+        [(Impact::Breaking, true)]
+    );
+    for other in [
+        "feature=x (&self, id: String, n: i64) -> () [GET /a/{id}/{n}]",
+        "feature=x (&self, id: &str, n: i64) -> u8 [GET /a/{id}/{n}]",
+        "feature=x (&self, id: &str) -> () [GET /a/{id}/{n}]",
+    ] {
+        assert_eq!(kind(&report(old, other)), [(Impact::Breaking, false)], "{other}");
+    }
+}
+
+#[test]
+fn arguments_split_at_top_level_commas_only() {
+    let (arguments, rest) = split_arguments(
+        "feature=x (&self, m: BTreeMap<String, Vec<(u8, u8)>>, n: [u8; 2], f: impl Fn(u8, u8)) \
+         -> Result<(), E> [GET /a]",
+    );
+    assert_eq!(
+        arguments,
+        [
+            "&self",
+            "m: BTreeMap<String, Vec<(u8, u8)>>",
+            "n: [u8; 2]",
+            "f: impl Fn(u8, u8)"
+        ]
+    );
+    assert_eq!(rest, "feature=x () -> Result<(), E> [GET /a]");
+    assert_eq!(
+        split_arguments("(every generated client)").0,
+        ["every generated client"]
+    );
+    assert_eq!(split_arguments("()").0, Vec::<String>::new());
+    assert_eq!(split_arguments("Default").1, "Default");
+    assert_eq!(split_arguments("(unclosed, x").1, "(unclosed, x");
+}
+
+#[test]
+fn only_the_trailing_endpoint_is_blanked() {
+    assert_eq!(
+        blank_endpoint("(&self, id: &str) -> () [GET /a/{id}/b/{n}]"),
+        "(&self, id: &str) -> () [GET /a/{}/b/{}]"
+    );
+    let no_endpoint = "(&self, a: [u8; {x}]) -> ()";
+    assert_eq!(blank_endpoint(no_endpoint), no_endpoint);
+}
+
+#[test]
+fn listing_paths_belong_to_the_items_the_probe_names() {
+    for (path, item) in [
+        ("models::Foo", "models::Foo"),
+        ("models::Foo::bar", "models::Foo"),
+        ("models::Foo::set_bar", "models::Foo"),
+        ("operations::GetQuery::limit", "operations::GetQuery"),
+        ("Client::get_x", "Client::get_x"),
+        ("client::XOperation", "client::XOperation"),
+        ("mock::FakeBaseten::on_get_x", "mock::FakeBaseten::on_get_x"),
+        ("mock::FakeBaseten", "mock::FakeBaseten"),
+        ("mock::Builder<Foo>::bar", "mock::Builder<Foo>"),
+        ("mock::Builder<T>", "mock::Builder<T>"),
+        ("primitives::Binary", "primitives::Binary"),
+        ("Error", "Error"),
+    ] {
+        assert_eq!(item_of(path), item, "{path}");
+    }
+}
+
+#[test]
+fn renames_apply_to_whole_words_only() {
+    let renames = BTreeMap::from([("A".to_owned(), "B".to_owned())]);
+    assert_eq!(
+        apply_renames("Vec<A>, AB, A_, models::A", &renames),
+        "Vec<B>, AB, A_, models::B"
+    );
+}
+
+#[test]
+fn a_removed_or_added_item_is_one_change_shown_by_its_own_line() {
+    let old = "struct models::Gone Default\nfield models::Gone::a String\n\
+               fn models::Gone::new () -> Self\nimpl models::Kept rt::X\nstruct models::Kept\n";
+    let new = "impl models::Kept rt::X\nstruct models::Kept\nfield models::Came::a String\n\
+               enum models::Came open\n";
+    let report = changes(listed(old), listed(new));
+    assert_eq!(
+        seen(&report),
+        [
+            (
+                Impact::Breaking,
+                "removed: struct models::Gone Default",
+                false,
+                false
+            ),
+            (Impact::Additive, "added: enum models::Came open", true, false),
+        ]
+    );
+    assert_eq!(head("x", &BTreeMap::new()), "x");
+    let only_impl = BTreeMap::from([("impl models::I".to_owned(), "rt::X".to_owned())]);
+    assert_eq!(head("models::I", &only_impl), "impl models::I rt::X");
+}
+
+#[test]
+fn a_side_without_an_ir_is_a_note_of_the_report() {
+    let report = changes(listed("struct models::A\n"), listed("struct models::A\n"));
+    assert_eq!(report.notes.len(), 2, "{report}");
+    let text = report.to_string();
+    assert!(
+        text.starts_with("note: no IR for the old side (none in this test)"),
+        "{text}"
+    );
+    assert!(text.ends_with("no changes to the generated API\n"), "{text}");
+}
+
+fn api(document: &str, config: &str) -> Api {
     crate::build_ir(&crate::Input {
         spec_path: "t.yaml",
         spec_text: document,
@@ -58,11 +330,17 @@ fn api(config: &str) -> Api {
     .0
 }
 
+const THINGS: &str = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    \
+                      get:\n      responses:\n        '200': {description: ok, content: \
+                      {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}\n\
+                      components:\n  schemas:\n    Thing: {type: object, properties: {a: {type: \
+                      string}}}\n";
+
 #[test]
-fn an_operation_moved_to_another_area_breaks_its_method_and_its_types() {
-    let old = api("");
-    let new = api("areas: {stuff: ['GET /v1/things']}");
-    let report = api_changes(&old, &new);
+fn an_operation_moved_to_another_area_breaks_its_items_in_fewer_builds() {
+    let old = api(THINGS, "");
+    let new = api(THINGS, "areas: {stuff: ['GET /v1/things']}");
+    let report = api_changes(&old, &new).unwrap_or_else(|error| panic!("{error}"));
     let breaking: Vec<(&str, &str)> = report
         .changes
         .iter()
@@ -74,19 +352,118 @@ fn an_operation_moved_to_another_area_breaks_its_method_and_its_types() {
         [
             (
                 "Client::get_things",
-                "operation get_things: compiled with feature stuff (was feature things)"
+                "fn Client::get_things: compiled with feature stuff (was feature things)"
+            ),
+            (
+                "mock::FakeBaseten::on_get_things",
+                "fn mock::FakeBaseten::on_get_things: compiled with feature stuff (was feature \
+                 things)"
             ),
             (
                 "models::Thing",
-                "type Thing: compiled with feature stuff (was feature things)"
+                "struct models::Thing: compiled with feature stuff (was feature things)"
             ),
         ]
     );
-    assert!(!api_changes(&old, &old).is_breaking());
+    assert!(
+        report
+            .changes
+            .iter()
+            .all(|c| c.impact == Impact::Additive || c.only_with_fewer_features)
+    );
+    assert!(report.notes.is_empty());
+    let same = api_changes(&old, &old).unwrap_or_else(|error| panic!("{error}"));
+    assert!(same.changes.is_empty(), "{same}");
+}
+
+#[test]
+fn a_type_renamed_is_one_change_with_the_ir_and_two_without() {
+    let renamed = THINGS
+        .replace("schemas/Thing'", "schemas/Item'")
+        .replace("    Thing:", "    Item:");
+    let (old, new) = (api(THINGS, ""), api(&renamed, ""));
+    let report = api_changes(&old, &new).unwrap_or_else(|error| panic!("{error}"));
+    let lines: Vec<(&str, &str)> = report
+        .changes
+        .iter()
+        .filter(|c| c.impact == Impact::Breaking && !c.item.starts_with("mock::"))
+        .map(|c| (c.item.as_str(), c.description.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (
+                "Client::get_things",
+                "fn Client::get_things: names renamed types: `(&self) -> Result<Thing, \
+                 rt::Error> [GET /v1/things]` is now `(&self) -> Result<Item, rt::Error> [GET \
+                 /v1/things]`"
+            ),
+            (
+                "models::Thing",
+                "models::Thing renamed to models::Item (identical structure)"
+            ),
+        ],
+        "{report}"
+    );
+    assert!(
+        !report.changes.iter().any(|c| c.item == "models::Item"),
+        "{report}"
+    );
+    // Without the IR, the same listings read as one type removed and another added.
+    let (old_listing, new_listing) = (
+        listing_of(&old, "old").unwrap_or_else(|error| panic!("{error}")),
+        listing_of(&new, "new").unwrap_or_else(|error| panic!("{error}")),
+    );
+    let bare = changes(listed(&old_listing), listed(&new_listing));
+    let items: Vec<(Impact, &str)> = bare
+        .changes
+        .iter()
+        .filter(|c| c.item.starts_with("models::"))
+        .map(|c| (c.impact, c.item.as_str()))
+        .collect();
+    assert_eq!(
+        items,
+        [
+            (Impact::Breaking, "models::Thing"),
+            (Impact::Additive, "models::Item")
+        ]
+    );
+}
+
+#[test]
+fn an_operation_left_out_says_why() {
+    let with_body = |media: &str| {
+        THINGS.replace(
+            "  /v1/things:\n    get:\n",
+            &format!(
+                "  /v1/things:\n    post:\n      requestBody: {{required: true, content: {{{media}: {{schema: \
+                 {{type: string}}}}}}}}\n      responses: {{'204': {{description: ok}}}}\n    \
+                 get:\n"
+            ),
+        )
+    };
+    let (old, new) = (
+        api(&with_body("application/octet-stream"), ""),
+        api(&with_body("multipart/form-data"), ""),
+    );
+    assert!(!new.skipped.is_empty(), "the multipart body is left out");
+    let report = api_changes(&old, &new).unwrap_or_else(|error| panic!("{error}"));
+    let left_out: Vec<&str> = report
+        .changes
+        .iter()
+        .filter(|c| c.item == "Client::post_things")
+        .map(|c| c.description.as_str())
+        .collect();
+    assert_eq!(left_out.len(), 1, "{report}");
+    assert!(
+        left_out[0].starts_with("operation post_things left out (POST /v1/things): "),
+        "{report}"
+    );
+    assert!(left_out[0].contains(" at #/paths/"), "{report}");
 }
 
 /// Renaming only a path placeholder (`/v1/models/{id}` → `{model_id}`) keeps every name the
-/// lock gave (the lock's keys follow the document's spelling) and neither report calls it
+/// lock gave (the lock's keys follow the document's spelling) and the report does not call it
 /// breaking: the request on the wire is the same.
 #[test]
 fn a_renamed_placeholder_keeps_the_names_and_breaks_nothing() {
@@ -143,138 +520,51 @@ fn a_renamed_placeholder_keeps_the_names_and_breaks_nothing() {
             .keys()
             .any(|k| k.contains("{model_id}"))
     );
-    for report in [
-        snapshot_changes(&old.api_snapshot, &new.api_snapshot),
+    let side = |listing, api| Side {
+        listing,
+        ir: Ok(api),
+    };
+    let report = changes(
+        side(&old.api_snapshot, &old_api),
+        side(&new.api_snapshot, &new_api),
+    );
+    assert!(!report.is_breaking(), "{report}");
+    assert!(!report.changes.is_empty(), "the endpoints' spelling changed");
+    assert_eq!(
+        Ok(report),
         api_changes(&old_api, &new_api),
-    ] {
-        assert!(!report.is_breaking(), "{report}");
-    }
+        "the listings generate renders are the ones the report renders"
+    );
     // A real change of endpoint still breaks.
     let moved = document("id").replace("/v1/models/{id}:", "/v1/model/{id}:");
-    let (moved, _) = generate(&moved, old.names.clone());
-    assert!(snapshot_changes(&old.api_snapshot, &moved.api_snapshot).is_breaking());
-}
-
-#[test]
-fn only_renamed_arguments_and_placeholders_are_the_same_request() {
-    let old = "feature=x (&self, id: &str, n: i64) -> () [GET /a/{id}/{n}]";
-    assert!(same_request(
-        old,
-        "feature=x (&self, model_id: &str, n: i64) -> () [GET /a/{model_id}/{n}]"
-    ));
-    // A reorder of names is not.
-    assert!(!same_request(
-        "(&self, a: &str, b: &str) -> () [GET /x/{a}/{b}]",
-        "(&self, b: &str, a: &str) -> () [GET /x/{b}/{a}]"
-    ));
-    // Nor another type, endpoint or output.
-    assert!(!same_request(
-        old,
-        "feature=x (&self, id: String, n: i64) -> () [GET /a/{id}/{n}]"
-    ));
-    assert!(!same_request(
-        old,
-        "feature=x (&self, id: &str, n: i64) -> () [GET /b/{id}/{n}]"
-    ));
-    assert!(!same_request(
-        old,
-        "feature=x (&self, id: &str, n: i64) -> u8 [GET /a/{id}/{n}]"
-    ));
-    assert!(!same_request(
-        old,
-        "feature=y (&self, id: &str, n: i64) -> () [GET /a/{id}/{n}]"
-    ));
-    assert!(!same_request(
-        old,
-        "feature=x (&self, id: &str) -> () [GET /a/{id}/{n}]"
-    ));
-}
-
-#[test]
-fn a_name_that_moved_is_not_a_renamed_placeholder() {
-    // `a` moved from the first position to the second: a reorder, though `c` is new.
-    assert!(!same_request(
-        "(&self, a: &str, b: &str) -> () [GET /x/{a}/{b}]",
-        "(&self, c: &str, a: &str) -> () [GET /x/{c}/{a}]"
-    ));
-}
-
-#[test]
-fn arguments_split_at_top_level_commas_only() {
-    let (arguments, rest) = split_arguments(
-        "feature=x (&self, m: BTreeMap<String, Vec<(u8, u8)>>, n: [u8; 2], f: impl Fn(u8, u8)) \
-         -> Result<(), E> [GET /a]",
+    let (moved, moved_api) = generate(&moved, old.names.clone());
+    let report = changes(
+        side(&old.api_snapshot, &old_api),
+        side(&moved.api_snapshot, &moved_api),
     );
+    assert!(report.is_breaking(), "{report}");
+}
+
+#[test]
+fn the_report_reads_as_text() {
+    let report = changes(
+        listed("fn Client::a (&self) -> () [GET /a]\nfn Client::b (&self) -> ()\n"),
+        listed("fn Client::a (&self) -> () [GET /b]\nfn Client::c (&self) -> ()\n"),
+    );
+    let text = report.to_string();
+    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with("note:")).collect();
     assert_eq!(
-        arguments,
+        body,
         [
-            "&self",
-            "m: BTreeMap<String, Vec<(u8, u8)>>",
-            "n: [u8; 2]",
-            "f: impl Fn(u8, u8)"
+            "3 changes to the generated API (2 breaking, 1 additive)",
+            "  breaking  fn Client::a: `(&self) -> () [GET /a]` is now `(&self) -> () [GET /b]` \
+             (still compiles: the meaning changed)  [Client::a]",
+            "  breaking  removed: fn Client::b (&self) -> ()  [Client::b]",
+            "  additive  added: fn Client::c (&self) -> ()  [Client::c]",
         ]
     );
-    assert_eq!(rest, "feature=x () -> Result<(), E> [GET /a]");
     assert_eq!(
-        split_arguments("(every generated client)").0,
-        ["every generated client"]
-    );
-    assert_eq!(split_arguments("()").0, Vec::<String>::new());
-    assert_eq!(split_arguments("Default").1, "Default");
-}
-
-#[test]
-fn only_the_trailing_endpoint_is_blanked() {
-    assert_eq!(
-        blank_endpoint("(&self, id: &str) -> () [GET /a/{id}/b/{n}]"),
-        "(&self, id: &str) -> () [GET /a/{}/b/{}]"
-    );
-    let no_endpoint = "(&self, a: [u8; {x}]) -> ()";
-    assert_eq!(blank_endpoint(no_endpoint), no_endpoint);
-}
-
-#[test]
-fn an_extra_reaching_a_renamed_placeholder_is_unchanged_and_another_endpoint_breaks() {
-    let extras = |endpoint: &str| {
-        BTreeMap::from([(
-            "mock::FakeBaseten::on_x".to_owned(),
-            Extra {
-                what: "fake expectation",
-                endpoint: endpoint.to_owned(),
-                shape: "(&str)".to_owned(),
-            },
-        )])
-    };
-    let compare = |old: &str, new: &str| {
-        let mut changes = Changes {
-            changes: BTreeSet::new(),
-        };
-        compare_extras(&extras(old), &extras(new), &mut changes);
-        changes.into_report()
-    };
-    let mut reshaped = extras("GET /a/{id}");
-    for extra in reshaped.values_mut() {
-        extra.shape = "(&str, &str)".to_owned();
-    }
-    let mut changes = Changes {
-        changes: BTreeSet::new(),
-    };
-    compare_extras(&extras("GET /a/{id}"), &reshaped, &mut changes);
-    let reshaped = changes.into_report();
-    assert!(reshaped.is_breaking(), "{reshaped}");
-    assert!(
-        reshaped.changes.iter().all(|change| !change.compiles),
-        "{reshaped}"
-    );
-    assert!(
-        compare("GET /a/{id}", "GET /a/{model_id}")
-            .changes
-            .is_empty()
-    );
-    let moved = compare("GET /a/{id}", "GET /b/{id}");
-    assert!(moved.is_breaking(), "{moved}");
-    assert!(
-        moved.changes.iter().all(|change| change.compiles),
-        "{moved}"
+        report.items_failing_to_compile(),
+        BTreeSet::from(["Client::b"])
     );
 }

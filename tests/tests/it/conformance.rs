@@ -314,7 +314,9 @@ fn api_change_reports_along_the_dated_documents() {
         };
         let old_api = generate_ir(old, None);
         let new_api = generate_ir_locked(new, None, old_api.names.clone());
-        let report = baseten_codegen::diff::api_changes(&old_api, &new_api).to_string();
+        let report = baseten_codegen::diff::api_changes(&old_api, &new_api)
+            .unwrap_or_else(|error| panic!("{}: {error}", new.display()))
+            .to_string();
         let path = expected_dir.join(format!("{}_to_{}.txt", date(old), date(new)));
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::create_dir_all(&expected_dir).unwrap();
