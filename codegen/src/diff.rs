@@ -267,16 +267,16 @@ fn by_item(lines: &BTreeMap<String, String>) -> Items<'_> {
     items
 }
 
-/// An item's own line (its path is the item's), else its first: how a removed or added item
-/// is shown.
+/// An item's own line (its path is the item's), else how many lines it has: how a removed or
+/// added item is shown.
 fn head(item: &str, lines: &BTreeMap<String, String>) -> String {
     let own = lines
         .iter()
         .find(|(key, _)| key.ends_with(&format!(" {item}")) && !key.starts_with("impl "));
-    match own.or_else(|| lines.iter().next()) {
+    match own {
         Some((key, signature)) if signature.is_empty() => key.clone(),
         Some((key, signature)) => format!("{key} {signature}"),
-        None => item.to_owned(),
+        None => format!("{item} ({} lines)", lines.len()),
     }
 }
 
@@ -385,7 +385,10 @@ fn compare_line(
             Noticed::Compiler if apply_renames(before.core, renames) == after.core => changes
                 .breaks(
                     item,
-                    format!("{key}: names renamed types: `{}` is now `{}`", before.core, after.core),
+                    format!(
+                        "{key}: names renamed types: `{}` is now `{}`",
+                        before.core, after.core
+                    ),
                 ),
             Noticed::Compiler => changes.breaks(item, shown),
         }
@@ -398,16 +401,21 @@ fn compare_line(
     }
     for (trait_name, was, now) in [
         ("Serialize", before.serde.serialize, after.serde.serialize),
-        ("Deserialize", before.serde.deserialize, after.serde.deserialize),
+        (
+            "Deserialize",
+            before.serde.deserialize,
+            after.serde.deserialize,
+        ),
     ] {
         match (was, now) {
             (Gate::Always, Gate::Mock) => changes.breaks_with_fewer_features(
                 item,
                 format!("{key}: implements {trait_name} only with the mock feature"),
             ),
-            (Gate::Mock, Gate::Always) => {
-                changes.adds(item, format!("{key}: implements {trait_name} in every build"))
-            }
+            (Gate::Mock, Gate::Always) => changes.adds(
+                item,
+                format!("{key}: implements {trait_name} in every build"),
+            ),
             _ => {}
         }
     }

@@ -368,7 +368,10 @@ impl Committed {
     pub fn generation(&self, strict: bool) -> Option<Generation> {
         let listing = self.listing.clone()?;
         let ir = (|| -> Result<baseten_codegen::ir::Api> {
-            let spec = self.spec.as_deref().context("no document in the last commit")?;
+            let spec = self
+                .spec
+                .as_deref()
+                .context("no document in the last commit")?;
             let lock = match &self.lock {
                 Some(text) => baseten_codegen::NameLock::parse(text)
                     .context("reading the committed names lock")?,
@@ -391,7 +394,10 @@ impl Committed {
 /// strict, whatever `regen` was: a report names what the generator cannot represent.
 fn report_changes_since_commit(root: &Path, files: &BTreeMap<String, String>) {
     let Some(old) = Committed::read(root).generation(false) else {
-        eprintln!("note: no API change report: no committed {OUT_DIR}/{}", baseten_codegen::API_SNAPSHOT);
+        eprintln!(
+            "note: no API change report: no committed {OUT_DIR}/{}",
+            baseten_codegen::API_SNAPSHOT
+        );
         return;
     };
     let new = match fresh_generation(root, files, false) {
@@ -698,8 +704,14 @@ mod tests {
             .expect("both generate")
             .to_string();
         // The old generation as committed, the new one as regen writes it.
-        let committed = Generation::of(&old, None, baseten_codegen::NameLock::default(), "old", false)
-            .expect("the old document generates");
+        let committed = Generation::of(
+            &old,
+            None,
+            baseten_codegen::NameLock::default(),
+            "old",
+            false,
+        )
+        .expect("the old document generates");
         let fresh = Generation::of(&new, None, committed.names.clone(), "new", false)
             .expect("the new document generates");
         let scratch = scratch_manifest("report", None);

@@ -127,12 +127,9 @@ pub(super) fn noticed(old: &str, new: &str) -> Noticed {
     let old_names: Vec<Option<String>> = old_arguments.iter().map(name_of).collect();
     let new_names: Vec<Option<String>> = new_arguments.iter().map(name_of).collect();
     // A name at another position means each argument now stands for another thing.
-    let moved = old_names
-        .iter()
-        .zip(&new_names)
-        .any(|(before, after)| {
-            before != after && (new_names.contains(before) || old_names.contains(after))
-        });
+    let moved = old_names.iter().zip(&new_names).any(|(before, after)| {
+        before != after && (new_names.contains(before) || old_names.contains(after))
+    });
     // The rest differs only in quoted text or the endpoint here: the same when the endpoint's
     // placeholders are all that changed.
     if moved || blank_endpoint(&old_rest) != blank_endpoint(&new_rest) {

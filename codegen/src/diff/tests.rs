@@ -216,7 +216,11 @@ fn renamed_arguments_are_the_same_call_and_moved_ones_another() {
         "feature=x (&self, id: &str, n: i64) -> u8 [GET /a/{id}/{n}]",
         "feature=x (&self, id: &str) -> () [GET /a/{id}/{n}]",
     ] {
-        assert_eq!(kind(&report(old, other)), [(Impact::Breaking, false)], "{other}");
+        assert_eq!(
+            kind(&report(old, other)),
+            [(Impact::Breaking, false)],
+            "{other}"
+        );
     }
 }
 
@@ -300,12 +304,30 @@ fn a_removed_or_added_item_is_one_change_shown_by_its_own_line() {
                 false,
                 false
             ),
-            (Impact::Additive, "added: enum models::Came open", true, false),
+            (
+                Impact::Additive,
+                "added: enum models::Came open",
+                true,
+                false
+            ),
         ]
     );
-    assert_eq!(head("x", &BTreeMap::new()), "x");
     let only_impl = BTreeMap::from([("impl models::I".to_owned(), "rt::X".to_owned())]);
-    assert_eq!(head("models::I", &only_impl), "impl models::I rt::X");
+    assert_eq!(head("models::I", &only_impl), "models::I (1 lines)");
+    let setters = BTreeMap::from([
+        (
+            "fn mock::Builder<A>::a".to_owned(),
+            "(self) -> Self".to_owned(),
+        ),
+        (
+            "fn mock::Builder<A>::b".to_owned(),
+            "(self) -> Self".to_owned(),
+        ),
+    ]);
+    assert_eq!(
+        head("mock::Builder<A>", &setters),
+        "mock::Builder<A> (2 lines)"
+    );
 }
 
 #[test]
@@ -317,7 +339,10 @@ fn a_side_without_an_ir_is_a_note_of_the_report() {
         text.starts_with("note: no IR for the old side (none in this test)"),
         "{text}"
     );
-    assert!(text.ends_with("no changes to the generated API\n"), "{text}");
+    assert!(
+        text.ends_with("no changes to the generated API\n"),
+        "{text}"
+    );
 }
 
 fn api(document: &str, config: &str) -> Api {
@@ -529,7 +554,10 @@ fn a_renamed_placeholder_keeps_the_names_and_breaks_nothing() {
         side(&new.api_snapshot, &new_api),
     );
     assert!(!report.is_breaking(), "{report}");
-    assert!(!report.changes.is_empty(), "the endpoints' spelling changed");
+    assert!(
+        !report.changes.is_empty(),
+        "the endpoints' spelling changed"
+    );
     assert_eq!(
         Ok(report),
         api_changes(&old_api, &new_api),

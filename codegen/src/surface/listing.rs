@@ -41,20 +41,68 @@ const FIXED: &[(&str, &str, &str)] = &[
     ("reexport", "spans", "feature=jiff runtime::spans"),
     ("reexport", "primitives::Binary", "runtime::Binary"),
     ("reexport", "primitives::Patch", "runtime::Patch"),
-    ("reexport", "primitives::Decimal", "feature=decimal runtime::Decimal"),
-    ("reexport", "primitives::DecimalError", "feature=decimal runtime::DecimalError"),
+    (
+        "reexport",
+        "primitives::Decimal",
+        "feature=decimal runtime::Decimal",
+    ),
+    (
+        "reexport",
+        "primitives::DecimalError",
+        "feature=decimal runtime::DecimalError",
+    ),
     ("reexport", "primitives::jiff", "feature=jiff runtime::jiff"),
-    ("reexport", "error::InvalidArgument", "runtime::InvalidArgument"),
-    ("reexport", "error::InvalidResponse", "runtime::InvalidResponse"),
-    ("reexport", "error::RegisteredSecret", "runtime::server_text::RegisteredSecret"),
-    ("reexport", "error::ServerText", "runtime::server_text::ServerText"),
-    ("reexport", "error::is_unprintable", "runtime::server_text::is_unprintable"),
+    (
+        "reexport",
+        "error::InvalidArgument",
+        "runtime::InvalidArgument",
+    ),
+    (
+        "reexport",
+        "error::InvalidResponse",
+        "runtime::InvalidResponse",
+    ),
+    (
+        "reexport",
+        "error::RegisteredSecret",
+        "runtime::server_text::RegisteredSecret",
+    ),
+    (
+        "reexport",
+        "error::ServerText",
+        "runtime::server_text::ServerText",
+    ),
+    (
+        "reexport",
+        "error::is_unprintable",
+        "runtime::server_text::is_unprintable",
+    ),
     ("reexport", "Client", "feature=client client::Client"),
-    ("reexport", "ClientBuilder", "feature=client client::ClientBuilder"),
-    ("struct", "Client", "feature=client (every generated client)"),
-    ("struct", "mock::FakeBaseten", "feature=mock (every generated fake)"),
-    ("struct", "mock::Builder<T>", "feature=mock (every generated fake)"),
-    ("fn", "mock::Builder<T>::build", "feature=mock (self) -> Result<T, rt::Error>"),
+    (
+        "reexport",
+        "ClientBuilder",
+        "feature=client client::ClientBuilder",
+    ),
+    (
+        "struct",
+        "Client",
+        "feature=client (every generated client)",
+    ),
+    (
+        "struct",
+        "mock::FakeBaseten",
+        "feature=mock (every generated fake)",
+    ),
+    (
+        "struct",
+        "mock::Builder<T>",
+        "feature=mock (every generated fake)",
+    ),
+    (
+        "fn",
+        "mock::Builder<T>::build",
+        "feature=mock (self) -> Result<T, rt::Error>",
+    ),
 ];
 
 /// The endpoint an operation's lines end with: `[METHOD /path]`, and how it sends its body
@@ -229,7 +277,11 @@ impl Surface<'_> {
                 (&shape.descriptor, "IndexMappedDescriptor"),
                 (&shape.value_set, "IndexMappedValueSet"),
             ] {
-                push("impl", format!("models::{name}"), format!("rt::{trait_name}"));
+                push(
+                    "impl",
+                    format!("models::{name}"),
+                    format!("rt::{trait_name}"),
+                );
             }
         }
         for name in CLIENT_METHODS {
@@ -329,7 +381,12 @@ impl Surface<'_> {
                     method(
                         "&self",
                         &strings,
-                        &format!("rt::MetricsRequest<{}>", entry.operation_type),
+                        // The response its results hold, which the operation type's name
+                        // does not say.
+                        &format!(
+                            "rt::MetricsRequest<{}> (Response = {})",
+                            entry.operation_type, entry.response
+                        ),
                     )
                 ),
             );

@@ -52,13 +52,18 @@ fn item_key(line: &str) -> Option<(String, String)> {
     let mut parts = line.splitn(3, ' ');
     let (kind, path) = (parts.next()?, parts.next()?);
     let mut path = path.to_owned();
-    for (from, to) in [("client::Client", "Client"), ("client::ClientBuilder", "ClientBuilder")] {
+    for (from, to) in [
+        ("client::Client", "Client"),
+        ("client::ClientBuilder", "ClientBuilder"),
+    ] {
         if path == from || path.starts_with(&format!("{from}::")) {
             path = format!("{to}{}", &path[from.len()..]);
         }
     }
     while let Some(open) = path.find('<') {
-        let close = path[open..].find('>').map_or(path.len(), |at| open + at + 1);
+        let close = path[open..]
+            .find('>')
+            .map_or(path.len(), |at| open + at + 1);
         path.replace_range(open..close, "");
     }
     Some((kind.to_owned(), path))
@@ -127,7 +132,10 @@ fn the_generated_crate_listing_names_everything_its_sources_make_nameable() {
     });
     assert_eq!(
         uncovered,
-        ["const client::ADDED u8 #[cfg(feature = \"client\")]", "fn added_by_hand () -> ()"]
+        [
+            "const client::ADDED u8 #[cfg(feature = \"client\")]",
+            "fn added_by_hand ()"
+        ]
     );
 }
 
@@ -143,7 +151,12 @@ fn the_generated_crate_has_one_listing() {
             if path.is_dir() {
                 dirs.push(path);
             } else if path.file_name().is_some_and(|name| name == "api.txt") {
-                found.push(path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"));
+                found.push(
+                    path.strip_prefix(&root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
             }
         }
     }
