@@ -227,7 +227,6 @@ fn item_of(path: &str) -> &str {
     }
     match path.split("::").next() {
         Some("models" | "operations" | "client" | "Client") => segments(2),
-        Some("mock") => segments(3),
         _ => path,
     }
 }

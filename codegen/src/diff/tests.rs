@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::signature::{blank_endpoint, split_arguments};
+use super::signature::{Noticed, blank_endpoint, noticed, split_arguments};
 use super::*;
 use crate::NameLock;
 
@@ -130,6 +130,30 @@ fn a_serde_impl_that_needs_mock_breaks_fewer_builds_and_one_that_no_longer_does_
     );
 }
 
+/// What the probe must see fail: breaks the compiler reports, less those only a build without
+/// some feature sees.
+#[test]
+fn the_items_failing_to_compile_leave_out_silent_breaks_and_additions() {
+    let old = "fn Client::gone (&self) -> ()\nfn Client::gated feature=x (&self) -> ()\n\
+               fn Client::moved (&self) -> () [GET /a]\nfn Client::kept (&self) -> ()\n";
+    let new = "fn Client::gated feature=y (&self) -> ()\nfn Client::moved (&self) -> () [GET /b]\n\
+               fn Client::kept (&self) -> ()\nfn Client::came (&self) -> ()\n";
+    let report = changes(listed(old), listed(new));
+    assert_eq!(report.changes.len(), 4, "{report}");
+    assert_eq!(
+        report.items_failing_to_compile(),
+        BTreeSet::from(["Client::gated", "Client::gone"])
+    );
+    assert_eq!(
+        report.items_failing_to_compile_with_every_feature(),
+        BTreeSet::from(["Client::gone"])
+    );
+    assert!(report.is_breaking());
+    let additions = changes(listed("fn Client::kept (&self) -> ()\n"), listed(new));
+    assert!(!additions.is_breaking(), "{additions}");
+    assert!(additions.items_failing_to_compile_with_every_feature().is_empty());
+}
+
 #[test]
 fn changes_tell_breaking_silent_and_additive_apart() {
     let old = "# header\nfn Client::a (&self) -> () [GET /a]\nfn Client::b (&self) -> ()\n\
@@ -250,6 +274,23 @@ fn arguments_split_at_top_level_commas_only() {
 }
 
 #[test]
+fn quoted_text_is_meaning_and_an_escaped_quote_stays_inside_it() {
+    // `\"` inside quotes does not end them: only the quoted text differs.
+    assert_eq!(
+        noticed(r#""q\" y" z"#, r#""q\" w" z"#),
+        Noticed::Meaning
+    );
+    // Outside quotes a backslash is text like any other.
+    assert_eq!(noticed(r"x \y", r"x \z"), Noticed::Compiler);
+    // Only a trailing `[…]` is an endpoint; an array type elsewhere is code.
+    assert_eq!(noticed("() -> [u8; 2] a", "() -> [u8; 3] a"), Noticed::Compiler);
+    assert_eq!(
+        noticed("() -> u8 [GET /a]", "() -> u8 [GET /b]"),
+        Noticed::Meaning
+    );
+}
+
+#[test]
 fn only_the_trailing_endpoint_is_blanked() {
     assert_eq!(
         blank_endpoint("(&self, id: &str) -> () [GET /a/{id}/b/{n}]"),
@@ -312,6 +353,8 @@ fn a_removed_or_added_item_is_one_change_shown_by_its_own_line() {
             ),
         ]
     );
+    let bare = BTreeMap::from([("struct models::B".to_owned(), String::new())]);
+    assert_eq!(head("models::B", &bare), "struct models::B");
     let only_impl = BTreeMap::from([("impl models::I".to_owned(), "rt::X".to_owned())]);
     assert_eq!(head("models::I", &only_impl), "models::I (1 lines)");
     let setters = BTreeMap::from([
@@ -453,6 +496,38 @@ fn a_type_renamed_is_one_change_with_the_ir_and_two_without() {
             (Impact::Additive, "models::Item")
         ]
     );
+}
+
+/// A renamed type's test builder goes when the new type has none (a request body's type gets
+/// none): that is a removal, not a rename to something that does not exist.
+#[test]
+fn a_rename_reaches_only_items_the_new_crate_has() {
+    let request_only = THINGS.replace(
+        "    get:\n      responses:\n        '200': {description: ok, content: \
+         {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}\n",
+        "    post:\n      requestBody: {required: true, content: {application/json: {schema: \
+         {$ref: '#/components/schemas/Item'}}}}\n      responses: {'204': {description: ok}}\n",
+    )
+    .replace("    Thing:", "    Item:");
+    assert_ne!(request_only, THINGS);
+    let (old, new) = (api(THINGS, ""), api(&request_only, ""));
+    let report = api_changes(&old, &new).unwrap_or_else(|error| panic!("{error}"));
+    let about = |item: &str| -> Vec<&str> {
+        report
+            .changes
+            .iter()
+            .filter(|c| c.item == item)
+            .map(|c| c.description.as_str())
+            .collect()
+    };
+    assert_eq!(
+        about("models::Thing"),
+        ["models::Thing renamed to models::Item (identical structure)"],
+        "{report}"
+    );
+    let builder = about("mock::Builder<Thing>");
+    assert_eq!(builder.len(), 1, "{report}");
+    assert!(builder[0].starts_with("removed: mock::Builder<Thing>"), "{report}");
 }
 
 #[test]

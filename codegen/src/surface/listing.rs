@@ -1,6 +1,9 @@
-//! The API snapshot (`api.txt`): the surface as one line per public item with its signature,
-//! for reviewers (one small diff per API change) and for comparing two crates' surfaces
-//! whatever caused the change, the document or the generator.
+//! The generated crate's one API listing (`api.txt`): the surface as one line per public item
+//! with its feature gate and signature, for reviewers (one small diff per API change) and for
+//! the change report (`crate::diff`), which diffs two of them whatever caused the change, the
+//! document or the generator. Besides the document's items it lists what every generated
+//! crate has (its modules, the runtime items it re-exports, the client's and the fake's own
+//! types); a test reads the crate's sources and checks nothing nameable is missing.
 //!
 //! A line is `KIND PATH SIGNATURE`: the item's kind (`struct`, `fn`, `field`, …), its path in
 //! the crate (no spaces; a line is keyed by the two), and its signature as the emitted code
