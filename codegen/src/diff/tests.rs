@@ -151,7 +151,11 @@ fn the_items_failing_to_compile_leave_out_silent_breaks_and_additions() {
     assert!(report.is_breaking());
     let additions = changes(listed("fn Client::kept (&self) -> ()\n"), listed(new));
     assert!(!additions.is_breaking(), "{additions}");
-    assert!(additions.items_failing_to_compile_with_every_feature().is_empty());
+    assert!(
+        additions
+            .items_failing_to_compile_with_every_feature()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -276,14 +280,14 @@ fn arguments_split_at_top_level_commas_only() {
 #[test]
 fn quoted_text_is_meaning_and_an_escaped_quote_stays_inside_it() {
     // `\"` inside quotes does not end them: only the quoted text differs.
-    assert_eq!(
-        noticed(r#""q\" y" z"#, r#""q\" w" z"#),
-        Noticed::Meaning
-    );
+    assert_eq!(noticed(r#""q\" y" z"#, r#""q\" w" z"#), Noticed::Meaning);
     // Outside quotes a backslash is text like any other.
     assert_eq!(noticed(r"x \y", r"x \z"), Noticed::Compiler);
     // Only a trailing `[…]` is an endpoint; an array type elsewhere is code.
-    assert_eq!(noticed("() -> [u8; 2] a", "() -> [u8; 3] a"), Noticed::Compiler);
+    assert_eq!(
+        noticed("() -> [u8; 2] a", "() -> [u8; 3] a"),
+        Noticed::Compiler
+    );
     assert_eq!(
         noticed("() -> u8 [GET /a]", "() -> u8 [GET /b]"),
         Noticed::Meaning
@@ -502,13 +506,14 @@ fn a_type_renamed_is_one_change_with_the_ir_and_two_without() {
 /// none): that is a removal, not a rename to something that does not exist.
 #[test]
 fn a_rename_reaches_only_items_the_new_crate_has() {
-    let request_only = THINGS.replace(
-        "    get:\n      responses:\n        '200': {description: ok, content: \
+    let request_only = THINGS
+        .replace(
+            "    get:\n      responses:\n        '200': {description: ok, content: \
          {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}\n",
-        "    post:\n      requestBody: {required: true, content: {application/json: {schema: \
+            "    post:\n      requestBody: {required: true, content: {application/json: {schema: \
          {$ref: '#/components/schemas/Item'}}}}\n      responses: {'204': {description: ok}}\n",
-    )
-    .replace("    Thing:", "    Item:");
+        )
+        .replace("    Thing:", "    Item:");
     assert_ne!(request_only, THINGS);
     let (old, new) = (api(THINGS, ""), api(&request_only, ""));
     let report = api_changes(&old, &new).unwrap_or_else(|error| panic!("{error}"));
@@ -527,7 +532,10 @@ fn a_rename_reaches_only_items_the_new_crate_has() {
     );
     let builder = about("mock::Builder<Thing>");
     assert_eq!(builder.len(), 1, "{report}");
-    assert!(builder[0].starts_with("removed: mock::Builder<Thing>"), "{report}");
+    assert!(
+        builder[0].starts_with("removed: mock::Builder<Thing>"),
+        "{report}"
+    );
 }
 
 #[test]
