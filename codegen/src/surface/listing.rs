@@ -760,6 +760,45 @@ mod tests {
         assert!(checked >= 10, "{checked}");
     }
 
+    /// A field or query parameter whose property is spelled otherwise than its Rust name shows
+    /// the property (what `#[serde(rename)]` says), so a renamed property is a listed change.
+    #[test]
+    fn a_renamed_property_is_listed_with_its_field() {
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/things:\n    \
+            get:\n      parameters:\n      - {name: page-size, in: query, schema: {type: \
+            integer}}\n      - {name: cursor, in: query, schema: {type: string}}\n      \
+            responses: {'200': {description: ok, content: {application/json: {schema: {$ref: \
+            '#/components/schemas/Thing'}}}}}\ncomponents:\n  schemas:\n    Thing:\n      \
+            type: object\n      properties:\n        instanceType: {type: string}\n        \
+            name: {type: string}\n";
+        let output = crate::generate(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let listed = parse(&output.api_snapshot);
+        for (key, signature) in [
+            (
+                "field models::Thing::instance_type",
+                "Option<String> \"instanceType\"",
+            ),
+            ("field models::Thing::name", "Option<String>"),
+            (
+                "field operations::GetThingsQuery::page_size",
+                "Option<i64> \"page-size\"",
+            ),
+            ("field operations::GetThingsQuery::cursor", "Option<String>"),
+        ] {
+            assert_eq!(
+                listed.get(key).map(String::as_str),
+                Some(signature),
+                "{}",
+                output.api_snapshot
+            );
+        }
+    }
+
     #[test]
     fn tokens_read_as_written() {
         assert_eq!(compact(quote!(&[String])), "&[String]");
