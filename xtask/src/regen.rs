@@ -63,7 +63,7 @@ pub fn run(root: &Path, mode: Mode, strict: bool) -> Result<()> {
     match mode {
         Mode::Overwrite => {
             eprintln!("{OUT_DIR}: updated {}", stale.join(", "));
-            report_changes_since_commit(root, &files);
+            eprint!("{}", changes_since_commit(root, &files));
             Ok(())
         }
         Mode::Check => bail!(
@@ -389,25 +389,20 @@ impl Committed {
 }
 
 /// After a regen that changed something: what it changed in the API against the last commit,
-/// whatever changed it (the document, the config or the generator itself). Outside a git
-/// checkout, or without a committed listing, it says there is nothing to compare with. Not
-/// strict, whatever `regen` was: a report names what the generator cannot represent.
-fn report_changes_since_commit(root: &Path, files: &BTreeMap<String, String>) {
+/// whatever changed it (the document, the config or the generator itself), as text to print.
+/// Outside a git checkout, or without a committed listing, it says there is nothing to compare
+/// with. Not strict, whatever `regen` was: a report names what the generator cannot represent.
+fn changes_since_commit(root: &Path, files: &BTreeMap<String, String>) -> String {
     let Some(old) = Committed::read(root).generation(false) else {
-        eprintln!(
-            "note: no API change report: no committed {OUT_DIR}/{}",
+        return format!(
+            "note: no API change report: no committed {OUT_DIR}/{}\n",
             baseten_codegen::API_SNAPSHOT
         );
-        return;
     };
-    let new = match fresh_generation(root, files, false) {
-        Ok(new) => new,
-        Err(error) => {
-            eprintln!("note: no API change report: {error:#}");
-            return;
-        }
-    };
-    eprint!("API changes since the last commit: {}", report(&old, &new));
+    match fresh_generation(root, files, false) {
+        Ok(new) => format!("API changes since the last commit: {}", report(&old, &new)),
+        Err(error) => format!("note: no API change report: {error:#}\n"),
+    }
 }
 
 /// The new side of `regen`'s report: the listing it just wrote, and the IR of the document
@@ -754,6 +749,34 @@ mod tests {
             lock: None,
         };
         assert!(nothing.generation(false).is_none());
+    }
+
+    /// Outside a git checkout regen says it has nothing to compare with; `diff` of a document
+    /// that does not generate, or is not there, is an error: never a report with a gap.
+    #[test]
+    fn a_report_without_a_side_says_so() {
+        let scratch = std::env::temp_dir().join(format!("xtask-{}-nogit", std::process::id()));
+        let _ = fs::remove_dir_all(&scratch);
+        fs::create_dir_all(&scratch).expect("a scratch directory");
+        assert_eq!(
+            changes_since_commit(&scratch, &BTreeMap::new()),
+            format!(
+                "note: no API change report: no committed {OUT_DIR}/{}\n",
+                baseten_codegen::API_SNAPSHOT
+            )
+        );
+        let missing = scratch.join("missing.yaml");
+        assert!(diff(&missing, &missing, None, false).is_err());
+        let broken = scratch.join("broken.yaml");
+        fs::write(&broken, "openapi: 3.1.0\npaths: [").expect("written");
+        let root = workspace_root().expect("the workspace is found");
+        let fixture = root.join("tests/fixtures/probe/type-rename/old.yaml");
+        let error = diff(&fixture, &broken, None, false).expect_err("the new side fails");
+        assert!(
+            format!("{error:#}").contains("the new document"),
+            "{error:#}"
+        );
+        assert!(diff(&fixture, &fixture, None, false).is_ok());
     }
 
     /// A directory of this test's own under the system's temporary one (the xtask has no
