@@ -7,10 +7,11 @@ use openapiv3::{
     Type, VariantOrUnknownOrEmpty,
 };
 
+use super::parameters::query_style;
 use super::{
-    Body, BodyKind, Builder, JsonKind, Location, Operation, PARAMETERS, Param, ParamStyle,
-    REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef, TypeRef,
-    local_key,
+    Body, BodyKind, Builder, FormStyle, JsonKind, Location, Operation, PARAMETERS, Param,
+    ParamStyle, REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef,
+    TypeRef, local_key,
 };
 use crate::error::Pointer;
 use crate::names::Namespace;
@@ -439,8 +440,9 @@ impl<'a> Builder<'a> {
                 // The runtime sends a form as `key=value` pairs, an array as its key once per
                 // item (`form`, exploded), and an object (or an object or array inside an
                 // array) as its JSON text, as OpenAPI's default `contentType` for an object
-                // says. A property whose `encoding` names a `style` or `explode` asks for
-                // another form, which only flat values have; bytes have no text at all.
+                // says. A property whose `encoding` names a `style` or `explode` is sent as the
+                // query parameter of its name would be: any value by `deepObject`
+                // (`a[b][c]=v`), only flat ones by the other styles; bytes have no text at all.
                 let values: Vec<(String, Option<&str>, &TypeRef)> = match &ty {
                     TypeRef::Map(value) => vec![("values".to_owned(), None, value)],
                     TypeRef::Named(name) => match self.types.get(name) {
@@ -460,30 +462,45 @@ impl<'a> Builder<'a> {
                     TypeRef::Vec(item) => self.is_scalar(item),
                     scalar => self.is_scalar(scalar),
                 };
-                let styled = |wire_name: Option<&str>| {
+                let style_of = |wire_name: Option<&str>| {
                     let encodings = media.encoding.iter();
                     encodings
                         .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
-                        .any(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                        .find(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                        .map(|(_, encoding)| {
+                            (query_style(encoding.style.as_ref()), encoding.explode)
+                        })
                 };
                 let bytes = |ty: &TypeRef| match ty {
                     TypeRef::Vec(item) | TypeRef::Option(item) => **item == TypeRef::Bytes,
                     ty => *ty == TypeRef::Bytes,
                 };
-                let unsendable = values
-                    .iter()
-                    .find(|(_, wire_name, ty)| bytes(ty) || (!flat(ty) && styled(*wire_name)));
-                if let Some((what, ..)) = unsendable {
-                    return Err(Error::Unsupported {
-                        pointer: schema_pointer.to_string(),
-                        reason: format!(
-                            "a form-encoded body whose {what} is bytes, or is neither a string, \
-                             number, boolean, enum nor array of those and its `encoding` asks for \
-                             a `style` (which only flat values have)"
-                        ),
-                    });
+                let mut styles = Vec::new();
+                for (what, wire_name, ty) in &values {
+                    let style = style_of(*wire_name);
+                    let unsendable = bytes(ty)
+                        || style
+                            .is_some_and(|(style, _)| style != ParamStyle::DeepObject && !flat(ty));
+                    if unsendable {
+                        return Err(Error::Unsupported {
+                            pointer: schema_pointer.to_string(),
+                            reason: format!(
+                                "a form-encoded body whose {what} is bytes, or is neither a \
+                                 string, number, boolean, enum nor array of those and its \
+                                 `encoding` asks for a `style` other than `deepObject` (which \
+                                 only flat values have)"
+                            ),
+                        });
+                    }
+                    if let (Some(wire_name), Some((style, explode))) = (wire_name, style) {
+                        styles.push(FormStyle {
+                            wire_name: (*wire_name).to_owned(),
+                            style,
+                            explode,
+                        });
+                    }
                 }
-                BodyKind::Form(ty)
+                BodyKind::Form { ty, styles }
             }
             MediaKind::Multipart => {
                 let ty = value_type(self)?;

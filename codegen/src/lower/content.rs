@@ -9,6 +9,17 @@ use serde_json::{Map, Value};
 /// `encoding` names none.
 pub(crate) const MEDIA_TYPE_EXTENSION: &str = "x-content-media-type";
 
+/// Writes out an `encoding`'s `explode` where it is `form`'s default (`true`): the 3.0 model
+/// reads an absent `explode` as `false`, whatever the style.
+pub(super) fn default_explode(encoding: &mut Value) {
+    if let Value::Object(encoding) = encoding
+        && encoding.get("style").and_then(Value::as_str) == Some("form")
+        && !encoding.contains_key("explode")
+    {
+        encoding.insert("explode".into(), Value::Bool(true));
+    }
+}
+
 /// Gives a string schema with content keywords the 3.0 `format` they stand for, unless it has a
 /// format of its own; the media type of raw bytes (`format: binary`, a `contentMediaType` with
 /// no `contentEncoding`) is kept as [`MEDIA_TYPE_EXTENSION`].
