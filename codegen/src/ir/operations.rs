@@ -581,7 +581,19 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let pointer = pointer.join(status);
-            let response = self.resolve_response(response, &pointer)?;
+            // A `$ref` naming nothing of its kind (PagerDuty's responses name request bodies)
+            // spoils the success body alone: the operation is sent, its body not read.
+            let response = match self.resolve_response(response, &pointer) {
+                Ok(response) => response,
+                Err(Error::DanglingRef { reference, .. }) => {
+                    let reason = format!(
+                        "`$ref` {reference:?} does not resolve to a response in the document"
+                    );
+                    self.leave_out(pointer.as_str(), "the response body", &reason);
+                    return Ok(ResponseKind::Empty);
+                }
+                Err(error) => return Err(error),
+            };
             if response.content.is_empty() {
                 bodiless = true;
             } else {
