@@ -888,9 +888,107 @@ impl<'a> Builder<'a> {
 }
 
 #[cfg(test)]
-#[cfg(test)]
 mod tests {
     use super::{MediaKind, media_kind};
+    use crate::Input;
+    use crate::ir::{BodyKind, FormStyle, ParamStyle, ResponseKind};
+
+    /// The form styles of `POST /x`, whose form body has `properties` and `encoding` (YAML
+    /// flow syntax), or the notes when its body is left out.
+    fn form_styles(properties: &str, encoding: &str) -> Result<Vec<FormStyle>, Vec<String>> {
+        let spec = format!(
+            "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    post:\n      \
+             requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            \
+             schema: {{type: object, properties: {properties}}}\n            encoding: {encoding}\n      \
+             responses: {{'204': {{description: ok}}}}\n"
+        );
+        let input = Input {
+            spec_path: "t.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        match api.operations.first().and_then(|op| op.body.as_ref()) {
+            Some(body) => match &body.kind {
+                BodyKind::Form { styles, .. } => Ok(styles.clone()),
+                other => panic!("{other:?}"),
+            },
+            None => Err(notes.iter().map(ToString::to_string).collect()),
+        }
+    }
+
+    fn styled(wire_name: &str, style: ParamStyle, explode: bool) -> FormStyle {
+        FormStyle {
+            wire_name: wire_name.to_owned(),
+            style,
+            explode,
+        }
+    }
+
+    /// Each property the `encoding` styles is listed with its style (`form` when only
+    /// `explode` is named, exploded when `form` is named alone); `deepObject` takes any value,
+    /// the other styles only flat ones; an encoding naming neither lists nothing.
+    #[test]
+    fn form_properties_take_their_encoding_style() {
+        let object = "{type: object, properties: {a: {type: string}}}";
+        let list = "{type: array, items: {type: string}}";
+        assert_eq!(
+            form_styles(
+                &format!("{{o: {object}, l: {list}, m: {list}, n: {list}, s: {{type: string}}}}"),
+                "{o: {style: deepObject, explode: true}, l: {style: form}, m: {explode: true}, \
+                 n: {style: pipeDelimited}, s: {contentType: text/plain}}",
+            ),
+            Ok(vec![
+                styled("o", ParamStyle::DeepObject, true),
+                styled("l", ParamStyle::Form, true),
+                styled("m", ParamStyle::Form, true),
+                styled("n", ParamStyle::PipeDelimited, false),
+            ])
+        );
+        assert_eq!(form_styles(&format!("{{o: {object}}}"), "{}"), Ok(vec![]));
+        for encoding in [
+            "{o: {style: form}}",
+            "{o: {explode: true}}",
+            "{o: {style: spaceDelimited}}",
+        ] {
+            let left_out = form_styles(&format!("{{o: {object}}}"), encoding);
+            assert!(
+                left_out.as_ref().is_err_and(|notes| notes.iter().any(|note| note.contains(
+                    "property `o` is bytes, or is neither a string, number, boolean, enum nor array of those and its `encoding` asks for a `style` other than `deepObject`"
+                ))),
+                "{encoding}: {left_out:?}"
+            );
+        }
+        let bytes = form_styles(
+            "{f: {type: string, format: binary}}",
+            "{f: {style: deepObject}}",
+        );
+        assert!(bytes.is_err(), "{bytes:?}");
+    }
+
+    /// A success response whose `$ref` names a request body leaves out the body alone.
+    #[test]
+    fn a_response_ref_to_another_kind_leaves_out_the_body() {
+        let spec = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      \
+                    responses:\n        '200': {$ref: '#/components/requestBodies/B'}\n\
+                    components:\n  requestBodies:\n    B:\n      content:\n        application/json:\n          \
+                    schema: {type: string}\n";
+        let input = Input {
+            spec_path: "t.yaml",
+            spec_text: spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(api.operations.len(), 1);
+        assert_eq!(api.operations[0].response, ResponseKind::Empty);
+        let notes: Vec<String> = notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            notes,
+            [
+                "#/paths/~1x/get/responses/200: the response body is left out: `$ref` \"#/components/requestBodies/B\" does not resolve to a response in the document"
+            ]
+        );
+    }
 
     #[test]
     fn media_kinds() {

@@ -62,6 +62,29 @@ mod tests {
         Value::Object(object)
     }
 
+    /// Only a `form` encoding without `explode` gets `form`'s default written out.
+    #[test]
+    fn form_encodings_explode_by_default() {
+        let defaulted = |mut encoding: Value| {
+            default_explode(&mut encoding);
+            encoding
+        };
+        assert_eq!(
+            defaulted(json!({"style": "form"})),
+            json!({"style": "form", "explode": true})
+        );
+        for kept in [
+            json!({"style": "form", "explode": false}),
+            json!({"style": "deepObject"}),
+            json!({"style": "pipeDelimited"}),
+            json!({"explode": false}),
+            json!({"contentType": "text/plain"}),
+            json!("form"),
+        ] {
+            assert_eq!(defaulted(kept.clone()), kept);
+        }
+    }
+
     #[test]
     fn content_keywords_are_the_formats_they_replace() {
         assert_eq!(
