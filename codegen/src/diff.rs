@@ -1339,7 +1339,7 @@ fn compare_operations(
     }
     let encoding = |op: &Operation| match op.body.as_ref().map(|b| &b.kind) {
         Some(BodyKind::Json(_)) => "JSON",
-        Some(BodyKind::Form(_)) => "form",
+        Some(BodyKind::Form { .. }) => "form",
         Some(BodyKind::Multipart { .. }) => "multipart",
         _ => "",
     };

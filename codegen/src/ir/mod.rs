@@ -446,7 +446,13 @@ pub enum BodyKind {
     /// A value of this type as JSON (`application/json`, `…+json`).
     Json(TypeRef),
     /// A value of this (object) type form-encoded (`application/x-www-form-urlencoded`).
-    Form(TypeRef),
+    Form {
+        /// The object type (a struct or a map).
+        ty: TypeRef,
+        /// The properties the document's `encoding` gives a `style` or `explode`, each sent
+        /// as the query parameter of its name would be; the others by OpenAPI's defaults.
+        styles: Vec<FormStyle>,
+    },
     /// A value of this (object) type as `multipart/form-data`, a part per property; bytes
     /// (`format: binary`) and lists of them are sent as files, a file part per item.
     Multipart {
@@ -464,11 +470,24 @@ pub enum BodyKind {
     Bytes,
 }
 
+/// One form-encoded property's `style` and `explode`, from the document's `encoding`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormStyle {
+    /// The property's wire name.
+    pub wire_name: String,
+    /// Its style (`form` when the `encoding` names only `explode`).
+    pub style: ParamStyle,
+    /// Its `explode`.
+    pub explode: bool,
+}
+
 impl BodyKind {
     /// The type the caller's value has, for the kinds that carry one.
     pub fn value_type(&self) -> Option<&TypeRef> {
         match self {
-            BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => Some(ty),
+            BodyKind::Json(ty) | BodyKind::Form { ty, .. } | BodyKind::Multipart { ty, .. } => {
+                Some(ty)
+            }
             BodyKind::Text | BodyKind::Bytes => None,
         }
     }
