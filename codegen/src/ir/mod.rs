@@ -29,6 +29,7 @@ mod open_strings;
 mod operations;
 mod parameters;
 mod prune;
+mod shared;
 mod twins;
 
 pub(crate) use self::prune::reachable;
@@ -601,6 +602,8 @@ pub(crate) fn build(
             message: format!("{what} is left out: {reason}"),
         });
     }
+    let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
+    shared::share_identical(&mut types, &operations, &components);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
