@@ -15,13 +15,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{AliasDef, Operation, ResponseKind, TypeDef, TypeRef, reachable};
 
 /// Turns every inline type identical to another (see the module doc) into an alias of the
-/// class's canonical type: its component if it has one (the first by name), else its first
-/// member by name. Returns the aliases made, by name, with their targets.
+/// class's canonical type: the one the lock's `shared` names for a member, if it is one
+/// (so a newcomer twin changes nothing), else its component if it has one (the first by
+/// name), else its first member by name. Returns each alias made with the types its own definition held (which
+/// nothing may reach any more, yet keep the features that compiled them: see
+/// [`Api::shared`](super::Api::shared)).
 pub(super) fn share_identical(
     types: &mut BTreeMap<String, TypeDef>,
     operations: &[Operation],
     components: &BTreeSet<&str>,
-) -> BTreeMap<String, String> {
+    locked: &BTreeMap<String, String>,
+) -> Shared {
     let sides = Sides::of(types, operations);
     let candidates: Vec<&String> = types
         .iter()
@@ -100,17 +104,35 @@ pub(super) fn share_identical(
     }
     let mut aliases = BTreeMap::new();
     for names in members.values().filter(|names| names.len() > 1) {
-        // Sorted by name already (the map's order); a component first.
-        let canonical = names
+        // Sorted by name already (the map's order); what the lock kept, else a component.
+        let kept = names
             .iter()
-            .find(|name| components.contains(*name))
-            .unwrap_or(&names[0]);
+            .filter_map(|name| locked.get(*name))
+            .find(|canonical| names.contains(&canonical.as_str()));
+        let canonical = match kept {
+            Some(kept) => kept.as_str(),
+            None => names
+                .iter()
+                .find(|name| components.contains(*name))
+                .unwrap_or(&names[0]),
+        };
         for name in names {
-            if name != canonical && !components.contains(name) {
-                aliases.insert((*name).to_owned(), (*canonical).to_owned());
+            if *name != canonical && !components.contains(name) {
+                aliases.insert((*name).to_owned(), canonical.to_owned());
             }
         }
     }
+    let held = aliases
+        .keys()
+        .map(|name| {
+            let refs = shallow.get(name.as_str()).map(|(_, refs)| refs.clone());
+            (name.clone(), refs.unwrap_or_default())
+        })
+        .collect();
+    let shared = Shared {
+        held,
+        canonical: aliases.clone(),
+    };
     for (name, canonical) in &aliases {
         let doc = types.get(name).and_then(own_doc);
         types.insert(
@@ -122,7 +144,15 @@ pub(super) fn share_identical(
             }),
         );
     }
-    aliases
+    shared
+}
+
+/// What `share_identical` made.
+pub(super) struct Shared {
+    /// Each alias with the types its own definition held.
+    pub(super) held: BTreeMap<String, Vec<String>>,
+    /// Each alias with the type it names, for the lock.
+    pub(super) canonical: BTreeMap<String, String>,
 }
 
 /// Numbers the distinct keys in order: equal keys, equal numbers.
@@ -340,6 +370,51 @@ mod tests {
             );
         }
         assert_eq!(target(&api, "GetBFieldsItem"), Some("GetAFieldsItem"));
+    }
+
+    #[test]
+    fn the_lock_keeps_the_type_its_aliases_named_and_records_each_alias() {
+        let twice = document("[name, sku]", "[name, sku]", "");
+        let api = api_of(&twice);
+        assert_eq!(
+            api.names.shared.get("GetBFieldsItem").map(String::as_str),
+            Some("GetAFieldsItem")
+        );
+        assert_eq!(api.names.shared.len(), 4, "{:?}", api.names.shared);
+        // A newcomer twin sorting first: the lock keeps the old definition the one named.
+        let three_times = twice.replace("\n  /b:", "\n  /0:\n    get:\n      operationId: get0\n      parameters:\n        - {name: fields, in: query, schema: {type: array, items: {type: string, enum: [name, sku]}}}\n      responses:\n        '204': {description: ok}\n  /b:");
+        let config = crate::Config {
+            names_lock: api.names.clone(),
+            ..crate::Config::default()
+        };
+        let input = crate::Input {
+            spec_path: "test.yaml",
+            spec_text: &three_times,
+            config_text: None,
+        };
+        let (locked, _) =
+            crate::build_ir_with(&input, &config).unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(target(&locked, "Get0FieldsItem"), Some("GetAFieldsItem"));
+        assert!(is_definition(&locked, "GetAFieldsItem"));
+        // Without the lock, the first by name.
+        let fresh = api_of(&three_times);
+        assert_eq!(target(&fresh, "GetAFieldsItem"), Some("Get0FieldsItem"));
+        // A lock naming a type that is no longer a twin is not followed.
+        let mut stale = api.names.clone();
+        stale
+            .shared
+            .insert("GetBFieldsItem".into(), "GetAResponse".into());
+        let config = crate::Config {
+            names_lock: stale,
+            ..crate::Config::default()
+        };
+        let input = crate::Input {
+            spec_text: &twice,
+            ..input
+        };
+        let (relocked, _) =
+            crate::build_ir_with(&input, &config).unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(target(&relocked, "GetBFieldsItem"), Some("GetAFieldsItem"));
     }
 
     #[test]
