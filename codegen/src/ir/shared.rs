@@ -103,7 +103,8 @@ pub(super) fn share_identical(
         members.entry(*id).or_default().push(name);
     }
     let mut aliases = BTreeMap::new();
-    for names in members.values().filter(|names| names.len() > 1) {
+    // A class of one makes no alias: its canonical type is itself.
+    for names in members.values() {
         // Sorted by name already (the map's order); what the lock kept, else a component.
         let kept = names
             .iter()
@@ -482,6 +483,24 @@ mod tests {
             .filter(|def| matches!(def, TypeDef::Struct(_)))
             .count();
         assert_eq!(structs, 2, "{:?}", api.types.keys());
+    }
+
+    #[test]
+    fn a_request_body_twin_of_a_type_responses_also_return_stays_apart() {
+        // `Thing` is sent and returned, so it always has both serde impls; the inline body
+        // only sent has the same shape but decodes only for the fake: not the same type.
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  \
+            /things:\n    put:\n      operationId: putThing\n      requestBody:\n        content:\n          \
+            application/json:\n            schema: {$ref: '#/components/schemas/Thing'}\n      \
+            responses:\n        '200':\n          description: ok\n          content:\n            \
+            application/json:\n              schema: {$ref: '#/components/schemas/Thing'}\n  \
+            /other:\n    post:\n      operationId: postOther\n      requestBody:\n        content:\n          \
+            application/json:\n            schema: {type: object, properties: {n: {type: string}}}\n      \
+            responses:\n        '204': {description: ok}\n\
+            components:\n  schemas:\n    Thing: {type: object, properties: {n: {type: string}}}\n";
+        let api = api_of(document);
+        assert!(is_definition(&api, "PostOtherBody"), "{:?}", api.types);
+        assert!(api.shared.is_empty(), "{:?}", api.shared);
     }
 
     #[test]

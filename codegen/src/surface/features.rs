@@ -462,4 +462,30 @@ paths:
         assert_eq!(gate("GetBuildsResponseRel"), "builds");
         assert_eq!(gate("GetBuildsResponseRelKind"), "builds");
     }
+
+    #[test]
+    fn what_an_alias_held_passes_its_areas_on_whatever_the_order_of_the_names() {
+        let (mut api, _) = crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: DOCUMENT,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        // A chain whose first link sorts last: `GetBuildsResponseRel` held `AHeld`, which held
+        // `BHeld` (names a lock may have given).
+        for name in ["AHeld", "BHeld"] {
+            let def = crate::ir::TypeDef::Alias(crate::ir::AliasDef {
+                name: name.into(),
+                doc: None,
+                ty: TypeRef::String,
+            });
+            api.types.insert(name.into(), def);
+        }
+        api.shared
+            .insert("GetBuildsResponseRel".into(), vec!["AHeld".into()]);
+        api.shared.insert("AHeld".into(), vec!["BHeld".into()]);
+        let features = Features::of(&api);
+        assert_eq!(features.type_gate("AHeld").features(), ["builds"]);
+        assert_eq!(features.type_gate("BHeld").features(), ["builds"]);
+    }
 }
