@@ -29,6 +29,7 @@ mod open_strings;
 mod operations;
 mod parameters;
 mod prune;
+mod shared;
 mod twins;
 
 pub(crate) use self::prune::reachable;
@@ -51,6 +52,9 @@ pub struct Api {
     pub skipped: Vec<SkippedOperation>,
     /// Every name given (and every name the config's lock retired), for the next generation.
     pub names: NameLock,
+    /// The inline types made aliases of an identical type (see `shared`), each with the types
+    /// its own definition held: those stay compiled with the features that reached the alias.
+    pub shared: BTreeMap<String, Vec<String>>,
 }
 
 /// A named Rust type.
@@ -620,19 +624,22 @@ pub(crate) fn build(
             message: format!("{what} is left out: {reason}"),
         });
     }
+    let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
+    let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
         .iter()
         .filter_map(|op| op.query_type.as_deref())
         .collect();
-    let names = builder.names.settle_ir(
+    let mut names = builder.names.settle_ir(
         |_, name| types.contains_key(name) || query_types.contains(name),
         |name| {
             operations.iter().any(|op| op.name == name) || skipped.iter().any(|op| op.name == name)
         },
         area_lock,
     );
+    names.shared = shared.canonical;
     let base_url = spec
         .servers
         .first()
@@ -644,6 +651,7 @@ pub(crate) fn build(
         component_names,
         skipped,
         names,
+        shared: shared.held,
     })
 }
 

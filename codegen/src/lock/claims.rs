@@ -334,6 +334,8 @@ impl Names {
             fake_methods: given.fake_methods,
             support_types: given.support_types,
             areas,
+            // The IR's sharing pass fills it in.
+            shared: BTreeMap::new(),
         }
     }
 
@@ -347,6 +349,7 @@ impl Names {
             fake_methods: self.fake.into_lock(),
             support_types: self.support_types.into_lock(),
             areas: self.given.areas,
+            shared: self.given.shared,
         }
     }
 }
