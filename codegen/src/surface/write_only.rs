@@ -64,7 +64,7 @@ impl SerdeImpls {
 /// The named types each direction reaches.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Directions {
-    /// Reached from a request body or parameter, or from an index-mapped response.
+    /// Reached from a request body or parameter, or from a type an extension keeps `Serialize`.
     pub(crate) encoded: BTreeSet<String>,
     /// Reached from a JSON response.
     pub(crate) decoded: BTreeSet<String>,
