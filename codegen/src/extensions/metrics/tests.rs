@@ -1,5 +1,6 @@
 use std::path::Path;
 
+use super::index_mapped::WireField;
 use super::*;
 use crate::extensions::EXTENSIONS;
 use crate::surface::write_only::Gate;
@@ -380,4 +381,177 @@ fn the_index_mapped_fixture_is_what_the_extension_renders() {
     );
     assert!(!output.api_snapshot.contains("models::NearMiss rt::"));
     assert_eq!(EXTENSIONS.len(), 1);
+}
+
+/// A response of the shape with every optional part: an optional open-enum mode, a required
+/// step, a required string unit hint and a nullable string kind.
+const RICH: &str = "openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/usage:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Usage'}}}}
+components:
+  schemas:
+    Usage:
+      type: object
+      required: [start_epoch_millis, end_epoch_millis, step_seconds, descriptors, value_sets]
+      properties:
+        start_epoch_millis: {type: integer}
+        end_epoch_millis: {type: integer}
+        mode: {$ref: '#/components/schemas/Mode'}
+        step_seconds: {type: integer}
+        descriptors: {type: array, items: {$ref: '#/components/schemas/Descriptor'}}
+        value_sets: {type: array, items: {$ref: '#/components/schemas/ValueSet'}}
+    Mode: {type: string, enum: [CURRENT, SERIES, HOURLY]}
+    Descriptor:
+      type: object
+      required: [name, label_sets, unit_hint]
+      properties:
+        name: {type: string}
+        unit_hint: {type: string}
+        kind: {type: [string, 'null']}
+        label_sets: {type: array, items: {type: object, additionalProperties: {type: string}}}
+    ValueSet:
+      type: object
+      required: [start_epoch_millis, values]
+      properties:
+        start_epoch_millis: {type: integer}
+        values: {type: array, items: {type: array, items: {type: [number, 'null']}}}
+";
+
+fn recognised(document: &str) -> Vec<IndexMapped> {
+    index_mapped::recognise(&api_of(document).types)
+}
+
+fn wire(field: &str, optional: bool, open_enum: Option<(&str, &[(&str, &str)])>) -> WireField {
+    WireField {
+        field: field.to_owned(),
+        optional,
+        open_enum: open_enum.map(|(name, values)| {
+            let values = values
+                .iter()
+                .map(|(wire, variant)| ((*wire).to_owned(), (*variant).to_owned()))
+                .collect();
+            (name.to_owned(), values)
+        }),
+    }
+}
+
+#[test]
+fn every_part_of_an_index_mapped_response_is_found() {
+    let modes: &[(&str, &str)] = &[
+        ("CURRENT", "Current"),
+        ("SERIES", "Series"),
+        ("HOURLY", "Hourly"),
+    ];
+    let expected = IndexMapped {
+        response: "Usage".to_owned(),
+        descriptors_field: "descriptors".to_owned(),
+        value_sets_field: "value_sets".to_owned(),
+        mode: Some(wire("mode", true, Some(("Mode", modes)))),
+        step_seconds: Some(("step_seconds".to_owned(), false)),
+        descriptor: "Descriptor".to_owned(),
+        unit_hint: Some(wire("unit_hint", false, None)),
+        kind: Some(wire("kind", true, None)),
+        value_set: "ValueSet".to_owned(),
+    };
+    assert_eq!(recognised(RICH), [expected.clone()]);
+    let with = |from: &str, to: &str| {
+        assert!(RICH.contains(from), "{from}");
+        recognised(&RICH.replacen(from, to, 1))
+    };
+    let required = "required: [start_epoch_millis, end_epoch_millis, step_seconds, \
+                    descriptors, value_sets]";
+    // Parts that are optional for the shape.
+    let optional_step = with(
+        required,
+        "required: [start_epoch_millis, end_epoch_millis, descriptors, value_sets]",
+    );
+    assert_eq!(
+        optional_step[0].step_seconds,
+        Some(("step_seconds".to_owned(), true))
+    );
+    let text_step = with(
+        "step_seconds: {type: integer}",
+        "step_seconds: {type: string}",
+    );
+    assert_eq!(text_step[0].step_seconds, None);
+    let text_mode = with(
+        "mode: {$ref: '#/components/schemas/Mode'}",
+        "mode: {type: string}",
+    );
+    assert_eq!(text_mode[0].mode, Some(wire("mode", true, None)));
+    for mode in [
+        "mode: {type: integer}",
+        "mode: {$ref: '#/components/schemas/ValueSet'}",
+    ] {
+        let found = with("mode: {$ref: '#/components/schemas/Mode'}", mode);
+        assert_eq!(found[0].mode, None, "{mode}");
+    }
+    // Parts the shape cannot do without.
+    for (from, to) in [
+        (
+            required,
+            "required: [start_epoch_millis, end_epoch_millis, step_seconds, value_sets]",
+        ),
+        (
+            "        start_epoch_millis: {type: integer}\n        end",
+            "        start_epoch_millis: {type: [integer, 'null']}\n        end",
+        ),
+        (
+            "end_epoch_millis: {type: integer}",
+            "end_epoch_millis: {type: string}",
+        ),
+        ("name: {type: string}", "name: {type: integer}"),
+        (
+            "additionalProperties: {type: string}",
+            "additionalProperties: {type: integer}",
+        ),
+        (
+            "required: [name, label_sets, unit_hint]",
+            "required: [name, unit_hint]",
+        ),
+        ("items: {type: [number, 'null']}", "items: {type: number}"),
+        (
+            "required: [start_epoch_millis, values]",
+            "required: [values]",
+        ),
+        (
+            "descriptors: {type: array, items: {$ref: '#/components/schemas/Descriptor'}}",
+            "descriptors: {type: array, items: {$ref: '#/components/schemas/ValueSet'}}",
+        ),
+    ] {
+        assert_eq!(with(from, to), [], "{to}");
+    }
+}
+
+/// The combinations the in-repo crate and the fixture leave out: an optional open enum and a
+/// required string, matched onto the runtime's values; a required step.
+#[test]
+fn optional_enums_and_required_strings_are_matched() {
+    let output = crate::generate(&crate::Input {
+        spec_path: "t.yaml",
+        spec_text: RICH,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let file = &output.files["index_mapped.rs"];
+    for line in [
+        "Some(Mode::Current) => Some(rt::MetricsMode::Current),",
+        "Some(Mode::Series) => Some(rt::MetricsMode::Series),",
+        "match self.mode.as_ref() {",
+        "self.mode.as_ref().map(|value| value.as_str())",
+        "Some(self.step_seconds)",
+        "match self.unit_hint.as_str() {",
+        "\"PER_SECOND\" => rt::metrics::Unit::PerSecond,",
+        "\"RATIO\" => rt::metrics::Unit::Ratio,",
+        "Some(self.unit_hint.as_str())",
+        "self.kind.as_ref().map(|value| value.as_str())",
+    ] {
+        assert!(file.contains(line), "{line}\n{file}");
+    }
+    // `HOURLY` is no mode the runtime knows: the fallback takes it.
+    assert!(!file.contains("Hourly"), "{file}");
 }
