@@ -457,7 +457,7 @@ fn every_part_of_an_index_mapped_response_is_found() {
         kind: Some(wire("kind", true, None)),
         value_set: "ValueSet".to_owned(),
     };
-    assert_eq!(recognised(RICH), [expected.clone()]);
+    assert_eq!(recognised(RICH), [expected]);
     let with = |from: &str, to: &str| {
         assert!(RICH.contains(from), "{from}");
         recognised(&RICH.replacen(from, to, 1))
