@@ -555,3 +555,34 @@ fn optional_enums_and_required_strings_are_matched() {
     // `HOURLY` is no mode the runtime knows: the fallback takes it.
     assert!(!file.contains("Hourly"), "{file}");
 }
+
+/// The change report sees an entry point and its expectation through the contribution: gone
+/// when the operation leaves the shape, back (added) when it returns.
+#[test]
+fn the_change_report_sees_an_entry_point_come_and_go() {
+    let on_shape = api_of(&document(&PARAMS, "string"));
+    let off_shape = api_of(&document(&PARAMS[..3], "string"));
+    let report = crate::diff::api_changes(&on_shape, &off_shape);
+    let described: Vec<&str> = report
+        .changes
+        .iter()
+        .map(|change| change.description.as_str())
+        .collect();
+    for description in [
+        "metrics entry point Client::environment_metrics removed \
+         (GET /v1/models/{model_id}/environments/{env_name}/metrics)",
+        "fake expectation mock::FakeBaseten::on_environment_metrics removed \
+         (GET /v1/models/{model_id}/environments/{env_name}/metrics)",
+    ] {
+        assert!(described.contains(&description), "{described:#?}");
+    }
+    let report = crate::diff::api_changes(&off_shape, &on_shape);
+    assert!(
+        report
+            .changes
+            .iter()
+            .any(|change| change.item == "Client::environment_metrics"
+                && change.description.starts_with("metrics entry point")),
+        "{report:#?}"
+    );
+}
