@@ -188,10 +188,10 @@ struct Side {
 
 impl Side {
     fn of(api: &Api) -> Side {
-        let index_mapped = crate::index_mapped::recognise(&api.types);
+        let serialized = crate::extensions::serialized_types(api, crate::extensions::EXTENSIONS);
         Side {
             write_only: write_only_types(api),
-            serde: directions(api, &index_mapped).all_serde_impls(api),
+            serde: directions(api, &serialized).all_serde_impls(api),
             features: Features::of(api),
         }
     }
@@ -607,18 +607,13 @@ fn extras(surface: &crate::surface::Surface<'_>) -> BTreeMap<String, Extra> {
     let endpoint = |op: &Operation| format!("{} {}", op.method, op.path);
     let ids = |op: &Operation| op.path_params.len();
     let mut extras = BTreeMap::new();
-    for entry in &surface.entries {
+    for added in surface.contributions.iter().flat_map(|c| c.methods()) {
         extras.insert(
-            method_item(&entry.method),
+            method_item(added.name),
             Extra {
-                what: "metrics entry point",
-                endpoint: endpoint(entry.operation),
-                shape: format!(
-                    "{} ids, MetricsRequest<{}> of {}",
-                    ids(entry.operation),
-                    entry.operation_type,
-                    entry.response
-                ),
+                what: added.what,
+                endpoint: endpoint(added.operation),
+                shape: added.shape,
             },
         );
     }
@@ -653,13 +648,18 @@ fn extras(surface: &crate::surface::Surface<'_>) -> BTreeMap<String, Extra> {
             },
         );
     }
-    for entry in &surface.entries {
+    for added in surface.contributions.iter().flat_map(|c| c.expectations()) {
+        let shape = format!(
+            "{} ids, answers {}",
+            ids(added.operation),
+            render(&added.answer)
+        );
         extras.insert(
-            fake_item(&entry.expectation),
+            fake_item(added.name),
             Extra {
                 what: "fake expectation",
-                endpoint: endpoint(entry.operation),
-                shape: format!("{} ids, answers {}", ids(entry.operation), entry.response),
+                endpoint: endpoint(added.operation),
+                shape,
             },
         );
     }

@@ -126,12 +126,9 @@ impl Surface<'_> {
         for def in self.api.types.values() {
             self.list_type(def, &mut push);
         }
-        for shape in &self.index_mapped {
-            push(
-                "impl",
-                format!("models::{}", shape.response),
-                "rt::IndexMappedResponse".to_owned(),
-            );
+        // What the extensions added, as each lists it.
+        for line in self.contributions.iter().flat_map(|added| added.listing()) {
+            push(line.kind, line.path, line.signature);
         }
         for name in CLIENT_METHODS {
             push(
@@ -215,52 +212,6 @@ impl Surface<'_> {
                     );
                 }
             }
-        }
-        for entry in &self.entries {
-            let operation = entry.operation;
-            let endpoint = format!("[{} {}]", operation.method, operation.path);
-            let strings = path_strings(operation, "impl Into<String>");
-            let gate = entry.gate.listing();
-            push(
-                "fn",
-                format!("{CLIENT_TYPE}::{}", entry.method),
-                format!(
-                    "{gate} {} {endpoint}",
-                    method(
-                        "&self",
-                        &strings,
-                        &format!("rt::MetricsRequest<{}>", entry.operation_type),
-                    )
-                ),
-            );
-            push(
-                "struct",
-                format!("client::{}", entry.operation_type),
-                format!("{gate} rt::MetricsOperation<Response = {}>", entry.response),
-            );
-            for (alias, result) in [
-                (&entry.results.current, "CurrentMetrics"),
-                (&entry.results.summary, "SummaryMetrics"),
-                (&entry.results.series, "SeriesMetrics"),
-            ] {
-                push(
-                    "type",
-                    format!("client::{alias}"),
-                    format!("{gate} rt::{result}<{}>", entry.response),
-                );
-            }
-            push(
-                "fn",
-                format!("mock::{FAKE_TYPE}::{}", entry.expectation),
-                format!(
-                    "{gate} {} {endpoint}",
-                    method(
-                        "&self",
-                        &path_strings(operation, "&str"),
-                        &format!("rt::mock::Expectation<{}>", entry.response),
-                    )
-                ),
-            );
         }
         for stream in &self.streams {
             let operation = stream.operation;
