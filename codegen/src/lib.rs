@@ -3,14 +3,14 @@
 //! The pipeline is `load` (YAML or JSON text → JSON value) → `lower` (3.1 → the `openapiv3`
 //! 3.0 model, with notes for anything lowered with a loss) → `ir` (validated, named Rust
 //! types and operations) → `surface` (every public item of the crate and every name it uses,
-//! decided once) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
+//! decided once, with what each domain extension in `extensions` recognised and added) → `emit` (tokens via `quote`, formatted by `syn` + `prettyplease`).
 //! Nothing here touches the file system: callers hand in text and get files back as strings.
 
 pub mod config;
 pub mod diff;
 mod emit;
 mod error;
-pub mod index_mapped;
+mod extensions;
 pub mod ir;
 mod krate;
 pub mod load;
@@ -20,6 +20,7 @@ mod names;
 pub mod probe;
 pub mod public_api;
 pub(crate) mod reserved;
+mod runtime_traits;
 mod select;
 mod surface;
 mod tokens;

@@ -54,6 +54,11 @@ pub struct NameLock {
     /// a document that gains tags later keeps every existing operation behind its feature.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub areas: BTreeMap<String, String>,
+    /// Each inline type emitted as an alias of an identical type (see `ir::shared`), with the
+    /// type it names: a later generation keeps naming that one while it is still identical,
+    /// so a newcomer twin never turns a definition into an alias.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub shared: BTreeMap<String, String>,
 }
 
 /// The lock's file name, beside the emitted modules it names.
@@ -99,6 +104,15 @@ impl NameLock {
             names::is_valid_snake_ident,
         )?;
         check_scope("#/support_types", &lock.support_types, is_type_name)?;
+        // Many aliases name one type: only each name is checked.
+        for (alias, canonical) in &lock.shared {
+            if !is_type_name(alias) || !is_type_name(canonical) {
+                return Err(lock_error(
+                    &Pointer::to(&["shared", alias]),
+                    format!("{canonical:?} is not a name the generator gives"),
+                ));
+            }
+        }
         // Areas are shared by many operations: only each name is checked.
         for (identity, area) in &lock.areas {
             if let Err(reason) = crate::reserved::check_feature_name(area) {
@@ -160,6 +174,7 @@ impl NameLock {
             fake_methods: rekey(&self.fake_methods),
             support_types: rekey(&self.support_types),
             areas: rekey(&self.areas),
+            shared: self.shared.clone(),
         }
     }
 }
@@ -419,5 +434,24 @@ mod tests {
         );
         let error = NameLock::parse("names: {}").unwrap_err();
         assert!(error.to_string().starts_with("names lock: #"), "{error}");
+    }
+
+    #[test]
+    fn shared_types_round_trip_many_to_one_and_must_be_type_names() {
+        let mut lock = NameLock::default();
+        lock.shared.insert("B".into(), "A".into());
+        lock.shared.insert("C".into(), "A".into());
+        let text = lock.to_text();
+        assert!(text.contains("shared:"), "{text}");
+        assert_eq!(NameLock::parse(&text).unwrap(), lock);
+        for bad in ["shared: {b: A}", "shared: {B: a}"] {
+            let error = NameLock::parse(bad).unwrap_err();
+            assert!(
+                error.to_string().starts_with("names lock: #/shared/"),
+                "{bad}: {error}"
+            );
+        }
+        // Kept whatever the document's paths are.
+        assert_eq!(lock.follow_paths(["/v1/x"]).shared, lock.shared);
     }
 }

@@ -700,6 +700,7 @@ impl Lowerer {
                 // Encoding headers hold schemas too, so every schema is checked on the way.
                 if let Some(Value::Object(encodings)) = media.get_mut("encoding") {
                     for (property, encoding) in encodings.iter_mut() {
+                        content::default_explode(encoding);
                         let pointer = pointer.join("encoding").join(property);
                         if let Some(Value::Object(headers)) = encoding.get_mut("headers") {
                             for (name, header) in headers.iter_mut() {

@@ -31,7 +31,7 @@ use quote::quote;
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
 use crate::ir::{Api, EnumDef, Operation, ResponseKind, TypeDef};
 use crate::surface::builders::{self, Storage, StructSurface};
-use crate::surface::{MetricsEntry, PageStream, Surface};
+use crate::surface::{PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 use crate::{Error, emit};
 
@@ -94,6 +94,15 @@ impl Probe {
 /// Emits the probe of `api` as the whole `src/lib.rs` of a crate that depends on the crate to
 /// check as `crate_name` (a package name: `-` is read as `_`) and on `serde_json`.
 pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
+    emit_probe_with(api, crate_name, crate::extensions::EXTENSIONS)
+}
+
+/// [`emit_probe`] over a surface with the given extensions.
+pub(crate) fn emit_probe_with(
+    api: &Api,
+    crate_name: &str,
+    extensions: &[&dyn crate::extensions::SurfaceExtension],
+) -> Result<Probe, Error> {
     let krate_name = crate_name.replace('-', "_");
     if crate::names::rust_ident(krate_name.as_str()) != krate_name {
         return Err(Error::Invalid {
@@ -101,7 +110,7 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             reason: format!("{crate_name:?} is not a crate name a probe can depend on"),
         });
     }
-    let surface = crate::surface::build(api, None)?;
+    let surface = crate::surface::build_with(api, None, extensions)?;
     let write_only = &surface.write_only;
     let mut functions = Vec::new();
     for (name, def) in &api.types {
@@ -118,7 +127,11 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
                 .map(|q| (probe_name("operations", q), query_item(q)));
             std::iter::once(method).chain(query)
         }))
-        .chain(extra_methods(&surface).map(|name| (probe_name("Client", name), method_item(name))))
+        .chain(
+            extra_methods(&surface)
+                .iter()
+                .map(|name| (probe_name("Client", name), method_item(name))),
+        )
         .chain(fake_methods(&surface).map(|(name, _)| (probe_name("mock", name), fake_item(name))))
         .collect();
     let source = emit::format_file("probe.rs", || {
@@ -146,10 +159,18 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             let query = probe_query(op, &krate);
             quote!(#method #query)
         });
-        let entries = surface
-            .entries
-            .iter()
-            .map(|entry| probe_entry(entry, &krate));
+        let contributed = surface.contributions.iter().flat_map(|contribution| {
+            let krate = &krate;
+            contribution.methods().into_iter().map(move |method| {
+                let function = ident(&probe_name("Client", method.name));
+                let body = contribution.probe(method.name, krate, any);
+                quote! {
+                    pub fn #function(client: &::#krate::Client) {
+                        #body
+                    }
+                }
+            })
+        });
         let streams = surface
             .streams
             .iter()
@@ -159,7 +180,7 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
             #header
             #(#types)*
             #(#operations)*
-            #(#entries)*
+            #(#contributed)*
             #(#streams)*
             #(#fake)*
         }
@@ -170,18 +191,18 @@ pub fn emit_probe(api: &Api, crate_name: &str) -> Result<Probe, Error> {
     })
 }
 
-/// The `Client` methods the surface adds to the operations': entry points and streams.
-fn extra_methods<'s>(surface: &'s Surface<'_>) -> impl Iterator<Item = &'s str> {
-    surface
-        .entries
+/// The `Client` methods the surface adds to the operations': the extensions' and the streams.
+fn extra_methods(surface: &Surface<'_>) -> Vec<String> {
+    let contributed = surface
+        .contributions
         .iter()
-        .map(|entry| entry.method.as_str())
-        .chain(
-            surface
-                .streams
-                .iter()
-                .flat_map(|stream| [stream.pages.as_str(), stream.items.as_str()]),
-        )
+        .flat_map(|contribution| contribution.methods())
+        .map(|method| method.name.to_owned());
+    let streams = surface
+        .streams
+        .iter()
+        .flat_map(|stream| [stream.pages.clone(), stream.items.clone()]);
+    contributed.chain(streams).collect()
 }
 
 /// The fake's expectations, each with the operation it expects and the type it answers with
@@ -196,32 +217,13 @@ fn fake_methods<'s>(
             let answer = Surface::response_type(op.operation).cloned();
             (op.expectation.as_str(), (op.operation, answer))
         })
-        .chain(surface.entries.iter().map(|entry| {
-            let answer = Some(TypeRef::Named(entry.response.clone()));
-            (entry.expectation.as_str(), (entry.operation, answer))
-        }))
-}
-
-/// A metrics entry point: started with string ids, it is the runtime's request over the old
-/// support struct, whose response is the old response type.
-fn probe_entry(entry: &MetricsEntry<'_>, krate: &proc_macro2::Ident) -> TokenStream {
-    let function = ident(&probe_name("Client", &entry.method));
-    let method = ident(&entry.method);
-    let operation_type = ident(&entry.operation_type);
-    let response = ident(&entry.response);
-    let ids = entry
-        .operation
-        .path_params
-        .iter()
-        .map(|_| any(&quote!(::std::string::String)));
-    quote! {
-        pub fn #function(client: &::#krate::Client) {
-            fn answers<O: rt::MetricsOperation<Response = #response>>(_: &rt::MetricsRequest<O>) {}
-            let request: rt::MetricsRequest<::#krate::client::#operation_type> =
-                client.#method(#(#ids),*);
-            answers(&request);
-        }
-    }
+        .chain(
+            surface
+                .contributions
+                .iter()
+                .flat_map(|contribution| contribution.expectations())
+                .map(|added| (added.name, (added.operation, Some(added.answer)))),
+        )
 }
 
 /// A stream's two methods: the old ids and query, items of the old types.

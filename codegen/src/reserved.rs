@@ -4,6 +4,8 @@
 //! code or the runtime already uses the names for; the tests check the lists against the
 //! emitters' output and the runtime's source.
 
+use crate::runtime_traits::MODEL_TRAITS;
+
 /// Names the emitted code refers to without a path (the std prelude, serde's derives and traits,
 /// and the setters' generic `I`; the crate's own types are [`FIXED_TYPE_NAMES`]), so a document type must not take them;
 /// locals of the emitted methods (`pairs`, `request`, `value`), so an argument must not either.
@@ -156,60 +158,36 @@ pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server", "
 /// The constructor's name, reserved before any setter is named.
 pub(crate) const CONSTRUCTOR: &str = "new";
 
+/// The method names a model struct has of its own, reserved before any setter is named: the
+/// constructor and the test builder every struct a response reaches has with `mock` (see
+/// `emit/mock.rs`).
+pub(crate) const OWN_METHOD_NAMES: &[&str] = &[CONSTRUCTOR, "builder"];
+
 /// Names an inherent method must not take. In method-call syntax an inherent method is found
 /// before a trait method with a `&self` receiver, so a setter named like one of these would
 /// shadow it for users (`response.step_seconds()` would call the setter and fail to compile):
-/// the methods of the runtime's index-mapped traits (reserved on every struct, not only on the
-/// ones recognised today, so that a setter's name never depends on another type's shape), of the
-/// derived traits, and of the blanket std traits every type has. `default` and `deserialize`
-/// are associated functions, which an inherent one would shadow in `Type::default()` paths.
-pub(crate) const RESERVED_METHOD_NAMES: &[&str] = &[
-    CONSTRUCTOR,
-    // The test builder every struct a response reaches has with `mock` (see `emit/mock.rs`).
-    "builder",
-    // rt::IndexMappedResponse
-    "window_start_millis",
-    "window_end_millis",
-    "mode_str",
-    "mode",
-    "step_seconds",
-    "descriptors",
-    "value_sets",
-    // rt::IndexMappedDescriptor
-    "name",
-    "unit_hint_str",
-    "unit",
-    "kind_str",
-    "label_sets",
-    // rt::IndexMappedValueSet
-    "start_epoch_millis",
-    "values",
-    // rt::__private::FromFields (every struct's `Deserialize` goes through it)
-    "from_fields",
-    // Debug, Clone, PartialEq, Default, Serialize, Deserialize, and the blanket std traits
-    // (see COMMON_METHOD_NAMES, which must stay the tail of this list)
-    "fmt",
-    "clone",
-    "clone_from",
-    "eq",
-    "ne",
-    "default",
-    "serialize",
-    "deserialize",
-    // Blanket std traits: Into, TryInto, From, TryFrom, ToOwned, Borrow, BorrowMut, Any
-    "into",
-    "try_into",
-    "from",
-    "try_from",
-    "to_owned",
-    "clone_into",
-    "borrow",
-    "borrow_mut",
-    "type_id",
-];
+/// the struct's [own methods](OWN_METHOD_NAMES), the methods of every runtime trait models
+/// implement ([`MODEL_TRAITS`], reserved on every struct, not only on the ones that implement
+/// them today, so that a setter's name never depends on another type's shape), and those of the
+/// derived traits and the blanket std traits every type has ([`COMMON_METHOD_NAMES`]). `default`
+/// and `deserialize` are associated functions, which an inherent one would shadow in
+/// `Type::default()` paths.
+pub(crate) fn reserved_method_names() -> impl Iterator<Item = &'static str> {
+    OWN_METHOD_NAMES
+        .iter()
+        .chain(MODEL_TRAITS.iter().flat_map(|names| names.methods))
+        .chain(COMMON_METHOD_NAMES)
+        .copied()
+}
 
-/// The methods every emitted type has through its derives and the blanket std traits: the tail
-/// of [`RESERVED_METHOD_NAMES`], all a query struct's setters must avoid.
+/// Whether `name` is one of the [reserved method names](reserved_method_names).
+pub(crate) fn is_reserved_method(name: &str) -> bool {
+    reserved_method_names().any(|reserved| reserved == name)
+}
+
+/// The methods every emitted type has through its derives (Debug, Clone, PartialEq, Default,
+/// Serialize, Deserialize) and the blanket std traits (Into, TryInto, From, TryFrom, ToOwned,
+/// Borrow, BorrowMut, Any): all a query struct's setters must avoid.
 pub(crate) const COMMON_METHOD_NAMES: &[&str] = &[
     "fmt",
     "clone",
@@ -272,12 +250,8 @@ mod tests {
     use std::collections::BTreeSet;
     use std::path::Path;
 
-    use super::{COMMON_METHOD_NAMES, RESERVED_METHOD_NAMES};
-
-    #[test]
-    fn common_methods_are_the_tail_of_the_reserved_ones() {
-        assert!(RESERVED_METHOD_NAMES.ends_with(COMMON_METHOD_NAMES));
-    }
+    use super::{COMMON_METHOD_NAMES, OWN_METHOD_NAMES, is_reserved_method};
+    use crate::runtime_traits::{MODEL_TRAITS, SUPPORT_TRAITS, TraitNames};
 
     fn parse(path: &Path) -> syn::File {
         let text = std::fs::read_to_string(path)
@@ -285,84 +259,258 @@ mod tests {
         syn::parse_file(&text).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
     }
 
-    /// The traits a file declares (at its top level), with their methods and associated
-    /// functions.
-    fn traits_in(file: &syn::File) -> Vec<(String, Vec<String>)> {
-        file.items
-            .iter()
-            .filter_map(|item| match item {
-                syn::Item::Trait(declared) => Some((
-                    declared.ident.to_string(),
-                    declared
-                        .items
-                        .iter()
-                        .filter_map(|item| match item {
-                            syn::TraitItem::Fn(function) => Some(function.sig.ident.to_string()),
-                            _ => None,
-                        })
-                        .collect(),
-                )),
-                _ => None,
-            })
-            .collect()
+    /// A trait as a file declares it (at its top level): its associated types and its methods
+    /// and associated functions.
+    #[derive(Debug, PartialEq, Eq)]
+    struct Declared {
+        types: BTreeSet<String>,
+        methods: BTreeSet<String>,
     }
 
-    /// The last segment of each trait the file implements (`impl rt::IndexMappedResponse for
-    /// …` gives `IndexMappedResponse`).
-    fn implemented_traits(file: &syn::File) -> BTreeSet<String> {
-        file.items
-            .iter()
-            .filter_map(|item| match item {
-                syn::Item::Impl(block) => block.trait_.as_ref(),
-                _ => None,
-            })
-            .filter_map(|(_, path, _)| path.segments.last())
-            .map(|segment| segment.ident.to_string())
-            .collect()
+    fn declared_trait(file: &syn::File, name: &str) -> Option<Declared> {
+        file.items.iter().find_map(|item| match item {
+            syn::Item::Trait(declared) if declared.ident == name => Some(Declared {
+                types: declared
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        syn::TraitItem::Type(ty) => Some(ty.ident.to_string()),
+                        _ => None,
+                    })
+                    .collect(),
+                methods: declared
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        syn::TraitItem::Fn(function) => Some(function.sig.ident.to_string()),
+                        _ => None,
+                    })
+                    .collect(),
+            }),
+            _ => None,
+        })
     }
 
-    /// The runtime traits the emitted code implements on model structs (the index-mapped ones in
-    /// `gen/index_mapped.rs`, and `FromFields` behind every struct's `Deserialize`) are read from
-    /// the runtime's source: every method they have is a name no setter or clearer may take, or
-    /// it would shadow the trait's method for users. Renaming or adding a method in the runtime
-    /// fails this until the reserved list follows.
+    /// The names a file makes public at its top level: `pub mod`, `pub trait` and the leaves of
+    /// `pub use` (a rename's new name).
+    fn public_names(file: &syn::File) -> BTreeSet<String> {
+        fn leaves(tree: &syn::UseTree, out: &mut BTreeSet<String>) {
+            match tree {
+                syn::UseTree::Path(path) => leaves(&path.tree, out),
+                syn::UseTree::Name(name) => {
+                    out.insert(name.ident.to_string());
+                }
+                syn::UseTree::Rename(rename) => {
+                    out.insert(rename.rename.to_string());
+                }
+                syn::UseTree::Group(group) => {
+                    for tree in &group.items {
+                        leaves(tree, out);
+                    }
+                }
+                syn::UseTree::Glob(_) => {}
+            }
+        }
+        let public = |vis: &syn::Visibility| matches!(vis, syn::Visibility::Public(_));
+        let mut names = BTreeSet::new();
+        for item in &file.items {
+            match item {
+                syn::Item::Use(declared) if public(&declared.vis) => {
+                    leaves(&declared.tree, &mut names);
+                }
+                syn::Item::Mod(declared) if public(&declared.vis) => {
+                    names.insert(declared.ident.to_string());
+                }
+                syn::Item::Trait(declared) if public(&declared.vis) => {
+                    names.insert(declared.ident.to_string());
+                }
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// How the table's entry for one trait differs from the runtime: its source (`file`, which
+    /// should declare it) and the runtime's root (`root`, where the emitted code's `rt::` path
+    /// starts). Empty when they agree.
+    fn mismatches(entry: &TraitNames, file: &syn::File, root: &syn::File) -> Vec<String> {
+        let name = entry.path.rsplit("::").next().unwrap_or_default();
+        let mut found = Vec::new();
+        let first = entry.path.split("::").next().unwrap_or_default();
+        if !public_names(root).contains(first) {
+            found.push(format!(
+                "rt::{}: the runtime's root has no public `{first}`",
+                entry.path
+            ));
+        }
+        let Some(declared) = declared_trait(file, name) else {
+            found.push(format!("{} declares no trait {name}", entry.source));
+            return found;
+        };
+        let listed = Declared {
+            types: entry.types.iter().map(|t| (*t).to_owned()).collect(),
+            methods: entry.methods.iter().map(|m| (*m).to_owned()).collect(),
+        };
+        for (what, listed, declared) in [
+            ("type", &listed.types, &declared.types),
+            ("method", &listed.methods, &declared.methods),
+        ] {
+            for gone in listed.difference(declared) {
+                found.push(format!("{name}: no {what} `{gone}` in the runtime"));
+            }
+            for new in declared.difference(listed) {
+                found.push(format!(
+                    "{name}: the runtime's {what} `{new}` is not listed"
+                ));
+            }
+        }
+        found
+    }
+
+    fn runtime_source() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/src")
+    }
+
+    /// Every runtime trait the emitted code names (`crate::runtime_traits`) is read from the
+    /// runtime's source: the same associated types and methods, reachable where the emitted
+    /// code's `rt::` path says. Renaming, adding or removing a method in the runtime fails this
+    /// until the table follows, and the table is where the renderers and the reserved names
+    /// take the names from.
     #[test]
-    fn reserved_method_names_cover_the_runtime_traits_models_implement() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let runtime = root.join("runtime/src");
-        let mut traits = traits_in(&parse(&runtime.join("index_mapped.rs")));
-        let index_mapped: BTreeSet<String> = traits.iter().map(|(name, _)| name.clone()).collect();
+    fn the_runtime_traits_table_is_the_runtimes() {
+        let runtime = runtime_source();
+        let root = parse(&runtime.join("lib.rs"));
+        let mut problems = Vec::new();
+        for entry in MODEL_TRAITS.iter().chain(&SUPPORT_TRAITS) {
+            let file = parse(&runtime.join(entry.source));
+            problems.extend(mismatches(entry, &file, &root));
+        }
         assert!(
-            index_mapped.len() >= 3,
-            "the runtime's index-mapped traits are gone: {index_mapped:?}"
+            problems.is_empty(),
+            "runtime_traits.rs and the runtime disagree: {problems:#?}"
         );
-        traits.extend(
-            traits_in(&parse(&runtime.join("struct_de.rs")))
-                .into_iter()
-                .filter(|(name, _)| name == "FromFields"),
+    }
+
+    /// The check above finds each kind of drift: a renamed method, an added one, a renamed
+    /// associated type, a trait that is gone, a path the root does not export.
+    #[test]
+    fn a_drifted_runtime_trait_is_found() {
+        let entry = TraitNames {
+            path: "Shape",
+            source: "shape.rs",
+            types: &["Item"],
+            methods: &["width", "height"],
+        };
+        let root = syn::parse_quote!(
+            pub use shape::Shape;
         );
-        assert!(traits.iter().any(|(name, _)| name == "FromFields"));
-        // What the in-repo crate's index-mapped module implements is all from that module.
-        let emitted =
-            implemented_traits(&parse(&root.join("../generated/src/gen/index_mapped.rs")));
-        assert!(!emitted.is_empty());
-        assert!(
-            emitted.is_subset(&index_mapped),
-            "gen/index_mapped.rs implements traits outside the runtime's index_mapped.rs: \
-             {emitted:?}"
+        let file = |source: &str| syn::parse_file(source).unwrap_or_else(|e| panic!("{e}"));
+        let same = file("pub trait Shape { type Item; fn width(&self); fn height(&self); }");
+        assert!(mismatches(&entry, &same, &root).is_empty());
+        let renamed = file("pub trait Shape { type Item; fn width(&self); fn tall(&self); }");
+        assert_eq!(
+            mismatches(&entry, &renamed, &root),
+            [
+                "Shape: no method `height` in the runtime",
+                "Shape: the runtime's method `tall` is not listed"
+            ]
         );
-        let reserved: BTreeSet<&str> = RESERVED_METHOD_NAMES.iter().copied().collect();
-        let missing: Vec<String> = traits
+        let added = file(
+            "pub trait Shape { type Item; fn width(&self); fn height(&self); fn depth(&self); }",
+        );
+        assert_eq!(
+            mismatches(&entry, &added, &root),
+            ["Shape: the runtime's method `depth` is not listed"]
+        );
+        let retyped = file("pub trait Shape { type Element; fn width(&self); fn height(&self); }");
+        assert_eq!(
+            mismatches(&entry, &retyped, &root),
+            [
+                "Shape: no type `Item` in the runtime",
+                "Shape: the runtime's type `Element` is not listed"
+            ]
+        );
+        let gone = file("pub trait Form { type Item; fn width(&self); fn height(&self); }");
+        assert_eq!(
+            mismatches(&entry, &gone, &root),
+            ["shape.rs declares no trait Shape"]
+        );
+        let hidden: syn::File = syn::parse_quote!(
+            pub(crate) use shape::Shape;
+            pub use shape::{Form as Outline};
+            pub mod other {}
+        );
+        assert_eq!(
+            mismatches(&entry, &same, &hidden),
+            ["rt::Shape: the runtime's root has no public `Shape`"]
+        );
+        let renamed_export: syn::File = syn::parse_quote!(
+            pub use shape::{Form as Shape};
+        );
+        assert!(mismatches(&entry, &same, &renamed_export).is_empty());
+    }
+
+    /// The traits the in-repo crate's emitted modules implement from the runtime (`impl rt::X
+    /// for …`) are all in the table, so each impl's names come from it.
+    #[test]
+    fn the_emitted_crate_implements_only_listed_runtime_traits() {
+        let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated/src/gen");
+        let listed: BTreeSet<&str> = MODEL_TRAITS
             .iter()
-            .flat_map(|(name, methods)| methods.iter().map(move |m| format!("{name}::{m}")))
-            .filter(|path| {
-                let method = path.rsplit("::").next().unwrap_or_default();
-                !reserved.contains(method)
-            })
+            .chain(&SUPPORT_TRAITS)
+            .map(|entry| entry.path)
+            .collect();
+        let mut implemented = BTreeSet::new();
+        let entries = std::fs::read_dir(&generated).unwrap_or_else(|e| panic!("{e}"));
+        for entry in entries {
+            let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+            if path.extension().is_none_or(|ext| ext != "rs") {
+                continue;
+            }
+            for item in parse(&path).items {
+                let syn::Item::Impl(block) = item else {
+                    continue;
+                };
+                let Some((_, trait_path, _)) = &block.trait_ else {
+                    continue;
+                };
+                let segments: Vec<String> = trait_path
+                    .segments
+                    .iter()
+                    .map(|segment| segment.ident.to_string())
+                    .collect();
+                if let Some(("rt", rest)) = segments.split_first().map(|(a, b)| (a.as_str(), b)) {
+                    implemented.insert(rest.join("::"));
+                }
+            }
+        }
+        assert!(
+            implemented.len() >= 4,
+            "the emitted crate implements fewer runtime traits than it did: {implemented:?}"
+        );
+        let unlisted: Vec<&String> = implemented
+            .iter()
+            .filter(|path| !listed.contains(path.as_str()))
             .collect();
         assert!(
-            missing.is_empty(),
-            "runtime trait methods a setter could shadow: {missing:?}"
+            unlisted.is_empty(),
+            "runtime traits implemented but not in runtime_traits.rs: {unlisted:?}"
         );
+    }
+
+    /// Every method of a trait models implement is a name no setter may take, with the
+    /// struct's own methods and those every type has.
+    #[test]
+    fn reserved_method_names_cover_the_traits_models_implement() {
+        let model_methods = MODEL_TRAITS.iter().flat_map(|entry| entry.methods);
+        for name in model_methods
+            .chain(OWN_METHOD_NAMES)
+            .chain(COMMON_METHOD_NAMES)
+        {
+            assert!(is_reserved_method(name), "{name}");
+        }
+        for name in ["send", "label", "window", "news"] {
+            assert!(!is_reserved_method(name), "{name}");
+        }
     }
 }

@@ -30,6 +30,7 @@ snapshot!(nullable);
 snapshot!(operations);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(shared);
 snapshot!(styles);
 snapshot!(tagged);
 snapshot!(twins);

@@ -23,11 +23,15 @@ struct Row {
     time: Duration,
     /// Operations the document declares (under `paths`).
     declared: usize,
+    /// Parameters its operations declare (each operation's own and its path item's).
+    declared_parameters: usize,
 }
 
 struct Generated {
     notes: usize,
     left_out: usize,
+    /// Notes saying a parameter was left out.
+    parameters_left_out: usize,
     /// Operations the crate has.
     emitted: usize,
 }
@@ -150,6 +154,7 @@ fn generate_one(
     let package = format!("corpus-{}", stem.trim_matches('-'));
     let text =
         fs::read_to_string(document).with_context(|| format!("reading {}", document.display()))?;
+    let declared = declared(&text);
     let crate_dir = workspace.join(&package);
     fs::create_dir_all(&crate_dir).with_context(|| format!("creating {}", crate_dir.display()))?;
     let runtime_path = regen::relative_path(&crate_dir, runtime)?;
@@ -187,11 +192,20 @@ fn generate_one(
                 .iter()
                 .filter(|note| note.message.contains(" is left out: "))
                 .count();
+            let parameters_left_out = output
+                .notes
+                .iter()
+                .filter(|note| {
+                    note.message.starts_with("parameter `")
+                        && note.message.contains(" is left out: ")
+                })
+                .count();
             let emitted = baseten_codegen::build_ir_with(&input, config)
                 .map_or(0, |(api, _)| api.operations.len());
             let generated = Generated {
                 notes: output.notes.len(),
                 left_out,
+                parameters_left_out,
                 emitted,
             };
             (Some(generated), None)
@@ -204,31 +218,58 @@ fn generate_one(
         generated,
         error,
         time,
-        declared: declared_operations(&text),
+        declared: declared.operations,
+        declared_parameters: declared.parameters,
     })
 }
 
-/// The operations a document declares: every method of every path item under `paths`.
-fn declared_operations(text: &str) -> usize {
+/// What a document declares under `paths`.
+#[derive(Debug, Default, PartialEq)]
+struct Declared {
+    /// Every method of every path item.
+    operations: usize,
+    /// Every operation's parameters: its own and its path item's, one per name and location
+    /// (an operation's own replaces its path item's), `$ref`s into the document followed.
+    parameters: usize,
+}
+
+fn declared(text: &str) -> Declared {
+    use serde_json::Value;
     const METHODS: &[&str] = &[
         "get", "put", "post", "delete", "options", "head", "patch", "trace",
     ];
     let Ok(document) = baseten_codegen::load::parse_document(text) else {
-        return 0;
+        return Declared::default();
     };
-    let Some(paths) = document.get("paths").and_then(serde_json::Value::as_object) else {
-        return 0;
+    let listed = |holder: &Value| -> Vec<(String, String)> {
+        let parameters = holder.get("parameters").and_then(Value::as_array);
+        parameters
+            .into_iter()
+            .flatten()
+            .filter_map(|parameter| parameter_identity(&document, parameter))
+            .collect()
     };
-    paths
-        .iter()
-        .filter(|(path, _)| !path.starts_with("x-"))
-        .filter_map(|(_, item)| item.as_object())
-        .map(|item| {
-            item.keys()
-                .filter(|key| METHODS.contains(&key.as_str()))
-                .count()
-        })
-        .sum()
+    let Some(paths) = document.get("paths").and_then(Value::as_object) else {
+        return Declared::default();
+    };
+    let mut declared = Declared::default();
+    for (_, item) in paths.iter().filter(|(path, _)| !path.starts_with("x-")) {
+        let Some(methods) = item.as_object() else {
+            continue;
+        };
+        let shared = listed(item);
+        for (_, operation) in methods
+            .iter()
+            .filter(|(key, _)| METHODS.contains(&key.as_str()))
+        {
+            let mut parameters: std::collections::BTreeSet<(String, String)> =
+                shared.iter().cloned().collect();
+            parameters.extend(listed(operation));
+            declared.operations += 1;
+            declared.parameters += parameters.len();
+        }
+    }
+    declared
 }
 
 /// One `cargo check` over the whole corpus workspace, read as JSON messages per package.
@@ -283,6 +324,33 @@ fn cargo_check(workspace: &Path) -> Result<BTreeMap<String, Checked>> {
     Ok(checked)
 }
 
+/// A parameter's name and location, through `$ref`s into the document (a few steps: a cycle
+/// names none).
+fn parameter_identity<'v>(
+    document: &'v serde_json::Value,
+    mut parameter: &'v serde_json::Value,
+) -> Option<(String, String)> {
+    for _ in 0..8 {
+        let Some(reference) = parameter.get("$ref").and_then(serde_json::Value::as_str) else {
+            let field = |key: &str| parameter.get(key).and_then(serde_json::Value::as_str);
+            return Some((field("name")?.to_owned(), field("in")?.to_owned()));
+        };
+        let pointer = reference.strip_prefix('#')?.replace("%20", " ");
+        parameter = document.pointer(&pointer)?;
+    }
+    None
+}
+
+/// `part` of `whole` as a percentage with two decimals (`0.00%` of nothing).
+fn share(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        return "0.00%".to_owned();
+    }
+    // Integer arithmetic, rounded half up: hundredths of a percent.
+    let hundredths = (part * 10_000 * 2 + whole) / (whole * 2);
+    format!("{}.{:02}%", hundredths / 100, hundredths % 100)
+}
+
 /// The package name of a cargo package id: `path+file:///…/corpus-x#0.1.0` (new style) or
 /// `corpus-x 0.1.0 (path+file://…)` (old style); only corpus members are kept.
 fn package_name(id: &str) -> Option<String> {
@@ -308,10 +376,11 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
         .unwrap_or(8)
         .max(8);
     println!(
-        "{:<width$}  {:>9}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+        "{:<width$}  {:>9}  {:>10}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
         "document",
         "generated",
         "operations",
+        "params out",
         "left out",
         "notes",
         "compiled",
@@ -319,15 +388,19 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
         "time (ms)"
     );
     let (mut declared, mut emitted) = (0, 0);
+    let (mut declared_parameters, mut parameters_left_out) = (0, 0);
     for row in rows {
         let checked = checked.get(&row.package);
         declared += row.declared;
-        let (generated, operations, left_out, notes) = match &row.generated {
+        declared_parameters += row.declared_parameters;
+        let (generated, operations, parameters, left_out, notes) = match &row.generated {
             Some(g) => {
                 emitted += g.emitted;
+                parameters_left_out += g.parameters_left_out;
                 (
                     "yes",
                     format!("{}/{}", g.emitted, row.declared),
+                    format!("{}/{}", g.parameters_left_out, row.declared_parameters),
                     g.left_out.to_string(),
                     g.notes.to_string(),
                 )
@@ -335,6 +408,7 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
             None => (
                 "no",
                 format!("0/{}", row.declared),
+                format!("-/{}", row.declared_parameters),
                 "-".to_owned(),
                 "-".to_owned(),
             ),
@@ -347,10 +421,11 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
         };
         let warnings = checked.map_or("-".to_owned(), |c| c.warnings.to_string());
         println!(
-            "{:<width$}  {:>9}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+            "{:<width$}  {:>9}  {:>10}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
             row.document,
             generated,
             operations,
+            parameters,
             left_out,
             notes,
             compiled,
@@ -358,7 +433,15 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
             row.time.as_millis()
         );
     }
-    println!("operations generated: {emitted} of {declared} the documents declare");
+    println!(
+        "operations generated: {emitted} of {declared} the documents declare ({} left out)",
+        share(declared.saturating_sub(emitted), declared)
+    );
+    println!(
+        "parameters left out: {parameters_left_out} of {declared_parameters} ({}; those of \
+         operations left out whole are not counted)",
+        share(parameters_left_out, declared_parameters)
+    );
     if let Some(check_time) = check_time {
         println!("cargo check of all members: {} ms", check_time.as_millis());
     }
@@ -371,7 +454,60 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
 
 #[cfg(test)]
 mod tests {
-    use super::package_name;
+    use super::{Declared, declared, package_name, share};
+
+    /// Operations and their parameters: a path item's shared ones count for each of its
+    /// operations, an operation's own of the same name and location replaces one, `$ref`s are
+    /// followed (a dangling one counts nothing), `x-` keys and non-methods are not operations.
+    #[test]
+    fn declared_operations_and_parameters() {
+        let text = r##"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a/{id}:
+    parameters:
+      - {name: id, in: path, required: true}
+      - $ref: '#/components/parameters/Limit'
+    get:
+      parameters:
+        - {name: id, in: path, required: true, description: again}
+        - {name: id, in: header}
+    post: {}
+    summary: not an operation
+  /b:
+    delete:
+      parameters:
+        - $ref: '#/components/parameters/Missing'
+        - $ref: '#/components/parameters/Alias'
+  x-extension:
+    get: {}
+components:
+  parameters:
+    Limit: {name: limit, in: query}
+    Alias: {$ref: '#/components/parameters/Limit'}
+"##;
+        assert_eq!(
+            declared(text),
+            Declared {
+                operations: 3,
+                parameters: 3 + 2 + 1,
+            }
+        );
+        assert_eq!(declared("not: [a document"), Declared::default());
+        assert_eq!(declared("openapi: 3.0.3\npaths: []\n"), Declared::default());
+    }
+
+    #[test]
+    fn shares_round_to_hundredths() {
+        assert_eq!(share(0, 0), "0.00%");
+        assert_eq!(share(1, 9364), "0.01%");
+        assert_eq!(share(55, 4212), "1.31%");
+        assert_eq!(share(1, 200), "0.50%");
+        assert_eq!(share(1, 3), "33.33%");
+        assert_eq!(share(2, 3), "66.67%");
+        assert_eq!(share(3, 3), "100.00%");
+    }
 
     #[test]
     fn package_ids_of_both_styles() {

@@ -14,7 +14,7 @@
 //! | query `form` | `n=v` | `n=a,b` / `n=a&n=b` | `n=k,v,j,w` / `k=v&j=w` | `n=` |
 //! | query `spaceDelimited` | `n=v` | `n=a%20b` / as `form` | `n=k%20v` / as `form` | `n=` |
 //! | query `pipeDelimited` | `n=v` | `n=a\|b` / as `form` | `n=k\|v` / as `form` | `n=` |
-//! | query `deepObject` | `n=v` | `n[]=a&n[]=b` | `n[k]=v&n[k][m]=w` (nested) | nothing |
+//! | query `deepObject` | `n=v` | `n[]=a&n[]=b` (of objects: `n[0][k]=v`) | `n[k]=v&n[k][m]=w` (nested) | nothing |
 //! | path `simple` | `v` | `a,b` | `k,v` / `k=v,j=w` | refused (empty segment) |
 //! | path `label` | `.v` | `.a,b` / `.a.b` | `.k,v` / `.k=v.j=w` | `.` |
 //! | path `matrix` | `;n=v` | `;n=a,b` / `;n=a;n=b` | `;n=k,v` / `;k=v;j=w` | `;n` |
@@ -26,7 +26,9 @@
 //! `+`, since `%20` is its delimiter; a `.` in a `label` item is `%2E`, since `.` is its); in a header list, `%`, `,`, `=`, `"`, space and every byte
 //! outside visible ASCII are `%XX` (a scalar header is sent as given, and refused by the client
 //! if it is not a header value). A style a location does not define is read as the location's
-//! own (`simple` for path and header, `form` for query and cookie).
+//! own (`simple` for path and header, `form` for query and cookie). A form-encoded body's
+//! properties are query parameters by the styles its `encoding` gives them
+//! ([`Body::form_styled`](crate::Body::form_styled)).
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -478,10 +480,17 @@ fn query_pairs(
 }
 
 /// `deepObject`: an object's properties as `key[property]`, nested to any depth
-/// (`a[b][c]=v`); an array's items as `key[]`, once each; `null` nowhere.
+/// (`a[b][c]=v`); an array of scalars's items as `key[]`, once each; an array holding an
+/// object or array as `key[0]`, `key[1]`, … (in `a[][b]=1&a[][c]=2` no server can tell one item
+/// from two); `null` nowhere.
 fn deep_object(key: &str, value: &Value, pairs: &mut Vec<(String, String)>) {
     match value {
         Value::Null => {}
+        Value::Array(items) if items.iter().any(|item| item.is_array() || item.is_object()) => {
+            for (index, item) in items.iter().enumerate() {
+                deep_object(&format!("{key}[{index}]"), item, pairs);
+            }
+        }
         Value::Array(items) => {
             let key = format!("{key}[]");
             for item in items {
@@ -499,6 +508,44 @@ fn deep_object(key: &str, value: &Value, pairs: &mut Vec<(String, String)>) {
             encode(&scalar_text(scalar).unwrap_or_default(), Item::Query),
         )),
     }
+}
+
+/// A form-encoded body (`application/x-www-form-urlencoded`): each property of `value` (an
+/// object) as the query parameter of its name would be, by the `style` and `explode` its
+/// `encoding` gives it in `styles`; a property with none as OpenAPI's defaults say: a scalar
+/// once, an array its key once per item, an object (property or item) as its JSON text (the
+/// default `contentType` of an object). `null` sends nothing.
+pub(crate) fn form_text(value: &Value, styles: &[(&str, Style, bool)]) -> Result<String, Error> {
+    let Value::Object(fields) = value else {
+        return Err(Error::InvalidRequest(
+            "request body cannot be form-encoded: the value is not an object".to_owned(),
+        ));
+    };
+    let json_text = |value: &Value| match value {
+        Value::Array(_) | Value::Object(_) => value.to_string(),
+        scalar => scalar_text(scalar).unwrap_or_default(),
+    };
+    let mut pairs = Vec::new();
+    for (name, value) in fields {
+        if let Some(&(_, style, explode)) = styles.iter().find(|(styled, ..)| styled == name) {
+            pairs.extend(query_pairs(name, style, explode, value)?);
+            continue;
+        }
+        let key = encode(name, Item::Query);
+        let items = match value {
+            Value::Null => continue,
+            Value::Array(items) => items.iter().filter(|item| !item.is_null()).collect(),
+            other => vec![other],
+        };
+        for item in items {
+            pairs.push((key.clone(), encode(&json_text(item), Item::Query)));
+        }
+    }
+    let pairs: Vec<String> = pairs
+        .into_iter()
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
+    Ok(pairs.join("&"))
 }
 
 /// A header parameter's value (`simple`), or `None` for `null`.

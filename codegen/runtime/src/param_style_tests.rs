@@ -1,7 +1,7 @@
 //! Tests of the parameter encoder: OpenAPI's style table row by row, the issue's cases, and
 //! round trips (encode, then parse by the style's grammar) over random items.
 
-use super::{Item, ParamLocation, Params, Style, encode, path_param};
+use super::{Item, ParamLocation, Params, Style, encode, form_text, path_param};
 use crate::error::Error;
 use proptest::prelude::*;
 use serde_json::json;
@@ -211,6 +211,82 @@ fn delimiters_inside_items_are_encoded_and_the_styles_are_literal() {
         query(Style::DeepObject, true, &json!({"a]&b=": {"c[": 1}})),
         "color[a%5D%26b%3D][c%5B]=1"
     );
+}
+
+/// `deepObject` arrays: scalars as `key[]` once each; an array holding an object or an array
+/// indexed (`key[0][k]`), since `key[][k]=1&key[][j]=2` cannot say whether that is one item or
+/// two; the index is per array, and `null` items keep their index and send nothing.
+#[test]
+fn deep_object_indexes_arrays_of_objects_only() {
+    assert_eq!(
+        query(Style::DeepObject, true, &json!({"tags": ["a", null, 1]})),
+        "color[tags][]=a&color[tags][]=1"
+    );
+    assert_eq!(
+        query(
+            Style::DeepObject,
+            true,
+            &json!([{"p": "x", "q": 2}, null, {"p": "y"}])
+        ),
+        "color[0][p]=x&color[0][q]=2&color[2][p]=y"
+    );
+    assert_eq!(
+        query(Style::DeepObject, true, &json!({"m": [["a"], "b"]})),
+        "color[m][0][]=a&color[m][1]=b"
+    );
+}
+
+/// A form body: a styled property as the query parameter of its name, the others by
+/// OpenAPI's defaults (a scalar once, an array repeated, an object as its JSON text); `null`
+/// nothing; anything but an object refused.
+#[test]
+fn form_bodies_follow_each_property_style() {
+    let value = json!({
+        "a b": "x&y",
+        "list": ["p", null, "q"],
+        "obj": {"k": "v w"},
+        "none": null,
+        "deep": {"k": {"j": 1}},
+        "csv": ["1", "2,3"],
+        "piped": ["1", "2"],
+    });
+    let styles = [
+        ("deep", Style::DeepObject, true),
+        ("csv", Style::Form, false),
+        ("piped", Style::PipeDelimited, false),
+        ("absent", Style::DeepObject, true),
+    ];
+    // Sorted: the properties' order is serde_json's (inserted with `preserve_order`, which a
+    // workspace build may turn on, else sorted).
+    let text = form_text(&value, &styles).unwrap_or_else(|error| panic!("{error}"));
+    let mut pairs: Vec<&str> = text.split('&').collect();
+    pairs.sort_unstable();
+    assert_eq!(
+        pairs,
+        [
+            "a%20b=x%26y",
+            "csv=1,2%2C3",
+            "deep[k][j]=1",
+            "list=p",
+            "list=q",
+            "obj=%7B%22k%22%3A%22v%20w%22%7D",
+            "piped=1|2"
+        ]
+    );
+    assert_eq!(form_text(&json!({}), &styles).ok().as_deref(), Some(""));
+    // A nested value under a flat style has no encoding: refused, naming the property.
+    let refused = form_text(&json!({"csv": [{"k": 1}]}), &styles);
+    assert!(
+        matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("`csv`")),
+        "{refused:?}"
+    );
+    for not_an_object in [json!([1]), json!("a"), json!(null)] {
+        let refused = form_text(&not_an_object, &styles);
+        assert!(
+            matches!(&refused, Err(Error::InvalidRequest(message)) if message.contains("not an object")),
+            "{refused:?}"
+        );
+    }
 }
 
 /// Issue 29: a required array sent empty sent nothing; each style has its empty form.

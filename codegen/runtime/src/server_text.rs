@@ -43,7 +43,7 @@ impl ServerText {
     /// all keys at once (one automaton over every form of every key, built when the set of keys
     /// changes), in time proportional to the text:
     ///
-    /// - the key, and any run of [`RUN_CHARS`] (12) or more of its characters;
+    /// - the key, and any run of 12 (the module's `RUN_CHARS`) or more of its characters;
     /// - its hex, in either case, and its base64, standard or URL-safe, at any of the three byte
     ///   alignments (also of `Bearer KEY` and `Api-Key KEY`), and runs of those standing for
     ///   12 or more bytes;
@@ -53,7 +53,7 @@ impl ServerText {
     ///   and HTML character references (`&#65;`, `&#x41;`, `&amp;`).
     ///
     /// Every match, in the text or a decoded layer of it, is mapped back to the bytes of `text`
-    /// it came from; those bytes are replaced by [`REDACTED`].
+    /// it came from; those bytes are replaced by `<redacted>` (the module's `REDACTED`).
     pub fn new(text: impl Into<String>) -> Self {
         let text = text.into();
         match live_scrubber().and_then(|scrubber| scrubber.scrub(&text)) {

@@ -91,6 +91,28 @@ impl Body {
         })
     }
 
+    /// `value` form-encoded with a `style` and `explode` for some properties, by wire name
+    /// (the document's `encoding`): each such property as the query parameter of its name
+    /// would be (`deepObject`: `a[b][c]=v`), the others as [`form`](Self::form) sends them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] if `value` is not an object, or a styled property holds what
+    /// its style cannot encode (an object inside an array outside `deepObject`).
+    pub fn form_styled<T: serde::Serialize + ?Sized>(
+        content_type: &'static str,
+        value: &T,
+        styles: &[(&str, crate::param_style::Style, bool)],
+    ) -> Result<Body, Error> {
+        let value = serde_json::to_value(value).map_err(|error| {
+            Error::InvalidRequest(format!("request body cannot be form-encoded: {error}"))
+        })?;
+        Ok(Body {
+            content_type: Cow::Borrowed(content_type),
+            bytes: crate::param_style::form_text(&value, styles)?.into_bytes(),
+        })
+    }
+
     /// Text as given.
     pub fn text(content_type: &'static str, value: &str) -> Body {
         Body {

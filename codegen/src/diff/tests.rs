@@ -679,3 +679,89 @@ fn the_report_reads_as_text() {
         BTreeSet::from(["Client::b"])
     );
 }
+
+/// Shared types (`ir::shared`): a twin that stops being identical becomes a type of its own
+/// (breaking: it was the same type as its twin), and the one it named loses that twin's
+/// features; a newcomer twin changes neither the type named nor any gate, by the lock.
+#[test]
+fn a_twin_that_differs_breaks_and_a_newcomer_twin_is_only_added() {
+    let document = |first: &str, second: &str, newcomer: bool| {
+        let operation = |path: &str, id: &str, values: &str| {
+            format!(
+                "  {path}:\n    get:\n      operationId: {id}\n      parameters:\n        - {{name: \
+                 fields, in: query, schema: {{type: array, items: {{type: string, enum: \
+                 {values}}}}}}}\n      responses:\n        '204': {{description: ok}}\n"
+            )
+        };
+        let mut text = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n".to_owned();
+        if newcomer {
+            text.push_str(&operation("/0", "get0", first));
+        }
+        text.push_str(&operation("/a", "getA", first));
+        text.push_str(&operation("/b", "getB", second));
+        text
+    };
+    let build = |text: &str, lock: NameLock| {
+        let config = crate::Config {
+            names_lock: lock,
+            ..crate::Config::default()
+        };
+        let input = crate::Input {
+            spec_path: "t.yaml",
+            spec_text: text,
+            config_text: None,
+        };
+        crate::build_ir_with(&input, &config)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0
+    };
+    let old = build(
+        &document("[name, sku]", "[name, sku]", false),
+        NameLock::default(),
+    );
+    let lines = |new: &Api| -> Vec<(Impact, String)> {
+        api_changes(&old, new)
+            .unwrap_or_else(|error| panic!("{error}"))
+            .changes
+            .iter()
+            .map(|c| (c.impact, c.description.clone()))
+            .collect()
+    };
+    let split = build(
+        &document("[name, sku]", "[name, sku, id]", false),
+        old.names.clone(),
+    );
+    let breaking: Vec<(Impact, String)> = lines(&split)
+        .into_iter()
+        .filter(|(impact, _)| *impact == Impact::Breaking)
+        .collect();
+    assert_eq!(
+        breaking,
+        [
+            (
+                Impact::Breaking,
+                "enum models::GetAFieldsItem: compiled with feature a (was feature a or b)"
+                    .to_owned()
+            ),
+            (
+                Impact::Breaking,
+                "removed: type models::GetBFieldsItem feature=b = GetAFieldsItem".to_owned()
+            ),
+        ]
+    );
+    let newcomer = build(
+        &document("[name, sku]", "[name, sku]", true),
+        old.names.clone(),
+    );
+    let report = api_changes(&old, &newcomer).unwrap_or_else(|error| panic!("{error}"));
+    assert!(!report.is_breaking(), "{:?}", lines(&newcomer));
+    assert!(
+        lines(&newcomer)
+            .iter()
+            .any(|(impact, description)| *impact == Impact::Additive
+                && description.starts_with("added: ")
+                && description.contains("models::Get0FieldsItem")),
+        "{:?}",
+        lines(&newcomer)
+    );
+}

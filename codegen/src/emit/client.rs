@@ -1,21 +1,23 @@
 //! Emits `client.rs`: the crate's own `Client` over the runtime's (its methods are the
-//! surface's [`CLIENT_METHODS`](crate::surface::CLIENT_METHODS)), its default base URL, a
-//! typestate metrics request per [`MetricsEntry`] and the streams of each [`PageStream`].
+//! surface's [`CLIENT_METHODS`](crate::surface::CLIENT_METHODS)), its default base URL, the
+//! items each extension contributed and the streams of each [`PageStream`].
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{ResponseKind, TypeRef};
-use crate::surface::{CLIENT_REEXPORTS, MetricsEntry, PageStream, Surface};
+use crate::extensions::Contribution;
+use crate::ir::ResponseKind;
+use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 
 /// The whole of `client.rs`.
 pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
     let base_url = surface.api.base_url.as_deref().unwrap_or_default();
-    let metrics = surface
-        .entries
+    let contributed = surface
+        .contributions
         .iter()
-        .map(|entry| super::gate::gate_items(&entry.gate.attribute(), emit_metrics_entry(entry)));
+        .map(|contribution| contribution.client_items());
+    let doc = module_doc(&surface.contributions);
     let models = (!surface.streams.is_empty()).then(|| {
         quote!(
             use super::models::*;
@@ -37,9 +39,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         quote!(#(#segments)::*)
     });
     quote! {
-        //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
-        //! [`operations`](super::operations)), a typestate request per metrics operation, and
-        //! streams over every paginated operation.
+        #(#![doc = #doc])*
         use #runtime as rt;
         #models
 
@@ -141,10 +141,25 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             }
         }
 
-        #(#metrics)*
+        #(#contributed)*
 
         #(#streams)*
     }
+}
+
+/// The module doc's lines: `Client`'s methods, then what each extension says it adds.
+fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 3] {
+    let added: String = contributions
+        .iter()
+        .filter_map(|contribution| contribution.client_doc())
+        .map(|words| format!(", {words}"))
+        .collect();
+    [
+        " The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see"
+            .to_owned(),
+        format!(" [`operations`](super::operations)){added}, and"),
+        " streams over every paginated operation.".to_owned(),
+    ]
 }
 
 /// The rustdoc examples of `Client` (a call against the fake, so it runs) and of the
@@ -321,97 +336,6 @@ fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
             ) -> rt::pages::PageStream<#item>
             {
                 rt::pages::items(self.#pages(#(#ids,)* query), |page: #response| page.#items_field)
-            }
-        }
-    }
-}
-
-fn emit_metrics_entry(entry: &MetricsEntry<'_>) -> TokenStream {
-    let operation = entry.operation;
-    let method = ident(&entry.method);
-    let operation_type = ident(&entry.operation_type);
-    let call = ident(&operation.name);
-    let response = type_tokens(&TypeRef::Named(entry.response.clone()));
-    let query_type = ident(operation.query_type.as_deref().unwrap_or_default());
-    let client = ident(&entry.client_field);
-    let ids: Vec<_> = operation
-        .path_params
-        .iter()
-        .map(|param| ident(&param.rust_name))
-        .collect();
-    let mode = ident(&entry.query.mode);
-    let start = ident(&entry.query.start);
-    let end = ident(&entry.query.end);
-    let names = ident(&entry.query.metrics);
-    let method_doc = format!(
-        " A metrics request for {} ([`Client::{}`]) whose mode is part of its type; choose \
-         one next with `.current()`, `.summary(window)` or `.series(window)`.",
-        super::code_span(&format!("{} {}", operation.method, operation.path)),
-        operation.name
-    );
-    let type_doc = format!(
-        " {} as the runtime's metrics operation: the client and the ids of one \
-         [`Client::{}`] request.",
-        super::code_span(&format!("{} {}", operation.method, operation.path)),
-        entry.method
-    );
-    let endpoint = super::code_span(&format!("{} {}", operation.method, operation.path));
-    let aliases = [
-        (&entry.results.current, "current()", "CurrentMetrics"),
-        (&entry.results.summary, "summary(window)", "SummaryMetrics"),
-        (&entry.results.series, "series(window)", "SeriesMetrics"),
-    ]
-    .map(|(alias, call, result)| {
-        let doc = format!(
-            " What [`Client::{}`]`(..).{call}.send()` returns for {endpoint}: the checked \
-             response, `{result}<{}>`.",
-            entry.method, entry.response
-        );
-        let alias = ident(alias);
-        let result = ident(result);
-        quote! {
-            #[doc = #doc]
-            pub type #alias = rt::#result<super::models::#response>;
-        }
-    });
-    quote! {
-        #(#aliases)*
-
-        impl Client {
-            #[doc = #method_doc]
-            pub fn #method(&self, #(#ids: impl ::core::convert::Into<::std::string::String>),*)
-                -> rt::MetricsRequest<#operation_type>
-            {
-                rt::MetricsRequest::new(#operation_type {
-                    #client: self.clone(),
-                    #(#ids: #ids.into(),)*
-                })
-            }
-        }
-
-        #[doc = #type_doc]
-        #[derive(Debug, Clone)]
-        pub struct #operation_type {
-            #client: Client,
-            #(#ids: ::std::string::String,)*
-        }
-
-        impl rt::MetricsOperation for #operation_type {
-            type Response = super::models::#response;
-
-            fn send(self, query: rt::MetricsQuery, _: rt::requests::Sealed)
-                -> impl ::core::future::Future<
-                    Output = ::core::result::Result<Self::Response, rt::Error>,
-                > + ::core::marker::Send + 'static
-            {
-                async move {
-                    let mut options = super::operations::#query_type::default();
-                    options.#mode = ::core::option::Option::Some(query.mode.as_str().into());
-                    options.#start = query.window.and_then(|window| window.start_ms());
-                    options.#end = query.window.and_then(|window| window.end_ms());
-                    options.#names = query.metrics;
-                    self.#client.#call(#(&self.#ids,)* &options).await
-                }
             }
         }
     }

@@ -8,7 +8,7 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// brace group (and the `;` right after one): the shapes the emitters write (structs, enums,
 /// impls, type aliases, macro invocations). Document text never reaches here as tokens other
 /// than literals, so it cannot move a boundary.
-pub(super) fn gate_items(attribute: &TokenStream, items: TokenStream) -> TokenStream {
+pub(crate) fn gate_items(attribute: &TokenStream, items: TokenStream) -> TokenStream {
     if attribute.is_empty() {
         return items;
     }

@@ -1,6 +1,6 @@
 //! Emits `mock.rs` (feature `mock`): `FakeBaseten`, a local fake server with the surface's
-//! expectations: one typed `on_<operation>` per operation and one per typestate metrics request,
-//! answering with the operation's own response type.
+//! expectations: one typed `on_<operation>` per operation, answering with the operation's own
+//! response type, and those the extensions contributed.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -22,36 +22,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .operations
         .iter()
         .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_expectation(op)));
-    let expectation_of = |name: &str| {
-        surface
-            .operations
-            .iter()
-            .find(|op| op.operation.name == name)
-            .map(|op| ident(&op.expectation))
-    };
-    let aliases = surface.entries.iter().filter_map(|entry| {
-        let alias = ident(&entry.expectation);
-        let target = expectation_of(&entry.operation.name)?;
-        let response = ident(&entry.response);
-        let ids: Vec<_> = entry
-            .operation
-            .path_params
-            .iter()
-            .map(|p| ident(&p.rust_name))
-            .collect();
-        let doc = format!(
-            " The requests [`Client::{}`](super::Client::{}) sends: [`{target}`](Self::{target}).",
-            entry.method, entry.method
-        );
-        let gate = entry.gate.attribute();
-        Some(quote! {
-            #[doc = #doc]
-            #gate
-            pub fn #alias(&self, #(#ids: &str),*) -> rt::mock::Expectation<'_, #response> {
-                self.#target(#(#ids),*)
-            }
-        })
-    });
+    let contributed = surface
+        .contributions
+        .iter()
+        .map(|contribution| contribution.fake_methods());
     let reexports = FAKE_REEXPORTS.iter().map(|path| {
         let segments = path.split("::").map(ident);
         quote!(#(#segments)::*)
@@ -123,7 +97,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
             #(#expectations)*
 
-            #(#aliases)*
+            #(#contributed)*
         }
 
         #builders

@@ -2,8 +2,7 @@
 //! tokens (deciding no name and recognising no shape); formatting happens here once.
 
 mod client;
-mod gate;
-mod index_mapped;
+pub(crate) mod gate;
 mod mock;
 mod models;
 mod operations;
@@ -85,12 +84,6 @@ fn with_jobs<R>(surface: &Surface<'_>, config: &Config, f: impl FnOnce(&[Job<'_>
             emit: Box::new(move || mock::emit(surface, &runtime_tokens())),
         },
         Job {
-            file: "index_mapped.rs",
-            emit: Box::new(move || {
-                index_mapped::emit(&surface.index_mapped, &surface.features, &runtime_tokens())
-            }),
-        },
-        Job {
             file: "operations.rs",
             emit: Box::new(move || operations::header(api, &runtime_tokens())),
         },
@@ -99,6 +92,15 @@ fn with_jobs<R>(surface: &Surface<'_>, config: &Config, f: impl FnOnce(&[Job<'_>
             emit: Box::new(move || models::header(&runtime_tokens())),
         },
     ];
+    // The files extensions add, each whole.
+    for contribution in &surface.contributions {
+        for file in contribution.files() {
+            jobs.push(Job {
+                file,
+                emit: Box::new(move || contribution.file(file, &runtime_tokens())),
+            });
+        }
+    }
     for chunk in surface.operations.chunks(OPERATIONS_PER_JOB) {
         jobs.push(Job {
             file: "operations.rs",

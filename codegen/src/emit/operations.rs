@@ -161,7 +161,17 @@ fn emit_method(surface: &OperationSurface<'_>) -> TokenStream {
             let media_type = &body.media_type;
             let encode = match &body.kind {
                 BodyKind::Json(_) => quote!(rt::Body::json(#media_type, body)?),
-                BodyKind::Form(_) => quote!(rt::Body::form(#media_type, body)?),
+                BodyKind::Form { styles, .. } if styles.is_empty() => {
+                    quote!(rt::Body::form(#media_type, body)?)
+                }
+                BodyKind::Form { styles, .. } => {
+                    let styles = styles.iter().map(|styled| {
+                        let (wire, explode) = (&styled.wire_name, styled.explode);
+                        let style = ident(styled.style.runtime_name());
+                        quote!((#wire, rt::param_style::Style::#style, #explode))
+                    });
+                    quote!(rt::Body::form_styled(#media_type, body, &[#(#styles),*])?)
+                }
                 BodyKind::Multipart {
                     files,
                     content_types,

@@ -29,6 +29,7 @@ mod open_strings;
 mod operations;
 mod parameters;
 mod prune;
+mod shared;
 mod twins;
 
 pub(crate) use self::prune::reachable;
@@ -51,6 +52,9 @@ pub struct Api {
     pub skipped: Vec<SkippedOperation>,
     /// Every name given (and every name the config's lock retired), for the next generation.
     pub names: NameLock,
+    /// The inline types made aliases of an identical type (see `shared`), each with the types
+    /// its own definition held: those stay compiled with the features that reached the alias.
+    pub shared: BTreeMap<String, Vec<String>>,
 }
 
 /// A named Rust type.
@@ -446,7 +450,13 @@ pub enum BodyKind {
     /// A value of this type as JSON (`application/json`, `…+json`).
     Json(TypeRef),
     /// A value of this (object) type form-encoded (`application/x-www-form-urlencoded`).
-    Form(TypeRef),
+    Form {
+        /// The object type (a struct or a map).
+        ty: TypeRef,
+        /// The properties the document's `encoding` gives a `style` or `explode`, each sent
+        /// as the query parameter of its name would be; the others by OpenAPI's defaults.
+        styles: Vec<FormStyle>,
+    },
     /// A value of this (object) type as `multipart/form-data`, a part per property; bytes
     /// (`format: binary`) and lists of them are sent as files, a file part per item.
     Multipart {
@@ -464,11 +474,24 @@ pub enum BodyKind {
     Bytes,
 }
 
+/// One form-encoded property's `style` and `explode`, from the document's `encoding`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormStyle {
+    /// The property's wire name.
+    pub wire_name: String,
+    /// Its style (`form` when the `encoding` names only `explode`).
+    pub style: ParamStyle,
+    /// Its `explode`.
+    pub explode: bool,
+}
+
 impl BodyKind {
     /// The type the caller's value has, for the kinds that carry one.
     pub fn value_type(&self) -> Option<&TypeRef> {
         match self {
-            BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => Some(ty),
+            BodyKind::Json(ty) | BodyKind::Form { ty, .. } | BodyKind::Multipart { ty, .. } => {
+                Some(ty)
+            }
             BodyKind::Text | BodyKind::Bytes => None,
         }
     }
@@ -601,19 +624,22 @@ pub(crate) fn build(
             message: format!("{what} is left out: {reason}"),
         });
     }
+    let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
+    let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
         .iter()
         .filter_map(|op| op.query_type.as_deref())
         .collect();
-    let names = builder.names.settle_ir(
+    let mut names = builder.names.settle_ir(
         |_, name| types.contains_key(name) || query_types.contains(name),
         |name| {
             operations.iter().any(|op| op.name == name) || skipped.iter().any(|op| op.name == name)
         },
         area_lock,
     );
+    names.shared = shared.canonical;
     let base_url = spec
         .servers
         .first()
@@ -625,6 +651,7 @@ pub(crate) fn build(
         component_names,
         skipped,
         names,
+        shared: shared.held,
     })
 }
 

@@ -7,10 +7,11 @@ use openapiv3::{
     Type, VariantOrUnknownOrEmpty,
 };
 
+use super::parameters::query_style;
 use super::{
-    Body, BodyKind, Builder, JsonKind, Location, Operation, PARAMETERS, Param, ParamStyle,
-    REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef, TypeRef,
-    local_key,
+    Body, BodyKind, Builder, FormStyle, JsonKind, Location, Operation, PARAMETERS, Param,
+    ParamStyle, REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef,
+    TypeRef, local_key,
 };
 use crate::error::Pointer;
 use crate::names::Namespace;
@@ -439,8 +440,9 @@ impl<'a> Builder<'a> {
                 // The runtime sends a form as `key=value` pairs, an array as its key once per
                 // item (`form`, exploded), and an object (or an object or array inside an
                 // array) as its JSON text, as OpenAPI's default `contentType` for an object
-                // says. A property whose `encoding` names a `style` or `explode` asks for
-                // another form, which only flat values have; bytes have no text at all.
+                // says. A property whose `encoding` names a `style` or `explode` is sent as the
+                // query parameter of its name would be: any value by `deepObject`
+                // (`a[b][c]=v`), only flat ones by the other styles; bytes have no text at all.
                 let values: Vec<(String, Option<&str>, &TypeRef)> = match &ty {
                     TypeRef::Map(value) => vec![("values".to_owned(), None, value)],
                     TypeRef::Named(name) => match self.types.get(name) {
@@ -460,30 +462,45 @@ impl<'a> Builder<'a> {
                     TypeRef::Vec(item) => self.is_scalar(item),
                     scalar => self.is_scalar(scalar),
                 };
-                let styled = |wire_name: Option<&str>| {
+                let style_of = |wire_name: Option<&str>| {
                     let encodings = media.encoding.iter();
                     encodings
                         .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
-                        .any(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                        .find(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                        .map(|(_, encoding)| {
+                            (query_style(encoding.style.as_ref()), encoding.explode)
+                        })
                 };
                 let bytes = |ty: &TypeRef| match ty {
                     TypeRef::Vec(item) | TypeRef::Option(item) => **item == TypeRef::Bytes,
                     ty => *ty == TypeRef::Bytes,
                 };
-                let unsendable = values
-                    .iter()
-                    .find(|(_, wire_name, ty)| bytes(ty) || (!flat(ty) && styled(*wire_name)));
-                if let Some((what, ..)) = unsendable {
-                    return Err(Error::Unsupported {
-                        pointer: schema_pointer.to_string(),
-                        reason: format!(
-                            "a form-encoded body whose {what} is bytes, or is neither a string, \
-                             number, boolean, enum nor array of those and its `encoding` asks for \
-                             a `style` (which only flat values have)"
-                        ),
-                    });
+                let mut styles = Vec::new();
+                for (what, wire_name, ty) in &values {
+                    let style = style_of(*wire_name);
+                    let unsendable = bytes(ty)
+                        || style
+                            .is_some_and(|(style, _)| style != ParamStyle::DeepObject && !flat(ty));
+                    if unsendable {
+                        return Err(Error::Unsupported {
+                            pointer: schema_pointer.to_string(),
+                            reason: format!(
+                                "a form-encoded body whose {what} is bytes, or is neither a \
+                                 string, number, boolean, enum nor array of those and its \
+                                 `encoding` asks for a `style` other than `deepObject` (which \
+                                 only flat values have)"
+                            ),
+                        });
+                    }
+                    if let (Some(wire_name), Some((style, explode))) = (wire_name, style) {
+                        styles.push(FormStyle {
+                            wire_name: (*wire_name).to_owned(),
+                            style,
+                            explode,
+                        });
+                    }
                 }
-                BodyKind::Form(ty)
+                BodyKind::Form { ty, styles }
             }
             MediaKind::Multipart => {
                 let ty = value_type(self)?;
@@ -564,7 +581,19 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let pointer = pointer.join(status);
-            let response = self.resolve_response(response, &pointer)?;
+            // A `$ref` naming nothing of its kind (PagerDuty's responses name request bodies)
+            // spoils the success body alone: the operation is sent, its body not read.
+            let response = match self.resolve_response(response, &pointer) {
+                Ok(response) => response,
+                Err(Error::DanglingRef { reference, .. }) => {
+                    let reason = format!(
+                        "`$ref` {reference:?} does not resolve to a response in the document"
+                    );
+                    self.leave_out(pointer.as_str(), "the response body", &reason);
+                    return Ok(ResponseKind::Empty);
+                }
+                Err(error) => return Err(error),
+            };
             if response.content.is_empty() {
                 bodiless = true;
             } else {
@@ -859,9 +888,107 @@ impl<'a> Builder<'a> {
 }
 
 #[cfg(test)]
-#[cfg(test)]
 mod tests {
     use super::{MediaKind, media_kind};
+    use crate::Input;
+    use crate::ir::{BodyKind, FormStyle, ParamStyle, ResponseKind};
+
+    /// The form styles of `POST /x`, whose form body has `properties` and `encoding` (YAML
+    /// flow syntax), or the notes when its body is left out.
+    fn form_styles(properties: &str, encoding: &str) -> Result<Vec<FormStyle>, Vec<String>> {
+        let spec = format!(
+            "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    post:\n      \
+             requestBody:\n        content:\n          application/x-www-form-urlencoded:\n            \
+             schema: {{type: object, properties: {properties}}}\n            encoding: {encoding}\n      \
+             responses: {{'204': {{description: ok}}}}\n"
+        );
+        let input = Input {
+            spec_path: "t.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        match api.operations.first().and_then(|op| op.body.as_ref()) {
+            Some(body) => match &body.kind {
+                BodyKind::Form { styles, .. } => Ok(styles.clone()),
+                other => panic!("{other:?}"),
+            },
+            None => Err(notes.iter().map(ToString::to_string).collect()),
+        }
+    }
+
+    fn styled(wire_name: &str, style: ParamStyle, explode: bool) -> FormStyle {
+        FormStyle {
+            wire_name: wire_name.to_owned(),
+            style,
+            explode,
+        }
+    }
+
+    /// Each property the `encoding` styles is listed with its style (`form` when only
+    /// `explode` is named, exploded when `form` is named alone); `deepObject` takes any value,
+    /// the other styles only flat ones; an encoding naming neither lists nothing.
+    #[test]
+    fn form_properties_take_their_encoding_style() {
+        let object = "{type: object, properties: {a: {type: string}}}";
+        let list = "{type: array, items: {type: string}}";
+        assert_eq!(
+            form_styles(
+                &format!("{{o: {object}, l: {list}, m: {list}, n: {list}, s: {{type: string}}}}"),
+                "{o: {style: deepObject, explode: true}, l: {style: form}, m: {explode: true}, \
+                 n: {style: pipeDelimited}, s: {contentType: text/plain}}",
+            ),
+            Ok(vec![
+                styled("o", ParamStyle::DeepObject, true),
+                styled("l", ParamStyle::Form, true),
+                styled("m", ParamStyle::Form, true),
+                styled("n", ParamStyle::PipeDelimited, false),
+            ])
+        );
+        assert_eq!(form_styles(&format!("{{o: {object}}}"), "{}"), Ok(vec![]));
+        for encoding in [
+            "{o: {style: form}}",
+            "{o: {explode: true}}",
+            "{o: {style: spaceDelimited}}",
+        ] {
+            let left_out = form_styles(&format!("{{o: {object}}}"), encoding);
+            assert!(
+                left_out.as_ref().is_err_and(|notes| notes.iter().any(|note| note.contains(
+                    "property `o` is bytes, or is neither a string, number, boolean, enum nor array of those and its `encoding` asks for a `style` other than `deepObject`"
+                ))),
+                "{encoding}: {left_out:?}"
+            );
+        }
+        let bytes = form_styles(
+            "{f: {type: string, format: binary}}",
+            "{f: {style: deepObject}}",
+        );
+        assert!(bytes.is_err(), "{bytes:?}");
+    }
+
+    /// A success response whose `$ref` names a request body leaves out the body alone.
+    #[test]
+    fn a_response_ref_to_another_kind_leaves_out_the_body() {
+        let spec = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      \
+                    responses:\n        '200': {$ref: '#/components/requestBodies/B'}\n\
+                    components:\n  requestBodies:\n    B:\n      content:\n        application/json:\n          \
+                    schema: {type: string}\n";
+        let input = Input {
+            spec_path: "t.yaml",
+            spec_text: spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(api.operations.len(), 1);
+        assert_eq!(api.operations[0].response, ResponseKind::Empty);
+        let notes: Vec<String> = notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            notes,
+            [
+                "#/paths/~1x/get/responses/200: the response body is left out: `$ref` \"#/components/requestBodies/B\" does not resolve to a response in the document"
+            ]
+        );
+    }
 
     #[test]
     fn media_kinds() {

@@ -258,17 +258,20 @@ fn location_and_style(parameter: &Parameter) -> (Location, ParamStyle) {
                 PathStyle::Matrix => ParamStyle::Matrix,
             },
         ),
-        Parameter::Query { style, .. } => (
-            Location::Query,
-            match style {
-                QueryStyle::Form => ParamStyle::Form,
-                QueryStyle::SpaceDelimited => ParamStyle::SpaceDelimited,
-                QueryStyle::PipeDelimited => ParamStyle::PipeDelimited,
-                QueryStyle::DeepObject => ParamStyle::DeepObject,
-            },
-        ),
+        Parameter::Query { style, .. } => (Location::Query, query_style(Some(style))),
         Parameter::Header { .. } => (Location::Header, ParamStyle::Simple),
         Parameter::Cookie { .. } => (Location::Cookie, ParamStyle::Form),
+    }
+}
+
+/// A query style (a query parameter's, or a form-encoded property's `encoding`), `form` when
+/// none is named.
+pub(super) fn query_style(style: Option<&QueryStyle>) -> ParamStyle {
+    match style {
+        None | Some(QueryStyle::Form) => ParamStyle::Form,
+        Some(QueryStyle::SpaceDelimited) => ParamStyle::SpaceDelimited,
+        Some(QueryStyle::PipeDelimited) => ParamStyle::PipeDelimited,
+        Some(QueryStyle::DeepObject) => ParamStyle::DeepObject,
     }
 }
 

@@ -85,7 +85,7 @@ pub(super) fn split_by_direction(
     for operation in operations.iter_mut() {
         if let Some(body) = &mut operation.body {
             match &mut body.kind {
-                BodyKind::Json(ty) | BodyKind::Form(ty) | BodyKind::Multipart { ty, .. } => {
+                BodyKind::Json(ty) | BodyKind::Form { ty, .. } | BodyKind::Multipart { ty, .. } => {
                     rename(ty, &renamed);
                 }
                 BodyKind::Text | BodyKind::Bytes => {}

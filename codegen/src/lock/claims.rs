@@ -16,7 +16,7 @@ use crate::error::Pointer;
 use crate::names::{self, Namespace};
 use crate::reserved::{
     CLIENT_METHODS, COMMON_METHOD_NAMES, FAKE_METHODS, FALLBACK_VARIANT, FIXED_TYPE_NAMES,
-    RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES,
+    RESERVED_TYPE_NAMES, reserved_method_names,
 };
 
 /// Every scope the lock records, each honouring what the last generation gave.
@@ -297,7 +297,7 @@ impl Names {
     /// A struct's setters and clearers: every name an inherent method of a model must not
     /// take reserved. No lock: the names follow from the struct's own fields.
     pub(crate) fn struct_methods() -> Namespace {
-        Namespace::with_reserved(RESERVED_METHOD_NAMES.iter().copied())
+        Namespace::with_reserved(reserved_method_names())
     }
 
     /// A query struct's setters: the names every type has reserved.
@@ -334,6 +334,8 @@ impl Names {
             fake_methods: given.fake_methods,
             support_types: given.support_types,
             areas,
+            // The IR's sharing pass fills it in.
+            shared: BTreeMap::new(),
         }
     }
 
@@ -347,6 +349,7 @@ impl Names {
             fake_methods: self.fake.into_lock(),
             support_types: self.support_types.into_lock(),
             areas: self.given.areas,
+            shared: self.given.shared,
         }
     }
 }

@@ -9,6 +9,17 @@ use serde_json::{Map, Value};
 /// `encoding` names none.
 pub(crate) const MEDIA_TYPE_EXTENSION: &str = "x-content-media-type";
 
+/// Writes out an `encoding`'s `explode` where it is `form`'s default (`true`): the 3.0 model
+/// reads an absent `explode` as `false`, whatever the style.
+pub(super) fn default_explode(encoding: &mut Value) {
+    if let Value::Object(encoding) = encoding
+        && encoding.get("style").and_then(Value::as_str) == Some("form")
+        && !encoding.contains_key("explode")
+    {
+        encoding.insert("explode".into(), Value::Bool(true));
+    }
+}
+
 /// Gives a string schema with content keywords the 3.0 `format` they stand for, unless it has a
 /// format of its own; the media type of raw bytes (`format: binary`, a `contentMediaType` with
 /// no `contentEncoding`) is kept as [`MEDIA_TYPE_EXTENSION`].
@@ -49,6 +60,29 @@ mod tests {
         };
         content_formats(&mut object);
         Value::Object(object)
+    }
+
+    /// Only a `form` encoding without `explode` gets `form`'s default written out.
+    #[test]
+    fn form_encodings_explode_by_default() {
+        let defaulted = |mut encoding: Value| {
+            default_explode(&mut encoding);
+            encoding
+        };
+        assert_eq!(
+            defaulted(json!({"style": "form"})),
+            json!({"style": "form", "explode": true})
+        );
+        for kept in [
+            json!({"style": "form", "explode": false}),
+            json!({"style": "deepObject"}),
+            json!({"style": "pipeDelimited"}),
+            json!({"explode": false}),
+            json!({"contentType": "text/plain"}),
+            json!("form"),
+        ] {
+            assert_eq!(defaulted(kept.clone()), kept);
+        }
     }
 
     #[test]

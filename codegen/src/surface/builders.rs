@@ -11,7 +11,7 @@ use quote::quote;
 
 use crate::ir::{Field, StructDef, TypeRef};
 use crate::lock::Names;
-use crate::reserved::{COMMON_METHOD_NAMES, RESERVED_METHOD_NAMES};
+use crate::reserved::{COMMON_METHOD_NAMES, is_reserved_method};
 use crate::tokens::type_tokens;
 
 /// The setter names of a query struct, by parameter (the fields of `Default` + setters): each
@@ -148,11 +148,11 @@ struct StructMethods {
 /// The constructor, setter and clearer names of `def`'s methods, collision-free whatever the
 /// field names.
 ///
-/// One namespace per struct: [`crate::reserved::CONSTRUCTOR`] and the names in [`RESERVED_METHOD_NAMES`] first,
-/// then each optional field's setter in field order (the field's Rust name, or `set_<field>`
-/// when that is reserved), then each optional nullable field's clearer (`clear_<field>`); a
-/// name still taken gets the namespace's numeric suffix. Required fields get no method: they
-/// are `new`'s arguments, in field order.
+/// One namespace per struct: the [reserved method names](crate::reserved::reserved_method_names)
+/// first (the constructor among them), then each optional field's setter in field order (the
+/// field's Rust name, or `set_<field>` when that is reserved), then each optional nullable
+/// field's clearer (`clear_<field>`); a name still taken gets the namespace's numeric suffix.
+/// Required fields get no method: they are `new`'s arguments, in field order.
 ///
 /// A name depends only on this struct's fields, so adding a field to a document renames no
 /// other struct's methods (it renames one of this struct's only when the new field takes a
@@ -164,7 +164,7 @@ fn struct_methods(def: &StructDef) -> StructMethods {
         .iter()
         .map(|field| {
             (!field.required).then(|| {
-                let wanted = if RESERVED_METHOD_NAMES.contains(&field.rust_name.as_str()) {
+                let wanted = if is_reserved_method(&field.rust_name) {
                     prefixed("set", &field.rust_name)
                 } else {
                     field.rust_name.clone()

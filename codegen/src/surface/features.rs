@@ -166,6 +166,24 @@ impl Features {
                 }
             }
         }
+        // A shared type's aliases no longer hold what their own definitions held (the
+        // canonical type's twins instead): those keep the areas that reached the alias.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (alias, held) in &api.shared {
+                let Some(reaching) = types.get(alias).cloned() else {
+                    continue;
+                };
+                for name in held {
+                    if let Some(theirs) = types.get_mut(name) {
+                        let before = theirs.len();
+                        theirs.extend(reaching.iter().cloned());
+                        changed |= theirs.len() != before;
+                    }
+                }
+            }
+        }
         let mut unreached = Needs::default();
         for (name, reaching) in &types {
             if reaching.is_empty() {
@@ -393,5 +411,81 @@ components:
         assert!(text.starts_with(
             "# Every API area, and the schemas no operation uses (on by default).\nfull = [\"a\"]\n"
         ));
+    }
+}
+
+#[cfg(test)]
+mod shared_tests {
+    use super::*;
+
+    /// Two areas, each with an inline relationship holding an inline kind enum, alike in both.
+    const DOCUMENT: &str = r#"
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/apps:
+    get:
+      tags: [apps]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {rel: {type: object, properties: {kind: {type: string, enum: [apps]}}}}}}}}
+  /v1/builds:
+    get:
+      tags: [builds]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {rel: {type: object, properties: {kind: {type: string, enum: [apps]}}}}}}}}
+"#;
+
+    #[test]
+    fn what_a_shared_types_alias_held_keeps_the_areas_that_reached_the_alias() {
+        let (api, _) = crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: DOCUMENT,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let features = Features::of(&api);
+        let gate = |name: &str| features.type_gate(name).features().join("|");
+        assert_eq!(
+            api.shared.keys().collect::<Vec<_>>(),
+            [
+                "GetBuildsResponse",
+                "GetBuildsResponseRel",
+                "GetBuildsResponseRelKind"
+            ],
+            "{:?}",
+            api.types.keys()
+        );
+        // The canonical types: both areas reach them, through the aliases.
+        assert_eq!(gate("GetAppsResponseRel"), "apps|builds");
+        assert_eq!(gate("GetAppsResponseRelKind"), "apps|builds");
+        // The aliases: their own area, even the kind no type holds any more.
+        assert_eq!(gate("GetBuildsResponseRel"), "builds");
+        assert_eq!(gate("GetBuildsResponseRelKind"), "builds");
+    }
+
+    #[test]
+    fn what_an_alias_held_passes_its_areas_on_whatever_the_order_of_the_names() {
+        let (mut api, _) = crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: DOCUMENT,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        // A chain whose first link sorts last: `GetBuildsResponseRel` held `AHeld`, which held
+        // `BHeld` (names a lock may have given).
+        for name in ["AHeld", "BHeld"] {
+            let def = crate::ir::TypeDef::Alias(crate::ir::AliasDef {
+                name: name.into(),
+                doc: None,
+                ty: TypeRef::String,
+            });
+            api.types.insert(name.into(), def);
+        }
+        api.shared
+            .insert("GetBuildsResponseRel".into(), vec!["AHeld".into()]);
+        api.shared.insert("AHeld".into(), vec!["BHeld".into()]);
+        let features = Features::of(&api);
+        assert_eq!(features.type_gate("AHeld").features(), ["builds"]);
+        assert_eq!(features.type_gate("BHeld").features(), ["builds"]);
     }
 }

@@ -113,7 +113,7 @@ const FIXED: &[(&str, &str, &str)] = &[
 fn endpoint(operation: &Operation) -> String {
     let body = operation.body.as_ref().map(|body| match &body.kind {
         BodyKind::Json(_) => "json",
-        BodyKind::Form(_) => "form",
+        BodyKind::Form { .. } => "form",
         BodyKind::Multipart { .. } => "multipart",
         BodyKind::Text => "text",
         BodyKind::Bytes => "bytes",
@@ -240,12 +240,9 @@ impl Surface<'_> {
         for def in self.api.types.values() {
             self.list_type(def, &mut push);
         }
-        for shape in &self.index_mapped {
-            push(
-                "impl",
-                format!("models::{}", shape.response),
-                "rt::IndexMappedResponse".to_owned(),
-            );
+        // What the extensions added, as each lists it.
+        for line in self.contributions.iter().flat_map(|added| added.listing()) {
+            push(line.kind, line.path, line.signature);
         }
         for (kind, path, signature) in FIXED {
             let path = path.replace("FakeBaseten", FAKE_TYPE);
@@ -275,18 +272,6 @@ impl Surface<'_> {
                 self.api.base_url.as_deref().unwrap_or_default()
             ),
         );
-        for shape in &self.index_mapped {
-            for (name, trait_name) in [
-                (&shape.descriptor, "IndexMappedDescriptor"),
-                (&shape.value_set, "IndexMappedValueSet"),
-            ] {
-                push(
-                    "impl",
-                    format!("models::{name}"),
-                    format!("rt::{trait_name}"),
-                );
-            }
-        }
         for name in CLIENT_METHODS {
             push(
                 "fn",
@@ -370,57 +355,6 @@ impl Surface<'_> {
                     );
                 }
             }
-        }
-        for entry in &self.entries {
-            let operation = entry.operation;
-            let endpoint = format!("[{} {}]", operation.method, operation.path);
-            let strings = path_strings(operation, "impl Into<String>");
-            let gate = entry.gate.listing();
-            push(
-                "fn",
-                format!("{CLIENT_TYPE}::{}", entry.method),
-                format!(
-                    "{gate} {} {endpoint}",
-                    method(
-                        "&self",
-                        &strings,
-                        // The response its results hold, which the operation type's name
-                        // does not say.
-                        &format!(
-                            "rt::MetricsRequest<{}> (Response = {})",
-                            entry.operation_type, entry.response
-                        ),
-                    )
-                ),
-            );
-            push(
-                "struct",
-                format!("client::{}", entry.operation_type),
-                format!("{gate} rt::MetricsOperation<Response = {}>", entry.response),
-            );
-            for (alias, result) in [
-                (&entry.results.current, "CurrentMetrics"),
-                (&entry.results.summary, "SummaryMetrics"),
-                (&entry.results.series, "SeriesMetrics"),
-            ] {
-                push(
-                    "type",
-                    format!("client::{alias}"),
-                    format!("{gate} rt::{result}<{}>", entry.response),
-                );
-            }
-            push(
-                "fn",
-                format!("mock::{FAKE_TYPE}::{}", entry.expectation),
-                format!(
-                    "{gate} {} {endpoint}",
-                    method(
-                        "&self",
-                        &path_strings(operation, "&str"),
-                        &format!("rt::mock::Expectation<{}>", entry.response),
-                    )
-                ),
-            );
         }
         for stream in &self.streams {
             let operation = stream.operation;

@@ -4,10 +4,11 @@
 //!
 //! It holds every public item — types (from the IR), each struct's constructor, setters and
 //! clearers, each query struct and its setters, the `Client`'s own methods, one method per
-//! operation, the metrics entry points and their support structs, the page streams, the fake's
-//! `on_*` expectations — and the local names of each emitted body that takes document names
-//! (its scope). The analyses behind them (which types are write-only, which responses are
-//! index-mapped, which operations are metrics-shaped or paginated) run here, once.
+//! operation, the page streams, the fake's `on_*` expectations, and what each surface extension
+//! ([`crate::extensions`]) contributed for the domain shapes it recognised — and the local names
+//! of each emitted body that takes document names (its scope). The analyses behind them (which
+//! types are write-only, which operations are paginated, what each extension recognises) run
+//! here, once.
 //!
 //! Every name is claimed through [`Names`] (`crate::lock`), the one owner of the names lock,
 //! continuing from the lock the IR settled; its reserved names come from `crate::reserved`
@@ -27,13 +28,11 @@ pub(crate) mod write_only;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use heck::ToUpperCamelCase;
-
 use self::builders::StructSurface;
-use self::shapes::{MetricsQueryFields, Pagination};
+use self::shapes::Pagination;
 use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
-use crate::index_mapped::IndexMapped;
+use crate::extensions::{self, Context, Contribution, EXTENSIONS, SurfaceExtension};
 use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::Names;
 pub(crate) use crate::reserved::{
@@ -43,7 +42,7 @@ pub(crate) use crate::reserved::{
 use crate::{Error, NameLock};
 
 /// What the generated crate exposes, and the names of everything in it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Surface<'a> {
     /// The IR the surface was built from.
     pub(crate) api: &'a Api,
@@ -53,14 +52,12 @@ pub(crate) struct Surface<'a> {
     pub(crate) serde: BTreeMap<String, SerdeImpls>,
     /// The crate's Cargo features (API areas) and the gate of every item.
     pub(crate) features: features::Features,
-    /// The index-mapped responses, which get the runtime's alignment traits.
-    pub(crate) index_mapped: Vec<IndexMapped>,
     /// Every struct resolved (its fields' storage, setters and clearers), by type name.
     pub(crate) structs: BTreeMap<String, StructSurface<'a>>,
     /// One per operation, in the IR's order.
     pub(crate) operations: Vec<OperationSurface<'a>>,
-    /// The typestate metrics requests, in operation order.
-    pub(crate) entries: Vec<MetricsEntry<'a>>,
+    /// What each extension added, in [`EXTENSIONS`] order.
+    pub(crate) contributions: Vec<Box<dyn Contribution + 'a>>,
     /// The `_pages` / `_items` streams, in operation order.
     pub(crate) streams: Vec<PageStream<'a>>,
     /// The names lock for the next generation: what the IR settled, with the surface's own
@@ -81,37 +78,6 @@ pub(crate) struct OperationSurface<'a> {
     pub(crate) expectation: String,
     /// The features its method, query struct and expectation are compiled with.
     pub(crate) gate: features::FeatureGate,
-}
-
-/// One operation of the metrics shape and the names its typestate request gets.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct MetricsEntry<'a> {
-    pub(crate) operation: &'a Operation,
-    /// The `Client` method that starts the request.
-    pub(crate) method: String,
-    /// The struct that implements the runtime's `MetricsOperation`.
-    pub(crate) operation_type: String,
-    /// The response type's Rust name.
-    pub(crate) response: String,
-    /// The query fields the request fills.
-    pub(crate) query: MetricsQueryFields,
-    /// The fake's expectation for it (`on_<method>`).
-    pub(crate) expectation: String,
-    /// Scope: the support struct's field holding the client (beside one per path parameter).
-    pub(crate) client_field: String,
-    /// Short names of the request's checked results, one per mode.
-    pub(crate) results: ModeResults,
-    /// The features its items are compiled with.
-    pub(crate) gate: features::FeatureGate,
-}
-
-/// The type aliases naming a metrics request's checked result in each mode, e.g.
-/// `EnvironmentMetricsSeries` for `SeriesMetrics<GetModelMetricsResponseV1>`.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ModeResults {
-    pub(crate) current: String,
-    pub(crate) summary: String,
-    pub(crate) series: String,
 }
 
 /// One cursor-paginated operation's streams.
@@ -146,9 +112,18 @@ fn operation_pointer(operation: &Operation) -> String {
 /// Builds the surface of `api`, keeping the names its lock (`api.names`) recorded; with examples naming
 /// `crate_name` when it is given.
 pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surface<'a>, Error> {
+    build_with(api, crate_name, EXTENSIONS)
+}
+
+/// [`build`] with the given extensions in place of [`EXTENSIONS`].
+pub(crate) fn build_with<'a>(
+    api: &'a Api,
+    crate_name: Option<&str>,
+    extensions: &[&dyn SurfaceExtension],
+) -> Result<Surface<'a>, Error> {
     let write_only = write_only::write_only_types(api);
-    let index_mapped = crate::index_mapped::recognise(&api.types);
-    let serde = write_only::directions(api, &index_mapped).all_serde_impls(api);
+    let serialized = extensions::serialized_types(api, extensions);
+    let serde = write_only::directions(api, &serialized).all_serde_impls(api);
     let features = features::Features::of(api);
     let structs = api
         .types
@@ -173,8 +148,8 @@ pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surfac
         ),
     );
     // `Client`'s methods: its own and the traits' (an inherent `clone` would shadow `Clone`'s
-    // in every emitted body) are reserved; one per operation (named in the IR), then entry
-    // points and streams.
+    // in every emitted body) are reserved; one per operation (named in the IR), then the
+    // extensions' and the streams.
     for operation in &api.operations {
         if !names.take_client_method(&operation.name) {
             return Err(Error::Invalid {
@@ -187,7 +162,7 @@ pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surfac
             });
         }
     }
-    // The fake's methods: its own, then one expectation per operation, then one per entry.
+    // The fake's methods: its own, then one expectation per operation, then the extensions'.
     let operations: Vec<OperationSurface<'a>> = api
         .operations
         .iter()
@@ -201,55 +176,19 @@ pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surfac
             gate: features::Features::operation_gate(operation),
         })
         .collect();
-    let mut entries = Vec::new();
-    for operation in &api.operations {
-        let Some((response, query)) = shapes::metrics_shape(operation, &index_mapped) else {
-            continue;
-        };
-        let identity = operation_identity(operation);
-        // Named after the resource its last path parameter identifies; the operation's own
-        // name with `_request` when the path gives none.
-        let natural = shapes::entry_name(&operation.path);
-        let fallback = format!("{}_request", operation.name);
-        let wanted: Vec<&str> = natural
-            .iter()
-            .chain([&fallback])
-            .map(String::as_str)
-            .collect();
-        let method = names
-            .client_methods()
-            .claim_first(&format!("metrics {identity}"), &wanted);
-        let operation_type = names.support_types().claim(
-            &format!("metrics {identity}"),
-            &format!("{}Operation", method.to_upper_camel_case()),
-        );
-        let expectation = names
-            .fake_methods()
-            .claim(&format!("metrics {identity}"), &format!("on_{method}"));
-        let client_field = Names::body_scope(path_arguments(operation)).claim("client", "client");
-        let mut result = |mode: &str| {
-            names.support_types().claim(
-                &format!("metrics {} {identity}", mode.to_lowercase()),
-                &format!("{}{mode}", method.to_upper_camel_case()),
-            )
-        };
-        let results = ModeResults {
-            current: result("Current"),
-            summary: result("Summary"),
-            series: result("Series"),
-        };
-        entries.push(MetricsEntry {
-            operation,
-            method,
-            operation_type,
-            response,
-            query,
-            expectation,
-            client_field,
-            results,
-            gate: features::Features::operation_gate(operation),
-        });
-    }
+    // Each extension's items, in list order, before the streams (the names lock's order).
+    let contributions = extensions
+        .iter()
+        .map(|extension| {
+            extension.contribute(&mut Context {
+                extension: extension.name(),
+                api,
+                features: &features,
+                operations: &operations,
+                names: &mut names,
+            })
+        })
+        .collect();
 
     let mut streams = Vec::new();
     for operation in &api.operations {
@@ -284,10 +223,9 @@ pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surfac
         write_only,
         serde,
         features,
-        index_mapped,
         structs,
         operations,
-        entries,
+        contributions,
         streams,
         names,
         examples,

@@ -81,7 +81,7 @@ pub(crate) fn operation_signature(
         let (declared, placeholder) = match (&body.kind, body.required) {
             (
                 BodyKind::Json(value)
-                | BodyKind::Form(value)
+                | BodyKind::Form { ty: value, .. }
                 | BodyKind::Multipart { ty: value, .. },
                 true,
             ) => {
@@ -90,7 +90,7 @@ pub(crate) fn operation_signature(
             }
             (
                 BodyKind::Json(value)
-                | BodyKind::Form(value)
+                | BodyKind::Form { ty: value, .. }
                 | BodyKind::Multipart { ty: value, .. },
                 false,
             ) => {

@@ -6,13 +6,14 @@
 //! `Deserialize` costs most of a model's compile time, so a type gets it only when a response
 //! reaches it, and `Serialize` only when a request (body or parameter) reaches it. The fake
 //! (the generated crate's `mock` feature) answers with response types and is handed request
-//! values, so it turns the other direction on for every type. An index-mapped metrics
-//! response and what it reaches keep `Serialize`: the metrics layer's users write them back as
-//! JSON (the CLI's `--format json`). A type reached by neither (a config root) gets both.
+//! values, so it turns the other direction on for every type. A type an extension says users
+//! write back as JSON ([`SurfaceExtension::serialized_types`]) and what it reaches keep
+//! `Serialize`. A type reached by neither (a config root) gets both.
+//!
+//! [`SurfaceExtension::serialized_types`]: crate::extensions::SurfaceExtension::serialized_types
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::index_mapped::IndexMapped;
 use crate::ir::{Api, ResponseKind, TypeRef, reachable};
 
 /// When a type has one serde impl.
@@ -63,7 +64,7 @@ impl SerdeImpls {
 /// The named types each direction reaches.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Directions {
-    /// Reached from a request body or parameter, or from an index-mapped response.
+    /// Reached from a request body or parameter, or from a type an extension keeps `Serialize`.
     pub(crate) encoded: BTreeSet<String>,
     /// Reached from a JSON response.
     pub(crate) decoded: BTreeSet<String>,
@@ -91,12 +92,9 @@ impl Directions {
     }
 }
 
-/// Which types requests and responses reach.
-pub(crate) fn directions(api: &Api, index_mapped: &[IndexMapped]) -> Directions {
-    let metrics_responses: Vec<TypeRef> = index_mapped
-        .iter()
-        .map(|shape| TypeRef::Named(shape.response.clone()))
-        .collect();
+/// Which types requests and responses reach; `serialized` (and what it reaches) is encoded
+/// whatever reaches it.
+pub(crate) fn directions(api: &Api, serialized: &[TypeRef]) -> Directions {
     let requests = api.operations.iter().flat_map(|op| {
         op.path_params
             .iter()
@@ -105,7 +103,7 @@ pub(crate) fn directions(api: &Api, index_mapped: &[IndexMapped]) -> Directions 
             .map(|param| &param.ty)
             .chain(op.body.as_ref().and_then(|b| b.kind.value_type()))
     });
-    let mut encoded = reachable(&api.types, requests.chain(&metrics_responses));
+    let mut encoded = reachable(&api.types, requests.chain(serialized));
     let mut decoded = reachable(&api.types, api.operations.iter().filter_map(response_type));
     // A type no operation reaches (a component kept without a selection) gets both impls, and
     // so must every type it holds: its derives need theirs.
@@ -151,8 +149,8 @@ mod tests {
             config_text: None,
         })
         .unwrap_or_else(|error| panic!("{error}"));
-        let index_mapped = crate::index_mapped::recognise(&api.types);
-        (directions(&api, &index_mapped), api)
+        let serialized = crate::extensions::serialized_types(&api, crate::extensions::EXTENSIONS);
+        (directions(&api, &serialized), api)
     }
 
     const DOCUMENT: &str = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  \

@@ -3,7 +3,10 @@
 //! mode refuses, and Baseten's newest document with an added binary-upload operation.
 
 use baseten_tests::snapshots::media::Client;
-use baseten_tests::snapshots::media::models::{GetItemsFilter, Login, LoginDevice, SortMode};
+use baseten_tests::snapshots::media::models::{
+    CustomerForm, CustomerFormAddress, CustomerFormAddressGeo, CustomerFormItemsItem,
+    GetItemsFilter, Login, LoginDevice, SortMode,
+};
 use baseten_tests::snapshots::media::operations::GetItemsQuery;
 use baseten_tests::{shared_dir, tests_dir};
 use wiremock::matchers::any;
@@ -215,6 +218,68 @@ async fn forms_are_encoded_and_json_with_parameters_decodes() {
     assert_eq!(
         header(&request, "content-type").as_deref(),
         Some("application/x-www-form-urlencoded")
+    );
+}
+
+/// Stripe's forms: each property the `encoding` styles is sent as the query parameter of its
+/// name would be; `deepObject` nests objects (`address[geo][lat]`), a map, an array of scalars
+/// (`expand[]`) and indexes an array of objects (`items[0][price]`, where `items[][price]`
+/// could not say where one item ends); `form` unexploded joins a list with commas; `form`
+/// without `explode` is exploded (its default).
+#[tokio::test]
+async fn styled_form_properties_are_sent_by_their_encoding() {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let form = CustomerForm::new("Ada L")
+        .address(
+            CustomerFormAddress::new()
+                .line1("1 Main St")
+                .geo(CustomerFormAddressGeo::new().lat(51.5)),
+        )
+        .metadata(
+            [("order id".to_owned(), "67&35".to_owned())]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        )
+        .expand(vec![
+            "customer".to_owned(),
+            "invoice.subscription".to_owned(),
+        ])
+        .items(vec![
+            CustomerFormItemsItem::new().price("p_1").quantity(2),
+            CustomerFormItemsItem::new().price("p_2"),
+        ])
+        .tags(vec!["a".to_owned(), "b,c".to_owned()])
+        .aliases(vec!["x".to_owned(), "y".to_owned()]);
+    let sent = client(&server).post_customers(&form).await;
+    assert!(sent.is_ok(), "{sent:?}");
+    let request = only_request(&server).await;
+    assert_eq!(
+        header(&request, "content-type").as_deref(),
+        Some("application/x-www-form-urlencoded")
+    );
+    let body = String::from_utf8_lossy(&request.body).into_owned();
+    let mut pairs: Vec<&str> = body.split('&').collect();
+    pairs.sort_unstable();
+    assert_eq!(
+        pairs,
+        [
+            "address[geo][lat]=51.5",
+            "address[line1]=1%20Main%20St",
+            "aliases=x",
+            "aliases=y",
+            "expand[]=customer",
+            "expand[]=invoice.subscription",
+            "items[0][price]=p_1",
+            "items[0][quantity]=2",
+            "items[1][price]=p_2",
+            "metadata[order%20id]=67%2635",
+            "name=Ada%20L",
+            "tags=a,b%2Cc",
+        ]
     );
 }
 
@@ -525,8 +590,9 @@ fn styles_sent_as_the_document_says() {
 
 /// A form is `key=value` pairs: an object value (or an array of them) is its JSON text, as
 /// OpenAPI's default `contentType` for an object (`application/json`) says, so a form body
-/// holding one is sent. Left out with a note only where no text exists: bytes, or an object
-/// whose `encoding` asks for a `style` (which only flat values have).
+/// holding one is sent, and so is one whose `encoding` asks for `deepObject`. Left out with a
+/// note only where no text exists: bytes, or an object whose `encoding` asks for another style
+/// (which only flat values have).
 #[test]
 fn form_bodies_send_nested_values_as_json_text() {
     let spec = |properties: &str, encoding: &str| {
@@ -536,7 +602,7 @@ fn form_bodies_send_nested_values_as_json_text() {
     };
     let note = |what: &str| {
         format!(
-            "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema: the optional request body is left out: a form-encoded body whose {what} is bytes, or is neither a string, number, boolean, enum nor array of those and its `encoding` asks for a `style` (which only flat values have)"
+            "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema: the optional request body is left out: a form-encoded body whose {what} is bytes, or is neither a string, number, boolean, enum nor array of those and its `encoding` asks for a `style` other than `deepObject` (which only flat values have)"
         )
     };
     for sent in [
@@ -558,11 +624,30 @@ fn form_bodies_send_nested_values_as_json_text() {
             "#/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/attributes: a schema without a type (any JSON value) is serde_json::Value",
         ]),
     );
-    let owner = note("property `owner`");
+    // `deepObject` sends any value (the `media` fixture's `post_customers` sends nested ones).
     check(
         &spec(
             "properties: {owner: {type: object, properties: {id: {type: string}}}}",
             "            encoding: {owner: {style: deepObject}}\n",
+        ),
+        "",
+        Ok(vec![]),
+    );
+    let owner = note("property `owner`");
+    for style in ["form", "pipeDelimited"] {
+        check(
+            &spec(
+                "properties: {owner: {type: object, properties: {id: {type: string}}}}",
+                &format!("            encoding: {{owner: {{style: {style}}}}}\n"),
+            ),
+            "",
+            Ok(vec![owner.as_str()]),
+        );
+    }
+    check(
+        &spec(
+            "properties: {owner: {type: object, properties: {id: {type: string}}}}",
+            "            encoding: {owner: {explode: true}}\n",
         ),
         "",
         Ok(vec![owner.as_str()]),

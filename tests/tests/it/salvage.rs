@@ -3,7 +3,7 @@
 //! against a local server; and the lowering rules behind it, each on a small document.
 
 use baseten_tests::snapshots::salvage::Client;
-use baseten_tests::snapshots::salvage::models::{Incident, Priority};
+use baseten_tests::snapshots::salvage::models::{Incident, Priority, PutIncidentAckBody};
 use baseten_tests::snapshots::salvage::operations::GetIncidentQuery;
 use baseten_tests::tests_dir;
 use wiremock::matchers::any;
@@ -38,6 +38,7 @@ fn each_bad_place_is_left_out_alone_with_a_note() {
             "#/components/schemas/Incident/properties/playbook: the schema (read as any JSON value) is left out: external reference \"playbooks.yaml#/components/schemas/Playbook\" (only references into the document are followed)".to_owned(),
             "#/paths/~1v1~1notes/post: operation POST /v1/notes is left out: /requestBody: invalid type: string \"#/components/requestBodies/Note\", expected struct MediaType".to_owned(),
             "#/paths/~1v1~1incidents/get/parameters/0: operation get_incidents (GET /v1/incidents) is left out: `$ref` \"#/components/parameters/Missing\" does not resolve to anything of its kind in the document".to_owned(),
+            "#/paths/~1v1~1incidents~1{incident_id}~1ack/put/responses/200: the response body is left out: `$ref` \"#/components/requestBodies/Ack\" does not resolve to a response in the document".to_owned(),
         ])
     );
 }
@@ -113,6 +114,19 @@ async fn what_is_left_generates_and_calls_correctly() {
         sent,
         serde_json::json!({"id": "i2", "seq": 3, "counter": u64::MAX, "priority": "low"})
     );
+
+    // A success response whose `$ref` names a request body: the operation is sent, the body
+    // it gets (here an incident, not what the `$ref` named) is not read.
+    let sent = client
+        .put_incident_ack("i3", &PutIncidentAckBody::new().by("oncall"))
+        .await;
+    assert_eq!(sent.ok(), Some(()));
+    let requests = server.received_requests().await.unwrap_or_default();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(requests[2].method.as_str(), "PUT");
+    assert_eq!(requests[2].url.path(), "/v1/incidents/i3/ack");
+    let sent: serde_json::Value = serde_json::from_slice(&requests[2].body).unwrap_or_default();
+    assert_eq!(sent, serde_json::json!({"by": "oncall"}));
 }
 
 /// The Rust type one property of a one-schema document gets, as its field is emitted, and the

@@ -113,6 +113,11 @@ fn salvage() {
 }
 
 #[test]
+fn shared() {
+    check("shared");
+}
+
+#[test]
 fn tagged() {
     check("tagged");
 }

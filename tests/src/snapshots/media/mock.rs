@@ -80,6 +80,14 @@ impl FakeBaseten {
         self.server.on("GET", path)
     }
 
+    /// Requests of `POST /v1/customers` ([`Client::post_customers`](super::Client::post_customers))
+    /// with these path parameters.
+    #[cfg(feature = "customers")]
+    pub fn on_post_customers(&self) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/customers", &[]);
+        self.server.on("POST", path)
+    }
+
     /// Requests of `POST /v1/login` ([`Client::post_login`](super::Client::post_login)) with these
     /// path parameters.
     #[cfg(feature = "login")]

@@ -3,6 +3,7 @@
 //! Types of the API's request and response bodies.
 
 use baseten_api::runtime as rt;
+use std::collections::BTreeMap;
 
 #[cfg(feature = "attachments")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -105,6 +106,217 @@ impl AttachmentMeta {
     #[must_use]
     pub fn kind(mut self, value: impl Into<String>) -> Self {
         self.kind = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "customers")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct CustomerForm {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<CustomerFormAddress>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expand: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<CustomerFormItemsItem>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aliases: Option<Vec<String>>,
+}
+
+#[cfg(feature = "customers")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    CustomerForm,
+    [
+        name = required("name"),
+        address = optional("address"),
+        metadata = optional("metadata"),
+        expand = optional("expand"),
+        items = optional("items"),
+        tags = optional("tags"),
+        aliases = optional("aliases"),
+    ]
+);
+
+#[cfg(feature = "customers")]
+impl CustomerForm {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            address: None,
+            metadata: None,
+            expand: None,
+            items: None,
+            tags: None,
+            aliases: None,
+        }
+    }
+
+    /// Sets `address`.
+    #[must_use]
+    pub fn address(mut self, value: impl Into<CustomerFormAddress>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+
+    /// Sets `metadata`.
+    #[must_use]
+    pub fn metadata(mut self, value: impl Into<BTreeMap<String, String>>) -> Self {
+        self.metadata = Some(value.into());
+        self
+    }
+
+    /// Sets `expand`.
+    #[must_use]
+    pub fn expand(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.expand = Some(value.into());
+        self
+    }
+
+    /// Sets `items`.
+    #[must_use]
+    pub fn items(mut self, value: impl Into<Vec<CustomerFormItemsItem>>) -> Self {
+        self.items = Some(value.into());
+        self
+    }
+
+    /// Sets `tags`.
+    #[must_use]
+    pub fn tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+
+    /// Sets `aliases`.
+    #[must_use]
+    pub fn aliases(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.aliases = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "customers")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct CustomerFormAddress {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line1: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geo: Option<CustomerFormAddressGeo>,
+}
+
+#[cfg(feature = "customers")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    CustomerFormAddress,
+    [
+        line1 = optional("line1"),
+        geo = optional("geo"),
+    ]
+);
+
+#[cfg(feature = "customers")]
+impl CustomerFormAddress {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { line1: None, geo: None }
+    }
+
+    /// Sets `line1`.
+    #[must_use]
+    pub fn line1(mut self, value: impl Into<String>) -> Self {
+        self.line1 = Some(value.into());
+        self
+    }
+
+    /// Sets `geo`.
+    #[must_use]
+    pub fn geo(mut self, value: impl Into<CustomerFormAddressGeo>) -> Self {
+        self.geo = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "customers")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct CustomerFormAddressGeo {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lat: Option<f64>,
+}
+
+#[cfg(feature = "customers")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    CustomerFormAddressGeo,
+    [
+        lat = optional("lat"),
+    ]
+);
+
+#[cfg(feature = "customers")]
+impl CustomerFormAddressGeo {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { lat: None }
+    }
+
+    /// Sets `lat`.
+    #[must_use]
+    pub fn lat(mut self, value: f64) -> Self {
+        self.lat = Some(value);
+        self
+    }
+}
+
+#[cfg(feature = "customers")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct CustomerFormItemsItem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quantity: Option<i64>,
+}
+
+#[cfg(feature = "customers")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    CustomerFormItemsItem,
+    [
+        price = optional("price"),
+        quantity = optional("quantity"),
+    ]
+);
+
+#[cfg(feature = "customers")]
+impl CustomerFormItemsItem {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            price: None,
+            quantity: None,
+        }
+    }
+
+    /// Sets `price`.
+    #[must_use]
+    pub fn price(mut self, value: impl Into<String>) -> Self {
+        self.price = Some(value.into());
+        self
+    }
+
+    /// Sets `quantity`.
+    #[must_use]
+    pub fn quantity(mut self, value: i64) -> Self {
+        self.quantity = Some(value);
         self
     }
 }

@@ -139,6 +139,38 @@ impl Client {
         self.runtime().execute(request).await
     }
 
+    /// A form whose `encoding` gives properties styles, as Stripe's does for every object and array
+    /// it takes: `deepObject` for nested objects, a map and arrays (of scalars and of objects),
+    /// `form` unexploded for a list, `form` without `explode` (exploded).
+    ///
+    /// `POST /v1/customers`
+    #[cfg(feature = "customers")]
+    pub async fn post_customers(&self, body: &CustomerForm) -> Result<(), rt::Error> {
+        let params = rt::param_style::Params::new();
+        let request = rt::Request {
+            operation: "post_customers",
+            method: rt::Method::POST,
+            path_template: "/v1/customers",
+            path: "/v1/customers".to_owned(),
+            params,
+            body: Some(
+                rt::Body::form_styled(
+                    "application/x-www-form-urlencoded",
+                    body,
+                    &[
+                        ("address", rt::param_style::Style::DeepObject, true),
+                        ("metadata", rt::param_style::Style::DeepObject, true),
+                        ("expand", rt::param_style::Style::DeepObject, true),
+                        ("items", rt::param_style::Style::DeepObject, true),
+                        ("tags", rt::param_style::Style::Form, false),
+                        ("aliases", rt::param_style::Style::Form, true),
+                    ],
+                )?,
+            ),
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
     /// `POST /v1/login`
     #[cfg(feature = "login")]
     pub async fn post_login(&self, body: &Login) -> Result<Session, rt::Error> {

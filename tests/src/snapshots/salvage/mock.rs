@@ -82,6 +82,20 @@ impl FakeBaseten {
         let path = rt::mock::fill_path("/v1/incidents", &[]);
         self.server.on("POST", path)
     }
+
+    /// Requests of `PUT /v1/incidents/{incident_id}/ack`
+    /// ([`Client::put_incident_ack`](super::Client::put_incident_ack)) with these path parameters.
+    #[cfg(feature = "incidents")]
+    pub fn on_put_incident_ack(
+        &self,
+        incident_id: &str,
+    ) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path(
+            "/v1/incidents/{incident_id}/ack",
+            &[("incident_id", incident_id)],
+        );
+        self.server.on("PUT", path)
+    }
 }
 
 /// A model being built for a test (`Model::builder()`): one setter per field, named as the

@@ -113,3 +113,35 @@ rt::open_enum_impls!(
         Low = "low",
     ]
 );
+
+#[cfg(feature = "incidents")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct PutIncidentAckBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+}
+
+#[cfg(feature = "incidents")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PutIncidentAckBody,
+    [
+        by = optional("by"),
+    ]
+);
+
+#[cfg(feature = "incidents")]
+impl PutIncidentAckBody {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { by: None }
+    }
+
+    /// Sets `by`.
+    #[must_use]
+    pub fn by(mut self, value: impl Into<String>) -> Self {
+        self.by = Some(value.into());
+        self
+    }
+}

@@ -74,4 +74,29 @@ impl Client {
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
+
+    /// `PUT /v1/incidents/{incident_id}/ack`
+    #[cfg(feature = "incidents")]
+    pub async fn put_incident_ack(
+        &self,
+        incident_id: &str,
+        body: &PutIncidentAckBody,
+    ) -> Result<(), rt::Error> {
+        let incident_id = rt::param_style::path_param(
+            "incident_id",
+            rt::param_style::Style::Simple,
+            false,
+            &incident_id,
+        )?;
+        let params = rt::param_style::Params::new();
+        let request = rt::Request {
+            operation: "put_incident_ack",
+            method: rt::Method::PUT,
+            path_template: "/v1/incidents/{incident_id}/ack",
+            path: format!("/v1/incidents/{incident_id}/ack"),
+            params,
+            body: Some(rt::Body::json("application/json", body)?),
+        };
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
 }

@@ -599,7 +599,13 @@ impl Client {
             path_template: "/bodies/form",
             path: "/bodies/form".to_owned(),
             params,
-            body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
+            body: Some(
+                rt::Body::form_styled(
+                    "application/x-www-form-urlencoded",
+                    body,
+                    &[("tags", rt::param_style::Style::Form, true)],
+                )?,
+            ),
         };
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
