@@ -5,14 +5,14 @@
 //! the very tokens the emitters write, see `surface::listing`), whatever changed them, the
 //! document or the generator. A line that goes, or whose signature changes, is breaking; one
 //! that comes is additive (the generated types are `#[non_exhaustive]`; a new required field
-//! shows as `new`'s changed signature). A signature is read in parts ([`signature`]): a gate
+//! shows as `new`'s changed signature). A signature is read in parts (`diff/signature.rs`): a gate
 //! that loses a feature, or a serde impl that now needs `mock`, breaks only builds without it;
 //! a change old code still compiles through (another endpoint, quoted wire text, arguments of
 //! the same types in another order) is marked so, as no compiler can show it; a change only of
 //! names a call does not spell (a renamed path placeholder) is no break at all.
 //!
 //! The IR is read only for what a line cannot tell: a type that disappears while a
-//! structurally identical one appears is one rename ([`renames`]), and an operation the new
+//! structurally identical one appears is one rename (`diff/renames.rs`), and an operation the new
 //! document still has but the generator left out says why. A side whose IR could not be built
 //! is a note in the report, never a silent gap.
 
