@@ -515,6 +515,9 @@ fn deep_object(key: &str, value: &Value, pairs: &mut Vec<(String, String)>) {
 /// `encoding` gives it in `styles`; a property with none as OpenAPI's defaults say: a scalar
 /// once, an array its key once per item, an object (property or item) as its JSON text (the
 /// default `contentType` of an object). `null` sends nothing.
+// Only the client's request bodies call it; a decode-only build keeps the module for the
+// generated code's parameter types.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 pub(crate) fn form_text(value: &Value, styles: &[(&str, Style, bool)]) -> Result<String, Error> {
     let Value::Object(fields) = value else {
         return Err(Error::InvalidRequest(
