@@ -9,6 +9,7 @@ use std::path::PathBuf;
 mod cli;
 mod paths;
 mod rate_limits;
+mod svg;
 
 /// The workspace's root directory.
 fn workspace_root() -> PathBuf {
