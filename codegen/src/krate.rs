@@ -98,7 +98,9 @@ pub mod primitives {
 /// unprintable characters escaped), why a response was invalid, and which argument was refused.
 pub mod error {
     pub use crate::runtime::{InvalidArgument, InvalidResponse};
-    pub use crate::runtime::server_text::{RegisteredSecret, ServerText, is_unprintable};
+    pub use crate::runtime::server_text::{ServerText, is_unprintable};
+    #[cfg(feature = "scrub")]
+    pub use crate::runtime::server_text::RegisteredSecret;
 }
 
 // Only trait impls: nothing to name from outside.
@@ -248,7 +250,9 @@ fn cargo_toml(settings: &CrateSettings<'_>, features: &str) -> String {
          [features]\n\
          default = [\"client\", \"full\"]\n\
          # The HTTP client and the `Client`; without it, the models and `metrics` on serde alone.\n\
-         client = [\"baseten-runtime/client\"]\n\
+         client = [\"scrub\", \"baseten-runtime/client\"]\n\
+         # The key scrubber (`error::RegisteredSecret`); the client enables it, for its key.\n\
+         scrub = [\"baseten-runtime/scrub\"]\n\
          # A fake of the API for tests: `mock::FakeBaseten` (wiremock). For dev-dependencies.\n\
          mock = [\"client\", \"baseten-runtime/mock\"]\n\
          {features}\

@@ -68,7 +68,7 @@ const FIXED: &[(&str, &str, &str)] = &[
     (
         "reexport",
         "error::RegisteredSecret",
-        "runtime::server_text::RegisteredSecret",
+        "feature=scrub runtime::server_text::RegisteredSecret",
     ),
     (
         "reexport",

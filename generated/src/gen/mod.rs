@@ -56,7 +56,9 @@ pub mod primitives {
 /// unprintable characters escaped), why a response was invalid, and which argument was refused.
 pub mod error {
     pub use crate::runtime::{InvalidArgument, InvalidResponse};
-    pub use crate::runtime::server_text::{RegisteredSecret, ServerText, is_unprintable};
+    pub use crate::runtime::server_text::{ServerText, is_unprintable};
+    #[cfg(feature = "scrub")]
+    pub use crate::runtime::server_text::RegisteredSecret;
 }
 
 // Only trait impls: nothing to name from outside.
