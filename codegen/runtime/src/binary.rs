@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Raw bytes: a file to upload or a binary value read from a response.
 ///
@@ -122,7 +122,7 @@ impl Serialize for Binary {
         }
         match std::str::from_utf8(&self.bytes) {
             Ok(text) => serializer.serialize_str(text),
-            Err(_) => Err(serde::ser::Error::custom(
+            Err(_) => Err(serde_core::ser::Error::custom(
                 "binary content that is not UTF-8 cannot be written as JSON text",
             )),
         }

@@ -204,7 +204,7 @@ impl RuntimeClient {
     /// [`Error::InvalidRequest`] if the request's path is unusable. When
     /// retries are used up, the error is the last attempt's.
     #[doc(hidden)]
-    pub async fn execute<T: serde::de::DeserializeOwned>(
+    pub async fn execute<T: serde_core::de::DeserializeOwned>(
         &self,
         request: Request,
     ) -> Result<T, Error> {

@@ -5,8 +5,8 @@ use std::fmt;
 use std::iter::Sum;
 use std::str::FromStr;
 
-use serde::de::{self, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::de::{self, MapAccess, Visitor};
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An exact decimal number (up to 28 significant digits), over [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html).
 ///
@@ -445,7 +445,7 @@ mod tests {
         assert_eq!(from_value(serde_json::json!(7)).as_deref(), Some("7"));
         assert_eq!(from_value(serde_json::json!("x")), None);
         // A deserializer that is not serde_json's: the value by kind.
-        use serde::de::IntoDeserializer;
+        use serde_core::de::IntoDeserializer;
         let d: Result<Decimal, de::value::Error> = Decimal::deserialize("1.25".into_deserializer());
         assert_eq!(d.map(|d| d.to_string()).ok().as_deref(), Some("1.25"));
         let d: Result<Decimal, de::value::Error> = Decimal::deserialize(0.5f64.into_deserializer());
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn integers_from_plain_deserializers_keep_their_value() {
-        use serde::de::IntoDeserializer;
+        use serde_core::de::IntoDeserializer;
         fn via<'de, D: Deserializer<'de, Error = de::value::Error>>(d: D) -> String {
             Decimal::deserialize(d).map_or_else(|e| e.to_string(), |d| d.to_string())
         }

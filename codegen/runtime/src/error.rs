@@ -45,7 +45,7 @@ const EXCERPT_CHARS: usize = 200;
 /// # Ok(()) }
 /// ```
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// The server answered `429 Too Many Requests`, and either the request
@@ -53,7 +53,6 @@ pub enum Error {
     /// attempt was used up, or the server asked for a longer wait than
     /// [`RetryPolicy::max_retry_after`](crate::RetryPolicy::max_retry_after)
     /// allows.
-    #[error("{}", RateLimitedDisplay { retry_after: *retry_after, attempts: *attempts })]
     RateLimited {
         /// How long the server asked to wait before trying again (its body's
         /// `retry_after` or else its `Retry-After` header), if it said.
@@ -72,7 +71,6 @@ pub enum Error {
     /// `{"code": ..., "message": ...}`, `{"detail": ...}` and
     /// `{"error": ...}` (whose text lands in `message`). Anything else, such
     /// as a proxy's HTML error page, is only in `body`.
-    #[error("{}", ApiDisplay { status: *status, code: code.as_ref(), message: message.as_ref(), detail: detail.as_ref(), body })]
     Api {
         /// The HTTP status code.
         status: u16,
@@ -93,7 +91,6 @@ pub enum Error {
 
     /// The server answered 2xx, but the body is not the JSON the operation
     /// expects.
-    #[error("response body is not the expected JSON: {message} (body: {body_excerpt})")]
     Decode {
         /// The JSON path of the value that failed (`metric_values[3].values[1][0]`), `.` for
         /// the document as a whole; its map keys are the server's.
@@ -112,7 +109,6 @@ pub enum Error {
     /// The response body is longer than the client reads
     /// ([`ClientBuilder::max_response_bytes`](crate::ClientBuilder::max_response_bytes)); it
     /// was not read to its end.
-    #[error("response body is longer than the {limit_bytes} bytes this client reads")]
     ResponseTooLarge {
         /// The cap in force.
         limit_bytes: u64,
@@ -120,7 +116,6 @@ pub enum Error {
 
     /// No complete response arrived within the client's connect or request
     /// timeout, on every attempt made.
-    #[error("request timed out after {}", Attempts(*attempts))]
     Timeout {
         /// How many requests were sent, the last one included.
         attempts: u32,
@@ -136,16 +131,12 @@ pub enum Error {
     /// every live key redacted before the error is made, and `Display` is scrubbed again whole:
     /// a key sent as a query value (`?api-key=…`) is never shown.
     #[cfg(feature = "client")]
-    #[error("HTTP transport failed: {}", ServerText::new(CauseChain(.0).to_string()))]
-    Transport(#[source] reqwest::Error),
+    Transport(reqwest::Error),
 
     /// The server redirected the request to another origin (scheme, host or port) than the one
     /// it was sent to. The client follows redirects only within the origin, where its
     /// credentials (the `Authorization` header, default headers, header parameters, a key in
     /// the query) may go; nothing was sent to `location`.
-    #[error(
-        "HTTP {status}: redirect to another origin not followed, nothing sent there: {location}"
-    )]
     RedirectRefused {
         /// The redirect's status (301, 302, 303, 307 or 308; for a reqwest client brought with
         /// [`ClientBuilder::http_client`](crate::ClientBuilder::http_client) that followed the
@@ -160,22 +151,16 @@ pub enum Error {
     /// example a path parameter that cannot be a URL segment or an API key
     /// that is not a valid header value. The message never repeats secrets, and `Display`
     /// scrubs it of every live key all the same.
-    #[error("invalid request: {}", ServerText::new(.0.as_str()))]
     InvalidRequest(String),
 
     /// A value a layer above the client checks was refused before anything was sent: a metrics
     /// window longer than the API allows, or with its start not before its end. The layer's own
     /// error stays a type: that layer's `of` (`WindowError::of(&error)`) or
     /// [`InvalidArgument::downcast_ref`] reads it back.
-    #[error("invalid argument: {0}")]
-    InvalidArgument(#[source] InvalidArgument),
+    InvalidArgument(InvalidArgument),
 
     /// A page says there is more but names no cursor, or a cursor already followed: the
     /// next request would loop, so none is sent.
-    #[error("{}", match cursor {
-        Some(cursor) => format!("the server returned cursor {cursor:?} again; paging would never end"),
-        None => "the server says there are more pages but gives no cursor".to_owned(),
-    })]
     PaginationStalled {
         /// The cursor the page named, if any.
         cursor: Option<ServerText>,
@@ -185,8 +170,93 @@ pub enum Error {
     /// request that was sent, by the rules of the layer that sent it (for a metrics request:
     /// another mode than the one asked for, the wrong number of value sets, misaligned values).
     /// [`InvalidResponse::downcast_ref`] gives that layer's own error.
-    #[error("invalid response: {0}")]
-    InvalidResponse(#[source] InvalidResponse),
+    InvalidResponse(InvalidResponse),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::RateLimited {
+                retry_after,
+                attempts,
+                ..
+            } => write!(
+                f,
+                "{}",
+                RateLimitedDisplay {
+                    retry_after: *retry_after,
+                    attempts: *attempts,
+                }
+            ),
+            Self::Api {
+                status,
+                code,
+                message,
+                detail,
+                body,
+                ..
+            } => write!(
+                f,
+                "{}",
+                ApiDisplay {
+                    status: *status,
+                    code: code.as_ref(),
+                    message: message.as_ref(),
+                    detail: detail.as_ref(),
+                    body,
+                }
+            ),
+            Self::Decode {
+                message,
+                body_excerpt,
+                ..
+            } => write!(
+                f,
+                "response body is not the expected JSON: {message} (body: {body_excerpt})"
+            ),
+            Self::ResponseTooLarge { limit_bytes } => write!(
+                f,
+                "response body is longer than the {limit_bytes} bytes this client reads"
+            ),
+            Self::Timeout { attempts } => {
+                write!(f, "request timed out after {}", Attempts(*attempts))
+            }
+            #[cfg(feature = "client")]
+            Self::Transport(source) => write!(
+                f,
+                "HTTP transport failed: {}",
+                ServerText::new(CauseChain(source).to_string())
+            ),
+            Self::RedirectRefused { status, location } => write!(
+                f,
+                "HTTP {status}: redirect to another origin not followed, nothing sent there: {location}"
+            ),
+            Self::InvalidRequest(message) => {
+                write!(f, "invalid request: {}", ServerText::new(message.as_str()))
+            }
+            Self::InvalidArgument(source) => write!(f, "invalid argument: {source}"),
+            Self::PaginationStalled { cursor } => match cursor {
+                Some(cursor) => write!(
+                    f,
+                    "the server returned cursor {cursor:?} again; paging would never end"
+                ),
+                None => f.write_str("the server says there are more pages but gives no cursor"),
+            },
+            Self::InvalidResponse(source) => write!(f, "invalid response: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            #[cfg(feature = "client")]
+            Self::Transport(source) => Some(source),
+            Self::InvalidArgument(source) => Some(source),
+            Self::InvalidResponse(source) => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// A value the layer above the client refused before sending, as that layer judged it: its own

@@ -6,7 +6,7 @@
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde_core::Serialize;
 use wiremock::matchers::{body_json, header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -29,7 +29,7 @@ impl Body {
     /// [`Error::InvalidRequest`] if `value` is not an object, a property named in `files` is
     /// neither a string nor [`Binary`], or bytes stand inside an object or a list of other
     /// values (a JSON part holds text only).
-    pub fn multipart<T: serde::Serialize + ?Sized>(
+    pub fn multipart<T: serde_core::Serialize + ?Sized>(
         content_type: &'static str,
         value: &T,
         files: &[&str],

@@ -120,7 +120,7 @@ impl Params {
     /// [`Error::InvalidRequest`] naming the parameter for a value the style has no encoding
     /// for (an array of arrays, an object nested outside `deepObject`), or for
     /// [`ParamLocation::Path`] (see [`path_param`]).
-    pub fn add<T: serde::Serialize + ?Sized>(
+    pub fn add<T: serde_core::Serialize + ?Sized>(
         &mut self,
         location: ParamLocation,
         name: &str,
@@ -159,7 +159,7 @@ impl Params {
     /// # Errors
     ///
     /// As [`add`](Self::add).
-    pub fn add_secret<T: serde::Serialize + ?Sized>(
+    pub fn add_secret<T: serde_core::Serialize + ?Sized>(
         &mut self,
         location: ParamLocation,
         name: &str,
@@ -245,7 +245,7 @@ impl Params {
 /// is empty, `.` or `..` (an empty segment addresses another resource, and no encoding keeps
 /// URL normalisation from reading a dot segment as navigation), for `null`, and for a value
 /// the style has no encoding for.
-pub fn path_param<T: serde::Serialize + ?Sized>(
+pub fn path_param<T: serde_core::Serialize + ?Sized>(
     name: &str,
     style: Style,
     explode: bool,
@@ -356,7 +356,7 @@ fn encode(text: &str, item: Item) -> String {
 }
 
 /// The value through serde, naming the parameter when it cannot be.
-fn to_value<T: serde::Serialize + ?Sized>(name: &str, value: &T) -> Result<Value, Error> {
+fn to_value<T: serde_core::Serialize + ?Sized>(name: &str, value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|error| {
         Error::InvalidRequest(format!("parameter `{name}` cannot be encoded: {error}"))
     })

@@ -1,7 +1,7 @@
 //! `Patch<T>`: a field of a request body that can be left alone, cleared, or set — the three
 //! things a PATCH can say about it, which `Option<T>` cannot tell apart.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One optional, nullable field of a request body.
 ///
@@ -87,6 +87,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::{Deserialize, Serialize};
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, Default)]
     struct Body {

@@ -131,7 +131,7 @@ impl RawRequest {
     }
 
     /// `value` as the JSON body (`Content-Type: application/json`).
-    pub fn json<T: serde::Serialize + ?Sized>(mut self, value: &T) -> Self {
+    pub fn json<T: serde_core::Serialize + ?Sized>(mut self, value: &T) -> Self {
         self.body = Some(Body::json("application/json", value));
         self
     }
@@ -154,7 +154,7 @@ impl RawRequest {
     /// [`Error::Timeout`], [`Error::Transport`], [`Error::ResponseTooLarge`], [`Error::Decode`]
     /// for a body that is not a `T`, and [`Error::InvalidRequest`] for a request that cannot be
     /// sent (see the type's documentation).
-    pub async fn send<T: serde::de::DeserializeOwned>(self) -> Result<T, Error> {
+    pub async fn send<T: serde_core::de::DeserializeOwned>(self) -> Result<T, Error> {
         self.send_raw().await?.json()
     }
 
@@ -323,7 +323,7 @@ impl RawResponse {
     /// # Errors
     ///
     /// [`Error::Decode`], naming the JSON path, for a body that is not a `T`.
-    pub fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
+    pub fn json<T: serde_core::de::DeserializeOwned>(&self) -> Result<T, Error> {
         crate::client::decode(&self.body)
     }
 }

@@ -200,11 +200,10 @@ fn epoch_ms(time: std::time::SystemTime) -> i64 {
 /// let error = eight_days().unwrap_err();
 /// assert!(matches!(WindowError::of(&error), Some(WindowError::TooLong { .. })));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WindowError {
     /// The start is not strictly before the end.
-    #[error("window start {start_ms} ms is not before its end {end_ms} ms")]
     NotBeforeEnd {
         /// The start given, epoch milliseconds.
         start_ms: i64,
@@ -212,11 +211,6 @@ pub enum WindowError {
         end_ms: i64,
     },
     /// The window spans more than [`Window::MAX_SPAN_MS`].
-    #[error(
-        "window from {start_ms} ms to {end_ms} ms spans {span_ms} ms, more than the 7 days \
-         ({max_ms} ms) the API allows",
-        max_ms = Window::MAX_SPAN_MS
-    )]
     TooLong {
         /// The start given, epoch milliseconds.
         start_ms: i64,
@@ -226,6 +220,29 @@ pub enum WindowError {
         span_ms: u64,
     },
 }
+
+impl fmt::Display for WindowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotBeforeEnd { start_ms, end_ms } => write!(
+                f,
+                "window start {start_ms} ms is not before its end {end_ms} ms"
+            ),
+            Self::TooLong {
+                start_ms,
+                end_ms,
+                span_ms,
+            } => write!(
+                f,
+                "window from {start_ms} ms to {end_ms} ms spans {span_ms} ms, more than the 7 days \
+                 ({max_ms} ms) the API allows",
+                max_ms = Window::MAX_SPAN_MS
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WindowError {}
 
 impl From<ResponseError> for Error {
     /// A response that is not the answer to its metrics request: [`Error::InvalidResponse`],

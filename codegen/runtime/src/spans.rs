@@ -13,11 +13,10 @@ pub const BILLING_MAX_SPAN: SignedDuration = SignedDuration::from_hours(31 * 24)
 
 /// Why a range cannot be cut into spans; an [`Error::InvalidArgument`] through `?`
 /// ([`SpanError::of`] reads it back).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SpanError {
     /// The start is not strictly before the end.
-    #[error("range start {start} is not before its end {end}")]
     NotBeforeEnd {
         /// The start given.
         start: Timestamp,
@@ -25,12 +24,24 @@ pub enum SpanError {
         end: Timestamp,
     },
     /// The longest span asked for is zero or negative: no span could make progress.
-    #[error("a span must be longer than zero, not {max}")]
     EmptySpan {
         /// The longest span given.
         max: SignedDuration,
     },
 }
+
+impl std::fmt::Display for SpanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotBeforeEnd { start, end } => {
+                write!(f, "range start {start} is not before its end {end}")
+            }
+            Self::EmptySpan { max } => write!(f, "a span must be longer than zero, not {max}"),
+        }
+    }
+}
+
+impl std::error::Error for SpanError {}
 
 impl From<SpanError> for Error {
     fn from(error: SpanError) -> Self {

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_core::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// Implements `Deserialize` for a struct from its fields' wire names, each `required` (absent:
 /// an error, unless its type is an `Option`) or `optional` (absent: the type's `Default`).
@@ -201,7 +201,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Absent<E> {
         visitor.visit_none()
     }
 
-    serde::forward_to_deserialize_any! {
+    serde_core::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
         ignored_any
@@ -210,7 +210,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Absent<E> {
 
 #[cfg(test)]
 mod tests {
-    use serde::de::value::{Error as ValueError, MapDeserializer};
+    use serde_core::de::value::{Error as ValueError, MapDeserializer};
 
     /// Every way a field can be declared: required, required of a type that decodes from
     /// nothing, optional with a default, and a wire name that is not the field's.
@@ -316,7 +316,7 @@ mod tests {
     fn keys_may_arrive_as_bytes() {
         let entries: Vec<(&[u8], &str)> = vec![(b"other", "x"), (b"id", "r")];
         let decoded: Result<Replica, ValueError> =
-            serde::Deserialize::deserialize(MapDeserializer::new(entries.into_iter()));
+            serde_core::Deserialize::deserialize(MapDeserializer::new(entries.into_iter()));
         assert_eq!(
             decoded.map_err(|e| e.to_string()),
             Ok(replica("r", None, &[], 0))
@@ -327,7 +327,7 @@ mod tests {
     fn a_key_that_is_no_name_is_an_invalid_type() {
         let entries = vec![(1_u8, "r")];
         let decoded: Result<Replica, ValueError> =
-            serde::Deserialize::deserialize(MapDeserializer::new(entries.into_iter()));
+            serde_core::Deserialize::deserialize(MapDeserializer::new(entries.into_iter()));
         assert_eq!(
             decoded.map_err(|e| e.to_string()),
             Err("invalid type: integer `1`, expected field identifier".to_owned())

@@ -50,7 +50,7 @@ impl Body {
     /// # Errors
     ///
     /// [`Error::InvalidRequest`] if `value` cannot be represented as JSON.
-    pub fn json<T: serde::Serialize + ?Sized>(
+    pub fn json<T: serde_core::Serialize + ?Sized>(
         content_type: &'static str,
         value: &T,
     ) -> Result<Body, Error> {
@@ -67,7 +67,7 @@ impl Body {
     /// # Errors
     ///
     /// [`Error::InvalidRequest`] if `value` is not an object.
-    pub fn form<T: serde::Serialize + ?Sized>(
+    pub fn form<T: serde_core::Serialize + ?Sized>(
         content_type: &'static str,
         value: &T,
     ) -> Result<Body, Error> {
@@ -99,7 +99,7 @@ impl Body {
     ///
     /// [`Error::InvalidRequest`] if `value` is not an object, or a styled property holds what
     /// its style cannot encode (an object inside an array outside `deepObject`).
-    pub fn form_styled<T: serde::Serialize + ?Sized>(
+    pub fn form_styled<T: serde_core::Serialize + ?Sized>(
         content_type: &'static str,
         value: &T,
         styles: &[(&str, crate::param_style::Style, bool)],
@@ -133,7 +133,7 @@ impl Body {
 /// A form of any object: an array as its key repeated (`a=1&a=2`), an object or an array
 /// inside an array as its JSON text (`a={"b":1}`); `null` and an absent value send nothing.
 #[cfg(feature = "client")]
-fn form_with_arrays<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, String> {
+fn form_with_arrays<T: serde_core::Serialize + ?Sized>(value: &T) -> Result<String, String> {
     use serde_json::Value;
     let text = |value: Value| match value {
         Value::String(text) => text,
@@ -244,7 +244,7 @@ fn is_token(name: &str) -> bool {
 ///
 /// [`Error::InvalidRequest`] if `value` cannot be represented as JSON (for
 /// example a map whose keys are not strings).
-pub fn json_body<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+pub fn json_body<T: serde_core::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     serde_json::to_vec(value).map_err(|source| {
         Error::InvalidRequest(format!(
             "request body cannot be serialised as JSON: {source}"
@@ -412,7 +412,7 @@ pub mod __private {
     pub use crate::struct_de::{
         FromFields, deserialize, next_field, optional, read, required, skip,
     };
-    pub use serde;
+    pub use serde_core as serde;
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! A union of objects with no tag is read whole too, and the properties only one member holds
 //! pick it. Kept here so that each generated union is a `match` over its tags and nothing more.
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::de::DeserializeOwned;
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A union value read whole, before its tag picks the variant.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +24,7 @@ impl TaggedValue {
 
     /// The value as the variant's payload type; an error in the deserializer's own error type,
     /// so the caller's path-tracking still places it.
-    pub fn decode<T: DeserializeOwned, E: serde::de::Error>(self) -> Result<T, E> {
+    pub fn decode<T: DeserializeOwned, E: serde_core::de::Error>(self) -> Result<T, E> {
         serde_json::from_value(self.0).map_err(E::custom)
     }
 
@@ -99,7 +99,7 @@ pub fn serialize<S: Serializer, T: Serialize + ?Sized>(
     tag: &str,
     payload: &T,
 ) -> Result<S::Ok, S::Error> {
-    let mut value = serde_json::to_value(payload).map_err(serde::ser::Error::custom)?;
+    let mut value = serde_json::to_value(payload).map_err(serde_core::ser::Error::custom)?;
     if let serde_json::Value::Object(object) = &mut value {
         object
             .entry(property)
@@ -111,6 +111,7 @@ pub fn serialize<S: Serializer, T: Serialize + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::{Deserialize, Serialize};
     use serde_json::json;
 
     #[derive(Debug, PartialEq, Serialize, Deserialize)]

@@ -115,7 +115,7 @@ impl Failure {
 /// Decodes a 2xx body through [`decode`](crate::decode::decode), so a failure names
 /// its JSON path as a saved response's would; an empty (or all-whitespace) body counts as `null`.
 /// serde's message can quote a value of the body, so it is [`ServerText`] like the excerpt.
-pub(crate) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+pub(crate) fn decode<T: serde_core::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let json: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"null"
     } else {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 use serde_path_to_error::Segment;
 
 use crate::server_text::ServerText;

@@ -5,8 +5,8 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::{BorrowedStrDeserializer, SeqDeserializer, StringDeserializer};
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_core::de::value::{BorrowedStrDeserializer, SeqDeserializer, StringDeserializer};
+use serde_core::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Wraps a deserializer, and every nested one, with the strict rules.
 ///
@@ -322,7 +322,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Repeated<'_, E> {
         )))
     }
 
-    serde::forward_to_deserialize_any! {
+    serde_core::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any

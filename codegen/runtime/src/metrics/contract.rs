@@ -40,11 +40,10 @@ impl fmt::Display for MetricsMode {
 
 /// Why a response cannot be the answer to the request that was sent; the payload of
 /// [`Error::InvalidResponse`](crate::Error::InvalidResponse).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ResponseError {
     /// The response says it was aggregated in another mode than the one asked for.
-    #[error("asked for {requested} metrics, the response is {returned}")]
     ModeMismatch {
         /// The mode sent.
         requested: MetricsMode,
@@ -52,7 +51,6 @@ pub enum ResponseError {
         returned: ServerText,
     },
     /// A `CURRENT` or `SUMMARY` response does not hold exactly one value set.
-    #[error("{mode} response has {count} value sets, expected exactly 1")]
     ValueSetCount {
         /// The mode (`CURRENT` or `SUMMARY`).
         mode: MetricsMode,
@@ -60,15 +58,47 @@ pub enum ResponseError {
         count: usize,
     },
     /// A `SERIES` response has no positive `step_seconds`.
-    #[error("SERIES response has step_seconds {step_seconds:?}, expected a positive number")]
     StepSeconds {
         /// What the response has instead.
         step_seconds: Option<i64>,
     },
     /// The values do not line up with the descriptors, or the steps are out of order (see
     /// [`metrics::validate`](crate::metrics::validate)).
-    #[error("misaligned response: {0}")]
-    Misaligned(#[source] AlignmentError),
+    Misaligned(AlignmentError),
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ModeMismatch {
+                requested,
+                returned,
+            } => write!(
+                f,
+                "asked for {requested} metrics, the response is {returned}"
+            ),
+            Self::ValueSetCount { mode, count } => {
+                write!(
+                    f,
+                    "{mode} response has {count} value sets, expected exactly 1"
+                )
+            }
+            Self::StepSeconds { step_seconds } => write!(
+                f,
+                "SERIES response has step_seconds {step_seconds:?}, expected a positive number"
+            ),
+            Self::Misaligned(source) => write!(f, "misaligned response: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for ResponseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Misaligned(source) => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// The checks of a response's value-set count and step that its mode asks for, fetched or

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use serde::de::{
+use serde_core::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
     Visitor,
 };
@@ -19,17 +19,34 @@ use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
 use crate::server_text::ServerText;
 
 /// Why [`export_csv`] wrote no CSV, or not all of it.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum ExportError {
     /// The bytes are not a response: as [`decode`] reports it.
-    #[error("invalid response: {0}")]
-    Decode(#[source] DecodeError),
+    Decode(DecodeError),
     /// The response fails the checks of [`validate_response`].
-    #[error("{0}")]
-    Invalid(#[source] ResponseError),
+    Invalid(ResponseError),
     /// Writing failed.
-    #[error("writing the CSV: {0}")]
-    Write(#[source] io::Error),
+    Write(io::Error),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Decode(source) => write!(f, "invalid response: {source}"),
+            Self::Invalid(source) => write!(f, "{source}"),
+            Self::Write(source) => write!(f, "writing the CSV: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Decode(source) => Some(source),
+            Self::Invalid(source) => Some(source),
+            Self::Write(source) => Some(source),
+        }
+    }
 }
 
 /// Decodes `json` as an `R`, checks it as [`validate_response`] does and writes its CSV (the

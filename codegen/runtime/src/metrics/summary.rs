@@ -2,7 +2,7 @@
 //! read straight from JSON bytes without holding the values: what a summary table needs, in
 //! memory that does not grow with the number of steps.
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 
 use super::export::{ExportError, FlatSets};
 use super::series_stats::SeriesStats;

@@ -14,13 +14,10 @@ pub const SUMMARY_MODE: &str = "SUMMARY";
 /// Each variant names where the problem is; all indices are 0-based, as in the JSON arrays
 /// (`metric_values[value_set].values[descriptor][label_set]`). Messages are one line: metric
 /// names are quoted and escaped.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AlignmentError {
     /// A value set's outer `values` list does not have one entry per descriptor.
-    #[error(
-        "value set {value_set}: has {actual} value lists, expected {expected} (one per descriptor)"
-    )]
     DescriptorCountMismatch {
         /// Index of the value set.
         value_set: usize,
@@ -30,9 +27,6 @@ pub enum AlignmentError {
         actual: usize,
     },
     /// A descriptor's entry in a value set does not have one value per label set.
-    #[error(
-        "value set {value_set}, descriptor {descriptor} {name:?}: has {actual} values, expected {expected} (one per label set)"
-    )]
     LabelSetCountMismatch {
         /// Index of the value set.
         value_set: usize,
@@ -46,9 +40,6 @@ pub enum AlignmentError {
         actual: usize,
     },
     /// A value set does not start strictly after the one before it.
-    #[error(
-        "value set {value_set}: starts at {start_ms} ms, not after the previous value set's start at {previous_start_ms} ms"
-    )]
     StartNotIncreasing {
         /// Index of the value set.
         value_set: usize,
@@ -58,9 +49,6 @@ pub enum AlignmentError {
         previous_start_ms: i64,
     },
     /// A value set starts after the window end, so its step would end before it begins.
-    #[error(
-        "value set {value_set}: starts at {start_ms} ms, after the window end at {window_end_ms} ms"
-    )]
     StepAfterWindowEnd {
         /// Index of the value set.
         value_set: usize,
@@ -70,16 +58,12 @@ pub enum AlignmentError {
         window_end_ms: i64,
     },
     /// A `SUMMARY` response does not hold exactly one value set.
-    #[error("SUMMARY response has {count} value sets, expected exactly 1")]
     SummaryValueSetCount {
         /// Number of value sets.
         count: usize,
     },
     /// A value is NaN or infinite. JSON cannot carry these, so this only happens for responses
     /// built or decoded by other means.
-    #[error(
-        "value set {value_set}, descriptor {descriptor} {name:?}, label set {label_set}: value {value} is not finite"
-    )]
     NonFiniteValue {
         /// Index of the value set.
         value_set: usize,
@@ -93,6 +77,65 @@ pub enum AlignmentError {
         value: f64,
     },
 }
+
+impl std::fmt::Display for AlignmentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::DescriptorCountMismatch {
+                value_set,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "value set {value_set}: has {actual} value lists, expected {expected} (one per descriptor)"
+            ),
+            Self::LabelSetCountMismatch {
+                value_set,
+                descriptor,
+                name,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "value set {value_set}, descriptor {descriptor} {name:?}: has {actual} values, expected {expected} (one per label set)"
+            ),
+            Self::StartNotIncreasing {
+                value_set,
+                start_ms,
+                previous_start_ms,
+            } => write!(
+                f,
+                "value set {value_set}: starts at {start_ms} ms, not after the previous value set's start at {previous_start_ms} ms"
+            ),
+            Self::StepAfterWindowEnd {
+                value_set,
+                start_ms,
+                window_end_ms,
+            } => write!(
+                f,
+                "value set {value_set}: starts at {start_ms} ms, after the window end at {window_end_ms} ms"
+            ),
+            Self::SummaryValueSetCount { count } => {
+                write!(
+                    f,
+                    "SUMMARY response has {count} value sets, expected exactly 1"
+                )
+            }
+            Self::NonFiniteValue {
+                value_set,
+                descriptor,
+                name,
+                label_set,
+                value,
+            } => write!(
+                f,
+                "value set {value_set}, descriptor {descriptor} {name:?}, label set {label_set}: value {value} is not finite"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AlignmentError {}
 
 /// Checks that `response` can be read by position, and returns a view of it.
 ///

@@ -333,14 +333,23 @@ impl<T> Lookup<T> {
 
 /// A lookup that expected at most one match found several: the response repeats a metric name
 /// (or a name and label set). From [`Lookup::unique`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the response has {matches} matches where at most one was expected (a repeated metric name or label set)"
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AmbiguousLookup {
     /// How many matches there were (at least 2).
     pub matches: usize,
 }
+
+impl std::fmt::Display for AmbiguousLookup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the response has {} matches where at most one was expected (a repeated metric name or label set)",
+            self.matches
+        )
+    }
+}
+
+impl std::error::Error for AmbiguousLookup {}
 
 impl From<AmbiguousLookup> for crate::Error {
     /// An ambiguous response is not the answer a caller can use: an

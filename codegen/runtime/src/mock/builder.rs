@@ -5,8 +5,8 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::Error;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::index_mapped::IndexMappedResponse;

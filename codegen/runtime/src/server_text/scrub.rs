@@ -690,7 +690,7 @@ fn decimal_value(text: &[u8], at: usize, max: usize) -> Option<(u32, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server_text::{ServerText, escape_unprintable, is_unprintable};
+    use crate::server_text::ServerText;
 
     const KEY: &str = "abcd1234.Zz-_~/Key";
 
