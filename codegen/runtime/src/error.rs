@@ -649,6 +649,34 @@ pub(crate) fn excerpt(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// `source()` is the wrapped error of the variants that wrap one, and nothing else's.
+    #[test]
+    fn source_is_the_wrapped_error() {
+        use std::error::Error as _;
+        let window = crate::requests::WindowError::NotBeforeEnd {
+            start_ms: 2,
+            end_ms: 1,
+        };
+        let source = |error: &Error| error.source().map(ToString::to_string);
+        let argument = Error::InvalidArgument(InvalidArgument::new(window));
+        assert_eq!(source(&argument), Some(window.to_string()));
+        let response = Error::InvalidResponse(InvalidResponse::new(window));
+        assert_eq!(source(&response), Some(window.to_string()));
+        #[cfg(feature = "client")]
+        {
+            let refused = || {
+                reqwest::Client::new()
+                    .get("not a url")
+                    .build()
+                    .expect_err("no scheme")
+            };
+            let transport = Error::Transport(refused());
+            assert_eq!(source(&transport), Some(refused().to_string()));
+        }
+        assert_eq!(source(&Error::Timeout { attempts: 1 }), None);
+        assert_eq!(source(&Error::InvalidRequest("x".to_owned())), None);
+    }
+
     #[test]
     fn status_predicates_read_the_servers_answer_only() {
         let predicates = |error: &Error| {

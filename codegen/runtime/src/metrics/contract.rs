@@ -130,6 +130,23 @@ pub(crate) fn check_mode_counts(
 mod tests {
     use super::*;
 
+    /// `source()` of a misaligned response is the alignment error; the others have none.
+    #[test]
+    fn source_is_the_alignment_error() {
+        use std::error::Error as _;
+        let alignment = AlignmentError::SummaryValueSetCount { count: 2 };
+        let misaligned = ResponseError::Misaligned(alignment.clone());
+        assert_eq!(
+            misaligned.source().map(ToString::to_string),
+            Some(alignment.to_string())
+        );
+        let count = ResponseError::ValueSetCount {
+            mode: MetricsMode::Current,
+            count: 2,
+        };
+        assert!(count.source().is_none());
+    }
+
     /// The variant path of `error`; exhaustive, so a variant added to either enum stops this
     /// compiling until the test below builds it too.
     fn variant(error: &ResponseError) -> &'static str {

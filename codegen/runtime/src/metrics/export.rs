@@ -358,6 +358,26 @@ mod tests {
     use crate::metrics::validate_response;
     use crate::models::GetModelMetricsResponseV1;
 
+    /// Each variant's `source()` is the error it wraps.
+    #[test]
+    fn source_is_the_wrapped_error() {
+        use std::error::Error as _;
+        let source = |error: &ExportError| error.source().map(ToString::to_string);
+        let decode_error = decode::<GetModelMetricsResponseV1>(b"{").unwrap_err();
+        let message = decode_error.to_string();
+        assert_eq!(source(&ExportError::Decode(decode_error)), Some(message));
+        let invalid = ResponseError::StepSeconds { step_seconds: None };
+        assert_eq!(
+            source(&ExportError::Invalid(invalid.clone())),
+            Some(invalid.to_string())
+        );
+        let write = || io::Error::other("disk full");
+        assert_eq!(
+            source(&ExportError::Write(write())),
+            Some(write().to_string())
+        );
+    }
+
     /// What the typed path gives: its CSV, or its error's message.
     fn typed(json: &str) -> Result<String, String> {
         let response: GetModelMetricsResponseV1 =
