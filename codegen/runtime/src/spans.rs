@@ -180,6 +180,28 @@ mod tests {
     }
 
     #[test]
+    fn errors_say_what_was_given() {
+        let not_before = SpanError::NotBeforeEnd {
+            start: at("2026-01-02T00:00:00Z"),
+            end: at("2026-01-01T00:00:00Z"),
+        };
+        assert_eq!(
+            not_before.to_string(),
+            "range start 2026-01-02T00:00:00Z is not before its end 2026-01-01T00:00:00Z"
+        );
+        let empty = SpanError::EmptySpan {
+            max: SignedDuration::from_hours(-1),
+        };
+        assert_eq!(
+            empty.to_string(),
+            format!(
+                "a span must be longer than zero, not {}",
+                SignedDuration::from_hours(-1)
+            )
+        );
+    }
+
+    #[test]
     fn spans_cover_the_range_once_each_at_most_max() {
         let (start, end) = ("2026-01-01T00:00:00Z", "2026-01-03T12:00:00Z");
         assert_eq!(

@@ -376,6 +376,14 @@ mod tests {
             source(&ExportError::Write(write())),
             Some(write().to_string())
         );
+        assert_eq!(
+            ExportError::Write(write()).to_string(),
+            "writing the CSV: disk full"
+        );
+        assert_eq!(
+            ExportError::Invalid(invalid.clone()).to_string(),
+            invalid.to_string()
+        );
     }
 
     /// What the typed path gives: its CSV, or its error's message.
