@@ -653,15 +653,12 @@ mod tests {
     #[test]
     fn source_is_the_wrapped_error() {
         use std::error::Error as _;
-        let window = crate::requests::WindowError::NotBeforeEnd {
-            start_ms: 2,
-            end_ms: 1,
-        };
+        let layers = || std::io::Error::other("a layer's own error");
         let source = |error: &Error| error.source().map(ToString::to_string);
-        let argument = Error::InvalidArgument(InvalidArgument::new(window));
-        assert_eq!(source(&argument), Some(window.to_string()));
-        let response = Error::InvalidResponse(InvalidResponse::new(window));
-        assert_eq!(source(&response), Some(window.to_string()));
+        let argument = Error::InvalidArgument(InvalidArgument::new(layers()));
+        assert_eq!(source(&argument), Some(layers().to_string()));
+        let response = Error::InvalidResponse(InvalidResponse::new(layers()));
+        assert_eq!(source(&response), Some(layers().to_string()));
         #[cfg(feature = "client")]
         {
             let refused = || {
