@@ -23,7 +23,7 @@ pub(super) fn scrubbed(text: String) -> ServerText {
     }
 }
 
-/// A key registered for scrubbing until this value is dropped (see the [module docs](self)).
+/// A key registered for scrubbing until this value is dropped (see the [module docs](super)).
 ///
 /// Every [`Client`](crate::RuntimeClient) holds one for its key; register one yourself for a key the
 /// process holds without a client.
