@@ -327,3 +327,58 @@ fn value_tokens(param: &Param, value: TokenStream) -> TokenStream {
         quote!(&#value)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// A `HEAD` operation (no runtime constructor of its own) with an optional header
+    /// credential and a required cookie, as `operations.rs` writes it.
+    const DOCUMENT: &str = r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /things/{id}:
+    head:
+      operationId: probe_thing
+      security:
+        - HeaderKey: []
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: X-Key, in: header, required: false, schema: {type: string}}
+        - {name: jar, in: cookie, required: true, schema: {type: string}}
+      responses:
+        "204": {description: There.}
+components:
+  securitySchemes:
+    HeaderKey: {type: apiKey, in: header, name: X-Key}
+"#;
+
+    fn operations() -> String {
+        let output = crate::generate(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: DOCUMENT,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        output.files["operations.rs"].clone()
+    }
+
+    #[test]
+    fn other_methods_name_theirs_and_credentials_keep_their_location() {
+        // Compared without whitespace and trailing commas: prettyplease spreads a long call.
+        let squeeze = |text: &str| {
+            text.split_whitespace()
+                .collect::<String>()
+                .replace(",)", ")")
+        };
+        let operations = squeeze(&operations());
+        let expected = [
+            "rt::Request::builder(\"head_thing\", rt::Method::HEAD, \"/things/{id}\")",
+            ".path(\"id\", rt::SIMPLE, &id)",
+            ".cookie(\"jar\", rt::FORM_EXPLODED, &jar)",
+            ".secret_opt(rt::param_style::ParamLocation::Header, \"X-Key\", rt::SIMPLE, &query.x_key)",
+        ];
+        for text in expected {
+            assert!(operations.contains(&squeeze(text)), "{text}\n{operations}");
+        }
+    }
+}
