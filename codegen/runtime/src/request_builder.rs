@@ -285,7 +285,7 @@ impl RequestBuilder {
 /// `template` with each `{name}` replaced by its value; a placeholder without one is left out,
 /// as the generated `format!` strings did.
 fn fill_template(template: &str, values: &[(&'static str, String)]) -> String {
-    let mut path = String::with_capacity(template.len() + 16);
+    let mut path = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         path.push_str(&rest[..open]);
