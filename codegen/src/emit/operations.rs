@@ -331,7 +331,7 @@ fn value_tokens(param: &Param, value: TokenStream) -> TokenStream {
 #[cfg(test)]
 mod tests {
     /// A `HEAD` operation (no runtime constructor of its own) with an optional header
-    /// credential and a required cookie, as `operations.rs` writes it.
+    /// credential and a required cookie, and a `GET` (one), as `operations.rs` writes them.
     const DOCUMENT: &str = r#"
 openapi: 3.0.3
 info: {title: t, version: "1"}
@@ -345,6 +345,12 @@ paths:
         - {name: id, in: path, required: true, schema: {type: string}}
         - {name: X-Key, in: header, required: false, schema: {type: string}}
         - {name: jar, in: cookie, required: true, schema: {type: string}}
+      responses:
+        "204": {description: There.}
+    get:
+      operationId: get_thing
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
       responses:
         "204": {description: There.}
 components:
@@ -374,6 +380,7 @@ components:
         let expected = [
             "rt::Request::builder(\"head_thing\", rt::Method::HEAD, \"/things/{id}\")",
             ".path(\"id\", rt::SIMPLE, &id)",
+            "rt::Request::get(\"get_thing\", \"/things/{id}\").path(\"id\", rt::SIMPLE, &id)",
             ".cookie(\"jar\", rt::FORM_EXPLODED, &jar)",
             ".secret_opt(rt::param_style::ParamLocation::Header, \"X-Key\", rt::SIMPLE, &query.x_key)",
         ];
