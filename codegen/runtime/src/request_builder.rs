@@ -99,7 +99,8 @@ impl Request {
     }
 }
 
-/// A [`Request`] being built; see the [module docs](self).
+/// A [`Request`] being built: each call encodes one parameter or the body; the first error is
+/// kept, later calls do nothing, and [`finish`](Self::finish) returns it.
 #[derive(Debug)]
 #[must_use]
 pub struct RequestBuilder {
