@@ -52,6 +52,8 @@ mod raw_request;
 #[cfg(feature = "client")]
 mod redirect;
 #[cfg(feature = "client")]
+mod request_builder;
+#[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
 #[cfg(feature = "jiff")]
@@ -118,6 +120,9 @@ pub type Client = RuntimeClient;
 // What the generated code names at this root; each has its public path in a module.
 #[doc(hidden)]
 pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+#[cfg(feature = "client")]
+#[doc(hidden)]
+pub use request_builder::{Encoding, OptionalParam, RequestBuilder, encodings::*};
 #[allow(deprecated)]
 #[doc(hidden)]
 pub use requests::Metrics;

@@ -318,135 +318,28 @@ impl Client {
         &self,
         query: &GetAuditLogsQuery,
     ) -> Result<ListAuditLogsResponseV1, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.cursor {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "cursor",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.limit {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "limit",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.direction {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "direction",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.search {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "search",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.event_type_groups.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "event_type_groups",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.event_type_groups,
-                )?;
-        }
-        if !query.user_ids.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "user_ids",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.user_ids,
-                )?;
-        }
-        if !query.deployment_ids.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "deployment_ids",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.deployment_ids,
-                )?;
-        }
-        if !query.chain_deployment_ids.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "chain_deployment_ids",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.chain_deployment_ids,
-                )?;
-        }
-        if !query.environment_names.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "environment_names",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.environment_names,
-                )?;
-        }
-        if !query.sources.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "sources",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.sources,
-                )?;
-        }
-        if let Some(value) = &query.start_epoch_millis {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "start_epoch_millis",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.end_epoch_millis {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "end_epoch_millis",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_audit_logs",
-            method: rt::Method::GET,
-            path_template: "/v1/audit_logs",
-            path: "/v1/audit_logs".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_audit_logs", "/v1/audit_logs")
+            .query_opt("cursor", rt::FORM_EXPLODED, &query.cursor)
+            .query_opt("limit", rt::FORM_EXPLODED, &query.limit)
+            .query_opt("direction", rt::FORM_EXPLODED, &query.direction)
+            .query_opt("search", rt::FORM_EXPLODED, &query.search)
+            .query_opt("event_type_groups", rt::FORM_EXPLODED, &query.event_type_groups)
+            .query_opt("user_ids", rt::FORM_EXPLODED, &query.user_ids)
+            .query_opt("deployment_ids", rt::FORM_EXPLODED, &query.deployment_ids)
+            .query_opt(
+                "chain_deployment_ids",
+                rt::FORM_EXPLODED,
+                &query.chain_deployment_ids,
+            )
+            .query_opt("environment_names", rt::FORM_EXPLODED, &query.environment_names)
+            .query_opt("sources", rt::FORM_EXPLODED, &query.sources)
+            .query_opt(
+                "start_epoch_millis",
+                rt::FORM_EXPLODED,
+                &query.start_epoch_millis,
+            )
+            .query_opt("end_epoch_millis", rt::FORM_EXPLODED, &query.end_epoch_millis)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -462,31 +355,13 @@ impl Client {
         start_date: rt::jiff::Timestamp,
         end_date: rt::jiff::Timestamp,
     ) -> Result<UsageSummaryV1, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "start_date",
-                rt::param_style::Style::Form,
-                true,
-                &start_date,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "end_date",
-                rt::param_style::Style::Form,
-                true,
-                &end_date,
-            )?;
-        let request = rt::Request {
-            operation: "get_billing_usage_summary",
-            method: rt::Method::GET,
-            path_template: "/v1/billing/usage_summary",
-            path: "/v1/billing/usage_summary".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_billing_usage_summary",
+                "/v1/billing/usage_summary",
+            )
+            .query("start_date", rt::FORM_EXPLODED, &start_date)
+            .query("end_date", rt::FORM_EXPLODED, &end_date)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -495,21 +370,9 @@ impl Client {
     /// `GET /v1/models/{model_id}`
     #[cfg(feature = "models")]
     pub async fn get_model(&self, model_id: &str) -> Result<ModelV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_model",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}",
-            path: format!("/v1/models/{model_id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_model", "/v1/models/{model_id}")
+            .path("model_id", rt::SIMPLE, &model_id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -525,27 +388,13 @@ impl Client {
         model_id: &str,
         deployment_id: &str,
     ) -> Result<DeploymentV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let deployment_id = rt::param_style::path_param(
-            "deployment_id",
-            rt::param_style::Style::Simple,
-            false,
-            &deployment_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_model_deployment",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}/deployments/{deployment_id}",
-            path: format!("/v1/models/{model_id}/deployments/{deployment_id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_model_deployment",
+                "/v1/models/{model_id}/deployments/{deployment_id}",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .path("deployment_id", rt::SIMPLE, &deployment_id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -561,67 +410,21 @@ impl Client {
         deployment_id: &str,
         query: &GetModelDeploymentMetricsQuery,
     ) -> Result<GetModelMetricsResponseV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let deployment_id = rt::param_style::path_param(
-            "deployment_id",
-            rt::param_style::Style::Simple,
-            false,
-            &deployment_id,
-        )?;
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.mode {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "mode",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.start_epoch_millis {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "start_epoch_millis",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.end_epoch_millis {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "end_epoch_millis",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.metrics.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "metrics",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.metrics,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_model_deployment_metrics",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
-            path: format!("/v1/models/{model_id}/deployments/{deployment_id}/metrics"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_model_deployment_metrics",
+                "/v1/models/{model_id}/deployments/{deployment_id}/metrics",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .path("deployment_id", rt::SIMPLE, &deployment_id)
+            .query_opt("mode", rt::FORM_EXPLODED, &query.mode)
+            .query_opt(
+                "start_epoch_millis",
+                rt::FORM_EXPLODED,
+                &query.start_epoch_millis,
+            )
+            .query_opt("end_epoch_millis", rt::FORM_EXPLODED, &query.end_epoch_millis)
+            .query_opt("metrics", rt::FORM_EXPLODED, &query.metrics)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -634,31 +437,13 @@ impl Client {
         model_id: &str,
         query: &GetModelDeploymentsQuery,
     ) -> Result<DeploymentsV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.name {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "name",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_model_deployments",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}/deployments",
-            path: format!("/v1/models/{model_id}/deployments"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_model_deployments",
+                "/v1/models/{model_id}/deployments",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .query_opt("name", rt::FORM_EXPLODED, &query.name)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -674,27 +459,13 @@ impl Client {
         model_id: &str,
         env_name: &str,
     ) -> Result<EnvironmentV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let env_name = rt::param_style::path_param(
-            "env_name",
-            rt::param_style::Style::Simple,
-            false,
-            &env_name,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_model_environment",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}/environments/{env_name}",
-            path: format!("/v1/models/{model_id}/environments/{env_name}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_model_environment",
+                "/v1/models/{model_id}/environments/{env_name}",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .path("env_name", rt::SIMPLE, &env_name)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -712,67 +483,21 @@ impl Client {
         env_name: &str,
         query: &GetModelEnvironmentMetricsQuery,
     ) -> Result<GetModelMetricsResponseV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let env_name = rt::param_style::path_param(
-            "env_name",
-            rt::param_style::Style::Simple,
-            false,
-            &env_name,
-        )?;
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.mode {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "mode",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.start_epoch_millis {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "start_epoch_millis",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.end_epoch_millis {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "end_epoch_millis",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.metrics.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "metrics",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.metrics,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_model_environment_metrics",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}/environments/{env_name}/metrics",
-            path: format!("/v1/models/{model_id}/environments/{env_name}/metrics"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_model_environment_metrics",
+                "/v1/models/{model_id}/environments/{env_name}/metrics",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .path("env_name", rt::SIMPLE, &env_name)
+            .query_opt("mode", rt::FORM_EXPLODED, &query.mode)
+            .query_opt(
+                "start_epoch_millis",
+                rt::FORM_EXPLODED,
+                &query.start_epoch_millis,
+            )
+            .query_opt("end_epoch_millis", rt::FORM_EXPLODED, &query.end_epoch_millis)
+            .query_opt("metrics", rt::FORM_EXPLODED, &query.metrics)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -787,21 +512,12 @@ impl Client {
         &self,
         model_id: &str,
     ) -> Result<EnvironmentsV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_model_environments",
-            method: rt::Method::GET,
-            path_template: "/v1/models/{model_id}/environments",
-            path: format!("/v1/models/{model_id}/environments"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_model_environments",
+                "/v1/models/{model_id}/environments",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -816,25 +532,9 @@ impl Client {
         &self,
         query: &GetModelsQuery,
     ) -> Result<ModelsV1, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.name {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "name",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_models",
-            method: rt::Method::GET,
-            path_template: "/v1/models",
-            path: "/v1/models".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_models", "/v1/models")
+            .query_opt("name", rt::FORM_EXPLODED, &query.name)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -851,29 +551,14 @@ impl Client {
         deployment_id: &str,
         body: &UpdateAutoscalingSettingsV1,
     ) -> Result<UpdateAutoscalingSettingsResponseV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let deployment_id = rt::param_style::path_param(
-            "deployment_id",
-            rt::param_style::Style::Simple,
-            false,
-            &deployment_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "patch_model_deployment_autoscaling_settings",
-            method: rt::Method::PATCH,
-            path_template: "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings",
-            path: format!(
-                "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings"
-            ),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::patch(
+                "patch_model_deployment_autoscaling_settings",
+                "/v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .path("deployment_id", rt::SIMPLE, &deployment_id)
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -891,27 +576,14 @@ impl Client {
         env_name: &str,
         body: &UpdateEnvironmentRequestV1,
     ) -> Result<UpdateEnvironmentResponseV1, rt::Error> {
-        let model_id = rt::param_style::path_param(
-            "model_id",
-            rt::param_style::Style::Simple,
-            false,
-            &model_id,
-        )?;
-        let env_name = rt::param_style::path_param(
-            "env_name",
-            rt::param_style::Style::Simple,
-            false,
-            &env_name,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "patch_model_environment",
-            method: rt::Method::PATCH,
-            path_template: "/v1/models/{model_id}/environments/{env_name}",
-            path: format!("/v1/models/{model_id}/environments/{env_name}"),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::patch(
+                "patch_model_environment",
+                "/v1/models/{model_id}/environments/{env_name}",
+            )
+            .path("model_id", rt::SIMPLE, &model_id)
+            .path("env_name", rt::SIMPLE, &env_name)
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

@@ -383,7 +383,7 @@ fn newest_baseten_document_with_a_binary_upload_regenerates() {
     assert!(selected.contains("\nstrict: true\n"), "{selected}");
     let operations = &files(&with_upload, &selected)["operations.rs"];
     assert!(
-        operations.contains("body: Some(rt::Body::bytes(\"application/octet-stream\", body)),"),
+        operations.contains(".body(Ok(rt::Body::bytes(\"application/octet-stream\", body)))"),
         "{operations}"
     );
 }

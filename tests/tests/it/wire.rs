@@ -345,10 +345,7 @@ fn every_placeholder_is_an_argument_and_every_path_argument_a_placeholder() {
         let emitted = &output.files["operations.rs"];
         for operation in &api.operations {
             for param in &operation.path_params {
-                let encoded = format!(
-                    "rt::param_style::path_param(\n            \"{}\",",
-                    param.wire_name
-                );
+                let encoded = format!("\n            .path(\"{}\", rt::", param.wire_name);
                 assert!(
                     emitted.contains(&encoded),
                     "{}: {}",

@@ -41,35 +41,10 @@ impl Client {
         &self,
         query: &GetEventsQuery,
     ) -> Result<EventPage, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.cursor {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "cursor",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.limit {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "limit",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_events",
-            method: rt::Method::GET,
-            path_template: "/v1/events",
-            path: "/v1/events".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_events", "/v1/events")
+            .query_opt("cursor", rt::FORM_EXPLODED, &query.cursor)
+            .query_opt("limit", rt::FORM_EXPLODED, &query.limit)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -82,21 +57,13 @@ impl Client {
         thing_id: &str,
         body: &UpdateSettings,
     ) -> Result<Settings, rt::Error> {
-        let thing_id = rt::param_style::path_param(
-            "thing_id",
-            rt::param_style::Style::Simple,
-            false,
-            &thing_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "patch_thing_settings",
-            method: rt::Method::PATCH,
-            path_template: "/v1/things/{thing_id}/settings",
-            path: format!("/v1/things/{thing_id}/settings"),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::patch(
+                "patch_thing_settings",
+                "/v1/things/{thing_id}/settings",
+            )
+            .path("thing_id", rt::SIMPLE, &thing_id)
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

@@ -13,21 +13,12 @@ impl Client {
         &self,
         widget_id: &str,
     ) -> Result<WidgetUsage, rt::Error> {
-        let widget_id = rt::param_style::path_param(
-            "widget_id",
-            rt::param_style::Style::Simple,
-            false,
-            &widget_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_widget_usage",
-            method: rt::Method::GET,
-            path_template: "/v1/widgets/{widget_id}/usage",
-            path: format!("/v1/widgets/{widget_id}/usage"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_widget_usage",
+                "/v1/widgets/{widget_id}/usage",
+            )
+            .path("widget_id", rt::SIMPLE, &widget_id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

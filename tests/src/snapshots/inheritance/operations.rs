@@ -10,42 +10,18 @@ impl Client {
     /// `GET /v1/animals/{id}`
     #[cfg(feature = "animals")]
     pub async fn get_animal(&self, id: &str) -> Result<Animal, rt::Error> {
-        let id = rt::param_style::path_param(
-            "id",
-            rt::param_style::Style::Simple,
-            false,
-            &id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_animal",
-            method: rt::Method::GET,
-            path_template: "/v1/animals/{id}",
-            path: format!("/v1/animals/{id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_animal", "/v1/animals/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `GET /v1/dogs/{id}`
     #[cfg(feature = "dogs")]
     pub async fn get_dog(&self, id: &str) -> Result<Dog, rt::Error> {
-        let id = rt::param_style::path_param(
-            "id",
-            rt::param_style::Style::Simple,
-            false,
-            &id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_dog",
-            method: rt::Method::GET,
-            path_template: "/v1/dogs/{id}",
-            path: format!("/v1/dogs/{id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_dog", "/v1/dogs/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

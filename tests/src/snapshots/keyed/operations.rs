@@ -10,30 +10,16 @@ impl Client {
     /// `GET /v1/targets`
     #[cfg(feature = "targets")]
     pub async fn get_targets(&self) -> Result<Targets, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_targets",
-            method: rt::Method::GET,
-            path_template: "/v1/targets",
-            path: "/v1/targets".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_targets", "/v1/targets").finish()?;
         self.runtime().execute(request).await
     }
 
     /// `PUT /v1/targets`
     #[cfg(feature = "targets")]
     pub async fn put_targets(&self, body: &Targets) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_targets",
-            method: rt::Method::PUT,
-            path_template: "/v1/targets",
-            path: "/v1/targets".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::put("put_targets", "/v1/targets")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }

@@ -56,63 +56,13 @@ impl Client {
         sort_by: &SortMode,
         query: &GetItemsQuery,
     ) -> Result<Vec<String>, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "sort_by",
-                rt::param_style::Style::Form,
-                true,
-                &sort_by,
-            )?;
-        if let Some(value) = &query.limit {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "limit",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.after {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "after",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.cursor {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "cursor",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.filter {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "filter",
-                    rt::param_style::Style::DeepObject,
-                    false,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_items",
-            method: rt::Method::GET,
-            path_template: "/v1/items",
-            path: "/v1/items".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_items", "/v1/items")
+            .query("sort_by", rt::FORM_EXPLODED, &sort_by)
+            .query_opt("limit", rt::FORM_EXPLODED, &query.limit)
+            .query_opt("after", rt::FORM_EXPLODED, &query.after)
+            .query_opt("cursor", rt::FORM_EXPLODED, &query.cursor)
+            .query_opt("filter", rt::DEEP_OBJECT, &query.filter)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -121,21 +71,9 @@ impl Client {
     /// `GET /v1/jobs/{job_id}`
     #[cfg(feature = "jobs")]
     pub async fn get_job(&self, job_id: &str) -> Result<Option<Session>, rt::Error> {
-        let job_id = rt::param_style::path_param(
-            "job_id",
-            rt::param_style::Style::Simple,
-            false,
-            &job_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_job",
-            method: rt::Method::GET,
-            path_template: "/v1/jobs/{job_id}",
-            path: format!("/v1/jobs/{job_id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_job", "/v1/jobs/{job_id}")
+            .path("job_id", rt::SIMPLE, &job_id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -146,14 +84,8 @@ impl Client {
     /// `POST /v1/customers`
     #[cfg(feature = "customers")]
     pub async fn post_customers(&self, body: &CustomerForm) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_customers",
-            method: rt::Method::POST,
-            path_template: "/v1/customers",
-            path: "/v1/customers".to_owned(),
-            params,
-            body: Some(
+        let request = rt::Request::post("post_customers", "/v1/customers")
+            .body(
                 rt::Body::form_styled(
                     "application/x-www-form-urlencoded",
                     body,
@@ -165,57 +97,36 @@ impl Client {
                         ("tags", rt::param_style::Style::Form, false),
                         ("aliases", rt::param_style::Style::Form, true),
                     ],
-                )?,
-            ),
-        };
+                ),
+            )
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `POST /v1/login`
     #[cfg(feature = "login")]
     pub async fn post_login(&self, body: &Login) -> Result<Session, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_login",
-            method: rt::Method::POST,
-            path_template: "/v1/login",
-            path: "/v1/login".to_owned(),
-            params,
-            body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
-        };
+        let request = rt::Request::post("post_login", "/v1/login")
+            .body(rt::Body::form("application/x-www-form-urlencoded", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `POST /v1/notes`
     #[cfg(feature = "notes")]
     pub async fn post_notes(&self, body: Option<&str>) -> Result<String, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_notes",
-            method: rt::Method::POST,
-            path_template: "/v1/notes",
-            path: "/v1/notes".to_owned(),
-            params,
-            body: match body {
-                Some(body) => Some(rt::Body::text("text/plain", body)),
-                None => None,
-            },
-        };
+        let request = rt::Request::post("post_notes", "/v1/notes")
+            .body_opt(body.map(|body| Ok(rt::Body::text("text/plain", body))))
+            .finish()?;
         self.runtime().execute_text(request, "text/plain; charset=utf-8").await
     }
 
     /// `POST /v1/uploads`
     #[cfg(feature = "uploads")]
     pub async fn post_uploads(&self, body: &PostUploadsBody) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_uploads",
-            method: rt::Method::POST,
-            path_template: "/v1/uploads",
-            path: "/v1/uploads".to_owned(),
-            params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
-        };
+        let request = rt::Request::post("post_uploads", "/v1/uploads")
+            .body(rt::Body::multipart("multipart/form-data", body, &["file"], &[]))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -228,21 +139,10 @@ impl Client {
         name: &str,
         body: &Attachment,
     ) -> Result<(), rt::Error> {
-        let name = rt::param_style::path_param(
-            "name",
-            rt::param_style::Style::Simple,
-            false,
-            &name,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_attachment",
-            method: rt::Method::PUT,
-            path_template: "/v1/attachments/{name}",
-            path: format!("/v1/attachments/{name}"),
-            params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
-        };
+        let request = rt::Request::put("put_attachment", "/v1/attachments/{name}")
+            .path("name", rt::SIMPLE, &name)
+            .body(rt::Body::multipart("multipart/form-data", body, &["file"], &[]))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -253,21 +153,10 @@ impl Client {
         blob_id: impl ::std::fmt::Display,
         body: impl Into<Vec<u8>>,
     ) -> Result<Vec<u8>, rt::Error> {
-        let blob_id = rt::param_style::path_param(
-            "blob_id",
-            rt::param_style::Style::Simple,
-            false,
-            &blob_id.to_string(),
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_blob",
-            method: rt::Method::PUT,
-            path_template: "/v1/blobs/{blob_id}",
-            path: format!("/v1/blobs/{blob_id}"),
-            params,
-            body: Some(rt::Body::bytes("application/octet-stream", body)),
-        };
+        let request = rt::Request::put("put_blob", "/v1/blobs/{blob_id}")
+            .path("blob_id", rt::SIMPLE, &blob_id.to_string())
+            .body(Ok(rt::Body::bytes("application/octet-stream", body)))
+            .finish()?;
         self.runtime().execute_bytes(request, "application/octet-stream").await
     }
 }

@@ -41,64 +41,19 @@ impl Client {
         match_: &str,
         query: &GetThingQuery,
     ) -> Result<Thing, rt::Error> {
-        let type_ = rt::param_style::path_param(
-            "type",
-            rt::param_style::Style::Simple,
-            false,
-            &type_,
-        )?;
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "match",
-                rt::param_style::Style::Form,
-                true,
-                &match_,
-            )?;
-        if let Some(value) = &query.self_ {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "self",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.weight_kg {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "weight-kg",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_thing",
-            method: rt::Method::GET,
-            path_template: "/v1/things/{type}",
-            path: format!("/v1/things/{type_}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_thing", "/v1/things/{type}")
+            .path("type", rt::SIMPLE, &type_)
+            .query("match", rt::FORM_EXPLODED, &match_)
+            .query_opt("self", rt::FORM_EXPLODED, &query.self_)
+            .query_opt("weight-kg", rt::FORM_EXPLODED, &query.weight_kg)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `GET /v1/things`
     #[cfg(feature = "things")]
     pub async fn get_things(&self) -> Result<Vec<Thing>, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_things",
-            method: rt::Method::GET,
-            path_template: "/v1/things",
-            path: "/v1/things".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_things", "/v1/things").finish()?;
         self.runtime().execute(request).await
     }
 }

@@ -56,21 +56,9 @@ impl Client {
     /// `DELETE /v1/widgets/{widget_id}`
     #[cfg(feature = "widgets")]
     pub async fn delete_widget(&self, widget_id: &str) -> Result<(), rt::Error> {
-        let widget_id = rt::param_style::path_param(
-            "widget_id",
-            rt::param_style::Style::Simple,
-            false,
-            &widget_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "delete_widget",
-            method: rt::Method::DELETE,
-            path_template: "/v1/widgets/{widget_id}",
-            path: format!("/v1/widgets/{widget_id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::delete("delete_widget", "/v1/widgets/{widget_id}")
+            .path("widget_id", rt::SIMPLE, &widget_id)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -79,21 +67,9 @@ impl Client {
     /// `GET /v1/widgets/{id}`
     #[cfg(feature = "widgets")]
     pub async fn get_widget_by_id(&self, id: i64) -> Result<Widget, rt::Error> {
-        let id = rt::param_style::path_param(
-            "id",
-            rt::param_style::Style::Simple,
-            false,
-            &id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_widget_by_id",
-            method: rt::Method::GET,
-            path_template: "/v1/widgets/{id}",
-            path: format!("/v1/widgets/{id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_widget_by_id", "/v1/widgets/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -105,21 +81,12 @@ impl Client {
         &self,
         widget_id: &str,
     ) -> Result<Widget, rt::Error> {
-        let widget_id = rt::param_style::path_param(
-            "widget_id",
-            rt::param_style::Style::Simple,
-            false,
-            &widget_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_widget_by_widget_id",
-            method: rt::Method::GET,
-            path_template: "/v1/widget/{widget_id}",
-            path: format!("/v1/widget/{widget_id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_widget_by_widget_id",
+                "/v1/widget/{widget_id}",
+            )
+            .path("widget_id", rt::SIMPLE, &widget_id)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -131,55 +98,12 @@ impl Client {
         &self,
         query: &GetWidgetsQuery,
     ) -> Result<GetWidgetsResponse, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.limit {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "limit",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.tag.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "tag",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.tag,
-                )?;
-        }
-        if let Some(value) = &query.order {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "order",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.x_trace {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Header,
-                    "X-Trace",
-                    rt::param_style::Style::Simple,
-                    false,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_widgets",
-            method: rt::Method::GET,
-            path_template: "/v1/widgets",
-            path: "/v1/widgets".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_widgets", "/v1/widgets")
+            .query_opt("limit", rt::FORM_EXPLODED, &query.limit)
+            .query_opt("tag", rt::FORM_EXPLODED, &query.tag)
+            .query_opt("order", rt::FORM_EXPLODED, &query.order)
+            .header_opt("X-Trace", rt::SIMPLE, &query.x_trace)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -190,24 +114,10 @@ impl Client {
         widget_id: &str,
         body: Option<&PatchWidgetBody>,
     ) -> Result<Widget, rt::Error> {
-        let widget_id = rt::param_style::path_param(
-            "widget_id",
-            rt::param_style::Style::Simple,
-            false,
-            &widget_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "patch_widget",
-            method: rt::Method::PATCH,
-            path_template: "/v1/widgets/{widget_id}",
-            path: format!("/v1/widgets/{widget_id}"),
-            params,
-            body: match body {
-                Some(body) => Some(rt::Body::json("application/json", body)?),
-                None => None,
-            },
-        };
+        let request = rt::Request::patch("patch_widget", "/v1/widgets/{widget_id}")
+            .path("widget_id", rt::SIMPLE, &widget_id)
+            .body_opt(body.map(|body| rt::Body::json("application/json", body)))
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -216,15 +126,9 @@ impl Client {
     /// `POST /v1/widgets`
     #[cfg(feature = "widgets")]
     pub async fn post_widgets(&self, body: &Widget) -> Result<Widget, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_widgets",
-            method: rt::Method::POST,
-            path_template: "/v1/widgets",
-            path: "/v1/widgets".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_widgets", "/v1/widgets")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

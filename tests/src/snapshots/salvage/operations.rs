@@ -32,46 +32,19 @@ impl Client {
         incident_id: &str,
         query: &GetIncidentQuery,
     ) -> Result<Incident, rt::Error> {
-        let incident_id = rt::param_style::path_param(
-            "incident_id",
-            rt::param_style::Style::Simple,
-            false,
-            &incident_id,
-        )?;
-        let mut params = rt::param_style::Params::new();
-        if let Some(value) = &query.limit {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "limit",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_incident",
-            method: rt::Method::GET,
-            path_template: "/v1/incidents/{incident_id}",
-            path: format!("/v1/incidents/{incident_id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_incident", "/v1/incidents/{incident_id}")
+            .path("incident_id", rt::SIMPLE, &incident_id)
+            .query_opt("limit", rt::FORM_EXPLODED, &query.limit)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `POST /v1/incidents`
     #[cfg(feature = "incidents")]
     pub async fn post_incidents(&self, body: &Incident) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_incidents",
-            method: rt::Method::POST,
-            path_template: "/v1/incidents",
-            path: "/v1/incidents".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_incidents", "/v1/incidents")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -82,21 +55,13 @@ impl Client {
         incident_id: &str,
         body: &PutIncidentAckBody,
     ) -> Result<(), rt::Error> {
-        let incident_id = rt::param_style::path_param(
-            "incident_id",
-            rt::param_style::Style::Simple,
-            false,
-            &incident_id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_incident_ack",
-            method: rt::Method::PUT,
-            path_template: "/v1/incidents/{incident_id}/ack",
-            path: format!("/v1/incidents/{incident_id}/ack"),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::put(
+                "put_incident_ack",
+                "/v1/incidents/{incident_id}/ack",
+            )
+            .path("incident_id", rt::SIMPLE, &incident_id)
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }

@@ -69,35 +69,10 @@ impl Client {
         &self,
         query: &GetAppsQuery,
     ) -> Result<GetAppsResponse, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        if !query.fields_apps.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "fields[apps]",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.fields_apps,
-                )?;
-        }
-        if !query.filter_territory.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "filter[territory]",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.filter_territory,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_apps",
-            method: rt::Method::GET,
-            path_template: "/v1/apps",
-            path: "/v1/apps".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_apps", "/v1/apps")
+            .query_opt("fields[apps]", rt::FORM_EXPLODED, &query.fields_apps)
+            .query_opt("filter[territory]", rt::FORM_EXPLODED, &query.filter_territory)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -107,40 +82,18 @@ impl Client {
         &self,
         query: &GetBuildsQuery,
     ) -> Result<GetBuildsResponse, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        if !query.fields_apps.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "fields[apps]",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.fields_apps,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_builds",
-            method: rt::Method::GET,
-            path_template: "/v1/builds",
-            path: "/v1/builds".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_builds", "/v1/builds")
+            .query_opt("fields[apps]", rt::FORM_EXPLODED, &query.fields_apps)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `POST /v1/apps`
     #[cfg(feature = "apps")]
     pub async fn post_apps(&self, body: &PostAppsBody) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_apps",
-            method: rt::Method::POST,
-            path_template: "/v1/apps",
-            path: "/v1/apps".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_apps", "/v1/apps")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }

@@ -109,61 +109,13 @@ impl Client {
         x_trace: &str,
         query: &GetHeadersQuery,
     ) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Header,
-                "X-Ids",
-                rt::param_style::Style::Simple,
-                false,
-                &x_ids,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Header,
-                "X-Trace",
-                rt::param_style::Style::Simple,
-                false,
-                &x_trace,
-            )?;
-        if let Some(value) = &query.x_colour {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Header,
-                    "X-Colour",
-                    rt::param_style::Style::Simple,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.session {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Cookie,
-                    "session",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.prefs.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Cookie,
-                    "prefs",
-                    rt::param_style::Style::Form,
-                    false,
-                    &query.prefs,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_headers",
-            method: rt::Method::GET,
-            path_template: "/headers",
-            path: "/headers".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_headers", "/headers")
+            .header("X-Ids", rt::SIMPLE, &x_ids)
+            .header("X-Trace", rt::SIMPLE, &x_trace)
+            .header_opt("X-Colour", rt::SIMPLE_EXPLODED, &query.x_colour)
+            .cookie_opt("session", rt::FORM_EXPLODED, &query.session)
+            .cookie_opt("prefs", rt::FORM, &query.prefs)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -174,27 +126,10 @@ impl Client {
         scalar: &str,
         list: &[String],
     ) -> Result<(), rt::Error> {
-        let scalar = rt::param_style::path_param(
-            "scalar",
-            rt::param_style::Style::Label,
-            false,
-            &scalar,
-        )?;
-        let list = rt::param_style::path_param(
-            "list",
-            rt::param_style::Style::Label,
-            false,
-            &list,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_label",
-            method: rt::Method::GET,
-            path_template: "/label/{scalar}/{list}",
-            path: format!("/label/{scalar}/{list}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_label", "/label/{scalar}/{list}")
+            .path("scalar", rt::LABEL, &scalar)
+            .path("list", rt::LABEL, &list)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -205,27 +140,13 @@ impl Client {
         list: &[i64],
         map: &Colour,
     ) -> Result<(), rt::Error> {
-        let list = rt::param_style::path_param(
-            "list",
-            rt::param_style::Style::Label,
-            true,
-            &list,
-        )?;
-        let map = rt::param_style::path_param(
-            "map",
-            rt::param_style::Style::Label,
-            true,
-            &map,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_label_exploded",
-            method: rt::Method::GET,
-            path_template: "/label-exploded/{list}/{map}",
-            path: format!("/label-exploded/{list}/{map}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_label_exploded",
+                "/label-exploded/{list}/{map}",
+            )
+            .path("list", rt::LABEL_EXPLODED, &list)
+            .path("map", rt::LABEL_EXPLODED, &map)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -236,27 +157,10 @@ impl Client {
         scalar: i64,
         list: &[String],
     ) -> Result<(), rt::Error> {
-        let scalar = rt::param_style::path_param(
-            "scalar",
-            rt::param_style::Style::Matrix,
-            false,
-            &scalar,
-        )?;
-        let list = rt::param_style::path_param(
-            "list",
-            rt::param_style::Style::Matrix,
-            false,
-            &list,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_matrix",
-            method: rt::Method::GET,
-            path_template: "/matrix/{scalar}/{list}",
-            path: format!("/matrix/{scalar}/{list}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_matrix", "/matrix/{scalar}/{list}")
+            .path("scalar", rt::MATRIX, &scalar)
+            .path("list", rt::MATRIX, &list)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -267,90 +171,40 @@ impl Client {
         list: &[i64],
         map: &Colour,
     ) -> Result<(), rt::Error> {
-        let list = rt::param_style::path_param(
-            "list",
-            rt::param_style::Style::Matrix,
-            true,
-            &list,
-        )?;
-        let map = rt::param_style::path_param(
-            "map",
-            rt::param_style::Style::Matrix,
-            true,
-            &map,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_matrix_exploded",
-            method: rt::Method::GET,
-            path_template: "/matrix-exploded/{list}/{map}",
-            path: format!("/matrix-exploded/{list}/{map}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_matrix_exploded",
+                "/matrix-exploded/{list}/{map}",
+            )
+            .path("list", rt::MATRIX_EXPLODED, &list)
+            .path("map", rt::MATRIX_EXPLODED, &map)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `GET /objects/label/{map}`
     #[cfg(feature = "styles")]
     pub async fn get_objects_label(&self, map: &Colour) -> Result<(), rt::Error> {
-        let map = rt::param_style::path_param(
-            "map",
-            rt::param_style::Style::Label,
-            false,
-            &map,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_objects_label",
-            method: rt::Method::GET,
-            path_template: "/objects/label/{map}",
-            path: format!("/objects/label/{map}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_objects_label", "/objects/label/{map}")
+            .path("map", rt::LABEL, &map)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `GET /objects/matrix/{map}`
     #[cfg(feature = "styles")]
     pub async fn get_objects_matrix(&self, map: &Colour) -> Result<(), rt::Error> {
-        let map = rt::param_style::path_param(
-            "map",
-            rt::param_style::Style::Matrix,
-            false,
-            &map,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_objects_matrix",
-            method: rt::Method::GET,
-            path_template: "/objects/matrix/{map}",
-            path: format!("/objects/matrix/{map}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_objects_matrix", "/objects/matrix/{map}")
+            .path("map", rt::MATRIX, &map)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `GET /objects/simple/{map}`
     #[cfg(feature = "styles")]
     pub async fn get_objects_simple(&self, map: &Colour) -> Result<(), rt::Error> {
-        let map = rt::param_style::path_param(
-            "map",
-            rt::param_style::Style::Simple,
-            false,
-            &map,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_objects_simple",
-            method: rt::Method::GET,
-            path_template: "/objects/simple/{map}",
-            path: format!("/objects/simple/{map}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_objects_simple", "/objects/simple/{map}")
+            .path("map", rt::SIMPLE, &map)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -360,23 +214,9 @@ impl Client {
         &self,
         filter: &GetQueryDeepFilter,
     ) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "filter",
-                rt::param_style::Style::DeepObject,
-                true,
-                &filter,
-            )?;
-        let request = rt::Request {
-            operation: "get_query_deep",
-            method: rt::Method::GET,
-            path_template: "/query/deep",
-            path: "/query/deep".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_query_deep", "/query/deep")
+            .query("filter", rt::DEEP_OBJECT_EXPLODED, &filter)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -388,41 +228,15 @@ impl Client {
         spaces: &[String],
         query: &GetQueryDelimitedQuery,
     ) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "pipes",
-                rt::param_style::Style::PipeDelimited,
-                false,
-                &pipes,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "spaces",
-                rt::param_style::Style::SpaceDelimited,
-                false,
-                &spaces,
-            )?;
-        if !query.pipes_exploded.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "pipes_exploded",
-                    rt::param_style::Style::PipeDelimited,
-                    true,
-                    &query.pipes_exploded,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_query_delimited",
-            method: rt::Method::GET,
-            path_template: "/query/delimited",
-            path: "/query/delimited".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_query_delimited", "/query/delimited")
+            .query("pipes", rt::PIPE_DELIMITED, &pipes)
+            .query("spaces", rt::SPACE_DELIMITED, &spaces)
+            .query_opt(
+                "pipes_exploded",
+                rt::PIPE_DELIMITED_EXPLODED,
+                &query.pipes_exploded,
+            )
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -435,92 +249,28 @@ impl Client {
         limit: i64,
         query: &GetQueryFormQuery,
     ) -> Result<Outcome, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "ids",
-                rt::param_style::Style::Form,
-                false,
-                &ids,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "tags",
-                rt::param_style::Style::Form,
-                true,
-                &tags,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "limit",
-                rt::param_style::Style::Form,
-                true,
-                &limit,
-            )?;
-        if let Some(value) = &query.exact {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "exact",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.point {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "point",
-                    rt::param_style::Style::Form,
-                    false,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.sort {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "sort",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_query_form",
-            method: rt::Method::GET,
-            path_template: "/query/form",
-            path: "/query/form".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_query_form", "/query/form")
+            .query("ids", rt::FORM, &ids)
+            .query("tags", rt::FORM_EXPLODED, &tags)
+            .query("limit", rt::FORM_EXPLODED, &limit)
+            .query_opt("exact", rt::FORM_EXPLODED, &query.exact)
+            .query_opt("point", rt::FORM, &query.point)
+            .query_opt("sort", rt::FORM_EXPLODED, &query.sort)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `GET /secured`
     #[cfg(feature = "styles")]
     pub async fn get_secured(&self, api_key: &str) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add_secret(
+        let request = rt::Request::get("get_secured", "/secured")
+            .secret(
                 rt::param_style::ParamLocation::Query,
                 "api_key",
-                rt::param_style::Style::Form,
-                true,
+                rt::FORM_EXPLODED,
                 &api_key,
-            )?;
-        let request = rt::Request {
-            operation: "get_secured",
-            method: rt::Method::GET,
-            path_template: "/secured",
-            path: "/secured".to_owned(),
-            params,
-            body: None,
-        };
+            )
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -531,27 +281,10 @@ impl Client {
         scalar: i64,
         list: &[String],
     ) -> Result<(), rt::Error> {
-        let scalar = rt::param_style::path_param(
-            "scalar",
-            rt::param_style::Style::Simple,
-            false,
-            &scalar,
-        )?;
-        let list = rt::param_style::path_param(
-            "list",
-            rt::param_style::Style::Simple,
-            false,
-            &list,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_simple",
-            method: rt::Method::GET,
-            path_template: "/simple/{scalar}/{list}",
-            path: format!("/simple/{scalar}/{list}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_simple", "/simple/{scalar}/{list}")
+            .path("scalar", rt::SIMPLE, &scalar)
+            .path("list", rt::SIMPLE, &list)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -562,27 +295,13 @@ impl Client {
         list: &[i64],
         map: &Colour,
     ) -> Result<(), rt::Error> {
-        let list = rt::param_style::path_param(
-            "list",
-            rt::param_style::Style::Simple,
-            true,
-            &list,
-        )?;
-        let map = rt::param_style::path_param(
-            "map",
-            rt::param_style::Style::Simple,
-            true,
-            &map,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_simple_exploded",
-            method: rt::Method::GET,
-            path_template: "/simple-exploded/{list}/{map}",
-            path: format!("/simple-exploded/{list}/{map}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_simple_exploded",
+                "/simple-exploded/{list}/{map}",
+            )
+            .path("list", rt::SIMPLE_EXPLODED, &list)
+            .path("map", rt::SIMPLE_EXPLODED, &map)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -592,36 +311,24 @@ impl Client {
         &self,
         body: &PostBodiesFormBody,
     ) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_bodies_form",
-            method: rt::Method::POST,
-            path_template: "/bodies/form",
-            path: "/bodies/form".to_owned(),
-            params,
-            body: Some(
+        let request = rt::Request::post("post_bodies_form", "/bodies/form")
+            .body(
                 rt::Body::form_styled(
                     "application/x-www-form-urlencoded",
                     body,
                     &[("tags", rt::param_style::Style::Form, true)],
-                )?,
-            ),
-        };
+                ),
+            )
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `POST /bodies/json`
     #[cfg(feature = "styles")]
     pub async fn post_bodies_json(&self, body: &Order) -> Result<Outcome, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_bodies_json",
-            method: rt::Method::POST,
-            path_template: "/bodies/json",
-            path: "/bodies/json".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_bodies_json", "/bodies/json")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -631,15 +338,9 @@ impl Client {
         &self,
         body: &PostBodiesMultipartBody,
     ) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_bodies_multipart",
-            method: rt::Method::POST,
-            path_template: "/bodies/multipart",
-            path: "/bodies/multipart".to_owned(),
-            params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &["file"], &[])?),
-        };
+        let request = rt::Request::post("post_bodies_multipart", "/bodies/multipart")
+            .body(rt::Body::multipart("multipart/form-data", body, &["file"], &[]))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -649,15 +350,9 @@ impl Client {
         &self,
         body: impl Into<Vec<u8>>,
     ) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_bodies_bytes",
-            method: rt::Method::PUT,
-            path_template: "/bodies/bytes",
-            path: "/bodies/bytes".to_owned(),
-            params,
-            body: Some(rt::Body::bytes("application/octet-stream", body)),
-        };
+        let request = rt::Request::put("put_bodies_bytes", "/bodies/bytes")
+            .body(Ok(rt::Body::bytes("application/octet-stream", body)))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }

@@ -10,30 +10,16 @@ impl Client {
     /// `GET /v1/schedules`
     #[cfg(feature = "schedules")]
     pub async fn get_schedules(&self) -> Result<Schedules, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_schedules",
-            method: rt::Method::GET,
-            path_template: "/v1/schedules",
-            path: "/v1/schedules".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_schedules", "/v1/schedules").finish()?;
         self.runtime().execute(request).await
     }
 
     /// `PUT /v1/schedules`
     #[cfg(feature = "schedules")]
     pub async fn put_schedules(&self, body: &Schedules) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_schedules",
-            method: rt::Method::PUT,
-            path_template: "/v1/schedules",
-            path: "/v1/schedules".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::put("put_schedules", "/v1/schedules")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }

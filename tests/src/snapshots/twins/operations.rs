@@ -10,45 +10,27 @@ impl Client {
     /// `POST /v1/invites`
     #[cfg(feature = "invites")]
     pub async fn post_invites(&self, body: &Invite) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_invites",
-            method: rt::Method::POST,
-            path_template: "/v1/invites",
-            path: "/v1/invites".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_invites", "/v1/invites")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `POST /v1/users`
     #[cfg(feature = "users")]
     pub async fn post_users(&self, body: &UserRequest) -> Result<User, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_users",
-            method: rt::Method::POST,
-            path_template: "/v1/users",
-            path: "/v1/users".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_users", "/v1/users")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `PUT /v1/teams`
     #[cfg(feature = "teams")]
     pub async fn put_teams(&self, body: &TeamRequest) -> Result<Team, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_teams",
-            method: rt::Method::PUT,
-            path_template: "/v1/teams",
-            path: "/v1/teams".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::put("put_teams", "/v1/teams")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

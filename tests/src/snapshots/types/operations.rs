@@ -40,43 +40,11 @@ impl Client {
         start: rt::jiff::Timestamp,
         query: &GetUsageQuery,
     ) -> Result<Usage, rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "start",
-                rt::param_style::Style::Form,
-                true,
-                &start,
-            )?;
-        if let Some(value) = &query.day {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "day",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.code {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "code",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_usage",
-            method: rt::Method::GET,
-            path_template: "/v1/usage",
-            path: "/v1/usage".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_usage", "/v1/usage")
+            .query("start", rt::FORM_EXPLODED, &start)
+            .query_opt("day", rt::FORM_EXPLODED, &query.day)
+            .query_opt("code", rt::FORM_EXPLODED, &query.code)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
@@ -86,15 +54,9 @@ impl Client {
         &self,
         body: &AccountRequest,
     ) -> Result<Account, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_accounts",
-            method: rt::Method::POST,
-            path_template: "/v1/accounts",
-            path: "/v1/accounts".to_owned(),
-            params,
-            body: Some(rt::Body::json("application/json", body)?),
-        };
+        let request = rt::Request::post("post_accounts", "/v1/accounts")
+            .body(rt::Body::json("application/json", body))
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

@@ -10,21 +10,9 @@ impl Client {
     /// `GET /v1/blobs/{id}`
     #[cfg(feature = "blobs")]
     pub async fn get_blob(&self, id: &str) -> Result<Vec<u8>, rt::Error> {
-        let id = rt::param_style::path_param(
-            "id",
-            rt::param_style::Style::Simple,
-            false,
-            &id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_blob",
-            method: rt::Method::GET,
-            path_template: "/v1/blobs/{id}",
-            path: format!("/v1/blobs/{id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_blob", "/v1/blobs/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .finish()?;
         self.runtime().execute_bytes(request, "application/octet-stream").await
     }
 
@@ -34,41 +22,25 @@ impl Client {
         &self,
         body: Option<&PostAvatarsBody>,
     ) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_avatars",
-            method: rt::Method::POST,
-            path_template: "/v1/avatars",
-            path: "/v1/avatars".to_owned(),
-            params,
-            body: match body {
-                Some(body) => {
-                    Some(
-                        rt::Body::multipart(
-                            "multipart/form-data",
-                            body,
-                            &["image"],
-                            &[("image", "image/png")],
-                        )?,
-                    )
-                }
-                None => None,
-            },
-        };
+        let request = rt::Request::post("post_avatars", "/v1/avatars")
+            .body_opt(
+                body
+                    .map(|body| rt::Body::multipart(
+                        "multipart/form-data",
+                        body,
+                        &["image"],
+                        &[("image", "image/png")],
+                    )),
+            )
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `POST /v1/files`
     #[cfg(feature = "files")]
     pub async fn post_files(&self, body: &Upload) -> Result<Stored, rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_files",
-            method: rt::Method::POST,
-            path_template: "/v1/files",
-            path: "/v1/files".to_owned(),
-            params,
-            body: Some(
+        let request = rt::Request::post("post_files", "/v1/files")
+            .body(
                 rt::Body::multipart(
                     "multipart/form-data",
                     body,
@@ -79,24 +51,18 @@ impl Client {
                         ("thumbnail", "image/png"),
                         ("scans", "application/pdf"),
                     ],
-                )?,
-            ),
-        };
+                ),
+            )
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `POST /v1/imports`
     #[cfg(feature = "imports")]
     pub async fn post_imports(&self, body: &PostImportsBody) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_imports",
-            method: rt::Method::POST,
-            path_template: "/v1/imports",
-            path: "/v1/imports".to_owned(),
-            params,
-            body: Some(rt::Body::multipart("multipart/form-data", body, &[], &[])?),
-        };
+        let request = rt::Request::post("post_imports", "/v1/imports")
+            .body(rt::Body::multipart("multipart/form-data", body, &[], &[]))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -107,21 +73,10 @@ impl Client {
         id: &str,
         body: impl Into<Vec<u8>>,
     ) -> Result<(), rt::Error> {
-        let id = rt::param_style::path_param(
-            "id",
-            rt::param_style::Style::Simple,
-            false,
-            &id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "put_blob",
-            method: rt::Method::PUT,
-            path_template: "/v1/blobs/{id}",
-            path: format!("/v1/blobs/{id}"),
-            params,
-            body: Some(rt::Body::bytes("application/octet-stream", body)),
-        };
+        let request = rt::Request::put("put_blob", "/v1/blobs/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .body(Ok(rt::Body::bytes("application/octet-stream", body)))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }

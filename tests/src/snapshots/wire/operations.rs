@@ -176,98 +176,41 @@ impl Client {
         account_sid: &str,
         sid: &str,
     ) -> Result<Call, rt::Error> {
-        let account_sid = rt::param_style::path_param(
-            "AccountSid",
-            rt::param_style::Style::Simple,
-            false,
-            &account_sid,
-        )?;
-        let sid = rt::param_style::path_param(
-            "Sid",
-            rt::param_style::Style::Simple,
-            false,
-            &sid,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_2010_04_01_account_call",
-            method: rt::Method::GET,
-            path_template: "/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json",
-            path: format!("/2010-04-01/Accounts/{account_sid}/Calls/{sid}.json"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_2010_04_01_account_call",
+                "/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json",
+            )
+            .path("AccountSid", rt::SIMPLE, &account_sid)
+            .path("Sid", rt::SIMPLE, &sid)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `GET /v1/blobs/{blob}`
     #[cfg(feature = "blobs")]
     pub async fn get_blob(&self, blob: &str) -> Result<(), rt::Error> {
-        let blob = rt::param_style::path_param(
-            "blob",
-            rt::param_style::Style::Simple,
-            false,
-            &blob,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_blob",
-            method: rt::Method::GET,
-            path_template: "/v1/blobs/{blob}",
-            path: format!("/v1/blobs/{blob}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_blob", "/v1/blobs/{blob}")
+            .path("blob", rt::SIMPLE, &blob)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `GET /v1/feed`
     #[cfg(feature = "feed")]
     pub async fn get_feed_from_from(&self, from: &str) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "from",
-                rt::param_style::Style::Form,
-                true,
-                &from,
-            )?;
-        let request = rt::Request {
-            operation: "get_feed_from_from",
-            method: rt::Method::GET,
-            path_template: "/v1/feed",
-            path: "/v1/feed".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_feed_from_from", "/v1/feed")
+            .query("from", rt::FORM_EXPLODED, &from)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
     /// `GET /files/{name}.{ext}`
     #[cfg(feature = "files")]
     pub async fn get_file(&self, name: &str, ext: &str) -> Result<String, rt::Error> {
-        let name = rt::param_style::path_param(
-            "name",
-            rt::param_style::Style::Simple,
-            false,
-            &name,
-        )?;
-        let ext = rt::param_style::path_param(
-            "ext",
-            rt::param_style::Style::Simple,
-            false,
-            &ext,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_file",
-            method: rt::Method::GET,
-            path_template: "/files/{name}.{ext}",
-            path: format!("/files/{name}.{ext}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_file", "/files/{name}.{ext}")
+            .path("name", rt::SIMPLE, &name)
+            .path("ext", rt::SIMPLE, &ext)
+            .finish()?;
         self.runtime().execute_text(request, "text/plain").await
     }
 
@@ -278,27 +221,13 @@ impl Client {
         point: &str,
         report: i64,
     ) -> Result<(), rt::Error> {
-        let point = rt::param_style::path_param(
-            "point",
-            rt::param_style::Style::Label,
-            false,
-            &point,
-        )?;
-        let report = rt::param_style::path_param(
-            "report",
-            rt::param_style::Style::Matrix,
-            false,
-            &report,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "get_point_report",
-            method: rt::Method::GET,
-            path_template: "/points/{point}/reports/{report}",
-            path: format!("/points/{point}/reports/{report}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get(
+                "get_point_report",
+                "/points/{point}/reports/{report}",
+            )
+            .path("point", rt::LABEL, &point)
+            .path("report", rt::MATRIX, &report)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -308,26 +237,10 @@ impl Client {
         &self,
         query: &GetResponsesBetaTrueQuery,
     ) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params.fixed_query("beta", "true");
-        if let Some(value) = &query.limit {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "limit",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_responses_beta_true",
-            method: rt::Method::GET,
-            path_template: "/v1/responses",
-            path: "/v1/responses".to_owned(),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_responses_beta_true", "/v1/responses")
+            .fixed_query("beta", "true")
+            .query_opt("limit", rt::FORM_EXPLODED, &query.limit)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -341,117 +254,24 @@ impl Client {
         api_key: &str,
         query: &GetSearchQuery,
     ) -> Result<(), rt::Error> {
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "tags",
-                rt::param_style::Style::Form,
-                false,
-                &tags,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "lanes",
-                rt::param_style::Style::PipeDelimited,
-                false,
-                &lanes,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Header,
-                "X-List",
-                rt::param_style::Style::Simple,
-                false,
-                &x_list,
-            )?;
-        params
-            .add_secret(
+        let request = rt::Request::get("get_search", "/v1/search")
+            .query("tags", rt::FORM, &tags)
+            .query("lanes", rt::PIPE_DELIMITED, &lanes)
+            .header("X-List", rt::SIMPLE, &x_list)
+            .secret(
                 rt::param_style::ParamLocation::Query,
                 "api_key",
-                rt::param_style::Style::Form,
-                true,
+                rt::FORM_EXPLODED,
                 &api_key,
-            )?;
-        if let Some(value) = &query.cookie {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Header,
-                    "Cookie",
-                    rt::param_style::Style::Simple,
-                    false,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.lang {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Cookie,
-                    "lang",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.q {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "q",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.labels.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "labels",
-                    rt::param_style::Style::Form,
-                    true,
-                    &query.labels,
-                )?;
-        }
-        if let Some(value) = &query.filter {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "filter",
-                    rt::param_style::Style::DeepObject,
-                    false,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.one_or_many {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "one_or_many",
-                    rt::param_style::Style::Form,
-                    false,
-                    value,
-                )?;
-        }
-        if let Some(value) = &query.names {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "names",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_search",
-            method: rt::Method::GET,
-            path_template: "/v1/search",
-            path: "/v1/search".to_owned(),
-            params,
-            body: None,
-        };
+            )
+            .header_opt("Cookie", rt::SIMPLE, &query.cookie)
+            .cookie_opt("lang", rt::FORM_EXPLODED, &query.lang)
+            .query_opt("q", rt::FORM_EXPLODED, &query.q)
+            .query_opt("labels", rt::FORM_EXPLODED, &query.labels)
+            .query_opt("filter", rt::DEEP_OBJECT, &query.filter)
+            .query_opt("one_or_many", rt::FORM, &query.one_or_many)
+            .query_opt("names", rt::FORM_EXPLODED, &query.names)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -465,126 +285,27 @@ impl Client {
         words: &[String],
         query: &GetTenantCallsQuery,
     ) -> Result<Vec<Call>, rt::Error> {
-        let tenant = rt::param_style::path_param(
-            "tenant",
-            rt::param_style::Style::Simple,
-            false,
-            &tenant,
-        )?;
-        let mut params = rt::param_style::Params::new();
-        params
-            .add(
-                rt::param_style::ParamLocation::Header,
-                "X-Tenant-Region",
-                rt::param_style::Style::Simple,
-                false,
-                &x_tenant_region,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Cookie,
-                "session",
-                rt::param_style::Style::Form,
-                true,
-                &session,
-            )?;
-        params
-            .add(
-                rt::param_style::ParamLocation::Query,
-                "words",
-                rt::param_style::Style::SpaceDelimited,
-                false,
-                &words,
-            )?;
-        if let Some(value) = &query.x_sample_rate {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Header,
-                    "X-Sample-Rate",
-                    rt::param_style::Style::Simple,
-                    false,
-                    value,
-                )?;
-        }
-        if !query.x_tags.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Header,
-                    "X-Tags",
-                    rt::param_style::Style::Simple,
-                    false,
-                    &query.x_tags,
-                )?;
-        }
-        if let Some(value) = &query.theme {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Cookie,
-                    "theme",
-                    rt::param_style::Style::Form,
-                    true,
-                    value,
-                )?;
-        }
-        if !query.ids.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "ids",
-                    rt::param_style::Style::Form,
-                    false,
-                    &query.ids,
-                )?;
-        }
-        if !query.states.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "states",
-                    rt::param_style::Style::PipeDelimited,
-                    false,
-                    &query.states,
-                )?;
-        }
-        if !query.expand.is_empty() {
-            params
-                .add(
-                    rt::param_style::ParamLocation::Query,
-                    "expand",
-                    rt::param_style::Style::DeepObject,
-                    false,
-                    &query.expand,
-                )?;
-        }
-        let request = rt::Request {
-            operation: "get_tenant_calls",
-            method: rt::Method::GET,
-            path_template: "/v1/tenants/{tenant}/calls",
-            path: format!("/v1/tenants/{tenant}/calls"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::get("get_tenant_calls", "/v1/tenants/{tenant}/calls")
+            .path("tenant", rt::SIMPLE, &tenant)
+            .header("X-Tenant-Region", rt::SIMPLE, &x_tenant_region)
+            .cookie("session", rt::FORM_EXPLODED, &session)
+            .query("words", rt::SPACE_DELIMITED, &words)
+            .header_opt("X-Sample-Rate", rt::SIMPLE, &query.x_sample_rate)
+            .header_opt("X-Tags", rt::SIMPLE, &query.x_tags)
+            .cookie_opt("theme", rt::FORM_EXPLODED, &query.theme)
+            .query_opt("ids", rt::FORM, &query.ids)
+            .query_opt("states", rt::PIPE_DELIMITED, &query.states)
+            .query_opt("expand", rt::DEEP_OBJECT, &query.expand)
+            .finish()?;
         self.runtime().execute(request).await
     }
 
     /// `POST /mirror/{id}/copy/{id}`
     #[cfg(feature = "mirror")]
     pub async fn post_mirror_copy(&self, id: i64) -> Result<(), rt::Error> {
-        let id = rt::param_style::path_param(
-            "id",
-            rt::param_style::Style::Simple,
-            false,
-            &id,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_mirror_copy",
-            method: rt::Method::POST,
-            path_template: "/mirror/{id}/copy/{id}",
-            path: format!("/mirror/{id}/copy/{id}"),
-            params,
-            body: None,
-        };
+        let request = rt::Request::post("post_mirror_copy", "/mirror/{id}/copy/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -594,15 +315,9 @@ impl Client {
         &self,
         body: &PostOauth2TokenBody,
     ) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_oauth2_token",
-            method: rt::Method::POST,
-            path_template: "/oauth2/token",
-            path: "/oauth2/token".to_owned(),
-            params,
-            body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
-        };
+        let request = rt::Request::post("post_oauth2_token", "/oauth2/token")
+            .body(rt::Body::form("application/x-www-form-urlencoded", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -612,15 +327,9 @@ impl Client {
         &self,
         body: &PostOauth2TokenRefreshBody,
     ) -> Result<(), rt::Error> {
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_oauth2_token_refresh",
-            method: rt::Method::POST,
-            path_template: "/oauth2/token",
-            path: "/oauth2/token".to_owned(),
-            params,
-            body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
-        };
+        let request = rt::Request::post("post_oauth2_token_refresh", "/oauth2/token")
+            .body(rt::Body::form("application/x-www-form-urlencoded", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
@@ -631,21 +340,13 @@ impl Client {
         tenant: &str,
         body: &PostTenantCallsStartBody,
     ) -> Result<(), rt::Error> {
-        let tenant = rt::param_style::path_param(
-            "tenant",
-            rt::param_style::Style::Simple,
-            false,
-            &tenant,
-        )?;
-        let params = rt::param_style::Params::new();
-        let request = rt::Request {
-            operation: "post_tenant_calls_start",
-            method: rt::Method::POST,
-            path_template: "/v1/tenants/{tenant}/calls/start",
-            path: format!("/v1/tenants/{tenant}/calls/start"),
-            params,
-            body: Some(rt::Body::form("application/x-www-form-urlencoded", body)?),
-        };
+        let request = rt::Request::post(
+                "post_tenant_calls_start",
+                "/v1/tenants/{tenant}/calls/start",
+            )
+            .path("tenant", rt::SIMPLE, &tenant)
+            .body(rt::Body::form("application/x-www-form-urlencoded", body))
+            .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 }
