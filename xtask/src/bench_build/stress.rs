@@ -532,7 +532,7 @@ mod tests {
         for shape in &SHAPES {
             // Room for a few units of the shape, and no more: the fast tier stays fast.
             let one = serde_json::to_string(&(shape.build)(1)).unwrap().len();
-            let budget = (3 * one).max(20_000);
+            let budget = (3 * one).max(12_000);
             let started = std::time::Instant::now();
             let (text, count) = document(shape, budget).expect(shape.name);
             assert!(text.len() <= budget, "{}: {} bytes", shape.name, text.len());
