@@ -16,7 +16,7 @@ pub struct Shape {
 }
 
 /// Every shape, in the order the bench runs them.
-pub const SHAPES: [Shape; 11] = [
+pub const SHAPES: [Shape; 12] = [
     Shape {
         name: "operations",
         pushes: "thousands of small operations over 20 tags, half with inline responses",
@@ -51,6 +51,11 @@ pub const SHAPES: [Shape; 11] = [
         name: "many-areas",
         pushes: "thousands of tags (areas), 64 shared schemas each used by a different half of them",
         build: many_areas,
+    },
+    Shape {
+        name: "hub-areas",
+        pushes: "as many tags (areas) as schemas, every area reaching every schema through a hub",
+        build: hub_areas,
     },
     Shape {
         name: "allof-chain",
@@ -325,6 +330,34 @@ fn many_areas(count: usize) -> Value {
         );
     }
     envelope("many-areas", paths, schemas(components))
+}
+
+/// `count` areas of one operation each, all answering a `Hub` that holds `count` small
+/// schemas: the document grows with `count`, each schema's feature gate lists every area.
+fn hub_areas(count: usize) -> Value {
+    let mut components = Map::new();
+    let hub: Map<String, Value> = (0..count)
+        .map(|s| (format!("leaf_{s}"), reference(&format!("Leaf{s}"))))
+        .collect();
+    components.insert(
+        "Hub".to_owned(),
+        json!({"type": "object", "properties": hub}),
+    );
+    for s in 0..count {
+        components.insert(format!("Leaf{s}"), member("leaf", s));
+    }
+    let mut paths = Map::new();
+    for tag in 0..count {
+        paths.insert(
+            format!("/v1/hub{tag}"),
+            get(
+                &format!("getHub{tag}"),
+                &format!("hub{tag}"),
+                reference("Hub"),
+            ),
+        );
+    }
+    envelope("hub-areas", paths, schemas(components))
 }
 
 fn allof_chain(count: usize) -> Value {
