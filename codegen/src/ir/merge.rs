@@ -338,3 +338,106 @@ impl<'a> Merged<'a> {
         self.parts.required.extend(parts.required);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Input;
+
+    /// A chain of compositions that each add a field copies its length squared fields. Merged until
+    /// the document's budget of copies is spent (60,000, plus 4 per property its components declare:
+    /// here 61,600), counting each level's flattened object kept for its heir and its own struct:
+    /// after level `n`, `n² + 2n - 1` copies. Level 247 fits (61,502), level 248 does not: from there
+    /// on each level is `serde_json::Value`, with a note.
+    #[test]
+    fn an_allof_chain_past_the_merge_budget_is_values_with_notes() {
+        const LEVELS: usize = 400;
+        let mut spec = String::from(
+            "openapi: 3.1.0\ninfo: {title: chain, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    L0: {type: object, properties: {f0: {type: string}}}\n",
+        );
+        for level in 1..LEVELS {
+            spec.push_str(&format!(
+                "    L{level}: {{allOf: [{{$ref: '#/components/schemas/L{}'}}, {{type: object, properties: {{f{level}: {{type: integer}}}}}}]}}\n",
+                level - 1
+            ));
+        }
+        let input = Input {
+            spec_path: "chain.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        for level in [1, 2, 100, 246, 247] {
+            match api.types.get(&format!("L{level}")) {
+                Some(crate::ir::TypeDef::Struct(def)) => {
+                    assert_eq!(def.fields.len(), level + 1, "L{level}");
+                }
+                other => panic!("L{level} is {other:?}"),
+            }
+        }
+        for level in [248, 249, LEVELS - 1] {
+            assert!(
+                !matches!(
+                    api.types.get(&format!("L{level}")),
+                    Some(crate::ir::TypeDef::Struct(_))
+                ),
+                "L{level} is a struct"
+            );
+        }
+        // One note per level left out, at the member it could not merge (while what is left of the
+        // budget pays for the level's own field) or at the composition.
+        assert_eq!(notes.len(), LEVELS - 248, "{notes:?}");
+        for (note, level) in notes.iter().zip(248..) {
+            let at = format!("#/components/schemas/L{level}");
+            assert!(
+                note.pointer == at || note.pointer == format!("{at}/allOf/0"),
+                "{note}"
+            );
+            assert!(note.message.contains("budget of merged fields"), "{note}");
+        }
+    }
+
+    /// Many heirs of one large base copy it each: a base of 999 properties and 251 heirs adding one
+    /// each declare 1,250 properties, a budget of 65,000 copies, and each heir costs 1,000. The
+    /// first 65 spend the budget exactly and are structs; every later one is `serde_json::Value`
+    /// with a note at its composition.
+    #[test]
+    fn heirs_of_a_large_base_past_the_merge_budget_are_values_with_notes() {
+        const HEIRS: usize = 251;
+        let properties: Vec<String> = (0..999)
+            .map(|p| format!("p{p}: {{type: string}}"))
+            .collect();
+        let mut spec = format!(
+            "openapi: 3.1.0\ninfo: {{title: heirs, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    Big: {{type: object, properties: {{{}}}}}\n",
+            properties.join(", ")
+        );
+        for heir in 0..HEIRS {
+            spec.push_str(&format!(
+                "    H{heir}: {{allOf: [{{$ref: '#/components/schemas/Big'}}, {{type: object, properties: {{own{heir}: {{type: integer}}}}}}]}}\n"
+            ));
+        }
+        let input = Input {
+            spec_path: "heirs.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        let is_struct = |name: &str| {
+            matches!(
+                api.types.get(name),
+                Some(crate::ir::TypeDef::Struct(def)) if def.fields.len() == 1_000
+            )
+        };
+        assert!((0..65).all(|heir| is_struct(&format!("H{heir}"))));
+        assert!((65..HEIRS).all(|heir| !is_struct(&format!("H{heir}"))));
+        let noted: Vec<String> = notes.iter().map(|note| note.pointer.clone()).collect();
+        let expected: Vec<String> = (65..HEIRS)
+            .map(|heir| format!("#/components/schemas/H{heir}"))
+            .collect();
+        assert_eq!(noted, expected);
+        assert!(
+            notes
+                .iter()
+                .all(|note| note.message.contains("budget of merged fields"))
+        );
+    }
+}
