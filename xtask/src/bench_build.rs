@@ -16,9 +16,12 @@ use anyhow::{Context, Result, bail};
 use crate::regen;
 
 mod progenitor;
+pub mod stress;
 
 /// The sections `--only` can name, in the order they run.
-pub const SECTIONS: [&str; 6] = ["decode", "consumer", "full", "generate", "large", "table"];
+pub const SECTIONS: [&str; 7] = [
+    "decode", "consumer", "full", "generate", "large", "table", "stress",
+];
 
 pub struct Options {
     /// Paired runs of every timed step; medians are reported.
@@ -41,6 +44,12 @@ pub struct Options {
     /// The OpenAPI 3.0 document progenitor reads, when the newest one as our lowering writes it
     /// needs trimming first.
     pub progenitor_input: Option<PathBuf>,
+    /// The stress shapes to run (`stress`); empty: all of them.
+    pub stress_shapes: Vec<String>,
+    /// The stress documents' byte budget.
+    pub stress_budget: usize,
+    /// `stress` generates and counts lines but runs no `cargo check`.
+    pub stress_generate_only: bool,
 }
 
 /// What one measured command cost.
@@ -98,6 +107,9 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     }
     if wanted("table") {
         table(root, &scratch, options)?;
+    }
+    if wanted("stress") {
+        stress_documents(root, &scratch, options)?;
     }
     println!("\nend: {}", load());
     Ok(())
@@ -515,6 +527,272 @@ fn generate(root: &Path, scratch: &Path, newest: &Path, options: &Options) -> Re
         paired("generation, ours / progenitor", &costs[0], &costs[1]);
     }
     Ok(())
+}
+
+/// The stress documents (see [`stress`]), written under `target/bench-build/stress/`: per
+/// document its size, generation time by the release xtask, lines emitted, and `cargo check`
+/// after a touch (wall, CPU, peak rustc memory) of its crate. With `--before DIR`, the other
+/// checkout's release xtask generates the same document into a crate of its own, built in the
+/// same runs, rotating which goes first. One target dir serves every crate; a warm-up check
+/// first builds the dependencies. A generation or check that fails, or takes more than 15
+/// minutes, is printed as such and the section goes on.
+fn stress_documents(root: &Path, scratch: &Path, options: &Options) -> Result<()> {
+    println!(
+        "\n## stress: documents of at most {} bytes, each one shape pushed to its limit; {}",
+        options.stress_budget,
+        load()
+    );
+    for name in &options.stress_shapes {
+        if !stress::SHAPES.iter().any(|shape| shape.name == name) {
+            let names: Vec<&str> = stress::SHAPES.iter().map(|shape| shape.name).collect();
+            bail!(
+                "unknown stress shape {name:?}; shapes: {}",
+                names.join(", ")
+            );
+        }
+    }
+    let dir = scratch.join("stress");
+    let target = dir.join("target");
+    let mut checkouts = vec![("ours", root.to_path_buf())];
+    checkouts.extend(
+        options
+            .before
+            .iter()
+            .map(|before| ("before", before.clone())),
+    );
+    let mut binaries = Vec::new();
+    for (label, checkout) in &checkouts {
+        let mut build = cargo();
+        build
+            .current_dir(checkout)
+            .args(["build", "--release", "--quiet", "-p", "xtask"]);
+        measure(build)?;
+        binaries.push(checkout.join("target/release/xtask"));
+        println!("  {label}: release xtask of {}", checkout.display());
+    }
+    for shape in &stress::SHAPES {
+        if !options.stress_shapes.is_empty()
+            && !options.stress_shapes.iter().any(|s| s == shape.name)
+        {
+            continue;
+        }
+        let Some((text, count)) = stress::document(shape, options.stress_budget) else {
+            println!("\n### {}: no unit fits in the budget", shape.name);
+            continue;
+        };
+        let spec = dir.join(format!("{}.json", shape.name));
+        write(&spec, &text)?;
+        println!(
+            "\n### {} ({}): {} bytes, {count} units; {}",
+            shape.name,
+            shape.pushes,
+            text.len(),
+            load()
+        );
+        growth(shape, options.stress_budget, &dir, &binaries[0], root)?;
+        let crates: Vec<PathBuf> = checkouts
+            .iter()
+            .map(|(label, _)| dir.join(format!("{}-{label}", shape.name)))
+            .collect();
+        let mut generated: Vec<Vec<Cost>> = vec![Vec::new(); checkouts.len()];
+        let mut checked: Vec<Vec<Cost>> = vec![Vec::new(); checkouts.len()];
+        let mut failed = vec![false; checkouts.len()];
+        for run in 0..options.runs {
+            for offset in 0..checkouts.len() {
+                let index = (run + offset) % checkouts.len();
+                if failed[index] {
+                    continue;
+                }
+                let (label, checkout) = &checkouts[index];
+                let out = &crates[index];
+                remove_dir(&out.join("src"))?;
+                let mut command = bounded(binaries[index].as_os_str());
+                command
+                    .current_dir(checkout)
+                    .arg("regen")
+                    .arg("--spec")
+                    .arg(&spec)
+                    .arg("--out")
+                    .arg(out)
+                    .args(["--name", &format!("stress-{}-{label}", shape.name)])
+                    .arg("--own-workspace");
+                let cost = match measure(command) {
+                    Ok(cost) => cost,
+                    Err(error) => {
+                        println!(
+                            "  run {}: {label} generation failed: {}",
+                            run + 1,
+                            first_lines(&error)
+                        );
+                        failed[index] = true;
+                        continue;
+                    }
+                };
+                println!(
+                    "  run {}: {label:<6} generate {}  {} lines",
+                    run + 1,
+                    describe(&cost),
+                    rust_lines(&out.join("src"))?
+                );
+                generated[index].push(cost);
+                if options.stress_generate_only {
+                    continue;
+                }
+                let lock = out.join("Cargo.lock");
+                if !lock.is_file() {
+                    fs::copy(checkout.join("Cargo.lock"), &lock).context("copying Cargo.lock")?;
+                }
+                let check = || {
+                    let mut command =
+                        bounded(&std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+                    for (name, _) in std::env::vars_os() {
+                        let text = name.to_string_lossy();
+                        if text.starts_with("CARGO_PKG_")
+                            || text.starts_with("CARGO_MANIFEST_")
+                            || matches!(
+                                text.as_ref(),
+                                "CARGO_CRATE_NAME"
+                                    | "CARGO_PRIMARY_PACKAGE"
+                                    | "CARGO_TARGET_DIR"
+                                    | "RUSTFLAGS"
+                            )
+                        {
+                            command.env_remove(&name);
+                        }
+                    }
+                    command
+                        .current_dir(out)
+                        .args(["check", "--offline", "--target-dir"])
+                        .arg(&target);
+                    measure(command)
+                };
+                if run == 0 {
+                    // The dependencies (and the crate once), not counted.
+                    if let Err(error) = check() {
+                        println!("  run 1: {label} check failed: {}", first_lines(&error));
+                        failed[index] = true;
+                        continue;
+                    }
+                }
+                touch(&out.join("src/lib.rs"))?;
+                match check() {
+                    Ok(cost) => {
+                        println!("  run {}: {label:<6} check    {}", run + 1, describe(&cost));
+                        checked[index].push(cost);
+                    }
+                    Err(error) => {
+                        println!(
+                            "  run {}: {label} check failed: {}",
+                            run + 1,
+                            first_lines(&error)
+                        );
+                        failed[index] = true;
+                    }
+                }
+            }
+        }
+        for ((label, _), (generated, checked)) in
+            checkouts.iter().zip(generated.iter().zip(&checked))
+        {
+            if !generated.is_empty() {
+                single(&format!("{} {label} generation", shape.name), generated);
+            }
+            if !checked.is_empty() {
+                single(
+                    &format!("{} {label} check after a touch", shape.name),
+                    checked,
+                );
+            }
+        }
+        if checkouts.len() == 2 {
+            if !generated[0].is_empty() && !generated[1].is_empty() {
+                paired(
+                    &format!("{} generation, ours / before", shape.name),
+                    &generated[0],
+                    &generated[1],
+                );
+            }
+            if !checked[0].is_empty() && !checked[1].is_empty() {
+                paired(
+                    &format!("{} check, ours / before", shape.name),
+                    &checked[0],
+                    &checked[1],
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How the shape's output grows: the lines our generator emits for the document of a quarter
+/// of the budget and for the full one, and the exponent `log(lines ratio) / log(size ratio)`
+/// (1: linear in the document; 2: quadratic).
+fn growth(
+    shape: &stress::Shape,
+    budget: usize,
+    dir: &Path,
+    binary: &Path,
+    root: &Path,
+) -> Result<()> {
+    let mut sizes_and_lines = Vec::new();
+    for (suffix, budget) in [("quarter", budget / 4), ("full", budget)] {
+        let Some((text, _)) = stress::document(shape, budget) else {
+            return Ok(());
+        };
+        let spec = dir.join(format!("{}-{suffix}.json", shape.name));
+        write(&spec, &text)?;
+        let out = dir.join(format!("{}-growth-{suffix}", shape.name));
+        remove_dir(&out)?;
+        let mut command = bounded(binary.as_os_str());
+        command
+            .current_dir(root)
+            .arg("regen")
+            .arg("--spec")
+            .arg(&spec)
+            .arg("--out")
+            .arg(&out)
+            .args(["--name", "stress-growth", "--own-workspace"]);
+        if let Err(error) = measure(command) {
+            println!(
+                "  growth: the {suffix} document failed: {}",
+                first_lines(&error)
+            );
+            return Ok(());
+        }
+        sizes_and_lines.push((text.len() as f64, rust_lines(&out.join("src"))? as f64));
+        remove_dir(&out)?;
+    }
+    if let [(small_size, small_lines), (size, lines)] = sizes_and_lines.as_slice() {
+        println!(
+            "  growth: {small_lines} lines at {small_size} bytes, {lines} at {size}: exponent {:.2}",
+            (lines / small_lines).ln() / (size / small_size).ln()
+        );
+    }
+    Ok(())
+}
+
+/// `program` under `timeout 900` when the machine has it: a stress step that hangs is reported
+/// as failed instead of stopping the bench.
+fn bounded(program: &std::ffi::OsStr) -> Command {
+    let timeout = Path::new("/usr/bin/timeout");
+    if timeout.is_file() {
+        let mut command = Command::new(timeout);
+        command.arg("900").arg(program);
+        command
+    } else {
+        Command::new(program)
+    }
+}
+
+/// The first lines of an error's report, for a one-line note in the bench's output.
+fn first_lines(error: &anyhow::Error) -> String {
+    let text = format!("{error:#}");
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let tail = lines.len().saturating_sub(3);
+    lines[tail..].join(" | ")
 }
 
 /// A large document's crate: `cargo check` after a touch, with the peak memory of its rustc.

@@ -19,6 +19,7 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only]
        cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH] [--before DIR] [--table-mib N]
                          [--progenitor BIN [--progenitor-input FILE]]
+                         [--stress-shapes NAME,..] [--stress-budget BYTES] [--stress-generate-only]
 
   regen            generate generated/src/gen/ from schema/
   regen --check    write nothing; fail with a diff when the output is stale
@@ -47,6 +48,11 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    (a worktree of main) whose decode-only consumer and CLI join the same runs.
                    table: `baseten-metrics show` peak memory (table, csv) on a synthetic
                    --table-mib MiB response (default 100)
+                   stress: synthetic valid documents of at most --stress-budget bytes
+                   (default 5,000,000), one shape each pushed to its limit (--stress-shapes
+                   picks some): size, generation by the release xtask, lines, `cargo check`
+                   after a touch (not with --stress-generate-only); --before DIR's generator
+                   joins the same runs
                    Scratch: target/bench-build/
   --progenitor BIN generate and full also time progenitor (your `cargo install cargo-progenitor`)
                    and its crate, on the document as our lowering writes it (3.0, with
@@ -170,6 +176,13 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
         let progenitor = args.opt_value_from_os_str("--progenitor", to_path)?;
         let progenitor_input = args.opt_value_from_os_str("--progenitor-input", to_path)?;
         let progenitor_paths = (progenitor, progenitor_input);
+        let stress_shapes: Option<String> = args.opt_value_from_str("--stress-shapes")?;
+        let stress_budget: Option<usize> = args.opt_value_from_str("--stress-budget")?;
+        let stress = (
+            stress_shapes,
+            stress_budget,
+            args.contains("--stress-generate-only"),
+        );
         Ok((
             runs,
             only,
@@ -179,9 +192,11 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
             before,
             table_mib,
             progenitor_paths,
+            stress,
         ))
     })();
-    let Ok((runs, only, large, specs, response, before, table_mib, progenitor_paths)) = parsed
+    let Ok((runs, only, large, specs, response, before, table_mib, progenitor_paths, stress)) =
+        parsed
     else {
         eprintln!("{USAGE}");
         return Ok(ExitCode::from(2));
@@ -205,6 +220,12 @@ fn bench_build_command(mut args: pico_args::Arguments) -> Result<ExitCode> {
         table_mib,
         progenitor: progenitor_paths.0,
         progenitor_input: progenitor_paths.1,
+        stress_shapes: stress
+            .0
+            .map(|shapes| shapes.split(',').map(str::to_owned).collect())
+            .unwrap_or_default(),
+        stress_budget: stress.1.unwrap_or(bench_build::stress::FULL_BUDGET),
+        stress_generate_only: stress.2,
     };
     bench_build::run(&root, &options)?;
     Ok(ExitCode::SUCCESS)

@@ -63,10 +63,26 @@ impl<'a> Builder<'a> {
         members: &'a [ReferenceOr<Schema>],
         pointer: &Pointer,
     ) -> Result<Option<ObjectParts<'a>>, Error> {
-        let mut merged = Merged::default();
+        let mut targets = Vec::with_capacity(members.len());
         for (i, member) in members.iter().enumerate() {
             let member_pointer = pointer.join("allOf").join(i);
             let target = self.member_target(member, &member_pointer)?;
+            if composition(target).is_some() {
+                // Worked out (and paid for) before this composition's own size is known.
+                let _worked_out = self.flattened(target, &member_pointer)?;
+            }
+            targets.push((member_pointer, target));
+        }
+        let size = targets
+            .iter()
+            .map(|(_, target)| self.merged_size(target))
+            .sum();
+        if !self.spend_merged_fields(size) {
+            self.note(pointer, OVER_BUDGET);
+            return Ok(None);
+        }
+        let mut merged = Merged::default();
+        for (member_pointer, target) in targets {
             let parts = match composition(target) {
                 Some(_) => self.flattened(target, &member_pointer)?,
                 None => object_parts(target).ok_or(NOT_AN_OBJECT),
@@ -130,8 +146,11 @@ impl<'a> Builder<'a> {
                 stack.push(next);
                 continue;
             }
+            let size = targets.iter().map(|target| self.merged_size(target)).sum();
             let result = if cyclic {
                 Err(CONTAINS_ITSELF)
+            } else if !self.spend_merged_fields(size) {
+                Err(OVER_BUDGET)
             } else {
                 let mut merged = Merged::default();
                 let mut result = Ok(());
@@ -225,8 +244,66 @@ impl<'a> Builder<'a> {
         }
         Ok(schema)
     }
+
+    /// The fields merging `target` as an `allOf` member copies (an upper bound: a name given
+    /// twice counts twice), without copying them: a composition's flattened object, worked out
+    /// before, or an object's properties.
+    fn merged_size(&self, target: &'a Schema) -> usize {
+        match composition(target) {
+            Some(_) => self
+                .flattened
+                .get(&std::ptr::from_ref(target))
+                .and_then(|parts| parts.as_ref().ok())
+                .map_or(0, |parts| parts.properties.len()),
+            None => object_parts(target).map_or(0, |parts| parts.properties.len()),
+        }
+    }
+
+    /// Takes `fields` from what is left of the document's budget of merged fields (see
+    /// [`merged_fields_budget`]); false, taking nothing, when they do not fit.
+    fn spend_merged_fields(&mut self, fields: usize) -> bool {
+        let spent = self.merged_fields.saturating_add(fields);
+        if spent > self.merged_fields_budget {
+            return false;
+        }
+        self.merged_fields = spent;
+        true
+    }
 }
 
+/// How many fields the `allOf` merges of a document may copy in all: a chain of compositions
+/// each adding a field to the one before (`L2: allOf [L1, {f2}]`, …) copies its length squared
+/// fields, and so do many heirs of one large base; flattened, a 80 kB chain made 2.3 million
+/// lines. Every copy counts: a composition's flattened object kept for its heirs, and the
+/// struct it becomes. The budget is a fixed floor, 24 times the most any of 57 public
+/// documents uses (pagerduty's 2,479), plus a few copies of every property the document's
+/// components declare, so the fields emitted grow with the document, not its square. A
+/// composition past it is lowered to `serde_json::Value` with a note naming it, as one that
+/// cannot be merged is.
+pub(super) fn merged_fields_budget(spec: &openapiv3::OpenAPI) -> usize {
+    let declared: usize = spec
+        .components
+        .iter()
+        .flat_map(|components| components.schemas.values())
+        .filter_map(|schema| schema.as_item())
+        .map(|schema| match &schema.schema_kind {
+            SchemaKind::AllOf { all_of } => all_of
+                .iter()
+                .filter_map(ReferenceOr::as_item)
+                .filter_map(object_parts)
+                .map(|parts| parts.properties.len())
+                .sum(),
+            _ => object_parts(schema).map_or(0, |parts| parts.properties.len()),
+        })
+        .sum();
+    MERGED_FIELDS_FLOOR.saturating_add(declared.saturating_mul(MERGED_FIELDS_PER_DECLARED))
+}
+
+const MERGED_FIELDS_FLOOR: usize = 60_000;
+const MERGED_FIELDS_PER_DECLARED: usize = 4;
+
+const OVER_BUDGET: &str = "an `allOf` past the document's budget of merged fields (chains or \
+     many heirs of compositions copy fields quadratically) is lowered to serde_json::Value";
 const NOT_AN_OBJECT: &str = "`allOf` with a non-object member is lowered to serde_json::Value";
 const CONTAINS_ITSELF: &str = "an `allOf` that contains itself is lowered to serde_json::Value";
 
@@ -259,5 +336,108 @@ impl<'a> Merged<'a> {
             }
         }
         self.parts.required.extend(parts.required);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Input;
+
+    /// A chain of compositions that each add a field copies its length squared fields. Merged until
+    /// the document's budget of copies is spent (60,000, plus 4 per property its components declare:
+    /// here 61,600), counting each level's flattened object kept for its heir and its own struct:
+    /// after level `n`, `n² + 2n - 1` copies. Level 247 fits (61,502), level 248 does not: from there
+    /// on each level is `serde_json::Value`, with a note.
+    #[test]
+    fn an_allof_chain_past_the_merge_budget_is_values_with_notes() {
+        const LEVELS: usize = 400;
+        let mut spec = String::from(
+            "openapi: 3.1.0\ninfo: {title: chain, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    L0: {type: object, properties: {f0: {type: string}}}\n",
+        );
+        for level in 1..LEVELS {
+            spec.push_str(&format!(
+                "    L{level}: {{allOf: [{{$ref: '#/components/schemas/L{}'}}, {{type: object, properties: {{f{level}: {{type: integer}}}}}}]}}\n",
+                level - 1
+            ));
+        }
+        let input = Input {
+            spec_path: "chain.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        for level in [1, 2, 100, 246, 247] {
+            match api.types.get(&format!("L{level}")) {
+                Some(crate::ir::TypeDef::Struct(def)) => {
+                    assert_eq!(def.fields.len(), level + 1, "L{level}");
+                }
+                other => panic!("L{level} is {other:?}"),
+            }
+        }
+        for level in [248, 249, LEVELS - 1] {
+            assert!(
+                !matches!(
+                    api.types.get(&format!("L{level}")),
+                    Some(crate::ir::TypeDef::Struct(_))
+                ),
+                "L{level} is a struct"
+            );
+        }
+        // One note per level left out, at the member it could not merge (while what is left of the
+        // budget pays for the level's own field) or at the composition.
+        assert_eq!(notes.len(), LEVELS - 248, "{notes:?}");
+        for (note, level) in notes.iter().zip(248..) {
+            let at = format!("#/components/schemas/L{level}");
+            assert!(
+                note.pointer == at || note.pointer == format!("{at}/allOf/0"),
+                "{note}"
+            );
+            assert!(note.message.contains("budget of merged fields"), "{note}");
+        }
+    }
+
+    /// Many heirs of one large base copy it each: a base of 999 properties and 251 heirs adding one
+    /// each declare 1,250 properties, a budget of 65,000 copies, and each heir costs 1,000. The
+    /// first 65 spend the budget exactly and are structs; every later one is `serde_json::Value`
+    /// with a note at its composition.
+    #[test]
+    fn heirs_of_a_large_base_past_the_merge_budget_are_values_with_notes() {
+        const HEIRS: usize = 251;
+        let properties: Vec<String> = (0..999)
+            .map(|p| format!("p{p}: {{type: string}}"))
+            .collect();
+        let mut spec = format!(
+            "openapi: 3.1.0\ninfo: {{title: heirs, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    Big: {{type: object, properties: {{{}}}}}\n",
+            properties.join(", ")
+        );
+        for heir in 0..HEIRS {
+            spec.push_str(&format!(
+                "    H{heir}: {{allOf: [{{$ref: '#/components/schemas/Big'}}, {{type: object, properties: {{own{heir}: {{type: integer}}}}}}]}}\n"
+            ));
+        }
+        let input = Input {
+            spec_path: "heirs.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        let is_struct = |name: &str| {
+            matches!(
+                api.types.get(name),
+                Some(crate::ir::TypeDef::Struct(def)) if def.fields.len() == 1_000
+            )
+        };
+        assert!((0..65).all(|heir| is_struct(&format!("H{heir}"))));
+        assert!((65..HEIRS).all(|heir| !is_struct(&format!("H{heir}"))));
+        let noted: Vec<String> = notes.iter().map(|note| note.pointer.clone()).collect();
+        let expected: Vec<String> = (65..HEIRS)
+            .map(|heir| format!("#/components/schemas/H{heir}"))
+            .collect();
+        assert_eq!(noted, expected);
+        assert!(
+            notes
+                .iter()
+                .all(|note| note.message.contains("budget of merged fields"))
+        );
     }
 }

@@ -572,6 +572,8 @@ pub(crate) fn build(
         inline_depth: 0,
         flattened: HashMap::new(),
         heirs: None,
+        merged_fields: 0,
+        merged_fields_budget: merge::merged_fields_budget(spec),
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -713,6 +715,9 @@ struct Builder<'a> {
     flattened: HashMap<*const Schema, Result<ObjectParts<'a>, &'static str>>,
     /// Who names whom as an `allOf` member, by reference: built on first use (see `merge`).
     heirs: Option<HashMap<&'a str, Vec<&'a String>>>,
+    /// Fields the `allOf` merges have copied so far, and how many they may (see `merge`).
+    merged_fields: usize,
+    merged_fields_budget: usize,
 }
 
 impl<'a> Builder<'a> {
