@@ -263,6 +263,68 @@ mod tests {
     }
 
     #[test]
+    fn the_library_project_is_its_own_workspace_pinning_progenitor_and_our_codegen_by_path() {
+        let manifest = super::library_manifest(std::path::Path::new("/repo/codegen"));
+        let value: toml_lines::Lines = toml_lines::Lines::of(&manifest);
+        assert_eq!(
+            value.get("name"),
+            Some("\"progenitor-library\""),
+            "{manifest}"
+        );
+        assert_eq!(
+            value.get("progenitor-impl"),
+            Some(format!("\"{}\"", super::PROGENITOR_IMPL).as_str()),
+            "{manifest}"
+        );
+        assert_eq!(
+            value.get("baseten-codegen"),
+            Some("{ path = \"/repo/codegen\" }"),
+            "{manifest}"
+        );
+        assert!(
+            manifest.lines().any(|line| line == "[workspace]"),
+            "{manifest}"
+        );
+        // Every crate the program names is a dependency.
+        for used in [
+            "anyhow",
+            "libc",
+            "openapiv3",
+            "prettyplease",
+            "serde_json",
+            "syn",
+        ] {
+            assert!(value.get(used).is_some(), "{used} missing:\n{manifest}");
+            assert!(
+                super::LIBRARY_MAIN.contains(&format!("{used}::")),
+                "{used} unused"
+            );
+        }
+    }
+
+    /// `key = value` lines of a manifest, as written.
+    mod toml_lines {
+        pub struct Lines<'a>(Vec<(&'a str, &'a str)>);
+
+        impl<'a> Lines<'a> {
+            pub fn of(text: &'a str) -> Self {
+                Lines(
+                    text.lines()
+                        .filter_map(|line| line.split_once(" = "))
+                        .collect(),
+                )
+            }
+
+            pub fn get(&self, key: &str) -> Option<&'a str> {
+                self.0
+                    .iter()
+                    .find(|(found, _)| *found == key)
+                    .map(|(_, value)| *value)
+            }
+        }
+    }
+
+    #[test]
     fn trim_removes_defaults_beside_enums_and_inline_titles_only() {
         let mut document = json!({
             "info": {"title": "API"},
