@@ -626,6 +626,40 @@ fn example_arguments(
 mod tests {
     use super::*;
 
+    #[test]
+    fn doc_text_loses_controls_and_extra_spaces_and_is_copied_only_then() {
+        assert_eq!(
+            doc_lines("a\r\nb\rc\td\u{202e}e\u{7}f  g\u{a0}h"),
+            [" a", " b", " c def g h"]
+        );
+        assert_eq!(without_controls("a\r\nb\rc"), "a\nb\nc");
+        assert_eq!(without_controls("x\u{2028}y\u{61c}z\u{2067}"), "xyz");
+        // Nothing to change: the text itself, not a copy.
+        assert!(matches!(
+            without_controls("plain\nlines"),
+            Cow::Borrowed("plain\nlines")
+        ));
+        for changed in ["a\tb", "a\rb", "a\u{0}b", "a\u{200f}b"] {
+            assert!(
+                matches!(without_controls(changed), Cow::Owned(_)),
+                "{changed:?}"
+            );
+        }
+        assert!(matches!(single_spaced("one two"), Cow::Borrowed("one two")));
+        assert!(matches!(single_spaced(""), Cow::Borrowed("")));
+        for (spaced, single) in [("a  b", "a b"), ("a\u{a0}b", "a b"), ("a \u{3000}b", "a b")] {
+            assert_eq!(single_spaced(spaced), single);
+            assert!(matches!(single_spaced(spaced), Cow::Owned(_)), "{spaced:?}");
+        }
+        assert_eq!(replaced_control('\r'), Some(Some('\n')));
+        assert_eq!(replaced_control('\n'), Some(Some('\n')));
+        assert_eq!(replaced_control('\t'), Some(Some(' ')));
+        assert_eq!(replaced_control('\u{7f}'), Some(None));
+        assert_eq!(replaced_control('\u{2029}'), Some(None));
+        assert_eq!(replaced_control('x'), None);
+        assert_eq!(replaced_control('\u{a0}'), None);
+    }
+
     /// Tidying each piece where it is formatted and joining them gives the text tidying each
     /// whole file gives, on this workspace's own document (maps, open enums, docs, examples).
     #[test]
