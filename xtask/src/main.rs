@@ -43,7 +43,8 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
                    consumer: three client calls on tokio (default features), clean build
                    and rebuild after an edit of main.rs, vs the serde-only program;
                    full: the newest ../shared/specs document's crate, check after a touch;
-                   generate: its generation by the release xtask; large: --large PATH's crate,
+                   generate: its generation by the release xtask, then ours and progenitor-impl
+                   (crates.io) as libraries in one process, paired; large: --large PATH's crate,
                    check after a touch and peak rustc memory. --before DIR: another checkout
                    (a worktree of main) whose decode-only consumer and CLI join the same runs.
                    table: `baseten-metrics show` peak memory (table, csv) on a synthetic

@@ -8,6 +8,7 @@ mod models;
 mod operations;
 mod tidy;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use proc_macro2::TokenStream;
@@ -240,13 +241,16 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
                         fence = Some((c, length));
                         format!("{}text", c.to_string().repeat(length))
                     }
-                    None => escape_prose(&line.split_whitespace().collect::<Vec<_>>().join(" ")),
+                    None => escape_prose(&single_spaced(line)),
                 },
             };
             if rendered.is_empty() {
                 String::new()
             } else {
-                format!(" {rendered}")
+                let mut spaced = String::with_capacity(rendered.len() + 1);
+                spaced.push(' ');
+                spaced.push_str(&rendered);
+                spaced
             }
         })
         .collect();
@@ -254,6 +258,21 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
         lines.push(format!(" {}", c.to_string().repeat(length)));
     }
     lines
+}
+
+/// A trimmed line's words joined by single spaces: borrowed when they already are.
+fn single_spaced(line: &str) -> Cow<'_, str> {
+    let mut previous_space = false;
+    let single = line.chars().all(|c| {
+        let ok = !c.is_whitespace() || (c == ' ' && !previous_space);
+        previous_space = c == ' ';
+        ok
+    });
+    if single {
+        Cow::Borrowed(line)
+    } else {
+        Cow::Owned(line.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
 }
 
 /// A prose line wrapped at spaces to `width`. Headings and table rows stay whole (neither can
@@ -312,25 +331,42 @@ pub(super) fn fence_run(line: &str) -> Option<(char, usize)> {
     (length >= 3).then_some((c, length))
 }
 
-/// Text with bare CRs as line breaks and no other control, bidi or line-separator characters.
-fn without_controls(text: &str) -> String {
-    text.replace("\r\n", "\n")
+/// Text with bare CRs as line breaks and no other control, bidi or line-separator characters;
+/// borrowed when there is nothing to change (most documentation).
+fn without_controls(text: &str) -> Cow<'_, str> {
+    if !text
         .chars()
-        .filter_map(|c| match c {
-            '\r' => Some('\n'),
-            '\n' => Some('\n'),
-            '\t' => Some(' '),
-            c if c.is_control() => None,
-            '\u{061c}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{2028}'
-            | '\u{2029}' => None,
-            c => Some(c),
-        })
-        .collect()
+        .any(|c| c != '\n' && replaced_control(c).is_some())
+    {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace("\r\n", "\n")
+            .chars()
+            .filter_map(|c| match replaced_control(c) {
+                Some(replacement) => replacement,
+                None => Some(c),
+            })
+            .collect(),
+    )
+}
+
+/// What [`without_controls`] writes for `c`: `None` when it keeps `c`, `Some(None)` when it
+/// drops it, `Some(Some(other))` when it writes `other` instead.
+fn replaced_control(c: char) -> Option<Option<char>> {
+    match c {
+        '\r' | '\n' => Some(Some('\n')),
+        '\t' => Some(Some(' ')),
+        c if c.is_control() => Some(None),
+        '\u{061c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{2028}'
+        | '\u{2029}' => Some(None),
+        _ => None,
+    }
 }
 
 /// `text` as one inline code span, whatever backticks or control characters it holds.
@@ -589,6 +625,40 @@ fn example_arguments(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doc_text_loses_controls_and_extra_spaces_and_is_copied_only_then() {
+        assert_eq!(
+            doc_lines("a\r\nb\rc\td\u{202e}e\u{7}f  g\u{a0}h"),
+            [" a", " b", " c def g h"]
+        );
+        assert_eq!(without_controls("a\r\nb\rc"), "a\nb\nc");
+        assert_eq!(without_controls("x\u{2028}y\u{61c}z\u{2067}"), "xyz");
+        // Nothing to change: the text itself, not a copy.
+        assert!(matches!(
+            without_controls("plain\nlines"),
+            Cow::Borrowed("plain\nlines")
+        ));
+        for changed in ["a\tb", "a\rb", "a\u{0}b", "a\u{200f}b"] {
+            assert!(
+                matches!(without_controls(changed), Cow::Owned(_)),
+                "{changed:?}"
+            );
+        }
+        assert!(matches!(single_spaced("one two"), Cow::Borrowed("one two")));
+        assert!(matches!(single_spaced(""), Cow::Borrowed("")));
+        for (spaced, single) in [("a  b", "a b"), ("a\u{a0}b", "a b"), ("a \u{3000}b", "a b")] {
+            assert_eq!(single_spaced(spaced), single);
+            assert!(matches!(single_spaced(spaced), Cow::Owned(_)), "{spaced:?}");
+        }
+        assert_eq!(replaced_control('\r'), Some(Some('\n')));
+        assert_eq!(replaced_control('\n'), Some(Some('\n')));
+        assert_eq!(replaced_control('\t'), Some(Some(' ')));
+        assert_eq!(replaced_control('\u{7f}'), Some(None));
+        assert_eq!(replaced_control('\u{2029}'), Some(None));
+        assert_eq!(replaced_control('x'), None);
+        assert_eq!(replaced_control('\u{a0}'), None);
+    }
 
     /// Tidying each piece where it is formatted and joining them gives the text tidying each
     /// whole file gives, on this workspace's own document (maps, open enums, docs, examples).

@@ -249,10 +249,8 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
         _ => return None,
     };
     let names: Vec<String> = match head {
-        [name, comma] if comma.to_string() == "," => vec![name.to_string()],
-        [name, comma1, fallback, comma2]
-            if comma1.to_string() == "," && comma2.to_string() == "," =>
-        {
+        [name, comma] if is_punct(comma, ',') => vec![name.to_string()],
+        [name, comma1, fallback, comma2] if is_punct(comma1, ',') && is_punct(comma2, ',') => {
             vec![name.to_string(), fallback.to_string()]
         }
         _ => return None,
@@ -262,10 +260,12 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     // Split at the commas outside a type's `<…>` (a map type holds one).
     let mut depth = 0_usize;
     let split = inner.split(|t| {
-        match t.to_string().as_str() {
-            "<" => depth += 1,
-            ">" => depth = depth.saturating_sub(1),
-            "," => return depth == 0,
+        match t {
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == '<' => depth += 1,
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == '>' => {
+                depth = depth.saturating_sub(1);
+            }
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' => return depth == 0,
             _ => {}
         }
         false
@@ -273,19 +273,17 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     for entry in split {
         match entry {
             [] => {}
-            [variant, equals, value] if equals.to_string() == "=" => {
+            [variant, equals, value] if is_punct(equals, '=') => {
                 entries.push(format!("        {variant} = {value},"));
             }
             // A negative integer is two tokens.
-            [variant, equals, minus, value]
-                if equals.to_string() == "=" && minus.to_string() == "-" =>
-            {
+            [variant, equals, minus, value] if is_punct(equals, '=') && is_punct(minus, '-') => {
                 entries.push(format!("        {variant} = -{value},"));
             }
             // A test builder's setter: `field: into Type = "wire"` (or `value`), the type
             // written as rustfmt would, without spaces inside it.
             [setter, colon, how, ty @ .., equals, wire]
-                if colon.to_string() == ":" && equals.to_string() == "=" && !ty.is_empty() =>
+                if is_punct(colon, ':') && is_punct(equals, '=') && !ty.is_empty() =>
             {
                 let ty: Vec<String> = ty.iter().map(ToString::to_string).collect();
                 entries.push(format!(
@@ -295,7 +293,7 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
             }
             // A struct's field: `field = presence("wire")`.
             [field, equals, presence, proc_macro2::TokenTree::Group(wire)]
-                if equals.to_string() == "=" =>
+                if is_punct(equals, '=') =>
             {
                 entries.push(format!("        {field} = {presence}{wire},"));
             }
@@ -313,6 +311,12 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
     }
     out.push(");".to_owned());
     Some(out)
+}
+
+/// Whether `tree` is the punctuation `c` (what comparing its text with `c` would say, without
+/// the text).
+fn is_punct(tree: &proc_macro2::TokenTree, c: char) -> bool {
+    matches!(tree, proc_macro2::TokenTree::Punct(p) if p.as_char() == c)
 }
 
 /// A type's tokens as `quote` spaces them (`Vec < BTreeMap < String , :: x :: Y > >`) as Rust

@@ -1,7 +1,8 @@
-//! progenitor beside our generator in `bench-build`: the user's own `cargo-progenitor` (nothing
-//! here installs or builds it) run on the newest document, lowered to OpenAPI 3.0 with operation
-//! ids by our lowering (progenitor reads 3.0 only and names methods by `operationId`) and
-//! trimmed of what progenitor refuses, or on a document the user trimmed by hand.
+//! progenitor beside our generator in `bench-build`, on the newest document lowered to OpenAPI
+//! 3.0 with operation ids by our lowering (progenitor reads 3.0 only and names methods by
+//! `operationId`) and trimmed of what progenitor refuses, or on a document the user trimmed by
+//! hand: the user's own `cargo-progenitor` binary (nothing here installs or builds it), and
+//! `progenitor-impl` as a library in a scratch project beside ours (see [`library`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -79,6 +80,84 @@ impl<'a> Progenitor<'a> {
         }
         Ok(())
     }
+}
+
+/// progenitor's library version the scratch project pins (the binary the README names is 0.15).
+const PROGENITOR_IMPL: &str = "=0.15.1";
+
+/// The scratch project's program: both generators timed in one process.
+const LIBRARY_MAIN: &str = include_str!("../../bench/progenitor_library.rs");
+
+/// Generation as a library: a scratch Cargo project under `scratch` (its own workspace, so the
+/// xtask's dependency tree never holds progenitor) depending on `progenitor-impl` from
+/// crates.io and on our `baseten-codegen` by path, built in release, then run on `spec` and its
+/// lowered copy, `runs` paired runs (see `xtask/bench/progenitor_library.rs`). When the
+/// dependencies cannot be fetched (no crates.io), says so and returns.
+pub(super) fn library(root: &Path, scratch: &Path, spec: &Path, runs: usize) -> Result<()> {
+    println!("\n## generate: progenitor-impl {PROGENITOR_IMPL} as a library, in one process");
+    let lowered = write_lowered(scratch, spec)?;
+    let project = scratch.join("progenitor-library");
+    super::write(
+        &project.join("Cargo.toml"),
+        &library_manifest(&root.join("codegen")),
+    )?;
+    super::write(&project.join("src/main.rs"), LIBRARY_MAIN)?;
+    let lock = project.join("Cargo.lock");
+    if !lock.is_file() {
+        // Our dependencies at the workspace's versions; cargo adds progenitor's.
+        fs::copy(root.join("Cargo.lock"), &lock).context("copying Cargo.lock")?;
+    }
+    let mut fetch = super::cargo();
+    fetch.current_dir(&project).args(["fetch", "--quiet"]);
+    let fetched = fetch
+        .output()
+        .with_context(|| format!("running {fetch:?}"))?;
+    if !fetched.status.success() {
+        let stderr = String::from_utf8_lossy(&fetched.stderr);
+        println!(
+            "  skipped: its dependencies could not be fetched (is crates.io reachable?): {}",
+            stderr.lines().last().unwrap_or("no message")
+        );
+        return Ok(());
+    }
+    let mut build = super::cargo();
+    build
+        .current_dir(&project)
+        .args(["build", "--release", "--quiet", "--offline"]);
+    let built = super::measure(build)?;
+    println!("  built in {:.1} s", built.wall.as_secs_f64());
+    let mut run = Command::new(project.join("target/release/progenitor-library"));
+    run.arg(spec).arg(&lowered).arg(runs.to_string());
+    let status = run.status().with_context(|| format!("running {run:?}"))?;
+    if !status.success() {
+        bail!("{run:?} failed ({status})");
+    }
+    Ok(())
+}
+
+/// The scratch project's manifest: its own workspace, our generator by path.
+fn library_manifest(codegen: &Path) -> String {
+    format!(
+        "[package]\n\
+         name = \"progenitor-library\"\n\
+         version = \"0.0.0\"\n\
+         edition = \"2024\"\n\
+         publish = false\n\
+         \n\
+         [dependencies]\n\
+         anyhow = \"1\"\n\
+         baseten-codegen = {{ path = {codegen:?} }}\n\
+         libc = \"0.2\"\n\
+         openapiv3 = \"2\"\n\
+         prettyplease = \"0.2\"\n\
+         progenitor-impl = \"{PROGENITOR_IMPL}\"\n\
+         serde_json = \"1\"\n\
+         syn = {{ version = \"2\", default-features = false, features = [\"full\", \"parsing\", \"printing\"] }}\n\
+         \n\
+         # Not a member of the enclosing workspace.\n\
+         [workspace]\n",
+        codegen = codegen.display().to_string()
+    )
 }
 
 /// The newest document lowered to OpenAPI 3.0 by our lowering, with an `operationId` on every
@@ -181,6 +260,68 @@ mod tests {
             json!({"type": "string", "enum": ["a"]}),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_library_project_is_its_own_workspace_pinning_progenitor_and_our_codegen_by_path() {
+        let manifest = super::library_manifest(std::path::Path::new("/repo/codegen"));
+        let value: toml_lines::Lines = toml_lines::Lines::of(&manifest);
+        assert_eq!(
+            value.get("name"),
+            Some("\"progenitor-library\""),
+            "{manifest}"
+        );
+        assert_eq!(
+            value.get("progenitor-impl"),
+            Some(format!("\"{}\"", super::PROGENITOR_IMPL).as_str()),
+            "{manifest}"
+        );
+        assert_eq!(
+            value.get("baseten-codegen"),
+            Some("{ path = \"/repo/codegen\" }"),
+            "{manifest}"
+        );
+        assert!(
+            manifest.lines().any(|line| line == "[workspace]"),
+            "{manifest}"
+        );
+        // Every crate the program names is a dependency.
+        for used in [
+            "anyhow",
+            "libc",
+            "openapiv3",
+            "prettyplease",
+            "serde_json",
+            "syn",
+        ] {
+            assert!(value.get(used).is_some(), "{used} missing:\n{manifest}");
+            assert!(
+                super::LIBRARY_MAIN.contains(&format!("{used}::")),
+                "{used} unused"
+            );
+        }
+    }
+
+    /// `key = value` lines of a manifest, as written.
+    mod toml_lines {
+        pub struct Lines<'a>(Vec<(&'a str, &'a str)>);
+
+        impl<'a> Lines<'a> {
+            pub fn of(text: &'a str) -> Self {
+                Lines(
+                    text.lines()
+                        .filter_map(|line| line.split_once(" = "))
+                        .collect(),
+                )
+            }
+
+            pub fn get(&self, key: &str) -> Option<&'a str> {
+                self.0
+                    .iter()
+                    .find(|(found, _)| *found == key)
+                    .map(|(_, value)| *value)
+            }
+        }
     }
 
     #[test]
