@@ -5,7 +5,7 @@
 //! The chain keeps the first error and skips the rest, so [`RequestBuilder::finish`] returns
 //! what the old statement-by-statement bodies returned at their first `?`.
 
-use serde::Serialize;
+use serde_core::Serialize;
 
 use crate::error::Error;
 use crate::param_style::{self, ParamLocation, Params, Style};
