@@ -19,7 +19,7 @@ pub(crate) const JIFF: &str = "jiff";
 pub(crate) const DECIMAL: &str = "decimal";
 
 /// The optional value types a set of types holds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Needs {
     pub(crate) jiff: bool,
     pub(crate) decimal: bool,
@@ -29,6 +29,14 @@ impl Needs {
     fn add(&mut self, other: Needs) {
         self.jiff |= other.jiff;
         self.decimal |= other.decimal;
+    }
+
+    /// What both hold.
+    fn common(self, other: Needs) -> Needs {
+        Needs {
+            jiff: self.jiff && other.jiff,
+            decimal: self.decimal && other.decimal,
+        }
     }
 
     /// The features that bring these value types in.
@@ -81,35 +89,55 @@ impl Needs {
     }
 }
 
-/// Which features compile an item: any one of `areas`, or `full` alone when the set is empty.
+/// A type reached by more areas than this is gated by the value types those areas share instead
+/// of by the areas: each gate is then at most a few features whatever the document, where
+/// listing every area made a gate per item grow with the number of areas (a hub type reached by
+/// every area of a large document repeated hundreds of feature names on each of its items).
+/// Such a type compiles in some builds that do not use it; it is never missing from one that does.
+pub(crate) const MAX_GATE_AREAS: usize = 8;
+
+/// Which features compile an item.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct FeatureGate {
-    areas: BTreeSet<String>,
+pub(crate) enum FeatureGate {
+    /// Any one of these areas, or `full` alone when the set is empty.
+    Areas(BTreeSet<String>),
+    /// A type shared by more than [`MAX_GATE_AREAS`] areas: every one of these value types'
+    /// features (none: always compiled). Every area reaching the type enables them all.
+    WidelyShared(Needs),
 }
 
 impl FeatureGate {
-    /// The features any one of which compiles the item.
+    /// The features that compile the item: any one of them for areas, all of them for a widely
+    /// shared type (none: always compiled).
     pub(crate) fn features(&self) -> Vec<&str> {
-        if self.areas.is_empty() {
-            vec![FULL]
-        } else {
-            self.areas.iter().map(String::as_str).collect()
+        match self {
+            FeatureGate::Areas(areas) if areas.is_empty() => vec![FULL],
+            FeatureGate::Areas(areas) => areas.iter().map(String::as_str).collect(),
+            FeatureGate::WidelyShared(needs) => needs.features().collect(),
         }
     }
 
-    /// `#[cfg(feature = "a")]` or `#[cfg(any(feature = "a", feature = "b"))]`.
+    /// `#[cfg(feature = "a")]`, `#[cfg(any(feature = "a", feature = "b"))]`, or for a widely
+    /// shared type `#[cfg(all(..))]` of its value types (nothing when it needs none).
     pub(crate) fn attribute(&self) -> TokenStream {
         let features = self.features();
-        if let [one] = features.as_slice() {
-            quote!(#[cfg(feature = #one)])
-        } else {
-            quote!(#[cfg(any(#(feature = #features),*))])
+        match (self, features.as_slice()) {
+            (_, []) => TokenStream::new(),
+            (_, [one]) => quote!(#[cfg(feature = #one)]),
+            (FeatureGate::Areas(_), _) => quote!(#[cfg(any(#(feature = #features),*))]),
+            (FeatureGate::WidelyShared(_), _) => quote!(#[cfg(all(#(feature = #features),*))]),
         }
     }
 
-    /// The gate as the API listing writes it: `feature=a|b`.
+    /// The gate as the API listing writes it: `feature=a|b` (any one), `feature=jiff&decimal`
+    /// (all), or nothing for an item every build compiles.
     pub(crate) fn listing(&self) -> String {
-        format!("feature={}", self.features().join("|"))
+        let features = self.features();
+        match self {
+            _ if features.is_empty() => String::new(),
+            FeatureGate::Areas(_) => format!("feature={}", features.join("|")),
+            FeatureGate::WidelyShared(_) => format!("feature={}", features.join("&")),
+        }
     }
 }
 
@@ -199,16 +227,26 @@ impl Features {
 
     /// The gate of the type `name` (`full` for a name the IR does not hold).
     pub(crate) fn type_gate(&self, name: &str) -> FeatureGate {
-        FeatureGate {
-            areas: self.types.get(name).cloned().unwrap_or_default(),
+        let Some(reaching) = self.types.get(name) else {
+            return FeatureGate::Areas(BTreeSet::new());
+        };
+        if reaching.len() <= MAX_GATE_AREAS {
+            return FeatureGate::Areas(reaching.clone());
         }
+        // What every reaching area enables: at least what the type itself holds, since each of
+        // them reaches everything the type reaches.
+        let shared = reaching
+            .iter()
+            .filter_map(|area| self.areas.get(area))
+            .map(|area| area.needs)
+            .reduce(Needs::common)
+            .unwrap_or_default();
+        FeatureGate::WidelyShared(shared)
     }
 
     /// The gate of an operation's own items: its method, query struct, streams, expectation.
     pub(crate) fn operation_gate(operation: &Operation) -> FeatureGate {
-        FeatureGate {
-            areas: BTreeSet::from([operation.area.clone()]),
-        }
+        FeatureGate::Areas(BTreeSet::from([operation.area.clone()]))
     }
 
     /// The lines of the crate's `[features]` table this model decides: `full`, one per area,
@@ -487,5 +525,126 @@ paths:
         let features = Features::of(&api);
         assert_eq!(features.type_gate("AHeld").features(), ["builds"]);
         assert_eq!(features.type_gate("BHeld").features(), ["builds"]);
+    }
+}
+
+#[cfg(test)]
+mod widely_shared_tests {
+    use super::*;
+
+    /// `areas` areas, each with one operation returning `Hub` (which holds `Leaf`, whose field
+    /// is a date when `dated`); the first area also reaches `Own`, a decimal of its own.
+    fn features(areas: usize, dated: bool) -> Features {
+        let leaf = if dated {
+            "{type: string, format: date-time}"
+        } else {
+            "{type: string}"
+        };
+        let mut text = String::from("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n");
+        for area in 0..areas {
+            let schema = if area == 0 { "Own" } else { "Hub" };
+            text.push_str(&format!(
+                "  /a{area}:\n    get:\n      tags: [a{area}]\n      responses:\n        '200': \
+                 {{description: ok, content: {{application/json: {{schema: {{$ref: \
+                 '#/components/schemas/{schema}'}}}}}}}}\n"
+            ));
+        }
+        text.push_str(&format!(
+            "components:\n  schemas:\n    Own:\n      type: object\n      properties:\n        \
+             hub: {{$ref: '#/components/schemas/Hub'}}\n        \
+             total: {{type: string, format: decimal}}\n    Hub:\n      type: object\n      \
+             properties: {{leaf: {{$ref: '#/components/schemas/Leaf'}}}}\n    Leaf:\n      \
+             type: object\n      properties: {{at: {leaf}}}\n"
+        ));
+        let (api, _) = crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: &text,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        Features::of(&api)
+    }
+
+    #[test]
+    fn a_type_reached_by_at_most_the_limit_lists_its_areas() {
+        let features = features(MAX_GATE_AREAS, true);
+        let gate = features.type_gate("Hub");
+        assert!(matches!(gate, FeatureGate::Areas(ref areas) if areas.len() == MAX_GATE_AREAS));
+        assert_eq!(gate.features().len(), MAX_GATE_AREAS);
+        assert!(gate.listing().starts_with("feature=a0|a1|"));
+    }
+
+    #[test]
+    fn a_type_reached_by_more_is_gated_by_the_value_types_every_area_enables() {
+        let features = features(MAX_GATE_AREAS + 1, true);
+        for name in ["Hub", "Leaf"] {
+            let gate = features.type_gate(name);
+            // Every area holds the date; only the first holds the decimal.
+            assert_eq!(
+                gate,
+                FeatureGate::WidelyShared(Needs {
+                    jiff: true,
+                    decimal: false
+                })
+            );
+            assert_eq!(
+                gate.attribute().to_string(),
+                quote!(#[cfg(feature = "jiff")]).to_string()
+            );
+            assert_eq!(gate.listing(), "feature=jiff");
+        }
+        // A type of one area keeps its area.
+        assert_eq!(features.type_gate("Own").listing(), "feature=a0");
+        for area in features.areas.values() {
+            assert!(area.needs.jiff, "every area reaching Hub enables jiff");
+        }
+    }
+
+    #[test]
+    fn a_widely_shared_type_holding_no_value_type_is_always_compiled() {
+        let features = features(MAX_GATE_AREAS + 1, false);
+        let gate = features.type_gate("Hub");
+        assert_eq!(gate, FeatureGate::WidelyShared(Needs::default()));
+        assert!(gate.attribute().is_empty());
+        assert!(gate.features().is_empty());
+        assert_eq!(gate.listing(), "");
+    }
+
+    #[test]
+    fn a_widely_shared_type_needing_both_value_types_needs_both_features() {
+        let gate = FeatureGate::WidelyShared(Needs {
+            jiff: true,
+            decimal: true,
+        });
+        assert_eq!(
+            gate.attribute().to_string(),
+            quote!(#[cfg(all(feature = "jiff", feature = "decimal"))]).to_string()
+        );
+        assert_eq!(gate.listing(), "feature=jiff&decimal");
+        let areas = FeatureGate::Areas(BTreeSet::from(["a".to_owned(), "b".to_owned()]));
+        assert_eq!(
+            areas.attribute().to_string(),
+            quote!(#[cfg(any(feature = "a", feature = "b"))]).to_string()
+        );
+    }
+
+    #[test]
+    fn needs_in_common_are_those_both_hold() {
+        let both = Needs {
+            jiff: true,
+            decimal: true,
+        };
+        let dates = Needs {
+            jiff: true,
+            decimal: false,
+        };
+        let money = Needs {
+            jiff: false,
+            decimal: true,
+        };
+        assert_eq!(both.common(dates), dates);
+        assert_eq!(both.common(money), money);
+        assert_eq!(dates.common(money), Needs::default());
+        assert_eq!(both.common(both), both);
     }
 }

@@ -411,10 +411,10 @@ impl Surface<'_> {
                 && self.api.types.contains_key(name)
             {
                 let gate = self.features.type_gate(name).listing();
-                line.signature = if line.signature.is_empty() {
-                    gate
-                } else {
-                    format!("{gate} {}", line.signature)
+                line.signature = match (gate.is_empty(), line.signature.is_empty()) {
+                    (true, _) => std::mem::take(&mut line.signature),
+                    (false, true) => gate,
+                    (false, false) => format!("{gate} {}", line.signature),
                 };
             }
         }

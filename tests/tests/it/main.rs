@@ -10,6 +10,7 @@ mod consumer_ops;
 mod consumers;
 mod docs;
 mod documents;
+mod gates;
 mod golden;
 mod hostile;
 mod lowering;
