@@ -471,7 +471,14 @@ fn scratch_checkout(dir: &Path) {
             &std::fs::read_to_string(source.join(file)).unwrap(),
         );
     }
-    for tree in ["codegen/src", "xtask/src", "schema", "generated/src/gen"] {
+    // `xtask/bench`: program sources the xtask includes as text.
+    for tree in [
+        "codegen/src",
+        "xtask/src",
+        "xtask/bench",
+        "schema",
+        "generated/src/gen",
+    ] {
         for (name, text) in generated_texts(&source.join(tree)) {
             write(&dir.join(tree).join(name), &text);
         }
