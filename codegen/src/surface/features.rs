@@ -31,14 +31,6 @@ impl Needs {
         self.decimal |= other.decimal;
     }
 
-    /// What both hold.
-    fn common(self, other: Needs) -> Needs {
-        Needs {
-            jiff: self.jiff && other.jiff,
-            decimal: self.decimal && other.decimal,
-        }
-    }
-
     /// The features that bring these value types in.
     fn features(self) -> impl Iterator<Item = &'static str> {
         [(self.jiff, JIFF), (self.decimal, DECIMAL)]
@@ -150,48 +142,162 @@ pub(crate) struct Area {
     pub(crate) needs: Needs,
 }
 
+/// The areas reaching one type: each of them while there are at most [`MAX_GATE_AREAS`], past
+/// that only that there are more (so a document's areas × types never all need holding).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Reaching {
+    areas: BTreeSet<String>,
+    widely_shared: bool,
+}
+
+impl Reaching {
+    /// Adds `area`; whether anything changed.
+    fn add(&mut self, area: &str) -> bool {
+        if self.widely_shared || self.areas.contains(area) {
+            return false;
+        }
+        self.areas.insert(area.to_owned());
+        if self.areas.len() > MAX_GATE_AREAS {
+            self.mark_widely_shared();
+        }
+        true
+    }
+
+    /// Past the limit; whether anything changed.
+    fn mark_widely_shared(&mut self) -> bool {
+        let changed = !self.widely_shared;
+        self.widely_shared = true;
+        self.areas.clear();
+        changed
+    }
+
+    /// Adds everything `other` holds; whether anything changed.
+    fn extend(&mut self, other: &Reaching) -> bool {
+        if other.widely_shared {
+            return self.mark_widely_shared();
+        }
+        let mut changed = false;
+        for area in &other.areas {
+            changed |= self.add(area);
+        }
+        changed
+    }
+}
+
+/// The named types `ty` holds directly (through containers, not through other named types).
+fn named_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
+    match ty {
+        TypeRef::Named(name) => out.push(name),
+        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => named_in(inner, out),
+        _ => {}
+    }
+}
+
+/// The named types a definition's fields, variants or target hold directly: the edges
+/// `ir::reachable` walks.
+fn referents(def: &TypeDef) -> Vec<&str> {
+    let mut out = Vec::new();
+    match def {
+        TypeDef::Struct(def) => def.fields.iter().for_each(|f| named_in(&f.ty, &mut out)),
+        TypeDef::Alias(def) => named_in(&def.ty, &mut out),
+        TypeDef::Union(def) => def.variants.iter().for_each(|v| named_in(&v.ty, &mut out)),
+        TypeDef::Untagged(def) => def.variants.iter().for_each(|v| named_in(&v.ty, &mut out)),
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
+    }
+    out
+}
+
+/// What each type holds through every type it reaches, its own fields included: a worklist over
+/// the reversed edges, so each type is revisited only when its needs grow (at most twice).
+fn transitive_needs(api: &Api) -> BTreeMap<&str, Needs> {
+    let mut needs: BTreeMap<&str, Needs> = api
+        .types
+        .iter()
+        .map(|(name, def)| (name.as_str(), Needs::of_def(def)))
+        .collect();
+    let mut holders: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, def) in &api.types {
+        for referent in referents(def) {
+            holders.entry(referent).or_default().push(name);
+        }
+    }
+    let mut pending: Vec<&str> = api.types.keys().map(String::as_str).collect();
+    while let Some(name) = pending.pop() {
+        let held = needs.get(name).copied().unwrap_or_default();
+        for &holder in holders.get(name).map(Vec::as_slice).unwrap_or_default() {
+            if let Some(theirs) = needs.get_mut(holder) {
+                let before = *theirs;
+                theirs.add(held);
+                if *theirs != before {
+                    pending.push(holder);
+                }
+            }
+        }
+    }
+    needs
+}
+
 /// Every feature of the crate and every item's gate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Features {
     /// Each area by feature name.
     pub(crate) areas: BTreeMap<String, Area>,
-    /// The areas reaching each type, by type name (empty: no operation reaches it).
-    types: BTreeMap<String, BTreeSet<String>>,
+    /// The areas reaching each type, by type name (none: no operation reaches it).
+    types: BTreeMap<String, Reaching>,
+    /// What each type holds through everything it reaches.
+    needs: BTreeMap<String, Needs>,
     /// The value types of the types no operation reaches, which `full` brings in itself.
     unreached: Needs,
 }
 
 impl Features {
-    /// The features of `api`: each operation's area (`Operation::area`) reaches its types.
+    /// The features of `api`: each operation's area (`Operation::area`) reaches its types. The
+    /// areas flow along the type graph from each operation's roots, each type taking at most
+    /// [`MAX_GATE_AREAS`] + 1 of them: linear in the graph, whatever the number of areas.
     pub(crate) fn of(api: &Api) -> Features {
+        let needs = transitive_needs(api);
         let mut areas: BTreeMap<String, Area> = BTreeMap::new();
-        let mut types: BTreeMap<String, BTreeSet<String>> = api
+        let mut types: BTreeMap<String, Reaching> = api
             .types
             .keys()
-            .map(|name| (name.clone(), BTreeSet::new()))
+            .map(|name| (name.clone(), Reaching::default()))
             .collect();
-        let own_needs: BTreeMap<&str, Needs> = api
-            .types
-            .iter()
-            .map(|(name, def)| (name.as_str(), Needs::of_def(def)))
-            .collect();
+        // (type, area) pairs to record; `None`: more areas than a gate lists.
+        let mut pending: Vec<(&str, Option<&str>)> = Vec::new();
         for operation in &api.operations {
             let area = areas.entry(operation.area.clone()).or_insert(Area {
                 operations: Vec::new(),
                 needs: Needs::default(),
             });
             area.operations.push(super::operation_identity(operation));
-            let roots = operation.type_roots();
-            for root in &roots {
+            let mut named = Vec::new();
+            for root in operation.type_roots() {
                 area.needs.add(Needs::of(root));
+                named_in(root, &mut named);
             }
-            for name in crate::ir::reachable(&api.types, roots) {
-                if let Some(needs) = own_needs.get(name.as_str()) {
-                    area.needs.add(*needs);
-                }
-                if let Some(reaching) = types.get_mut(&name) {
-                    reaching.insert(operation.area.clone());
-                }
+            for name in named {
+                area.needs.add(needs.get(name).copied().unwrap_or_default());
+                pending.push((name, Some(operation.area.as_str())));
+            }
+        }
+        while let Some((name, area)) = pending.pop() {
+            let Some(reaching) = types.get_mut(name) else {
+                continue;
+            };
+            let changed = match area {
+                Some(area) => reaching.add(area),
+                None => reaching.mark_widely_shared(),
+            };
+            if !changed {
+                continue;
+            }
+            let passed_on = if reaching.widely_shared { None } else { area };
+            if let Some(def) = api.types.get(name) {
+                pending.extend(
+                    referents(def)
+                        .into_iter()
+                        .map(|referent| (referent, passed_on)),
+                );
             }
         }
         // A shared type's aliases no longer hold what their own definitions held (the
@@ -205,43 +311,42 @@ impl Features {
                 };
                 for name in held {
                     if let Some(theirs) = types.get_mut(name) {
-                        let before = theirs.len();
-                        theirs.extend(reaching.iter().cloned());
-                        changed |= theirs.len() != before;
+                        changed |= theirs.extend(&reaching);
                     }
                 }
             }
         }
         let mut unreached = Needs::default();
         for (name, reaching) in &types {
-            if reaching.is_empty() {
-                unreached.add(own_needs.get(name.as_str()).copied().unwrap_or_default());
+            if reaching.areas.is_empty()
+                && !reaching.widely_shared
+                && let Some(def) = api.types.get(name)
+            {
+                unreached.add(Needs::of_def(def));
             }
         }
         Features {
             areas,
             types,
+            needs: needs
+                .into_iter()
+                .map(|(name, needs)| (name.to_owned(), needs))
+                .collect(),
             unreached,
         }
     }
 
     /// The gate of the type `name` (`full` for a name the IR does not hold).
     pub(crate) fn type_gate(&self, name: &str) -> FeatureGate {
-        let Some(reaching) = self.types.get(name) else {
-            return FeatureGate::Areas(BTreeSet::new());
-        };
-        if reaching.len() <= MAX_GATE_AREAS {
-            return FeatureGate::Areas(reaching.clone());
+        match self.types.get(name) {
+            None => FeatureGate::Areas(BTreeSet::new()),
+            // What the type holds through everything it reaches: every area reaching it
+            // reaches all of that, so enables those features.
+            Some(reaching) if reaching.widely_shared => {
+                FeatureGate::WidelyShared(self.needs.get(name).copied().unwrap_or_default())
+            }
+            Some(reaching) => FeatureGate::Areas(reaching.areas.clone()),
         }
-        // What every reaching area enables: at least what the type itself holds, since each of
-        // them reaches everything the type reaches.
-        let shared = reaching
-            .iter()
-            .filter_map(|area| self.areas.get(area))
-            .map(|area| area.needs)
-            .reduce(Needs::common)
-            .unwrap_or_default();
-        FeatureGate::WidelyShared(shared)
     }
 
     /// The gate of an operation's own items: its method, query struct, streams, expectation.
@@ -430,6 +535,7 @@ components:
         let mut features = Features {
             areas: BTreeMap::new(),
             types: BTreeMap::new(),
+            needs: BTreeMap::new(),
             unreached: Needs::default(),
         };
         features.areas.insert(
@@ -579,7 +685,7 @@ mod widely_shared_tests {
         let features = features(MAX_GATE_AREAS + 1, true);
         for name in ["Hub", "Leaf"] {
             let gate = features.type_gate(name);
-            // Every area holds the date; only the first holds the decimal.
+            // What the type holds through what it reaches: the date, not the first area's decimal.
             assert_eq!(
                 gate,
                 FeatureGate::WidelyShared(Needs {
@@ -627,24 +733,66 @@ mod widely_shared_tests {
             quote!(#[cfg(any(feature = "a", feature = "b"))]).to_string()
         );
     }
+}
+
+#[cfg(test)]
+mod reaching_tests {
+    use super::*;
 
     #[test]
-    fn needs_in_common_are_those_both_hold() {
-        let both = Needs {
-            jiff: true,
-            decimal: true,
-        };
-        let dates = Needs {
+    fn reaching_keeps_areas_up_to_the_limit_then_only_that_there_are_more() {
+        let mut reaching = Reaching::default();
+        for area in 0..MAX_GATE_AREAS {
+            assert!(reaching.add(&format!("a{area}")));
+        }
+        assert!(!reaching.add("a0"), "an area already held changes nothing");
+        assert_eq!(reaching.areas.len(), MAX_GATE_AREAS);
+        assert!(!reaching.widely_shared);
+        assert!(reaching.add("one-more"));
+        assert!(reaching.widely_shared);
+        assert!(reaching.areas.is_empty());
+        assert!(!reaching.add("another"), "past the limit nothing changes");
+        assert!(!reaching.mark_widely_shared());
+    }
+
+    #[test]
+    fn extending_passes_areas_or_wide_sharing_on() {
+        let mut from = Reaching::default();
+        from.add("a");
+        let mut to = Reaching::default();
+        assert!(to.extend(&from));
+        assert!(!to.extend(&from), "nothing new the second time");
+        assert_eq!(to.areas, BTreeSet::from(["a".to_owned()]));
+        from.mark_widely_shared();
+        assert!(to.extend(&from));
+        assert!(to.widely_shared);
+        assert!(!to.extend(&from));
+    }
+
+    /// `A` holds `B` holds `C` (a date) and `B` holds `A` back: needs flow up a chain and around a
+    /// cycle.
+    #[test]
+    fn what_a_type_holds_through_what_it_reaches_flows_up_chains_and_cycles() {
+        let (api, _) = crate::build_ir(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n\
+                        components:\n  schemas:\n    A: {type: object, properties: {b: {$ref: \
+                        '#/components/schemas/B'}}}\n    B: {type: object, properties: {c: \
+                        {type: array, items: {$ref: '#/components/schemas/C'}}, a: {$ref: \
+                        '#/components/schemas/A'}}}\n    C: {type: object, properties: {at: \
+                        {type: string, format: date-time}}}\n    D: {type: object, properties: \
+                        {n: {type: integer}}}\n",
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let needs = transitive_needs(&api);
+        let dated = Needs {
             jiff: true,
             decimal: false,
         };
-        let money = Needs {
-            jiff: false,
-            decimal: true,
-        };
-        assert_eq!(both.common(dates), dates);
-        assert_eq!(both.common(money), money);
-        assert_eq!(dates.common(money), Needs::default());
-        assert_eq!(both.common(both), both);
+        for name in ["A", "B", "C"] {
+            assert_eq!(needs.get(name), Some(&dated), "{name}");
+        }
+        assert_eq!(needs.len(), api.types.len(), "every type has its needs");
     }
 }
