@@ -87,6 +87,17 @@ impl TypeDef {
             TypeDef::IntEnum(def) => &def.name,
         }
     }
+
+    /// The type uses its fields, variants or target hold directly: the edges of the type graph.
+    pub(crate) fn held_types(&self) -> Vec<&TypeRef> {
+        match self {
+            TypeDef::Struct(def) => def.fields.iter().map(|f| &f.ty).collect(),
+            TypeDef::Alias(def) => vec![&def.ty],
+            TypeDef::Union(def) => def.variants.iter().map(|v| &v.ty).collect(),
+            TypeDef::Untagged(def) => def.variants.iter().map(|v| &v.ty).collect(),
+            TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+        }
+    }
 }
 
 impl Operation {

@@ -33,14 +33,8 @@ pub(crate) fn reachable<'t>(
                 if !reached.insert(name.clone()) {
                     continue;
                 }
-                match types.get(name) {
-                    Some(TypeDef::Struct(def)) => pending.extend(def.fields.iter().map(|f| &f.ty)),
-                    Some(TypeDef::Alias(def)) => pending.push(&def.ty),
-                    Some(TypeDef::Union(def)) => pending.extend(def.variants.iter().map(|v| &v.ty)),
-                    Some(TypeDef::Untagged(def)) => {
-                        pending.extend(def.variants.iter().map(|v| &v.ty))
-                    }
-                    Some(TypeDef::Enum(_) | TypeDef::IntEnum(_)) | None => {}
+                if let Some(def) = types.get(name) {
+                    pending.extend(def.held_types());
                 }
             }
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {

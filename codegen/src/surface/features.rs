@@ -64,19 +64,9 @@ impl Needs {
     /// What a type definition's own fields, variants or target hold directly.
     fn of_def(def: &TypeDef) -> Needs {
         let mut needs = Needs::default();
-        match def {
-            TypeDef::Struct(def) => def.fields.iter().for_each(|f| needs.add(Needs::of(&f.ty))),
-            TypeDef::Alias(def) => needs.add(Needs::of(&def.ty)),
-            TypeDef::Union(def) => def
-                .variants
-                .iter()
-                .for_each(|v| needs.add(Needs::of(&v.ty))),
-            TypeDef::Untagged(def) => def
-                .variants
-                .iter()
-                .for_each(|v| needs.add(Needs::of(&v.ty))),
-            TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
-        }
+        def.held_types()
+            .into_iter()
+            .for_each(|ty| needs.add(Needs::of(ty)));
         needs
     }
 }
@@ -197,13 +187,9 @@ fn named_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
 /// `ir::reachable` walks.
 fn referents(def: &TypeDef) -> Vec<&str> {
     let mut out = Vec::new();
-    match def {
-        TypeDef::Struct(def) => def.fields.iter().for_each(|f| named_in(&f.ty, &mut out)),
-        TypeDef::Alias(def) => named_in(&def.ty, &mut out),
-        TypeDef::Union(def) => def.variants.iter().for_each(|v| named_in(&v.ty, &mut out)),
-        TypeDef::Untagged(def) => def.variants.iter().for_each(|v| named_in(&v.ty, &mut out)),
-        TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
-    }
+    def.held_types()
+        .into_iter()
+        .for_each(|ty| named_in(ty, &mut out));
     out
 }
 
