@@ -28,7 +28,7 @@ mod renames;
 mod signature;
 
 use self::renames::detect_renames;
-use self::signature::{GateChange, Noticed, Parts, gate_change, noticed};
+use self::signature::{Enables, GateChange, Noticed, Parts, gate_change, noticed};
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -304,6 +304,11 @@ pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
             .collect(),
         Err(_) => BTreeMap::new(),
     };
+    // Without the new IR a gate reads as written: no feature turns on another.
+    let enables: Enables = match new.ir {
+        Ok(api) => crate::surface::features::Features::of(api).enabled_by(),
+        Err(_) => Enables::new(),
+    };
     let mut changes = Changes::default();
     let mut renamed_to = BTreeSet::new();
     for (item, lines) in &old_items {
@@ -336,6 +341,7 @@ pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
                     key,
                     [old_signature, new_signature],
                     &renames,
+                    &enables,
                     &mut changes,
                 ),
             }
@@ -363,6 +369,7 @@ fn compare_line(
     key: &str,
     [old, new]: [&String; 2],
     renames: &BTreeMap<String, String>,
+    enables: &Enables,
     changes: &mut Changes,
 ) {
     if old == new {
@@ -392,7 +399,7 @@ fn compare_line(
             Noticed::Compiler => changes.breaks(item, shown),
         }
     }
-    match gate_change(before.gate.as_ref(), after.gate.as_ref()) {
+    match gate_change(before.gate.as_ref(), after.gate.as_ref(), enables) {
         Some(GateChange::Widened(how)) => changes.adds(item, format!("{key}: {how}")),
         Some(GateChange::Narrowed(was, now)) => changes
             .breaks_with_fewer_features(item, format!("{key}: compiled with {now} (was {was})")),

@@ -1,17 +1,17 @@
 //! A listing line's signature read in parts for the change report: its feature gate
-//! (`feature=a|b` first), its serde impls (`; serde: …` last), its argument list, its endpoint
+//! (`feature=a|b` or `feature=jiff&decimal` first), its serde impls (`; serde: …` last), its argument list, its endpoint
 //! (`[METHOD /path]` last) and its quoted wire text, so two signatures can be told apart by what
 //! old code notices: nothing, a changed meaning, or a compile error.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::surface::write_only::{Gate, SerdeImpls};
 
 /// A signature taken apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Parts<'s> {
-    /// The features any one of which compiles the item; `None`: every build has it.
-    pub(super) gate: Option<BTreeSet<&'s str>>,
+    /// The features that compile the item; `None`: every build has it.
+    pub(super) gate: Option<FeatureGate<'s>>,
     /// Its serde impls (both, in every build, when the line says nothing).
     pub(super) serde: SerdeImpls,
     /// The rest: what the item is.
@@ -23,7 +23,12 @@ impl<'s> Parts<'s> {
         let (gate, rest) = match signature.strip_prefix("feature=") {
             Some(rest) => {
                 let (gate, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-                (Some(gate.split('|').collect()), rest)
+                let gate = if gate.contains('&') {
+                    FeatureGate::AllOf(gate.split('&').collect())
+                } else {
+                    FeatureGate::AnyOf(gate.split('|').collect())
+                };
+                (Some(gate), rest)
             }
             None => (None, signature),
         };
@@ -60,6 +65,76 @@ fn split_serde(signature: &str) -> (&str, SerdeImpls) {
     (signature, SerdeImpls::BOTH)
 }
 
+/// The features that compile an item, as its listing line writes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum FeatureGate<'s> {
+    /// Any one of them (`feature=a|b`): an item of some API areas, `client`, `mock`.
+    AnyOf(BTreeSet<&'s str>),
+    /// All of them (`feature=jiff&decimal`): a type shared by more areas than a gate lists,
+    /// compiled by the value types every one of those areas enables.
+    AllOf(BTreeSet<&'s str>),
+}
+
+impl FeatureGate<'_> {
+    /// Whether a build with exactly `features` on compiles the item.
+    fn admits(&self, features: &BTreeSet<&str>) -> bool {
+        match self {
+            FeatureGate::AnyOf(any) => any.iter().any(|feature| features.contains(feature)),
+            FeatureGate::AllOf(all) => all.iter().all(|feature| features.contains(feature)),
+        }
+    }
+
+    /// The smallest builds that compile the item: one per feature of an `AnyOf`, one for an
+    /// `AllOf`, each with what its features turn on.
+    fn smallest_builds<'e>(&'e self, enables: &'e Enables) -> Vec<BTreeSet<&'e str>> {
+        match self {
+            FeatureGate::AnyOf(any) => any
+                .iter()
+                .map(|feature| build_with([*feature], enables))
+                .collect(),
+            FeatureGate::AllOf(all) => vec![build_with(all.iter().copied(), enables)],
+        }
+    }
+
+    fn describe(&self) -> String {
+        let (features, joined) = match self {
+            FeatureGate::AnyOf(any) => (any, " or "),
+            FeatureGate::AllOf(all) => (all, " and "),
+        };
+        let names: Vec<&str> = features.iter().copied().collect();
+        let noun = if names.len() > 1 && joined == " and " {
+            "features"
+        } else {
+            "feature"
+        };
+        format!("{noun} {}", names.join(joined))
+    }
+}
+
+/// What each feature of the new crate turns on besides itself (its `[features]` table).
+pub(super) type Enables = BTreeMap<String, BTreeSet<String>>;
+
+/// The features a build that turns on `features` has: them and everything they turn on.
+fn build_with<'e>(
+    features: impl IntoIterator<Item = &'e str>,
+    enables: &'e Enables,
+) -> BTreeSet<&'e str> {
+    let mut build = BTreeSet::new();
+    let mut pending: Vec<&str> = features.into_iter().collect();
+    while let Some(feature) = pending.pop() {
+        if build.insert(feature) {
+            pending.extend(
+                enables
+                    .get(feature)
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str),
+            );
+        }
+    }
+    build
+}
+
 /// How an item's feature gate changed.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum GateChange {
@@ -69,27 +144,41 @@ pub(super) enum GateChange {
     Narrowed(String, String),
 }
 
-/// How a gate changed, from the features any one of which compiled the item (`None`: every
-/// build has it); `None` when it did not.
+/// How a gate changed (`None`: every build has the item); `None` when it did not. A build
+/// that had the item keeps it when the new gate admits it with what its features turn on in
+/// the new crate (`enables`): areas gating a type become, past the limit of a gate, the value
+/// types each of them enables.
 pub(super) fn gate_change(
-    old: Option<&BTreeSet<&str>>,
-    new: Option<&BTreeSet<&str>>,
+    old: Option<&FeatureGate<'_>>,
+    new: Option<&FeatureGate<'_>>,
+    enables: &Enables,
 ) -> Option<GateChange> {
-    let describe = |gate: Option<&BTreeSet<&str>>| match gate {
+    let describe = |gate: Option<&FeatureGate<'_>>| match gate {
         None => "every build".to_owned(),
-        Some(features) => format!(
-            "feature {}",
-            features.iter().copied().collect::<Vec<_>>().join(" or ")
-        ),
+        Some(gate) => gate.describe(),
     };
     match (old, new) {
         _ if old == new => None,
         (Some(_), None) => Some(GateChange::Widened("now in every build".to_owned())),
-        (Some(old_features), Some(new_features)) if old_features.is_subset(new_features) => {
+        (Some(FeatureGate::AnyOf(old_features)), Some(FeatureGate::AnyOf(new_features)))
+            if old_features.is_subset(new_features) =>
+        {
             let added: Vec<&str> = new_features.difference(old_features).copied().collect();
             Some(GateChange::Widened(format!(
                 "also compiled with feature {}",
                 added.join(" or ")
+            )))
+        }
+        (Some(old_gate), Some(new_gate))
+            if old_gate
+                .smallest_builds(enables)
+                .iter()
+                .all(|build| new_gate.admits(build)) =>
+        {
+            Some(GateChange::Widened(format!(
+                "compiled with {} (was {}), which every build that had it turns on",
+                new_gate.describe(),
+                old_gate.describe()
             )))
         }
         _ => Some(GateChange::Narrowed(describe(old), describe(new))),

@@ -765,3 +765,140 @@ fn a_twin_that_differs_breaks_and_a_newcomer_twin_is_only_added() {
         lines(&newcomer)
     );
 }
+
+/// `areas` areas each reaching `Hub`, which holds a date (`needs: jiff`) or a plain string.
+fn hub_document(areas: usize, dated: bool) -> String {
+    let at = if dated {
+        "{type: string, format: date-time}"
+    } else {
+        "{type: string}"
+    };
+    let mut text = String::from("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n");
+    for area in 0..areas {
+        text.push_str(&format!(
+            "  /a{area}:\n    get:\n      tags: [a{area}]\n      responses:\n        '200': \
+             {{description: ok, content: {{application/json: {{schema: {{$ref: \
+             '#/components/schemas/Hub'}}}}}}}}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "components:\n  schemas:\n    Hub: {{type: object, properties: {{at: {at}}}}}\n"
+    ));
+    text
+}
+
+fn hub_gate_changes(report: &ChangeReport) -> Vec<(Impact, &str, bool)> {
+    report
+        .changes
+        .iter()
+        .filter(|c| c.item == "models::Hub")
+        .map(|c| (c.impact, c.description.as_str(), c.only_with_fewer_features))
+        .collect()
+}
+
+#[test]
+fn a_type_turning_widely_shared_is_in_every_build_it_was_in() {
+    let limit = crate::surface::features::MAX_GATE_AREAS;
+    let listed_areas = (0..limit)
+        .map(|area| format!("a{area}"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let config = "";
+    let few = api(&hub_document(limit, true), config);
+    let many = api(&hub_document(limit + 1, true), config);
+    // Every area reaching `Hub` turns `jiff` on: a build that had it still has it.
+    let report = api_changes(&few, &many).unwrap_or_else(|error| panic!("{error}"));
+    let widened = format!(
+        "struct models::Hub: compiled with feature jiff (was feature {listed_areas}), which \
+         every build that had it turns on"
+    );
+    assert_eq!(
+        hub_gate_changes(&report),
+        [(Impact::Additive, widened.as_str(), false)]
+    );
+    // Back: a build with `jiff` alone had it and has it no more.
+    let report = api_changes(&many, &few).unwrap_or_else(|error| panic!("{error}"));
+    let narrowed =
+        format!("struct models::Hub: compiled with feature {listed_areas} (was feature jiff)");
+    assert_eq!(
+        hub_gate_changes(&report),
+        [(Impact::Breaking, narrowed.as_str(), true)]
+    );
+    // A shared type that needs no value type is in every build.
+    let few = api(&hub_document(limit, false), config);
+    let many = api(&hub_document(limit + 1, false), config);
+    let report = api_changes(&few, &many).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        hub_gate_changes(&report),
+        [(
+            Impact::Additive,
+            "struct models::Hub: now in every build",
+            false
+        )]
+    );
+}
+
+#[test]
+fn a_gate_is_widened_only_when_every_build_that_had_it_keeps_it() {
+    use super::signature::{Enables, FeatureGate, GateChange, gate_change};
+    let enables: Enables = [
+        ("a", &["jiff"][..]),
+        ("b", &["jiff", "decimal"][..]),
+        ("c", &[][..]),
+        ("full", &["a", "b", "c"][..]),
+    ]
+    .into_iter()
+    .map(|(feature, on)| {
+        (
+            feature.to_owned(),
+            on.iter().map(|on| (*on).to_owned()).collect(),
+        )
+    })
+    .collect();
+    let any = |features: &[&'static str]| FeatureGate::AnyOf(features.iter().copied().collect());
+    let all = |features: &[&'static str]| FeatureGate::AllOf(features.iter().copied().collect());
+    let widened = |old: FeatureGate<'static>, new: FeatureGate<'static>| {
+        matches!(
+            gate_change(Some(&old), Some(&new), &enables),
+            Some(GateChange::Widened(_))
+        )
+    };
+    assert!(widened(any(&["a", "b"]), all(&["jiff"])));
+    assert!(!widened(any(&["a", "c"]), all(&["jiff"])));
+    assert!(widened(any(&["b"]), all(&["jiff", "decimal"])));
+    assert!(!widened(any(&["a", "b"]), all(&["jiff", "decimal"])));
+    // What `full` turns on, it turns on through the areas too.
+    assert!(widened(any(&["full"]), all(&["jiff", "decimal"])));
+    assert!(widened(all(&["jiff", "decimal"]), any(&["decimal", "x"])));
+    assert!(!widened(all(&["jiff", "decimal"]), any(&["a"])));
+    assert!(!widened(all(&["jiff"]), all(&["jiff", "decimal"])));
+    assert_eq!(
+        gate_change(None, Some(&all(&["jiff", "decimal"])), &enables),
+        Some(GateChange::Narrowed(
+            "every build".to_owned(),
+            "features decimal and jiff".to_owned()
+        ))
+    );
+    assert_eq!(
+        gate_change(Some(&any(&["a"])), Some(&any(&["a"])), &enables),
+        None
+    );
+}
+
+#[test]
+fn an_all_of_gate_is_read_from_its_listing() {
+    use super::signature::{FeatureGate, Parts};
+    let parts = Parts::of("feature=jiff&decimal Default");
+    assert_eq!(
+        parts.gate,
+        Some(FeatureGate::AllOf(
+            ["decimal", "jiff"].into_iter().collect()
+        ))
+    );
+    assert_eq!(parts.core, "Default");
+    let parts = Parts::of("feature=a|b Default");
+    assert_eq!(
+        parts.gate,
+        Some(FeatureGate::AnyOf(["a", "b"].into_iter().collect()))
+    );
+}

@@ -340,6 +340,24 @@ impl Features {
         FeatureGate::Areas(BTreeSet::from([operation.area.clone()]))
     }
 
+    /// What each feature of the crate turns on besides itself, as its `[features]` table
+    /// says: `full` every area and the value types of the types no operation reaches, an area
+    /// the value types it needs. The change report reads gates through it: a type once gated
+    /// by its areas and now by the value types they all enable is in every build it was in.
+    pub(crate) fn enabled_by(&self) -> BTreeMap<String, BTreeSet<String>> {
+        let mut enables: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let full = enables.entry(FULL.to_owned()).or_default();
+        full.extend(self.areas.keys().cloned());
+        full.extend(self.unreached.features().map(str::to_owned));
+        for (name, area) in &self.areas {
+            enables
+                .entry(name.clone())
+                .or_default()
+                .extend(area.needs.features().map(str::to_owned));
+        }
+        enables
+    }
+
     /// The lines of the crate's `[features]` table this model decides: `full`, one per area,
     /// `jiff` and `decimal`, each with a comment saying what it compiles. `runtime` is the
     /// runtime's package name as the manifest spells it.
