@@ -6,6 +6,9 @@
 //! - `use std::collections::BTreeMap;` once, where maps are used, instead of full paths.
 //! - The runtime's macro invocations (open enums, struct `Deserialize`) with one variant or
 //!   field per line (prettyplease fills lines).
+//! - A feature gate too long for one line filled to [`WIDTH`] columns: prettyplease gives each
+//!   `feature = "…"` a line of its own, and a large document's gates list up to 8 areas on
+//!   thousands of items (a tenth of a 1,263-operation crate's lines).
 //!
 //! Only whitespace between lines changes, and lines are only added or removed whole, so the
 //! code means what it meant. Emitted code holds no multi-line string literal for this to touch.
@@ -38,6 +41,8 @@ pub(super) fn tidy_piece(text: &str) -> Tidied {
     let wrapped = with_docs_wrapped(&lines);
     let lines: Vec<&str> = wrapped.iter().map(|line| &**line).collect();
     let lines = with_enum_lists_one_per_line(&lines);
+    let lines: Vec<&str> = lines.iter().map(|line| &**line).collect();
+    let lines = with_gates_packed(&lines);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
     let mut uses_map = false;
@@ -210,6 +215,101 @@ fn without_empty_doc_edges<'a>(lines: &[&'a str]) -> Vec<&'a str> {
         kept.push(line);
     }
     kept
+}
+
+/// Fills each gate prettyplease broke into one line per feature,
+///
+/// ```text
+/// #[cfg(
+///     any(
+///         feature = "a",
+///         feature = "b"
+///     )
+/// )]
+/// ```
+///
+/// to [`WIDTH`] columns: `#[cfg(any(feature = "a", feature = "b"))]`, continued 4 columns in.
+/// Only that shape is rewritten, token for token.
+fn with_gates_packed<'a>(lines: &[&'a str]) -> Vec<Cow<'a, str>> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        match packed_gate(&lines[i..]) {
+            Some((packed, taken)) => {
+                out.extend(packed.into_iter().map(Cow::Owned));
+                i += taken;
+            }
+            None => {
+                out.push(Cow::Borrowed(lines[i]));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The gate `lines` open with, filled, and how many lines it took; `None` when they do not
+/// open with a gate in prettyplease's broken shape.
+fn packed_gate(lines: &[&str]) -> Option<(Vec<String>, usize)> {
+    let first = lines.first()?;
+    let indent = &first[..indent(first)];
+    if first.get(indent.len()..)? != "#[cfg(" {
+        return None;
+    }
+    let operator = lines
+        .get(1)?
+        .strip_prefix(indent)?
+        .strip_prefix("    ")?
+        .strip_suffix('(')?;
+    if !matches!(operator, "any" | "all") {
+        return None;
+    }
+    let mut features = Vec::new();
+    let mut at = 2;
+    loop {
+        let line = lines
+            .get(at)?
+            .strip_prefix(indent)?
+            .strip_prefix("        ")?;
+        at += 1;
+        let (feature, last) = match line.strip_suffix(',') {
+            Some(feature) => (feature, false),
+            None => (line, true),
+        };
+        let name = feature.strip_prefix("feature = \"")?.strip_suffix('"')?;
+        if name.contains(['"', '\\']) {
+            return None;
+        }
+        features.push(feature);
+        if last {
+            break;
+        }
+    }
+    let closes = ["    )", ")]"]
+        .iter()
+        .enumerate()
+        .all(|(k, close)| lines.get(at + k).and_then(|l| l.strip_prefix(indent)) == Some(*close));
+    if !closes {
+        return None;
+    }
+    let mut packed = Vec::new();
+    let mut line = format!("{indent}#[cfg({operator}(");
+    let mut line_is_empty = true;
+    for (k, feature) in features.iter().enumerate() {
+        let end = if k + 1 == features.len() { "))]" } else { "," };
+        if !line_is_empty && line.len() + 1 + feature.len() + end.len() > WIDTH {
+            packed.push(std::mem::replace(&mut line, format!("{indent}    ")));
+            line_is_empty = true;
+        }
+        if !line_is_empty {
+            line.push(' ');
+        }
+        line.push_str(feature);
+        line.push_str(end);
+        line_is_empty = false;
+    }
+    packed.push(line);
+    Some((packed, at + 2))
 }
 
 /// Rewrites each `rt::…_impls!(Name, Fallback, [A = "a", B = "b"]);` and
@@ -473,6 +573,67 @@ mod tests {
             "///\n/// Open.\n///\n/// More.\n///\npub enum E {}\n",
             "/// Open.\n///\n/// More.\npub enum E {}\n",
         );
+    }
+
+    #[test]
+    fn broken_gates_are_filled_to_the_width_token_for_token() {
+        let broken = |indent: &str, operator: &str, features: &[String]| {
+            let mut text = format!("{indent}#[cfg(\n{indent}    {operator}(\n");
+            for (k, feature) in features.iter().enumerate() {
+                let comma = if k + 1 == features.len() { "" } else { "," };
+                text.push_str(&format!("{indent}        feature = \"{feature}\"{comma}\n"));
+            }
+            text.push_str(&format!(
+                "{indent}    )\n{indent})]\n{indent}pub struct A;\n"
+            ));
+            text
+        };
+        let short: Vec<String> = ["a", "b", "c"].map(str::to_owned).to_vec();
+        check(
+            &broken("", "any", &short),
+            "#[cfg(any(feature = \"a\", feature = \"b\", feature = \"c\"))]\npub struct A;\n",
+        );
+        for indent in ["", "    "] {
+            for count in 1..12 {
+                let long: Vec<String> = (0..count)
+                    .map(|k| format!("area{k}{}", "x".repeat(k * 7 % 40)))
+                    .collect();
+                let input = broken(indent, "all", &long);
+                let output = tidy(&input);
+                let tokens = |text: &str| {
+                    text.parse::<proc_macro2::TokenStream>()
+                        .map(|tokens| tokens.to_string())
+                        .unwrap_or_else(|error| panic!("{error}"))
+                };
+                assert_eq!(tokens(&output), tokens(&input), "{output}");
+                let lines: Vec<&str> = output.lines().collect();
+                assert!(
+                    lines[0].starts_with(&format!("{indent}#[cfg(all(feature")),
+                    "{output}"
+                );
+                assert!(lines.iter().all(|line| line.len() <= 100), "{output}");
+                assert!(
+                    lines[1..lines.len() - 1]
+                        .iter()
+                        .all(|line| line.starts_with(&format!("{indent}    feature")))
+                );
+                // Filled: no line's first feature would have fit on the line before.
+                for pair in lines[..lines.len() - 1].windows(2) {
+                    let next = pair[1].trim_start().split(", ").next().unwrap_or_default();
+                    assert!(pair[0].len() + 1 + next.len() > 100, "{output}");
+                }
+                assert!(lines.len() < long.len() + 5, "{output}");
+            }
+        }
+        // Another shape stays as prettyplease wrote it.
+        for input in [
+            broken("", "not", &short),
+            "#[cfg(\n    any(\n        feature = \"a\",\n        test\n    )\n)]\npub struct A;\n"
+                .to_owned(),
+            "#[cfg(\n    any(\n        feature = \"a\"\n    )\n)] // x\npub struct A;\n".to_owned(),
+        ] {
+            check(&input, &input);
+        }
     }
 
     #[test]
