@@ -880,6 +880,13 @@ fn a_gate_is_widened_only_when_every_build_that_had_it_keeps_it() {
         ))
     );
     assert_eq!(
+        gate_change(None, Some(&all(&["jiff"])), &enables),
+        Some(GateChange::Narrowed(
+            "every build".to_owned(),
+            "feature jiff".to_owned()
+        ))
+    );
+    assert_eq!(
         gate_change(Some(&any(&["a"])), Some(&any(&["a"])), &enables),
         None
     );
