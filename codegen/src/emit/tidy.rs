@@ -625,6 +625,11 @@ mod tests {
                 assert!(lines.len() < long.len() + 5, "{output}");
             }
         }
+        // A gate of exactly the width stays on one line.
+        let exact = ["a".repeat(30), "b".repeat(31)];
+        let output = tidy(&broken("", "any", &exact));
+        assert_eq!(output.lines().next().map(str::len), Some(100), "{output}");
+        assert_eq!(output.lines().count(), 2, "{output}");
         // Another shape stays as prettyplease wrote it.
         for input in [
             broken("", "not", &short),
