@@ -7,7 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+mod ascii_case;
+
+pub(crate) use ascii_case::{to_snake_case, to_upper_camel_case};
 
 /// Strict, reserved and edition-dependent keywords: none can be a plain identifier.
 const KEYWORDS: &[&str] = &[
@@ -23,7 +25,7 @@ const KEYWORDS: &[&str] = &[
 /// See [`rust_ident`]; keywords get a trailing `_` (`type` → `type_`, also `self`, which cannot
 /// be a raw identifier); a leading digit gets a leading `_` (`2fa` → `_2fa`).
 pub(crate) fn snake_ident(wire: &str) -> String {
-    let mut name = ascii_words(wire).to_snake_case();
+    let mut name = to_snake_case(&ascii_words(wire));
     if name.is_empty() {
         name = "value".to_owned();
     }
@@ -35,7 +37,7 @@ pub(crate) fn snake_ident(wire: &str) -> String {
 
 /// An UpperCamelCase name for a type or variant; a leading digit gets `prefix` (`2xx` → `V2xx`).
 pub(crate) fn camel_ident(wire: &str, prefix: &str) -> String {
-    let mut name = ascii_words(wire).to_upper_camel_case();
+    let mut name = to_upper_camel_case(&ascii_words(wire));
     if name.is_empty() {
         name = "Empty".to_owned();
     }
@@ -204,7 +206,7 @@ pub(crate) fn operation_name(method: &str, path: &str) -> String {
         let followed_by_parameter = segments
             .get(i + 1)
             .is_some_and(|next| next.starts_with('{'));
-        let word = ascii_words(segment).to_snake_case();
+        let word = to_snake_case(&ascii_words(segment));
         if word.is_empty() {
             continue;
         }

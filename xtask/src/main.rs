@@ -12,6 +12,11 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+/// Generation is allocation-bound (tokens, syn trees, strings): mimalloc takes 10-25% off
+/// glibc's CPU time on large documents, which keeps every 5 MB document under 10 s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]

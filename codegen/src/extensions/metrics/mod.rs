@@ -17,7 +17,6 @@
 pub(crate) mod index_mapped;
 mod render;
 
-use heck::ToUpperCamelCase;
 use proc_macro2::{Ident, TokenStream};
 
 use self::index_mapped::IndexMapped;
@@ -141,7 +140,7 @@ fn entry<'a>(
         .map(String::as_str)
         .collect();
     let method = names.client_methods().claim_first(&identity, &wanted);
-    let camel = method.to_upper_camel_case();
+    let camel = crate::names::to_upper_camel_case(&method);
     let operation_type = names
         .support_types()
         .claim(&identity, &format!("{camel}Operation"));

@@ -1,5 +1,7 @@
 use std::path::Path;
 
+use heck::ToUpperCamelCase;
+
 use super::index_mapped::WireField;
 use super::*;
 use crate::extensions::EXTENSIONS;
