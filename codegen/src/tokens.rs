@@ -45,6 +45,10 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
             let inner = type_tokens(inner);
             quote!(Option<#inner>)
         }
+        TypeRef::Indirect(inner) => {
+            let inner = type_tokens(inner);
+            quote!(rt::Indirect<#inner>)
+        }
     }
 }
 

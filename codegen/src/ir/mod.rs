@@ -34,7 +34,7 @@ mod twins;
 
 pub(crate) use self::prune::reachable;
 
-use self::cycles::{alias_cycles, box_recursive_fields, resolve_aliases};
+use self::cycles::{alias_cycles, indirect_edges, resolve_aliases};
 use self::prune::prune_unreachable;
 
 /// The whole API as the emitters see it.
@@ -323,6 +323,9 @@ pub enum TypeRef {
     Map(Box<TypeRef>),
     /// `Option<T>` inside a collection (`[number | null]`).
     Option(Box<TypeRef>),
+    /// The runtime's `Indirect<T>` around a named type: a pointer rustc's drop check stops at,
+    /// on each edge of a cycle and down long chains (see `cycles::indirect_edges`).
+    Indirect(Box<TypeRef>),
 }
 
 /// One HTTP operation, emitted as one async method.
@@ -618,7 +621,6 @@ pub(crate) fn build(
         None => component_names.values().cloned().collect(),
     };
     prune_unreachable(&mut types, &operations, &roots);
-    box_recursive_fields(&mut types);
     for (name, pointer) in alias_cycles(&types, &component_names) {
         let what = "the type (read as any JSON value)";
         let reason = "it contains itself only through arrays or maps of itself (a recursive alias)";
@@ -637,6 +639,7 @@ pub(crate) fn build(
             message: format!("{what} is left out: {reason}"),
         });
     }
+    indirect_edges(&mut types);
     let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
     let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
