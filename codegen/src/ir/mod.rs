@@ -639,9 +639,10 @@ pub(crate) fn build(
             message: format!("{what} is left out: {reason}"),
         });
     }
-    indirect_edges(&mut types);
     let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
     let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
+    // After sharing: twins are told apart by their shapes, before any edge holds an `Indirect`.
+    indirect_edges(&mut types);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
