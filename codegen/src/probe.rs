@@ -8,7 +8,7 @@
 //! change report ([`crate::diff`]) can be checked against what the compiler says.
 //!
 //! What a probe does, per item:
-//! - a struct: reads every field as the exact type the old crate stores (`Option`, `Box` and
+//! - a struct: reads every field as the exact type the old crate stores (`Option`, `Indirect` and
 //!   `Patch` included), builds one with `new` from typed placeholders, calls every setter and
 //!   clearer, and `Default::default()` when it had `Default`;
 //! - an open enum: matches every variant and the fallback, with the wildcard that
@@ -398,8 +398,8 @@ fn probe_union(function: &proc_macro2::Ident, def: &UnionDef) -> TokenStream {
     let arms = def.variants.iter().map(|v| {
         let variant = ident(&v.rust_name);
         let mut ty = type_tokens(&v.ty);
-        if v.boxed {
-            ty = quote!(Box<#ty>);
+        if v.indirect {
+            ty = quote!(rt::Indirect<#ty>);
         }
         quote! {
             #name::#variant(payload) => {
@@ -427,8 +427,8 @@ fn probe_untagged(function: &proc_macro2::Ident, def: &UntaggedDef) -> TokenStre
     let arms = def.variants.iter().map(|v| {
         let variant = ident(&v.rust_name);
         let mut ty = type_tokens(&v.ty);
-        if v.boxed {
-            ty = quote!(Box<#ty>);
+        if v.indirect {
+            ty = quote!(rt::Indirect<#ty>);
         }
         quote! {
             #name::#variant(payload) => {

@@ -122,7 +122,7 @@ pub(super) fn structure(def: &TypeDef, renames: &BTreeMap<String, String>) -> St
             for variant in &def.variants {
                 part(variant.kind.name());
                 part(&variant.rust_name);
-                part(if variant.boxed { "boxed" } else { "" });
+                part(if variant.indirect { "indirect" } else { "" });
                 part(&format!("{:?}", rename(&variant.ty, renames)));
             }
         }

@@ -158,15 +158,15 @@ fn emit_struct_methods(resolved: &StructSurface<'_>) -> TokenStream {
         }
         match storage {
             Storage::Required => {
-                initialisers.push(match (field.boxed, itself) {
-                    (true, _) => quote!(#field_name: Box::new(#converted)),
+                initialisers.push(match (field.indirect, itself) {
+                    (true, _) => quote!(#field_name: rt::Indirect::new(#converted)),
                     (false, true) => quote!(#field_name),
                     (false, false) => quote!(#field_name: #converted),
                 });
             }
             Storage::RequiredNullable => {
-                initialisers.push(if field.boxed {
-                    quote!(#field_name: #field_name.into().map(Box::new))
+                initialisers.push(if field.indirect {
+                    quote!(#field_name: #field_name.into().map(rt::Indirect::new))
                 } else {
                     quote!(#field_name: #field_name.into())
                 });
@@ -178,9 +178,9 @@ fn emit_struct_methods(resolved: &StructSurface<'_>) -> TokenStream {
                     (quote!(None), quote!(Some))
                 };
                 initialisers.push(quote!(#field_name: #unset));
-                let value = match (field.boxed, itself) {
-                    (true, true) => quote!(Box::new(value)),
-                    (true, false) => quote!(Box::new(value.into())),
+                let value = match (field.indirect, itself) {
+                    (true, true) => quote!(rt::Indirect::new(value)),
+                    (true, false) => quote!(rt::Indirect::new(value.into())),
                     (false, true) => quote!(value),
                     (false, false) => quote!(value.into()),
                 };
@@ -316,7 +316,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
     let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
     let payloads = def.variants.iter().map(|v| {
         let ty = type_tokens(&v.ty);
-        if v.boxed { quote!(Box<#ty>) } else { ty }
+        if v.indirect { quote!(rt::Indirect<#ty>) } else { ty }
     });
     let variant_docs = tags
         .iter()
@@ -389,8 +389,8 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let variants = def.variants.iter().map(|variant| {
         let variant_name = ident(&variant.rust_name);
         let mut ty = type_tokens(&variant.ty);
-        if variant.boxed {
-            ty = quote!(Box<#ty>);
+        if variant.indirect {
+            ty = quote!(rt::Indirect<#ty>);
         }
         let kind = match variant.kind {
             JsonKind::Boolean => " A JSON boolean.",
@@ -430,7 +430,7 @@ fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let payloads = def.variants.iter().map(|v| {
         let ty = type_tokens(&v.ty);
-        if v.boxed { quote!(Box<#ty>) } else { ty }
+        if v.indirect { quote!(rt::Indirect<#ty>) } else { ty }
     });
     let no_keys = Vec::new();
     let keys: Vec<&Vec<String>> = def

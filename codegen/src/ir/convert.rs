@@ -356,7 +356,7 @@ impl<'a> Builder<'a> {
                 rust_name: Names::claim_variant(&mut variant_names, &tag),
                 tag,
                 ty,
-                boxed: false,
+                indirect: false,
             });
         }
         let fallback = fallback_variant();
@@ -535,7 +535,7 @@ impl<'a> Builder<'a> {
                 rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
                 kind,
                 ty: optional_if(ty, nullable),
-                boxed: false,
+                indirect: false,
                 keys: None,
             });
         }
@@ -627,7 +627,7 @@ impl<'a> Builder<'a> {
                 ty,
                 required,
                 nullable,
-                boxed: false,
+                indirect: false,
             });
         }
         self.types.insert(

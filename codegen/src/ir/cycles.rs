@@ -81,18 +81,28 @@ pub(super) fn indirect_edges(types: &mut BTreeMap<String, TypeDef>) {
                     .iter_mut()
                     .map(|f| {
                         let wrappers = usize::from(!f.required) + usize::from(f.nullable);
-                        context.cut(&mut f.ty, wrappers, i, &depth)
+                        let deepest = context.cut(&mut f.ty, wrappers, i, &depth);
+                        f.indirect = unwrap_top(&mut f.ty);
+                        deepest
                     })
                     .max(),
                 TypeDef::Union(def) => def
                     .variants
                     .iter_mut()
-                    .map(|v| context.cut(&mut v.ty, 0, i, &depth))
+                    .map(|v| {
+                        let deepest = context.cut(&mut v.ty, 0, i, &depth);
+                        v.indirect = unwrap_top(&mut v.ty);
+                        deepest
+                    })
                     .max(),
                 TypeDef::Untagged(def) => def
                     .variants
                     .iter_mut()
-                    .map(|v| context.cut(&mut v.ty, 0, i, &depth))
+                    .map(|v| {
+                        let deepest = context.cut(&mut v.ty, 0, i, &depth);
+                        v.indirect = unwrap_top(&mut v.ty);
+                        deepest
+                    })
                     .max(),
                 TypeDef::Enum(_) | TypeDef::IntEnum(_) => None,
             };
@@ -126,6 +136,22 @@ pub(super) fn indirect_edges(types: &mut BTreeMap<String, TypeDef>) {
                 }
                 break;
             }
+        }
+    }
+}
+
+/// A field or variant that is itself the `Indirect` edge says so by its flag, so that its
+/// constructor and setter take the value itself (`impl Into<T>`, as for a `Box` before); an
+/// `Indirect` inside a `Vec`, a map or an `Option` stays in the type. True when unwrapped.
+fn unwrap_top(ty: &mut TypeRef) -> bool {
+    match std::mem::replace(ty, TypeRef::Json) {
+        TypeRef::Indirect(inner) => {
+            *ty = *inner;
+            true
+        }
+        other => {
+            *ty = other;
+            false
         }
     }
 }
@@ -361,7 +387,7 @@ mod tests {
                 ty,
                 required,
                 nullable: false,
-                boxed: false,
+                indirect: false,
             })
             .collect();
         let def = StructDef {
@@ -374,7 +400,15 @@ mod tests {
 
     fn fields(types: &BTreeMap<String, TypeDef>, name: &str) -> Vec<TypeRef> {
         match types.get(name) {
-            Some(TypeDef::Struct(def)) => def.fields.iter().map(|f| f.ty.clone()).collect(),
+            // A field that is itself the edge carries the flag: shown as the type it stands for.
+            Some(TypeDef::Struct(def)) => def
+                .fields
+                .iter()
+                .map(|f| match f.indirect {
+                    true => TypeRef::Indirect(Box::new(f.ty.clone())),
+                    false => f.ty.clone(),
+                })
+                .collect(),
             other => panic!("{name}: {other:?}"),
         }
     }
@@ -440,7 +474,10 @@ mod tests {
             Some(TypeDef::Struct(def)) => def
                 .fields
                 .iter()
-                .map(|f| of(types, &f.ty, usize::from(!f.required)))
+                .map(|f| match f.indirect {
+                    true => usize::from(!f.required) + 1,
+                    false => of(types, &f.ty, usize::from(!f.required)),
+                })
                 .max()
                 .unwrap_or(0),
             _ => 0,

@@ -152,7 +152,7 @@ impl<'a> Builder<'a> {
                 rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
                 kind: JsonKind::Object,
                 ty,
-                boxed: false,
+                indirect: false,
                 keys: Some(keys.into_iter().map(str::to_owned).collect()),
             });
         }

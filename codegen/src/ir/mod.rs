@@ -138,8 +138,9 @@ pub struct UntaggedVariant {
     pub kind: JsonKind,
     /// The payload type.
     pub ty: TypeRef,
-    /// Stored behind a `Box` because the union contains itself through this variant.
-    pub boxed: bool,
+    /// Held through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of
+    /// a cycle of types, or the one cutting a long chain (see `cycles::indirect_edges`).
+    pub indirect: bool,
     /// For a union of objects told apart by the properties a value holds (see `ir::keyed`):
     /// the properties whose presence picks this member (empty for the one member picked when
     /// a value holds no other member's). `None` in a union told apart by JSON kind.
@@ -223,8 +224,9 @@ pub struct UnionVariant {
     pub rust_name: String,
     /// The variant's payload type.
     pub ty: TypeRef,
-    /// Stored behind a `Box` because the union contains itself through this variant.
-    pub boxed: bool,
+    /// Held through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of
+    /// a cycle of types, or the one cutting a long chain (see `cycles::indirect_edges`).
+    pub indirect: bool,
 }
 
 /// A struct: one field per property, in document order.
@@ -253,8 +255,9 @@ pub struct Field {
     pub required: bool,
     /// May be `null`.
     pub nullable: bool,
-    /// Stored behind a `Box` because the type contains itself without other indirection.
-    pub boxed: bool,
+    /// Held through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of
+    /// a cycle of types, or the one cutting a long chain (see `cycles::indirect_edges`).
+    pub indirect: bool,
 }
 
 /// An open string enum.

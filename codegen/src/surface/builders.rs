@@ -73,11 +73,11 @@ impl StructSurface<'_> {
 }
 
 impl FieldSurface<'_> {
-    /// The type the struct stores the field as (`Box` inside the `Option` or `Patch`).
+    /// The type the struct stores the field as (`Indirect` inside the `Option` or `Patch`).
     pub(crate) fn stored_type(&self) -> TokenStream {
         let mut ty = type_tokens(&self.field.ty);
-        if self.field.boxed {
-            ty = quote!(Box<#ty>);
+        if self.field.indirect {
+            ty = quote!(rt::Indirect<#ty>);
         }
         match self.storage {
             Storage::Required => ty,
@@ -226,7 +226,7 @@ pub(crate) enum Storage {
 }
 
 /// How `field` is stored in a struct that is (or is not) write-only; `Box` aside, which
-/// `Field::boxed` adds inside the `Option` or `Patch`.
+/// `Field::indirect` adds inside the `Option` or `Patch`.
 fn storage(field: &Field, write_only: bool) -> Storage {
     match (field.required, field.nullable) {
         (true, false) => Storage::Required,
@@ -287,7 +287,7 @@ mod tests {
             ty: TypeRef::String,
             required,
             nullable,
-            boxed: false,
+            indirect: false,
         }
     }
 

@@ -132,7 +132,7 @@ fn summary(api: &Api) -> String {
             TypeRef::Indirect(inner) => format!("Indirect<{}>", ty(inner)),
         }
     }
-    let boxed = |t: String, boxed: bool| if boxed { format!("Box<{t}>") } else { t };
+    let indirect = |t: String, indirect: bool| if indirect { format!("Indirect<{t}>") } else { t };
     let mut lines = Vec::new();
     for def in api.types.values() {
         lines.push(match def {
@@ -141,7 +141,7 @@ fn summary(api: &Api) -> String {
                 s.name,
                 s.fields
                     .iter()
-                    .map(|f| format!("{}: {}", f.rust_name, boxed(ty(&f.ty), f.boxed)))
+                    .map(|f| format!("{}: {}", f.rust_name, indirect(ty(&f.ty), f.indirect)))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -170,7 +170,7 @@ fn summary(api: &Api) -> String {
                 u.name,
                 u.variants
                     .iter()
-                    .map(|v| format!("{}({})", v.rust_name, boxed(ty(&v.ty), v.boxed)))
+                    .map(|v| format!("{}({})", v.rust_name, indirect(ty(&v.ty), v.indirect)))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
