@@ -316,7 +316,11 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
     let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
     let payloads = def.variants.iter().map(|v| {
         let ty = type_tokens(&v.ty);
-        if v.indirect { quote!(rt::Indirect<#ty>) } else { ty }
+        if v.indirect {
+            quote!(rt::Indirect<#ty>)
+        } else {
+            ty
+        }
     });
     let variant_docs = tags
         .iter()
@@ -430,7 +434,11 @@ fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let payloads = def.variants.iter().map(|v| {
         let ty = type_tokens(&v.ty);
-        if v.indirect { quote!(rt::Indirect<#ty>) } else { ty }
+        if v.indirect {
+            quote!(rt::Indirect<#ty>)
+        } else {
+            ty
+        }
     });
     let no_keys = Vec::new();
     let keys: Vec<&Vec<String>> = def

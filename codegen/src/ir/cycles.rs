@@ -166,7 +166,13 @@ impl Depths<'_> {
     /// The depth a walk from a field of type `ty` under `wrappers` generic wrappers reaches,
     /// after wrapping in `Indirect` each named type of `owner`'s component and each one past
     /// [`MAX_DROP_DEPTH`].
-    fn cut(&self, ty: &mut TypeRef, wrappers: usize, owner: usize, depth: &[Option<usize>]) -> usize {
+    fn cut(
+        &self,
+        ty: &mut TypeRef,
+        wrappers: usize,
+        owner: usize,
+        depth: &[Option<usize>],
+    ) -> usize {
         match ty {
             TypeRef::Named(name) => {
                 let Some(&target) = self.index.get(name.as_str()) else {
@@ -424,10 +430,7 @@ mod tests {
         .collect();
         indirect_edges(&mut types);
         assert_eq!(fields(&types, "A"), [indirect("B"), TypeRef::String]);
-        assert_eq!(
-            fields(&types, "B"),
-            [TypeRef::Vec(Box::new(indirect("A")))]
-        );
+        assert_eq!(fields(&types, "B"), [TypeRef::Vec(Box::new(indirect("A")))]);
         // C reaches the cycle but is not on it; its edge to itself is a cycle of one.
         assert_eq!(fields(&types, "C"), [named("A"), indirect("C")]);
     }
@@ -501,9 +504,11 @@ mod tests {
     #[test]
     fn a_long_chain_is_cut_where_the_walk_would_pass_the_limit_and_a_short_one_never() {
         let short = chain(20, false);
-        assert!((0..20).all(|i| !fields(&short, &format!("N{i:04}"))
-            .iter()
-            .any(|ty| matches!(ty, TypeRef::Indirect(_)))));
+        assert!((0..20).all(|i| {
+            !fields(&short, &format!("N{i:04}"))
+                .iter()
+                .any(|ty| matches!(ty, TypeRef::Indirect(_)))
+        }));
         let long = chain(300, false);
         let cut = (0..300)
             .filter(|i| {

@@ -40,9 +40,7 @@ pub(crate) fn reachable<'t>(
             TypeRef::Vec(inner)
             | TypeRef::Map(inner)
             | TypeRef::Option(inner)
-            | TypeRef::Indirect(inner) => {
-                pending.push(inner)
-            }
+            | TypeRef::Indirect(inner) => pending.push(inner),
             TypeRef::String
             | TypeRef::Integer
             | TypeRef::Unsigned

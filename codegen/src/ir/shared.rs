@@ -275,11 +275,9 @@ fn erase_names(ty: &mut TypeRef, refs: &mut Vec<String>) {
     match ty {
         TypeRef::Named(name) => refs.push(std::mem::take(name)),
         TypeRef::Vec(inner)
-            | TypeRef::Map(inner)
-            | TypeRef::Option(inner)
-            | TypeRef::Indirect(inner) => {
-            erase_names(inner, refs)
-        }
+        | TypeRef::Map(inner)
+        | TypeRef::Option(inner)
+        | TypeRef::Indirect(inner) => erase_names(inner, refs),
         TypeRef::String
         | TypeRef::Integer
         | TypeRef::Unsigned

@@ -145,9 +145,9 @@ fn rename(ty: &mut TypeRef, renamed: &BTreeMap<String, String>) {
             }
         }
         TypeRef::Vec(inner)
-            | TypeRef::Map(inner)
-            | TypeRef::Option(inner)
-            | TypeRef::Indirect(inner) => {
+        | TypeRef::Map(inner)
+        | TypeRef::Option(inner)
+        | TypeRef::Indirect(inner) => {
             rename(inner, renamed);
         }
         _ => {}

@@ -182,9 +182,9 @@ fn named_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
     match ty {
         TypeRef::Named(name) => out.push(name),
         TypeRef::Vec(inner)
-            | TypeRef::Map(inner)
-            | TypeRef::Option(inner)
-            | TypeRef::Indirect(inner) => named_in(inner, out),
+        | TypeRef::Map(inner)
+        | TypeRef::Option(inner)
+        | TypeRef::Indirect(inner) => named_in(inner, out),
         _ => {}
     }
 }

@@ -132,7 +132,13 @@ fn summary(api: &Api) -> String {
             TypeRef::Indirect(inner) => format!("Indirect<{}>", ty(inner)),
         }
     }
-    let indirect = |t: String, indirect: bool| if indirect { format!("Indirect<{t}>") } else { t };
+    let indirect = |t: String, indirect: bool| {
+        if indirect {
+            format!("Indirect<{t}>")
+        } else {
+            t
+        }
+    };
     let mut lines = Vec::new();
     for def in api.types.values() {
         lines.push(match def {
@@ -1323,8 +1329,15 @@ fn long_cycles_and_chains_compile() {
         .iter()
         .map(|spec| generate_ok(spec))
         .collect();
-    let cycle = modules[0].files.iter().map(|(_, text)| text.as_str()).collect::<String>();
-    assert!(cycle.contains("rt::Indirect<Node1>"), "the cycle holds no `Indirect`");
+    let cycle = modules[0]
+        .files
+        .iter()
+        .map(|(_, text)| text.as_str())
+        .collect::<String>();
+    assert!(
+        cycle.contains("rt::Indirect<Node1>"),
+        "the cycle holds no `Indirect`"
+    );
     check_batch(&modules);
 }
 

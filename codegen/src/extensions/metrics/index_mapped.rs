@@ -136,7 +136,9 @@ fn vec(inner: TypeRef) -> TypeRef {
 }
 
 fn field<'d>(def: &'d StructDef, wire: &str) -> Option<&'d Field> {
-    def.fields.iter().find(|f| f.wire_name == wire && !f.indirect)
+    def.fields
+        .iter()
+        .find(|f| f.wire_name == wire && !f.indirect)
 }
 
 /// A required, non-null field of the given type.
