@@ -68,7 +68,7 @@ pub(super) fn indirect_edges(types: &mut BTreeMap<String, TypeDef>) {
         index: &index,
         component: &component,
     };
-    // Aliases after the other members of their component, which their targets there are.
+    // Per component, sinks first: its structs and unions, then its aliases (which may name them).
     for group in order.chunk_by(|a, b| component[*a] == component[*b]) {
         for &i in group {
             let Some(def) = types.get_mut(&names[i]) else {
