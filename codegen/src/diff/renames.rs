@@ -122,7 +122,7 @@ pub(super) fn structure(def: &TypeDef, renames: &BTreeMap<String, String>) -> St
             for variant in &def.variants {
                 part(variant.kind.name());
                 part(&variant.rust_name);
-                part(if variant.indirect { "indirect" } else { "" });
+                part(variant.held.name().unwrap_or_default());
                 part(&format!("{:?}", rename(&variant.ty, renames)));
             }
         }

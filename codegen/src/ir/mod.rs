@@ -34,7 +34,7 @@ mod twins;
 
 pub(crate) use self::prune::reachable;
 
-use self::cycles::{alias_cycles, indirect_edges, resolve_aliases};
+use self::cycles::{alias_cycles, hold_edges, resolve_aliases};
 use self::prune::prune_unreachable;
 
 /// The whole API as the emitters see it.
@@ -138,9 +138,9 @@ pub struct UntaggedVariant {
     pub kind: JsonKind,
     /// The payload type.
     pub ty: TypeRef,
-    /// Held through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of
-    /// a cycle of types, or the one cutting a long chain (see `cycles::indirect_edges`).
-    pub indirect: bool,
+    /// How the value is held: inline, in a `Box` or through the runtime's `Indirect` (see
+    /// `cycles::hold_edges`).
+    pub held: Held,
     /// For a union of objects told apart by the properties a value holds (see `ir::keyed`):
     /// the properties whose presence picks this member (empty for the one member picked when
     /// a value holds no other member's). `None` in a union told apart by JSON kind.
@@ -224,9 +224,9 @@ pub struct UnionVariant {
     pub rust_name: String,
     /// The variant's payload type.
     pub ty: TypeRef,
-    /// Held through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of
-    /// a cycle of types, or the one cutting a long chain (see `cycles::indirect_edges`).
-    pub indirect: bool,
+    /// How the value is held: inline, in a `Box` or through the runtime's `Indirect` (see
+    /// `cycles::hold_edges`).
+    pub held: Held,
 }
 
 /// A struct: one field per property, in document order.
@@ -238,6 +238,31 @@ pub struct StructDef {
     pub doc: Option<String>,
     /// Fields in document order.
     pub fields: Vec<Field>,
+}
+
+/// How a field or variant holds its value (see `cycles::hold_edges`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Held {
+    /// In place.
+    #[default]
+    Inline,
+    /// In a `Box`: the way back to its own type in a small cycle (an infinitely sized type
+    /// otherwise).
+    Boxed,
+    /// Through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of a
+    /// large cycle of types, or the one cutting a long chain.
+    Indirect,
+}
+
+impl Held {
+    /// The wrapper's name as the API listing and the change report write it (`Box`, `Indirect`).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Held::Inline => None,
+            Held::Boxed => Some("Box"),
+            Held::Indirect => Some("Indirect"),
+        }
+    }
 }
 
 /// One struct field.
@@ -255,9 +280,9 @@ pub struct Field {
     pub required: bool,
     /// May be `null`.
     pub nullable: bool,
-    /// Held through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of
-    /// a cycle of types, or the one cutting a long chain (see `cycles::indirect_edges`).
-    pub indirect: bool,
+    /// How the value is held: inline, in a `Box` or through the runtime's `Indirect` (see
+    /// `cycles::hold_edges`).
+    pub held: Held,
 }
 
 /// An open string enum.
@@ -327,7 +352,7 @@ pub enum TypeRef {
     /// `Option<T>` inside a collection (`[number | null]`).
     Option(Box<TypeRef>),
     /// The runtime's `Indirect<T>` around a named type: a pointer rustc's drop check stops at,
-    /// on each edge of a cycle and down long chains (see `cycles::indirect_edges`).
+    /// on each edge of a cycle and down long chains (see `cycles::hold_edges`).
     Indirect(Box<TypeRef>),
 }
 
@@ -645,7 +670,7 @@ pub(crate) fn build(
     let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
     let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
     // After sharing: twins are told apart by their shapes, before any edge holds an `Indirect`.
-    indirect_edges(&mut types);
+    hold_edges(&mut types);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations

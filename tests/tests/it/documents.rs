@@ -99,7 +99,7 @@ fn percent_encoded_and_escaped_refs_resolve_everywhere() {
         "pub owner: CD,",
         "pub pet: PetKind,",
         "pub limits: Option<AB>,",
-        "pub share: Option<rt::Indirect<T100>>,",
+        "pub share: Option<Box<T100>>,",
     ] {
         assert!(models.contains(field), "{field} in\n{models}");
     }

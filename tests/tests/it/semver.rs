@@ -11,7 +11,7 @@ use std::path::Path;
 use baseten_codegen::ir::TypeDef;
 use baseten_codegen::{CrateSettings, Input};
 
-/// Two structs with every kind of field (required, required nullable, optional, held indirectly, a name
+/// Two structs with every kind of field (required, required nullable, optional, boxed, a name
 /// that a method of the struct already has), a write-only one (its optional nullable fields are
 /// `Patch`), an all-optional one, an open enum and a tagged union.
 fn document(extra_field: bool, extra_values: bool) -> String {
@@ -169,7 +169,7 @@ impl Thing {
             label: None,
             step_seconds: None,
             shape: shape.into(),
-            origin: origin.into().map(rt::Indirect::new),
+            origin: origin.into().map(Box::new),
             parent: None,
         }
     }
@@ -188,7 +188,7 @@ impl Thing {
     /// Sets `parent`.
     #[must_use]
     pub fn parent(mut self, value: impl Into<Thing>) -> Self {
-        self.parent = Some(rt::Indirect::new(value.into()));
+        self.parent = Some(Box::new(value.into()));
         self
     }
 }

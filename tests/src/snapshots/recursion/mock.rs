@@ -112,7 +112,7 @@ rt::mock_setters!(
     Tree,
     [
         label: into String = "label",
-        children: into Vec<rt::Indirect<Tree>> = "children",
-        index: into BTreeMap<String, rt::Indirect<Tree>> = "index",
+        children: into Vec<Tree> = "children",
+        index: into BTreeMap<String, Tree> = "index",
     ]
 );

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 #[non_exhaustive]
 pub struct LinkedNode {
     pub value: i64,
-    pub next: Option<rt::Indirect<LinkedNode>>,
+    pub next: Option<Box<LinkedNode>>,
 }
 
 #[cfg(feature = "full")]
@@ -28,7 +28,7 @@ impl LinkedNode {
     pub fn new(value: i64, next: impl Into<Option<LinkedNode>>) -> Self {
         Self {
             value,
-            next: next.into().map(rt::Indirect::new),
+            next: next.into().map(Box::new),
         }
     }
 }
@@ -38,7 +38,7 @@ impl LinkedNode {
 #[non_exhaustive]
 pub struct Ping {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pong: Option<rt::Indirect<Pong>>,
+    pub pong: Option<Box<Pong>>,
 }
 
 #[cfg(feature = "full")]
@@ -59,7 +59,7 @@ impl Ping {
     /// Sets `pong`.
     #[must_use]
     pub fn pong(mut self, value: impl Into<Pong>) -> Self {
-        self.pong = Some(rt::Indirect::new(value.into()));
+        self.pong = Some(Box::new(value.into()));
         self
     }
 }
@@ -69,7 +69,7 @@ impl Ping {
 #[non_exhaustive]
 pub struct Pong {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ping: Option<rt::Indirect<Ping>>,
+    pub ping: Option<Box<Ping>>,
 }
 
 #[cfg(feature = "full")]
@@ -90,7 +90,7 @@ impl Pong {
     /// Sets `ping`.
     #[must_use]
     pub fn ping(mut self, value: impl Into<Ping>) -> Self {
-        self.ping = Some(rt::Indirect::new(value.into()));
+        self.ping = Some(Box::new(value.into()));
         self
     }
 }
@@ -100,9 +100,9 @@ impl Pong {
 #[non_exhaustive]
 pub struct Tree {
     pub label: String,
-    pub children: Vec<rt::Indirect<Tree>>,
+    pub children: Vec<Tree>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub index: Option<BTreeMap<String, rt::Indirect<Tree>>>,
+    pub index: Option<BTreeMap<String, Tree>>,
 }
 
 #[cfg(feature = "full")]
@@ -118,10 +118,7 @@ rt::struct_deserialize!(
 #[cfg(feature = "full")]
 impl Tree {
     /// A value with these required fields and every optional one unset.
-    pub fn new(
-        label: impl Into<String>,
-        children: impl Into<Vec<rt::Indirect<Tree>>>,
-    ) -> Self {
+    pub fn new(label: impl Into<String>, children: impl Into<Vec<Tree>>) -> Self {
         Self {
             label: label.into(),
             children: children.into(),
@@ -131,10 +128,7 @@ impl Tree {
 
     /// Sets `index`.
     #[must_use]
-    pub fn index(
-        mut self,
-        value: impl Into<BTreeMap<String, rt::Indirect<Tree>>>,
-    ) -> Self {
+    pub fn index(mut self, value: impl Into<BTreeMap<String, Tree>>) -> Self {
         self.index = Some(value.into());
         self
     }

@@ -340,7 +340,7 @@ pub enum Tree {
     /// A JSON string.
     String(String),
     /// A JSON object.
-    Object(rt::Indirect<TreeObject>),
+    Object(Box<TreeObject>),
 }
 
 #[cfg(feature = "usage")]
@@ -349,7 +349,7 @@ pub enum Tree {
 #[non_exhaustive]
 pub struct TreeObject {
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
-    pub child: Option<rt::Indirect<Tree>>,
+    pub child: Option<Box<Tree>>,
 }
 
 #[cfg(feature = "usage")]
@@ -370,7 +370,7 @@ impl TreeObject {
     /// Sets `child`.
     #[must_use]
     pub fn child(mut self, value: impl Into<Tree>) -> Self {
-        self.child = Some(rt::Indirect::new(value.into()));
+        self.child = Some(Box::new(value.into()));
         self
     }
 }
