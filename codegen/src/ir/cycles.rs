@@ -666,6 +666,22 @@ mod tests {
     }
 
     #[test]
+    fn a_cycle_of_8_optional_fields_keeps_box_and_one_of_9_is_indirect() {
+        for (size, held) in [(8, Held::Boxed), (9, Held::Indirect)] {
+            let node = |i: usize| format!("N{}", i % size);
+            let types =
+                settled((0..size).map(|i| object(&node(i), vec![(named(&node(i + 1)), false)])));
+            for i in 0..size {
+                assert_eq!(
+                    fields(&types, &node(i)),
+                    [(held, named(&node(i + 1)))],
+                    "{size}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn an_alias_on_a_small_cycle_keeps_its_target_and_the_edge_into_it_is_plain() {
         let types = settled([
             object("A", vec![(named("L"), true)]),
