@@ -8,9 +8,9 @@
 //! change report ([`crate::diff`]) can be checked against what the compiler says.
 //!
 //! What a probe does, per item:
-//! - a struct: reads every field as the exact type the old crate stores (`Option`, `Box` and
-//!   `Patch` included), builds one with `new` from typed placeholders, calls every setter and
-//!   clearer, and `Default::default()` when it had `Default`;
+//! - a struct: reads every field as the exact type the old crate stores (`Option`, `Box`,
+//!   `Indirect` and `Patch` included), builds one with `new` from typed placeholders, calls
+//!   every setter and clearer, and `Default::default()` when it had `Default`;
 //! - an open enum: matches every variant and the fallback, with the wildcard that
 //!   `#[non_exhaustive]` asks of other crates;
 //! - a tagged union: the same, checking each payload's type, and asserts (at compile time) the
@@ -397,10 +397,7 @@ fn probe_union(function: &proc_macro2::Ident, def: &UnionDef) -> TokenStream {
     let tag = syn::LitByteStr::new(def.tag_property.as_bytes(), proc_macro2::Span::call_site());
     let arms = def.variants.iter().map(|v| {
         let variant = ident(&v.rust_name);
-        let mut ty = type_tokens(&v.ty);
-        if v.boxed {
-            ty = quote!(Box<#ty>);
-        }
+        let ty = v.held.wrap(type_tokens(&v.ty));
         quote! {
             #name::#variant(payload) => {
                 let _: &#ty = payload;
@@ -426,10 +423,7 @@ fn probe_untagged(function: &proc_macro2::Ident, def: &UntaggedDef) -> TokenStre
     let name = ident(&def.name);
     let arms = def.variants.iter().map(|v| {
         let variant = ident(&v.rust_name);
-        let mut ty = type_tokens(&v.ty);
-        if v.boxed {
-            ty = quote!(Box<#ty>);
-        }
+        let ty = v.held.wrap(type_tokens(&v.ty));
         quote! {
             #name::#variant(payload) => {
                 let _: &#ty = payload;

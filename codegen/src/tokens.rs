@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Param, TypeRef};
+use crate::ir::{Held, Param, TypeRef};
 
 /// The IR's names are identifiers already; passing them through the one gate again means no
 /// name can make `Ident::new` panic, whatever built it.
@@ -44,6 +44,40 @@ pub(crate) fn type_tokens(ty: &TypeRef) -> TokenStream {
         TypeRef::Option(inner) => {
             let inner = type_tokens(inner);
             quote!(Option<#inner>)
+        }
+        TypeRef::Indirect(inner) => {
+            let inner = type_tokens(inner);
+            quote!(rt::Indirect<#inner>)
+        }
+    }
+}
+
+/// The tokens of how a field or variant holds its value.
+impl Held {
+    /// `ty` as stored: `Box<ty>`, `rt::Indirect<ty>` or itself.
+    pub(crate) fn wrap(self, ty: TokenStream) -> TokenStream {
+        match self {
+            Held::Inline => ty,
+            Held::Boxed => quote!(Box<#ty>),
+            Held::Indirect => quote!(rt::Indirect<#ty>),
+        }
+    }
+
+    /// The expression that stores `value`, which has the field's own type.
+    pub(crate) fn store(self, value: TokenStream) -> TokenStream {
+        match self {
+            Held::Inline => value,
+            Held::Boxed => quote!(Box::new(#value)),
+            Held::Indirect => quote!(rt::Indirect::new(#value)),
+        }
+    }
+
+    /// The constructor `Option::map` applies, `None` for a value stored as it is.
+    pub(crate) fn constructor(self) -> Option<TokenStream> {
+        match self {
+            Held::Inline => None,
+            Held::Boxed => Some(quote!(Box::new)),
+            Held::Indirect => Some(quote!(rt::Indirect::new)),
         }
     }
 }

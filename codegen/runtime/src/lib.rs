@@ -17,6 +17,7 @@
 //! | [`server_text`] | the one boundary for text from a server: key scrubbed, unprintable characters escaped |
 //! | `spans` | a range longer than one call takes, cut into spans and called in order (feature `jiff`) |
 //! | [`Decimal`], [`Patch`], [`jiff`](https://docs.rs/jiff/0.2/jiff/), [`Binary`] | exact decimals (money, feature `decimal`), three-state fields of request bodies, timestamps and dates (feature `jiff`), bytes (`format: binary`: files to upload) |
+//! | [`Indirect`] | a `Box` that rustc's drop check does not look through: the edges of a cycle (or a long chain) of generated types |
 //! | [`requests`] | typestate metrics requests, [`Window`], mode-checked results, [`Watch`] |
 //! | [`metrics`] | decoding, validating and reading index-mapped metrics responses |
 //! | [`metric_names`] | the metric names Baseten documents |
@@ -38,6 +39,7 @@ mod client;
 mod decimal;
 mod decode;
 mod error;
+mod indirect;
 #[cfg(feature = "mock")]
 pub mod mock;
 #[cfg(feature = "client")]
@@ -91,6 +93,7 @@ pub use client::{
 #[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};
 pub use error::{Error, InvalidArgument, InvalidResponse};
+pub use indirect::Indirect;
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 #[cfg(feature = "jiff")]

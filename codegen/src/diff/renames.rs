@@ -76,7 +76,10 @@ pub(super) fn references(def: &TypeDef, out: &mut BTreeSet<String>) {
             TypeRef::Named(name) => {
                 out.insert(name.clone());
             }
-            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => walk(inner, out),
+            TypeRef::Vec(inner)
+            | TypeRef::Map(inner)
+            | TypeRef::Option(inner)
+            | TypeRef::Indirect(inner) => walk(inner, out),
             _ => {}
         }
     }
@@ -119,7 +122,7 @@ pub(super) fn structure(def: &TypeDef, renames: &BTreeMap<String, String>) -> St
             for variant in &def.variants {
                 part(variant.kind.name());
                 part(&variant.rust_name);
-                part(if variant.boxed { "boxed" } else { "" });
+                part(variant.held.name().unwrap_or_default());
                 part(&format!("{:?}", rename(&variant.ty, renames)));
             }
         }
@@ -144,6 +147,7 @@ pub(super) fn rename(ty: &TypeRef, renames: &BTreeMap<String, String>) -> TypeRe
         TypeRef::Vec(inner) => TypeRef::Vec(Box::new(rename(inner, renames))),
         TypeRef::Map(inner) => TypeRef::Map(Box::new(rename(inner, renames))),
         TypeRef::Option(inner) => TypeRef::Option(Box::new(rename(inner, renames))),
+        TypeRef::Indirect(inner) => TypeRef::Indirect(Box::new(rename(inner, renames))),
         other => other.clone(),
     }
 }
@@ -165,6 +169,7 @@ pub(super) fn render(ty: &TypeRef) -> String {
         TypeRef::Vec(inner) => format!("Vec<{}>", render(inner)),
         TypeRef::Map(inner) => format!("BTreeMap<String, {}>", render(inner)),
         TypeRef::Option(inner) => format!("Option<{}>", render(inner)),
+        TypeRef::Indirect(inner) => format!("Indirect<{}>", render(inner)),
     }
 }
 

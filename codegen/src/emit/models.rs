@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{code_span, doc_attrs};
-use crate::ir::{AliasDef, EnumDef, IntEnumDef, JsonKind, TypeDef, UnionDef, UntaggedDef};
+use crate::ir::{AliasDef, EnumDef, Held, IntEnumDef, JsonKind, TypeDef, UnionDef, UntaggedDef};
 use crate::surface::Surface;
 use crate::surface::builders::{self, FieldSurface, Storage, StructSurface};
 use crate::surface::write_only::{Gate, SerdeImpls};
@@ -158,17 +158,18 @@ fn emit_struct_methods(resolved: &StructSurface<'_>) -> TokenStream {
         }
         match storage {
             Storage::Required => {
-                initialisers.push(match (field.boxed, itself) {
-                    (true, _) => quote!(#field_name: Box::new(#converted)),
-                    (false, true) => quote!(#field_name),
-                    (false, false) => quote!(#field_name: #converted),
+                initialisers.push(match (field.held, itself) {
+                    (Held::Inline, true) => quote!(#field_name),
+                    (held, _) => {
+                        let stored = held.store(converted);
+                        quote!(#field_name: #stored)
+                    }
                 });
             }
             Storage::RequiredNullable => {
-                initialisers.push(if field.boxed {
-                    quote!(#field_name: #field_name.into().map(Box::new))
-                } else {
-                    quote!(#field_name: #field_name.into())
+                initialisers.push(match field.held.constructor() {
+                    Some(constructor) => quote!(#field_name: #field_name.into().map(#constructor)),
+                    None => quote!(#field_name: #field_name.into()),
                 });
             }
             Storage::Optional | Storage::Patch => {
@@ -178,12 +179,11 @@ fn emit_struct_methods(resolved: &StructSurface<'_>) -> TokenStream {
                     (quote!(None), quote!(Some))
                 };
                 initialisers.push(quote!(#field_name: #unset));
-                let value = match (field.boxed, itself) {
-                    (true, true) => quote!(Box::new(value)),
-                    (true, false) => quote!(Box::new(value.into())),
-                    (false, true) => quote!(value),
-                    (false, false) => quote!(value.into()),
-                };
+                let value = field.held.store(if itself {
+                    quote!(value)
+                } else {
+                    quote!(value.into())
+                });
                 let argument = resolved_field.setter_argument();
                 if let Some(setter) = &resolved_field.setter {
                     let setter = ident(setter);
@@ -314,10 +314,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
     let tag_property = &def.tag_property;
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
-    let payloads = def.variants.iter().map(|v| {
-        let ty = type_tokens(&v.ty);
-        if v.boxed { quote!(Box<#ty>) } else { ty }
-    });
+    let payloads = def.variants.iter().map(|v| v.held.wrap(type_tokens(&v.ty)));
     let variant_docs = tags
         .iter()
         .map(|tag| format!(" {} is {}.", code_span(tag_property), code_span(tag)));
@@ -388,10 +385,7 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let doc = doc_attrs(def.doc.as_deref());
     let variants = def.variants.iter().map(|variant| {
         let variant_name = ident(&variant.rust_name);
-        let mut ty = type_tokens(&variant.ty);
-        if variant.boxed {
-            ty = quote!(Box<#ty>);
-        }
+        let ty = variant.held.wrap(type_tokens(&variant.ty));
         let kind = match variant.kind {
             JsonKind::Boolean => " A JSON boolean.",
             JsonKind::Integer => " A JSON number without a fraction.",
@@ -428,10 +422,7 @@ fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let doc = doc_attrs(def.doc.as_deref());
     let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
-    let payloads = def.variants.iter().map(|v| {
-        let ty = type_tokens(&v.ty);
-        if v.boxed { quote!(Box<#ty>) } else { ty }
-    });
+    let payloads = def.variants.iter().map(|v| v.held.wrap(type_tokens(&v.ty)));
     let no_keys = Vec::new();
     let keys: Vec<&Vec<String>> = def
         .variants

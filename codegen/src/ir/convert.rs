@@ -10,9 +10,9 @@ use openapiv3::{
 
 use super::naming::fallback_variant;
 use super::{
-    AliasDef, Builder, EnumDef, Field, IntEnumDef, IntVariant, JsonKind, ObjectParts, SCHEMAS,
-    SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef, UntaggedVariant,
-    Variant, access, local_key,
+    AliasDef, Builder, EnumDef, Field, Held, IntEnumDef, IntVariant, JsonKind, ObjectParts,
+    SCHEMAS, SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef,
+    UntaggedVariant, Variant, access, local_key,
 };
 use crate::error::Pointer;
 use crate::lock::Names;
@@ -356,7 +356,7 @@ impl<'a> Builder<'a> {
                 rust_name: Names::claim_variant(&mut variant_names, &tag),
                 tag,
                 ty,
-                boxed: false,
+                held: Held::Inline,
             });
         }
         let fallback = fallback_variant();
@@ -535,7 +535,7 @@ impl<'a> Builder<'a> {
                 rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
                 kind,
                 ty: optional_if(ty, nullable),
-                boxed: false,
+                held: Held::Inline,
                 keys: None,
             });
         }
@@ -627,7 +627,7 @@ impl<'a> Builder<'a> {
                 ty,
                 required,
                 nullable,
-                boxed: false,
+                held: Held::Inline,
             });
         }
         self.types.insert(

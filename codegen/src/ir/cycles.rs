@@ -1,99 +1,396 @@
-//! Cycles: `$ref` alias chains resolved once, alias-only cycles refused, and fields boxed where a
-//! type contains itself.
+//! Cycles: `$ref` alias chains resolved once, alias-only cycles refused, and how the edges of
+//! cycles and long chains are held (`Box` in a small cycle, the runtime's `Indirect` past it).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use openapiv3::{ReferenceOr, Schema};
 
-use super::{AliasDef, SCHEMAS, TypeDef, TypeRef, local_key};
+use super::{AliasDef, Held, SCHEMAS, TypeDef, TypeRef, local_key};
 use crate::error::Pointer;
 
-/// Boxes every field whose type leads back to its own struct with no `Vec` or map in between
-/// (an infinitely sized type otherwise). Decided by structure alone, through the strongly
-/// connected components of the "contains inline" graph, so adding an unrelated type never
-/// changes which fields are boxed.
-pub(super) fn box_recursive_fields(types: &mut BTreeMap<String, TypeDef>) {
-    fn direct_target(ty: &TypeRef) -> Option<&str> {
+/// How deep, in rustc's drop-check walk, a type's own fields may lead before an edge holds
+/// an [`TypeRef::Indirect`]: 64 of the compiler's default recursion limit of 128, the rest
+/// left for the `Option`s a drop site adds and for inline nesting (at most `load::MAX_DEPTH`).
+pub(crate) const MAX_DROP_DEPTH: usize = 64;
+
+/// The deepest a walk inside a cycle may go for the cycle to keep `Box` and plain `Vec<T>`
+/// ([`hold_edges`]): a walk visits each type of the component at most once, so it goes no
+/// deeper than the sum over the types of their deepest edge back into the component (the
+/// wrappers on it, a `Box`, the type). 24 is 8 types joined by optional boxed fields
+/// (`Option`, `Box`, the type: 3 each) or 12 by `Vec`s (2 each), and leaves 40 of
+/// [`MAX_DROP_DEPTH`] for what the component reaches outside itself.
+pub(crate) const SMALL_CYCLE_DEPTH: usize = 24;
+
+/// Decides how each field and variant holds its value ([`Held`]), so that every type has a
+/// finite size and rustc's drop check neither fails nor checks quadratically. Decided by
+/// structure alone (the strongly connected components of the type graph, then the depths from
+/// the sinks up), so adding an unrelated type never moves a `Box` or an `Indirect`:
+/// - a small cycle (its walk within [`SMALL_CYCLE_DEPTH`]) is held as users of `Box` expect:
+///   a `Box` on each field or variant that leads back to its own type with no `Vec` or map in
+///   between (an infinitely sized type otherwise), everything else inline (`Vec<Tree>`);
+/// - in a larger one, every edge between two of its types holds the runtime's `Indirect`, a
+///   pointer the drop check stops at (with `Box` each drop walked the whole component, and a
+///   component of 56 failed with E0320);
+/// - down an acyclic chain, the edge at which the walk would pass [`MAX_DROP_DEPTH`] holds an
+///   `Indirect` (a chain of 130 optional fields failed so). A small cycle counts there as one
+///   node as deep as its worst walk, an upper bound.
+///
+/// Depth counts the generic wrappers rustc walks through (`Option`, `Vec`, maps, `Box`, the
+/// `Option` of an optional or nullable field) and one per named type (its layout and
+/// constraints nest a query each). An alias's own edges never hold one: `type A = Indirect<B>`
+/// would rename the type users see; the edges into it do.
+pub(super) fn hold_edges(types: &mut BTreeMap<String, TypeDef>) {
+    fn named<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
         match ty {
-            TypeRef::Named(name) => Some(name),
-            TypeRef::Option(inner) => direct_target(inner),
-            _ => None,
+            TypeRef::Named(name) => out.push(name),
+            TypeRef::Vec(inner)
+            | TypeRef::Map(inner)
+            | TypeRef::Option(inner)
+            | TypeRef::Indirect(inner) => named(inner, out),
+            _ => {}
         }
     }
-    let names: Vec<&String> = types.keys().collect();
-    let index: BTreeMap<&str, usize> = names
+    let names: Vec<String> = types.keys().cloned().collect();
+    let index: HashMap<&str, usize> = names
         .iter()
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
-    let edges: Vec<Vec<usize>> = names
-        .iter()
-        .map(|name| {
-            let targets: Vec<&str> = match types.get(*name) {
-                Some(TypeDef::Struct(s)) => s
+    let graph = |inline_only: bool| -> Vec<Vec<usize>> {
+        names
+            .iter()
+            .map(|name| {
+                let mut targets = Vec::new();
+                for ty in types.get(name).map(TypeDef::held_types).unwrap_or_default() {
+                    match inline_only {
+                        true => targets.extend(direct_target(ty)),
+                        false => named(ty, &mut targets),
+                    }
+                }
+                targets
+                    .into_iter()
+                    .filter_map(|t| index.get(t).copied())
+                    .collect()
+            })
+            .collect()
+    };
+    let edges = graph(false);
+    let component = strongly_connected_components(&edges);
+    // Where a small cycle holds a `Box`: the components of the "contains inline" graph.
+    let inline_component = strongly_connected_components(&graph(true));
+    // Kosaraju numbers components sources first: from the last, each type's targets outside
+    // its own component have their depth already.
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(component[i]));
+    let mut depth: Vec<Option<usize>> = vec![None; names.len()];
+    let context = Depths {
+        index: &index,
+        component: &component,
+        inline_component: &inline_component,
+    };
+    for group in order.chunk_by(|a, b| component[*a] == component[*b]) {
+        let cyclic = group.len() > 1 || group.iter().any(|&i| edges[i].contains(&i));
+        if cyclic && let Some(walk) = context.small_cycle(types, &names, group) {
+            context.settle_small_cycle(types, &names, group, walk, &mut depth);
+        } else {
+            context.settle(types, &names, group, &mut depth);
+        }
+    }
+}
+
+/// The named type a value holds in place (through `Option` only), as a `Box` breaks it.
+fn direct_target(ty: &TypeRef) -> Option<&str> {
+    match ty {
+        TypeRef::Named(name) => Some(name),
+        TypeRef::Option(inner) => direct_target(inner),
+        _ => None,
+    }
+}
+
+/// The generic wrappers down to the named type `ty` holds, and that type.
+fn wrapped(ty: &TypeRef) -> (usize, Option<&str>) {
+    match ty {
+        TypeRef::Named(name) => (0, Some(name)),
+        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+            let (wrappers, target) = wrapped(inner);
+            (wrappers + 1, target)
+        }
+        TypeRef::Indirect(_) => (1, None),
+        _ => (0, None),
+    }
+}
+
+/// A field or variant: its type, the wrappers around it (the `Option` of an optional or
+/// nullable field), how it is held.
+struct Slot<'d> {
+    ty: &'d mut TypeRef,
+    wrappers: usize,
+    held: &'d mut Held,
+}
+
+/// The fields or variants of a struct or union; none for an alias or enum.
+fn slots(def: &mut TypeDef) -> Vec<Slot<'_>> {
+    match def {
+        TypeDef::Struct(def) => def
+            .fields
+            .iter_mut()
+            .map(|f| Slot {
+                ty: &mut f.ty,
+                wrappers: usize::from(!f.required) + usize::from(f.nullable),
+                held: &mut f.held,
+            })
+            .collect(),
+        TypeDef::Union(def) => def
+            .variants
+            .iter_mut()
+            .map(|v| Slot {
+                ty: &mut v.ty,
+                wrappers: 0,
+                held: &mut v.held,
+            })
+            .collect(),
+        TypeDef::Untagged(def) => def
+            .variants
+            .iter_mut()
+            .map(|v| Slot {
+                ty: &mut v.ty,
+                wrappers: 0,
+                held: &mut v.held,
+            })
+            .collect(),
+        TypeDef::Alias(_) | TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+    }
+}
+
+/// A field or variant that is itself the `Indirect` edge says so by its [`Held`], so that its
+/// constructor and setter take the value itself (`impl Into<T>`, as for a `Box`); an
+/// `Indirect` inside a `Vec`, a map or an `Option` stays in the type.
+fn unwrap_top(ty: &mut TypeRef) -> Held {
+    match std::mem::replace(ty, TypeRef::Json) {
+        TypeRef::Indirect(inner) => {
+            *ty = *inner;
+            Held::Indirect
+        }
+        other => {
+            *ty = other;
+            Held::Inline
+        }
+    }
+}
+
+/// What [`hold_edges`] measures depths against.
+struct Depths<'a> {
+    index: &'a HashMap<&'a str, usize>,
+    component: &'a [usize],
+    /// Components of the "contains inline" graph (through `Option` only).
+    inline_component: &'a [usize],
+}
+
+impl Depths<'_> {
+    /// Whether `target` is a type of `owner`'s component.
+    fn inside(&self, target: Option<&str>, owner: usize) -> bool {
+        target
+            .and_then(|t| self.index.get(t))
+            .is_some_and(|&t| self.component.get(t) == self.component.get(owner))
+    }
+
+    /// Whether a field or variant of `owner` of type `ty` holds a `Box` in a small cycle: when
+    /// it leads back to `owner` with no `Vec` or map in between (an infinitely sized type
+    /// otherwise).
+    fn boxes(&self, owner: usize, ty: &TypeRef) -> bool {
+        direct_target(ty)
+            .and_then(|t| self.index.get(t))
+            .is_some_and(|&t| self.inline_component.get(t) == self.inline_component.get(owner))
+    }
+
+    /// For a cycle whose walk stays within [`SMALL_CYCLE_DEPTH`] held as `Box` would hold it:
+    /// that walk's bound (the sum over its types of their deepest edge back into it). `None`
+    /// for a larger one.
+    fn small_cycle(
+        &self,
+        types: &BTreeMap<String, TypeDef>,
+        names: &[String],
+        group: &[usize],
+    ) -> Option<usize> {
+        let mut walk = 0;
+        for &i in group {
+            let Some(def) = types.get(&names[i]) else {
+                continue;
+            };
+            let wrappers: Vec<(usize, &TypeRef)> = match def {
+                TypeDef::Struct(def) => def
                     .fields
                     .iter()
-                    .filter_map(|f| direct_target(&f.ty))
+                    .map(|f| (usize::from(!f.required) + usize::from(f.nullable), &f.ty))
                     .collect(),
-                Some(TypeDef::Alias(a)) => direct_target(&a.ty).into_iter().collect(),
-                // A variant holds its payload inline.
-                Some(TypeDef::Union(u)) => u
-                    .variants
-                    .iter()
-                    .filter_map(|v| direct_target(&v.ty))
-                    .collect(),
-                Some(TypeDef::Untagged(u)) => u
-                    .variants
-                    .iter()
-                    .filter_map(|v| direct_target(&v.ty))
-                    .collect(),
-                _ => Vec::new(),
+                other => other.held_types().into_iter().map(|ty| (0, ty)).collect(),
             };
-            targets
+            let deepest = wrappers
                 .into_iter()
-                .filter_map(|t| index.get(t).copied())
-                .collect()
-        })
-        .collect();
-    let component = strongly_connected_components(&edges);
-    let on_cycle = |from: usize, ty: &TypeRef| {
-        direct_target(ty)
-            .and_then(|t| index.get(t).copied())
-            .is_some_and(|t| component.get(t) == component.get(from))
-    };
-    // Struct fields and union variants alike: either holds its value inline.
-    let mut boxed: Vec<(String, usize)> = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let members: Vec<&TypeRef> = match types.get(*name) {
-            Some(TypeDef::Struct(def)) => def.fields.iter().map(|f| &f.ty).collect(),
-            Some(TypeDef::Union(def)) => def.variants.iter().map(|v| &v.ty).collect(),
-            Some(TypeDef::Untagged(def)) => def.variants.iter().map(|v| &v.ty).collect(),
-            _ => continue,
-        };
-        for (m, ty) in members.into_iter().enumerate() {
-            if on_cycle(i, ty) {
-                boxed.push(((*name).clone(), m));
+                .filter_map(|(outer, ty)| {
+                    let (inner, target) = wrapped(ty);
+                    // An alias never holds a `Box` itself.
+                    let boxed = !matches!(def, TypeDef::Alias(_)) && self.boxes(i, ty);
+                    self.inside(target, i)
+                        .then_some(outer + inner + usize::from(boxed) + 1)
+                })
+                .max()
+                .unwrap_or(0);
+            walk += deepest;
+            if walk > SMALL_CYCLE_DEPTH {
+                return None;
+            }
+        }
+        Some(walk)
+    }
+
+    /// Holds a small cycle's fields as `Box` would ([`Self::boxes`]) and cuts its edges out where a
+    /// walk through the whole cycle (`walk` deep) and on would pass [`MAX_DROP_DEPTH`]; every
+    /// type of it is then as deep as the deepest such walk.
+    fn settle_small_cycle(
+        &self,
+        types: &mut BTreeMap<String, TypeDef>,
+        names: &[String],
+        group: &[usize],
+        walk: usize,
+        depth: &mut [Option<usize>],
+    ) {
+        let mut deepest = walk;
+        for &i in group {
+            let Some(def) = types.get_mut(&names[i]) else {
+                continue;
+            };
+            if let TypeDef::Alias(alias) = def {
+                if !self.inside(wrapped(&alias.ty).1, i) {
+                    deepest = deepest.max(
+                        self.measure(&alias.ty, walk, depth)
+                            .unwrap_or(MAX_DROP_DEPTH),
+                    );
+                }
+                continue;
+            }
+            for slot in slots(def) {
+                if self.inside(wrapped(slot.ty).1, i) {
+                    // Counted in `walk`; main's `Box` where the value would contain itself.
+                    *slot.held = match self.boxes(i, slot.ty) {
+                        true => Held::Boxed,
+                        false => Held::Inline,
+                    };
+                    continue;
+                }
+                deepest = deepest.max(self.cut(slot.ty, walk + slot.wrappers, i, depth));
+                *slot.held = unwrap_top(slot.ty);
+            }
+        }
+        for &i in group {
+            depth[i] = Some(deepest);
+        }
+    }
+
+    /// Settles a type off any cycle or a large cycle's types: every edge inside the
+    /// component and each one past [`MAX_DROP_DEPTH`] holds an `Indirect`. Its structs and
+    /// unions first, then its aliases (which may name them).
+    fn settle(
+        &self,
+        types: &mut BTreeMap<String, TypeDef>,
+        names: &[String],
+        group: &[usize],
+        depth: &mut [Option<usize>],
+    ) {
+        for &i in group {
+            let Some(def) = types.get_mut(&names[i]) else {
+                continue;
+            };
+            if matches!(def, TypeDef::Alias(_)) {
+                continue;
+            }
+            let deepest = slots(def)
+                .into_iter()
+                .map(|slot| {
+                    let deepest = self.cut(slot.ty, slot.wrappers, i, depth);
+                    *slot.held = unwrap_top(slot.ty);
+                    deepest
+                })
+                .max();
+            depth[i] = Some(deepest.unwrap_or(0));
+        }
+        let mut aliases: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|&i| matches!(types.get(&names[i]), Some(TypeDef::Alias(_))))
+            .collect();
+        // An alias naming another alias of its component waits for it (alias-only cycles are
+        // `serde_json::Value` by now, so each round settles at least one).
+        while !aliases.is_empty() {
+            let before = aliases.len();
+            aliases.retain(|&i| {
+                let Some(TypeDef::Alias(alias)) = types.get(&names[i]) else {
+                    return false;
+                };
+                match self.measure(&alias.ty, 0, depth) {
+                    Some(d) => {
+                        depth[i] = Some(d);
+                        false
+                    }
+                    None => true,
+                }
+            });
+            if aliases.len() == before {
+                // Unreachable after `alias_cycles`; counted as deep as allowed, never a hang.
+                for &i in &aliases {
+                    depth[i] = Some(MAX_DROP_DEPTH);
+                }
+                break;
             }
         }
     }
-    for (name, m) in boxed {
-        match types.get_mut(&name) {
-            Some(TypeDef::Struct(def)) => {
-                if let Some(field) = def.fields.get_mut(m) {
-                    field.boxed = true;
+
+    /// The depth a walk from a field of type `ty` under `wrappers` generic wrappers reaches,
+    /// after wrapping in `Indirect` each named type of `owner`'s component and each one past
+    /// [`MAX_DROP_DEPTH`].
+    fn cut(
+        &self,
+        ty: &mut TypeRef,
+        wrappers: usize,
+        owner: usize,
+        depth: &[Option<usize>],
+    ) -> usize {
+        match ty {
+            TypeRef::Named(name) => {
+                let Some(&target) = self.index.get(name.as_str()) else {
+                    return wrappers;
+                };
+                // A type of the owner's own component always; another when the walk would pass
+                // the limit through it.
+                if self.component.get(target) != self.component.get(owner)
+                    && let Some(d) = depth.get(target).copied().flatten()
+                    && wrappers + 1 + d <= MAX_DROP_DEPTH
+                {
+                    return wrappers + 1 + d;
                 }
+                *ty = TypeRef::Indirect(Box::new(std::mem::replace(ty, TypeRef::Json)));
+                wrappers + 1
             }
-            Some(TypeDef::Union(def)) => {
-                if let Some(variant) = def.variants.get_mut(m) {
-                    variant.boxed = true;
-                }
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+                self.cut(inner, wrappers + 1, owner, depth)
             }
-            Some(TypeDef::Untagged(def)) => {
-                if let Some(variant) = def.variants.get_mut(m) {
-                    variant.boxed = true;
-                }
+            TypeRef::Indirect(_) => wrappers + 1,
+            _ => wrappers,
+        }
+    }
+
+    /// The depth a walk through `ty` reaches, `None` while a named type in it has none yet.
+    fn measure(&self, ty: &TypeRef, wrappers: usize, depth: &[Option<usize>]) -> Option<usize> {
+        match ty {
+            TypeRef::Named(name) => match self.index.get(name.as_str()) {
+                Some(&target) => Some(wrappers + 1 + (*depth.get(target)?)?),
+                None => Some(wrappers),
+            },
+            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+                self.measure(inner, wrappers + 1, depth)
             }
-            _ => {}
+            TypeRef::Indirect(_) => Some(wrappers + 1),
+            _ => Some(wrappers),
         }
     }
 }
@@ -249,4 +546,272 @@ pub(super) fn resolve_aliases<'a>(
         }
     }
     resolved
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::{MAX_DROP_DEPTH, hold_edges};
+    use crate::ir::{AliasDef, Field, Held, StructDef, TypeDef, TypeRef};
+
+    fn named(name: &str) -> TypeRef {
+        TypeRef::Named(name.to_owned())
+    }
+
+    fn indirect(name: &str) -> TypeRef {
+        TypeRef::Indirect(Box::new(named(name)))
+    }
+
+    fn vec(ty: TypeRef) -> TypeRef {
+        TypeRef::Vec(Box::new(ty))
+    }
+
+    /// A struct of one field per `(type, required)`.
+    fn object(name: &str, fields: Vec<(TypeRef, bool)>) -> (String, TypeDef) {
+        let fields = fields
+            .into_iter()
+            .enumerate()
+            .map(|(i, (ty, required))| Field {
+                wire_name: format!("f{i}"),
+                rust_name: format!("f{i}"),
+                doc: None,
+                ty,
+                required,
+                nullable: false,
+                held: Held::Inline,
+            })
+            .collect();
+        let def = StructDef {
+            name: name.to_owned(),
+            doc: None,
+            fields,
+        };
+        (name.to_owned(), TypeDef::Struct(def))
+    }
+
+    fn settled(types: impl IntoIterator<Item = (String, TypeDef)>) -> BTreeMap<String, TypeDef> {
+        let mut types: BTreeMap<String, TypeDef> = types.into_iter().collect();
+        hold_edges(&mut types);
+        types
+    }
+
+    /// Each field's holding and type.
+    fn fields(types: &BTreeMap<String, TypeDef>, name: &str) -> Vec<(Held, TypeRef)> {
+        match types.get(name) {
+            Some(TypeDef::Struct(def)) => {
+                def.fields.iter().map(|f| (f.held, f.ty.clone())).collect()
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+
+    fn holds_indirect(types: &BTreeMap<String, TypeDef>, name: &str) -> bool {
+        fields(types, name)
+            .iter()
+            .any(|(held, ty)| *held == Held::Indirect || format!("{ty:?}").contains("Indirect"))
+    }
+
+    #[test]
+    fn a_small_cycle_keeps_box_where_it_contains_itself_and_plain_vecs() {
+        let types = settled([
+            object("A", vec![(named("B"), true), (TypeRef::String, true)]),
+            object("B", vec![(named("C"), false)]),
+            object("C", vec![(vec(named("A")), true), (named("A"), false)]),
+            object("D", vec![(named("A"), false)]),
+            object("Tree", vec![(vec(named("Tree")), true)]),
+            object("Linked", vec![(named("Linked"), false)]),
+        ]);
+        assert_eq!(
+            fields(&types, "A"),
+            [(Held::Boxed, named("B")), (Held::Inline, TypeRef::String)]
+        );
+        assert_eq!(fields(&types, "B"), [(Held::Boxed, named("C"))]);
+        assert_eq!(
+            fields(&types, "C"),
+            [(Held::Inline, vec(named("A"))), (Held::Boxed, named("A"))]
+        );
+        // D reaches the cycle but is not on it.
+        assert_eq!(fields(&types, "D"), [(Held::Inline, named("A"))]);
+        assert_eq!(fields(&types, "Tree"), [(Held::Inline, vec(named("Tree")))]);
+        assert_eq!(fields(&types, "Linked"), [(Held::Boxed, named("Linked"))]);
+    }
+
+    #[test]
+    fn every_edge_inside_a_large_cycle_is_indirect_and_none_into_it() {
+        let node = |i: usize| format!("N{:02}", i % 20);
+        let types = settled(
+            (0..20)
+                .map(|i| {
+                    object(
+                        &node(i),
+                        vec![
+                            (named(&node(i + 1)), false),
+                            (vec(named(&node(i + 7))), true),
+                        ],
+                    )
+                })
+                .chain([object("Out", vec![(named("N00"), true)])]),
+        );
+        for i in 0..20 {
+            assert_eq!(
+                fields(&types, &node(i)),
+                [
+                    (Held::Indirect, named(&node(i + 1))),
+                    (Held::Inline, vec(indirect(&node(i + 7))))
+                ]
+            );
+        }
+        assert_eq!(fields(&types, "Out"), [(Held::Inline, named("N00"))]);
+    }
+
+    #[test]
+    fn a_cycle_of_8_optional_fields_keeps_box_and_one_of_9_is_indirect() {
+        for (size, held) in [(8, Held::Boxed), (9, Held::Indirect)] {
+            let node = |i: usize| format!("N{}", i % size);
+            let types =
+                settled((0..size).map(|i| object(&node(i), vec![(named(&node(i + 1)), false)])));
+            for i in 0..size {
+                assert_eq!(
+                    fields(&types, &node(i)),
+                    [(held, named(&node(i + 1)))],
+                    "{size}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_alias_on_a_small_cycle_keeps_its_target_and_the_edge_into_it_is_plain() {
+        let types = settled([
+            object("A", vec![(named("L"), true)]),
+            (
+                "L".to_owned(),
+                TypeDef::Alias(AliasDef {
+                    name: "L".to_owned(),
+                    doc: None,
+                    ty: vec(named("A")),
+                }),
+            ),
+        ]);
+        // A `Vec` breaks the containment: main's representation has no `Box` there.
+        assert_eq!(fields(&types, "A"), [(Held::Inline, named("L"))]);
+        match types.get("L") {
+            Some(TypeDef::Alias(alias)) => assert_eq!(alias.ty, vec(named("A"))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The deepest walk from `name`: what the drop check would go through before stopping at
+    /// an `Indirect` or at a type already on the walk, counted as `hold_edges` counts it.
+    fn walk(types: &BTreeMap<String, TypeDef>, name: &str, on_walk: &mut Vec<String>) -> usize {
+        fn of(
+            types: &BTreeMap<String, TypeDef>,
+            ty: &TypeRef,
+            wrappers: usize,
+            on_walk: &mut Vec<String>,
+        ) -> usize {
+            match ty {
+                TypeRef::Named(name) => wrappers + 1 + walk(types, name, on_walk),
+                TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+                    of(types, inner, wrappers + 1, on_walk)
+                }
+                TypeRef::Indirect(_) => wrappers + 1,
+                _ => wrappers,
+            }
+        }
+        if on_walk.iter().any(|n| n == name) {
+            return 0;
+        }
+        on_walk.push(name.to_owned());
+        let deepest = match types.get(name) {
+            Some(TypeDef::Struct(def)) => def
+                .fields
+                .iter()
+                .map(|f| {
+                    let wrappers = usize::from(!f.required);
+                    match f.held {
+                        Held::Indirect => wrappers + 1,
+                        Held::Boxed => of(types, &f.ty, wrappers + 1, on_walk),
+                        Held::Inline => of(types, &f.ty, wrappers, on_walk),
+                    }
+                })
+                .max()
+                .unwrap_or(0),
+            _ => 0,
+        };
+        on_walk.pop();
+        deepest
+    }
+
+    /// `length` types, each with an optional field of the next; the last, when `cycle` is
+    /// given, reaches a cycle of that many types joined by optional fields.
+    fn chain(length: usize, cycle: usize, unrelated: bool) -> BTreeMap<String, TypeDef> {
+        let link = |i: usize| format!("N{i:04}");
+        let ring = |i: usize| format!("C{}", i % cycle.max(1));
+        settled(
+            (0..length)
+                .map(|i| {
+                    let next = match (i + 1 < length, cycle > 0) {
+                        (true, _) => Some(named(&link(i + 1))),
+                        (false, true) => Some(named(&ring(0))),
+                        (false, false) => None,
+                    };
+                    object(&link(i), next.map(|ty| (ty, false)).into_iter().collect())
+                })
+                .chain((0..cycle).map(|i| object(&ring(i), vec![(named(&ring(i + 1)), false)])))
+                .chain(unrelated.then(|| object("Z", vec![(named("Z"), false)]))),
+        )
+    }
+
+    fn cuts(types: &BTreeMap<String, TypeDef>, length: usize) -> usize {
+        (0..length)
+            .filter(|i| holds_indirect(types, &format!("N{i:04}")))
+            .count()
+    }
+
+    #[test]
+    fn a_long_chain_is_cut_where_the_walk_would_pass_the_limit_and_a_short_one_never() {
+        let short = chain(20, 0, false);
+        assert_eq!(cuts(&short, 20), 0);
+        let long = chain(300, 0, false);
+        let cut = cuts(&long, 300);
+        // Each optional edge is two levels deep (the `Option`, the type): one cut per 32.
+        assert!((300 / 32..=300 / 31).contains(&cut), "{cut} cuts");
+        for i in 0..300 {
+            let deepest = walk(&long, &format!("N{i:04}"), &mut Vec::new());
+            assert!(deepest <= MAX_DROP_DEPTH, "N{i:04}: {deepest}");
+        }
+        // An unrelated type moves no cut.
+        let with_other = chain(300, 0, true);
+        for i in 0..300 {
+            let name = format!("N{i:04}");
+            assert_eq!(fields(&long, &name), fields(&with_other, &name));
+        }
+    }
+
+    #[test]
+    fn a_chain_into_a_small_cycle_counts_the_cycle_as_its_deepest_walk() {
+        for length in [10, 27, 28, 300] {
+            let types = chain(length, 3, false);
+            for i in 0..3 {
+                let name = format!("C{i}");
+                assert_eq!(
+                    fields(&types, &name),
+                    [(Held::Boxed, named(&format!("C{}", (i + 1) % 3)))]
+                );
+            }
+            for name in (0..length)
+                .map(|i| format!("N{i:04}"))
+                .chain(["C0".to_owned()])
+            {
+                let deepest = walk(&types, &name, &mut Vec::new());
+                assert!(deepest <= MAX_DROP_DEPTH, "{length}: {name}: {deepest}");
+            }
+            // The cycle walks 9 deep (3 × `Option`, `Box`, the type) and each link adds 2: 27
+            // links reach 63, 28 would reach 65 and need a cut (counting the cycle as one type
+            // would not cut them).
+            assert_eq!(cuts(&types, length) == 0, length <= 27, "{length} links");
+        }
+    }
 }

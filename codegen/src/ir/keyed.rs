@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use openapiv3::{AdditionalProperties, ReferenceOr, Schema};
 
 use super::convert::plain_union_members;
-use super::{Builder, JsonKind, SchemaAt, TypeDef, UntaggedDef, UntaggedVariant};
+use super::{Builder, Held, JsonKind, SchemaAt, TypeDef, UntaggedDef, UntaggedVariant};
 use crate::Error;
 use crate::error::Pointer;
 use crate::names::{self, Namespace};
@@ -152,7 +152,7 @@ impl<'a> Builder<'a> {
                 rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
                 kind: JsonKind::Object,
                 ty,
-                boxed: false,
+                held: Held::Inline,
                 keys: Some(keys.into_iter().map(str::to_owned).collect()),
             });
         }

@@ -34,7 +34,7 @@ mod twins;
 
 pub(crate) use self::prune::reachable;
 
-use self::cycles::{alias_cycles, box_recursive_fields, resolve_aliases};
+use self::cycles::{alias_cycles, hold_edges, resolve_aliases};
 use self::prune::prune_unreachable;
 
 /// The whole API as the emitters see it.
@@ -138,8 +138,9 @@ pub struct UntaggedVariant {
     pub kind: JsonKind,
     /// The payload type.
     pub ty: TypeRef,
-    /// Stored behind a `Box` because the union contains itself through this variant.
-    pub boxed: bool,
+    /// How the value is held: inline, in a `Box` or through the runtime's `Indirect` (see
+    /// `cycles::hold_edges`).
+    pub held: Held,
     /// For a union of objects told apart by the properties a value holds (see `ir::keyed`):
     /// the properties whose presence picks this member (empty for the one member picked when
     /// a value holds no other member's). `None` in a union told apart by JSON kind.
@@ -223,8 +224,9 @@ pub struct UnionVariant {
     pub rust_name: String,
     /// The variant's payload type.
     pub ty: TypeRef,
-    /// Stored behind a `Box` because the union contains itself through this variant.
-    pub boxed: bool,
+    /// How the value is held: inline, in a `Box` or through the runtime's `Indirect` (see
+    /// `cycles::hold_edges`).
+    pub held: Held,
 }
 
 /// A struct: one field per property, in document order.
@@ -236,6 +238,31 @@ pub struct StructDef {
     pub doc: Option<String>,
     /// Fields in document order.
     pub fields: Vec<Field>,
+}
+
+/// How a field or variant holds its value (see `cycles::hold_edges`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Held {
+    /// In place.
+    #[default]
+    Inline,
+    /// In a `Box`: the way back to its own type in a small cycle (an infinitely sized type
+    /// otherwise).
+    Boxed,
+    /// Through the runtime's `Indirect` (a pointer rustc's drop check stops at): an edge of a
+    /// large cycle of types, or the one cutting a long chain.
+    Indirect,
+}
+
+impl Held {
+    /// The wrapper's name as the API listing and the change report write it (`Box`, `Indirect`).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Held::Inline => None,
+            Held::Boxed => Some("Box"),
+            Held::Indirect => Some("Indirect"),
+        }
+    }
 }
 
 /// One struct field.
@@ -253,8 +280,9 @@ pub struct Field {
     pub required: bool,
     /// May be `null`.
     pub nullable: bool,
-    /// Stored behind a `Box` because the type contains itself without other indirection.
-    pub boxed: bool,
+    /// How the value is held: inline, in a `Box` or through the runtime's `Indirect` (see
+    /// `cycles::hold_edges`).
+    pub held: Held,
 }
 
 /// An open string enum.
@@ -323,6 +351,9 @@ pub enum TypeRef {
     Map(Box<TypeRef>),
     /// `Option<T>` inside a collection (`[number | null]`).
     Option(Box<TypeRef>),
+    /// The runtime's `Indirect<T>` around a named type: a pointer rustc's drop check stops at,
+    /// on each edge of a cycle and down long chains (see `cycles::hold_edges`).
+    Indirect(Box<TypeRef>),
 }
 
 /// One HTTP operation, emitted as one async method.
@@ -618,7 +649,6 @@ pub(crate) fn build(
         None => component_names.values().cloned().collect(),
     };
     prune_unreachable(&mut types, &operations, &roots);
-    box_recursive_fields(&mut types);
     for (name, pointer) in alias_cycles(&types, &component_names) {
         let what = "the type (read as any JSON value)";
         let reason = "it contains itself only through arrays or maps of itself (a recursive alias)";
@@ -639,6 +669,8 @@ pub(crate) fn build(
     }
     let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
     let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
+    // After sharing: twins are told apart by their shapes, before any edge holds an `Indirect`.
+    hold_edges(&mut types);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations

@@ -37,9 +37,10 @@ pub(crate) fn reachable<'t>(
                     pending.extend(def.held_types());
                 }
             }
-            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
-                pending.push(inner)
-            }
+            TypeRef::Vec(inner)
+            | TypeRef::Map(inner)
+            | TypeRef::Option(inner)
+            | TypeRef::Indirect(inner) => pending.push(inner),
             TypeRef::String
             | TypeRef::Integer
             | TypeRef::Unsigned

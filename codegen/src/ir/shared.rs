@@ -274,9 +274,10 @@ fn shallow_shape(def: &TypeDef) -> (String, Vec<String>) {
 fn erase_names(ty: &mut TypeRef, refs: &mut Vec<String>) {
     match ty {
         TypeRef::Named(name) => refs.push(std::mem::take(name)),
-        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
-            erase_names(inner, refs)
-        }
+        TypeRef::Vec(inner)
+        | TypeRef::Map(inner)
+        | TypeRef::Option(inner)
+        | TypeRef::Indirect(inner) => erase_names(inner, refs),
         TypeRef::String
         | TypeRef::Integer
         | TypeRef::Unsigned

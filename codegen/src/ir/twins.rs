@@ -144,7 +144,10 @@ fn rename(ty: &mut TypeRef, renamed: &BTreeMap<String, String>) {
                 *name = new.clone();
             }
         }
-        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
+        TypeRef::Vec(inner)
+        | TypeRef::Map(inner)
+        | TypeRef::Option(inner)
+        | TypeRef::Indirect(inner) => {
             rename(inner, renamed);
         }
         _ => {}

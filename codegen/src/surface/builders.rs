@@ -73,12 +73,9 @@ impl StructSurface<'_> {
 }
 
 impl FieldSurface<'_> {
-    /// The type the struct stores the field as (`Box` inside the `Option` or `Patch`).
+    /// The type the struct stores the field as (`Box` or `Indirect` inside the `Option` or `Patch`).
     pub(crate) fn stored_type(&self) -> TokenStream {
-        let mut ty = type_tokens(&self.field.ty);
-        if self.field.boxed {
-            ty = quote!(Box<#ty>);
-        }
+        let ty = self.field.held.wrap(type_tokens(&self.field.ty));
         match self.storage {
             Storage::Required => ty,
             Storage::RequiredNullable | Storage::Optional => quote!(Option<#ty>),
@@ -226,7 +223,7 @@ pub(crate) enum Storage {
 }
 
 /// How `field` is stored in a struct that is (or is not) write-only; `Box` aside, which
-/// `Field::boxed` adds inside the `Option` or `Patch`.
+/// `Field::held` adds inside the `Option` or `Patch`.
 fn storage(field: &Field, write_only: bool) -> Storage {
     match (field.required, field.nullable) {
         (true, false) => Storage::Required,
@@ -277,7 +274,7 @@ mod tests {
             ["set_default", "set_clone", "set_default_2", "name"]
         );
     }
-    use crate::ir::TypeRef;
+    use crate::ir::{Held, TypeRef};
 
     fn field(name: &str, required: bool, nullable: bool) -> Field {
         Field {
@@ -287,7 +284,7 @@ mod tests {
             ty: TypeRef::String,
             required,
             nullable,
-            boxed: false,
+            held: Held::Inline,
         }
     }
 

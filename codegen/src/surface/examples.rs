@@ -182,7 +182,7 @@ fn any_call<'a>(
 }
 
 /// The empty value of `ty`, if it has one an example can write: structs only when each required
-/// field has one (and is neither boxed nor nullable, whose constructor arguments differ).
+/// field has one (and is neither boxed, indirect nor nullable, whose constructor arguments differ).
 fn value_of(
     api: &Api,
     structs: &BTreeMap<String, StructSurface<'_>>,
@@ -220,7 +220,7 @@ fn value_of(
             let mut arguments = Vec::new();
             for field in &resolved.fields {
                 match field.storage {
-                    // A boxed field's argument is the value itself (`impl Into<T>`).
+                    // A boxed or indirect field's argument is the value itself (`impl Into<T>`).
                     Storage::Required => {
                         arguments.push(value_of(api, structs, &field.field.ty, depth)?);
                     }

@@ -49,7 +49,10 @@ impl Needs {
                 jiff: false,
                 decimal: true,
             },
-            TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => Needs::of(inner),
+            TypeRef::Vec(inner)
+            | TypeRef::Map(inner)
+            | TypeRef::Option(inner)
+            | TypeRef::Indirect(inner) => Needs::of(inner),
             TypeRef::String
             | TypeRef::Integer
             | TypeRef::Unsigned
@@ -178,7 +181,10 @@ impl Reaching {
 fn named_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
     match ty {
         TypeRef::Named(name) => out.push(name),
-        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => named_in(inner, out),
+        TypeRef::Vec(inner)
+        | TypeRef::Map(inner)
+        | TypeRef::Option(inner)
+        | TypeRef::Indirect(inner) => named_in(inner, out),
         _ => {}
     }
 }

@@ -533,8 +533,8 @@ impl Surface<'_> {
                 );
                 for variant in &def.variants {
                     let mut payload = ty(&variant.ty);
-                    if variant.boxed {
-                        payload = format!("Box<{payload}>");
+                    if let Some(wrapper) = variant.held.name() {
+                        payload = format!("{wrapper}<{payload}>");
                     }
                     push(
                         "variant",
@@ -554,8 +554,8 @@ impl Surface<'_> {
                 push("enum", path.clone(), signature);
                 for variant in &def.variants {
                     let mut payload = ty(&variant.ty);
-                    if variant.boxed {
-                        payload = format!("Box<{payload}>");
+                    if let Some(wrapper) = variant.held.name() {
+                        payload = format!("{wrapper}<{payload}>");
                     }
                     push(
                         "variant",

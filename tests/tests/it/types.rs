@@ -73,6 +73,7 @@ fn render(ty: &TypeRef) -> String {
         TypeRef::Vec(inner) => format!("Vec<{}>", render(inner)),
         TypeRef::Map(inner) => format!("Map<{}>", render(inner)),
         TypeRef::Option(inner) => format!("Option<{}>", render(inner)),
+        TypeRef::Indirect(inner) => format!("Indirect<{}>", render(inner)),
     }
 }
 

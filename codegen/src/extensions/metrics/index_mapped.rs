@@ -6,7 +6,7 @@
 //! `values: [[number | null]]`). Every struct of that shape gets the runtime's alignment traits,
 //! whatever it and its lists are called.
 
-use crate::ir::{Field, StructDef, TypeDef, TypeRef};
+use crate::ir::{Field, Held, StructDef, TypeDef, TypeRef};
 use std::collections::BTreeMap;
 
 /// The runtime's aggregation modes (`MetricsMode`) by wire value. The generator maps a
@@ -86,7 +86,7 @@ pub(crate) fn recognise(types: &BTreeMap<String, TypeDef>) -> Vec<IndexMapped> {
     let list_of = |def: &StructDef, matches: &dyn Fn(&StructDef) -> bool| {
         def.fields
             .iter()
-            .filter(|f| f.required && !f.nullable && !f.boxed)
+            .filter(|f| f.required && !f.nullable && f.held == Held::Inline)
             .find_map(|f| match &f.ty {
                 TypeRef::Vec(item) => match item.as_ref() {
                     TypeRef::Named(name)
@@ -136,7 +136,9 @@ fn vec(inner: TypeRef) -> TypeRef {
 }
 
 fn field<'d>(def: &'d StructDef, wire: &str) -> Option<&'d Field> {
-    def.fields.iter().find(|f| f.wire_name == wire && !f.boxed)
+    def.fields
+        .iter()
+        .find(|f| f.wire_name == wire && f.held == Held::Inline)
 }
 
 /// A required, non-null field of the given type.
