@@ -42,6 +42,7 @@ mod error;
 pub mod mock;
 #[cfg(feature = "client")]
 mod multipart;
+mod open_enum;
 #[cfg(feature = "client")]
 pub mod pages;
 #[doc(hidden)] // what the generated operations call
