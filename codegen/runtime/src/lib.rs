@@ -44,6 +44,7 @@ mod indirect;
 pub mod mock;
 #[cfg(feature = "client")]
 mod multipart;
+mod open_enum;
 #[cfg(feature = "client")]
 pub mod pages;
 #[doc(hidden)] // what the generated operations call

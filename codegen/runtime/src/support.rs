@@ -252,85 +252,6 @@ pub fn json_body<T: serde_core::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>
     })
 }
 
-/// Implements an open enum's inherent API, conversions and serde by wire string.
-///
-/// The generator emits each enum's definition (variants and docs, readable in the generated
-/// file) followed by one call of this macro, so the boilerplate shared by every open enum is
-/// written once here instead of a hundred times in the emitted code.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! open_enum_impls {
-    ($name:ident, $fallback:ident, [$($variant:ident = $wire:literal),* $(,)?]) => {
-        impl $name {
-            /// Every value the document lists, in its order.
-            pub const KNOWN: &'static [Self] = &[$(Self::$variant),*];
-
-            /// The value as sent on the wire.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    $(Self::$variant => $wire,)*
-                    Self::$fallback(value) => value,
-                }
-            }
-
-            /// Whether this is a value the document does not list.
-            pub fn is_unknown(&self) -> bool {
-                matches!(self, Self::$fallback(_))
-            }
-        }
-
-        impl ::core::convert::From<&str> for $name {
-            fn from(value: &str) -> Self {
-                match value {
-                    $($wire => Self::$variant,)*
-                    other => Self::$fallback(other.to_owned()),
-                }
-            }
-        }
-
-        impl ::core::convert::From<::std::string::String> for $name {
-            fn from(value: ::std::string::String) -> Self {
-                match value.as_str() {
-                    $($wire => Self::$variant,)*
-                    _ => Self::$fallback(value),
-                }
-            }
-        }
-
-        impl ::core::str::FromStr for $name {
-            type Err = ::core::convert::Infallible;
-            // Spelled out: `Self::Err` is ambiguous beside a variant named `Err` (a value "err").
-            fn from_str(value: &str) -> ::core::result::Result<Self, ::core::convert::Infallible> {
-                Ok(Self::from(value))
-            }
-        }
-
-        impl ::core::fmt::Display for $name {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl $crate::__private::serde::Serialize for $name {
-            fn serialize<S: $crate::__private::serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::__private::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                <::std::string::String as $crate::__private::serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::from)
-            }
-        }
-    };
-}
-
 /// Implements an open integer enum's inherent API, conversions and serde by wire integer.
 ///
 /// The integer counterpart of [`open_enum_impls!`]: the generator emits the definition (variants
@@ -409,6 +330,7 @@ macro_rules! open_int_enum_impls {
 /// crate using them needs no serde of its own.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::open_enum::WireTable;
     pub use crate::struct_de::{
         FromFields, deserialize, next_field, optional, read, required, skip,
     };

@@ -1,6 +1,6 @@
 //! Emits `models.rs`: one struct, open enum or alias per IR type.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{code_span, doc_attrs};
@@ -269,6 +269,12 @@ fn emit_field(resolved: &FieldSurface<'_>, serialize: Gate) -> TokenStream {
     }
 }
 
+/// Values past which an enum takes the runtime macro's large form (see
+/// `codegen/runtime/src/open_enum.rs`), in chunks of this many: a `match` of `n` string
+/// literals costs rustc about `n²` to check, so a small enum keeps its readable `match` and
+/// derives, and a large one is checked in time linear in its values.
+const ENUM_CHUNK: usize = 128;
+
 fn emit_enum(def: &EnumDef) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
@@ -276,6 +282,31 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let wires: Vec<&str> = def.variants.iter().map(|v| v.wire.as_str()).collect();
     let variant_docs = wires.iter().map(|wire| format!(" {}", code_span(wire)));
+    let large = def.variants.len() > ENUM_CHUNK;
+    // The large form's `Debug` and `Clone` come from the runtime: derived, each is a `match` of
+    // every variant.
+    let derives = if large {
+        quote!(#[derive(PartialEq, Eq, Hash, PartialOrd, Ord)])
+    } else {
+        quote!(#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)])
+    };
+    let impls = if large {
+        let chunks = variant_names
+            .chunks(ENUM_CHUNK)
+            .zip(wires.chunks(ENUM_CHUNK))
+            .enumerate()
+            .map(|(chunk, (names, wires))| {
+                let indices = (chunk * ENUM_CHUNK..)
+                    .take(names.len())
+                    .map(Literal::usize_unsuffixed);
+                let chunk = Literal::usize_unsuffixed(chunk);
+                quote!(#chunk => [#(#indices => #names = #wires),*])
+            });
+        let size = Literal::usize_unsuffixed(ENUM_CHUNK);
+        quote!(rt::open_enum_impls!(#name, #fallback, chunks of #size [#(#chunks),*]);)
+    } else {
+        quote!(rt::open_enum_impls!(#name, #fallback, [#(#variant_names = #wires),*]);)
+    };
     // The definition is emitted (what users read); the impls every open enum shares (`KNOWN`,
     // `as_str`, `From`, `FromStr`, `Display`, serde by wire string) come from the runtime.
     quote! {
@@ -283,7 +314,7 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
         ///
         /// Open: a value this crate does not know decodes as the fallback variant, keeping its
         /// string, and encodes back to that string.
-        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #derives
         #[non_exhaustive]
         pub enum #name {
             #(#[doc = #variant_docs] #variant_names,)*
@@ -291,7 +322,7 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
             #fallback(String),
         }
 
-        rt::open_enum_impls!(#name, #fallback, [#(#variant_names = #wires),*]);
+        #impls
     }
 }
 

@@ -348,6 +348,14 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
         [head @ .., proc_macro2::TokenTree::Group(list)] => (head, list),
         _ => return None,
     };
+    if let [name, comma1, fallback, comma2, chunks, of, size] = head
+        && is_punct(comma1, ',')
+        && is_punct(comma2, ',')
+        && chunks.to_string() == "chunks"
+        && of.to_string() == "of"
+    {
+        return chunks_per_line(&path, [name, fallback], size, list);
+    }
     let names: Vec<String> = match head {
         [name, comma] if is_punct(comma, ',') => vec![name.to_string()],
         [name, comma1, fallback, comma2] if is_punct(comma1, ',') && is_punct(comma2, ',') => {
@@ -409,6 +417,52 @@ fn one_per_line(invocation: &str) -> Option<Vec<String>> {
         out.extend(entries);
         out.push("    ]".to_owned());
     }
+    out.push(");".to_owned());
+    Some(out)
+}
+
+/// The large form of `rt::open_enum_impls!(Name, Fallback, chunks of N [0 => [0 => A = "a",
+/// …], …])`: one chunk and one variant per line.
+fn chunks_per_line(
+    path: &str,
+    names: [&proc_macro2::TokenTree; 2],
+    size: &proc_macro2::TokenTree,
+    list: &proc_macro2::Group,
+) -> Option<Vec<String>> {
+    let mut out = vec![format!("{path}!(")];
+    out.extend(names.iter().map(|name| format!("    {name},")));
+    out.push(format!("    chunks of {size} ["));
+    let chunks: Vec<proc_macro2::TokenTree> = list.stream().into_iter().collect();
+    for chunk in chunks.split(|t| is_punct(t, ',')) {
+        match chunk {
+            [] => {}
+            [
+                number,
+                equals,
+                greater,
+                proc_macro2::TokenTree::Group(variants),
+            ] if is_punct(equals, '=') && is_punct(greater, '>') => {
+                out.push(format!("        {number} => ["));
+                let variants: Vec<proc_macro2::TokenTree> = variants.stream().into_iter().collect();
+                for variant in variants.split(|t| is_punct(t, ',')) {
+                    match variant {
+                        [] => {}
+                        [index, equals, greater, variant, equals2, wire]
+                            if is_punct(equals, '=')
+                                && is_punct(greater, '>')
+                                && is_punct(equals2, '=') =>
+                        {
+                            out.push(format!("            {index} => {variant} = {wire},"));
+                        }
+                        _ => return None,
+                    }
+                }
+                out.push("        ],".to_owned());
+            }
+            _ => return None,
+        }
+    }
+    out.push("    ]".to_owned());
     out.push(");".to_owned());
     Some(out)
 }
@@ -670,6 +724,16 @@ mod tests {
             "rt::other_impls!(E, [a + required(\"a\")]);\n",
             "rt::other_impls!(E, [a + required(\"a\")]);\n",
         );
+    }
+
+    #[test]
+    fn chunked_enum_lists_get_one_chunk_and_one_variant_per_line() {
+        check(
+            "rt::open_enum_impls!(\n    E, Unknown, chunks of 2[0 => [0 => A = \"a\", 1 =>\n    B = \"b, c\"], 1 => [2 => C = \"c\"]]\n);\n",
+            "rt::open_enum_impls!(\n    E,\n    Unknown,\n    chunks of 2 [\n        0 => [\n            0 => A = \"a\",\n            1 => B = \"b, c\",\n        ],\n        1 => [\n            2 => C = \"c\",\n        ],\n    ]\n);\n",
+        );
+        let text = "rt::open_enum_impls!(E, Unknown, chunks of 2 [0 => [A = \"a\"]]);\n";
+        check(text, text);
     }
 
     #[test]

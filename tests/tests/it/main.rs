@@ -13,6 +13,7 @@ mod documents;
 mod gates;
 mod golden;
 mod hostile;
+mod large_enums;
 mod lowering;
 mod media;
 mod names_lock;

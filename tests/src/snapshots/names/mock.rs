@@ -116,5 +116,6 @@ rt::mock_setters!(
         weight_kg: value f64 = "weight-kg",
         weight_kg_2: value f64 = "weight_kg",
         status: into ThingStatus = "status",
+        colliding: into Colliding = "colliding",
     ]
 );
