@@ -24,6 +24,8 @@ mod salvage;
 mod spoiled;
 mod typed;
 
+pub use self::typed::MAX_ENUM_VALUES;
+
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]
 pub struct Lowered {
@@ -151,8 +153,7 @@ pub fn lower_loaded(loaded: crate::load::Loaded) -> Result<Lowered, Error> {
         .entry("paths")
         .or_insert_with(|| Value::Object(Map::new()));
 
-    // Extensions feed nothing the emitters use; the ones inside operations and schemas are
-    // removed where those are walked.
+    // Extensions feed nothing emitters use; those in operations and schemas go where walked.
     strip_extensions(object);
     for key in ["info", "components"] {
         if let Some(Value::Object(part)) = object.get_mut(key) {
@@ -812,6 +813,7 @@ impl Lowerer {
         self.integer_bounds(object, pointer);
         lower_const(object);
         typed::typed_enum(object);
+        self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
         compose::type_beside_all_of(object);
         lower_exclusive_bounds(object);

@@ -1,6 +1,38 @@
-//! A `type` a schema implies but does not write: an `enum` whose values are all of one kind.
+//! A schema's `enum` as the model types it: the `type` its values imply when it writes none,
+//! and no `enum` at all past the most values a Rust enum can cheaply have.
 
 use serde_json::{Map, Value};
+
+use super::Lowerer;
+use crate::error::Pointer;
+
+/// The most values an `enum` becomes a Rust enum with; past it the schema is its values' type
+/// (a string, an integer) with a note. rustc checks an enum in time that grows faster than its
+/// variants even without a `match` over them (its coherence pass compares them: an enum of
+/// 32,000 unit variants alone took 2.3 s, 4 times as long per doubling), so a 5 MB document of
+/// one enum (450,000 values) could not be checked in hours; at this size one takes under 2 s,
+/// and real enums are far smaller (App Store Connect's largest, of 1,263 operations: 233).
+pub const MAX_ENUM_VALUES: usize = 10_000;
+
+impl Lowerer {
+    /// Leaves out an `enum` of more than [`MAX_ENUM_VALUES`] values, with a note.
+    pub(super) fn enum_within_limit(&mut self, object: &mut Map<String, Value>, pointer: &Pointer) {
+        let count = match object.get("enum") {
+            Some(Value::Array(values)) if values.len() > MAX_ENUM_VALUES => values.len(),
+            _ => return,
+        };
+        object.remove("enum");
+        self.leave_out(
+            &pointer.join("enum"),
+            "keyword `enum`",
+            &format!(
+                "{count} values are more than the {MAX_ENUM_VALUES} a Rust enum is generated \
+                 with (rustc's check of an enum grows faster than its variants): the schema is \
+                 typed by its values' type"
+            ),
+        );
+    }
+}
 
 /// `{enum: [a, b]}` with no `type` (as some documents write every enum parameter): the type
 /// its values all share (`string`, `boolean`, `integer`, else `number` for numbers), so that
@@ -82,5 +114,46 @@ mod tests {
         ] {
             assert_eq!(typed(kept.clone()), kept);
         }
+    }
+
+    #[test]
+    fn an_enum_past_the_limit_is_its_values_type_with_a_note() {
+        let mut lowerer = Lowerer {
+            notes: Vec::new(),
+            left_out: Vec::new(),
+            bad_refs: std::collections::HashMap::new(),
+        };
+        let schema = |count: usize| {
+            let values: Vec<Value> = (0..count).map(|k| json!(format!("v{k}"))).collect();
+            let Value::Object(object) = json!({"type": "string", "enum": values}) else {
+                unreachable!("an object")
+            };
+            object
+        };
+        let pointer = Pointer::root()
+            .join("components")
+            .join("schemas")
+            .join("Big");
+        let mut kept = schema(MAX_ENUM_VALUES);
+        lowerer.enum_within_limit(&mut kept, &pointer);
+        assert_eq!(kept, schema(MAX_ENUM_VALUES));
+        assert!(lowerer.notes.is_empty() && lowerer.left_out.is_empty());
+        let mut capped = schema(MAX_ENUM_VALUES + 1);
+        lowerer.enum_within_limit(&mut capped, &pointer);
+        assert_eq!(Value::Object(capped), json!({"type": "string"}));
+        let notes: Vec<String> = lowerer.notes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            notes,
+            [format!(
+                "#/components/schemas/Big/enum: keyword `enum` is left out: {} values are more \
+                 than the {MAX_ENUM_VALUES} a Rust enum is generated with (rustc's check of an \
+                 enum grows faster than its variants): the schema is typed by its values' type",
+                MAX_ENUM_VALUES + 1
+            )]
+        );
+        assert!(matches!(
+            &lowerer.left_out[..],
+            [crate::Error::LeftOut { pointer, .. }] if pointer == "#/components/schemas/Big/enum"
+        ));
     }
 }
