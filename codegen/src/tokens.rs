@@ -108,3 +108,38 @@ pub(crate) fn argument_type(param: &Param) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use crate::ir::Held;
+
+    #[test]
+    fn each_holding_spells_its_type_its_store_and_its_constructor() {
+        let spelled = |held: Held| {
+            (
+                held.wrap(quote!(T)).to_string(),
+                held.store(quote!(v)).to_string(),
+                held.constructor().map(|tokens| tokens.to_string()),
+            )
+        };
+        assert_eq!(spelled(Held::Inline), ("T".into(), "v".into(), None));
+        assert_eq!(
+            spelled(Held::Boxed),
+            (
+                "Box < T >".into(),
+                "Box :: new (v)".into(),
+                Some("Box :: new".into())
+            )
+        );
+        assert_eq!(
+            spelled(Held::Indirect),
+            (
+                "rt :: Indirect < T >".into(),
+                "rt :: Indirect :: new (v)".into(),
+                Some("rt :: Indirect :: new".into())
+            )
+        );
+    }
+}

@@ -115,7 +115,7 @@ fn wrapped(ty: &TypeRef) -> (usize, Option<&str>) {
             let (wrappers, target) = wrapped(inner);
             (wrappers + 1, target)
         }
-        TypeRef::Indirect(_) => (1, None),
+        // `Indirect` is what this pass writes: it never meets one.
         _ => (0, None),
     }
 }
@@ -374,7 +374,7 @@ impl Depths<'_> {
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
                 self.cut(inner, wrappers + 1, owner, depth)
             }
-            TypeRef::Indirect(_) => wrappers + 1,
+            // `Indirect` is what this pass writes: a slot is cut once, before it holds one.
             _ => wrappers,
         }
     }
@@ -389,7 +389,7 @@ impl Depths<'_> {
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
                 self.measure(inner, wrappers + 1, depth)
             }
-            TypeRef::Indirect(_) => Some(wrappers + 1),
+            // Aliases are measured, never cut: none holds an `Indirect`.
             _ => Some(wrappers),
         }
     }
@@ -738,6 +738,7 @@ mod tests {
                 })
                 .max()
                 .unwrap_or(0),
+            Some(TypeDef::Alias(alias)) => of(types, &alias.ty, 0, on_walk),
             _ => 0,
         };
         on_walk.pop();
@@ -812,6 +813,153 @@ mod tests {
             // links reach 63, 28 would reach 65 and need a cut (counting the cycle as one type
             // would not cut them).
             assert_eq!(cuts(&types, length) == 0, length <= 27, "{length} links");
+        }
+    }
+
+    #[test]
+    fn a_chain_of_arrays_counts_each_vec_as_a_level() {
+        let link = |i: usize| format!("N{i:04}");
+        let length = 40;
+        let types = settled((0..length).map(|i| {
+            let next = (i + 1 < length).then(|| (vec(named(&link(i + 1))), true));
+            object(&link(i), next.into_iter().collect())
+        }));
+        // Each edge is two levels (the `Vec`, the type): 40 links pass 64 once.
+        assert_eq!(cuts(&types, length), 1);
+        for i in 0..length {
+            let deepest = walk(&types, &link(i), &mut Vec::new());
+            assert!(deepest <= MAX_DROP_DEPTH, "{}: {deepest}", link(i));
+        }
+    }
+
+    #[test]
+    fn nullable_fields_that_contain_each_other_are_boxed() {
+        let option = |name: &str| TypeRef::Option(Box::new(named(name)));
+        let types = settled([
+            object("A", vec![(option("B"), true)]),
+            object("B", vec![(option("A"), true)]),
+        ]);
+        assert_eq!(fields(&types, "A"), [(Held::Boxed, option("B"))]);
+        assert_eq!(fields(&types, "B"), [(Held::Boxed, option("A"))]);
+    }
+
+    #[test]
+    fn an_edge_out_of_a_small_cycle_is_cut_when_the_walk_through_it_would_pass_the_limit() {
+        let link = |i: usize| format!("N{i:04}");
+        let length = 30;
+        let types = settled(
+            (0..length)
+                .map(|i| {
+                    let next = (i + 1 < length).then(|| (named(&link(i + 1)), false));
+                    object(&link(i), next.into_iter().collect())
+                })
+                .chain([
+                    object("C0", vec![(named("C1"), false), (named(&link(0)), false)]),
+                    object("C1", vec![(named("C2"), false)]),
+                    object("C2", vec![(named("C0"), false)]),
+                ]),
+        );
+        assert_eq!(
+            fields(&types, "C0"),
+            [
+                (Held::Boxed, named("C1")),
+                (Held::Indirect, named(&link(0)))
+            ]
+        );
+        for name in ["C0", "C1", "C2"] {
+            let deepest = walk(&types, name, &mut Vec::new());
+            assert!(deepest <= MAX_DROP_DEPTH, "{name}: {deepest}");
+        }
+    }
+
+    #[test]
+    fn a_cycle_of_12_arrays_keeps_plain_vecs_and_one_of_13_is_indirect() {
+        for (size, small) in [(12, true), (13, false)] {
+            let node = |i: usize| format!("N{:02}", i % size);
+            let types = settled(
+                (0..size).map(|i| object(&node(i), vec![(vec(named(&node(i + 1))), true)])),
+            );
+            let expected = match small {
+                true => vec(named(&node(1))),
+                false => vec(indirect(&node(1))),
+            };
+            assert_eq!(
+                fields(&types, &node(0)),
+                [(Held::Inline, expected)],
+                "{size}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_chain_of_required_fields_is_cut_once_per_64_types() {
+        let link = |i: usize| format!("N{i:04}");
+        let length = 200;
+        let types = settled((0..length).map(|i| {
+            let next = (i + 1 < length).then(|| (named(&link(i + 1)), true));
+            object(&link(i), next.into_iter().collect())
+        }));
+        // Each required edge is one level (the type): a cut every 64 links.
+        assert_eq!(cuts(&types, length), (length - 1) / MAX_DROP_DEPTH);
+        for i in 0..length {
+            let deepest = walk(&types, &link(i), &mut Vec::new());
+            assert!(deepest <= MAX_DROP_DEPTH, "{}: {deepest}", link(i));
+        }
+    }
+
+    #[test]
+    fn a_chain_through_aliases_counts_them_and_is_cut_in_time() {
+        let link = |i: usize| format!("N{i:04}");
+        let alias = |i: usize| format!("L{i:04}");
+        let length = 60;
+        let types = settled((0..length).flat_map(|i| {
+            let next = (i + 1 < length).then(|| (named(&alias(i)), true));
+            [
+                object(&link(i), next.into_iter().collect()),
+                (
+                    alias(i),
+                    TypeDef::Alias(AliasDef {
+                        name: alias(i),
+                        doc: None,
+                        ty: vec(named(&link(i + 1))),
+                    }),
+                ),
+            ]
+        }));
+        // Each link is three levels (the alias, its `Vec`, the type): a cut about every 21.
+        let cut = cuts(&types, length);
+        assert!((2..=3).contains(&cut), "{cut} cuts");
+        for i in 0..length {
+            let deepest = walk(&types, &link(i), &mut Vec::new());
+            assert!(deepest <= MAX_DROP_DEPTH, "{}: {deepest}", link(i));
+        }
+    }
+
+    #[test]
+    fn an_edge_out_of_a_small_cycle_is_cut_exactly_when_the_walk_would_pass_the_limit() {
+        let link = |i: usize| format!("N{i:04}");
+        for length in 20..34 {
+            let types = settled(
+                (0..length)
+                    .map(|i| {
+                        let next = (i + 1 < length).then(|| (named(&link(i + 1)), false));
+                        object(&link(i), next.into_iter().collect())
+                    })
+                    .chain([
+                        object("C0", vec![(named("C1"), false), (named(&link(0)), false)]),
+                        object("C1", vec![(named("C2"), false)]),
+                        object("C2", vec![(named("C0"), false)]),
+                    ]),
+            );
+            // The cycle walks 9 (3 × `Option`, `Box`, the type), the edge out 2, the chain 2
+            // per link after its first.
+            let through = 9 + 2 + 2 * (length - 1);
+            let held = fields(&types, "C0")[1].0;
+            assert_eq!(
+                held == Held::Indirect,
+                through > MAX_DROP_DEPTH,
+                "{length} links"
+            );
         }
     }
 }
