@@ -31,6 +31,7 @@ pub use config::Config;
 pub use error::{Error, Note};
 pub use krate::{CRATE_ROOT, CrateSettings, generate_crate, generate_crate_with, modules_file};
 pub use lock::NameLock;
+pub use lower::typed::MAX_ENUM_VALUES;
 
 /// The API listing's file name beside the emitted modules (`api.txt`): one line per public item
 /// of the crate, with its gate and signature, the crate's one listing; compare two with

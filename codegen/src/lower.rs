@@ -22,9 +22,7 @@ pub(crate) mod content;
 mod refs;
 mod salvage;
 mod spoiled;
-mod typed;
-
-pub use self::typed::MAX_ENUM_VALUES;
+pub(crate) mod typed;
 
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! documents of at most a byte budget (5 MB in the bench), each pushing one shape to its limit
 //! — the shapes a document can take that make generated code grow faster than the document.
 
-use baseten_codegen::lower::MAX_ENUM_VALUES;
+use baseten_codegen::MAX_ENUM_VALUES;
 use serde_json::{Map, Value, json};
 
 /// The budget of the bench's documents, bytes: the "5 MB or less".
