@@ -143,7 +143,11 @@
 mod generated;
 pub use generated::*;
 
-// The README's Rust examples, compiled as doctests so they cannot rot.
+// The README's and the guide's Rust examples, compiled as doctests so they cannot rot.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../GUIDE.md")]
+struct GuideDoctests;

@@ -15,6 +15,7 @@ mod golden;
 mod hostile;
 mod large_enums;
 mod lowering;
+mod markdown;
 mod media;
 mod names_lock;
 mod nesting;
