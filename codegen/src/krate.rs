@@ -33,7 +33,10 @@ pub struct CrateSettings<'a> {
 ///
 /// `gen` is a reserved word in edition 2024, so the module is `generated`, at `gen/mod.rs`. Its
 /// formatting belongs to the generator and its lints are the emitted code's, not the root's.
-pub const CRATE_ROOT: &str = r#"#[rustfmt::skip]
+pub const CRATE_ROOT: &str = r#"// On docs.rs (`--cfg docsrs`), each item shows the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[rustfmt::skip]
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]
 #[path = "gen/mod.rs"]
 mod generated;
@@ -246,6 +249,11 @@ fn cargo_toml(settings: &CrateSettings<'_>, features: &str) -> String {
          version = \"0.1.0\"\n\
          edition = \"2024\"\n\
          publish = false\n\
+         \n\
+         # docs.rs documents every feature and shows which one each item needs.\n\
+         [package.metadata.docs.rs]\n\
+         all-features = true\n\
+         rustdoc-args = [\"--cfg\", \"docsrs\"]\n\
          \n\
          [features]\n\
          default = [\"client\", \"full\"]\n\

@@ -7,13 +7,13 @@
 //!
 //! | Module | Contents |
 //! |---|---|
-//! | [`client`] | [`Client`], its [`ClientBuilder`] and settings ([`RetryPolicy`](client::RetryPolicy), [`AuthScheme`](client::AuthScheme), the defaults), the metrics entry points [`Client::environment_metrics`] and [`Client::deployment_metrics`] |
+//! | [`client`] | [`Client`], its [`ClientBuilder`] and settings ([`RetryPolicy`], [`AuthScheme`], the defaults), the metrics entry points [`Client::environment_metrics`] and [`Client::deployment_metrics`] |
 //! | [`operations`] | one async method on [`Client`] per operation, and their query types |
 //! | [`models`] | request and response types |
 //! | [`requests`] | typestate metrics requests, [`Window`](requests::Window), mode-checked results ([`CheckedMetrics`](requests::CheckedMetrics)) |
 //! | [`metrics`] | decoding, validating and reading metrics responses: the [`MetricsView`](metrics::MetricsView), [`TimeSeries`](metrics::TimeSeries), tables and CSV |
 //! | [`metric_names`] | the metric names Baseten documents |
-//! | [`primitives`] | [`Decimal`](primitives::Decimal) (money), [`Patch`](primitives::Patch) (a field to leave, clear or set), [`jiff`](https://docs.rs/jiff/0.2/jiff/) dates and times |
+//! | [`primitives`] | [`Decimal`] (money), [`Patch`](primitives::Patch) (a field to leave, clear or set), [`jiff`](https://docs.rs/jiff/0.2/jiff/) dates and times |
 //! | [`error`] | what an [`Error`] carries: [`ServerText`](error::ServerText), [`InvalidResponse`](error::InvalidResponse) |
 //! | `spans` | a range longer than one call takes (billing's 31 days), cut into calls made in order (feature `jiff`) |
 //! | `mock` | a fake Baseten for tests, `FakeBaseten`, and `Model::builder()` for test values without JSON (feature `mock`) |
@@ -90,7 +90,7 @@
 //! A [`Client`] is cheap to clone and is `Send + Sync`: clones share one
 //! connection pool, so build it once and pass it around. Idempotent
 //! requests are retried on rate limits, server errors and timeouts as its
-//! [`RetryPolicy`](client::RetryPolicy) allows; what finally goes wrong is an [`Error`].
+//! [`RetryPolicy`] allows; what finally goes wrong is an [`Error`].
 //!
 //! # Fetching metrics
 //!
@@ -134,8 +134,31 @@
 //!
 //! The full view of any result, for tables and the CSV export, is
 //! [`CheckedMetrics::view`](requests::CheckedMetrics::view) (see [`metrics`]).
-
+//!
+// The client's items exist with feature `client` only (the metrics entry points with `metrics`
+// too), `Decimal` with `decimal`: without them their links lead to the Features section, which
+// says so, rather than dangling.
+#![cfg_attr(
+    feature = "client",
+    doc = "[`client`]: client\n[`operations`]: operations\n[`Client`]: Client\n[`Client::from_env`]: Client::from_env\n[`Client::builder`]: Client::builder\n[`ClientBuilder`]: ClientBuilder\n[`RetryPolicy`]: client::RetryPolicy\n[`AuthScheme`]: client::AuthScheme"
+)]
+#![cfg_attr(
+    all(feature = "client", feature = "metrics"),
+    doc = "[`Client::environment_metrics`]: Client::environment_metrics\n[`Client::deployment_metrics`]: Client::deployment_metrics"
+)]
+#![cfg_attr(
+    not(all(feature = "client", feature = "metrics")),
+    doc = "[`Client::environment_metrics`]: #features\n[`Client::deployment_metrics`]: #features"
+)]
+#![cfg_attr(feature = "decimal", doc = "[`Decimal`]: primitives::Decimal")]
+#![cfg_attr(not(feature = "decimal"), doc = "[`Decimal`]: #features")]
+#![cfg_attr(
+    not(feature = "client"),
+    doc = "[`client`]: #features\n[`operations`]: #features\n[`Client`]: #features\n[`Client::from_env`]: #features\n[`Client::builder`]: #features\n[`ClientBuilder`]: #features\n[`RetryPolicy`]: #features\n[`AuthScheme`]: #features"
+)]
 #![warn(missing_docs)]
+// On docs.rs (`--cfg docsrs`), each item shows the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[rustfmt::skip]
 #[allow(clippy::all, clippy::pedantic, missing_docs, unused_imports)]

@@ -29,6 +29,8 @@
 //! times) and `decimal` (exact decimals).
 
 #![warn(missing_docs)]
+// On docs.rs (`--cfg docsrs`), each item shows the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The generic layer: what every generated crate needs, knowing nothing of Baseten or metrics.
 // No module of it imports one of the metrics layer (a test reads their `use` lines to check).

@@ -29,11 +29,6 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
     let (client_example, builder_example) = examples(surface);
     let request_example = request_example(surface);
-    let operation_examples = surface
-        .examples
-        .as_ref()
-        .map(|examples| super::operation_examples(examples, "Examples of each operation", true))
-        .unwrap_or_default();
     let reexports = CLIENT_REEXPORTS.iter().map(|path| {
         let segments = path.split("::").map(ident);
         quote!(#(#segments)::*)
@@ -58,8 +53,9 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         ///
         /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
         /// pass it around. Requests it builds own a clone, so they can be spawned.
+        ///
+        /// Each operation's method shows its own call and the errors it can return.
         #client_example
-        #operation_examples
         #[derive(Debug, Clone)]
         pub struct Client {
             runtime: rt::RuntimeClient,

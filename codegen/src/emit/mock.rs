@@ -31,11 +31,6 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         quote!(#(#segments)::*)
     });
     let example = example(surface);
-    let expectation_examples = surface
-        .examples
-        .as_ref()
-        .map(|examples| super::operation_examples(examples, "Examples of each expectation", false))
-        .unwrap_or_default();
     let builders = emit_builders(surface);
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
@@ -47,8 +42,9 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
         /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
         /// dropped. Requests nothing expects get `404`.
+        ///
+        /// Each operation's `Client` method shows its call answered by this fake.
         #example
-        #expectation_examples
         #[derive(Debug)]
         pub struct #fake {
             server: rt::mock::FakeServer,

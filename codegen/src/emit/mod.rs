@@ -3,6 +3,7 @@
 
 mod client;
 pub(crate) mod gate;
+mod method_docs;
 mod mock;
 mod models;
 mod operations;
@@ -105,7 +106,7 @@ fn with_jobs<R>(surface: &Surface<'_>, config: &Config, f: impl FnOnce(&[Job<'_>
     for chunk in surface.operations.chunks(OPERATIONS_PER_JOB) {
         jobs.push(Job {
             file: "operations.rs",
-            emit: Box::new(move || operations::emit_operations(chunk)),
+            emit: Box::new(move || operations::emit_operations(chunk, surface)),
         });
     }
     for chunk in types.chunks(TYPES_PER_JOB) {
@@ -488,62 +489,6 @@ fn example_doc(heading: &str, code: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-/// A doc section with one running example per call of `examples.calls`: the fake answers the
-/// operation through its expectation, the client calls it, the answer is the fake's. `for_client`
-/// guards each with the `mock` feature (the `Client` page is there without it).
-fn operation_examples(
-    examples: &crate::surface::examples::Examples<'_>,
-    heading: &str,
-    for_client: bool,
-) -> TokenStream {
-    if examples.calls.is_empty() {
-        return TokenStream::new();
-    }
-    let krate = examples.crate_name.as_str();
-    let mut lines = vec![String::new(), format!(" # {heading}")];
-    for call in &examples.calls {
-        let (paths, arguments) = example_arguments(call, krate);
-        let response = example_value(&call.response, krate);
-        let method = &call.operation.name;
-        let expectation = &call.expectation;
-        lines.push(String::new());
-        lines.push(format!(
-            " [`{method}`](crate::client::Client::{method}), answered by \
-             [`{expectation}`](crate::mock::FakeBaseten::{expectation}):"
-        ));
-        lines.push(String::new());
-        lines.push(" ```".to_owned());
-        let (guard, fallback) = if for_client {
-            (
-                " # #[cfg(feature = \"mock\")]",
-                vec![" # #[cfg(not(feature = \"mock\"))]", " # fn main() {}"],
-            )
-        } else {
-            ("", Vec::new())
-        };
-        if !guard.is_empty() {
-            lines.push(guard.to_owned());
-        }
-        lines.push(" # #[tokio::main(flavor = \"current_thread\")]".to_owned());
-        lines.push(" # async fn main() -> Result<(), Box<dyn std::error::Error>> {".to_owned());
-        lines.push(format!(
-            " let fake = {krate}::mock::FakeBaseten::start().await;"
-        ));
-        lines.push(format!(" let expected = {response};"));
-        lines.push(format!(
-            " fake.{expectation}({paths}).respond(&expected).await;"
-        ));
-        lines.push(format!(
-            " let answer = fake.client()?.{method}({arguments}).await?;"
-        ));
-        lines.push(" assert_eq!(answer, expected);".to_owned());
-        lines.push(" # Ok(()) }".to_owned());
-        lines.extend(fallback.into_iter().map(str::to_owned));
-        lines.push(" ```".to_owned());
-    }
-    quote!(#(#[doc = #lines])*)
-}
-
 /// An [`ExampleValue`](crate::surface::examples::ExampleValue) as Rust code naming the crate's
 /// models by `crate_name`.
 fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &str) -> String {
@@ -565,6 +510,17 @@ fn example_value(value: &crate::surface::examples::ExampleValue, crate_name: &st
         ExampleValue::DecimalZero => format!("{crate_name}::primitives::Decimal::ZERO"),
         ExampleValue::Variant { type_name, variant } => {
             format!("{crate_name}::models::{type_name}::{variant}")
+        }
+        ExampleValue::Text(text) => format!("{text:?}"),
+        ExampleValue::One => "1".to_owned(),
+        ExampleValue::OneAndAHalf => "1.5".to_owned(),
+        ExampleValue::True => "true".to_owned(),
+        ExampleValue::Built { type_name, setters } => {
+            let setters: String = setters
+                .iter()
+                .map(|(setter, value)| format!(".{setter}({})", example_value(value, crate_name)))
+                .collect();
+            format!("{crate_name}::models::{type_name}::builder(){setters}.build()?")
         }
         ExampleValue::Struct {
             type_name,
@@ -601,8 +557,12 @@ fn example_arguments(
         // Strings and lists are borrowed (`&str`, `&[T]`); scalars are taken by value.
         arguments.push(match value {
             ExampleValue::EmptyString => "\"\"".to_owned(),
+            ExampleValue::Text(text) => format!("{text:?}"),
             ExampleValue::EmptyVec => "&[]".to_owned(),
-            ExampleValue::Struct { .. } | ExampleValue::EmptyMap | ExampleValue::Variant { .. } => {
+            ExampleValue::Struct { .. }
+            | ExampleValue::Built { .. }
+            | ExampleValue::EmptyMap
+            | ExampleValue::Variant { .. } => {
                 format!("&{value_text}")
             }
             _ => value_text,

@@ -5,7 +5,8 @@ use quote::{ToTokens, quote};
 
 use super::{code_span, doc_attrs};
 use crate::ir::{Api, BodyKind, Location, Operation, Param, ParamStyle, ResponseKind, TypeRef};
-use crate::surface::OperationSurface;
+use crate::surface::examples::ExampleCall;
+use crate::surface::{OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 
 /// The top of `operations.rs`: module docs and imports.
@@ -25,13 +26,25 @@ pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
 
 /// A run of operations: their query structs, then one `impl Client` block with their methods.
 /// `operations.rs` is the header, then every run in order.
-pub(super) fn emit_operations(operations: &[OperationSurface<'_>]) -> TokenStream {
+pub(super) fn emit_operations(
+    operations: &[OperationSurface<'_>],
+    surface: &Surface<'_>,
+) -> TokenStream {
+    let examples = surface.examples.as_ref();
     let query_types = operations
         .iter()
         .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_query_type(op)));
-    let methods = operations
-        .iter()
-        .map(|op| super::gate::gate_items(&op.gate.attribute(), emit_method(op)));
+    let methods = operations.iter().map(|op| {
+        let call = examples.and_then(|examples| {
+            let call = examples
+                .calls
+                .iter()
+                .find(|call| std::ptr::eq(call.operation, op.operation))?;
+            Some((call, examples.crate_name.as_str()))
+        });
+        let typed = surface.methods_calling(op.operation);
+        super::gate::gate_items(&op.gate.attribute(), emit_method(op, call, &typed))
+    });
     quote! {
         #(#query_types)*
 
@@ -134,7 +147,11 @@ fn emit_query_type(surface: &OperationSurface<'_>) -> TokenStream {
     }
 }
 
-fn emit_method(surface: &OperationSurface<'_>) -> TokenStream {
+fn emit_method(
+    surface: &OperationSurface<'_>,
+    call: Option<(&ExampleCall<'_>, &str)>,
+    typed: &[&str],
+) -> TokenStream {
     let operation = surface.operation;
     let name = ident(&operation.name);
     let mut doc_text = operation.doc.clone().unwrap_or_default();
@@ -142,7 +159,9 @@ fn emit_method(surface: &OperationSurface<'_>) -> TokenStream {
         doc_text.push_str("\n\n");
     }
     doc_text.push_str(&format!("`{} {}`", operation.method, operation.path));
+
     let doc = doc_attrs(Some(&doc_text));
+    let sections = super::method_docs::sections(surface, call, typed);
 
     let signature = surface.signature();
     let arguments = signature.declared();
@@ -211,6 +230,7 @@ fn emit_method(surface: &OperationSurface<'_>) -> TokenStream {
     };
     quote! {
         #doc
+        #sections
         pub async fn #name(&self, #(#arguments),*) -> Result<#output, rt::Error> {
             let request = #start
                 #(#path)*

@@ -48,6 +48,11 @@ pub(crate) struct ExampleCall<'a> {
     pub(crate) takes_query: bool,
     /// What the fake answers: a value of the operation's response type.
     pub(crate) response: ExampleValue,
+    /// The same answer built the way a test builds it (`Type::builder()`, feature `mock`), for
+    /// the operation's own example; `None` when a struct it holds has no test builder.
+    pub(crate) answer: Option<ExampleValue>,
+    /// A field of [`answer`](Self::answer) the example reads back: its Rust name and its value.
+    pub(crate) holds: Option<(String, ExampleValue)>,
 }
 
 /// A value an example writes without the document's help: the empty or zero value of its type.
@@ -81,6 +86,21 @@ pub(crate) enum ExampleValue {
         type_name: String,
         arguments: Vec<ExampleValue>,
     },
+    /// `models::<type_name>::builder().<setter>(<value>)….build()?`: a struct as a test builds
+    /// it (feature `mock`), one setter per required field.
+    Built {
+        type_name: String,
+        setters: Vec<(String, ExampleValue)>,
+    },
+    /// A string of the example's own: the Rust name of the field it is set on (an identifier
+    /// the generator made, never document text).
+    Text(String),
+    /// `1`
+    One,
+    /// `1.5`
+    OneAndAHalf,
+    /// `true`
+    True,
 }
 
 /// The examples for `api`, when `crate_name` is set: the first GET operation that takes no body
@@ -90,12 +110,18 @@ pub(crate) fn examples<'a>(
     api: &'a Api,
     operations: &[OperationSurface<'a>],
     structs: &BTreeMap<String, StructSurface<'_>>,
+    has_test_builder: &dyn Fn(&str) -> bool,
     crate_name: Option<&str>,
 ) -> Option<Examples<'a>> {
     let crate_name = crate_name?.to_owned();
+    let built = Built {
+        api,
+        structs,
+        has_test_builder,
+    };
     let calls = operations
         .iter()
-        .filter_map(|surface| any_call(api, structs, surface))
+        .filter_map(|surface| any_call(api, structs, &built, surface))
         .collect();
     let call = operations.iter().find_map(|surface| {
         let operation = surface.operation;
@@ -115,13 +141,13 @@ pub(crate) fn examples<'a>(
         Some(ExampleCall {
             operation,
             expectation: surface.expectation.clone(),
-            path_values: (1..=operation.path_params.len())
-                .map(|i| format!("id{i}"))
-                .collect(),
+            path_values: path_values(operation),
             required_query: Vec::new(),
             body: None,
             takes_query: operation.query_type.is_some(),
             response,
+            answer: None,
+            holds: None,
         })
     });
     Some(Examples {
@@ -137,6 +163,7 @@ pub(crate) fn examples<'a>(
 fn any_call<'a>(
     api: &'a Api,
     structs: &BTreeMap<String, StructSurface<'_>>,
+    built: &Built<'_>,
     surface: &OperationSurface<'a>,
 ) -> Option<ExampleCall<'a>> {
     let operation = surface.operation;
@@ -168,17 +195,100 @@ fn any_call<'a>(
             _ => return None,
         },
     };
+    let answer = built.value_of(ty, "value", MAX_VALUE_DEPTH);
+    let holds = answer.as_ref().and_then(held_field);
     Some(ExampleCall {
         operation,
         expectation: surface.expectation.clone(),
-        path_values: (1..=operation.path_params.len())
-            .map(|i| format!("id{i}"))
-            .collect(),
+        path_values: path_values(operation),
         required_query,
         body,
         takes_query: operation.query_type.is_some(),
         response,
+        answer,
+        holds,
     })
+}
+
+/// The path arguments of an example: each parameter's own Rust name as its value
+/// (`get_model("model_id")`), which reads as what goes there.
+fn path_values(operation: &Operation) -> Vec<String> {
+    operation
+        .path_params
+        .iter()
+        .map(|param| plain_name(&param.rust_name))
+        .collect()
+}
+
+/// A Rust name without the marks that keep it apart from keywords (`r#type`, `type_`).
+fn plain_name(rust_name: &str) -> String {
+    let name = rust_name.strip_prefix("r#").unwrap_or(rust_name);
+    let name = name.trim_end_matches('_');
+    if name.is_empty() { "value" } else { name }.to_owned()
+}
+
+/// The first field of a built answer whose value reads back as a literal (a string, a number, a
+/// boolean): what an example asserts the answer holds.
+fn held_field(answer: &ExampleValue) -> Option<(String, ExampleValue)> {
+    let ExampleValue::Built { setters, .. } = answer else {
+        return None;
+    };
+    setters.iter().find_map(|(field, value)| {
+        matches!(
+            value,
+            ExampleValue::Text(_)
+                | ExampleValue::One
+                | ExampleValue::OneAndAHalf
+                | ExampleValue::True
+        )
+        .then(|| (field.clone(), value.clone()))
+    })
+}
+
+/// Test values as a test builds them: structs through their test builders (feature `mock`),
+/// with a value of the example's own for each required field.
+struct Built<'a> {
+    api: &'a Api,
+    structs: &'a BTreeMap<String, StructSurface<'a>>,
+    has_test_builder: &'a dyn Fn(&str) -> bool,
+}
+
+impl Built<'_> {
+    /// The value of `ty` set on a field named `label`; `None` when a struct it holds has no
+    /// test builder, or the value nests deeper than `depth` structs.
+    fn value_of(&self, ty: &TypeRef, label: &str, depth: usize) -> Option<ExampleValue> {
+        match ty {
+            TypeRef::String => Some(ExampleValue::Text(plain_name(label))),
+            TypeRef::Boolean => Some(ExampleValue::True),
+            TypeRef::Integer | TypeRef::Unsigned => Some(ExampleValue::One),
+            TypeRef::Number => Some(ExampleValue::OneAndAHalf),
+            TypeRef::Named(name) => {
+                let def = match self.api.types.get(name)? {
+                    TypeDef::Struct(def) => def,
+                    _ => return value_of(self.api, self.structs, ty, depth),
+                };
+                let depth = depth.checked_sub(1)?;
+                if !(self.has_test_builder)(&def.name) {
+                    return None;
+                }
+                let resolved = self.structs.get(name)?;
+                let mut setters = Vec::new();
+                for field in &resolved.fields {
+                    // A required nullable field left out reads as `None`; optional ones too.
+                    if field.storage == Storage::Required {
+                        let rust_name = &field.field.rust_name;
+                        let value = self.value_of(&field.field.ty, rust_name, depth)?;
+                        setters.push((rust_name.clone(), value));
+                    }
+                }
+                Some(ExampleValue::Built {
+                    type_name: def.name.clone(),
+                    setters,
+                })
+            }
+            _ => value_of(self.api, self.structs, ty, depth),
+        }
+    }
 }
 
 /// The empty value of `ty`, if it has one an example can write: structs only when each required
@@ -318,38 +428,58 @@ components:
     #[test]
     fn examples_appear_only_with_a_crate_name_and_name_what_the_crate_has() {
         let without = files(DOCUMENT, None);
-        for file in ["client.rs", "mock.rs"] {
+        for file in ["client.rs", "mock.rs", "operations.rs"] {
             assert_eq!(examples_in(&without[file]), Vec::<String>::new(), "{file}");
         }
 
         let with = files(DOCUMENT, Some("crate_name: my_api\n"));
         let client = examples_in(&with["client.rs"]);
         let fake = examples_in(&with["mock.rs"]);
-        // `ClientBuilder`, `Client`, one per operation and `Client::request` in `client.rs`;
-        // `FakeBaseten` and one per expectation in `mock.rs`.
-        assert_eq!((client.len(), fake.len()), (5, 3), "{client:?} {fake:?}");
-        // Each operation runs on both pages, the POST with its (optional) body.
-        for page in [&client[2..4], &fake[1..3]] {
+        let methods = examples_in(&with["operations.rs"]);
+        // `ClientBuilder`, `Client` and `Client::request` in `client.rs`; `FakeBaseten` in
+        // `mock.rs`; each operation's own on its method, in the document's order.
+        assert_eq!(
+            (client.len(), fake.len(), methods.len()),
+            (3, 1, 2),
+            "{client:?} {fake:?} {methods:?}"
+        );
+        // The POST with its (optional) body; its answer built as a test builds it.
+        let (post, get) = if methods[0].contains("post_a_things") {
+            (&methods[0], &methods[1])
+        } else {
+            (&methods[1], &methods[0])
+        };
+        assert!(
+            post.contains("fake.on_post_a_things().respond(&expected)"),
+            "{post}"
+        );
+        assert!(post.contains(".post_a_things(Some(&std::collections::BTreeMap::new()))"));
+        // The GET with its path argument named for what goes there, and the default query.
+        assert!(
+            get.contains("client.get_team_things(\"team_id\", &Default::default())"),
+            "{get}"
+        );
+        for answer in &methods {
             assert!(
-                page[0].contains("fake.client()?.get_team_things(\"id1\", &Default::default())")
+                answer.contains(
+                    "my_api::models::Things::builder()\n    .things(Vec::new())\n    \
+                     .page(my_api::models::Page::builder().has_more(true).build()?)\n    \
+                     .build()?;"
+                ),
+                "{answer}"
             );
+            // No model from a positional constructor.
             assert!(
-                page[1].contains("fake.on_post_a_things().respond(&expected)"),
-                "{}",
-                page[1]
+                !answer
+                    .lines()
+                    .any(|line| line.contains("my_api::models::") && line.contains("::new(")),
+                "{answer}"
             );
-            assert!(page[1].contains(".post_a_things(Some(&std::collections::BTreeMap::new()))"));
         }
-        let fetching: Vec<&String> = [&client[1], &fake[0]]
-            .into_iter()
-            .chain(&client[2..4])
-            .chain(&fake[1..3])
-            .collect();
+        let fetching: Vec<&String> = [&client[1], &fake[0]].into_iter().chain(&methods).collect();
         for code in &fetching {
-            // The GET, not the POST before it; with its path argument and the default query.
             assert!(
-                code.contains(".get_team_things(\"id1\", &Default::default()).await?")
-                    || code.contains(".post_a_things("),
+                code.contains(".get_team_things(\"") || code.contains(".post_a_things("),
                 "{code}"
             );
             assert!(code.contains("tokio::main"), "{code}");
@@ -377,19 +507,69 @@ components:
                 );
             }
         }
-        // The `Client` example needs the fake, so it compiles to nothing without `mock`.
-        assert!(
-            client[1].contains("#[cfg(feature = \"mock\")]"),
-            "{}",
-            client[1]
-        );
+        // The examples a page without `mock` shows need the fake: they compile to nothing there.
+        for code in [&client[1], &methods[0], &methods[1]] {
+            assert!(code.contains("#[cfg(feature = \"mock\")]"), "{code}");
+        }
         assert!(client[0].contains(".retry_policy("), "{}", client[0]);
     }
 
     #[test]
-    fn an_operation_with_a_required_argument_runs_only_among_the_operations() {
-        // Its only GET needs a required query argument: the `Client` example (the first plain
-        // call) has none, the examples of each operation give it the empty string.
+    fn an_answer_reads_back_its_first_literal_field() {
+        let document = "openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/things/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}
+  /v1/flags:
+    get:
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}}
+  /v1/counts:
+    get:
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Count'}}}}}
+  /v1/ratios:
+    get:
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Ratio'}}}}}
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [tags, type, label]
+      properties:
+        tags: {type: array, items: {type: string}}
+        type: {type: string}
+        label: {type: [string, 'null']}
+        note: {type: string}
+    Flag: {type: object, required: [on], properties: {on: {type: boolean}}}
+    Count: {type: object, required: [n], properties: {n: {type: integer}}}
+    Ratio: {type: object, required: [r], properties: {r: {type: number}}}
+";
+        let with = files(document, Some("crate_name: my_api\n"));
+        let methods = examples_in(&with["operations.rs"]);
+        assert_eq!(methods.len(), 4, "{methods:?}");
+        let code = methods.join("\n");
+        // A keyword field's setter and value use its Rust name without the mark; a required
+        // nullable field and an optional one are left out.
+        assert!(
+            code.contains(".tags(Vec::new())\n    .type_(\"type\")\n    .build()?;"),
+            "{code}"
+        );
+        assert!(
+            code.contains("assert_eq!(response.type_, \"type\");"),
+            "{code}"
+        );
+        assert!(code.contains("assert!(response.on);"), "{code}");
+        assert!(code.contains("assert_eq!(response.n, 1);"), "{code}");
+        assert!(code.contains("assert_eq!(response.r, 1.5);"), "{code}");
+        assert!(code.contains(".get_thing(\"id\").await?"), "{code}");
+    }
+
+    #[test]
+    fn an_operation_with_a_required_argument_has_its_own_example_only() {
+        // Its only GET needs a required query argument: the `Client` and fake examples (the
+        // first plain call) have none; the method's own gives it the empty string.
         let document = "openapi: 3.1.0
 info: {title: t, version: '1'}
 paths:
@@ -400,13 +580,23 @@ paths:
       responses: {'200': {description: ok, content: {application/json: {schema: {type: string}}}}}
 ";
         let with = files(document, Some("crate_name: my_api\n"));
-        // The builder's, `Client::request`'s, and the operation's own, with its required
-        // argument as the empty string of its type.
+        // The builder's and `Client::request`'s; the fake's own page has none.
         let client = examples_in(&with["client.rs"]);
-        assert_eq!(client.len(), 3, "{client:?}");
-        let fake = examples_in(&with["mock.rs"]);
-        assert_eq!(fake.len(), 1, "{fake:?}");
-        assert!(fake[0].contains(".get_things(\"\").await?"), "{}", fake[0]);
+        assert_eq!(client.len(), 2, "{client:?}");
+        assert_eq!(examples_in(&with["mock.rs"]), Vec::<String>::new());
+        let methods = examples_in(&with["operations.rs"]);
+        assert_eq!(methods.len(), 1, "{methods:?}");
+        assert!(
+            methods[0].contains(".get_things(\"\").await?"),
+            "{}",
+            methods[0]
+        );
+        // A string answer is a `String`, as the fake's expectation takes it.
+        assert!(
+            methods[0].contains("let expected = \"value\".to_owned();"),
+            "{}",
+            methods[0]
+        );
     }
 
     #[test]

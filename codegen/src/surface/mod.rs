@@ -19,6 +19,7 @@
 //! compile probe read this and decide nothing.
 
 pub(crate) mod builders;
+pub(crate) mod errors;
 pub(crate) mod examples;
 pub(crate) mod features;
 pub(crate) mod listing;
@@ -78,6 +79,8 @@ pub(crate) struct OperationSurface<'a> {
     pub(crate) expectation: String,
     /// The features its method, query struct and expectation are compiled with.
     pub(crate) gate: features::FeatureGate,
+    /// When the client sends its request again (its method's `# Errors` section says so).
+    pub(crate) resend: errors::Resend,
 }
 
 /// One cursor-paginated operation's streams.
@@ -174,6 +177,7 @@ pub(crate) fn build_with<'a>(
                 &format!("on_{}", operation.name),
             ),
             gate: features::Features::operation_gate(operation),
+            resend: errors::Resend::of(&operation.method),
         })
         .collect();
     // Each extension's items, in list order, before the streams (the names lock's order).
@@ -217,7 +221,8 @@ pub(crate) fn build_with<'a>(
     }
 
     let names = names.into_lock();
-    let examples = examples::examples(api, &operations, &structs, crate_name);
+    let has_test_builder = |name: &str| test_builder_for(&write_only, &serde, name);
+    let examples = examples::examples(api, &operations, &structs, &has_test_builder, crate_name);
     Ok(Surface {
         api,
         write_only,
@@ -230,6 +235,22 @@ pub(crate) fn build_with<'a>(
         names,
         examples,
     })
+}
+
+/// Whether the struct `name` gets a test builder: a response decodes into it (see
+/// [`Surface::test_builders`]).
+fn test_builder_for(
+    write_only: &BTreeSet<String>,
+    serde: &BTreeMap<String, SerdeImpls>,
+    name: &str,
+) -> bool {
+    !write_only.contains(name)
+        && serde
+            .get(name)
+            .copied()
+            .unwrap_or(SerdeImpls::BOTH)
+            .deserialize
+            == Gate::Always
 }
 
 fn path_arguments(operation: &Operation) -> impl Iterator<Item = &str> {
@@ -255,10 +276,7 @@ impl Surface<'_> {
     /// JSON. Request-only structs have `new` and their setters instead.
     pub(crate) fn test_builders(&self) -> impl Iterator<Item = &StructDef> {
         self.api.types.values().filter_map(|def| match def {
-            TypeDef::Struct(def)
-                if !self.write_only.contains(&def.name)
-                    && self.serde_impls(&def.name).deserialize == Gate::Always =>
-            {
+            TypeDef::Struct(def) if test_builder_for(&self.write_only, &self.serde, &def.name) => {
                 Some(def)
             }
             _ => None,
@@ -273,6 +291,17 @@ impl Surface<'_> {
         } else {
             field.to_owned()
         }
+    }
+
+    /// The `Client` methods extensions added over `operation` (`environment_metrics` over the
+    /// environment's metrics operation), in [`EXTENSIONS`] order.
+    pub(crate) fn methods_calling(&self, operation: &Operation) -> Vec<&str> {
+        self.contributions
+            .iter()
+            .flat_map(|contribution| contribution.methods())
+            .filter(|method| std::ptr::eq(method.operation, operation))
+            .map(|method| method.name)
+            .collect()
     }
 
     /// The type an operation's method returns, and the fake answers with.

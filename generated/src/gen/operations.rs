@@ -313,6 +313,46 @@ impl Client {
     /// organization admins may read it.
     ///
     /// `GET /v1/audit_logs`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::ListAuditLogsResponseV1::builder()
+    ///     .items(Vec::new())
+    ///     .pagination(baseten_api::models::PaginationResponseV1::builder().has_more(true).build()?)
+    ///     .build()?;
+    /// fake.on_get_audit_logs().respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_audit_logs(&Default::default()).await?;
+    /// assert_eq!(response, expected);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "audit-logs")]
     pub async fn get_audit_logs(
         &self,
@@ -349,6 +389,44 @@ impl Client {
     /// serving, training and Model APIs. The range may span at most 31 days.
     ///
     /// `GET /v1/billing/usage_summary`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::UsageSummaryV1::builder()
+    ///     .build()?;
+    /// fake.on_get_billing_usage_summary().respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_billing_usage_summary("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?, "2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?).await?;
+    /// assert_eq!(response, expected);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "billing")]
     pub async fn get_billing_usage_summary(
         &self,
@@ -368,6 +446,50 @@ impl Client {
     /// Gets one model.
     ///
     /// `GET /v1/models/{model_id}`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::ModelV1::builder()
+    ///     .id("id")
+    ///     .created_at("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?)
+    ///     .name("name")
+    ///     .deployments_count(1)
+    ///     .instance_type_name("instance_type_name")
+    ///     .team_name("team_name")
+    ///     .build()?;
+    /// fake.on_get_model("model_id").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model("model_id").await?;
+    /// assert_eq!(response.id, "id");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "models")]
     pub async fn get_model(&self, model_id: &str) -> Result<ModelV1, rt::Error> {
         let request = rt::Request::get("get_model", "/v1/models/{model_id}")
@@ -382,6 +504,53 @@ impl Client {
     /// environment it serves, if any.
     ///
     /// `GET /v1/models/{model_id}/deployments/{deployment_id}`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::DeploymentV1::builder()
+    ///     .id("id")
+    ///     .created_at("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?)
+    ///     .name("name")
+    ///     .model_id("model_id")
+    ///     .is_production(true)
+    ///     .is_development(true)
+    ///     .status(baseten_api::models::DeploymentStatusV1::Building)
+    ///     .active_replica_count(1)
+    ///     .request_backpressure_settings(baseten_api::models::RequestBackpressureSettingsV1::builder().build()?)
+    ///     .build()?;
+    /// fake.on_get_model_deployment("model_id", "deployment_id").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model_deployment("model_id", "deployment_id").await?;
+    /// assert_eq!(response.id, "id");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "models")]
     pub async fn get_model_deployment(
         &self,
@@ -403,6 +572,52 @@ impl Client {
     /// Returns the metrics of one deployment over the requested window.
     ///
     /// `GET /v1/models/{model_id}/deployments/{deployment_id}/metrics`
+    ///
+    /// [`Client::deployment_metrics`](Client::deployment_metrics) sends this request typed, with
+    /// its answer checked: the way to call it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::GetModelMetricsResponseV1::builder()
+    ///     .start_epoch_millis(1)
+    ///     .end_epoch_millis(1)
+    ///     .mode(baseten_api::models::ModelMetricModeV1::Current)
+    ///     .metric_descriptors(Vec::new())
+    ///     .metric_values(Vec::new())
+    ///     .build()?;
+    /// fake.on_get_model_deployment_metrics("model_id", "deployment_id").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model_deployment_metrics("model_id", "deployment_id", &Default::default()).await?;
+    /// assert_eq!(response.start_epoch_millis, 1);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "metrics")]
     pub async fn get_model_deployment_metrics(
         &self,
@@ -431,6 +646,45 @@ impl Client {
     /// Lists a model's deployments.
     ///
     /// `GET /v1/models/{model_id}/deployments`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::DeploymentsV1::builder()
+    ///     .deployments(Vec::new())
+    ///     .build()?;
+    /// fake.on_get_model_deployments("model_id").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model_deployments("model_id", &Default::default()).await?;
+    /// assert_eq!(response, expected);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "models")]
     pub async fn get_model_deployments(
         &self,
@@ -453,6 +707,51 @@ impl Client {
     /// progress, and its settings.
     ///
     /// `GET /v1/models/{model_id}/environments/{env_name}`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::EnvironmentV1::builder()
+    ///     .name("name")
+    ///     .created_at("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?)
+    ///     .model_id("model_id")
+    ///     .autoscaling_settings(baseten_api::models::AutoscalingSettingsV1::builder().min_replica(1).max_replica(1).concurrency_target(1).build()?)
+    ///     .promotion_settings(baseten_api::models::PromotionSettingsV1::builder().build()?)
+    ///     .instance_type(baseten_api::models::InstanceTypeV1::builder().id("id").name("name").memory_limit_mib(1).millicpu_limit(1).gpu_count(1).build()?)
+    ///     .request_backpressure_settings(baseten_api::models::RequestBackpressureSettingsV1::builder().build()?)
+    ///     .build()?;
+    /// fake.on_get_model_environment("model_id", "env_name").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model_environment("model_id", "env_name").await?;
+    /// assert_eq!(response.name, "name");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "models")]
     pub async fn get_model_environment(
         &self,
@@ -476,6 +775,52 @@ impl Client {
     /// whichever deployment(s) were behind the environment at that moment.
     ///
     /// `GET /v1/models/{model_id}/environments/{env_name}/metrics`
+    ///
+    /// [`Client::environment_metrics`](Client::environment_metrics) sends this request typed, with
+    /// its answer checked: the way to call it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::GetModelMetricsResponseV1::builder()
+    ///     .start_epoch_millis(1)
+    ///     .end_epoch_millis(1)
+    ///     .mode(baseten_api::models::ModelMetricModeV1::Current)
+    ///     .metric_descriptors(Vec::new())
+    ///     .metric_values(Vec::new())
+    ///     .build()?;
+    /// fake.on_get_model_environment_metrics("model_id", "env_name").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model_environment_metrics("model_id", "env_name", &Default::default()).await?;
+    /// assert_eq!(response.start_epoch_millis, 1);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "metrics")]
     pub async fn get_model_environment_metrics(
         &self,
@@ -507,6 +852,45 @@ impl Client {
     /// and its autoscaling and promotion settings.
     ///
     /// `GET /v1/models/{model_id}/environments`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::EnvironmentsV1::builder()
+    ///     .environments(Vec::new())
+    ///     .build()?;
+    /// fake.on_get_model_environments("model_id").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_model_environments("model_id").await?;
+    /// assert_eq!(response, expected);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "models")]
     pub async fn get_model_environments(
         &self,
@@ -527,6 +911,45 @@ impl Client {
     /// IDs.
     ///
     /// `GET /v1/models`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::ModelsV1::builder()
+    ///     .models(Vec::new())
+    ///     .build()?;
+    /// fake.on_get_models().respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.get_models(&Default::default()).await?;
+    /// assert_eq!(response, expected);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "models")]
     pub async fn get_models(
         &self,
@@ -544,6 +967,47 @@ impl Client {
     /// the change was taken up, queued behind another one, or had nothing to change.
     ///
     /// `PATCH /v1/models/{model_id}/deployments/{deployment_id}/autoscaling_settings`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::UpdateAutoscalingSettingsResponseV1::builder()
+    ///     .status(baseten_api::models::UpdateAutoscalingSettingsStatusV1::Accepted)
+    ///     .message("message")
+    ///     .build()?;
+    /// fake.on_patch_model_deployment_autoscaling_settings("model_id", "deployment_id").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.patch_model_deployment_autoscaling_settings("model_id", "deployment_id", &baseten_api::models::UpdateAutoscalingSettingsV1::new()).await?;
+    /// assert_eq!(response.message, "message");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `PATCH` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "models")]
     pub async fn patch_model_deployment_autoscaling_settings(
         &self,
@@ -569,6 +1033,48 @@ impl Client {
     /// background: read the environment again to see what is in effect.
     ///
     /// `PATCH /v1/models/{model_id}/environments/{env_name}`
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # #[cfg(feature = "mock")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`.
+    /// let fake = baseten_api::mock::FakeBaseten::start().await;
+    /// let expected = baseten_api::models::UpdateEnvironmentResponseV1::builder()
+    ///     .environment(baseten_api::models::EnvironmentV1::builder().name("name").created_at("2026-01-01T00:00:00Z".parse::<baseten_api::primitives::jiff::Timestamp>()?).model_id("model_id").autoscaling_settings(baseten_api::models::AutoscalingSettingsV1::builder().min_replica(1).max_replica(1).concurrency_target(1).build()?).promotion_settings(baseten_api::models::PromotionSettingsV1::builder().build()?).instance_type(baseten_api::models::InstanceTypeV1::builder().id("id").name("name").memory_limit_mib(1).millicpu_limit(1).gpu_count(1).build()?).request_backpressure_settings(baseten_api::models::RequestBackpressureSettingsV1::builder().build()?).build()?)
+    ///     .status(baseten_api::models::UpdateAutoscalingSettingsStatusV1::Accepted)
+    ///     .message("message")
+    ///     .build()?;
+    /// fake.on_patch_model_environment("model_id", "env_name").respond(&expected).await;
+    /// let client = fake.client()?;
+    ///
+    /// let response = client.patch_model_environment("model_id", "env_name", &baseten_api::models::UpdateEnvironmentRequestV1::new()).await?;
+    /// assert_eq!(response.message, "message");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "mock"))]
+    /// # fn main() {}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `PATCH` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "models")]
     pub async fn patch_model_environment(
         &self,

@@ -70,12 +70,36 @@ fn our_docs() -> String {
     docs
 }
 
-/// `cargo doc` of the workspace (the generated crate with the fake, and the runtime), then every literal
-/// ``[`x`]`` a doc comment of ours writes: a link of ours that did not resolve. (Those in
-/// trait docs inlined from other crates are theirs.)
+/// The builds of `baseten-api` users make, each documented alone (no other workspace member
+/// turning `mock` on): the defaults, a decode-only area, the client with one area, the fake.
+const USER_BUILDS: &[&[&str]] = &[
+    &[],
+    &["--no-default-features", "--features", "metrics"],
+    &["--no-default-features", "--features", "client,billing"],
+    &["--features", "mock"],
+];
+
+/// `cargo doc` of `baseten-api` alone in every build users make (a link to an item another
+/// feature compiles dangles there), then of the workspace (the generated crate with the fake,
+/// and the runtime), then every literal ``[`x`]`` a doc comment of ours writes: a link of ours
+/// that did not resolve. (Those in trait docs inlined from other crates are theirs.) One test,
+/// so that no other rewrites the pages while they are read.
 #[test]
-#[ignore = "slow: documents baseten-api and the runtime"]
+#[ignore = "slow: documents baseten-api in each build users make, and the runtime"]
 fn no_link_of_ours_renders_as_literal_brackets() {
+    for features in USER_BUILDS {
+        let output = baseten_tests::cargo_sharing_target()
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .args(["doc", "-p", "baseten-api", "--no-deps"])
+            .args(*features)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "cargo doc -p baseten-api {features:?} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
     let target = workspace_root().join("target");
     // `.ci/run`'s docs command exactly (the workspace's features hold the fake's `mock`), so
     // that its docs section finds this build done.

@@ -8,6 +8,24 @@ use baseten_api::runtime as rt;
 
 impl Client {
     /// `GET /v1/targets`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "targets")]
     pub async fn get_targets(&self) -> Result<Targets, rt::Error> {
         let request = rt::Request::get("get_targets", "/v1/targets").finish()?;
@@ -15,6 +33,24 @@ impl Client {
     }
 
     /// `PUT /v1/targets`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `PUT` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "targets")]
     pub async fn put_targets(&self, body: &Targets) -> Result<(), rt::Error> {
         let request = rt::Request::put("put_targets", "/v1/targets")

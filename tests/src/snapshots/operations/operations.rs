@@ -54,6 +54,24 @@ impl GetWidgetsQuery {
 
 impl Client {
     /// `DELETE /v1/widgets/{widget_id}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `DELETE` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "widgets")]
     pub async fn delete_widget(&self, widget_id: &str) -> Result<(), rt::Error> {
         let request = rt::Request::delete("delete_widget", "/v1/widgets/{widget_id}")
@@ -65,6 +83,24 @@ impl Client {
     /// Derives the same name as `/v1/widget/{widget_id}`, so both say their parameter.
     ///
     /// `GET /v1/widgets/{id}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "widgets")]
     pub async fn get_widget_by_id(&self, id: i64) -> Result<Widget, rt::Error> {
         let request = rt::Request::get("get_widget_by_id", "/v1/widgets/{id}")
@@ -76,6 +112,24 @@ impl Client {
     /// Collides with nothing; `/v1/widgets/{widget_id}` has no GET.
     ///
     /// `GET /v1/widget/{widget_id}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "widget")]
     pub async fn get_widget_by_widget_id(
         &self,
@@ -93,6 +147,24 @@ impl Client {
     /// Lists widgets.
     ///
     /// `GET /v1/widgets`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "widgets")]
     pub async fn get_widgets(
         &self,
@@ -108,6 +180,25 @@ impl Client {
     }
 
     /// `PATCH /v1/widgets/{widget_id}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `PATCH` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "widgets")]
     pub async fn patch_widget(
         &self,
@@ -124,6 +215,25 @@ impl Client {
     /// Creates a widget.
     ///
     /// `POST /v1/widgets`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "widgets")]
     pub async fn post_widgets(&self, body: &Widget) -> Result<Widget, rt::Error> {
         let request = rt::Request::post("post_widgets", "/v1/widgets")

@@ -25,6 +25,8 @@ pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 ///
 /// Cheap to clone, `Send` and `Sync`: clones share one connection pool, so build one and
 /// pass it around. Requests it builds own a clone, so they can be spawned.
+///
+/// Each operation's method shows its own call and the errors it can return.
 #[derive(Debug, Clone)]
 pub struct Client {
     runtime: rt::RuntimeClient,

@@ -13,6 +13,8 @@ pub use rt::mock::Reply;
 
 /// A fake server on 127.0.0.1 with one typed expectation per operation; it stops when
 /// dropped. Requests nothing expects get `404`.
+///
+/// Each operation's `Client` method shows its call answered by this fake.
 #[derive(Debug)]
 pub struct FakeBaseten {
     server: rt::mock::FakeServer,

@@ -102,6 +102,24 @@ impl GetQueryFormQuery {
 
 impl Client {
     /// `GET /headers`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_headers(
         &self,
@@ -120,6 +138,24 @@ impl Client {
     }
 
     /// `GET /label/{scalar}/{list}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_label(
         &self,
@@ -134,6 +170,24 @@ impl Client {
     }
 
     /// `GET /label-exploded/{list}/{map}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_label_exploded(
         &self,
@@ -151,6 +205,24 @@ impl Client {
     }
 
     /// `GET /matrix/{scalar}/{list}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_matrix(
         &self,
@@ -165,6 +237,24 @@ impl Client {
     }
 
     /// `GET /matrix-exploded/{list}/{map}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_matrix_exploded(
         &self,
@@ -182,6 +272,24 @@ impl Client {
     }
 
     /// `GET /objects/label/{map}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_objects_label(&self, map: &Colour) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_objects_label", "/objects/label/{map}")
@@ -191,6 +299,24 @@ impl Client {
     }
 
     /// `GET /objects/matrix/{map}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_objects_matrix(&self, map: &Colour) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_objects_matrix", "/objects/matrix/{map}")
@@ -200,6 +326,24 @@ impl Client {
     }
 
     /// `GET /objects/simple/{map}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_objects_simple(&self, map: &Colour) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_objects_simple", "/objects/simple/{map}")
@@ -209,6 +353,24 @@ impl Client {
     }
 
     /// `GET /query/deep`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_query_deep(
         &self,
@@ -221,6 +383,24 @@ impl Client {
     }
 
     /// `GET /query/delimited`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_query_delimited(
         &self,
@@ -241,6 +421,24 @@ impl Client {
     }
 
     /// `GET /query/form`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_query_form(
         &self,
@@ -261,6 +459,24 @@ impl Client {
     }
 
     /// `GET /secured`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_secured(&self, api_key: &str) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_secured", "/secured")
@@ -275,6 +491,24 @@ impl Client {
     }
 
     /// `GET /simple/{scalar}/{list}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_simple(
         &self,
@@ -289,6 +523,24 @@ impl Client {
     }
 
     /// `GET /simple-exploded/{list}/{map}`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn get_simple_exploded(
         &self,
@@ -306,6 +558,25 @@ impl Client {
     }
 
     /// `POST /bodies/form`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "styles")]
     pub async fn post_bodies_form(
         &self,
@@ -324,6 +595,25 @@ impl Client {
     }
 
     /// `POST /bodies/json`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "styles")]
     pub async fn post_bodies_json(&self, body: &Order) -> Result<Outcome, rt::Error> {
         let request = rt::Request::post("post_bodies_json", "/bodies/json")
@@ -333,6 +623,25 @@ impl Client {
     }
 
     /// `POST /bodies/multipart`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "styles")]
     pub async fn post_bodies_multipart(
         &self,
@@ -345,6 +654,24 @@ impl Client {
     }
 
     /// `PUT /bodies/bytes`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `PUT` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "styles")]
     pub async fn put_bodies_bytes(
         &self,

@@ -1,0 +1,221 @@
+//! The doc sections of each operation's `Client` method, rendered from the surface: `# Example`
+//! (the call against the fake, its answer built as a test builds it, then what the answer holds)
+//! and `# Errors` (what can come back, how to tell each, and when the request is sent again).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::reserved::FAKE_TYPE;
+use crate::surface::OperationSurface;
+use crate::surface::errors::Resend;
+use crate::surface::examples::{ExampleCall, ExampleValue};
+
+/// The doc sections of `surface`'s method, as doc attributes: a pointer to each method an
+/// extension built over it (`typed`), `# Example` when the surface has one (`call`, with the
+/// crate's name), and `# Errors`.
+pub(super) fn sections(
+    surface: &OperationSurface<'_>,
+    call: Option<(&ExampleCall<'_>, &str)>,
+    typed: &[&str],
+) -> TokenStream {
+    let mut lines = Vec::new();
+    // A method an extension built over this operation is the way to call it: said first.
+    for method in typed {
+        lines.push(String::new());
+        lines.push(format!(
+            "[`Client::{method}`](Client::{method}) sends this request typed, \
+             with its answer checked: the way to call it."
+        ));
+    }
+    if let Some((call, krate)) = call {
+        example_lines(call, krate, &mut lines);
+    }
+    errors_lines(surface, &mut lines);
+    let lines = lines.iter().flat_map(|line| line.split('\n')).map(|line| {
+        if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        }
+    });
+    quote!(#(#[doc = #lines])*)
+}
+
+/// The example: the fake set up to answer, then the call as a user writes it and a field of its
+/// answer. Guarded by `mock`, since the method's page is there without it.
+fn example_lines(call: &ExampleCall<'_>, krate: &str, lines: &mut Vec<String>) {
+    let Some(answer) = &call.answer else {
+        return;
+    };
+    let (paths, arguments) = super::example_arguments(call, krate);
+    // A built answer takes a line per setter, as a test writes it.
+    let answer = match answer {
+        ExampleValue::Built { type_name, setters } => {
+            let mut text = format!("{krate}::models::{type_name}::builder()");
+            for (setter, value) in setters {
+                text.push_str(&format!(
+                    "\n    .{setter}({})",
+                    super::example_value(value, krate)
+                ));
+            }
+            text.push_str("\n    .build()?");
+            text
+        }
+        // The fake's expectation takes the method's output type: a `String`, not a `&str`.
+        ExampleValue::Text(_) => format!("{}.to_owned()", super::example_value(answer, krate)),
+        other => super::example_value(other, krate),
+    };
+    let method = &call.operation.name;
+    let check = match &call.holds {
+        Some((field, ExampleValue::True)) => format!("assert!(response.{field});"),
+        Some((field, value)) => format!(
+            "assert_eq!(response.{field}, {});",
+            super::example_value(value, krate)
+        ),
+        None => "assert_eq!(response, expected);".to_owned(),
+    };
+    lines.extend([
+        String::new(),
+        "# Example".to_owned(),
+        String::new(),
+        "```".to_owned(),
+        "# #[cfg(feature = \"mock\")]".to_owned(),
+        "# #[tokio::main(flavor = \"current_thread\")]".to_owned(),
+        "# async fn main() -> Result<(), Box<dyn std::error::Error>> {".to_owned(),
+        "// A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`."
+            .to_owned(),
+        format!("let fake = {krate}::mock::{FAKE_TYPE}::start().await;"),
+        format!("let expected = {answer};"),
+        format!(
+            "fake.{}({paths}).respond(&expected).await;",
+            call.expectation
+        ),
+        "let client = fake.client()?;".to_owned(),
+        String::new(),
+        format!("let response = client.{method}({arguments}).await?;"),
+        check,
+        "# Ok(()) }".to_owned(),
+        "# #[cfg(not(feature = \"mock\"))]".to_owned(),
+        "# fn main() {}".to_owned(),
+        "```".to_owned(),
+    ]);
+}
+
+/// The errors: each kind with the method of `Error` that tells it, and when the request is sent
+/// again.
+fn errors_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
+    let method = &surface.operation.method;
+    let resend = match surface.resend {
+        Resend::Idempotent => format!(
+            "A `{method}` is idempotent: the client sends it again after a `5xx`, a timeout or a \
+             failed connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 \
+             attempts in all by default), and after a `429` once the server's wait has passed."
+        ),
+        Resend::WhenUnprocessed => format!(
+            "A `{method}` is not idempotent: the client sends it again only where the server \
+             said it did not process it (`429`, or `503` with `Retry-After`) or the connection \
+             failed before it was written, unless the \
+             [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another \
+             `5xx` or a timeout, which may follow a change that was made."
+        ),
+    };
+    lines.extend([
+        String::new(),
+        "# Errors".to_owned(),
+        String::new(),
+        "- [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`: \
+         [`is_not_found`](rt::Error::is_not_found) tells a `404`, \
+         [`is_unauthorized`](rt::Error::is_unauthorized) a `401`, \
+         [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) \
+         any of them."
+            .to_owned(),
+        "- [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles \
+         (`429`) and the client may not wait (a wait past the policy's limit, or no attempt \
+         left)."
+            .to_owned(),
+        "- [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) \
+         when no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is \
+         not what the method returns."
+            .to_owned(),
+        "- [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for \
+         an argument that cannot go on the wire (an empty path value, `.` or `..`)."
+            .to_owned(),
+        String::new(),
+        resend,
+    ]);
+}
+
+#[cfg(test)]
+mod tests {
+    /// The doc comment of each `Client` method in `operations.rs`, by method name.
+    fn method_docs(operations: &str) -> std::collections::BTreeMap<String, String> {
+        let mut docs = std::collections::BTreeMap::new();
+        let mut doc = String::new();
+        for line in operations.lines() {
+            let line = line.trim_start();
+            if let Some(text) = line.strip_prefix("///") {
+                doc.push_str(text);
+                doc.push('\n');
+            } else if let Some(rest) = line.strip_prefix("pub async fn ") {
+                let name = rest.split('(').next().unwrap_or_default().to_owned();
+                docs.insert(name, std::mem::take(&mut doc));
+            } else if !line.starts_with("#[") {
+                doc.clear();
+            }
+        }
+        docs
+    }
+
+    #[test]
+    fn every_method_says_its_errors_and_when_it_is_resent() {
+        let document = "openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/things/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get: {responses: {'200': {description: ok}}}
+    put: {responses: {'204': {description: ok}}}
+    delete: {responses: {'204': {description: ok}}}
+    patch: {responses: {'204': {description: ok}}}
+    post: {responses: {'204': {description: ok}}}
+";
+        for config in [None, Some("crate_name: my_api\n")] {
+            let output = crate::generate(&crate::Input {
+                spec_path: "t.yaml",
+                spec_text: document,
+                config_text: config,
+            })
+            .unwrap_or_else(|error| panic!("{error}"));
+            let docs = method_docs(&output.files["operations.rs"]);
+            assert_eq!(docs.len(), 5, "{docs:?}");
+            for (name, doc) in &docs {
+                assert!(doc.contains(" # Errors\n"), "{name}: {doc}");
+                for kind in ["Api", "RateLimited", "Timeout", "Transport", "Decode"] {
+                    assert!(doc.contains(&format!("[`Error::{kind}`](rt::Error::{kind})")));
+                }
+                assert!(
+                    doc.contains("[`is_not_found`](rt::Error::is_not_found)"),
+                    "{doc}"
+                );
+                let method = name
+                    .split('_')
+                    .next()
+                    .unwrap_or_default()
+                    .to_ascii_uppercase();
+                let idempotent = format!("A `{method}` is idempotent");
+                let not = format!("A `{method}` is not idempotent");
+                let expected = if matches!(method.as_str(), "POST" | "PATCH") {
+                    &not
+                } else {
+                    &idempotent
+                };
+                let resend = doc
+                    .split("\n\n")
+                    .filter(|p| p.contains("idempotent"))
+                    .count();
+                assert!(doc.contains(expected.as_str()), "{name}: {doc}");
+                assert_eq!(resend, 1, "{name}: {doc}");
+            }
+        }
+    }
+}
