@@ -192,7 +192,7 @@ pub struct Side<'a> {
 
 /// The API listing of the crate generated from `api`, headed as generated from `spec_path`.
 pub fn listing_of(api: &Api, spec_path: &str) -> Result<String, Error> {
-    let surface = crate::surface::build(api, None)?;
+    let surface = crate::surface::build(api, None, crate::extensions::EXTENSIONS)?;
     Ok(listing::render(&surface.listing(), spec_path))
 }
 

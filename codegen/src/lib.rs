@@ -125,7 +125,11 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
     let (files, names, api_snapshot, cargo_features) = {
-        let surface = surface::build(&api, config.crate_name.as_deref())?;
+        let surface = surface::build(
+            &api,
+            config.crate_name.as_deref(),
+            crate::extensions::EXTENSIONS,
+        )?;
         // The snapshot is rendered while the files are formatted.
         let (files, snapshot) = emit::emit_files(&surface, config, input.spec_path, || {
             surface::listing::render(&surface.listing(), input.spec_path)

@@ -110,7 +110,7 @@ pub(crate) fn emit_probe_with(
             reason: format!("{crate_name:?} is not a crate name a probe can depend on"),
         });
     }
-    let surface = crate::surface::build_with(api, None, extensions)?;
+    let surface = crate::surface::build(api, None, extensions)?;
     let write_only = &surface.write_only;
     let mut functions = Vec::new();
     for (name, def) in &api.types {

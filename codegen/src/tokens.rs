@@ -1,6 +1,9 @@
 //! Token primitives shared by the emitters and the compile probe: identifiers, type uses and
 //! argument types, spelled exactly as the generated crate spells them.
 
+pub(crate) mod doc_text;
+pub(crate) mod gate;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 

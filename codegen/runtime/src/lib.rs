@@ -74,8 +74,6 @@ mod throttle;
 
 // The metrics layer above it: index-mapped responses, their alignment and views, typestate
 // metrics requests, metric names, and the fake's metrics responses (`mock/metrics.rs`).
-#[doc(hidden)] // its traits are `metrics`'s, for a user
-pub mod index_mapped;
 pub mod metric_names;
 pub mod metrics;
 pub mod requests;
@@ -124,8 +122,12 @@ pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};
 pub type Client = RuntimeClient;
 
 // What the generated code names at this root; each has its public path in a module.
+// The module the generated `index_mapped.rs` implements (in `metrics`, whose layer it is); its
+// traits are `metrics`'s, for a user.
 #[doc(hidden)]
-pub use index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+pub use metrics::index_mapped;
+#[doc(hidden)]
+pub use metrics::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 #[cfg(feature = "client")]
 #[doc(hidden)]
 pub use request_builder::{Encoding, OptionalParam, RequestBuilder, encodings::*};

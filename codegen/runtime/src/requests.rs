@@ -32,9 +32,9 @@ use std::time::Duration;
 
 use crate::Error;
 use crate::error::{InvalidArgument, InvalidResponse};
-use crate::index_mapped::IndexMappedResponse;
 use crate::metrics::contract::check_mode_counts;
 pub use crate::metrics::contract::{MetricsMode, ResponseError};
+use crate::metrics::index_mapped::IndexMappedResponse;
 use crate::metrics::{self, Lookup, MetricsView, Step, TimeSeries};
 use crate::server_text::ServerText;
 
@@ -740,7 +740,7 @@ impl<R: IndexMappedResponse, M> CheckedMetrics<R, M> {
     where
         M: mode::OneValueSet,
     {
-        use crate::index_mapped::IndexMappedValueSet as _;
+        use crate::metrics::index_mapped::IndexMappedValueSet as _;
         let first = self.response.value_sets().first();
         Step {
             index: 0,

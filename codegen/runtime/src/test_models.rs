@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+use crate::metrics::index_mapped::{
+    IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
+};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetModelMetricsResponseV1 {

@@ -5,8 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::extensions::Contribution;
 use crate::ir::ResponseKind;
+use crate::surface::extension::Contribution;
 use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 

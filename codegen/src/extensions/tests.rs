@@ -8,7 +8,12 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::*;
+use crate::ir::{Api, Operation, TypeRef};
+use crate::surface::extension::{
+    AddedExpectation, AddedMethod, Context, Contribution, Placeholder,
+};
 use crate::surface::features::FeatureGate;
+use crate::surface::listing::Line;
 use crate::tokens::ident;
 
 /// Every parameterless `GET` gets `Client::<operation>_endpoint`, which says what it calls, a
@@ -197,8 +202,8 @@ fn methods_of(file: &str, type_name: &str) -> BTreeSet<String> {
 fn a_second_extension_reaches_every_reader_through_the_seam() {
     let api = api();
     let extensions: [&dyn SurfaceExtension; 2] = [&metrics::Metrics, &Endpoints];
-    let surface = crate::surface::build_with(&api, None, &extensions)
-        .unwrap_or_else(|error| panic!("{error}"));
+    let surface =
+        crate::surface::build(&api, None, &extensions).unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(surface.contributions.len(), 2);
 
     // Names: claimed through the one owner, keyed under the extension's name, after the
@@ -274,7 +279,8 @@ fn a_second_extension_reaches_every_reader_through_the_seam() {
 #[test]
 fn the_surface_runs_only_the_listed_extensions() {
     let api = api();
-    let surface = crate::surface::build(&api, None).unwrap_or_else(|error| panic!("{error}"));
+    let surface = crate::surface::build(&api, None, crate::extensions::EXTENSIONS)
+        .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(surface.contributions.len(), EXTENSIONS.len());
     assert!(
         !surface

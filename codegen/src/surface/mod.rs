@@ -21,6 +21,7 @@
 pub(crate) mod builders;
 pub(crate) mod errors;
 pub(crate) mod examples;
+pub(crate) mod extension;
 pub(crate) mod features;
 pub(crate) mod listing;
 pub(crate) mod shapes;
@@ -30,10 +31,10 @@ pub(crate) mod write_only;
 use std::collections::{BTreeMap, BTreeSet};
 
 use self::builders::StructSurface;
+use self::extension::{Context, Contribution, SurfaceExtension, serialized_types};
 use self::shapes::Pagination;
 use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
-use crate::extensions::{self, Context, Contribution, EXTENSIONS, SurfaceExtension};
 use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::Names;
 pub(crate) use crate::reserved::{
@@ -57,7 +58,7 @@ pub(crate) struct Surface<'a> {
     pub(crate) structs: BTreeMap<String, StructSurface<'a>>,
     /// One per operation, in the IR's order.
     pub(crate) operations: Vec<OperationSurface<'a>>,
-    /// What each extension added, in [`EXTENSIONS`] order.
+    /// What each extension added, in the order of the extensions the surface was built with.
     pub(crate) contributions: Vec<Box<dyn Contribution + 'a>>,
     /// The `_pages` / `_items` streams, in operation order.
     pub(crate) streams: Vec<PageStream<'a>>,
@@ -112,20 +113,15 @@ fn operation_pointer(operation: &Operation) -> String {
         .to_string()
 }
 
-/// Builds the surface of `api`, keeping the names its lock (`api.names`) recorded; with examples naming
-/// `crate_name` when it is given.
-pub(crate) fn build<'a>(api: &'a Api, crate_name: Option<&str>) -> Result<Surface<'a>, Error> {
-    build_with(api, crate_name, EXTENSIONS)
-}
-
-/// [`build`] with the given extensions in place of [`EXTENSIONS`].
-pub(crate) fn build_with<'a>(
+/// Builds the surface of `api` with what `extensions` add, keeping the names its lock
+/// (`api.names`) recorded; with examples naming `crate_name` when it is given.
+pub(crate) fn build<'a>(
     api: &'a Api,
     crate_name: Option<&str>,
     extensions: &[&dyn SurfaceExtension],
 ) -> Result<Surface<'a>, Error> {
     let write_only = write_only::write_only_types(api);
-    let serialized = extensions::serialized_types(api, extensions);
+    let serialized = serialized_types(api, extensions);
     let serde = write_only::directions(api, &serialized).all_serde_impls(api);
     let features = features::Features::of(api);
     let structs = api
@@ -294,7 +290,7 @@ impl Surface<'_> {
     }
 
     /// The `Client` methods extensions added over `operation` (`environment_metrics` over the
-    /// environment's metrics operation), in [`EXTENSIONS`] order.
+    /// environment's metrics operation), in the order of the extensions the surface was built with.
     pub(crate) fn methods_calling(&self, operation: &Operation) -> Vec<&str> {
         self.contributions
             .iter()

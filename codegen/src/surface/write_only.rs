@@ -10,7 +10,7 @@
 //! write back as JSON ([`SurfaceExtension::serialized_types`]) and what it reaches keep
 //! `Serialize`. A type reached by neither (a config root) gets both.
 //!
-//! [`SurfaceExtension::serialized_types`]: crate::extensions::SurfaceExtension::serialized_types
+//! [`SurfaceExtension::serialized_types`]: super::extension::SurfaceExtension::serialized_types
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -149,7 +149,8 @@ mod tests {
             config_text: None,
         })
         .unwrap_or_else(|error| panic!("{error}"));
-        let serialized = crate::extensions::serialized_types(&api, crate::extensions::EXTENSIONS);
+        let serialized =
+            super::super::extension::serialized_types(&api, crate::extensions::EXTENSIONS);
         (directions(&api, &serialized), api)
     }
 

@@ -14,6 +14,7 @@ mod gates;
 mod golden;
 mod hostile;
 mod large_enums;
+mod layers;
 mod lowering;
 mod markdown;
 mod media;

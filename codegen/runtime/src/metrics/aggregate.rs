@@ -1,7 +1,7 @@
 //! Everyday questions without loops: sums over label sets (by label, by HTTP status class),
 //! ratios per step and over the window (`5xx` / all), and quantile series by number (p50, p99).
 
-use crate::index_mapped::IndexMappedResponse;
+use crate::metrics::index_mapped::IndexMappedResponse;
 
 use super::labels::StatusMatch;
 use super::view::{Lookup, Metric, MetricsView, Point, TimeSeries};

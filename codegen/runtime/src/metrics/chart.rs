@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::index_mapped::IndexMappedResponse;
+use crate::metrics::index_mapped::IndexMappedResponse;
 use crate::server_text::ServerText;
 
 use super::axis::{TimeAxis, ValueAxis, format_utc, tick_label_chars};

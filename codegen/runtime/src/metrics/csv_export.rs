@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::index_mapped::IndexMappedResponse;
+use crate::metrics::index_mapped::IndexMappedResponse;
 
 use super::number::write_value;
 use super::view::{Metric, MetricsView, TimeSeries};

@@ -15,7 +15,7 @@ use super::series_stats::SeriesStats;
 use super::validate::{AlignmentError, check_value_sets, validate_response};
 use crate::decode::strict::{Divert, Key, Strict};
 use crate::decode::{DecodeError, decode};
-use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
+use crate::metrics::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
 use crate::server_text::ServerText;
 
 /// Why [`export_csv`] wrote no CSV, or not all of it.

@@ -74,6 +74,9 @@ mod chart;
 pub(crate) mod contract;
 mod csv_export;
 mod export;
+// Its traits are re-exported below; the module path is what the generated code implements.
+#[doc(hidden)]
+pub mod index_mapped;
 mod labels;
 mod number;
 mod series_stats;
@@ -83,8 +86,8 @@ mod unit;
 mod validate;
 mod view;
 
+pub use self::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 pub use crate::decode::{DecodeError, ValueLocation, decode};
-pub use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
 pub use aggregate::{Ratio, StepValues};
 pub use csv_export::{CSV_HEADER, format_labels, format_value};
 pub use export::{ExportError, export_csv};

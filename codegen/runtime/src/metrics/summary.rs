@@ -11,7 +11,7 @@ use super::validate::validate_response;
 use super::view::MetricsView;
 use crate::decode::decode;
 use crate::decode::strict::Strict;
-use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
+use crate::metrics::index_mapped::{IndexMappedDescriptor, IndexMappedResponse};
 
 /// One series of a [`Summary`]: what identifies it and its statistics.
 #[derive(Debug, Clone, Copy)]

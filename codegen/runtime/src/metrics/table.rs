@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::index_mapped::IndexMappedResponse;
+use crate::metrics::index_mapped::IndexMappedResponse;
 
 use super::view::{MetricsView, Step, TimeSeries};
 

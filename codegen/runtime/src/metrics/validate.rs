@@ -1,6 +1,8 @@
 //! Validation: the checks a response must pass before any view of it is handed out.
 
-use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _};
+use crate::metrics::index_mapped::{
+    IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet as _,
+};
 
 use super::contract::{MetricsMode, ResponseError, check_mode_counts};
 use super::view::MetricsView;

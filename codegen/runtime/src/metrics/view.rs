@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::index_mapped::{IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet};
+use crate::metrics::index_mapped::{
+    IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
+};
 
 use super::unit::Unit;
 

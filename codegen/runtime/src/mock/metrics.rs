@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use serde_core::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::index_mapped::IndexMappedResponse;
 use crate::metrics;
+use crate::metrics::index_mapped::IndexMappedResponse;
 
 /// Why a built response was refused; a builder bug or inputs that cannot line up.
 #[derive(Debug, thiserror::Error)]

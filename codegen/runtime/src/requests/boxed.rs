@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::{MetricsOperation, MetricsQuery, MetricsRequest, Sealed};
 use crate::Error;
-use crate::index_mapped::IndexMappedResponse;
+use crate::metrics::index_mapped::IndexMappedResponse;
 
 /// The sending half of a boxed operation: the original operation, cloned for each send.
 type SendFn<R> = dyn Fn(MetricsQuery, Sealed) -> Pin<Box<dyn Future<Output = Result<R, Error>> + Send>>

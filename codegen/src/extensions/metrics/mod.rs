@@ -20,9 +20,11 @@ mod render;
 use proc_macro2::{Ident, TokenStream};
 
 use self::index_mapped::IndexMapped;
-use super::{AddedExpectation, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension};
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 use crate::lock::Names;
+use crate::surface::extension::{
+    AddedExpectation, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
+};
 use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing::Line;
 

@@ -8,16 +8,16 @@ use quote::quote;
 
 use super::MetricsEntry;
 use super::index_mapped::{IndexMapped, RUNTIME_MODES, RUNTIME_UNITS, WireField};
-use crate::emit::code_span;
-use crate::emit::gate::gate_items;
-use crate::extensions::Placeholder;
 use crate::ir::TypeRef;
 use crate::reserved::{CLIENT_TYPE, FAKE_TYPE};
 use crate::runtime_traits::{
     INDEX_MAPPED_DESCRIPTOR, INDEX_MAPPED_RESPONSE, INDEX_MAPPED_VALUE_SET, METRICS_OPERATION,
 };
+use crate::surface::extension::Placeholder;
 use crate::surface::features::FeatureGate;
 use crate::surface::listing::Line;
+use crate::tokens::doc_text::code_span;
+use crate::tokens::gate::gate_items;
 use crate::tokens::{ident, type_tokens};
 
 /// The file of alignment traits, beside the emitted modules.

@@ -87,7 +87,8 @@ fn api_of(document: &str) -> Api {
 /// The entry points the surface gets for `document`.
 fn entry_points(document: &str) -> Vec<String> {
     let api = api_of(document);
-    let surface = crate::surface::build(&api, None).unwrap_or_else(|error| panic!("{error}"));
+    let surface = crate::surface::build(&api, None, crate::extensions::EXTENSIONS)
+        .unwrap_or_else(|error| panic!("{error}"));
     surface
         .contributions
         .iter()
@@ -203,7 +204,8 @@ fn entry_points_claim_their_names_through_the_one_owner() {
         &PARAMS,
         "string",
     ));
-    let surface = crate::surface::build(&api, None).unwrap_or_else(|error| panic!("{error}"));
+    let surface = crate::surface::build(&api, None, crate::extensions::EXTENSIONS)
+        .unwrap_or_else(|error| panic!("{error}"));
     let names = &surface.names;
     let key = |detail: &str, path: &str| format!("metrics {detail}GET {path}");
     let fallback = |path: &str| {
@@ -247,9 +249,9 @@ fn index_mapped_responses_keep_serialize() {
         Metrics.serialized_types(&api),
         [TypeRef::Named("Usage".to_owned())]
     );
-    let with = crate::surface::build(&api, None).unwrap_or_else(|error| panic!("{error}"));
-    let without =
-        crate::surface::build_with(&api, None, &[]).unwrap_or_else(|error| panic!("{error}"));
+    let with = crate::surface::build(&api, None, crate::extensions::EXTENSIONS)
+        .unwrap_or_else(|error| panic!("{error}"));
+    let without = crate::surface::build(&api, None, &[]).unwrap_or_else(|error| panic!("{error}"));
     for name in ["Usage", "Descriptor", "ValueSet"] {
         assert_eq!(with.serde_impls(name).serialize, Gate::Always, "{name}");
         assert_eq!(without.serde_impls(name).serialize, Gate::Mock, "{name}");
@@ -260,7 +262,8 @@ fn index_mapped_responses_keep_serialize() {
 #[test]
 fn an_entry_point_is_probed_and_reported() {
     let api = api_of(&document(&PARAMS, "string"));
-    let surface = crate::surface::build(&api, None).unwrap_or_else(|error| panic!("{error}"));
+    let surface = crate::surface::build(&api, None, crate::extensions::EXTENSIONS)
+        .unwrap_or_else(|error| panic!("{error}"));
     let [contribution] = surface.contributions.as_slice() else {
         panic!("one extension: {:?}", surface.contributions);
     };
