@@ -87,6 +87,28 @@ impl ChangeReport {
             .collect()
     }
 
+    /// The report with the package renamed from `old` to `new` (`regen --name` over a crate
+    /// it wrote under another name) as a breaking change: every dependent names the package in
+    /// its manifest and the library (`-` as `_`) in its `use` lines. No change when the names
+    /// are equal.
+    pub fn with_package_rename(mut self, old: &str, new: &str) -> ChangeReport {
+        if old != new {
+            self.changes.push(Change {
+                impact: Impact::Breaking,
+                description: format!(
+                    "package renamed from `{old}` to `{new}`: dependents' manifests and their \
+                     `use {}::` paths must follow",
+                    old.replace('-', "_")
+                ),
+                item: PACKAGE_ITEM.to_owned(),
+                compiles: false,
+                only_with_fewer_features: false,
+            });
+            self.changes.sort();
+        }
+        self
+    }
+
     /// [`Self::items_failing_to_compile`] for code built with `mock` and every API area on, as
     /// the compile probe is: without the breaks only a build with fewer features sees.
     pub fn items_failing_to_compile_with_every_feature(&self) -> BTreeSet<&str> {
@@ -136,6 +158,9 @@ impl fmt::Display for ChangeReport {
         Ok(())
     }
 }
+
+/// The item a package rename concerns: the crate itself, as its dependents' manifests name it.
+pub const PACKAGE_ITEM: &str = "package";
 
 /// Collects changes, one item at a time.
 #[derive(Default)]

@@ -17,6 +17,7 @@ pub mod load;
 pub mod lock;
 pub mod lower;
 mod names;
+pub mod package_name;
 pub mod probe;
 pub mod public_api;
 pub(crate) mod reserved;

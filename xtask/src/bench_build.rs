@@ -975,6 +975,7 @@ fn generate_into(root: &Path, spec: &Path, out: &Path, name: &str) -> Result<()>
         own_workspace: true,
         strict: false,
         runtime: &runtime,
+        report: false,
     };
     regen::run_standalone(&target, regen::Mode::Overwrite)?;
     let lock = out.join("Cargo.lock");

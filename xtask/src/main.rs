@@ -32,7 +32,9 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
   --spec PATH      generate a crate from any OpenAPI document into --out DIR, all operations
                    unless --config selects some; it depends on this workspace's runtime by a
                    relative path
-  --name NAME      the generated crate's package name (default: generated-<file stem>)
+  --name NAME      the generated crate's package name (default: the name of the crate --out
+                   already holds, else generated-<file stem>); a new name is reported as
+                   breaking
   --own-workspace  give the generated crate a [workspace] table of its own (for a crate
                    outside any workspace); without it, it can be an enclosing workspace's member
   --strict         what the generator cannot represent is an error, not a note (as
@@ -132,6 +134,7 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
                 own_workspace,
                 strict,
                 runtime: &runtime,
+                report: true,
             };
             regen::run_standalone(&target, mode)?;
         }

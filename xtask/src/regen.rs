@@ -109,16 +109,20 @@ pub struct Standalone<'a> {
     pub spec: &'a Path,
     pub out: &'a Path,
     pub config: Option<&'a Path>,
+    /// `--name`; without it, the name of the crate already in `out`, else the file name's.
     pub name: Option<&'a str>,
     pub own_workspace: bool,
     /// `--strict`: what the generator would leave out is an error.
     pub strict: bool,
     /// This workspace's runtime crate directory.
     pub runtime: &'a Path,
+    /// Print the change report against the crate `out` held (off for the benches' timed runs).
+    pub report: bool,
 }
 
 /// Generates a crate from any document into `out`, depending on this workspace's runtime by a
-/// path relative to `out`.
+/// path relative to `out`. Over a crate it wrote before, it keeps its package name (unless
+/// `--name` says otherwise) and prints what changed for its dependents.
 pub fn run_standalone(target: &Standalone<'_>, mode: Mode) -> Result<()> {
     let spec = target.spec;
     let spec_text =
@@ -131,19 +135,27 @@ pub fn run_standalone(target: &Standalone<'_>, mode: Mode) -> Result<()> {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let name = match target.name {
-        Some(name) => {
-            if !is_package_name(name) {
-                bail!("--name {name:?} is not a package name (ASCII letters, digits, `-`, `_`)");
-            }
-            name.to_owned()
-        }
-        None => default_package_name(spec),
+    let manifest_path = target.out.join("Cargo.toml");
+    let existing_manifest = read_if_present(&manifest_path)?;
+    let name = baseten_codegen::package_name::package_name(
+        target.name,
+        existing_manifest.as_deref(),
+        &spec_name,
+    )
+    .with_context(|| format!("naming the crate in {}", target.out.display()))?;
+    let previous_listing = match name.previous {
+        Some(_) if target.report && mode == Mode::Overwrite => read_if_present(
+            &target
+                .out
+                .join("src/gen")
+                .join(baseten_codegen::API_SNAPSHOT),
+        )?,
+        _ => None,
     };
     fs::create_dir_all(target.out).with_context(|| format!("creating {}", target.out.display()))?;
     let runtime_path = relative_path(target.out, target.runtime)?;
     let settings = baseten_codegen::CrateSettings {
-        name: &name,
+        name: &name.name,
         runtime_path: &runtime_path,
         spec_name: &spec_name,
         own_workspace: target.own_workspace,
@@ -182,33 +194,45 @@ pub fn run_standalone(target: &Standalone<'_>, mode: Mode) -> Result<()> {
             target.out.display(),
         );
     }
+    if let (Some(previous), Some(listing)) = (&name.previous, previous_listing) {
+        let report = standalone_report(&listing, &input, &config, &output.api_snapshot)
+            .with_package_rename(previous, &name.name);
+        eprint!("API changes to {}: {report}", target.out.display());
+    }
     Ok(())
 }
 
-/// `generated-<stem>`, the stem lower-cased with anything but ASCII letters and digits as `-`.
-fn default_package_name(spec: &Path) -> String {
-    let stem = spec
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let stem: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("generated-{stem}")
+/// The report of a regeneration in place: the listing the crate had against the one just
+/// written, with the new document's IR (the old document is not kept beside the crate, so a
+/// renamed type reads as one removed and one added, as the report's note says).
+fn standalone_report(
+    old_listing: &str,
+    input: &baseten_codegen::Input<'_>,
+    config: &baseten_codegen::Config,
+    new_listing: &str,
+) -> baseten_codegen::diff::ChangeReport {
+    let new_ir = baseten_codegen::build_ir_with(input, config)
+        .map(|(api, _)| api)
+        .map_err(|error| error.to_string());
+    baseten_codegen::diff::changes(
+        baseten_codegen::diff::Side {
+            listing: old_listing,
+            ir: Err("the previous document is not kept in --out"),
+        },
+        baseten_codegen::diff::Side {
+            listing: new_listing,
+            ir: new_ir.as_ref().map_err(String::as_str),
+        },
+    )
 }
 
-fn is_package_name(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_alphabetic())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+/// A file's text; `None` when there is no such file.
+fn read_if_present(path: &Path) -> Result<Option<String>> {
+    match fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error).with_context(|| format!("reading {}", path.display())),
+    }
 }
 
 /// `to` relative to the directory `from`, with `/` separators, both resolved first (so symlinks

@@ -909,3 +909,49 @@ fn an_all_of_gate_is_read_from_its_listing() {
         Some(FeatureGate::AnyOf(["a", "b"].into_iter().collect()))
     );
 }
+
+/// A package renamed by `--name` is breaking, sorted among the report's other breaking
+/// changes, and shown as such; the same name twice adds nothing.
+#[test]
+fn a_package_rename_is_breaking() {
+    let old = "struct models::A\nstruct models::B\n";
+    let new = "struct models::A\nstruct models::C\n";
+    let report = changes(listed(old), listed(new)).with_package_rename("pay-ments", "billing");
+    assert_eq!(
+        seen(&report),
+        [
+            (
+                Impact::Breaking,
+                "package renamed from `pay-ments` to `billing`: dependents' manifests and their \
+                 `use pay_ments::` paths must follow",
+                false,
+                false
+            ),
+            (Impact::Breaking, "removed: struct models::B", false, false),
+            (Impact::Additive, "added: struct models::C", true, false),
+        ]
+    );
+    assert_eq!(report.changes[0].item, PACKAGE_ITEM);
+    assert!(report.is_breaking());
+    assert!(report.items_failing_to_compile().contains(PACKAGE_ITEM));
+    let text = report.to_string();
+    assert!(
+        text.contains("3 changes to the generated API (2 breaking, 1 additive)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  breaking  package renamed from `pay-ments` to `billing`"),
+        "{text}"
+    );
+    // Nothing else changed: the rename alone is breaking.
+    let alone = changes(listed(old), listed(old)).with_package_rename("a", "b");
+    assert!(alone.is_breaking());
+    assert_eq!(alone.changes.len(), 1);
+    let unchanged = changes(listed(old), listed(old)).with_package_rename("a", "a");
+    assert!(unchanged.changes.is_empty(), "{unchanged:?}");
+    assert!(
+        unchanged
+            .to_string()
+            .ends_with("\nno changes to the generated API\n")
+    );
+}

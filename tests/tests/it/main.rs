@@ -8,6 +8,7 @@ mod conformance;
 mod consumer_app;
 mod consumer_ops;
 mod consumers;
+mod doc_commands;
 mod docs;
 mod documents;
 mod gates;

@@ -275,3 +275,138 @@ fn regen_prints_every_note_and_strict_refuses() {
         "a refused regen writes nothing"
     );
 }
+
+/// `cargo xtask regen --spec SPEC --out OUT [extra…]`; returns (success, stderr).
+fn regen_standalone(spec: &Path, out: &Path, extra: &[&str]) -> (bool, String) {
+    let mut command = baseten_tests::cargo_command();
+    command.args([
+        "run",
+        "--quiet",
+        "--package",
+        "xtask",
+        "--",
+        "regen",
+        "--spec",
+    ]);
+    let output = command
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `cargo check` of one member of the scratch workspace at `root`, sharing this workspace's
+/// target directory; returns (success, stderr).
+fn check_member(root: &Path, member: &str) -> (bool, String) {
+    let mut command = baseten_tests::cargo_sharing_target();
+    let output = command
+        .current_dir(root)
+        .args(["check", "--quiet", "--package", member])
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The `[package]` name line of a generated crate's manifest.
+fn package_line(crate_dir: &Path) -> String {
+    let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
+    manifest
+        .lines()
+        .find(|line| line.starts_with("name = "))
+        .unwrap_or_else(|| panic!("no name in\n{manifest}"))
+        .to_owned()
+}
+
+/// Issue 42: a crate generated from `payments-2026-11.yaml`, regenerated in place from the
+/// same document saved as `payments-2026-12.yaml`, keeps its package name (the file name's
+/// default is a first generation's), `--check` agrees, and the crate depending on it still
+/// compiles; `--name` renames it, the report calls that breaking, and the dependent indeed no
+/// longer resolves.
+#[test]
+#[ignore = "slow: builds the xtask and checks a generated crate and a dependent of it"]
+fn regenerating_in_place_keeps_the_package_name_and_a_rename_is_breaking() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let schema = std::fs::read_to_string(workspace_root().join(SPEC)).unwrap();
+    let (november, december) = (
+        root.join("specs/payments-2026-11.yaml"),
+        root.join("specs/payments-2026-12.yaml"),
+    );
+    std::fs::create_dir_all(root.join("specs")).unwrap();
+    std::fs::write(&november, &schema).unwrap();
+    std::fs::write(&december, &schema).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[workspace]\nresolver = \"3\"\nmembers = [\"payments\", \"user\"]\n",
+    )
+    .unwrap();
+    std::fs::copy(workspace_root().join("Cargo.lock"), root.join("Cargo.lock")).unwrap();
+    let out = root.join("payments");
+
+    let (ok, stderr) = regen_standalone(&november, &out, &[]);
+    assert!(ok, "{stderr}");
+    assert_eq!(package_line(&out), "name = \"generated-payments-2026-11\"");
+    assert!(
+        !stderr.contains("API changes"),
+        "a first generation has nothing to compare with:\n{stderr}"
+    );
+    std::fs::create_dir_all(root.join("user/src")).unwrap();
+    std::fs::write(
+        root.join("user/Cargo.toml"),
+        "[package]\nname = \"user\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [dependencies]\ngenerated-payments-2026-11 = { path = \"../payments\", default-features = false, features = [\"models\"] }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("user/src/main.rs"),
+        "fn main() {\n    let error: Option<generated_payments_2026_11::Error> = None;\n    println!(\"{}\", error.is_none());\n}\n",
+    )
+    .unwrap();
+
+    // The next document, saved under its own date: same package, nothing changed for users.
+    let (ok, stderr) = regen_standalone(&december, &out, &[]);
+    assert!(ok, "{stderr}");
+    assert_eq!(package_line(&out), "name = \"generated-payments-2026-11\"");
+    assert!(
+        stderr.contains(&format!(
+            "API changes to {}: note: no IR for the old side",
+            out.display()
+        )) && stderr.contains("\nno changes to the generated API\n"),
+        "{stderr}"
+    );
+    let (ok, stderr) = regen_standalone(&december, &out, &["--check"]);
+    assert!(ok, "--check names the crate as regen does:\n{stderr}");
+    let (ok, stderr) = check_member(root, "user");
+    assert!(ok, "the dependent still compiles:\n{stderr}");
+
+    // `--name` renames it: breaking, and the dependent's manifest no longer finds it.
+    let (ok, stderr) = regen_standalone(&december, &out, &["--name", "billing", "--check"]);
+    assert!(!ok, "--check with another --name is drift:\n{stderr}");
+    assert!(stderr.contains("+name = \"billing\""), "{stderr}");
+    let (ok, stderr) = regen_standalone(&december, &out, &["--name", "billing"]);
+    assert!(ok, "{stderr}");
+    assert_eq!(package_line(&out), "name = \"billing\"");
+    assert!(
+        stderr.contains("1 changes to the generated API (1 breaking, 0 additive)")
+            && stderr.contains(
+                "  breaking  package renamed from `generated-payments-2026-11` to `billing`"
+            ),
+        "{stderr}"
+    );
+    let (ok, stderr) = check_member(root, "user");
+    assert!(!ok, "the report said breaking, and it is:\n{stderr}");
+    assert!(stderr.contains("generated-payments-2026-11"), "{stderr}");
+    // From now on the crate is `billing`, whatever the document is called.
+    let (ok, stderr) = regen_standalone(&november, &out, &[]);
+    assert!(ok, "{stderr}");
+    assert_eq!(package_line(&out), "name = \"billing\"");
+}

@@ -71,21 +71,34 @@ fn main() -> Result<()> {
 
     let check_root = target_dir.join("bench-check");
     let ours_check = {
-        let runtime_path = repository_root()?.join("generated");
+        // The crate depends on the runtime, as `regen --spec … --out …` writes it (an absolute
+        // path here: the scratch directory is outside the repository).
+        let runtime_path = repository_root()?.join("codegen/runtime");
         let runtime_path = runtime_path
             .to_str()
             .context("the runtime crate's path is not UTF-8")?;
+        let spec_name = Path::new(&args.spec)
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let krate = baseten_codegen::generate_crate(
             &input,
             &CrateSettings {
                 name: "bench-ours",
                 runtime_path,
-                command: "bench",
+                spec_name: &spec_name,
+                own_workspace: true,
             },
         )
         .context("generating our standalone crate")?;
         let dir = scratch_dir("ours");
         write_crate(&dir, &krate.files)?;
+        // The workspace's lock, so the dependencies resolve to what it builds, offline.
+        let lock = dir.join("Cargo.lock");
+        if !lock.is_file() {
+            fs::copy(repository_root()?.join("Cargo.lock"), &lock)
+                .context("copying the workspace's Cargo.lock")?;
+        }
         time_check(&dir, &check_root, args.check_runs).context("checking our output")?
     };
 
