@@ -48,9 +48,9 @@ const EXCERPT_CHARS: usize = 200;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
-    /// The server answered `429 Too Many Requests`, and either the request
-    /// may not be retried (it is not idempotent, or retries are off), every
-    /// attempt was used up, or the server asked for a longer wait than
+    /// The server answered `429 Too Many Requests`, and either retries are
+    /// off, every attempt was used up, the retry budget is spent, or the server
+    /// asked for a longer wait than
     /// [`RetryPolicy::max_retry_after`](crate::RetryPolicy::max_retry_after)
     /// allows.
     RateLimited {
@@ -343,10 +343,11 @@ impl Error {
     /// limits, timeouts, connection failures and server errors (5xx other
     /// than `501 Not Implemented`, plus `408 Request Timeout`).
     ///
-    /// The client already retries idempotent requests on these errors as
-    /// its [`RetryPolicy`](crate::RetryPolicy) allows; this is for callers
-    /// deciding what to do once it has given up, or with a non-idempotent
-    /// request (where a retry may repeat a side effect).
+    /// The client already retries on these errors as its
+    /// [`RetryPolicy`](crate::RetryPolicy) allows (every method after a 429, a 503 naming its
+    /// wait or a connection never made; only idempotent ones, unless opted in, after the
+    /// others); this is for callers deciding what to do once it has given up, or with a
+    /// non-idempotent request (where a retry may repeat a side effect).
     #[must_use]
     pub fn is_retryable(&self) -> bool {
         match self {

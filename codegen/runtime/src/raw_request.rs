@@ -37,7 +37,7 @@ const RESERVED_HEADERS: &[&str] = &[
 /// body decoded into your type) or [`send_raw`](Self::send_raw) (status, headers and bytes).
 ///
 /// It goes through everything a generated call does: the client's key (never a key of your own:
-/// an `Authorization` header is refused), retries of idempotent methods as the
+/// an `Authorization` header is refused), retries as the
 /// [`RetryPolicy`](crate::RetryPolicy) allows, the shared per-endpoint throttle and retry budget,
 /// the `tracing` spans, the response cap, and errors whose server text is scrubbed.
 ///

@@ -98,7 +98,7 @@ impl RuntimeClient {
         let max_wait = settings.retry.max_retry_after();
         let mut retries = RetryLoop::new(
             settings.retry,
-            prepared.max_attempts,
+            prepared.resend_after_processing,
             settings.retry.backoff(),
         );
         loop {

@@ -14,6 +14,7 @@ mod http_hostile;
 mod layers;
 mod properties;
 mod resilience;
+mod retry_table;
 mod trust;
 
 /// The workspace's root directory.
