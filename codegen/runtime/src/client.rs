@@ -208,8 +208,8 @@ impl RuntimeClient {
         &self,
         request: Request,
     ) -> Result<T, Error> {
-        let bytes = self.execute_bytes(request, "application/json").await?;
-        decode(&bytes)
+        self.execute_decoded(request, "application/json", |success| decode(&success.body))
+            .await
     }
 
     /// Like [`execute`](Self::execute), for a `text/*` response: the 2xx body as text, asked for

@@ -155,7 +155,15 @@ impl RawRequest {
     /// for a body that is not a `T`, and [`Error::InvalidRequest`] for a request that cannot be
     /// sent (see the type's documentation).
     pub async fn send<T: serde_core::de::DeserializeOwned>(self) -> Result<T, Error> {
-        self.send_raw().await?.json()
+        let client = self.client.clone();
+        let accept = self.accept;
+        let request = self.into_request()?;
+        // Decoded inside the attempt, so that its span and instruments see a decode failure.
+        client
+            .execute_decoded(request, accept, |success| {
+                crate::client::decode(&success.body)
+            })
+            .await
     }
 
     /// Sends the request and returns the 2xx response as it came: status, headers and bytes.

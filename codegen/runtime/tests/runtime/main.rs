@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 mod client;
+mod decode_phase;
 mod fleet;
 mod http_hostile;
 mod layers;

@@ -11,7 +11,7 @@ use baseten_api::client::{AttemptContext, Interceptor, RetryPolicy};
 use baseten_api::runtime::{Method, Request};
 use baseten_api::{Client, Error};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 
 /// How every attempt of a row fails.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,25 +83,32 @@ impl Interceptor for Sent {
     }
 }
 
-/// A server failing every request as `kind` says; its base URL. It stops with the runtime.
-async fn failing_server(kind: Kind) -> String {
+/// A server failing every request as `kind` says: its base URL, and what holds its port. It
+/// stops with the runtime.
+async fn failing_server(kind: Kind) -> (String, Option<TcpSocket>) {
+    if kind == Kind::Refused {
+        // Bound but not listening: connecting is refused, and no other server (of this table or
+        // another test) can take the port while the row runs.
+        let socket = TcpSocket::new_v4().unwrap_or_else(|error| panic!("{error}"));
+        let bound = socket.bind(([127, 0, 0, 1], 0).into());
+        bound.unwrap_or_else(|error| panic!("{error}"));
+        let address = socket
+            .local_addr()
+            .unwrap_or_else(|error| panic!("{error}"));
+        return (format!("http://{address}"), Some(socket));
+    }
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let address = listener
         .local_addr()
         .unwrap_or_else(|error| panic!("{error}"));
-    if kind == Kind::Refused {
-        // The port was just free; nobody listens once the listener is gone.
-        drop(listener);
-        return format!("http://{address}");
-    }
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
             tokio::spawn(answer(stream, kind));
         }
     });
-    format!("http://{address}")
+    (format!("http://{address}"), None)
 }
 
 /// Reads one request (its head and a `content-length` body) and fails it.
@@ -143,7 +150,7 @@ async fn answer(stream: tokio::net::TcpStream, kind: Kind) {
 
 /// How many attempts one row's call made.
 async fn attempts(kind: Kind, method: &'static str, opted_in: bool) -> u32 {
-    let base = failing_server(kind).await;
+    let (base, _port) = failing_server(kind).await;
     let sent = Sent::default();
     let policy = RetryPolicy::default()
         .with_max_attempts(ATTEMPTS)
