@@ -29,8 +29,8 @@ const EXCERPT_CHARS: usize = 200;
 /// use baseten_api::Error;
 ///
 /// let fake = baseten_api::mock::FakeBaseten::start().await;
-/// let body = serde_json::json!({"code": "NOT_FOUND", "message": "no such model"});
-/// fake.on_get_model("gone").respond_status(404, body).await;
+/// let gone = baseten_api::mock::ErrorReply::new("NOT_FOUND", "no such model");
+/// fake.on_get_model("gone").respond_error(404, &gone).await;
 ///
 /// match fake.client()?.get_model("gone").await {
 ///     // A code compares with a `&str` as it is: no allocation.
@@ -42,6 +42,10 @@ const EXCERPT_CHARS: usize = 200;
 /// // Or the fields themselves: `code` is `ServerText`, which compares with `&str`.
 /// let error = fake.client()?.get_model("gone").await.err();
 /// assert!(matches!(&error, Some(Error::Api { code: Some(code), .. }) if code == "NOT_FOUND"));
+///
+/// // Or the whole body as a type: the document's error model, or Baseten's `ErrorReply`.
+/// let model = error.and_then(|error| error.error_model::<baseten_api::mock::ErrorReply>());
+/// assert_eq!(model, Some(gone));
 /// # Ok(()) }
 /// ```
 
@@ -364,6 +368,37 @@ impl Error {
             | Self::PaginationStalled { .. }
             | Self::RedirectRefused { .. }
             | Self::InvalidResponse(_) => false,
+        }
+    }
+
+    /// The body of an [`Error::Api`] (or [`Error::RateLimited`]) decoded as the error model
+    /// `E`: the type the document declares for that status, Baseten's `{"code", "message"}`,
+    /// or a type of your own. `None` for any other error, or a body that is not an `E` (a
+    /// proxy's HTML page). The body is the one the error holds, scrubbed of the API key.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), serde_json::Error> {
+    /// use baseten_runtime::{Error, ServerText};
+    /// let error = Error::Api {
+    ///     status: 404,
+    ///     code: None,
+    ///     message: None,
+    ///     detail: None,
+    ///     request_id: None,
+    ///     body: ServerText::new(r#"{"code": "NOT_FOUND", "message": "no such model"}"#),
+    /// };
+    /// let model: Option<serde_json::Value> = error.error_model();
+    /// assert_eq!(model.as_ref().and_then(|body| body["code"].as_str()), Some("NOT_FOUND"));
+    /// assert_eq!(Error::Timeout { attempts: 1 }.error_model::<serde_json::Value>(), None);
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn error_model<E: serde_core::de::DeserializeOwned>(&self) -> Option<E> {
+        match self {
+            Self::Api { body, .. } | Self::RateLimited { body, .. } => {
+                serde_json::from_str(body.as_str()).ok()
+            }
+            _ => None,
         }
     }
 
