@@ -212,11 +212,15 @@ impl RuntimeClient {
             server.address = %settings.server_address,
             server.port = settings.server_port,
             url.template = template,
-            url.full = %prepared.shown_url,
+            url.full = Empty,
             http.request.resend_count = attempt.checked_sub(1).filter(|n| *n > 0),
             http.response.status_code = Empty,
             error.type = Empty,
         );
+        if !attempt_span.is_disabled() {
+            let shown = prepared.shown_url(request);
+            attempt_span.record("url.full", tracing::field::display(shown));
+        }
         let context = AttemptContext {
             operation: request.operation,
             path_template: template,

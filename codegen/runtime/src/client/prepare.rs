@@ -15,8 +15,6 @@ pub(super) struct Prepared {
     /// `{base_url}{path}?{query}`.
     pub(super) url: reqwest::Url,
     pub(super) headers: RequestHeaders,
-    /// The URL as spans show it (`url.full`): a credential parameter's value is never in it.
-    pub(super) shown_url: String,
     /// Whether a failure that may have reached the server (a 5xx, a timeout) may be resent: the
     /// method is idempotent, or the policy opts every method in. What says the request was not
     /// processed (a 429, a 503 with `Retry-After`, no connection) is resent either way.
@@ -47,19 +45,22 @@ impl Prepared {
         };
         let resend_after_processing =
             is_idempotent(&request.method) || retry.non_idempotent_retries();
-        let shown_url = {
-            let mut shown = url.clone();
-            if let Some(query) = request.params.shown_query_string("REDACTED") {
-                shown.set_query(Some(&query));
-            }
-            telemetry::redacted_url(&shown)
-        };
         Ok(Self {
             url,
             headers,
-            shown_url,
             resend_after_processing,
         })
+    }
+
+    /// The URL as spans show it (`url.full`): a credential parameter's value is never in it.
+    /// Made only for a span that records it: scrubbing costs, and most clients run without a
+    /// subscriber.
+    pub(super) fn shown_url(&self, request: &Request) -> String {
+        let mut shown = self.url.clone();
+        if let Some(query) = request.params.shown_query_string("REDACTED") {
+            shown.set_query(Some(&query));
+        }
+        telemetry::redacted_url(&shown)
     }
 }
 
