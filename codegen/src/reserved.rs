@@ -102,6 +102,7 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     // `Builder`.
     "BuildError",
     "Builder",
+    "ErrorReply",
     "Expectation",
     "FakeServer",
     "MetricsResponseBuilder",
@@ -134,6 +135,7 @@ pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
 pub(crate) const FAKE_REEXPORTS: &[&str] = &[
     "metrics::BuildError",
     "metrics::MetricsResponseBuilder",
+    "ErrorReply",
     "Expectation",
     "FakeServer",
     "Reply",

@@ -43,8 +43,7 @@ fn print(view: MetricsView<'_, GetModelMetricsResponseV1>) -> Result<(), Box<dyn
             metric.label_sets.len()
         );
     }
-    let p99 = ("quantile", "0.99");
-    if let Lookup::Found(series) = view.series("baseten_end_to_end_response_time_seconds", &[p99]) {
+    if let Lookup::Found(series) = view.quantile("baseten_end_to_end_response_time_seconds", 0.99) {
         for point in series.points() {
             let value = point
                 .value

@@ -119,7 +119,8 @@
 //! println!("{} steps of nominally {} s", series.steps().len(), series.step_seconds());
 //!
 //! let latency = "baseten_end_to_end_response_time_seconds";
-//! match series.series(latency, &[("quantile", "0.99")]) {
+//! // A quantile is read by number (0.5, 0.9, 0.95 and 0.99 are served): `0.99` finds "0.990".
+//! match series.quantile(latency, 0.99) {
 //!     Lookup::Found(p99) => {
 //!         for point in p99.points() {
 //!             // `None`: no requests in that step.

@@ -55,8 +55,8 @@ pub(crate) use failure::decode;
 ///
 /// Every request carries `Accept: application/json`, a `User-Agent` naming
 /// this crate and its version, and the API key (if any) in the
-/// `Authorization` header. Idempotent requests are retried as the
-/// [`RetryPolicy`] says; each attempt is bounded by the request timeout.
+/// `Authorization` header. Requests are retried as the [`RetryPolicy`] says (by what the
+/// server said, then by the method); each attempt is bounded by the request timeout.
 ///
 /// Clones share one traffic state (see [`RetryPolicy`]): per endpoint (the operation's path
 /// template), a 429 pauses every request until the server's time has passed and the send rate
@@ -208,8 +208,8 @@ impl RuntimeClient {
         &self,
         request: Request,
     ) -> Result<T, Error> {
-        let bytes = self.execute_bytes(request, "application/json").await?;
-        decode(&bytes)
+        self.execute_decoded(request, "application/json", |success| decode(&success.body))
+            .await
     }
 
     /// Like [`execute`](Self::execute), for a `text/*` response: the 2xx body as text, asked for

@@ -29,8 +29,8 @@ const EXCERPT_CHARS: usize = 200;
 /// use baseten_api::Error;
 ///
 /// let fake = baseten_api::mock::FakeBaseten::start().await;
-/// let body = serde_json::json!({"code": "NOT_FOUND", "message": "no such model"});
-/// fake.on_get_model("gone").respond_status(404, body).await;
+/// let gone = baseten_api::mock::ErrorReply::new("NOT_FOUND", "no such model");
+/// fake.on_get_model("gone").respond_error(404, &gone).await;
 ///
 /// match fake.client()?.get_model("gone").await {
 ///     // A code compares with a `&str` as it is: no allocation.
@@ -42,15 +42,19 @@ const EXCERPT_CHARS: usize = 200;
 /// // Or the fields themselves: `code` is `ServerText`, which compares with `&str`.
 /// let error = fake.client()?.get_model("gone").await.err();
 /// assert!(matches!(&error, Some(Error::Api { code: Some(code), .. }) if code == "NOT_FOUND"));
+///
+/// // Or the whole body as a type: the document's error model, or Baseten's `ErrorReply`.
+/// let model = error.and_then(|error| error.error_model::<baseten_api::mock::ErrorReply>());
+/// assert_eq!(model, Some(gone));
 /// # Ok(()) }
 /// ```
 
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
-    /// The server answered `429 Too Many Requests`, and either the request
-    /// may not be retried (it is not idempotent, or retries are off), every
-    /// attempt was used up, or the server asked for a longer wait than
+    /// The server answered `429 Too Many Requests`, and either retries are
+    /// off, every attempt was used up, the retry budget is spent, or the server
+    /// asked for a longer wait than
     /// [`RetryPolicy::max_retry_after`](crate::RetryPolicy::max_retry_after)
     /// allows.
     RateLimited {
@@ -154,7 +158,9 @@ pub enum Error {
     InvalidRequest(String),
 
     /// A value a layer above the client checks was refused before anything was sent: a metrics
-    /// window longer than the API allows, or with its start not before its end. The layer's own
+    /// window longer than the API allows, or with its start not before its end; or a lookup the
+    /// caller made in a valid response asked for one match where there are several (an
+    /// ambiguous lookup). The layer's own
     /// error stays a type: that layer's `of` (`WindowError::of(&error)`) or
     /// [`InvalidArgument::downcast_ref`] reads it back.
     InvalidArgument(InvalidArgument),
@@ -343,10 +349,11 @@ impl Error {
     /// limits, timeouts, connection failures and server errors (5xx other
     /// than `501 Not Implemented`, plus `408 Request Timeout`).
     ///
-    /// The client already retries idempotent requests on these errors as
-    /// its [`RetryPolicy`](crate::RetryPolicy) allows; this is for callers
-    /// deciding what to do once it has given up, or with a non-idempotent
-    /// request (where a retry may repeat a side effect).
+    /// The client already retries on these errors as its
+    /// [`RetryPolicy`](crate::RetryPolicy) allows (every method after a 429, a 503 naming its
+    /// wait or a connection never made; only idempotent ones, unless opted in, after the
+    /// others); this is for callers deciding what to do once it has given up, or with a
+    /// non-idempotent request (where a retry may repeat a side effect).
     #[must_use]
     pub fn is_retryable(&self) -> bool {
         match self {
@@ -361,6 +368,37 @@ impl Error {
             | Self::PaginationStalled { .. }
             | Self::RedirectRefused { .. }
             | Self::InvalidResponse(_) => false,
+        }
+    }
+
+    /// The body of an [`Error::Api`] (or [`Error::RateLimited`]) decoded as the error model
+    /// `E`: the type the document declares for that status, Baseten's `{"code", "message"}`,
+    /// or a type of your own. `None` for any other error, or a body that is not an `E` (a
+    /// proxy's HTML page). The body is the one the error holds, scrubbed of the API key.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), serde_json::Error> {
+    /// use baseten_runtime::{Error, ServerText};
+    /// let error = Error::Api {
+    ///     status: 404,
+    ///     code: None,
+    ///     message: None,
+    ///     detail: None,
+    ///     request_id: None,
+    ///     body: ServerText::new(r#"{"code": "NOT_FOUND", "message": "no such model"}"#),
+    /// };
+    /// let model: Option<serde_json::Value> = error.error_model();
+    /// assert_eq!(model.as_ref().and_then(|body| body["code"].as_str()), Some("NOT_FOUND"));
+    /// assert_eq!(Error::Timeout { attempts: 1 }.error_model::<serde_json::Value>(), None);
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn error_model<E: serde_core::de::DeserializeOwned>(&self) -> Option<E> {
+        match self {
+            Self::Api { body, .. } | Self::RateLimited { body, .. } => {
+                serde_json::from_str(body.as_str()).ok()
+            }
+            _ => None,
         }
     }
 

@@ -98,6 +98,56 @@ pub fn fill_path(template: &str, values: &[(&str, &str)]) -> String {
     filled
 }
 
+/// Baseten's error body, `{"code": "NOT_FOUND", "message": "no such model"}`, as the fake answers
+/// it ([`Expectation::respond_error`]) and as a test reads it back
+/// ([`Error::error_model`](crate::Error::error_model)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ErrorReply {
+    /// A machine-readable code: `NOT_FOUND`, `PERMISSION_DENIED`, `VALIDATION_ERROR`, …
+    pub code: String,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+impl ErrorReply {
+    /// An error body with this code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
+// By hand, as everywhere in the runtime (no derive macro in its build).
+impl Serialize for ErrorReply {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeStruct as _;
+        let mut body = serializer.serialize_struct("ErrorReply", 2)?;
+        body.serialize_field("code", &self.code)?;
+        body.serialize_field("message", &self.message)?;
+        body.end()
+    }
+}
+
+impl<'de> serde_core::Deserialize<'de> for ErrorReply {
+    fn deserialize<D: serde_core::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde_core::de::Error as _;
+        let body = serde_json::Value::deserialize(deserializer)?;
+        let text = |key: &str| {
+            body.get(key)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| D::Error::custom(format_args!("no string `{key}`")))
+        };
+        Ok(Self {
+            code: text("code")?,
+            message: text("message")?,
+        })
+    }
+}
+
 /// What the fake answers one matching request with.
 #[derive(Debug, Clone)]
 pub enum Reply<T> {
@@ -220,7 +270,32 @@ impl<T: Serialize> Expectation<'_, T> {
             .await;
     }
 
-    /// Answers every matching request with `status` and a JSON error body.
+    /// Answers every matching request with `status` and `error`, a typed error body as JSON:
+    /// an error model of the document's, or Baseten's `{"code", "message"}` as an
+    /// [`ErrorReply`]. The client reads it back as an `Error::Api` whose
+    /// [`error_model`](crate::Error::error_model) is that type again.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use baseten_api::mock::{ErrorReply, FakeBaseten};
+    ///
+    /// let fake = FakeBaseten::start().await;
+    /// let gone = ErrorReply::new("NOT_FOUND", "no such model");
+    /// fake.on_get_model("gone").respond_error(404, &gone).await;
+    ///
+    /// let error = fake.client()?.get_model("gone").await.expect_err("a 404");
+    /// assert!(error.is_not_found());
+    /// assert_eq!(error.error_model::<ErrorReply>(), Some(gone));
+    /// # Ok(()) }
+    /// ```
+    pub async fn respond_error<E: Serialize>(self, status: u16, error: &E) {
+        self.mount(ResponseTemplate::new(status).set_body_json(error))
+            .await;
+    }
+
+    /// Answers every matching request with `status` and a JSON error body; for a typed one,
+    /// [`respond_error`](Self::respond_error).
     pub async fn respond_status(self, status: u16, body: serde_json::Value) {
         self.respond_with(Reply::<&T>::Status(status, body)).await;
     }

@@ -37,7 +37,7 @@ const RESERVED_HEADERS: &[&str] = &[
 /// body decoded into your type) or [`send_raw`](Self::send_raw) (status, headers and bytes).
 ///
 /// It goes through everything a generated call does: the client's key (never a key of your own:
-/// an `Authorization` header is refused), retries of idempotent methods as the
+/// an `Authorization` header is refused), retries as the
 /// [`RetryPolicy`](crate::RetryPolicy) allows, the shared per-endpoint throttle and retry budget,
 /// the `tracing` spans, the response cap, and errors whose server text is scrubbed.
 ///
@@ -155,7 +155,15 @@ impl RawRequest {
     /// for a body that is not a `T`, and [`Error::InvalidRequest`] for a request that cannot be
     /// sent (see the type's documentation).
     pub async fn send<T: serde_core::de::DeserializeOwned>(self) -> Result<T, Error> {
-        self.send_raw().await?.json()
+        let client = self.client.clone();
+        let accept = self.accept;
+        let request = self.into_request()?;
+        // Decoded inside the attempt, so that its span and instruments see a decode failure.
+        client
+            .execute_decoded(request, accept, |success| {
+                crate::client::decode(&success.body)
+            })
+            .await
     }
 
     /// Sends the request and returns the 2xx response as it came: status, headers and bytes.

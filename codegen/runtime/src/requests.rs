@@ -790,6 +790,13 @@ impl<R: IndexMappedResponse, M: mode::OneValueSet> CheckedMetrics<R, M> {
         self.view().series(name, labels).map(Reading::of)
     }
 
+    /// The reading of the metric `name`'s series whose `quantile` is the number `quantile`
+    /// (`0.95` finds `"0.95"` and `"0.950"`), as [`MetricsView::quantile`] finds it. Baseten
+    /// serves 0.5, 0.9, 0.95 and 0.99 (see [`metrics`](crate::metrics#quantiles)).
+    pub fn quantile(&self, name: &str, quantile: f64) -> Lookup<Reading<'_, R>> {
+        self.view().quantile(name, quantile).map(Reading::of)
+    }
+
     /// The old name of [`reading`](Self::reading), which says what it returns.
     #[doc(hidden)]
     #[deprecated(
@@ -807,6 +814,12 @@ impl<R: IndexMappedResponse> CheckedMetrics<R, mode::SeriesMode> {
     /// the response repeats is [`Lookup::Ambiguous`].
     pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<TimeSeries<'_, R>> {
         self.view().series(name, labels)
+    }
+
+    /// The metric `name`'s series whose `quantile` is the number `quantile`, with its points,
+    /// as [`MetricsView::quantile`] finds it.
+    pub fn quantile(&self, name: &str, quantile: f64) -> Lookup<TimeSeries<'_, R>> {
+        self.view().quantile(name, quantile)
     }
 }
 
@@ -1061,6 +1074,15 @@ mod tests {
             .unique()
             .unwrap_or_default();
         assert_eq!(p99.map(|r| r.value), Some(Some(2.5)));
+        // One rule for a quantile: by number, as a label or as a number.
+        for p99 in [
+            summary.reading("latency", &[("quantile", "0.990")]),
+            summary.quantile("latency", 0.99),
+        ] {
+            let value = p99.unique().unwrap_or_default().map(|r| r.value);
+            assert_eq!(value, Some(Some(2.5)));
+        }
+        assert!(!summary.quantile("latency", 0.5).is_found());
         let memory = summary.reading("memory", &[]).unique().unwrap_or_default();
         assert_eq!(
             memory.and_then(|r| r.value_in_base_unit()),
@@ -1101,6 +1123,12 @@ mod tests {
             .map(|s| s.points().map(|p| p.value).collect())
             .unwrap_or_default();
         assert_eq!(values, [Some(2.5), None]);
+        let by_number = series
+            .quantile("latency", 0.99)
+            .unique()
+            .unwrap_or_default();
+        assert_eq!(by_number.map(|s| s.label_index), Some(0));
+        assert!(!series.quantile("latency", 0.5).is_found());
         assert_eq!(
             (series.window_start_ms(), series.window_end_ms()),
             (1000, 61000)

@@ -1,4 +1,5 @@
-//! When and how long the client waits before sending an idempotent request again.
+//! When and how long the client waits before sending a request again, and which requests may be
+//! sent again at all.
 
 use std::time::Duration;
 
@@ -6,9 +7,40 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 
 /// How the client retries requests that failed in a way that may pass.
 ///
-/// Only idempotent requests (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`) are
-/// ever sent again; `POST` and `PATCH` get exactly one attempt, since a
-/// retry could repeat their side effect. What is retried:
+/// # Which requests are sent again
+///
+/// By what the server said, then by the method (RFC 9110 §9.2.2):
+///
+/// | The attempt ended with | `GET` `HEAD` `PUT` `DELETE` `OPTIONS` `TRACE` | `POST` `PATCH` (any other method) |
+/// |---|---|---|
+/// | `429 Too Many Requests` | resent | resent |
+/// | `503 Service Unavailable` with `Retry-After` (header or body) | resent | resent |
+/// | a connection that could not be made (nothing was written) | resent | resent |
+/// | another 5xx (not 501), `408`, a timeout, a connection lost after the request went out | resent | once only, unless opted in |
+/// | any other status, a decode failure, a body over the cap | never | never |
+///
+/// A `429`, or a `503` naming when to come back, says the request was not processed, and a
+/// connection that was never made carried nothing: sending such a request again cannot repeat
+/// its effect, whatever its method. Any other failure may have reached the server's side
+/// effect, so only a method whose repetition means the same as one request (the idempotent
+/// ones) is sent again — unless the caller says the operation is safe to repeat:
+/// [`with_non_idempotent_retries(true)`](Self::with_non_idempotent_retries), per client
+/// (`ClientBuilder::retry_policy`) or for one call (`client.with_retry_policy(..)`, a copy
+/// sharing the connection pool). OpenAPI has no standard mark for an idempotent operation
+/// (no `x-idempotent` or the like is in the specification or in Baseten's documents), so the
+/// opt-in is the caller's.
+///
+/// ```
+/// # fn main() -> Result<(), baseten_runtime::Error> {
+/// use baseten_runtime::RetryPolicy;
+/// // An autoscaler whose PATCH sets absolute values: repeating it changes nothing more.
+/// let policy = RetryPolicy::default().with_non_idempotent_retries(true);
+/// assert!(policy.non_idempotent_retries());
+/// assert!(!RetryPolicy::default().non_idempotent_retries());
+/// # Ok(()) }
+/// ```
+///
+/// # How long the client waits
 ///
 /// - `429 Too Many Requests`: after the wait the server asks for, its body's
 ///   `retry_after` (seconds) or else its `Retry-After` header (seconds), or
@@ -51,6 +83,7 @@ pub struct RetryPolicy {
     initial_backoff: Duration,
     max_backoff: Duration,
     max_retry_after: Duration,
+    non_idempotent_retries: bool,
 }
 
 impl Default for RetryPolicy {
@@ -62,6 +95,7 @@ impl Default for RetryPolicy {
             initial_backoff: Duration::from_millis(500),
             max_backoff: Duration::from_secs(8),
             max_retry_after: Duration::from_secs(60),
+            non_idempotent_retries: false,
         }
     }
 }
@@ -102,6 +136,23 @@ impl RetryPolicy {
     pub fn with_max_retry_after(mut self, wait: Duration) -> Self {
         self.max_retry_after = wait;
         self
+    }
+
+    /// Whether a request of any method is sent again after a failure that may have reached the
+    /// server (a 5xx, a timeout, a connection lost after the request went out), as an
+    /// idempotent one is: for operations the caller knows are safe to repeat. Off by default.
+    /// A `429`, a `503` with `Retry-After` and a connection never made are resent for every
+    /// method either way (see the table above).
+    #[must_use]
+    pub fn with_non_idempotent_retries(mut self, enabled: bool) -> Self {
+        self.non_idempotent_retries = enabled;
+        self
+    }
+
+    /// See [`with_non_idempotent_retries`](Self::with_non_idempotent_retries).
+    #[must_use]
+    pub fn non_idempotent_retries(&self) -> bool {
+        self.non_idempotent_retries
     }
 
     /// See [`with_max_attempts`](Self::with_max_attempts).
@@ -159,6 +210,14 @@ mod tests {
         assert_eq!(
             RetryPolicy::default().with_max_attempts(0).max_attempts(),
             1
+        );
+        assert!(!policy.non_idempotent_retries());
+        let opted = policy.with_non_idempotent_retries(true);
+        assert!(opted.non_idempotent_retries());
+        assert!(
+            !opted
+                .with_non_idempotent_retries(false)
+                .non_idempotent_retries()
         );
     }
 

@@ -133,8 +133,9 @@ pub struct InterceptedResponse<'a> {
 
 /// A hook into every attempt, installed with
 /// [`ClientBuilder::interceptor`](crate::ClientBuilder::interceptor): to see or change each
-/// request just before it is sent (a header, a signature) and each response once it is read,
-/// without forking the runtime. Both methods default to doing nothing.
+/// request just before it is sent (a header, a signature), each response once it is read, and
+/// each attempt's outcome once decoding (its last phase) has run, without forking the runtime.
+/// Every method defaults to doing nothing.
 ///
 /// The request carries the `Authorization` header (marked sensitive); an interceptor that logs
 /// requests must leave it out.
@@ -156,6 +157,14 @@ pub trait Interceptor: Send + Sync + 'static {
     /// Called with each attempt's response, read whole, before the client judges it.
     fn after_response(&self, response: InterceptedResponse<'_>, context: &AttemptContext) {
         let _ = (response, context);
+    }
+
+    /// Called once each attempt is over, its last phase included: `Ok(())` for a 2xx whose
+    /// body decoded, else the attempt's error — a non-2xx status, a transport failure or
+    /// timeout, or a 2xx body that is not what the operation expects ([`Error::Decode`]). An
+    /// attempt that is retried is reported too, with the error that ended it.
+    fn after_attempt(&self, outcome: Result<(), &Error>, context: &AttemptContext) {
+        let _ = (outcome, context);
     }
 }
 

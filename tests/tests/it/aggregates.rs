@@ -139,7 +139,7 @@ fn an_ambiguous_lookup_is_an_error_with_question_mark() {
             .and_then(|s| s.value_at(0)))
     }
     let error = replicas(view).expect_err("two replicas series");
-    let baseten_api::Error::InvalidResponse(invalid) = &error else {
+    let baseten_api::Error::InvalidArgument(invalid) = &error else {
         panic!("{error:?}");
     };
     assert_eq!(

@@ -16,6 +16,9 @@ use crate::server_text::ServerText;
 pub(super) struct Failure {
     pub(super) error: Error,
     pub(super) retryable: bool,
+    /// The server said it did not process the request (a 429, a 503 naming its wait), or the
+    /// connection was never made: resending cannot repeat a side effect, whatever the method.
+    pub(super) unprocessed: bool,
     pub(super) retry_after: Option<Duration>,
     /// A 429 whose wait the shared traffic state has already been told (at the attempt level).
     pub(super) throttle_noted: bool,
@@ -45,6 +48,7 @@ impl Failure {
                     body,
                 },
                 retryable: true,
+                unprocessed: true,
                 retry_after,
                 throttle_noted,
             };
@@ -60,6 +64,8 @@ impl Failure {
                 body,
             },
             retryable: retryable_status(status),
+            // RFC 9110 §15.6.4: a 503 with `Retry-After` is the server refusing for now.
+            unprocessed: status == 503 && retry_after.is_some(),
             retry_after,
             throttle_noted,
         }
@@ -85,16 +91,21 @@ impl Failure {
     }
 
     fn from_transport(source: reqwest::Error, attempts: u32) -> Self {
+        // hyper's connector failed (refused, DNS, TLS handshake, connect timeout): the request
+        // was never written. A connection lost later is not `is_connect`.
+        let unprocessed = source.is_connect();
         if source.is_timeout() {
             return Self {
                 error: Error::Timeout { attempts },
                 retryable: true,
+                unprocessed,
                 retry_after: None,
                 throttle_noted: false,
             };
         }
         Self {
             retryable: retryable_transport(&source),
+            unprocessed,
             error: Error::Transport(source),
             retry_after: None,
             throttle_noted: false,
@@ -106,6 +117,7 @@ impl Failure {
         Self {
             error,
             retryable: false,
+            unprocessed: false,
             retry_after: None,
             throttle_noted: false,
         }

@@ -28,6 +28,17 @@ pub(crate) struct Success {
     pub(crate) body: Vec<u8>,
 }
 
+/// The last attempt of a call, whose 2xx answer is still to be decoded: what its span, the
+/// duration instrument and the interceptors are told once decoding, the attempt's last phase,
+/// has run.
+pub(super) struct OpenAttempt {
+    span: tracing::Span,
+    started: Instant,
+    method: reqwest::Method,
+    status: Option<u16>,
+    context: AttemptContext,
+}
+
 impl RuntimeClient {
     /// Like [`execute_bytes`](Self::execute_bytes), keeping the 2xx response's status and
     /// headers: what [`RawRequest::send_raw`](crate::RawRequest::send_raw) returns.
@@ -36,17 +47,50 @@ impl RuntimeClient {
         request: Request,
         accept: &'static str,
     ) -> Result<Success, Error> {
-        let settings = &*self.inner;
-        // Credentials sent as parameters are scrubbed from every text this request writes.
+        self.execute_decoded(request, accept, Ok).await
+    }
+
+    /// One call from its span to its result: the attempts, then `decode` of the 2xx response as
+    /// the last attempt's last phase (after smithy-rs's `try_attempt`, whose deserialization is
+    /// inside the attempt), so that the request's and the attempt's spans, the duration
+    /// instrument and the interceptors see a body that does not decode as the failure it is.
+    pub(crate) async fn execute_decoded<T>(
+        &self,
+        request: Request,
+        accept: &'static str,
+        decode: impl FnOnce(Success) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        // Credentials sent as parameters are scrubbed from every text this request writes,
+        // decoding's included.
         let _secrets: Vec<RegisteredSecret> = request
             .params
             .secrets()
             .iter()
             .map(|secret| RegisteredSecret::new(secret))
             .collect();
+        let span = self.request_span(&request);
+        let work = async {
+            let started = Instant::now();
+            let result = match self.try_op(request, accept, &span).await {
+                Ok((success, attempt)) => {
+                    let decoded = attempt.span.in_scope(|| decode(success));
+                    self.close_attempt(attempt, decoded.as_ref().err());
+                    decoded
+                }
+                Err(error) => Err(error),
+            };
+            close_request(&span, started, result.as_ref().err());
+            result
+        };
+        work.instrument(span.clone()).await
+    }
+
+    /// The request's span, `baseten_api.request`.
+    fn request_span(&self, request: &Request) -> tracing::Span {
+        let settings = &*self.inner;
         // The span's name is fixed; `otel.name` is what an OpenTelemetry exporter shows
         // (`GET /v1/models/{model_id}`), from the document's path template.
-        let span = tracing::debug_span!(
+        tracing::debug_span!(
             "baseten_api.request",
             otel.name = %format_args!("{} {}", request.method, request.path_template),
             otel.kind = "client",
@@ -63,21 +107,33 @@ impl RuntimeClient {
             attempt = Empty,
             status = Empty,
             elapsed_ms = Empty,
-        );
-        let work = async {
-            let started = Instant::now();
-            let result = self.try_op(request, accept, &span).await;
-            span.record("elapsed_ms", telemetry::millis(started.elapsed()));
-            if let Err(error) = &result {
-                span.record("error.type", telemetry::error_type(error));
-                tracing::debug!(error = %error, "request failed");
-            }
-            result
-        };
-        work.instrument(span.clone()).await
+        )
     }
 
-    /// The attempt loop: returns the first 2xx response, or the error that ended the attempts.
+    /// An attempt is over, with `error` or without: its `error.type`, its duration in the
+    /// instrument (with the status, if an answer came, and the error type), and the
+    /// interceptors told.
+    fn close_attempt(&self, attempt: OpenAttempt, error: Option<&Error>) {
+        let error_type = error.map(telemetry::error_type);
+        if let Some(error_type) = &error_type {
+            attempt.span.record("error.type", error_type.as_str());
+        }
+        telemetry::instruments::request_duration(
+            attempt.method.as_str(),
+            attempt.context.path_template,
+            &self.inner.server_address,
+            attempt.status,
+            error_type.as_deref(),
+            attempt.started.elapsed().as_secs_f64(),
+        );
+        let outcome = error.map_or(Ok(()), Err);
+        for interceptor in self.inner.interceptors.iter() {
+            interceptor.after_attempt(outcome, &attempt.context);
+        }
+    }
+
+    /// The attempt loop: returns the first 2xx response and its attempt, still open for
+    /// decoding, or the error that ended the attempts.
     ///
     /// Every attempt first waits its turn in the client's shared traffic state; a 429 pauses
     /// the endpoint for every request instead of this one sleeping alone, and a retry after a
@@ -90,7 +146,7 @@ impl RuntimeClient {
         request: Request,
         accept: &'static str,
         span: &tracing::Span,
-    ) -> Result<Success, Error> {
+    ) -> Result<(Success, OpenAttempt), Error> {
         let settings = &*self.inner;
         let prepared = Prepared::new(&request, accept, &settings.base_url, &settings.retry)?;
         let template = request.path_template;
@@ -98,7 +154,7 @@ impl RuntimeClient {
         let max_wait = settings.retry.max_retry_after();
         let mut retries = RetryLoop::new(
             settings.retry,
-            prepared.max_attempts,
+            prepared.resend_after_processing,
             settings.retry.backoff(),
         );
         loop {
@@ -134,9 +190,9 @@ impl RuntimeClient {
     }
 
     /// Attempt number `attempt` in its span `baseten_api.attempt`, judged: the exchange at the
-    /// attempt level, the permit given back as soon as it ends, the status and the error type
-    /// recorded on the spans and in the duration instrument, a non-2xx answer or a failed
-    /// exchange mapped to its [`Failure`].
+    /// attempt level, the permit given back as soon as it ends, the status recorded on the
+    /// spans; a non-2xx answer or a failed exchange mapped to its [`Failure`] and the attempt
+    /// closed with it, a 2xx returned with its attempt still open for decoding.
     async fn judged_attempt<P>(
         &self,
         request: &Request,
@@ -145,7 +201,7 @@ impl RuntimeClient {
         permit: P,
         span: &tracing::Span,
         sent_at: tokio::time::Instant,
-    ) -> Result<Success, Failure> {
+    ) -> Result<(Success, OpenAttempt), Failure> {
         let settings = &*self.inner;
         let template = request.path_template;
         let attempt_span = tracing::debug_span!(
@@ -156,11 +212,15 @@ impl RuntimeClient {
             server.address = %settings.server_address,
             server.port = settings.server_port,
             url.template = template,
-            url.full = %prepared.shown_url,
+            url.full = Empty,
             http.request.resend_count = attempt.checked_sub(1).filter(|n| *n > 0),
             http.response.status_code = Empty,
             error.type = Empty,
         );
+        if !attempt_span.is_disabled() {
+            let shown = prepared.shown_url(request);
+            attempt_span.record("url.full", tracing::field::display(shown));
+        }
         let context = AttemptContext {
             operation: request.operation,
             path_template: template,
@@ -184,21 +244,21 @@ impl RuntimeClient {
             span.record("http.response.status_code", status);
             attempt_span.record("http.response.status_code", status);
         }
+        let open = OpenAttempt {
+            span: attempt_span,
+            started,
+            method: request.method.clone(),
+            status,
+            context,
+        };
         let failure = match sent {
             Ok(answer) if answer.status.is_success() => {
-                telemetry::instruments::request_duration(
-                    request.method.as_str(),
-                    template,
-                    &settings.server_address,
-                    status,
-                    None,
-                    started.elapsed().as_secs_f64(),
-                );
-                return Ok(Success {
+                let success = Success {
                     status: answer.status,
                     headers: answer.headers,
                     body: answer.body,
-                });
+                };
+                return Ok((success, open));
             }
             Ok(answer) => Failure::from_response(answer, attempt),
             Err(error) => Failure::from_send_error(
@@ -209,16 +269,16 @@ impl RuntimeClient {
                 settings.max_response_bytes,
             ),
         };
-        let error_type = telemetry::error_type(&failure.error);
-        attempt_span.record("error.type", error_type.as_str());
-        telemetry::instruments::request_duration(
-            request.method.as_str(),
-            template,
-            &settings.server_address,
-            status,
-            Some(&error_type),
-            started.elapsed().as_secs_f64(),
-        );
+        self.close_attempt(open, Some(&failure.error));
         Err(failure)
+    }
+}
+
+/// The call is over: its time, and its `error.type` and a debug event if it failed.
+fn close_request(span: &tracing::Span, started: Instant, error: Option<&Error>) {
+    span.record("elapsed_ms", telemetry::millis(started.elapsed()));
+    if let Some(error) = error {
+        span.record("error.type", telemetry::error_type(error));
+        tracing::debug!(error = %error, "request failed");
     }
 }

@@ -15,10 +15,10 @@ pub(super) struct Prepared {
     /// `{base_url}{path}?{query}`.
     pub(super) url: reqwest::Url,
     pub(super) headers: RequestHeaders,
-    /// The URL as spans show it (`url.full`): a credential parameter's value is never in it.
-    pub(super) shown_url: String,
-    /// The policy's attempts for an idempotent method, else one.
-    pub(super) max_attempts: u32,
+    /// Whether a failure that may have reached the server (a 5xx, a timeout) may be resent: the
+    /// method is idempotent, or the policy opts every method in. What says the request was not
+    /// processed (a 429, a 503 with `Retry-After`, no connection) is resent either way.
+    pub(super) resend_after_processing: bool,
 }
 
 impl Prepared {
@@ -43,24 +43,24 @@ impl Prepared {
             content_type,
             parameters: parameter_headers(request)?,
         };
-        let max_attempts = if is_idempotent(&request.method) {
-            retry.max_attempts()
-        } else {
-            1
-        };
-        let shown_url = {
-            let mut shown = url.clone();
-            if let Some(query) = request.params.shown_query_string("REDACTED") {
-                shown.set_query(Some(&query));
-            }
-            telemetry::redacted_url(&shown)
-        };
+        let resend_after_processing =
+            is_idempotent(&request.method) || retry.non_idempotent_retries();
         Ok(Self {
             url,
             headers,
-            shown_url,
-            max_attempts,
+            resend_after_processing,
         })
+    }
+
+    /// The URL as spans show it (`url.full`): a credential parameter's value is never in it.
+    /// Made only for a span that records it: scrubbing costs, and most clients run without a
+    /// subscriber.
+    pub(super) fn shown_url(&self, request: &Request) -> String {
+        let mut shown = self.url.clone();
+        if let Some(query) = request.params.shown_query_string("REDACTED") {
+            shown.set_query(Some(&query));
+        }
+        telemetry::redacted_url(&shown)
     }
 }
 
@@ -72,8 +72,9 @@ pub(super) struct RequestHeaders {
     pub(super) parameters: HeaderMap,
 }
 
-/// Methods that mean the same whether sent once or several times (RFC 9110
-/// §9.2.2), and so may be retried.
+/// Methods that mean the same whether sent once or several times (RFC 9110 §9.2.2: the safe
+/// methods `GET`, `HEAD`, `OPTIONS`, `TRACE`, and `PUT`, `DELETE`), and so may be retried after
+/// any failure.
 pub(super) fn is_idempotent(method: &Method) -> bool {
     [
         Method::GET,
@@ -81,6 +82,7 @@ pub(super) fn is_idempotent(method: &Method) -> bool {
         Method::PUT,
         Method::DELETE,
         Method::OPTIONS,
+        Method::TRACE,
     ]
     .contains(method)
 }

@@ -26,7 +26,8 @@ pub(super) enum Next {
 /// The state of one call's attempts.
 pub(super) struct RetryLoop<B> {
     policy: RetryPolicy,
-    max_attempts: u32,
+    /// Whether a failure that may have been processed may be resent (see `Prepared`).
+    resend_after_processing: bool,
     backoff: B,
     attempts: u32,
     /// What this call's retries took from the budget, refunded on success.
@@ -35,11 +36,12 @@ pub(super) struct RetryLoop<B> {
 }
 
 impl<B: Iterator<Item = Duration>> RetryLoop<B> {
-    /// Before the first attempt of a call allowed `max_attempts`, waiting `backoff`'s waits.
-    pub(super) fn new(policy: RetryPolicy, max_attempts: u32, backoff: B) -> Self {
+    /// Before the first attempt of a call under `policy`, waiting `backoff`'s waits; a failure
+    /// the server may have processed is resent only if `resend_after_processing`.
+    pub(super) fn new(policy: RetryPolicy, resend_after_processing: bool, backoff: B) -> Self {
         Self {
             policy,
-            max_attempts,
+            resend_after_processing,
             backoff,
             attempts: 0,
             budget_held: 0,
@@ -106,7 +108,8 @@ impl<B: Iterator<Item = Duration>> RetryLoop<B> {
                 self.last_throttle = Some(body.clone());
             }
         }
-        if !failure.retryable || attempt >= self.max_attempts {
+        let resendable = failure.retryable && (failure.unprocessed || self.resend_after_processing);
+        if !resendable || attempt >= self.policy.max_attempts() {
             return Next::Stop(failure.error);
         }
         if failure.retry_after.is_some_and(|wait| wait > max_wait) {

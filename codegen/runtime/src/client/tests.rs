@@ -260,6 +260,7 @@ fn idempotent_methods() {
         Method::PUT,
         Method::DELETE,
         Method::OPTIONS,
+        Method::TRACE,
     ] {
         assert!(is_idempotent(&method), "{method}");
     }
@@ -740,7 +741,7 @@ fn a_transport_error_names_no_url_when_a_credential_was_in_it() {
 /// The operation level asks the traffic state for a first attempt's turn, then for retries'.
 #[test]
 fn the_retry_loop_counts_attempts_and_knows_a_retry() {
-    let mut retries = retry_loop::RetryLoop::new(RetryPolicy::default(), 3, std::iter::empty());
+    let mut retries = retry_loop::RetryLoop::new(RetryPolicy::default(), true, std::iter::empty());
     assert!(!retries.next_is_retry());
     assert_eq!(retries.begin_attempt(), 1);
     assert!(retries.next_is_retry());

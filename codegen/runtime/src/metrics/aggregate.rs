@@ -237,7 +237,7 @@ impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::{decode, validate};
+    use crate::metrics::{AmbiguousLookup, decode, validate};
     use crate::models::GetModelMetricsResponseV1;
 
     const RESPONSE: &str = r#"{
@@ -422,5 +422,63 @@ mod tests {
         assert!(matches!(view.quantile("absent", 0.5), Lookup::NotFound));
         let requests = metric(&view, "requests");
         assert!(matches!(requests.average(), Lookup::NotFound));
+    }
+
+    /// One rule: a lookup by label set reads `quantile` by number, as `quantile` does.
+    #[test]
+    fn a_label_lookup_reads_a_quantile_by_number_as_quantile_does() {
+        let r = response();
+        let view = validate(&r).unwrap();
+        for (text, number, index) in [
+            ("0.9", 0.9, 1),
+            ("0.90", 0.9, 1),
+            ("0.900", 0.9, 1),
+            ("0.95", 0.95, 2),
+            ("0.950", 0.95, 2),
+            ("9.5e-1", 0.95, 2),
+        ] {
+            let by_label = view.series("latency", &[("quantile", text)]);
+            let by_number = view.quantile("latency", number);
+            assert_eq!(
+                by_label.unique().unwrap().map(|s| s.label_index),
+                Some(index),
+                "{text}"
+            );
+            assert_eq!(
+                by_number.unique().unwrap().map(|s| s.label_index),
+                Some(index),
+                "{number}"
+            );
+        }
+        // The response repeats p99: ambiguous however it is written.
+        for text in ["0.99", "0.990"] {
+            let found = view.series("latency", &[("quantile", text)]);
+            assert!(
+                matches!(found, Lookup::Ambiguous(ref all) if all.len() == 2),
+                "{text}"
+            );
+        }
+        // What is not a number is compared as text; other labels are never numbers.
+        assert!(matches!(
+            view.series("latency", &[("quantile", "p99")]),
+            Lookup::NotFound
+        ));
+        assert!(matches!(
+            view.series("classes", &[("status", "5XX")]),
+            Lookup::NotFound
+        ));
+        // An ambiguous lookup is the caller's error, not an invalid response.
+        let ambiguous = view.quantile("latency", 0.5).unique();
+        let Err(ambiguous) = ambiguous else {
+            panic!("{ambiguous:?}")
+        };
+        let error = crate::Error::from(ambiguous);
+        let crate::Error::InvalidArgument(argument) = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(
+            argument.downcast_ref::<AmbiguousLookup>(),
+            Some(&AmbiguousLookup { matches: 2 })
+        );
     }
 }

@@ -4,10 +4,9 @@ use std::fmt;
 
 use crate::metrics::index_mapped::IndexMappedResponse;
 
+use super::label_value::{QUANTILE_LABEL, quantile_number};
 use super::view::{Metric, TimeSeries};
 
-/// Label key of a histogram's quantile series, e.g. `{"quantile": "0.99"}`.
-const QUANTILE_LABEL: &str = "quantile";
 /// Label key and value of a histogram's average series, `{"stat": "avg"}`.
 const STAT_LABEL: &str = "stat";
 const AVERAGE_STAT: &str = "avg";
@@ -57,10 +56,7 @@ impl<R> fmt::Debug for QuantileSeries<'_, R> {
 impl<'a, R: IndexMappedResponse> TimeSeries<'a, R> {
     /// The `quantile` label as a number, when it parses as a finite `f64`.
     pub fn quantile(&self) -> Option<f64> {
-        self.label(QUANTILE_LABEL)
-            .and_then(|text| text.parse::<f64>().ok())
-            // `str::parse` accepts "NaN" and "inf", which are no quantiles.
-            .filter(|quantile| quantile.is_finite())
+        self.label(QUANTILE_LABEL).and_then(quantile_number)
     }
 
     /// Whether the series is labelled `stat: avg`.

@@ -34,6 +34,18 @@
 //! `start + i * step_seconds`: a series split at a promotion has irregular steps, and a step may
 //! begin slightly before the window start because steps are aligned to whole seconds.
 //!
+//! # Quantiles
+//!
+//! A `HISTOGRAM` metric's series are one per quantile, labelled `{"quantile": "0.5"}`, and an
+//! average, `{"stat": "avg"}`. Baseten serves the quantiles **0.5, 0.9, 0.95 and 0.99** (every
+//! recorded response; the document's description names `0.5` … `0.99` and the average), which
+//! [`Metric::p50`], [`Metric::p90`], [`Metric::p95`] and [`Metric::p99`] read. A quantile is read
+//! by number, one rule everywhere: [`MetricsView::quantile`]`(name, 0.95)`, [`Metric::quantile`],
+//! and a label lookup ([`MetricsView::series`], a typed result's `reading`) given
+//! `("quantile", "0.95")` all find a series labelled `"0.95"` or `"0.950"`. Two series with the
+//! same quantile are [`Lookup::Ambiguous`]; [`Lookup::unique`] makes that an [`AmbiguousLookup`]
+//! error.
+//!
 //! # Example
 //!
 //! ```
@@ -54,7 +66,7 @@
 //! let response: GetModelMetricsResponseV1 = metrics::decode(json)?;
 //! let view = metrics::validate(&response)?;
 //!
-//! let Lookup::Found(p99) = view.series("baseten_end_to_end_response_time_seconds", &[("quantile", "0.99")])
+//! let Lookup::Found(p99) = view.quantile("baseten_end_to_end_response_time_seconds", 0.99)
 //! else {
 //!     panic!("one p99 series");
 //! };
@@ -77,6 +89,7 @@ mod export;
 // Its traits are re-exported below; the module path is what the generated code implements.
 #[doc(hidden)]
 pub mod index_mapped;
+mod label_value;
 mod labels;
 mod number;
 mod series_stats;

@@ -7,6 +7,7 @@ use crate::metrics::index_mapped::{
     IndexMappedDescriptor, IndexMappedResponse, IndexMappedValueSet,
 };
 
+use super::label_value::label_matches;
 use super::unit::Unit;
 
 /// A response that passed [`validate`](super::validate), and the entry point of every view.
@@ -178,7 +179,8 @@ impl<'a, R: IndexMappedResponse> MetricsView<'a, R> {
     ///
     /// `labels` is compared as a sorted map: order does not matter, every key must be present
     /// with the same value and no other key may be (`&[]` finds the unlabelled series `{}`). A
-    /// key given twice keeps its last value. [`Lookup::Ambiguous`] (every match, in response
+    /// key given twice keeps its last value. A `quantile` value is compared as a number, as
+    /// [`quantile`](Self::quantile) does (`"0.95"` finds `"0.950"`); every other value as text. [`Lookup::Ambiguous`] (every match, in response
     /// order) when the response repeats that name and label set.
     pub fn series(&self, name: &str, labels: &[(&str, &str)]) -> Lookup<TimeSeries<'a, R>> {
         let wanted: BTreeMap<&str, &str> = labels.iter().copied().collect();
@@ -242,7 +244,8 @@ impl<'a> Step<'a> {
 ///
 /// A response may repeat a metric name, or a name and label set, so a lookup has three
 /// outcomes and ambiguity is one of them: [`unique`](Self::unique) makes it an error to handle
-/// (`?` turns it into [`Error::InvalidResponse`](crate::Error::InvalidResponse)), and a `match`
+/// (`?` turns it into [`Error::InvalidArgument`](crate::Error::InvalidArgument), the caller's
+/// error, not the server's), and a `match`
 /// gets every match.
 ///
 /// ```
@@ -354,11 +357,12 @@ impl std::fmt::Display for AmbiguousLookup {
 impl std::error::Error for AmbiguousLookup {}
 
 impl From<AmbiguousLookup> for crate::Error {
-    /// An ambiguous response is not the answer a caller can use: an
-    /// [`InvalidResponse`](crate::InvalidResponse) whose
-    /// [`downcast_ref`](crate::InvalidResponse::downcast_ref) gives the [`AmbiguousLookup`].
+    /// A lookup that asked for one match where the response holds several is the caller's
+    /// question, not the server's answer, gone wrong (the response is valid: it may repeat a
+    /// label set): an [`InvalidArgument`](crate::InvalidArgument) whose
+    /// [`downcast_ref`](crate::InvalidArgument::downcast_ref) gives the [`AmbiguousLookup`].
     fn from(error: AmbiguousLookup) -> Self {
-        Self::InvalidResponse(crate::InvalidResponse::new(error))
+        Self::InvalidArgument(crate::InvalidArgument::new(error))
     }
 }
 
@@ -529,13 +533,15 @@ impl<'a, R: IndexMappedResponse> TimeSeries<'a, R> {
         })
     }
 
-    /// Whether the labels are exactly `wanted`.
+    /// Whether the labels are exactly `wanted`, each value matched by [`label_matches`] (a
+    /// `quantile` by number).
     fn has_exactly(&self, wanted: &BTreeMap<&str, &str>) -> bool {
         self.labels.len() == wanted.len()
-            && self
-                .labels
-                .iter()
-                .all(|(key, value)| wanted.get(key.as_str()) == Some(&value.as_str()))
+            && self.labels.iter().all(|(key, value)| {
+                wanted
+                    .get(key.as_str())
+                    .is_some_and(|wanted| label_matches(key, value, wanted))
+            })
     }
 }
 
@@ -704,7 +710,7 @@ mod tests {
         assert_eq!(Lookup::Found(1).into_matches(), [1]);
         assert!(Lookup::<i32>::NotFound.into_matches().is_empty());
         let error = crate::Error::from(AmbiguousLookup { matches: 2 });
-        let crate::Error::InvalidResponse(invalid) = &error else {
+        let crate::Error::InvalidArgument(invalid) = &error else {
             panic!("{error:?}");
         };
         assert_eq!(

@@ -405,7 +405,7 @@ async fn watchers_start_spread_over_the_jitter() {
 /// A `metrics` recorder that writes each update as a line: `name{label=value,…} +1` for a
 /// counter, `name{…} = 0.01` for a histogram.
 #[derive(Clone, Default)]
-struct MetricsLog(Arc<Mutex<Vec<String>>>);
+pub(crate) struct MetricsLog(Arc<Mutex<Vec<String>>>);
 
 struct Instrument {
     log: MetricsLog,
@@ -435,7 +435,7 @@ impl MetricsLog {
             .push(line);
     }
 
-    fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

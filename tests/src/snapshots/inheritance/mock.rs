@@ -7,6 +7,7 @@ use baseten_api::runtime as rt;
 use super::models::*;
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
+pub use rt::mock::ErrorReply;
 pub use rt::mock::Expectation;
 pub use rt::mock::FakeServer;
 pub use rt::mock::Reply;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 pub use rt::mock::metrics::BuildError;
 pub use rt::mock::metrics::MetricsResponseBuilder;
+pub use rt::mock::ErrorReply;
 pub use rt::mock::Expectation;
 pub use rt::mock::FakeServer;
 pub use rt::mock::Reply;
