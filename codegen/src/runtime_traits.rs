@@ -51,7 +51,7 @@ impl<const TYPES: usize, const METHODS: usize> RuntimeTrait<TYPES, METHODS> {
 /// An index-mapped metrics response: its window, mode, step and its two lists.
 pub(crate) static INDEX_MAPPED_RESPONSE: RuntimeTrait<2, 7> = RuntimeTrait {
     path: "IndexMappedResponse",
-    source: "index_mapped.rs",
+    source: "metrics/index_mapped.rs",
     types: ["Descriptor", "ValueSet"],
     methods: [
         "window_start_millis",
@@ -67,7 +67,7 @@ pub(crate) static INDEX_MAPPED_RESPONSE: RuntimeTrait<2, 7> = RuntimeTrait {
 /// One descriptor of an index-mapped response.
 pub(crate) static INDEX_MAPPED_DESCRIPTOR: RuntimeTrait<0, 5> = RuntimeTrait {
     path: "IndexMappedDescriptor",
-    source: "index_mapped.rs",
+    source: "metrics/index_mapped.rs",
     types: [],
     methods: ["name", "unit_hint_str", "unit", "kind_str", "label_sets"],
 };
@@ -75,7 +75,7 @@ pub(crate) static INDEX_MAPPED_DESCRIPTOR: RuntimeTrait<0, 5> = RuntimeTrait {
 /// One value set of an index-mapped response.
 pub(crate) static INDEX_MAPPED_VALUE_SET: RuntimeTrait<0, 2> = RuntimeTrait {
     path: "IndexMappedValueSet",
-    source: "index_mapped.rs",
+    source: "metrics/index_mapped.rs",
     types: [],
     methods: ["start_epoch_millis", "values"],
 };
