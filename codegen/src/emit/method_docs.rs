@@ -9,6 +9,7 @@ use crate::reserved::FAKE_TYPE;
 use crate::surface::OperationSurface;
 use crate::surface::errors::Resend;
 use crate::surface::examples::{ExampleCall, ExampleValue};
+use crate::tokens::doc_text::inline_prose;
 
 /// The doc sections of `surface`'s method, as doc attributes: a pointer to each method an
 /// extension built over it (`typed`), `# Example` when the surface has one (`call`, with the
@@ -129,6 +130,21 @@ fn errors_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
          [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) \
          any of them."
             .to_owned(),
+    ]);
+    let declared = &surface.operation.error_statuses;
+    if !declared.is_empty() {
+        let statuses: Vec<String> = declared
+            .iter()
+            .map(|declared| match &declared.description {
+                Some(description) => {
+                    format!("`{}` ({})", declared.status, inline_prose(description))
+                }
+                None => format!("`{}`", declared.status),
+            })
+            .collect();
+        lines.push(format!("  The document declares {}.", statuses.join(", ")));
+    }
+    lines.extend([
         "- [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles \
          (`429`) and the client may not wait (a wait past the policy's limit, or no attempt \
          left)."
@@ -173,11 +189,19 @@ info: {title: t, version: '1'}
 paths:
   /v1/things/{id}:
     parameters: [{name: id, in: path, required: true, schema: {type: string}}]
-    get: {responses: {'200': {description: ok}}}
+    get:
+      responses:
+        '200': {description: ok}
+        '404': {description: \"No such\\n[thing](http://x)\"}
+        4XX: {$ref: '#/components/responses/Gone'}
+        default: {description: ''}
     put: {responses: {'204': {description: ok}}}
     delete: {responses: {'204': {description: ok}}}
     patch: {responses: {'204': {description: ok}}}
     post: {responses: {'204': {description: ok}}}
+components:
+  responses:
+    Gone: {description: Gone for good}
 ";
         for config in [None, Some("crate_name: my_api\n")] {
             let output = crate::generate(&crate::Input {
@@ -215,7 +239,18 @@ paths:
                     .count();
                 assert!(doc.contains(expected.as_str()), "{name}: {doc}");
                 assert_eq!(resend, 1, "{name}: {doc}");
+                // Only the GET declares statuses; their text is the document's, escaped.
+                let declares = doc.contains("The document declares");
+                assert_eq!(declares, name.starts_with("get"), "{name}: {doc}");
             }
+            let get = docs["get_thing"].split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                get.contains(
+                    "The document declares `404` (No such \\[thing\\](<http://x>)), `4XX` (Gone \
+                     for good), `default`."
+                ),
+                "{get}"
+            );
         }
     }
 }

@@ -133,6 +133,7 @@ mod tests {
             query_type: None,
             body: None,
             response: super::super::ResponseKind::Empty,
+            error_statuses: Vec::new(),
         }
     }
 

@@ -385,6 +385,17 @@ pub struct Operation {
     pub body: Option<Body>,
     /// What a 2xx response carries.
     pub response: ResponseKind,
+    /// The statuses outside 2xx the document declares for it, in its order (`default` last).
+    pub error_statuses: Vec<DeclaredStatus>,
+}
+
+/// A status outside 2xx an operation's document declares (`404`, `4XX`, `default`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeclaredStatus {
+    /// As the document writes it: a code, a range (`4XX`) or `default`.
+    pub status: String,
+    /// The response's description, when it has one (document text: escaped wherever shown).
+    pub description: Option<String>,
 }
 
 /// A path, query, header or cookie parameter.

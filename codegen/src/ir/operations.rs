@@ -9,9 +9,9 @@ use openapiv3::{
 
 use super::parameters::query_style;
 use super::{
-    Body, BodyKind, Builder, FormStyle, JsonKind, Location, Operation, PARAMETERS, Param,
-    ParamStyle, REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation, TypeDef,
-    TypeRef, local_key,
+    Body, BodyKind, Builder, DeclaredStatus, FormStyle, JsonKind, Location, Operation, PARAMETERS,
+    Param, ParamStyle, REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation,
+    TypeDef, TypeRef, local_key,
 };
 use crate::error::Pointer;
 use crate::names::Namespace;
@@ -273,6 +273,7 @@ impl<'a> Builder<'a> {
             None => None,
         };
         let response = self.response(operation, &camel, &pointer.join("responses"))?;
+        let error_statuses = self.error_statuses(operation, &pointer.join("responses"));
         let query_type = (!optional_query.is_empty())
             .then(|| self.inline_name(&format!("{camel}Query"), &pointer.join("parameters")));
         let doc = [
@@ -299,7 +300,45 @@ impl<'a> Builder<'a> {
             query_type,
             body,
             response,
+            error_statuses,
         })
+    }
+
+    /// The statuses outside 2xx the operation declares, with their descriptions (a response
+    /// through a `$ref` that names nothing keeps its status, without one).
+    fn error_statuses(
+        &self,
+        operation: &'a openapiv3::Operation,
+        pointer: &Pointer,
+    ) -> Vec<DeclaredStatus> {
+        let declared = operation
+            .responses
+            .responses
+            .iter()
+            .filter(|(status, _)| match status {
+                StatusCode::Code(code) => !(200..300).contains(code),
+                StatusCode::Range(range) => *range != 2,
+            })
+            .map(|(status, response)| (status.to_string(), response));
+        let default = operation
+            .responses
+            .default
+            .as_ref()
+            .map(|response| ("default".to_owned(), response));
+        declared
+            .chain(default)
+            .map(|(status, response)| {
+                let description = self
+                    .resolve_response(response, &pointer.join(&status))
+                    .ok()
+                    .map(|response| response.description.trim().to_owned())
+                    .filter(|description| !description.is_empty());
+                DeclaredStatus {
+                    status,
+                    description,
+                }
+            })
+            .collect()
     }
 
     pub(super) fn parameter(

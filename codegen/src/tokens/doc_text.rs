@@ -65,6 +65,14 @@ pub(crate) fn doc_lines(text: &str) -> Vec<String> {
     lines
 }
 
+/// Document text as a run of prose inside a line of ours (a list item): control characters
+/// gone, its lines and runs of spaces joined by one space, Markdown escaped as in
+/// [`escape_prose`].
+pub(crate) fn inline_prose(text: &str) -> String {
+    let text = without_controls(text);
+    escape_prose(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// A trimmed line's words joined by single spaces: borrowed when they already are.
 fn single_spaced(line: &str) -> Cow<'_, str> {
     let mut previous_space = false;
@@ -274,6 +282,16 @@ fn escape_url(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inline_prose_is_one_escaped_line() {
+        assert_eq!(
+            inline_prose("  Not\n\n found\t[x](y) `z`\u{202e} "),
+            escape_prose("Not found [x](y) `z`")
+        );
+        assert!(!inline_prose("a\nb\r\nc").contains('\n'));
+        assert_eq!(inline_prose("plain words"), "plain words");
+    }
 
     #[test]
     fn doc_text_loses_controls_and_extra_spaces_and_is_copied_only_then() {
