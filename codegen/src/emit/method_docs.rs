@@ -243,7 +243,10 @@ components:
                 let declares = doc.contains("The document declares");
                 assert_eq!(declares, name.starts_with("get"), "{name}: {doc}");
             }
-            let get = docs["get_thing"].split_whitespace().collect::<Vec<_>>().join(" ");
+            let get = docs["get_thing"]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             assert!(
                 get.contains(
                     "The document declares `404` (No such \\[thing\\](<http://x>)), `4XX` (Gone \

@@ -1,6 +1,7 @@
-//! A consumer written as a user would write one, from the documentation alone: a dashboard, an
-//! autoscaler and a cost report (`tests/fixtures/consumer-app/`), built outside this workspace
-//! and tested against the fake, with only documented paths and no JSON for its test values.
+//! A consumer written as a user would write one, from the documentation alone: a dashboard (p95
+//! by number, both metrics endpoints through one function), an autoscaler (a 404, a throttled
+//! `PATCH`), a cost report and an endpoint the crate does not generate
+//! (`tests/fixtures/consumer-app/`), built outside this workspace and tested against the fake, with only documented paths and no JSON for its test values.
 
 use std::path::Path;
 
@@ -66,5 +67,5 @@ fn the_consumer_app_passes_its_tests_against_the_fake() {
         String::from_utf8_lossy(&output.stderr),
     );
     assert!(output.status.success(), "{stderr}\n{stdout}");
-    assert!(stdout.contains("4 passed"), "{stdout}");
+    assert!(stdout.contains("6 passed"), "{stdout}");
 }
