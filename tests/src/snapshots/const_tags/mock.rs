@@ -171,3 +171,48 @@ rt::mock_setters!(
         birds: into Vec<Bird> = "birds",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Bird>("Bird"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Cat>("Cat"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<CatKind>("CatKind"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Creature>("Creature"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<CreatureHamster>("CreatureHamster"));
+    #[cfg(feature = "animals")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<CreatureHamsterKind>("CreatureHamsterKind"),
+    );
+
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Dog>("Dog"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<DogKind>("DogKind"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Fish>("Fish"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Mapped>("Mapped"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Owl>("Owl"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<OwlKind>("OwlKind"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Parrot>("Parrot"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ParrotKind>("ParrotKind"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Penguin>("Penguin"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Pet>("Pet"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Zoo>("Zoo"));
+    all
+}

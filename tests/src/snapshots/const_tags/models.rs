@@ -303,10 +303,10 @@ impl Fish {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Mapped {
-    /// `kind` is `hound`.
-    Hound(Dog),
-    /// `kind` is `Fish`.
-    Fish(Fish),
+    /// `kind` is `swimmer`.
+    Swimmer(Fish),
+    /// `kind` is `dog`.
+    Dog(Dog),
     /// `kind` is `owl`.
     Owl(Owl),
     /// A `kind` not in the document this code was generated from; keeps the whole value.
@@ -321,8 +321,8 @@ impl Mapped {
     /// The tag of this value.
     pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Hound(_) => Some("hound"),
-            Self::Fish(_) => Some("Fish"),
+            Self::Swimmer(_) => Some("swimmer"),
+            Self::Dog(_) => Some("dog"),
             Self::Owl(_) => Some("owl"),
             Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
         }
@@ -333,11 +333,11 @@ impl Mapped {
 impl serde::Serialize for Mapped {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Hound(payload) => {
-                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "hound", payload)
+            Self::Swimmer(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "swimmer", payload)
             }
-            Self::Fish(payload) => {
-                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "Fish", payload)
+            Self::Dog(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "dog", payload)
             }
             Self::Owl(payload) => {
                 rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "owl", payload)
@@ -356,8 +356,8 @@ impl<'de> serde::Deserialize<'de> for Mapped {
             deserializer,
         )?;
         match value.tag(Self::TAG_PROPERTY) {
-            Some("hound") => value.decode().map(Self::Hound),
-            Some("Fish") => value.decode().map(Self::Fish),
+            Some("swimmer") => value.decode().map(Self::Swimmer),
+            Some("dog") => value.decode().map(Self::Dog),
             Some("owl") => value.decode().map(Self::Owl),
             _ => Ok(Self::Unknown(value.into_value())),
         }
