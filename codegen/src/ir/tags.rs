@@ -118,3 +118,164 @@ impl<'a> Builder<'a> {
             .to_owned()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Input;
+    use crate::ir::{TypeDef, TypeRef};
+
+    /// Components shared by the cases: `A` pins `kind` to `a` (`const`), `B` to `b` (an `enum`
+    /// of one value), `C` holds any string, `Two` two values, `E` the same value twice, `F` pins
+    /// it through a `$ref` to an enum of one value.
+    const MEMBERS: &str = "\
+    A: {type: object, required: [kind], properties: {kind: {const: a}, x: {type: string}}}
+    B: {type: object, required: [kind], properties: {kind: {type: string, enum: [b]}}}
+    C: {type: object, required: [kind], properties: {kind: {type: string}}}
+    Two: {type: object, required: [kind], properties: {kind: {type: string, enum: [d, e]}}}
+    E: {type: object, required: [kind], properties: {kind: {type: string, enum: [e, e]}}}
+    F: {type: object, required: [kind], properties: {kind: {$ref: '#/components/schemas/FKind'}}}
+    FKind: {type: string, enum: [f]}
+";
+
+    /// `U`'s tags as `tag=Type`, and the notes about it, for a document whose component `U`
+    /// is `union` beside [`MEMBERS`] and `extra` components.
+    fn tags(union: &str, extra: &str) -> (String, Vec<String>) {
+        let spec = format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    {}    U: {union}\n{extra}",
+            MEMBERS.trim_start()
+        );
+        let input = Input {
+            spec_path: "t.yaml",
+            spec_text: &spec,
+            config_text: None,
+        };
+        let (api, notes) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+        let shown = match api.types.get("U") {
+            Some(TypeDef::Union(def)) => def
+                .variants
+                .iter()
+                .map(|variant| match &variant.ty {
+                    TypeRef::Named(name) => format!("{}={name}", variant.tag),
+                    other => format!("{}={other:?}", variant.tag),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => format!("{other:?}"),
+        };
+        let notes = notes
+            .iter()
+            .map(ToString::to_string)
+            .filter(|note| note.starts_with("#/components/schemas/U"))
+            .collect();
+        (shown, notes)
+    }
+
+    fn refs(members: &str) -> String {
+        members
+            .split(' ')
+            .map(|member| format!("{{$ref: '#/components/schemas/{member}'}}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    #[test]
+    fn members_that_pin_the_tag_are_tagged_by_it_the_others_by_their_name() {
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind}}}}",
+            refs("A B C Two E F")
+        );
+        // `Two` admits two values, so it pins none; `E`'s repeated value is one.
+        assert_eq!(
+            tags(&union, ""),
+            ("a=A b=B C=C Two=Two e=E f=F".to_owned(), vec![])
+        );
+        // Another property pinned is not the tag.
+        let union = format!(
+            "{{anyOf: [{}], discriminator: {{propertyName: x}}}}",
+            refs("A B")
+        );
+        assert_eq!(tags(&union, ""), ("A=A B=B".to_owned(), vec![]));
+    }
+
+    #[test]
+    fn a_mapping_wins_and_a_pin_it_contradicts_is_noted() {
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind, mapping: {{m: '#/components/schemas/A', b: '#/components/schemas/B', c2: '#/components/schemas/C'}}}}}}",
+            refs("A B C F")
+        );
+        assert_eq!(
+            tags(&union, ""),
+            (
+                "m=A b=B c2=C f=F".to_owned(),
+                vec![
+                    "#/components/schemas/U/oneOf/0: the member pins `kind` to `a`, but the mapping gives it `m`: the mapping is followed, as it is what the server sends".to_owned()
+                ]
+            )
+        );
+    }
+
+    #[test]
+    fn a_tag_two_members_claim_keeps_its_first_meaning() {
+        let extra = "    G: {type: object, required: [kind], properties: {kind: {const: a}}}\n";
+        let union = format!(
+            "{{anyOf: [{}], discriminator: {{propertyName: kind}}}}",
+            refs("A G A")
+        );
+        let conflict = "the member's tag `a` is already another member's, which keeps it: a value tagged so decodes as that one";
+        assert_eq!(
+            tags(&union, extra),
+            (
+                "a=A".to_owned(),
+                vec![
+                    format!("#/components/schemas/U/anyOf/1: {conflict}"),
+                    format!("#/components/schemas/U/anyOf/2: {conflict}"),
+                ]
+            )
+        );
+        // A component name the mapping already gives another member.
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind, mapping: {{C: '#/components/schemas/Two'}}}}}}",
+            refs("Two C")
+        );
+        assert_eq!(
+            tags(&union, ""),
+            (
+                "C=Two".to_owned(),
+                vec!["#/components/schemas/U/oneOf/1: the member's tag `C` is already another member's, which keeps it: a value tagged so decodes as that one".to_owned()]
+            )
+        );
+    }
+
+    #[test]
+    fn an_inline_member_is_a_variant_only_when_it_pins_the_tag() {
+        let union = "{oneOf: [{$ref: '#/components/schemas/B'}, {type: object, required: [kind, n], properties: {kind: {const: in-line}, n: {type: integer}}}, {type: object, properties: {kind: {type: string}}}], discriminator: {propertyName: kind}}";
+        assert_eq!(
+            tags(union, ""),
+            (
+                "b=B in-line=UInLine".to_owned(),
+                vec![
+                    "#/components/schemas/U/oneOf/2: an inline member of a discriminated union that does not pin `kind` (`const`, or an `enum` of one value) has no tag and decodes as the fallback".to_owned()
+                ]
+            )
+        );
+    }
+
+    #[test]
+    fn heirs_of_a_base_are_tagged_by_the_value_they_pin() {
+        let base = "{type: object, required: [kind], properties: {kind: {type: string}}, discriminator: {propertyName: kind, mapping: {m: '#/components/schemas/Mapped'}}}";
+        let heir = |pin: &str| {
+            format!(
+                "{{allOf: [{{$ref: '#/components/schemas/U'}}, {{type: object, properties: {{{pin}w: {{type: integer}}}}}}]}}"
+            )
+        };
+        let extra = format!(
+            "    Pinned: {}\n    Plain: {}\n    Twin: {}\n    Mapped: {}\n",
+            heir("kind: {const: p}, "),
+            heir(""),
+            heir("kind: {enum: [p]}, "),
+            heir("kind: {const: q}, ")
+        );
+        // `Twin` pins `Pinned`'s value: the first keeps it.
+        assert_eq!(tags(base, &extra).0, "m=Mapped p=Pinned Plain=Plain");
+    }
+}

@@ -198,3 +198,75 @@ fn the_property_fails_on_a_refused_value_and_a_missing_type() {
     let missing = std::panic::catch_unwind(|| check_crate("cats", &api, &[kind], 8));
     assert!(missing.is_err(), "a table missing a type passed");
 }
+
+/// Cases per type in the slow tier, over the crates Baseten's documents generate.
+pub const SLOW_CASES: u32 = 64;
+
+/// The test a crate generated from a published document runs over its own types: the cases
+/// `round_trip_cases.json` beside its manifest holds ([`write_cases`]), each through the crate's
+/// `mock::round_trips()`.
+const CRATE_TEST: &str = r#"//! The round-trip property over every type of this crate, on values the generator's model made
+//! (written by the workspace's `round_trip` tests).
+
+#[test]
+fn every_type_round_trips() {
+    let cases: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(include_str!("../round_trip_cases.json")).unwrap();
+    let table = CRATE::mock::round_trips();
+    let names: Vec<&str> = table.iter().map(|round_trip| round_trip.name()).collect();
+    let mut cased: Vec<&str> = cases.keys().map(String::as_str).collect();
+    cased.sort_unstable();
+    let mut listed = names.clone();
+    listed.sort_unstable();
+    assert_eq!(listed, cased, "the model's types and the crate's round_trips() differ");
+    let mut failures = Vec::new();
+    for round_trip in &table {
+        for case in cases[round_trip.name()].as_array().unwrap() {
+            let (value, variant) = (&case[0], case[1].as_str());
+            match round_trip.check(value) {
+                Err(error) => failures.push(format!("{}: {error}\n    from {value}", round_trip.name())),
+                Ok(debug) => {
+                    if let Some(variant) = variant
+                        && debug != variant
+                        && !debug.strip_prefix(variant).is_some_and(|rest| rest.starts_with('('))
+                    {
+                        failures.push(format!("{}: {value} decodes as {debug}, not as {variant}", round_trip.name()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    println!("round trips: {} types", table.len());
+}
+"#;
+
+/// Writes `cases` arbitrary values of every type of `api` into the crate at `dir` (package
+/// `package`), with the test that checks them: `cargo test --features mock --test round_trip`
+/// there runs the property. Returns how many types it covers.
+pub fn write_cases(dir: &std::path::Path, package: &str, api: &Api, cases: u32) -> usize {
+    let mut runner = TestRunner::new(Config::default());
+    let mut all = serde_json::Map::new();
+    for name in api.types.keys() {
+        let values: Vec<serde_json::Value> = (0..cases)
+            .map(|_| {
+                let seed = proptest::prelude::RngCore::next_u64(runner.rng());
+                let case = Values::new(api, seed).case(name);
+                serde_json::json!([case.value, case.variant])
+            })
+            .collect();
+        all.insert(name.clone(), serde_json::Value::Array(values));
+    }
+    std::fs::write(
+        dir.join("round_trip_cases.json"),
+        serde_json::to_string(&all).unwrap(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(
+        dir.join("tests/round_trip.rs"),
+        CRATE_TEST.replace("CRATE", &package.replace('-', "_")),
+    )
+    .unwrap();
+    api.types.len()
+}
