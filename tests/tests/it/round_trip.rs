@@ -28,14 +28,17 @@ const FAST_CASES: u32 = 24;
 /// The snapshots' generator config (as `snapshots` generates them).
 const SNAPSHOT_CONFIG: &str = "runtime_path: baseten_api::runtime\n";
 
+/// A compiled snapshot's `mock::round_trips`.
+type RoundTrips = fn() -> Vec<RoundTrip>;
+
 /// Every compiled snapshot's round trips, by fixture name.
 macro_rules! snapshots {
     ($($name:ident),* $(,)?) => {
-        &[$((stringify!($name), baseten_tests::snapshots::$name::mock::round_trips as fn() -> Vec<RoundTrip>)),*]
+        &[$((stringify!($name), baseten_tests::snapshots::$name::mock::round_trips as RoundTrips)),*]
     };
 }
 
-const SNAPSHOTS: &[(&str, fn() -> Vec<RoundTrip>)] = snapshots!(
+const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     const_tags,
     consumers,
     index_mapped,
@@ -115,9 +118,12 @@ pub fn check_crate(label: &str, api: &Api, round_trips: &[RoundTrip], cases: u32
 
 fn fixture_model(name: &str) -> Api {
     let spec_path = format!("tests/fixtures/specs/{name}.yaml");
-    let spec_text =
-        std::fs::read_to_string(tests_dir().join("fixtures/specs").join(format!("{name}.yaml")))
-            .unwrap_or_else(|error| panic!("{spec_path}: {error}"));
+    let spec_text = std::fs::read_to_string(
+        tests_dir()
+            .join("fixtures/specs")
+            .join(format!("{name}.yaml")),
+    )
+    .unwrap_or_else(|error| panic!("{spec_path}: {error}"));
     let input = baseten_codegen::Input {
         spec_path: &spec_path,
         spec_text: &spec_text,
@@ -145,7 +151,10 @@ fn every_type_of_every_fixture_document_round_trips() {
             .filter_map(|path| path.file_stem())
             .map(|stem| stem.to_string_lossy().into_owned())
             .collect();
-    let checked: BTreeSet<String> = SNAPSHOTS.iter().map(|(name, _)| (*name).to_owned()).collect();
+    let checked: BTreeSet<String> = SNAPSHOTS
+        .iter()
+        .map(|(name, _)| (*name).to_owned())
+        .collect();
     assert_eq!(checked, fixtures, "a fixture document the property skips");
 }
 
@@ -184,7 +193,8 @@ fn the_property_fails_on_a_refused_value_and_a_missing_type() {
     assert!(!is_variant("Catalog(X)", "Cat"));
     assert!(!is_variant("Unknown(Object {})", "Cat"));
     let mut api = fixture_model("const_tags");
-    api.types.retain(|name, _| name == "Cat" || name == "CatKind");
+    api.types
+        .retain(|name, _| name == "Cat" || name == "CatKind");
     let kind = RoundTrip::of::<CatKind>("CatKind");
     assert_eq!(
         check_crate("cats", &api, &[RoundTrip::of::<Cat>("Cat"), kind], 8),

@@ -59,8 +59,8 @@ fn round_trip<T>(json: &Value) -> Result<String, String>
 where
     T: Serialize + DeserializeOwned + PartialEq + fmt::Debug,
 {
-    let decoded: T =
-        serde_json::from_value(json.clone()).map_err(|error| format!("does not decode: {error}"))?;
+    let decoded: T = serde_json::from_value(json.clone())
+        .map_err(|error| format!("does not decode: {error}"))?;
     let text =
         serde_json::to_string(&decoded).map_err(|error| format!("does not encode: {error}"))?;
     let again: T = serde_json::from_str(&text)
@@ -135,7 +135,10 @@ mod tests {
     fn a_faithful_type_round_trips_and_shows_its_value() {
         let exact = RoundTrip::of::<Exact>("Exact");
         assert_eq!(exact.name(), "Exact");
-        assert_eq!(exact.check(&json!({"id": 7})), Ok("Exact { id: 7 }".to_owned()));
+        assert_eq!(
+            exact.check(&json!({"id": 7})),
+            Ok("Exact { id: 7 }".to_owned())
+        );
         assert_eq!(format!("{exact:?}"), "RoundTrip(\"Exact\")");
         assert_eq!(
             RoundTrip::of::<i64>("Int").check(&json!(3)),
@@ -152,13 +155,16 @@ mod tests {
         );
         assert_eq!(
             RoundTrip::of::<Doubling>("Doubling").check(&json!({"id": 2})),
-            Err("Doubling { id: 2 } encodes as {\"id\":4}, which decodes as Doubling { id: 4 }".to_owned())
+            Err(
+                "Doubling { id: 2 } encodes as {\"id\":4}, which decodes as Doubling { id: 4 }"
+                    .to_owned()
+            )
         );
         let restless = RoundTrip::of::<Restless>("Restless").check(&json!({"a": 1}));
         assert!(
-            restless
-                .as_ref()
-                .is_err_and(|error| error.starts_with("Restless { a: 1 } encodes as {\"a\":1,\"b\":")),
+            restless.as_ref().is_err_and(
+                |error| error.starts_with("Restless { a: 1 } encodes as {\"a\":1,\"b\":")
+            ),
             "{restless:?}"
         );
         assert_eq!(

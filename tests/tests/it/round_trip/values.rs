@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use baseten_codegen::ir::{Api, TypeDef, TypeRef};
+use baseten_codegen::ir::{Api, JsonKind, TypeDef, TypeRef};
 use serde_json::{Map, Value, json};
 
 /// How deep named types nest before optional parts are left out and collections left empty.
@@ -27,11 +27,19 @@ pub struct Case {
 pub struct Values<'a> {
     api: &'a Api,
     state: u64,
+    /// Whether a number may be written without a fraction (`3`), as many servers write
+    /// integral numbers: not for a union's number member beside an integer one, which such a
+    /// value is (the more specific kind is tried first).
+    integral_numbers: bool,
 }
 
 impl<'a> Values<'a> {
     pub fn new(api: &'a Api, seed: u64) -> Self {
-        Self { api, state: seed }
+        Self {
+            api,
+            state: seed,
+            integral_numbers: true,
+        }
     }
 
     /// splitmix64: small, and every seed is a different stream.
@@ -119,7 +127,8 @@ impl<'a> Values<'a> {
             }
             TypeDef::Union(def) => {
                 if def.variants.is_empty() || self.one_in(5) {
-                    let known: BTreeSet<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
+                    let known: BTreeSet<&str> =
+                        def.variants.iter().map(|v| v.tag.as_str()).collect();
                     let tag = self.fresh_string(&known);
                     let mut object = Map::new();
                     object.insert(def.tag_property.clone(), Value::String(tag));
@@ -150,8 +159,12 @@ impl<'a> Values<'a> {
             }
             TypeDef::Untagged(def) => {
                 let variant = &def.variants[self.below(def.variants.len())];
+                let outer = self.integral_numbers;
+                self.integral_numbers = variant.kind != JsonKind::Number;
+                let value = self.value(&variant.ty, depth - 1);
+                self.integral_numbers = outer;
                 Case {
-                    value: self.value(&variant.ty, depth - 1),
+                    value,
                     variant: Some(variant.rust_name.clone()),
                 }
             }
@@ -167,7 +180,10 @@ impl<'a> Values<'a> {
         match self.api.types.get(name)? {
             TypeDef::Alias(alias) => self.allowed_values(&alias.ty, property),
             TypeDef::Struct(def) => {
-                let field = def.fields.iter().find(|field| field.wire_name == property)?;
+                let field = def
+                    .fields
+                    .iter()
+                    .find(|field| field.wire_name == property)?;
                 let TypeRef::Named(field_type) = &field.ty else {
                     return None;
                 };
@@ -225,7 +241,16 @@ impl<'a> Values<'a> {
 
     fn string(&mut self) -> String {
         const PIECES: [&str; 10] = [
-            "", "a", "ü", "\"q\"", "line\nbreak", "😀", "x y", "%2e", "\\", "null",
+            "",
+            "a",
+            "ü",
+            "\"q\"",
+            "line\nbreak",
+            "😀",
+            "x y",
+            "%2e",
+            "\\",
+            "null",
         ];
         let mut text = String::new();
         for _ in 0..self.below(3) {
@@ -264,8 +289,12 @@ impl<'a> Values<'a> {
         }
     }
 
-    /// A finite number: a fraction, a huge or tiny magnitude, or any finite bit pattern.
+    /// A finite number: an integer, a fraction, a huge or tiny magnitude, or any finite bit
+    /// pattern.
     fn number(&mut self) -> Value {
+        if self.integral_numbers && self.one_in(4) {
+            return json!(self.integer());
+        }
         let number = match self.below(4) {
             0 => 1.5,
             1 => -2.5e300,
