@@ -12,6 +12,8 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 mod builder;
 pub mod metrics;
+#[doc(hidden)]
+pub mod round_trip;
 pub mod throttled;
 
 pub use builder::{BuildError as ModelBuildError, Fields};

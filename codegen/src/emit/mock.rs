@@ -32,6 +32,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     });
     let example = example(surface);
     let builders = emit_builders(surface);
+    let round_trips = emit_round_trips(surface);
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
         //! at it, and say what each operation answers.
@@ -97,6 +98,32 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         }
 
         #builders
+
+        #round_trips
+    }
+}
+
+/// `round_trips()`: every type of the crate with its round trip (`rt::mock::round_trip`), for
+/// the generator's own tests to reach each type without naming it; hidden from the docs.
+fn emit_round_trips(surface: &Surface<'_>) -> TokenStream {
+    let pushes = surface.api.types.values().map(|def| {
+        let name = def.name();
+        let ty = ident(name);
+        let gate = surface.features.type_gate(name).attribute();
+        quote! {
+            #gate
+            all.push(rt::mock::round_trip::RoundTrip::of::<#ty>(#name));
+        }
+    });
+    quote! {
+        /// Every type of this crate with its round trip, for the generator's own tests.
+        #[doc(hidden)]
+        pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+            #[allow(unused_mut)]
+            let mut all = ::std::vec::Vec::new();
+            #(#pushes)*
+            all
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use openapiv3::{
 };
 
 use super::naming::fallback_variant;
+use super::tags::TagSource;
 use super::{
     AliasDef, Builder, EnumDef, Field, Held, IntEnumDef, IntVariant, JsonKind, ObjectParts,
     SCHEMAS, SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef,
@@ -175,12 +176,10 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
     ) -> Result<bool, Error> {
         let doc = doc_of(schema);
-        if let (
-            SchemaKind::OneOf { one_of: members } | SchemaKind::AnyOf { any_of: members },
-            Some(discriminator),
-        ) = (&schema.schema_kind, &schema.schema_data.discriminator)
+        if let (Some((keyword, members)), Some(discriminator)) =
+            (union_members(schema), &schema.schema_data.discriminator)
         {
-            self.define_union(name, members, discriminator, doc, pointer)?;
+            self.define_union(name, keyword, members, discriminator, doc, pointer)?;
             return Ok(true);
         }
         if let Some(values) = string_enum(schema) {
@@ -276,13 +275,17 @@ impl<'a> Builder<'a> {
         }
         for key in inheriting {
             let reference = Pointer::to(&["components", "schemas", key]);
-            if mapped_refs.contains(&reference.as_str()) || tagged.iter().any(|(t, _)| t == key) {
+            if mapped_refs.contains(&reference.as_str()) {
                 continue;
             }
-            let Some(subtype) = self.component_names.get(key.as_str()) else {
+            let Some(subtype) = self.component_names.get(key.as_str()).cloned() else {
                 continue;
             };
-            tagged.push((key.clone(), TypeRef::Named(subtype.clone())));
+            let tag = self.heir_tag(key, &discriminator.property_name, pointer);
+            if tagged.iter().any(|(taken, _)| *taken == tag) {
+                continue;
+            }
+            tagged.push((tag, TypeRef::Named(subtype)));
         }
         self.insert_union(name, tagged, discriminator, doc);
         Ok(true)
@@ -291,6 +294,7 @@ impl<'a> Builder<'a> {
     pub(super) fn define_union(
         &mut self,
         name: &str,
+        keyword: &str,
         members: &'a [ReferenceOr<Schema>],
         discriminator: &'a openapiv3::Discriminator,
         doc: Option<String>,
@@ -298,30 +302,19 @@ impl<'a> Builder<'a> {
     ) -> Result<(), Error> {
         // Reserve the name first: variants may refer back to the union.
         self.reserve(name);
-        // Tags from the mapping, else (as the spec says) each member's component name.
-        let mut tagged: Vec<(String, &'a str)> = discriminator
-            .mapping
-            .iter()
-            .map(|(tag, reference)| (tag.clone(), reference.as_str()))
-            .collect();
-        for (i, member) in members.iter().enumerate() {
-            match member {
-                ReferenceOr::Reference { reference } => {
-                    let key = local_key(reference, SCHEMAS, &pointer.join("oneOf").join(i))?;
-                    // A tag already mapped (to this member or another) keeps its first meaning.
-                    if !tagged.iter().any(|(t, r)| r == reference || *t == key) {
-                        tagged.push((key, reference.as_str()));
-                    }
-                }
-                ReferenceOr::Item(_) => {
-                    self.note(&pointer.join("oneOf").join(i), "an inline member of a discriminated union has no tag and decodes as the fallback");
-                }
-            }
-        }
+        let tagged = self.union_tags(keyword, members, discriminator, pointer)?;
         let mut typed = Vec::with_capacity(tagged.len());
-        for (tag, reference) in tagged {
+        for (tag, source) in tagged {
             let at = pointer.join("discriminator").join("mapping").join(&tag);
-            let (ty, _) = match self.type_of(SchemaAt::Ref(reference), name, &at) {
+            let found = match source {
+                TagSource::Ref(reference) => self.type_of(SchemaAt::Ref(reference), name, &at),
+                TagSource::Inline(index, member) => {
+                    let hint = format!("{name}{}", names::camel_ident(&tag, "V"));
+                    let member_pointer = pointer.join(keyword).join(index);
+                    self.type_of(SchemaAt::of(member), &hint, &member_pointer)
+                }
+            };
+            let (ty, _) = match found {
                 Ok(found) => found,
                 // A mapping to no schema component leaves out its tag alone: a value with it
                 // decodes as the fallback.
@@ -971,6 +964,15 @@ pub(super) type UntaggedPlan<'a> = (
     Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)>,
 );
 
+/// The members of an `anyOf`/`oneOf`, with the keyword they stand under.
+pub(super) fn union_members(schema: &Schema) -> Option<(&'static str, &[ReferenceOr<Schema>])> {
+    match &schema.schema_kind {
+        SchemaKind::OneOf { one_of } => Some(("oneOf", one_of)),
+        SchemaKind::AnyOf { any_of } => Some(("anyOf", any_of)),
+        _ => None,
+    }
+}
+
 /// The members of an `anyOf`/`oneOf` that is neither discriminated nor a union of string
 /// constants (an enum), with the keyword they stand under.
 pub(super) fn plain_union_members(
@@ -979,11 +981,7 @@ pub(super) fn plain_union_members(
     if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() {
         return None;
     }
-    match &schema.schema_kind {
-        SchemaKind::OneOf { one_of } => Some(("oneOf", one_of)),
-        SchemaKind::AnyOf { any_of } => Some(("anyOf", any_of)),
-        _ => None,
-    }
+    union_members(schema)
 }
 
 /// The values of `type: integer, enum: [...]`.

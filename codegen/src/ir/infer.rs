@@ -101,7 +101,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The string values a property of `object` is limited to (`enum`, or `const`), if it is.
-    fn property_values(
+    pub(super) fn property_values(
         &self,
         object: &ObjectParts<'a>,
         name: &str,

@@ -30,6 +30,7 @@ mod operations;
 mod parameters;
 mod prune;
 mod shared;
+mod tags;
 mod twins;
 
 pub(crate) use self::prune::reachable;

@@ -249,6 +249,20 @@ fn every_published_document_compiles_as_a_standalone_crate() {
         out.path().join("Cargo.lock"),
     )
     .unwrap();
+    // The round-trip property over every type of every document's crate.
+    let mut round_trips = Vec::new();
+    let mut covered = 0;
+    for spec in files_with_extension(&dir, "json") {
+        let stem = spec.file_stem().unwrap().to_string_lossy().into_owned();
+        let package = format!("generated-{stem}");
+        covered += crate::round_trip::write_cases(
+            &out.path().join(&stem),
+            &package,
+            &generate_ir(&spec, None),
+            crate::round_trip::SLOW_CASES,
+        );
+        round_trips.push(format!("{package}/mock"));
+    }
     let newest = out.path().join("baseten-management-2026-08-22");
     std::fs::create_dir_all(newest.join("tests")).unwrap();
     std::fs::write(newest.join("tests/samples.rs"), SAMPLES).unwrap();
@@ -289,6 +303,18 @@ fn every_published_document_compiles_as_a_standalone_crate() {
         "--test",
         "samples",
     ]);
+    let features = round_trips.join(",");
+    let mut args = vec!["test", "--features", &features, "--test", "round_trip"];
+    for package in &round_trips {
+        args.extend(["-p", package.trim_end_matches("/mock")]);
+    }
+    let started = std::time::Instant::now();
+    run(&args);
+    eprintln!(
+        "round trips: {covered} types of {} published documents, in {:.0?}",
+        round_trips.len(),
+        started.elapsed()
+    );
 }
 
 /// The change report along Baseten's real update history, against committed expectations

@@ -26,6 +26,7 @@ mod param_styles;
 mod prism;
 mod probe;
 mod public_api;
+mod round_trip;
 mod salvage;
 mod semver;
 mod smoke;

@@ -63,6 +63,11 @@ fn file_name(path: &Path) -> String {
 }
 
 #[test]
+fn const_tags() {
+    check("const_tags");
+}
+
+#[test]
 fn consumers() {
     check("consumers");
 }

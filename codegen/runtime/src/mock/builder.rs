@@ -47,6 +47,14 @@ impl<T> fmt::Debug for Fields<T> {
 }
 
 impl<T> Fields<T> {
+    /// The fields of `object`, as setting each in turn would leave them.
+    pub(crate) fn from_object(fields: Map<String, Value>) -> Self {
+        Self {
+            fields,
+            ..Self::default()
+        }
+    }
+
     /// Sets the field `wire` to `value`, replacing an earlier one.
     #[must_use]
     pub fn set(mut self, wire: &'static str, value: impl Serialize) -> Self {

@@ -141,3 +141,21 @@ rt::mock_setters!(
         label: into String = "label",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "events")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Event>("Event"));
+    #[cfg(feature = "events")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<EventPage>("EventPage"));
+    #[cfg(feature = "events")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Pagination>("Pagination"));
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Settings>("Settings"));
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<UpdateSettings>("UpdateSettings"));
+    all
+}

@@ -149,3 +149,21 @@ rt::mock_setters!(
         steps: into Vec<UsageStep> = "steps",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<NearMiss>("NearMiss"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<NearMissStep>("NearMissStep"));
+    #[cfg(feature = "widgets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<UsageCounter>("UsageCounter"));
+    #[cfg(feature = "widgets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<UsageStep>("UsageStep"));
+    #[cfg(feature = "widgets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<WidgetUsage>("WidgetUsage"));
+    all
+}

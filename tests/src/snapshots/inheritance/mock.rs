@@ -164,3 +164,25 @@ rt::mock_setters!(
         age_weeks: value i64 = "age_weeks",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Animal>("Animal"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Bird>("Bird"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Cat>("Cat"));
+    #[cfg(any(feature = "animals", feature = "dogs"))]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Dog>("Dog"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Kitten>("Kitten"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Mammal>("Mammal"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Puppy>("Puppy"));
+    all
+}

@@ -156,3 +156,34 @@ rt::mock_setters!(
         until: into String = "until",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ById>("ById"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ByLabels>("ByLabels"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ByName>("ByName"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Target>("Target"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Targets>("Targets"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<TargetsModel>("TargetsModel"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<TargetsWindow>("TargetsWindow"));
+    #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<TargetsWindowObject>("TargetsWindowObject"),
+    );
+
+    #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<TargetsWindowUntil>("TargetsWindowUntil"),
+    );
+    all
+}

@@ -122,3 +122,21 @@ rt::mock_setters!(
         colliding: into Colliding = "colliding",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Colliding>("Colliding"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Self_>("Self_"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<T2faSettings>("T2faSettings"));
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Thing>("Thing"));
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ThingStatus>("ThingStatus"));
+    all
+}

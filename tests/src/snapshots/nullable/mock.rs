@@ -114,3 +114,24 @@ rt::mock_setters!(
         mode: into ReadingInlineMode = "mode",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Level>("Level"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Reading>("Reading"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ReadingInline>("ReadingInline"));
+    #[cfg(feature = "full")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<ReadingInlineMode>("ReadingInlineMode"),
+    );
+
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ReadingKind>("ReadingKind"));
+    all
+}

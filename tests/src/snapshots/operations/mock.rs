@@ -160,3 +160,22 @@ rt::mock_setters!(
         weight: value f64 = "weight",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "widgets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<GetWidgetsOrder>("GetWidgetsOrder"));
+    #[cfg(feature = "widgets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetWidgetsResponse>("GetWidgetsResponse"),
+    );
+
+    #[cfg(feature = "widgets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<PatchWidgetBody>("PatchWidgetBody"));
+    #[cfg(any(feature = "widget", feature = "widgets"))]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Widget>("Widget"));
+    all
+}

@@ -119,3 +119,19 @@ rt::mock_setters!(
         index: into BTreeMap<String, Tree> = "index",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<LinkedNode>("LinkedNode"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Ping>("Ping"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Pong>("Pong"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Tree>("Tree"));
+    all
+}

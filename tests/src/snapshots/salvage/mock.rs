@@ -132,3 +132,26 @@ rt::mock_setters!(
         playbook: into ::serde_json::Value = "playbook",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "incidents")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Incident>("Incident"));
+    #[cfg(feature = "incidents")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            ParametersLimitSchema,
+        >("ParametersLimitSchema"),
+    );
+
+    #[cfg(feature = "incidents")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Priority>("Priority"));
+    #[cfg(feature = "incidents")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<PutIncidentAckBody>("PutIncidentAckBody"),
+    );
+    all
+}

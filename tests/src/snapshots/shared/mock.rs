@@ -133,3 +133,83 @@ rt::mock_setters!(
         region: into Region = "region",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(any(feature = "apps", feature = "builds"))]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetAppsFieldsAppsItem,
+        >("GetAppsFieldsAppsItem"),
+    );
+
+    #[cfg(feature = "apps")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetAppsFilterTerritoryItem,
+        >("GetAppsFilterTerritoryItem"),
+    );
+
+    #[cfg(feature = "apps")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<GetAppsResponse>("GetAppsResponse"));
+    #[cfg(any(feature = "apps", feature = "builds"))]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetAppsResponseData>("GetAppsResponseData"),
+    );
+
+    #[cfg(any(feature = "apps", feature = "builds"))]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetAppsResponseDataType,
+        >("GetAppsResponseDataType"),
+    );
+
+    #[cfg(feature = "builds")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetBuildsFieldsAppsItem,
+        >("GetBuildsFieldsAppsItem"),
+    );
+
+    #[cfg(feature = "builds")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetBuildsResponse>("GetBuildsResponse"),
+    );
+
+    #[cfg(feature = "builds")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetBuildsResponseData,
+        >("GetBuildsResponseData"),
+    );
+
+    #[cfg(feature = "builds")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetBuildsResponseDataType,
+        >("GetBuildsResponseDataType"),
+    );
+
+    #[cfg(feature = "apps")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<PostAppsBody>("PostAppsBody"));
+    #[cfg(feature = "apps")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<PostAppsBodyData>("PostAppsBodyData"),
+    );
+
+    #[cfg(feature = "apps")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostAppsBodyDataType,
+        >("PostAppsBodyDataType"),
+    );
+
+    #[cfg(any(feature = "apps", feature = "builds"))]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Region>("Region"));
+    #[cfg(feature = "apps")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Territory>("Territory"));
+    all
+}

@@ -284,3 +284,54 @@ rt::mock_setters!(
         ok: value bool = "ok",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "styles")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Colour>("Colour"));
+    #[cfg(feature = "styles")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetQueryDeepFilter>("GetQueryDeepFilter"),
+    );
+
+    #[cfg(feature = "styles")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetQueryDeepFilterOwner,
+        >("GetQueryDeepFilterOwner"),
+    );
+
+    #[cfg(feature = "styles")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetQueryDeepFilterState,
+        >("GetQueryDeepFilterState"),
+    );
+
+    #[cfg(feature = "styles")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetQueryFormSort>("GetQueryFormSort"),
+    );
+
+    #[cfg(feature = "styles")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Order>("Order"));
+    #[cfg(feature = "styles")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Outcome>("Outcome"));
+    #[cfg(feature = "styles")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Point>("Point"));
+    #[cfg(feature = "styles")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<PostBodiesFormBody>("PostBodiesFormBody"),
+    );
+
+    #[cfg(feature = "styles")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostBodiesMultipartBody,
+        >("PostBodiesMultipartBody"),
+    );
+    all
+}

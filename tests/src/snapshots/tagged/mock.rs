@@ -144,3 +144,65 @@ rt::mock_setters!(
         kind: into SchedulesShapeSquareKind = "kind",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "schedules")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Cadence>("Cadence"));
+    #[cfg(feature = "schedules")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<OneTimeSchedule>("OneTimeSchedule"));
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            OneTimeScheduleCadence,
+        >("OneTimeScheduleCadence"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<RecurringSchedule>("RecurringSchedule"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Schedules>("Schedules"));
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesSchedulesItem,
+        >("SchedulesSchedulesItem"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<SchedulesShape>("SchedulesShape"));
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesShapeCircle,
+        >("SchedulesShapeCircle"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesShapeCircleKind,
+        >("SchedulesShapeCircleKind"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesShapeSquare,
+        >("SchedulesShapeSquare"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesShapeSquareKind,
+        >("SchedulesShapeSquareKind"),
+    );
+    all
+}

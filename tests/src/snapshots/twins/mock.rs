@@ -126,3 +126,21 @@ rt::mock_setters!(
         nickname: into String = "nickname",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "invites")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Invite>("Invite"));
+    #[cfg(feature = "teams")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Team>("Team"));
+    #[cfg(feature = "teams")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<TeamRequest>("TeamRequest"));
+    #[cfg(any(feature = "teams", feature = "users"))]
+    all.push(rt::mock::round_trip::RoundTrip::of::<User>("User"));
+    #[cfg(any(feature = "invites", feature = "teams", feature = "users"))]
+    all.push(rt::mock::round_trip::RoundTrip::of::<UserRequest>("UserRequest"));
+    all
+}

@@ -131,3 +131,50 @@ rt::mock_setters!(
         preview: into rt::Binary = "preview",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(feature = "avatars")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<PostAvatarsBody>("PostAvatarsBody"));
+    #[cfg(feature = "imports")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<PostImportsBody>("PostImportsBody"));
+    #[cfg(feature = "imports")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<PostImportsBodyCsv>("PostImportsBodyCsv"),
+    );
+
+    #[cfg(feature = "imports")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostImportsBodyCsvKind,
+        >("PostImportsBodyCsvKind"),
+    );
+
+    #[cfg(feature = "imports")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<PostImportsBodyJson>("PostImportsBodyJson"),
+    );
+
+    #[cfg(feature = "imports")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostImportsBodyJsonKind,
+        >("PostImportsBodyJsonKind"),
+    );
+
+    #[cfg(feature = "imports")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostImportsBodyJsonRowsItem,
+        >("PostImportsBodyJsonRowsItem"),
+    );
+
+    #[cfg(feature = "files")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Stored>("Stored"));
+    #[cfg(feature = "files")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Upload>("Upload"));
+    all
+}

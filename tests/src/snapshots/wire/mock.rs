@@ -222,3 +222,52 @@ rt::mock_setters!(
         status: into String = "status",
     ]
 );
+
+/// Every type of this crate with its round trip, for the generator's own tests.
+#[doc(hidden)]
+pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
+    #[allow(unused_mut)]
+    let mut all = ::std::vec::Vec::new();
+    #[cfg(any(feature = "accounts", feature = "tenants"))]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Call>("Call"));
+    #[cfg(feature = "search")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<GetSearchFilter>("GetSearchFilter"));
+    #[cfg(feature = "search")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetSearchFilterOwner,
+        >("GetSearchFilterOwner"),
+    );
+
+    #[cfg(feature = "search")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetSearchOneOrMany>("GetSearchOneOrMany"),
+    );
+
+    #[cfg(feature = "tenants")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetTenantCallsTheme>("GetTenantCallsTheme"),
+    );
+
+    #[cfg(feature = "search")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Names>("Names"));
+    #[cfg(feature = "oauth2")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<PostOauth2TokenBody>("PostOauth2TokenBody"),
+    );
+
+    #[cfg(feature = "oauth2")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostOauth2TokenRefreshBody,
+        >("PostOauth2TokenRefreshBody"),
+    );
+
+    #[cfg(feature = "tenants")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            PostTenantCallsStartBody,
+        >("PostTenantCallsStartBody"),
+    );
+    all
+}

@@ -1,0 +1,282 @@
+//! The round-trip property over every emitted type: for each type of each fixture document's
+//! compiled snapshot and of `baseten-api`, arbitrary values a server following the document
+//! could send (derived from the generator's model, `values`) decode, encode to JSON text that
+//! decodes to an equal value and encodes to the same text, build through the test builders'
+//! fields to that value, and a union's (or enum's) value decodes as the member it was made from,
+//! never the fallback or another member. Each crate reaches its types through its generated
+//! `mock::round_trips()` (one `RoundTrip` per type), so the property names no type.
+//!
+//! Fast tier: every fixture document and `baseten-api`, a bounded number of cases per type. The
+//! slow tier runs the same over every crate Baseten's published documents generate, inside
+//! `conformance`'s one workspace of them (`every_published_document_compiles_as_a_standalone_crate`).
+
+mod values;
+
+use std::collections::BTreeSet;
+
+use baseten_api::runtime::mock::round_trip::RoundTrip;
+use baseten_codegen::ir::Api;
+use baseten_tests::{files_with_extension, tests_dir, workspace_root};
+use proptest::prelude::any;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+pub use values::Values;
+
+/// Cases per type in the fast tier (`PROPTEST_CASES` raises it).
+const FAST_CASES: u32 = 24;
+
+/// The snapshots' generator config (as `snapshots` generates them).
+const SNAPSHOT_CONFIG: &str = "runtime_path: baseten_api::runtime\n";
+
+/// A compiled snapshot's `mock::round_trips`.
+type RoundTrips = fn() -> Vec<RoundTrip>;
+
+/// Every compiled snapshot's round trips, by fixture name.
+macro_rules! snapshots {
+    ($($name:ident),* $(,)?) => {
+        &[$((stringify!($name), baseten_tests::snapshots::$name::mock::round_trips as RoundTrips)),*]
+    };
+}
+
+const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
+    const_tags,
+    consumers,
+    index_mapped,
+    inheritance,
+    keyed,
+    media,
+    names,
+    nullable,
+    operations,
+    recursion,
+    salvage,
+    shared,
+    styles,
+    tagged,
+    twins,
+    types,
+    uploads,
+    wire,
+);
+
+/// Whether `debug` (a decoded value's `Debug` text) is the variant `variant`.
+pub fn is_variant(debug: &str, variant: &str) -> bool {
+    debug == variant
+        || debug
+            .strip_prefix(variant)
+            .is_some_and(|rest| rest.starts_with('('))
+}
+
+/// Runs the property over every type of one crate: its model `api` and its `round_trips`.
+/// Returns how many types it covered; panics listing every type that failed, with its value.
+pub fn check_crate(label: &str, api: &Api, round_trips: &[RoundTrip], cases: u32) -> usize {
+    let listed: BTreeSet<&str> = round_trips.iter().map(RoundTrip::name).collect();
+    let modelled: BTreeSet<&str> = api.types.keys().map(String::as_str).collect();
+    assert_eq!(
+        listed, modelled,
+        "{label}: round_trips() lists other types than the model has"
+    );
+    let mut failures = Vec::new();
+    for round_trip in round_trips {
+        let name = round_trip.name();
+        let mut runner = TestRunner::new(Config {
+            cases: std::env::var("PROPTEST_CASES")
+                .ok()
+                .and_then(|cases| cases.parse().ok())
+                .unwrap_or(cases),
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let result = runner.run(&any::<u64>(), |seed| {
+            let case = Values::new(api, seed).case(name);
+            let debug = round_trip.check(&case.value).map_err(|error| {
+                TestCaseError::fail(format!("{error}\n    from {}", case.value))
+            })?;
+            if let Some(variant) = &case.variant
+                && !is_variant(&debug, variant)
+            {
+                return Err(TestCaseError::fail(format!(
+                    "{} decodes as {debug}, not as {variant}",
+                    case.value
+                )));
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            failures.push(format!("{label}::{name}: {error}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} types do not round-trip:\n{}",
+        failures.len(),
+        round_trips.len(),
+        failures.join("\n")
+    );
+    round_trips.len()
+}
+
+fn fixture_model(name: &str) -> Api {
+    let spec_path = format!("tests/fixtures/specs/{name}.yaml");
+    let spec_text = std::fs::read_to_string(
+        tests_dir()
+            .join("fixtures/specs")
+            .join(format!("{name}.yaml")),
+    )
+    .unwrap_or_else(|error| panic!("{spec_path}: {error}"));
+    let input = baseten_codegen::Input {
+        spec_path: &spec_path,
+        spec_text: &spec_text,
+        config_text: Some(SNAPSHOT_CONFIG),
+    };
+    baseten_codegen::build_ir(&input)
+        .unwrap_or_else(|error| panic!("{spec_path}: {error}"))
+        .0
+}
+
+#[test]
+fn every_type_of_every_fixture_document_round_trips() {
+    let mut covered = 0;
+    for (name, round_trips) in SNAPSHOTS {
+        covered += check_crate(name, &fixture_model(name), &round_trips(), FAST_CASES);
+    }
+    eprintln!(
+        "round trips: {covered} types of {} fixture documents",
+        SNAPSHOTS.len()
+    );
+    // Every fixture is compiled as a snapshot, so every one is here.
+    let fixtures: BTreeSet<String> =
+        files_with_extension(&tests_dir().join("fixtures/specs"), "yaml")
+            .iter()
+            .filter_map(|path| path.file_stem())
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .collect();
+    let checked: BTreeSet<String> = SNAPSHOTS
+        .iter()
+        .map(|(name, _)| (*name).to_owned())
+        .collect();
+    assert_eq!(checked, fixtures, "a fixture document the property skips");
+}
+
+#[test]
+fn every_type_of_the_in_repo_crate_round_trips() {
+    let root = workspace_root();
+    let read = |path: &str| {
+        std::fs::read_to_string(root.join(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
+    };
+    let spec_text = read("schema/baseten-management.yaml");
+    let config_text = read("schema/codegen.yaml");
+    let mut config = baseten_codegen::Config::parse(&config_text).unwrap();
+    config.names_lock =
+        baseten_codegen::NameLock::parse(&read("generated/src/gen/names.lock.yaml")).unwrap();
+    let input = baseten_codegen::Input {
+        spec_path: "schema/baseten-management.yaml",
+        spec_text: &spec_text,
+        config_text: Some(&config_text),
+    };
+    let (api, _) = baseten_codegen::build_ir_with(&input, &config).unwrap();
+    let covered = check_crate(
+        "baseten_api",
+        &api,
+        &baseten_api::mock::round_trips(),
+        FAST_CASES,
+    );
+    eprintln!("round trips: {covered} types of baseten-api");
+}
+
+/// The property itself can fail: a type that refuses its values, a table missing a type.
+#[test]
+fn the_property_fails_on_a_refused_value_and_a_missing_type() {
+    use baseten_tests::snapshots::const_tags::models::{Cat, CatKind, Dog};
+    assert!(is_variant("Cat(Cat { lives: 1 })", "Cat"));
+    assert!(is_variant("Unknown", "Unknown"));
+    assert!(!is_variant("Catalog(X)", "Cat"));
+    assert!(!is_variant("Unknown(Object {})", "Cat"));
+    let mut api = fixture_model("const_tags");
+    api.types
+        .retain(|name, _| name == "Cat" || name == "CatKind");
+    let kind = RoundTrip::of::<CatKind>("CatKind");
+    assert_eq!(
+        check_crate("cats", &api, &[RoundTrip::of::<Cat>("Cat"), kind], 8),
+        2
+    );
+    // A `Cat`'s values read as a `Dog` (no `breed`): every one is refused.
+    let refused = std::panic::catch_unwind(|| {
+        check_crate("cats", &api, &[RoundTrip::of::<Dog>("Cat"), kind], 8)
+    });
+    assert!(refused.is_err(), "a type refusing its values passed");
+    let missing = std::panic::catch_unwind(|| check_crate("cats", &api, &[kind], 8));
+    assert!(missing.is_err(), "a table missing a type passed");
+}
+
+/// Cases per type in the slow tier, over the crates Baseten's documents generate.
+pub const SLOW_CASES: u32 = 64;
+
+/// The test a crate generated from a published document runs over its own types: the cases
+/// `round_trip_cases.json` beside its manifest holds ([`write_cases`]), each through the crate's
+/// `mock::round_trips()`.
+const CRATE_TEST: &str = r#"//! The round-trip property over every type of this crate, on values the generator's model made
+//! (written by the workspace's `round_trip` tests).
+
+#[test]
+fn every_type_round_trips() {
+    let cases: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(include_str!("../round_trip_cases.json")).unwrap();
+    let table = CRATE::mock::round_trips();
+    let names: Vec<&str> = table.iter().map(|round_trip| round_trip.name()).collect();
+    let mut cased: Vec<&str> = cases.keys().map(String::as_str).collect();
+    cased.sort_unstable();
+    let mut listed = names.clone();
+    listed.sort_unstable();
+    assert_eq!(listed, cased, "the model's types and the crate's round_trips() differ");
+    let mut failures = Vec::new();
+    for round_trip in &table {
+        for case in cases[round_trip.name()].as_array().unwrap() {
+            let (value, variant) = (&case[0], case[1].as_str());
+            match round_trip.check(value) {
+                Err(error) => failures.push(format!("{}: {error}\n    from {value}", round_trip.name())),
+                Ok(debug) => {
+                    if let Some(variant) = variant
+                        && debug != variant
+                        && !debug.strip_prefix(variant).is_some_and(|rest| rest.starts_with('('))
+                    {
+                        failures.push(format!("{}: {value} decodes as {debug}, not as {variant}", round_trip.name()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    println!("round trips: {} types", table.len());
+}
+"#;
+
+/// Writes `cases` arbitrary values of every type of `api` into the crate at `dir` (package
+/// `package`), with the test that checks them: `cargo test --features mock --test round_trip`
+/// there runs the property. Returns how many types it covers.
+pub fn write_cases(dir: &std::path::Path, package: &str, api: &Api, cases: u32) -> usize {
+    let mut runner = TestRunner::new(Config::default());
+    let mut all = serde_json::Map::new();
+    for name in api.types.keys() {
+        let values: Vec<serde_json::Value> = (0..cases)
+            .map(|_| {
+                let seed = proptest::prelude::RngCore::next_u64(runner.rng());
+                let case = Values::new(api, seed).case(name);
+                serde_json::json!([case.value, case.variant])
+            })
+            .collect();
+        all.insert(name.clone(), serde_json::Value::Array(values));
+    }
+    std::fs::write(
+        dir.join("round_trip_cases.json"),
+        serde_json::to_string(&all).unwrap(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(
+        dir.join("tests/round_trip.rs"),
+        CRATE_TEST.replace("CRATE", &package.replace('-', "_")),
+    )
+    .unwrap();
+    api.types.len()
+}
