@@ -13,6 +13,13 @@ use crate::tokens::{ident, type_tokens};
 /// The whole of `client.rs`.
 pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
     let base_url = surface.api.base_url.as_deref().unwrap_or_default();
+    let identity = &surface.api.identity;
+    let api_key_env = identity.api_key_env.as_str();
+    let base_url_env = identity.base_url_env.as_str();
+    let from_env_doc = format!(
+        " A client configured from the environment: the key from `{api_key_env}`, the base URL \
+         from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
+    );
     let contributed = surface
         .contributions
         .iter()
@@ -46,6 +53,15 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
 
+        /// The environment variable [`Client::from_env`] and
+        /// [`api_key_from_env`](rt::ClientBuilder::api_key_from_env) read the API key from.
+        pub const API_KEY_ENV: &str = #api_key_env;
+
+        /// The environment variable [`Client::from_env`] and
+        /// [`base_url_from_env`](rt::ClientBuilder::base_url_from_env) read a base URL from,
+        /// when it is set.
+        pub const BASE_URL_ENV: &str = #base_url_env;
+
         pub use rt::{#(#reexports),*};
 
         /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -76,8 +92,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
                 Self::builder().api_key(api_key).build()
             }
 
-            /// A client configured from the environment: the key from `BASETEN_API_KEY`, the
-            /// base URL from `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
+            #[doc = #from_env_doc]
             ///
             /// # Errors
             ///
@@ -91,7 +106,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             /// reqwest client of your own.
             #[must_use]
             pub fn builder() -> ClientBuilder {
-                rt::ClientBuilder::new(DEFAULT_BASE_URL)
+                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
             }
 
             /// The runtime client underneath: its settings, and the retry budget left.
@@ -169,6 +184,7 @@ fn examples(surface: &Surface<'_>) -> (TokenStream, TokenStream) {
         return (TokenStream::new(), TokenStream::new());
     };
     let krate = examples.crate_name.as_str();
+    let fake_type = examples.fake_type.as_str();
     let builder = super::example_doc(
         "Example",
         &format!(
@@ -197,7 +213,7 @@ assert_eq!(client.base_url(), {krate}::client::DEFAULT_BASE_URL);
             "# #[cfg(feature = \"mock\")]
 # #[tokio::main(flavor = \"current_thread\")]
 # async fn main() -> Result<(), Box<dyn std::error::Error>> {{
-# let fake = {krate}::mock::FakeBaseten::start().await;
+# let fake = {krate}::mock::{fake_type}::start().await;
 # let expected = {response};
 # fake.{expectation}({paths}).respond(&expected).await;
 use {krate}::Client;
@@ -225,6 +241,7 @@ fn request_example(surface: &Surface<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let krate = examples.crate_name.as_str();
+    let fake_type = examples.fake_type.as_str();
     super::example_doc(
         "Example",
         &format!(
@@ -233,7 +250,7 @@ fn request_example(surface: &Surface<'_>) -> TokenStream {
 # async fn main() -> Result<(), Box<dyn std::error::Error>> {{
 use {krate}::client::Method;
 
-# let fake = {krate}::mock::FakeBaseten::start().await;
+# let fake = {krate}::mock::{fake_type}::start().await;
 # let listed = serde_json::json!({{\"secrets\": [{{\"name\": \"hf_token\"}}]}});
 # fake.on_request(Method::GET, \"/v1/secrets\").query(\"limit\", \"10\").respond(&listed).await;
 # fake.on_request::<()>(Method::DELETE, \"/v1/secrets/hf%20token\").respond_raw(204, \"text/plain\", \"\").await;

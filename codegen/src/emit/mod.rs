@@ -500,6 +500,7 @@ fn operation_examples(
         return TokenStream::new();
     }
     let krate = examples.crate_name.as_str();
+    let fake_type = examples.fake_type.as_str();
     let mut lines = vec![String::new(), format!(" # {heading}")];
     for call in &examples.calls {
         let (paths, arguments) = example_arguments(call, krate);
@@ -509,7 +510,7 @@ fn operation_examples(
         lines.push(String::new());
         lines.push(format!(
             " [`{method}`](crate::client::Client::{method}), answered by \
-             [`{expectation}`](crate::mock::FakeBaseten::{expectation}):"
+             [`{expectation}`](crate::mock::{fake_type}::{expectation}):"
         ));
         lines.push(String::new());
         lines.push(" ```".to_owned());
@@ -527,7 +528,7 @@ fn operation_examples(
         lines.push(" # #[tokio::main(flavor = \"current_thread\")]".to_owned());
         lines.push(" # async fn main() -> Result<(), Box<dyn std::error::Error>> {".to_owned());
         lines.push(format!(
-            " let fake = {krate}::mock::FakeBaseten::start().await;"
+            " let fake = {krate}::mock::{fake_type}::start().await;"
         ));
         lines.push(format!(" let expected = {response};"));
         lines.push(format!(

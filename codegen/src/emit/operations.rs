@@ -378,7 +378,7 @@ components:
         };
         let operations = squeeze(&operations());
         let expected = [
-            "rt::Request::builder(\"head_thing\", rt::Method::HEAD, \"/things/{id}\")",
+            "rt::Request::builder(\"probe_thing\", rt::Method::HEAD, \"/things/{id}\")",
             ".path(\"id\", rt::SIMPLE, &id)",
             "rt::Request::get(\"get_thing\", \"/things/{id}\").path(\"id\", rt::SIMPLE, &id)",
             ".cookie(\"jar\", rt::FORM_EXPLODED, &jar)",

@@ -42,6 +42,8 @@ use self::prune::prune_unreachable;
 pub struct Api {
     /// The first `servers` URL, if any.
     pub base_url: Option<String>,
+    /// The API's own name in the crate: its fake, its environment variables.
+    pub identity: crate::identity::ApiIdentity,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
     pub types: BTreeMap<String, TypeDef>,
     /// Every operation, sorted by method name.
@@ -585,7 +587,10 @@ pub(crate) fn build(
     let lock = config
         .names_lock
         .follow_paths(spec.paths.paths.keys().map(String::as_str));
+    let identity = crate::identity::ApiIdentity::of(config, &spec.info.title);
     let mut names = Names::new(&lock);
+    // No schema takes the fake's name (the fake's module sees every model).
+    names.take_fixed_type(&identity.fake_type);
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {
@@ -691,6 +696,7 @@ pub(crate) fn build(
         .map(|server| server.url.trim_end_matches('/').to_owned());
     Ok(Api {
         base_url,
+        identity,
         types,
         operations,
         component_names,

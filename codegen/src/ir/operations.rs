@@ -53,9 +53,15 @@ impl<'a> Builder<'a> {
             }
         }
         // Named over the whole document, so a selection never renames an operation.
-        let keyed: Vec<(&str, &str)> = found
+        let keyed: Vec<(&str, &str, Option<&str>)> = found
             .iter()
-            .map(|(path, method, ..)| (*method, *path))
+            .map(|(path, method, operation, ..)| {
+                let operation_id = operation
+                    .operation_id
+                    .as_deref()
+                    .filter(|_| config.operation_id_names);
+                (*method, *path, operation_id)
+            })
             .collect();
         let names = self
             .names

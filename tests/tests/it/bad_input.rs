@@ -154,6 +154,6 @@ fn bad_config() {
     );
     assert_eq!(
         error_for(spec, Some("runtime_pth: crate::runtime")).to_string(),
-        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `select`, `strict`, `crate_name`, `areas`"
+        "generator config: #/runtime_pth: unknown field `runtime_pth`, expected one of `runtime_path`, `operation_names`, `operation_id_names`, `select`, `strict`, `crate_name`, `api_name`, `env_prefix`, `areas`"
     );
 }

@@ -21,11 +21,14 @@ use crate::support::Body;
 const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
 /// What a generated crate passes as its document's base URL.
 const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
+/// What a generated crate names its key's and base URL's variables (after its API).
+const API_KEY_ENV: &str = "ACME_API_KEY";
+const BASE_URL_ENV: &str = "ACME_BASE_URL";
 
 /// What a generated crate's `Client` offers, on the runtime client.
 impl RuntimeClient {
     fn builder() -> ClientBuilder {
-        ClientBuilder::new(DEFAULT_BASE_URL)
+        ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
     }
 
     fn new(api_key: &str) -> Result<Self, Error> {
@@ -239,8 +242,38 @@ fn from_env_errors_name_the_variable_not_the_value() {
     let missing = build_in(from_env(), &[]).err().map(|err| err.to_string());
     assert_eq!(
         missing.as_deref(),
-        Some("invalid request: environment variable BASETEN_API_KEY is not set")
+        Some("invalid request: environment variable ACME_API_KEY is not set")
     );
+}
+
+#[test]
+fn only_the_variables_the_crate_names_are_read() {
+    let vars = [
+        ("BASETEN_API_KEY", SECRET),
+        ("BASETEN_BASE_URL", "http://127.0.0.1:9"),
+    ];
+    let unnamed = ClientBuilder::<RuntimeClient>::new(DEFAULT_BASE_URL).api_key_from_env();
+    let error = build_in(unnamed, &vars).err().map(|err| err.to_string());
+    assert_eq!(
+        error.as_deref(),
+        Some("invalid request: no environment variable is named for the API key (see `env_names`)")
+    );
+    let unnamed = ClientBuilder::<RuntimeClient>::new(DEFAULT_BASE_URL).base_url_from_env();
+    let error = build_in(unnamed, &vars).err().map(|err| err.to_string());
+    assert_eq!(
+        error.as_deref(),
+        Some(
+            "invalid request: no environment variable is named for the base URL (see `env_names`)"
+        )
+    );
+    // Another API's variables are not this crate's.
+    let named = RuntimeClient::builder().api_key_from_env();
+    assert!(build_in(named, &vars).is_err());
+    let named = RuntimeClient::builder().api_key(SECRET).base_url_from_env();
+    let base = build_in(named, &vars).map(|client| client.base_url().to_owned());
+    assert_eq!(base.ok().as_deref(), Some(DEFAULT_BASE_URL));
+    let shown = format!("{:?}", RuntimeClient::builder().api_key_from_env());
+    assert!(shown.contains("ACME_API_KEY"), "{shown}");
 }
 
 #[cfg(unix)]

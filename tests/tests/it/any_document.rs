@@ -1,0 +1,274 @@
+//! Any document gets its own crate (issue 39): named after its API (the `acme` fixture's
+//! `FakeAcmePayments` and `ACME_PAYMENTS_API_KEY`, from its `info.title`), its operations after
+//! their `operationId`s (kept by the names lock when the ids come or go), checked in the emitted
+//! text, in the compiled snapshot against a local server, and as a crate of its own built with and
+//! without `mock`.
+
+use baseten_codegen::{CrateSettings, Input, NameLock, Output};
+use baseten_tests::snapshots::acme::mock::FakeAcmePayments;
+use baseten_tests::snapshots::acme::models::Payment;
+use baseten_tests::snapshots::acme::{Client, client};
+use baseten_tests::{tests_dir, workspace_root};
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn acme() -> String {
+    std::fs::read_to_string(tests_dir().join("fixtures/specs/acme.yaml")).unwrap()
+}
+
+fn crate_of(spec: &str, config: &str) -> Output {
+    let runtime = workspace_root().join("codegen/runtime");
+    let runtime = runtime.to_string_lossy().replace('\\', "/");
+    let settings = CrateSettings {
+        name: "acme-payments",
+        runtime_path: &runtime,
+        spec_name: "acme.yaml",
+        own_workspace: true,
+    };
+    let input = Input {
+        spec_path: "acme.yaml",
+        spec_text: spec,
+        config_text: Some(config),
+    };
+    baseten_codegen::generate_crate(&input, &settings).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// The `Client` methods a generation gives, by `"METHOD /path"`.
+fn operation_names(spec: &str, config: &str, lock: &NameLock) -> Vec<(String, String)> {
+    let mut config = baseten_codegen::Config::parse(config).unwrap();
+    config.names_lock = lock.clone();
+    let input = Input {
+        spec_path: "acme.yaml",
+        spec_text: spec,
+        config_text: None,
+    };
+    let output =
+        baseten_codegen::generate_with(&input, &config).unwrap_or_else(|error| panic!("{error}"));
+    output.names.operations.into_iter().collect()
+}
+
+/// Every emitted file, its docs and examples included (`crate_name` turns the examples on),
+/// speaks of the document's API: nothing names Baseten but the runtime crate's package name,
+/// which is the generator's, not the API's.
+#[test]
+fn another_vendors_crate_never_speaks_of_baseten() {
+    let output = crate_of(&acme(), "crate_name: acme_payments\n");
+    let runtime_names = [
+        baseten_codegen::RUNTIME_PACKAGE.to_owned(),
+        baseten_codegen::RUNTIME_PACKAGE.replace('-', "_"),
+    ];
+    let mut mentions = Vec::new();
+    for (path, text) in &output.files {
+        let mut text = text.to_ascii_lowercase();
+        for name in &runtime_names {
+            text = text.replace(name.as_str(), "");
+        }
+        for (number, line) in text.lines().enumerate() {
+            if line.contains("baseten") {
+                mentions.push(format!("{path}:{}: {line}", number + 1));
+            }
+        }
+    }
+    assert!(mentions.is_empty(), "{}", mentions.join("\n"));
+    let client = &output.files["src/gen/client.rs"];
+    for expected in [
+        "pub const API_KEY_ENV: &str = \"ACME_PAYMENTS_API_KEY\";",
+        "pub const BASE_URL_ENV: &str = \"ACME_PAYMENTS_BASE_URL\";",
+        "the key from `ACME_PAYMENTS_API_KEY`",
+        "acme_payments::mock::FakeAcmePayments::start()",
+    ] {
+        assert!(client.contains(expected), "{expected}:\n{client}");
+    }
+    let mock = &output.files["src/gen/mock.rs"];
+    assert!(mock.contains("pub struct FakeAcmePayments"), "{mock}");
+    let listing = &output.files["src/gen/api.txt"];
+    assert!(
+        listing.contains("struct mock::FakeAcmePayments feature=mock"),
+        "{listing}"
+    );
+}
+
+/// The config names the API over its title, and its variables over the name.
+#[test]
+fn the_config_names_the_api_over_the_title() {
+    let output = crate_of(&acme(), "api_name: Ledger\nenv_prefix: LEDGER_V2\n");
+    assert!(output.files["src/gen/mock.rs"].contains("pub struct FakeLedger "));
+    let client = &output.files["src/gen/client.rs"];
+    assert!(client.contains("\"LEDGER_V2_API_KEY\""), "{client}");
+    assert!(client.contains("\"LEDGER_V2_BASE_URL\""), "{client}");
+    for (config, pointer) in [
+        ("api_name: ledger\n", "#/api_name"),
+        ("api_name: \"Led ger\"\n", "#/api_name"),
+        ("env_prefix: ledger\n", "#/env_prefix"),
+        ("env_prefix: LEDGER_\n", "#/env_prefix"),
+    ] {
+        match baseten_codegen::Config::parse(config) {
+            Err(baseten_codegen::Error::Config { pointer: at, .. }) => {
+                assert_eq!(at, pointer, "{config}")
+            }
+            other => panic!("{config}: {other:?}"),
+        }
+    }
+}
+
+/// A title with nothing usable names the API neutrally, and a schema never takes the fake's name.
+#[test]
+fn a_title_without_words_gives_a_neutral_name_and_the_fake_keeps_it() {
+    let spec = acme()
+        .replace("title: Acme Payments API (v2)", "title: \"}; ⚠ API\"")
+        .replace(
+            "    Payment:\n",
+            "    FakeApi: {type: object, properties: {x: {type: string}}}\n    Payment:\n",
+        );
+    let output = crate_of(&spec, "");
+    assert!(output.files["src/gen/mock.rs"].contains("pub struct FakeApi "));
+    let models = &output.files["src/gen/models.rs"];
+    assert!(!models.contains("pub struct FakeApi "), "{models}");
+    assert!(models.contains("pub struct FakeApi2 "), "{models}");
+    assert!(output.files["src/gen/client.rs"].contains("\"API_API_KEY\""));
+}
+
+/// `operationId`s name the operations (snake_case, told apart, never a name every client has);
+/// an operation without one is named by method + path.
+#[test]
+fn operation_ids_name_the_operations() {
+    let names = operation_names(&acme(), "", &NameLock::default());
+    let expected: Vec<(String, String)> = [
+        ("DELETE /payments/{payment_id}", "delete_payment"),
+        ("GET /payments", "list_payments"),
+        ("GET /payments/{payment_id}", "get_payment"),
+        ("GET /refunds", "get_refunds"),
+        ("POST /payments", "create_payment"),
+        (
+            "POST /payments/{payment_id}/refunds",
+            "create_payment_by_payment_id",
+        ),
+    ]
+    .map(|(key, name)| (key.to_owned(), name.to_owned()))
+    .into();
+    assert_eq!(names, expected);
+    // The config still names any operation (an override is the config's, not the lock's).
+    let config = "operation_names: {GET /payments: payments}\n";
+    let output = crate_of(&acme(), config);
+    let operations = &output.files["src/gen/operations.rs"];
+    assert!(
+        operations.contains("pub async fn payments("),
+        "{operations}"
+    );
+    assert!(
+        !operations.contains("pub async fn list_payments("),
+        "{operations}"
+    );
+    // `operation_id_names: false` names every one by method + path.
+    let names = operation_names(&acme(), "operation_id_names: false\n", &NameLock::default());
+    assert!(names.contains(&("GET /payments".to_owned(), "get_payments".to_owned())));
+    assert!(names.contains(&("POST /payments".to_owned(), "post_payments".to_owned())));
+}
+
+/// A document that gains `operationId`s keeps the names its lock holds, and one that loses them
+/// too; an operation new to the lock takes its id's name.
+#[test]
+fn gaining_or_losing_operation_ids_keeps_the_locked_names() {
+    let with_ids = acme();
+    let without_ids: String = with_ids
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("operationId:"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let generate = |spec: &str, lock: &NameLock| {
+        let input = Input {
+            spec_path: "acme.yaml",
+            spec_text: spec,
+            config_text: None,
+        };
+        let config = baseten_codegen::Config {
+            names_lock: lock.clone(),
+            ..baseten_codegen::Config::default()
+        };
+        baseten_codegen::generate_with(&input, &config).unwrap_or_else(|error| panic!("{error}"))
+    };
+    let before = generate(&without_ids, &NameLock::default());
+    let by_path = before.names.operations.clone();
+    assert_eq!(by_path["POST /payments"], "post_payments");
+    let gained = generate(&with_ids, &before.names);
+    assert_eq!(gained.names.operations, by_path);
+    let first = generate(&with_ids, &NameLock::default());
+    let lost = generate(&without_ids, &first.names);
+    assert_eq!(lost.names.operations, first.names.operations);
+    assert_eq!(lost.names.operations["POST /payments"], "create_payment");
+    // A newcomer with an id takes it, beside locked names.
+    let mut partial = first.names.clone();
+    partial.operations.remove("GET /payments");
+    let newcomer = generate(&with_ids, &partial);
+    assert_eq!(newcomer.names.operations["GET /payments"], "list_payments");
+}
+
+/// The compiled snapshot: its own variables and fake, its operations by their ids on the wire.
+#[tokio::test]
+async fn the_crate_calls_its_operations_by_their_ids() {
+    assert_eq!(client::API_KEY_ENV, "ACME_PAYMENTS_API_KEY");
+    assert_eq!(client::BASE_URL_ENV, "ACME_PAYMENTS_BASE_URL");
+    assert_eq!(client::DEFAULT_BASE_URL, "https://api.acme.test/v2");
+    let fake = FakeAcmePayments::start().await;
+    let paid = Payment::new("pay_1", 2500);
+    fake.on_get_payment("pay_1").respond(&paid).await;
+    let client = fake.client().unwrap();
+    assert_eq!(client.get_payment("pay_1").await.unwrap(), paid);
+
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(
+            ResponseTemplate::new(201)
+                .set_body_raw(r#"{"id": "pay_2", "amount": 10}"#, "application/json"),
+        )
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("acme-test-key")
+        .base_url(server.uri())
+        .build()
+        .unwrap();
+    let created = client.create_payment(&paid).await.unwrap();
+    assert_eq!(created.id, "pay_2");
+    let requests = server.received_requests().await.unwrap_or_default();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].method.as_str(), "POST");
+    assert_eq!(requests[0].url.path(), "/payments");
+}
+
+/// The fixture's crate on its own, checked with no feature, the client alone and the fake: no
+/// error and no warning in any.
+#[test]
+#[ignore = "slow: checks the acme fixture's crate with three feature sets"]
+fn the_crate_compiles_with_and_without_the_fake() {
+    let output = crate_of(&acme(), "crate_name: acme_payments\n");
+    let root = tempfile::tempdir().unwrap();
+    for (relative, contents) in &output.files {
+        let path = root.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    std::fs::copy(
+        workspace_root().join("Cargo.lock"),
+        root.path().join("Cargo.lock"),
+    )
+    .unwrap();
+    for features in ["", "client,full", "full,mock"] {
+        let output = baseten_tests::cargo_sharing_target()
+            .current_dir(root.path())
+            .args([
+                "check",
+                "--quiet",
+                "--message-format=short",
+                "--no-default-features",
+            ])
+            .args(["--features", features])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success() && !stderr.contains("warning"),
+            "--features {features:?}:\n{stderr}"
+        );
+    }
+}
