@@ -29,6 +29,7 @@ snapshot!(media);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);
+snapshot!(placeholders);
 snapshot!(recursion);
 snapshot!(salvage);
 snapshot!(shared);

@@ -272,3 +272,68 @@ fn the_crate_compiles_with_and_without_the_fake() {
         );
     }
 }
+
+/// Placeholders no parameter declares (the `placeholders` fixture) are string arguments in
+/// template order, named as declared ones are (after a query parameter of the same name), each
+/// with a note; on the wire each is written as a `simple` string: one percent-encoded segment.
+#[tokio::test]
+async fn undeclared_placeholders_are_string_arguments_sent_in_their_place() {
+    use baseten_tests::snapshots::placeholders::Client as Files;
+
+    let spec =
+        std::fs::read_to_string(tests_dir().join("fixtures/specs/placeholders.yaml")).unwrap();
+    let output = baseten_codegen::generate(&Input {
+        spec_path: "placeholders.yaml",
+        spec_text: &spec,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    let note = |at: &str, placeholder: &str, argument: &str| {
+        format!(
+            "{at}: path placeholder {{{placeholder}}} has no `in: path` parameter: taken as the \
+             string argument `{argument}`"
+        )
+    };
+    let files = "#/paths/~1files~1{bucket}~1{name}.{ext}/get";
+    let members = "#/paths/~1orgs~1{org}~1members~1{member-id}/get";
+    assert_eq!(
+        notes,
+        [
+            note(files, "bucket", "bucket"),
+            note(files, "ext", "ext"),
+            note(members, "org", "org_2"),
+            note(members, "member-id", "member_id"),
+            note("#/paths/~1same~1{id}~1again~1{id}/delete", "id", "id"),
+        ]
+    );
+
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(200).set_body_raw("\"text\"", "application/json"))
+        .mount(&server)
+        .await;
+    let client = Files::builder().base_url(server.uri()).build().unwrap();
+    let text = client.get_file("my bucket/1", 7, "tar.gz").await.unwrap();
+    assert_eq!(text, "text");
+    client.get_member("acme", "u 1", "q").await.unwrap();
+    client.delete_same_again("x?y").await.unwrap();
+    let sent: Vec<String> = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|request| match request.url.query() {
+            Some(query) => format!("{} {}?{query}", request.method, request.url.path()),
+            None => format!("{} {}", request.method, request.url.path()),
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "GET /files/my%20bucket%2F1/7.tar.gz",
+            "GET /orgs/acme/members/u%201?org=q",
+            "DELETE /same/x%3Fy/again/x%3Fy",
+        ]
+    );
+}

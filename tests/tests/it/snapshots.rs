@@ -14,7 +14,7 @@ const CONFIG: &str =
 
 /// The fixtures of any document's own crate: named after their `info.title`, their operations
 /// after their `operationId`s (the generator's defaults).
-const OWN_NAMES: &[&str] = &["acme"];
+const OWN_NAMES: &[&str] = &["acme", "placeholders"];
 
 /// The config a fixture is generated with.
 fn config_of(name: &str) -> &'static str {
@@ -121,6 +121,11 @@ fn nullable() {
 #[test]
 fn operations() {
     check("operations");
+}
+
+#[test]
+fn placeholders() {
+    check("placeholders");
 }
 
 #[test]
