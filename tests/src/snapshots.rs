@@ -21,6 +21,7 @@ macro_rules! snapshot {
 
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(acme);
+snapshot!(auth);
 snapshot!(consumers);
 snapshot!(index_mapped);
 snapshot!(keyed);

@@ -7,6 +7,7 @@ use quote::quote;
 
 use crate::extensions::Contribution;
 use crate::ir::ResponseKind;
+use crate::ir::security::ClientAuth;
 use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 
@@ -16,6 +17,19 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     let identity = &surface.api.identity;
     let api_key_env = identity.api_key_env.as_str();
     let base_url_env = identity.base_url_env.as_str();
+    let auth = &surface.api.auth;
+    let new_doc = format!(
+        " A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`{}`), with the \
+         default timeouts and retries.",
+        auth.shown()
+    );
+    let auth_scheme = match auth {
+        ClientAuth::Bearer => TokenStream::new(),
+        ClientAuth::Basic => quote!(.auth_scheme(rt::AuthScheme::Basic)),
+        ClientAuth::Scheme(word) => quote!(.auth_scheme(rt::AuthScheme::Scheme(#word))),
+        ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
+        ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
+    };
     let from_env_doc = format!(
         " A client configured from the environment: the key from `{api_key_env}`, the base URL \
          from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
@@ -82,8 +96,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         }
 
         impl Client {
-            /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
-            /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
+            #[doc = #new_doc]
             ///
             /// # Errors
             ///
@@ -106,7 +119,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             /// reqwest client of your own.
             #[must_use]
             pub fn builder() -> ClientBuilder {
-                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
+                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)#auth_scheme
             }
 
             /// The runtime client underneath: its settings, and the retry budget left.

@@ -29,6 +29,7 @@ mod open_strings;
 mod operations;
 mod parameters;
 mod prune;
+pub mod security;
 mod shared;
 mod twins;
 
@@ -44,6 +45,8 @@ pub struct Api {
     pub base_url: Option<String>,
     /// The API's own name in the crate: its fake, its environment variables.
     pub identity: crate::identity::ApiIdentity,
+    /// How the client presents its key, from the document's security schemes.
+    pub auth: security::ClientAuth,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
     pub types: BTreeMap<String, TypeDef>,
     /// Every operation, sorted by method name.
@@ -694,9 +697,11 @@ pub(crate) fn build(
         .servers
         .first()
         .map(|server| server.url.trim_end_matches('/').to_owned());
+    let auth = security::client_auth(spec, builder.notes);
     Ok(Api {
         base_url,
         identity,
+        auth,
         types,
         operations,
         component_names,

@@ -337,3 +337,138 @@ async fn undeclared_placeholders_are_string_arguments_sent_in_their_place() {
         ]
     );
 }
+
+/// The scheme the client uses for a document's `securitySchemes` and `security`, as
+/// `Client::builder()` sets it, and the notes: the whole table of OpenAPI's scheme types.
+#[test]
+fn security_schemes_choose_where_the_key_goes() {
+    let builder_of = |schemes: &str, security: &str| {
+        let spec = format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\n{security}paths:\n  /x:\n    get:\n      \
+             responses: {{'204': {{description: ok}}}}\ncomponents:\n  securitySchemes:\n{schemes}"
+        );
+        let output = baseten_codegen::generate(&Input {
+            spec_path: "t.yaml",
+            spec_text: &spec,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{spec}: {error}"));
+        let client = &output.files["client.rs"];
+        let set = client
+            .split(".env_names(API_KEY_ENV, BASE_URL_ENV)")
+            .nth(1)
+            .and_then(|rest| rest.split("\n    }").next())
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<String>();
+        let notes: Vec<String> = output
+            .notes
+            .iter()
+            .map(|note| note.message.clone())
+            .collect();
+        (set, notes)
+    };
+    let none: Vec<String> = Vec::new();
+    let table = [
+        ("    a: {type: http, scheme: bearer}\n", "", "", 0),
+        ("    a: {type: http, scheme: Bearer}\n", "", "", 0),
+        (
+            "    a: {type: http, scheme: basic}\n",
+            "",
+            ".auth_scheme(rt::AuthScheme::Basic)",
+            0,
+        ),
+        (
+            "    a: {type: http, scheme: Token}\n",
+            "",
+            ".auth_scheme(rt::AuthScheme::Scheme(\"Token\"))",
+            0,
+        ),
+        (
+            "    a: {type: apiKey, in: header, name: X-Key}\n",
+            "",
+            ".auth_scheme(rt::AuthScheme::Header(\"X-Key\"))",
+            0,
+        ),
+        (
+            "    a: {type: apiKey, in: cookie, name: sid}\n",
+            "",
+            ".auth_scheme(rt::AuthScheme::Cookie(\"sid\"))",
+            0,
+        ),
+        ("    a: {type: apiKey, in: query, name: key}\n", "", "", 1),
+        (
+            "    a: {type: apiKey, in: header, name: 'X Key'}\n",
+            "",
+            "",
+            1,
+        ),
+        ("    a: {type: http, scheme: 'to ken'}\n", "", "", 1),
+        (
+            "    a: {type: openIdConnect, openIdConnectUrl: 'https://x.test'}\n",
+            "",
+            "",
+            1,
+        ),
+        // `security` picks among several, in its order; a requirement of two schemes at once
+        // is passed over.
+        (
+            "    a: {type: http, scheme: basic}\n    b: {type: apiKey, in: header, name: X-B}\n",
+            "security:\n  - {a: [], b: []}\n  - b: []\n",
+            ".auth_scheme(rt::AuthScheme::Header(\"X-B\"))",
+            0,
+        ),
+        (
+            "    a: {type: http, scheme: basic}\n    b: {type: apiKey, in: query, name: k}\n",
+            "security:\n  - b: []\n  - a: []\n",
+            ".auth_scheme(rt::AuthScheme::Basic)",
+            1,
+        ),
+    ];
+    for (schemes, security, expected, notes) in table {
+        let (set, noted) = builder_of(schemes, security);
+        assert_eq!(
+            set,
+            expected.split_whitespace().collect::<String>(),
+            "{schemes}{security}"
+        );
+        assert_eq!(noted.len(), notes, "{schemes}{security}: {noted:?}");
+    }
+    assert_eq!(builder_of("    {}\n", "").1, none);
+}
+
+/// The `auth` fixture's client sends its key in `X-Api-Key` (the first scheme of its `security`
+/// it can send), never in `Authorization` or the URL; a key echoed back is scrubbed.
+#[tokio::test]
+async fn the_documents_scheme_carries_the_key_on_the_wire() {
+    use baseten_tests::snapshots::auth::Client as Vault;
+
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(401).set_body_raw(
+            r#"{"message": "bad key vault-key-Zq9w7"}"#,
+            "application/json",
+        ))
+        .mount(&server)
+        .await;
+    let client = Vault::builder()
+        .api_key("vault-key-Zq9w7")
+        .base_url(server.uri())
+        .build()
+        .unwrap();
+    let error = client.list_secrets().await.expect_err("a 401");
+    let shown = format!("{error} {error:?}");
+    assert!(!shown.contains("vault-key-Zq9w7"), "{shown}");
+    let requests = server.received_requests().await.unwrap_or_default();
+    assert_eq!(requests.len(), 1);
+    let request = &requests[0];
+    assert_eq!(
+        request
+            .headers
+            .get("x-api-key")
+            .and_then(|v| v.to_str().ok()),
+        Some("vault-key-Zq9w7")
+    );
+    assert!(request.headers.get("authorization").is_none());
+    assert_eq!(request.url.query(), None);
+}

@@ -14,7 +14,7 @@ const CONFIG: &str =
 
 /// The fixtures of any document's own crate: named after their `info.title`, their operations
 /// after their `operationId`s (the generator's defaults).
-const OWN_NAMES: &[&str] = &["acme", "placeholders"];
+const OWN_NAMES: &[&str] = &["acme", "auth", "placeholders"];
 
 /// The config a fixture is generated with.
 fn config_of(name: &str) -> &'static str {
@@ -81,6 +81,11 @@ fn file_name(path: &Path) -> String {
 #[test]
 fn acme() {
     check("acme");
+}
+
+#[test]
+fn auth() {
+    check("auth");
 }
 
 #[test]

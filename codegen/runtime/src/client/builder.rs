@@ -163,9 +163,9 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         }
     }
 
-    /// The API key to send in the `Authorization` header (see
-    /// [`auth_scheme`](Self::auth_scheme)). Without one, requests go out
-    /// unauthenticated.
+    /// The API key (for HTTP basic, `user:password`) to send as
+    /// [`auth_scheme`](Self::auth_scheme) says: in `Authorization` by default. Without one,
+    /// requests go out unauthenticated.
     #[must_use]
     pub fn api_key(mut self, api_key: impl Into<String>) -> Self {
         self.api_key = KeySource::Given(api_key.into());
@@ -194,8 +194,9 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         self
     }
 
-    /// How to present the key: `Bearer <key>` (the default) or the legacy
-    /// `Api-Key <key>`.
+    /// How to present the key: `Authorization: Bearer <key>` (the default), another
+    /// `Authorization` scheme, or a header or cookie of its own; a generated crate's
+    /// `Client::builder()` sets what its document's `securitySchemes` declare.
     #[must_use]
     pub fn auth_scheme(mut self, scheme: AuthScheme) -> Self {
         self.auth_scheme = scheme;

@@ -1017,3 +1017,81 @@ fn failed_call_span_names_the_error_type() {
     );
     assert!(!text.contains("resend_count"), "{text}");
 }
+
+/// Each scheme puts the key where OpenAPI's `http` and `apiKey` schemes say, marked sensitive;
+/// a scheme word, header name or cookie name that cannot be sent is refused without the key.
+#[test]
+fn each_auth_scheme_places_the_key_where_it_says() {
+    let placed = |scheme: AuthScheme, key: &str| {
+        let client = RuntimeClient::builder()
+            .api_key(key)
+            .auth_scheme(scheme)
+            .build()
+            .unwrap_or_else(|error| panic!("{error}"));
+        let key = client.inner.api_key.clone().expect("a key");
+        assert!(key.header.is_sensitive());
+        (
+            key.name.as_str().to_owned(),
+            key.header.to_str().unwrap_or_default().to_owned(),
+        )
+    };
+    let cases = [
+        (AuthScheme::Bearer, "k1", ("authorization", "Bearer k1")),
+        (AuthScheme::ApiKey, "k1", ("authorization", "Api-Key k1")),
+        // RFC 7617's own example.
+        (
+            AuthScheme::Basic,
+            "Aladdin:open sesame",
+            ("authorization", "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="),
+        ),
+        (
+            AuthScheme::Scheme("Token"),
+            "k1",
+            ("authorization", "Token k1"),
+        ),
+        (AuthScheme::Header("X-Api-Key"), "k1", ("x-api-key", "k1")),
+        (
+            AuthScheme::Cookie("session"),
+            "k1",
+            ("cookie", "session=k1"),
+        ),
+    ];
+    for (scheme, key, (name, value)) in cases {
+        assert_eq!(
+            placed(scheme, key),
+            (name.to_owned(), value.to_owned()),
+            "{scheme:?}"
+        );
+    }
+    for scheme in [
+        AuthScheme::Scheme(""),
+        AuthScheme::Scheme("To ken"),
+        AuthScheme::Header("X Key"),
+        AuthScheme::Header(""),
+        AuthScheme::Cookie("a=b"),
+        AuthScheme::Cookie(""),
+    ] {
+        let error = RuntimeClient::builder()
+            .api_key("SuperSecret")
+            .auth_scheme(scheme)
+            .build()
+            .err()
+            .map(|error| format!("{error} {error:?}"));
+        let error = error.unwrap_or_else(|| panic!("{scheme:?} accepted"));
+        assert!(error.contains("auth scheme"), "{error}");
+        assert!(!error.contains("SuperSecret"), "{error}");
+    }
+}
+
+/// A basic password echoed on its own is scrubbed like the whole key.
+#[test]
+fn a_basic_password_alone_is_scrubbed() {
+    let client = RuntimeClient::builder()
+        .api_key("someone:PasswordEchoed42")
+        .auth_scheme(AuthScheme::Basic)
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let shown = crate::server_text::ServerText::new("wrong password PasswordEchoed42".to_owned());
+    assert!(!shown.to_string().contains("PasswordEchoed42"), "{shown}");
+    drop(client);
+}

@@ -40,8 +40,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
-    /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
+    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`Authorization: Bearer
+    /// <key>`), with the default timeouts and retries.
     ///
     /// # Errors
     ///
