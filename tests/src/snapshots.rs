@@ -33,6 +33,7 @@ snapshot!(operations);
 snapshot!(placeholders);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(servers);
 snapshot!(shared);
 snapshot!(styles);
 snapshot!(tagged);

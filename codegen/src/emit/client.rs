@@ -30,6 +30,32 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
         ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
     };
+    let servers = (!surface.api.servers.is_empty()).then(|| {
+        let constants = surface.api.servers.iter().map(|server| {
+            let name = ident(&server.name);
+            let url = server.url.as_str();
+            let description = server.description.as_deref().map(|text| {
+                let lines = super::doc_attrs(Some(text));
+                quote!(#lines #[doc = ""])
+            });
+            // Text from the document: through the one doc sanitiser, as every description.
+            let shown = super::doc_attrs(Some(&format!("`{url}`")));
+            quote! {
+                #description
+                #shown
+                pub const #name: &str = #url;
+            }
+        });
+        quote! {
+            /// Every server the document declares, by name, its variables at their defaults: give
+            /// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
+            /// after the origin it is deployed at (the default's origin is
+            /// [`origin`](rt::ClientBuilder::origin)).
+            pub mod servers {
+                #(#constants)*
+            }
+        }
+    });
     let from_env_doc = format!(
         " A client configured from the environment: the key from `{api_key_env}`, the base URL \
          from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
@@ -66,6 +92,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
+
+        #servers
 
         /// The environment variable [`Client::from_env`] and
         /// [`api_key_from_env`](rt::ClientBuilder::api_key_from_env) read the API key from.
@@ -198,6 +226,15 @@ fn examples(surface: &Surface<'_>) -> (TokenStream, TokenStream) {
     };
     let krate = examples.crate_name.as_str();
     let fake_type = examples.fake_type.as_str();
+    // A relative default is resolved against the origin the API is deployed at.
+    let (origin, expected) = if surface.api.base_url_is_relative() {
+        (
+            "\n    .origin(\"https://api.example.test\")".to_owned(),
+            format!("format!(\"https://api.example.test{{}}\", {krate}::client::DEFAULT_BASE_URL)"),
+        )
+    } else {
+        (String::new(), format!("{krate}::client::DEFAULT_BASE_URL"))
+    };
     let builder = super::example_doc(
         "Example",
         &format!(
@@ -205,12 +242,12 @@ fn examples(surface: &Surface<'_>) -> (TokenStream, TokenStream) {
 use {krate}::client::RetryPolicy;
 
 let client = {krate}::Client::builder()
-    .api_key(\"my-api-key\")
+    .api_key(\"my-api-key\"){origin}
     .connect_timeout(Duration::from_secs(5))
     .timeout(Duration::from_secs(30))
     .retry_policy(RetryPolicy::default().with_max_attempts(3))
     .build()?;
-assert_eq!(client.base_url(), {krate}::client::DEFAULT_BASE_URL);
+assert_eq!(client.base_url(), {expected});
 # Ok::<(), {krate}::Error>(())"
         ),
     );

@@ -30,6 +30,7 @@ mod operations;
 mod parameters;
 mod prune;
 pub mod security;
+pub mod servers;
 mod shared;
 mod twins;
 
@@ -47,6 +48,8 @@ pub struct Api {
     pub identity: crate::identity::ApiIdentity,
     /// How the client presents its key, from the document's security schemes.
     pub auth: security::ClientAuth,
+    /// Every declared server, its variables at their defaults (the first is `base_url`).
+    pub servers: Vec<servers::Server>,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
     pub types: BTreeMap<String, TypeDef>,
     /// Every operation, sorted by method name.
@@ -60,6 +63,16 @@ pub struct Api {
     /// The inline types made aliases of an identical type (see `shared`), each with the types
     /// its own definition held: those stay compiled with the features that reached the alias.
     pub shared: BTreeMap<String, Vec<String>>,
+}
+
+impl Api {
+    /// Whether the default base URL is relative (`/api/v2`): the document leaves the origin to
+    /// whoever deploys the API.
+    pub fn base_url_is_relative(&self) -> bool {
+        self.base_url
+            .as_deref()
+            .is_some_and(|url| !url.is_empty() && !url.contains("://"))
+    }
 }
 
 /// A named Rust type.
@@ -693,15 +706,14 @@ pub(crate) fn build(
         area_lock,
     );
     names.shared = shared.canonical;
-    let base_url = spec
-        .servers
-        .first()
-        .map(|server| server.url.trim_end_matches('/').to_owned());
+    let servers = servers::servers(spec, builder.notes);
+    let base_url = servers.first().map(|server| server.url.clone());
     let auth = security::client_auth(spec, builder.notes);
     Ok(Api {
         base_url,
         identity,
         auth,
+        servers,
         types,
         operations,
         component_names,

@@ -265,6 +265,20 @@ impl Surface<'_> {
                 format!("feature=mock rt::mock::{reexport}"),
             );
         }
+        if !self.api.servers.is_empty() {
+            push(
+                "mod",
+                "client::servers".to_owned(),
+                "feature=client".to_owned(),
+            );
+        }
+        for server in &self.api.servers {
+            push(
+                "const",
+                format!("client::servers::{}", server.name),
+                format!("feature=client &str = {:?}", server.url),
+            );
+        }
         let identity = &self.api.identity;
         for (name, value) in [
             ("API_KEY_ENV", &identity.api_key_env),

@@ -472,3 +472,86 @@ async fn the_documents_scheme_carries_the_key_on_the_wire() {
     assert!(request.headers.get("authorization").is_none());
     assert_eq!(request.url.query(), None);
 }
+
+/// Every server by name with its variables at their defaults (the `servers` fixture); a
+/// relative default is resolved against the origin the user gives, and without one `build`
+/// says what to set; the requests go under the resolved prefix.
+#[tokio::test]
+async fn servers_are_filled_named_and_a_relative_one_resolved() {
+    use baseten_tests::snapshots::servers::{Client as Things, client as things};
+
+    assert_eq!(things::DEFAULT_BASE_URL, "/api/v2");
+    assert_eq!(things::servers::WHEREVER_IT_IS_DEPLOYED, "/api/v2");
+    assert_eq!(things::servers::PRODUCTION, "https://us.api.things.test/v2");
+    assert_eq!(things::servers::SERVER_3, "http://localhost:8080");
+
+    let refused = Things::new("k").err().map(|error| error.to_string());
+    assert_eq!(
+        refused.as_deref(),
+        Some(
+            "invalid request: the document's server URL \"/api/v2\" is relative: set the origin \
+             it is relative to with `origin(..)`, or a whole base URL with `base_url(..)`"
+        )
+    );
+    let production = Things::builder()
+        .base_url(things::servers::PRODUCTION)
+        .build()
+        .unwrap();
+    assert_eq!(production.base_url(), "https://us.api.things.test/v2");
+
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(200).set_body_raw("\"a thing\"", "application/json"))
+        .mount(&server)
+        .await;
+    let client = Things::builder()
+        .origin(format!("{}/", server.uri()))
+        .build()
+        .unwrap();
+    assert_eq!(client.base_url(), format!("{}/api/v2", server.uri()));
+    assert_eq!(client.get_thing("t 1").await.unwrap(), "a thing");
+    // A whole base URL wins over the origin.
+    let client = Things::builder()
+        .origin("http://127.0.0.1:9")
+        .base_url(server.uri())
+        .build()
+        .unwrap();
+    client.get_thing("t2").await.unwrap();
+    let paths: Vec<String> = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|request| request.url.path().to_owned())
+        .collect();
+    assert_eq!(paths, ["/api/v2/things/t%201", "/things/t2"]);
+}
+
+/// A variable the server does not declare stays as written, with a note; a server's name comes
+/// from its description, else its place, told apart when two agree.
+#[test]
+fn server_names_and_undeclared_variables() {
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\nservers:\n  - url: 'https://{tenant}.x.test/'\n    \
+                description: Main\n  - url: https://y.test\n    description: main!\n  - url: https://z.test\n\
+                paths: {}\n";
+    let output = baseten_codegen::generate(&Input {
+        spec_path: "t.yaml",
+        spec_text: spec,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let client = &output.files["client.rs"];
+    for expected in [
+        "pub const DEFAULT_BASE_URL: &str = \"https://{tenant}.x.test\";",
+        "pub const MAIN: &str = \"https://{tenant}.x.test\";",
+        "pub const MAIN_2: &str = \"https://y.test\";",
+        "pub const SERVER_3: &str = \"https://z.test\";",
+    ] {
+        assert!(client.contains(expected), "{expected}\n{client}");
+    }
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        ["#/servers/0/url: server variable {tenant} is not declared: kept as written"]
+    );
+}

@@ -14,7 +14,7 @@ const CONFIG: &str =
 
 /// The fixtures of any document's own crate: named after their `info.title`, their operations
 /// after their `operationId`s (the generator's defaults).
-const OWN_NAMES: &[&str] = &["acme", "auth", "placeholders"];
+const OWN_NAMES: &[&str] = &["acme", "auth", "placeholders", "servers"];
 
 /// The config a fixture is generated with.
 fn config_of(name: &str) -> &'static str {
@@ -141,6 +141,11 @@ fn recursion() {
 #[test]
 fn salvage() {
     check("salvage");
+}
+
+#[test]
+fn servers() {
+    check("servers");
 }
 
 #[test]

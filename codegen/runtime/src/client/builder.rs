@@ -55,6 +55,7 @@ pub struct ClientBuilder<C = RuntimeClient> {
     auth_scheme: AuthScheme,
     default_base_url: String,
     base_url: Option<String>,
+    origin: Option<String>,
     base_url_from_env: bool,
     env_names: EnvNames,
     connect_timeout: Duration,
@@ -91,6 +92,7 @@ impl<C> Clone for ClientBuilder<C> {
             auth_scheme: self.auth_scheme,
             default_base_url: self.default_base_url.clone(),
             base_url: self.base_url.clone(),
+            origin: self.origin.clone(),
             base_url_from_env: self.base_url_from_env,
             env_names: self.env_names,
             connect_timeout: self.connect_timeout,
@@ -125,6 +127,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("auth_scheme", &self.auth_scheme)
             .field("default_base_url", &self.default_base_url)
             .field("base_url", &self.base_url)
+            .field("origin", &self.origin)
             .field("base_url_from_env", &self.base_url_from_env)
             .field("connect_timeout", &self.connect_timeout)
             .field("timeout", &self.timeout)
@@ -148,6 +151,7 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             auth_scheme: AuthScheme::Bearer,
             default_base_url: default_base_url.into(),
             base_url: None,
+            origin: None,
             base_url_from_env: false,
             env_names: EnvNames::default(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
@@ -210,6 +214,16 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
     #[must_use]
     pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
         self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// The origin (`https://api.example.test`) a relative server URL of the document
+    /// (`/api/v2`, the default base URL or one of `client::servers`) is resolved against: the
+    /// document leaves it to whoever deploys the API. Ignored when the default is absolute, and
+    /// when [`base_url`](Self::base_url) gives a whole base URL.
+    #[must_use]
+    pub fn origin(mut self, origin: impl Into<String>) -> Self {
+        self.origin = Some(origin.into());
         self
     }
 
@@ -366,12 +380,11 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             }
             (false, _) => None,
         };
-        let base_url = normalise_base_url(
-            from_env
-                .as_deref()
-                .or(self.base_url.as_deref())
-                .unwrap_or(&self.default_base_url),
-        )?;
+        let chosen = match from_env.or(self.base_url) {
+            Some(url) => url,
+            None => resolve_default(&self.default_base_url, self.origin.as_deref())?,
+        };
+        let base_url = normalise_base_url(&chosen)?;
         let parsed = reqwest::Url::parse(&base_url).ok();
         let server_address = parsed
             .as_ref()
@@ -456,6 +469,25 @@ fn env_string(
             })
         })
         .transpose()
+}
+
+/// The document's default base URL, a relative one (`/api/v2`) joined to `origin`; a relative
+/// one without an origin is refused with what to set (the message shows the document's URL,
+/// never the user's).
+fn resolve_default(default: &str, origin: Option<&str>) -> Result<String, Error> {
+    let relative = !default.is_empty() && reqwest::Url::parse(default).is_err();
+    if !relative {
+        return Ok(default.to_owned());
+    }
+    let Some(origin) = origin else {
+        return Err(Error::InvalidRequest(format!(
+            "the document's server URL {default:?} is relative: set the origin it is relative \
+             to with `origin(..)`, or a whole base URL with `base_url(..)`"
+        )));
+    };
+    let path = default.trim_start_matches('.');
+    let separator = if path.starts_with('/') { "" } else { "/" };
+    Ok(format!("{}{separator}{path}", origin.trim_end_matches('/')))
 }
 
 /// Checks the base URL and drops trailing slashes, so that appending a path

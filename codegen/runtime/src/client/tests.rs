@@ -1095,3 +1095,48 @@ fn a_basic_password_alone_is_scrubbed() {
     assert!(!shown.to_string().contains("PasswordEchoed42"), "{shown}");
     drop(client);
 }
+
+/// A relative default base URL is joined to the origin the user gives, an absolute one is kept,
+/// and a relative one without an origin is refused, naming the document's URL only.
+#[test]
+fn a_relative_default_is_resolved_against_the_origin() {
+    let base = |default: &str, origin: Option<&str>| {
+        let builder = ClientBuilder::<RuntimeClient>::new(default);
+        let builder = match origin {
+            Some(origin) => builder.origin(origin),
+            None => builder,
+        };
+        builder
+            .build()
+            .map(|client| client.base_url().to_owned())
+            .map_err(|error| error.to_string())
+    };
+    let ok = |url: &str| Ok::<String, String>(url.to_owned());
+    assert_eq!(
+        base("/api/v2/", Some("https://h.test/")),
+        ok("https://h.test/api/v2")
+    );
+    assert_eq!(
+        base("api", Some("https://h.test")),
+        ok("https://h.test/api")
+    );
+    assert_eq!(
+        base("./api", Some("https://h.test")),
+        ok("https://h.test/api")
+    );
+    assert_eq!(
+        base("https://a.test/v1", Some("https://h.test")),
+        ok("https://a.test/v1")
+    );
+    assert_eq!(base("https://a.test/v1", None), ok("https://a.test/v1"));
+    let refused = base("/api", None).unwrap_err();
+    assert_eq!(
+        refused,
+        "invalid request: the document's server URL \"/api\" is relative: set the origin it is \
+         relative to with `origin(..)`, or a whole base URL with `base_url(..)`"
+    );
+    // An origin that is no URL fails as any base URL does, without echoing it.
+    let refused = base("/api", Some("u:SuperSecret@nowhere")).unwrap_err();
+    assert!(!refused.contains("SuperSecret"), "{refused}");
+    assert!(base("", None).is_err());
+}

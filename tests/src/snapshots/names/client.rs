@@ -9,6 +9,15 @@ use baseten_api::runtime as rt;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "https://names.example";
 
+/// Every server the document declares, by name, its variables at their defaults: give
+/// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
+/// after the origin it is deployed at (the default's origin is
+/// [`origin`](rt::ClientBuilder::origin)).
+pub mod servers {
+    /// `https://names.example`
+    pub const SERVER_1: &str = "https://names.example";
+}
+
 /// The environment variable [`Client::from_env`] and
 /// [`api_key_from_env`](rt::ClientBuilder::api_key_from_env) read the API key from.
 pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
