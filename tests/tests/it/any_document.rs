@@ -236,40 +236,45 @@ async fn the_crate_calls_its_operations_by_their_ids() {
     assert_eq!(requests[0].url.path(), "/payments");
 }
 
-/// The fixture's crate on its own, checked with no feature, the client alone and the fake: no
-/// error and no warning in any.
+/// Each of these fixtures' crates on its own, checked with no feature, the client alone and the
+/// fake: no error and no warning in any.
 #[test]
-#[ignore = "slow: checks the acme fixture's crate with three feature sets"]
-fn the_crate_compiles_with_and_without_the_fake() {
-    let output = crate_of(&acme(), "crate_name: acme_payments\n");
-    let root = tempfile::tempdir().unwrap();
-    for (relative, contents) in &output.files {
-        let path = root.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, contents).unwrap();
-    }
-    std::fs::copy(
-        workspace_root().join("Cargo.lock"),
-        root.path().join("Cargo.lock"),
-    )
-    .unwrap();
-    for features in ["", "client,full", "full,mock"] {
-        let output = baseten_tests::cargo_sharing_target()
-            .current_dir(root.path())
-            .args([
-                "check",
-                "--quiet",
-                "--message-format=short",
-                "--no-default-features",
-            ])
-            .args(["--features", features])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            output.status.success() && !stderr.contains("warning"),
-            "--features {features:?}:\n{stderr}"
-        );
+#[ignore = "slow: checks four fixtures' crates with three feature sets each"]
+fn the_crates_compile_with_and_without_the_fake() {
+    for fixture in ["acme", "auth", "placeholders", "servers"] {
+        let spec =
+            std::fs::read_to_string(tests_dir().join(format!("fixtures/specs/{fixture}.yaml")))
+                .unwrap();
+        let output = crate_of(&spec, "crate_name: acme_payments\n");
+        let root = tempfile::tempdir().unwrap();
+        for (relative, contents) in &output.files {
+            let path = root.path().join(relative);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, contents).unwrap();
+        }
+        std::fs::copy(
+            workspace_root().join("Cargo.lock"),
+            root.path().join("Cargo.lock"),
+        )
+        .unwrap();
+        for features in ["", "client,full", "full,mock"] {
+            let output = baseten_tests::cargo_sharing_target()
+                .current_dir(root.path())
+                .args([
+                    "check",
+                    "--quiet",
+                    "--message-format=short",
+                    "--no-default-features",
+                ])
+                .args(["--features", features])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                output.status.success() && !stderr.contains("warning"),
+                "{fixture} --features {features:?}:\n{stderr}"
+            );
+        }
     }
 }
 
