@@ -15,6 +15,10 @@ pub struct Config {
     pub runtime_path: String,
     /// Method names by `"METHOD /path"`, overriding the names derived from method and path.
     pub operation_names: BTreeMap<String, String>,
+    /// Whether operations the document gives an `operationId` are named after it (snake_case),
+    /// as their users know them; `false` names every operation by method + path, as operations
+    /// without one are. Default `true`. The names lock keeps a name once given either way.
+    pub operation_id_names: bool,
     /// Operations to generate (all when empty): `"METHOD /path"`, a glob over that string
     /// (`*` within one path segment, `**` across segments), or `"tag:NAME"`. Schemas that no
     /// selected operation reaches are not emitted.
@@ -26,6 +30,13 @@ pub struct Config {
     /// of `Client`, `ClientBuilder` and `FakeBaseten` carry examples, which must name the crate;
     /// when unset they carry none.
     pub crate_name: Option<String>,
+    /// The API's own name, UpperCamelCase (`Baseten`): the fake is `mock::Fake<api_name>` and the
+    /// environment variables are `<API_NAME>_API_KEY` and `<API_NAME>_BASE_URL`. Unset, it comes
+    /// from `crate_name` (without a trailing `_api`), else from the document's `info.title`.
+    pub api_name: Option<String>,
+    /// The environment variables' prefix (`ACME` for `ACME_API_KEY`, `ACME_BASE_URL`), when it
+    /// should differ from the API's name in SCREAMING_SNAKE_CASE.
+    pub env_prefix: Option<String>,
     /// API areas by Cargo feature name: each operation a pattern picks (the `select` syntax:
     /// `"METHOD /path"`, a glob, `"tag:NAME"`) is compiled only with that feature. Operations no
     /// pattern picks take their area from the names lock, their first tag, or their path's first
@@ -42,9 +53,12 @@ impl Default for Config {
         Config {
             runtime_path: "crate::runtime".to_owned(),
             operation_names: BTreeMap::new(),
+            operation_id_names: true,
             select: Vec::new(),
             strict: false,
             crate_name: None,
+            api_name: None,
+            env_prefix: None,
             areas: BTreeMap::new(),
             names_lock: crate::NameLock::default(),
         }
@@ -82,6 +96,22 @@ impl Config {
             return Err(Error::Config {
                 pointer: "#/crate_name".to_owned(),
                 reason: format!("{name:?} is not a snake_case Rust identifier"),
+            });
+        }
+        if let Some(name) = &config.api_name
+            && !crate::identity::is_api_name(name)
+        {
+            return Err(Error::Config {
+                pointer: "#/api_name".to_owned(),
+                reason: format!("{name:?} is not an UpperCamelCase ASCII name"),
+            });
+        }
+        if let Some(prefix) = &config.env_prefix
+            && !crate::identity::is_env_prefix(prefix)
+        {
+            return Err(Error::Config {
+                pointer: "#/env_prefix".to_owned(),
+                reason: format!("{prefix:?} is not an upper-case environment variable prefix"),
             });
         }
         for (operation, name) in &config.operation_names {

@@ -358,8 +358,20 @@ pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
             }
             continue;
         };
+        let mut now_own = BTreeSet::new();
         for (key, old_signature) in lines {
             match new_lines.get(key) {
+                None if let Some(own) = reexport_now_own(key, old_signature, new_lines) => {
+                    changes.adds(
+                        item,
+                        format!(
+                            "{own} {}: now defined by the crate (was the runtime's `{}`, \
+                             re-exported); the same path and type",
+                            new_lines[&own], old_signature
+                        ),
+                    );
+                    now_own.insert(own);
+                }
                 None => changes.breaks(item, format!("removed: {key} {old_signature}")),
                 Some(new_signature) => compare_line(
                     item,
@@ -372,7 +384,7 @@ pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
             }
         }
         for (key, new_signature) in new_lines {
-            if !lines.contains_key(key) {
+            if !lines.contains_key(key) && !now_own.contains(key) {
                 changes.adds(item, format!("added: {key} {new_signature}"));
             }
         }
@@ -386,6 +398,23 @@ pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
         changes: changes.changes.into_iter().collect(),
         notes,
     }
+}
+
+/// The `const` line that replaced a re-exported runtime constant at the same path, under the
+/// same gate (`reexport client::API_KEY_ENV` → `const client::API_KEY_ENV`): code naming the path
+/// still compiles. Only a `&str` const counts, the type every re-exported runtime string had.
+fn reexport_now_own(
+    key: &str,
+    old_signature: &str,
+    new_lines: &BTreeMap<String, String>,
+) -> Option<String> {
+    let path = key.strip_prefix("reexport ")?;
+    let own = format!("const {path}");
+    let gate = |signature: &str| signature.split_once(' ').map(|(gate, _)| gate.to_owned());
+    let new_signature = new_lines.get(&own)?;
+    let same_gate = gate(old_signature)? == gate(new_signature)?;
+    let runtime_const = old_signature.contains(" rt::");
+    (same_gate && runtime_const && new_signature.contains(" &str = ")).then_some(own)
 }
 
 /// One line both listings have, by its signature's parts.

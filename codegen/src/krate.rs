@@ -266,7 +266,7 @@ fn cargo_toml(settings: &CrateSettings<'_>, features: &str) -> String {
          client = [\"scrub\", \"baseten-runtime/client\"]\n\
          # The key scrubber (`error::RegisteredSecret`); the client enables it, for its key.\n\
          scrub = [\"baseten-runtime/scrub\"]\n\
-         # A fake of the API for tests: `mock::FakeBaseten` (wiremock). For dev-dependencies.\n\
+         # A fake of the API for tests: `mock::Fake<Api>` (wiremock). For dev-dependencies.\n\
          mock = [\"client\", \"baseten-runtime/mock\"]\n\
          {features}\
          \n\

@@ -11,6 +11,7 @@ pub mod diff;
 mod emit;
 mod error;
 mod extensions;
+pub mod identity;
 pub mod ir;
 mod krate;
 pub mod load;

@@ -50,9 +50,10 @@ pub fn query_item(name: &str) -> String {
     format!("operations::{name}")
 }
 
-/// The change report's name for one of the fake's expectations: `mock::FakeBaseten::on_x`.
-pub fn fake_item(name: &str) -> String {
-    format!("mock::{}::{name}", crate::surface::FAKE_TYPE)
+/// The change report's name for one of the fake's expectations: `mock::FakeBaseten::on_x`
+/// (`fake_type` is the crate's fake, named after its API).
+pub fn fake_item(fake_type: &str, name: &str) -> String {
+    format!("mock::{fake_type}::{name}")
 }
 
 /// One probe crate's `src/lib.rs`, and which function probes which item.
@@ -132,7 +133,12 @@ pub(crate) fn emit_probe_with(
                 .iter()
                 .map(|name| (probe_name("Client", name), method_item(name))),
         )
-        .chain(fake_methods(&surface).map(|(name, _)| (probe_name("mock", name), fake_item(name))))
+        .chain(fake_methods(&surface).map(|(name, _)| {
+            (
+                probe_name("mock", name),
+                fake_item(&api.identity.fake_type, name),
+            )
+        }))
         .collect();
     let source = emit::format_file("probe.rs", || {
         let krate = ident(&krate_name);
@@ -175,7 +181,9 @@ pub(crate) fn emit_probe_with(
             .streams
             .iter()
             .map(|stream| probe_stream(stream, &krate));
-        let fake = fake_methods(&surface).map(|(name, op)| probe_fake(name, op, &krate));
+        let fake_type = ident(&api.identity.fake_type);
+        let fake =
+            fake_methods(&surface).map(|(name, op)| probe_fake(name, op, &krate, &fake_type));
         quote! {
             #header
             #(#types)*
@@ -263,10 +271,10 @@ fn probe_fake(
     name: &str,
     (operation, answer): (&Operation, Option<TypeRef>),
     krate: &proc_macro2::Ident,
+    fake: &proc_macro2::Ident,
 ) -> TokenStream {
     let function = ident(&probe_name("mock", name));
     let method = ident(name);
-    let fake = ident(crate::surface::FAKE_TYPE);
     let answer = answer.as_ref().map_or_else(|| quote!(()), type_tokens);
     let ids = operation.path_params.iter().map(|_| any(&quote!(&str)));
     quote! {

@@ -76,8 +76,6 @@ pub(crate) const FALLBACK_VARIANT: &str = "Unknown";
 
 /// The crate's client type, in `client.rs`, re-exported at the crate root.
 pub(crate) const CLIENT_TYPE: &str = "Client";
-/// The fake server's type, in `mock.rs`.
-pub(crate) const FAKE_TYPE: &str = "FakeBaseten";
 /// The builder of [`CLIENT_TYPE`], an alias of the runtime's `ClientBuilder` in `client.rs`,
 /// re-exported at the crate root.
 pub(crate) const BUILDER_TYPE: &str = "ClientBuilder";
@@ -86,7 +84,6 @@ pub(crate) const BUILDER_TYPE: &str = "ClientBuilder";
 pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     CLIENT_TYPE,
     BUILDER_TYPE,
-    FAKE_TYPE,
     // `client.rs` re-exports these from the runtime (`CLIENT_REEXPORTS`)...
     "AttemptContext",
     "AuthScheme",
@@ -112,10 +109,8 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
 /// The runtime items `client.rs` re-exports (paths under the runtime's root): the client's
 /// settings, its page stream and the HTTP crate, one path each in the crate.
 pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
-    "API_KEY_ENV",
     "AttemptContext",
     "AuthScheme",
-    "BASE_URL_ENV",
     "DEFAULT_CONNECT_TIMEOUT",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_REQUEST_ID_HEADER",
@@ -154,7 +149,7 @@ pub(crate) const CLIENT_METHODS: &[&str] = &[
     "request",
 ];
 
-/// The inherent methods every generated `FakeBaseten` has (see `emit/mock.rs`).
+/// The inherent methods every generated fake (`Fake<Api>`) has (see `emit/mock.rs`).
 pub(crate) const FAKE_METHODS: &[&str] = &["start", "client", "uri", "server", "on_request"];
 
 /// The constructor's name, reserved before any setter is named.

@@ -20,6 +20,8 @@ macro_rules! snapshot {
 }
 
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
+snapshot!(acme);
+snapshot!(auth);
 snapshot!(const_tags);
 snapshot!(consumers);
 snapshot!(index_mapped);
@@ -29,8 +31,10 @@ snapshot!(media);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);
+snapshot!(placeholders);
 snapshot!(recursion);
 snapshot!(salvage);
+snapshot!(servers);
 snapshot!(shared);
 snapshot!(styles);
 snapshot!(tagged);

@@ -34,8 +34,6 @@ use crate::retry::RetryPolicy;
 use crate::support::Request;
 use crate::telemetry::Interceptor;
 use crate::throttle::Traffic;
-pub use builder::API_KEY_ENV;
-pub use builder::BASE_URL_ENV;
 pub use builder::ClientBuilder;
 pub use builder::DEFAULT_CONNECT_TIMEOUT;
 pub use builder::DEFAULT_MAX_RESPONSE_BYTES;

@@ -88,8 +88,8 @@ mod models;
 pub use binary::Binary;
 #[cfg(feature = "client")]
 pub use client::{
-    API_KEY_ENV, AuthScheme, BASE_URL_ENV, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, RuntimeClient,
+    AuthScheme, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, RuntimeClient,
 };
 #[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};

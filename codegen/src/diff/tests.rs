@@ -427,8 +427,8 @@ fn an_operation_moved_to_another_area_breaks_its_items_in_fewer_builds() {
                 "fn Client::get_things: compiled with feature stuff (was feature things)"
             ),
             (
-                "mock::FakeBaseten::on_get_things",
-                "fn mock::FakeBaseten::on_get_things: compiled with feature stuff (was feature \
+                "mock::FakeT::on_get_things",
+                "fn mock::FakeT::on_get_things: compiled with feature stuff (was feature \
                  things)"
             ),
             (
@@ -953,5 +953,46 @@ fn a_package_rename_is_breaking() {
         unchanged
             .to_string()
             .ends_with("\nno changes to the generated API\n")
+    );
+}
+
+/// A runtime constant the crate re-exported that becomes the crate's own `&str` const at the
+/// same path and gate still compiles wherever it was named: additive. Anything else is not.
+#[test]
+fn a_reexported_runtime_constant_made_the_crates_own_is_additive() {
+    let header = "# header\n";
+    let old = format!("{header}reexport client::API_KEY_ENV feature=client rt::API_KEY_ENV\n");
+    let own = format!("{header}const client::API_KEY_ENV feature=client &str = \"ACME_API_KEY\"\n");
+    let report = changes(listed(&old), listed(&own));
+    assert_eq!(
+        seen(&report),
+        [(
+            Impact::Additive,
+            "const client::API_KEY_ENV feature=client &str = \"ACME_API_KEY\": now defined by \
+             the crate (was the runtime's `feature=client rt::API_KEY_ENV`, re-exported); the \
+             same path and type",
+            true,
+            false
+        )]
+    );
+    for new in [
+        // Another gate, another type, a re-export of the crate's own, or another path.
+        format!("{header}const client::API_KEY_ENV feature=mock &str = \"ACME_API_KEY\"\n"),
+        format!("{header}const client::API_KEY_ENV feature=client u8 = 1\n"),
+        format!("{header}fn client::API_KEY_ENV feature=client &str = \"x\"\n"),
+    ] {
+        let report = changes(listed(&old), listed(&new));
+        assert!(
+            report.changes.iter().any(|c| c.impact == Impact::Breaking),
+            "{new}: {:?}",
+            seen(&report)
+        );
+    }
+    let crate_own = format!("{header}reexport client::API_KEY_ENV feature=client client::X\n");
+    let report = changes(listed(&crate_own), listed(&own));
+    assert!(
+        report.changes.iter().any(|c| c.impact == Impact::Breaking),
+        "{:?}",
+        seen(&report)
     );
 }

@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::ResponseKind;
+use crate::ir::security::ClientAuth;
 use crate::surface::extension::Contribution;
 use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
@@ -13,6 +14,52 @@ use crate::tokens::{ident, type_tokens};
 /// The whole of `client.rs`.
 pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
     let base_url = surface.api.base_url.as_deref().unwrap_or_default();
+    let identity = &surface.api.identity;
+    let api_key_env = identity.api_key_env.as_str();
+    let base_url_env = identity.base_url_env.as_str();
+    let auth = &surface.api.auth;
+    let new_doc = format!(
+        " A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`{}`), with the \
+         default timeouts and retries.",
+        auth.shown()
+    );
+    let auth_scheme = match auth {
+        ClientAuth::Bearer => TokenStream::new(),
+        ClientAuth::Basic => quote!(.auth_scheme(rt::AuthScheme::Basic)),
+        ClientAuth::Scheme(word) => quote!(.auth_scheme(rt::AuthScheme::Scheme(#word))),
+        ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
+        ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
+    };
+    let servers = (!surface.api.servers.is_empty()).then(|| {
+        let constants = surface.api.servers.iter().map(|server| {
+            let name = ident(&server.name);
+            let url = server.url.as_str();
+            let description = server.description.as_deref().map(|text| {
+                let lines = super::doc_attrs(Some(text));
+                quote!(#lines #[doc = ""])
+            });
+            // Text from the document: through the one doc sanitiser, as every description.
+            let shown = super::doc_attrs(Some(&format!("`{url}`")));
+            quote! {
+                #description
+                #shown
+                pub const #name: &str = #url;
+            }
+        });
+        quote! {
+            /// Every server the document declares, by name, its variables at their defaults: give
+            /// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
+            /// after the origin it is deployed at (the default's origin is
+            /// [`origin`](rt::ClientBuilder::origin)).
+            pub mod servers {
+                #(#constants)*
+            }
+        }
+    });
+    let from_env_doc = format!(
+        " A client configured from the environment: the key from `{api_key_env}`, the base URL \
+         from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
+    );
     let contributed = surface
         .contributions
         .iter()
@@ -41,6 +88,17 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
 
+        #servers
+
+        /// The environment variable [`Client::from_env`] and
+        /// [`api_key_from_env`](rt::ClientBuilder::api_key_from_env) read the API key from.
+        pub const API_KEY_ENV: &str = #api_key_env;
+
+        /// The environment variable [`Client::from_env`] and
+        /// [`base_url_from_env`](rt::ClientBuilder::base_url_from_env) read a base URL from,
+        /// when it is set.
+        pub const BASE_URL_ENV: &str = #base_url_env;
+
         pub use rt::{#(#reexports),*};
 
         /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -62,8 +120,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         }
 
         impl Client {
-            /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
-            /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
+            #[doc = #new_doc]
             ///
             /// # Errors
             ///
@@ -72,8 +129,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
                 Self::builder().api_key(api_key).build()
             }
 
-            /// A client configured from the environment: the key from `BASETEN_API_KEY`, the
-            /// base URL from `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
+            #[doc = #from_env_doc]
             ///
             /// # Errors
             ///
@@ -87,7 +143,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             /// reqwest client of your own.
             #[must_use]
             pub fn builder() -> ClientBuilder {
-                rt::ClientBuilder::new(DEFAULT_BASE_URL)
+                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)#auth_scheme
             }
 
             /// The runtime client underneath: its settings, and the retry budget left.
@@ -165,6 +221,16 @@ fn examples(surface: &Surface<'_>) -> (TokenStream, TokenStream) {
         return (TokenStream::new(), TokenStream::new());
     };
     let krate = examples.crate_name.as_str();
+    let fake_type = examples.fake_type.as_str();
+    // A relative default is resolved against the origin the API is deployed at.
+    let (origin, expected) = if surface.api.base_url_is_relative() {
+        (
+            "\n    .origin(\"https://api.example.test\")".to_owned(),
+            format!("format!(\"https://api.example.test{{}}\", {krate}::client::DEFAULT_BASE_URL)"),
+        )
+    } else {
+        (String::new(), format!("{krate}::client::DEFAULT_BASE_URL"))
+    };
     let builder = super::example_doc(
         "Example",
         &format!(
@@ -172,12 +238,12 @@ fn examples(surface: &Surface<'_>) -> (TokenStream, TokenStream) {
 use {krate}::client::RetryPolicy;
 
 let client = {krate}::Client::builder()
-    .api_key(\"my-api-key\")
+    .api_key(\"my-api-key\"){origin}
     .connect_timeout(Duration::from_secs(5))
     .timeout(Duration::from_secs(30))
     .retry_policy(RetryPolicy::default().with_max_attempts(3))
     .build()?;
-assert_eq!(client.base_url(), {krate}::client::DEFAULT_BASE_URL);
+assert_eq!(client.base_url(), {expected});
 # Ok::<(), {krate}::Error>(())"
         ),
     );
@@ -193,7 +259,7 @@ assert_eq!(client.base_url(), {krate}::client::DEFAULT_BASE_URL);
             "# #[cfg(feature = \"mock\")]
 # #[tokio::main(flavor = \"current_thread\")]
 # async fn main() -> Result<(), Box<dyn std::error::Error>> {{
-# let fake = {krate}::mock::FakeBaseten::start().await;
+# let fake = {krate}::mock::{fake_type}::start().await;
 # let expected = {response};
 # fake.{expectation}({paths}).respond(&expected).await;
 use {krate}::Client;
@@ -221,6 +287,7 @@ fn request_example(surface: &Surface<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let krate = examples.crate_name.as_str();
+    let fake_type = examples.fake_type.as_str();
     super::example_doc(
         "Example",
         &format!(
@@ -229,7 +296,7 @@ fn request_example(surface: &Surface<'_>) -> TokenStream {
 # async fn main() -> Result<(), Box<dyn std::error::Error>> {{
 use {krate}::client::Method;
 
-# let fake = {krate}::mock::FakeBaseten::start().await;
+# let fake = {krate}::mock::{fake_type}::start().await;
 # let listed = serde_json::json!({{\"secrets\": [{{\"name\": \"hf_token\"}}]}});
 # fake.on_request(Method::GET, \"/v1/secrets\").query(\"limit\", \"10\").respond(&listed).await;
 # fake.on_request::<()>(Method::DELETE, \"/v1/secrets/hf%20token\").respond_raw(204, \"text/plain\", \"\").await;

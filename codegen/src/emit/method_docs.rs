@@ -5,18 +5,17 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::reserved::FAKE_TYPE;
 use crate::surface::OperationSurface;
 use crate::surface::errors::Resend;
-use crate::surface::examples::{ExampleCall, ExampleValue};
+use crate::surface::examples::{ExampleCall, ExampleValue, Examples};
 use crate::tokens::doc_text::inline_prose;
 
 /// The doc sections of `surface`'s method, as doc attributes: a pointer to each method an
 /// extension built over it (`typed`), `# Example` when the surface has one (`call`, with the
-/// crate's name), and `# Errors`.
+/// examples' crate and fake names), and `# Errors`.
 pub(super) fn sections(
     surface: &OperationSurface<'_>,
-    call: Option<(&ExampleCall<'_>, &str)>,
+    call: Option<(&ExampleCall<'_>, &Examples<'_>)>,
     typed: &[&str],
 ) -> TokenStream {
     let mut lines = Vec::new();
@@ -28,8 +27,8 @@ pub(super) fn sections(
              with its answer checked: the way to call it."
         ));
     }
-    if let Some((call, krate)) = call {
-        example_lines(call, krate, &mut lines);
+    if let Some((call, examples)) = call {
+        example_lines(call, examples, &mut lines);
     }
     errors_lines(surface, &mut lines);
     let lines = lines.iter().flat_map(|line| line.split('\n')).map(|line| {
@@ -44,7 +43,8 @@ pub(super) fn sections(
 
 /// The example: the fake set up to answer, then the call as a user writes it and a field of its
 /// answer. Guarded by `mock`, since the method's page is there without it.
-fn example_lines(call: &ExampleCall<'_>, krate: &str, lines: &mut Vec<String>) {
+fn example_lines(call: &ExampleCall<'_>, examples: &Examples<'_>, lines: &mut Vec<String>) {
+    let (krate, fake_type) = (examples.crate_name.as_str(), examples.fake_type.as_str());
     let Some(answer) = &call.answer else {
         return;
     };
@@ -85,7 +85,7 @@ fn example_lines(call: &ExampleCall<'_>, krate: &str, lines: &mut Vec<String>) {
         "# async fn main() -> Result<(), Box<dyn std::error::Error>> {".to_owned(),
         "// A fake of the API (feature `mock`); against the API itself, `Client::from_env()?`."
             .to_owned(),
-        format!("let fake = {krate}::mock::{FAKE_TYPE}::start().await;"),
+        format!("let fake = {krate}::mock::{fake_type}::start().await;"),
         format!("let expected = {answer};"),
         format!(
             "fake.{}({paths}).respond(&expected).await;",

@@ -1,4 +1,4 @@
-//! Emits `mock.rs` (feature `mock`): `FakeBaseten`, a local fake server with the surface's
+//! Emits `mock.rs` (feature `mock`): the fake (`Fake<Api>`, named after the API), a local fake server with the surface's
 //! expectations: one typed `on_<operation>` per operation, answering with the operation's own
 //! response type, and those the extensions contributed.
 
@@ -7,7 +7,7 @@ use quote::quote;
 
 use crate::ir::StructDef;
 use crate::surface::builders;
-use crate::surface::{FAKE_REEXPORTS, FAKE_TYPE, OperationSurface, Surface};
+use crate::surface::{FAKE_REEXPORTS, OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 
 /// The whole of `mock.rs`.
@@ -17,7 +17,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             use super::models::*;
         )
     });
-    let fake = ident(FAKE_TYPE);
+    let fake = ident(&surface.api.identity.fake_type);
     let expectations = surface
         .operations
         .iter()
@@ -189,6 +189,7 @@ fn example(surface: &Surface<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let krate = examples.crate_name.as_str();
+    let fake_type = &surface.api.identity.fake_type;
     let (paths, arguments) = super::example_arguments(call, krate);
     let response = super::example_value(&call.response, krate);
     super::example_doc(
@@ -196,9 +197,9 @@ fn example(surface: &Surface<'_>) -> TokenStream {
         &format!(
             "# #[tokio::main(flavor = \"current_thread\")]
 # async fn main() -> Result<(), Box<dyn std::error::Error>> {{
-use {krate}::mock::{FAKE_TYPE};
+use {krate}::mock::{fake_type};
 
-let fake = {FAKE_TYPE}::start().await;
+let fake = {fake_type}::start().await;
 let expected = {response};
 fake.{expectation}({paths}).respond(&expected).await;
 

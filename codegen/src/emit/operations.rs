@@ -5,7 +5,7 @@ use quote::{ToTokens, quote};
 
 use super::{code_span, doc_attrs};
 use crate::ir::{Api, BodyKind, Location, Operation, Param, ParamStyle, ResponseKind, TypeRef};
-use crate::surface::examples::ExampleCall;
+use crate::surface::examples::{ExampleCall, Examples};
 use crate::surface::{OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 
@@ -40,7 +40,7 @@ pub(super) fn emit_operations(
                 .calls
                 .iter()
                 .find(|call| std::ptr::eq(call.operation, op.operation))?;
-            Some((call, examples.crate_name.as_str()))
+            Some((call, examples))
         });
         let typed = surface.methods_calling(op.operation);
         super::gate::gate_items(&op.gate.attribute(), emit_method(op, call, &typed))
@@ -149,7 +149,7 @@ fn emit_query_type(surface: &OperationSurface<'_>) -> TokenStream {
 
 fn emit_method(
     surface: &OperationSurface<'_>,
-    call: Option<(&ExampleCall<'_>, &str)>,
+    call: Option<(&ExampleCall<'_>, &Examples<'_>)>,
     typed: &[&str],
 ) -> TokenStream {
     let operation = surface.operation;
@@ -398,7 +398,7 @@ components:
         };
         let operations = squeeze(&operations());
         let expected = [
-            "rt::Request::builder(\"head_thing\", rt::Method::HEAD, \"/things/{id}\")",
+            "rt::Request::builder(\"probe_thing\", rt::Method::HEAD, \"/things/{id}\")",
             ".path(\"id\", rt::SIMPLE, &id)",
             "rt::Request::get(\"get_thing\", \"/things/{id}\").path(\"id\", rt::SIMPLE, &id)",
             ".cookie(\"jar\", rt::FORM_EXPLODED, &jar)",

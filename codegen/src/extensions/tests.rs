@@ -150,7 +150,7 @@ impl Contribution for Added<'_> {
 /// nothing; the operation `get_things_endpoint` is named before the toy claims, so the toy's
 /// method for `get_things` takes the numbered name.
 const DOCUMENT: &str = "openapi: 3.1.0
-info: {title: t, version: '1'}
+info: {title: Baseten, version: '1'}
 paths:
   /v1/things:
     get:

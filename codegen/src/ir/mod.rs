@@ -29,6 +29,8 @@ mod open_strings;
 mod operations;
 mod parameters;
 mod prune;
+pub mod security;
+pub mod servers;
 mod shared;
 mod tags;
 mod twins;
@@ -43,6 +45,12 @@ use self::prune::prune_unreachable;
 pub struct Api {
     /// The first `servers` URL, if any.
     pub base_url: Option<String>,
+    /// The API's own name in the crate: its fake, its environment variables.
+    pub identity: crate::identity::ApiIdentity,
+    /// How the client presents its key, from the document's security schemes.
+    pub auth: security::ClientAuth,
+    /// Every declared server, its variables at their defaults (the first is `base_url`).
+    pub servers: Vec<servers::Server>,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
     pub types: BTreeMap<String, TypeDef>,
     /// Every operation, sorted by method name.
@@ -56,6 +64,16 @@ pub struct Api {
     /// The inline types made aliases of an identical type (see `shared`), each with the types
     /// its own definition held: those stay compiled with the features that reached the alias.
     pub shared: BTreeMap<String, Vec<String>>,
+}
+
+impl Api {
+    /// Whether the default base URL is relative (`/api/v2`): the document leaves the origin to
+    /// whoever deploys the API.
+    pub fn base_url_is_relative(&self) -> bool {
+        self.base_url
+            .as_deref()
+            .is_some_and(|url| !url.is_empty() && !url.contains("://"))
+    }
 }
 
 /// A named Rust type.
@@ -597,7 +615,10 @@ pub(crate) fn build(
     let lock = config
         .names_lock
         .follow_paths(spec.paths.paths.keys().map(String::as_str));
+    let identity = crate::identity::ApiIdentity::of(config, &spec.info.title);
     let mut names = Names::new(&lock);
+    // No schema takes the fake's name (the fake's module sees every model).
+    names.take_fixed_type(&identity.fake_type);
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {
@@ -697,12 +718,14 @@ pub(crate) fn build(
         area_lock,
     );
     names.shared = shared.canonical;
-    let base_url = spec
-        .servers
-        .first()
-        .map(|server| server.url.trim_end_matches('/').to_owned());
+    let servers = servers::servers(spec, builder.notes);
+    let base_url = servers.first().map(|server| server.url.clone());
+    let auth = security::client_auth(spec, builder.notes);
     Ok(Api {
         base_url,
+        identity,
+        auth,
+        servers,
         types,
         operations,
         component_names,

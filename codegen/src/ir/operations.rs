@@ -53,9 +53,15 @@ impl<'a> Builder<'a> {
             }
         }
         // Named over the whole document, so a selection never renames an operation.
-        let keyed: Vec<(&str, &str)> = found
+        let keyed: Vec<(&str, &str, Option<&str>)> = found
             .iter()
-            .map(|(path, method, ..)| (*method, *path))
+            .map(|(path, method, operation, ..)| {
+                let operation_id = operation
+                    .operation_id
+                    .as_deref()
+                    .filter(|_| config.operation_id_names);
+                (*method, *path, operation_id)
+            })
             .collect();
         let names = self
             .names
@@ -227,25 +233,33 @@ impl<'a> Builder<'a> {
         }
         dedupe_field_names(&mut optional_query);
 
-        // Path parameters in template order; every placeholder must be declared, and every
-        // path parameter placed: an operation is never emitted with a parameter missing from
-        // its URL.
+        // Path parameters in template order; every path parameter placed, and a placeholder
+        // the document declares no parameter for taken as a string (its name is all a caller
+        // needs to fill it): an operation is never emitted with a parameter missing from its URL.
         let mut ordered: Vec<Param> = Vec::new();
         for placeholder in names::path_parameters(path) {
             // `/a/{id}/b/{id}`: the same value twice.
             if ordered.iter().any(|p| p.wire_name == placeholder) {
                 continue;
             }
-            let index = path_params
+            match path_params
                 .iter()
                 .position(|p: &Param| p.wire_name == placeholder)
-                .ok_or_else(|| Error::Unsupported {
-                    pointer: pointer.to_string(),
-                    reason: format!(
-                        "path placeholder {{{placeholder}}} has no `in: path` parameter"
-                    ),
-                })?;
-            ordered.push(path_params.remove(index));
+            {
+                Some(index) => ordered.push(path_params.remove(index)),
+                None => {
+                    let param = undeclared_placeholder(&placeholder, &mut argument_names);
+                    self.note(
+                        pointer,
+                        format!(
+                            "path placeholder {{{placeholder}}} has no `in: path` parameter: \
+                             taken as the string argument `{}`",
+                            param.rust_name
+                        ),
+                    );
+                    ordered.push(param);
+                }
+            }
         }
         if let Some(extra) = path_params.first() {
             return Err(Error::Unsupported {
@@ -897,6 +911,24 @@ pub(super) fn media_kind(media_type: &str) -> Option<MediaKind> {
 pub(super) fn is_json(media_type: &str) -> bool {
     let essence = media_type.split(';').next().unwrap_or_default().trim();
     essence == "application/json" || essence.ends_with("+json")
+}
+
+/// The argument for a path placeholder no parameter declares: a required string, written as
+/// `style: simple` writes a string (percent-encoded, one segment).
+fn undeclared_placeholder(placeholder: &str, argument_names: &mut Namespace) -> Param {
+    Param {
+        location: Location::Path,
+        wire_name: placeholder.to_owned(),
+        rust_name: argument_names.claim(&names::snake_ident(placeholder), "_"),
+        doc: Some(format!(
+            "The path's `{{{placeholder}}}`, which the document declares no parameter for."
+        )),
+        ty: TypeRef::String,
+        any_scalar: false,
+        style: ParamStyle::Simple,
+        explode: false,
+        secret: false,
+    }
 }
 
 pub(super) fn dedupe_field_names(params: &mut [Param]) {

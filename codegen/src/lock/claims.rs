@@ -83,6 +83,17 @@ impl Scope {
     }
 }
 
+/// Whether an `operationId`'s snake_case name can be a `Client` method: not one every client
+/// has (`new`, `request`) nor one of the traits' (`clone`), which would shadow them, and not a
+/// name made only of the placeholder `snake_ident` gives to a word-less id.
+fn is_free_operation_name(name: &str) -> bool {
+    let bare = name.trim_matches('_');
+    !bare.is_empty()
+        && name != "value"
+        && !CLIENT_METHODS.contains(&name)
+        && !COMMON_METHOD_NAMES.contains(&name)
+}
+
 /// The variants of one enum or union being named (see [`Names::variant_scope`]).
 pub(crate) struct VariantScope(LockedNamespace);
 
@@ -132,6 +143,13 @@ impl Names {
         names
     }
 
+    /// Takes `name` from the model types and the support types: a type the crate defines whatever
+    /// the document says (the fake, named after the API).
+    pub(crate) fn take_fixed_type(&mut self, name: &str) {
+        self.types.take(name);
+        self.support_types.take(name);
+    }
+
     /// A model type's name, by the identity (JSON pointer) of what it is made for.
     pub(crate) fn claim_type(&mut self, identity: &str, wanted: &str) -> String {
         self.types.claim(identity, wanted, "")
@@ -169,18 +187,19 @@ impl Names {
         }
     }
 
-    /// Method names of the document's operations, given as `(method, path)`: the config's
-    /// `overrides` first (by `"METHOD /path"`), then locked names, then names derived from
-    /// method + path; colliding derived names add their path parameters (`_by_x`), then a
-    /// number, in document order.
+    /// Method names of the document's operations, given as `(method, path, operationId)`: the
+    /// config's `overrides` first (by `"METHOD /path"`), then locked names, then the
+    /// `operationId` in snake_case where the document gives one (and it is not a name every
+    /// `Client` has), else a name derived from method + path; colliding names add their path
+    /// parameters (`_by_x`), then a number, in document order.
     pub(crate) fn name_operations(
         &mut self,
-        found: &[(&str, &str)],
+        found: &[(&str, &str, Option<&str>)],
         overrides: &BTreeMap<String, String>,
     ) -> Result<Vec<String>, Error> {
         let keys: Vec<String> = found
             .iter()
-            .map(|(method, path)| format!("{} {path}", method.to_ascii_uppercase()))
+            .map(|(method, path, _)| format!("{} {path}", method.to_ascii_uppercase()))
             .collect();
         for key in overrides.keys() {
             if !keys.contains(key) {
@@ -221,7 +240,12 @@ impl Names {
         }
         let derived: Vec<String> = found
             .iter()
-            .map(|(method, path)| names::operation_name(method, path))
+            .map(|(method, path, operation_id)| {
+                operation_id
+                    .map(names::snake_ident)
+                    .filter(|name| is_free_operation_name(name))
+                    .unwrap_or_else(|| names::operation_name(method, path))
+            })
             .collect();
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for (key, name) in keys.iter().zip(&derived) {
@@ -231,7 +255,7 @@ impl Names {
         }
         let mut result = Vec::with_capacity(found.len());
         let mut given = BTreeMap::new();
-        for ((key, name), (_, path)) in keys.iter().zip(&derived).zip(found) {
+        for ((key, name), (_, path, _)) in keys.iter().zip(&derived).zip(found) {
             if let Some(chosen) = overrides.get(key) {
                 result.push(chosen.clone());
                 continue;
@@ -381,7 +405,7 @@ mod tests {
         );
         ir.keep_variants("Usage", variants);
         let operations = ir
-            .name_operations(&[("GET", "/v1/usage")], &BTreeMap::new())
+            .name_operations(&[("GET", "/v1/usage", None)], &BTreeMap::new())
             .unwrap_or_else(|error| panic!("{error}"));
         assert_eq!(operations, ["get_usage"]);
         let settled = ir.settle_ir(|_, _| true, |_| true, map(&[("GET /v1/usage", "usage")]));

@@ -1,4 +1,4 @@
-//! The rustdoc examples of the crate's own types (`Client`, `ClientBuilder`, `FakeBaseten`), part
+//! The rustdoc examples of the crate's own types (`Client`, `ClientBuilder`, the fake), part
 //! of the [surface](super): whether there are any (only when the config names the generated
 //! crate, since a doctest must name it) and which operation and response value they use. The
 //! emitters render them and decide nothing.
@@ -23,7 +23,9 @@ const MAX_VALUE_DEPTH: usize = 3;
 pub(crate) struct Examples<'a> {
     /// The generated crate's name as a path segment (`baseten_api`), checked by the config.
     pub(crate) crate_name: String,
-    /// The operation the `Client` and `FakeBaseten` examples call; `None` when the document has
+    /// The fake's type (named after the API), as the examples start it.
+    pub(crate) fake_type: String,
+    /// The operation the `Client` and fake examples call; `None` when the document has
     /// none an example can call without inventing values, and then those examples are left out.
     pub(crate) call: Option<ExampleCall<'a>>,
     /// One call per operation an example can make (a JSON answer, and arguments each of a type
@@ -152,6 +154,7 @@ pub(crate) fn examples<'a>(
     });
     Some(Examples {
         crate_name,
+        fake_type: api.identity.fake_type.clone(),
         call,
         calls,
     })

@@ -18,7 +18,7 @@ use super::builders;
 use super::signature::Signature;
 use super::{
     BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
-    FAKE_TYPE, Surface,
+    Surface,
 };
 use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
@@ -229,6 +229,7 @@ fn method(receiver: &str, arguments: &[String], output: &str) -> String {
 impl Surface<'_> {
     /// Every public item, sorted by path.
     pub(crate) fn listing(&self) -> Vec<Line> {
+        let fake_type = self.api.identity.fake_type.as_str();
         let mut lines = Vec::new();
         let mut push = |kind: &'static str, path: String, signature: String| {
             lines.push(Line {
@@ -245,7 +246,7 @@ impl Surface<'_> {
             push(line.kind, line.path, line.signature);
         }
         for (kind, path, signature) in FIXED {
-            let path = path.replace("FakeBaseten", FAKE_TYPE);
+            let path = path.replace("FakeBaseten", fake_type);
             push(kind, path, (*signature).to_owned());
         }
         for reexport in CLIENT_REEXPORTS {
@@ -262,6 +263,31 @@ impl Surface<'_> {
                 "reexport",
                 format!("mock::{name}"),
                 format!("feature=mock rt::mock::{reexport}"),
+            );
+        }
+        if !self.api.servers.is_empty() {
+            push(
+                "mod",
+                "client::servers".to_owned(),
+                "feature=client".to_owned(),
+            );
+        }
+        for server in &self.api.servers {
+            push(
+                "const",
+                format!("client::servers::{}", server.name),
+                format!("feature=client &str = {:?}", server.url),
+            );
+        }
+        let identity = &self.api.identity;
+        for (name, value) in [
+            ("API_KEY_ENV", &identity.api_key_env),
+            ("BASE_URL_ENV", &identity.base_url_env),
+        ] {
+            push(
+                "const",
+                format!("client::{name}"),
+                format!("feature=client &str = {value:?}"),
             );
         }
         push(
@@ -287,7 +313,7 @@ impl Surface<'_> {
         for name in FAKE_METHODS {
             push(
                 "fn",
-                format!("mock::{FAKE_TYPE}::{name}"),
+                format!("mock::{fake_type}::{name}"),
                 "(every generated fake)".to_owned(),
             );
         }
@@ -315,7 +341,7 @@ impl Surface<'_> {
             };
             push(
                 "fn",
-                format!("mock::{FAKE_TYPE}::{}", op.expectation),
+                format!("mock::{fake_type}::{}", op.expectation),
                 format!(
                     "{gate} {} {endpoint}",
                     method(

@@ -39,7 +39,6 @@ use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::Names;
 pub(crate) use crate::reserved::{
     BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
-    FAKE_TYPE,
 };
 use crate::{Error, NameLock};
 
@@ -146,6 +145,7 @@ pub(crate) fn build<'a>(
                 .filter_map(|op| op.query_type.as_deref()),
         ),
     );
+    names.take_fixed_type(&api.identity.fake_type);
     // `Client`'s methods: its own and the traits' (an inherent `clone` would shadow `Clone`'s
     // in every emitted body) are reserved; one per operation (named in the IR), then the
     // extensions' and the streams.
@@ -357,7 +357,7 @@ mod tests {
         let client: BTreeSet<String> = CLIENT_METHODS.iter().map(|m| (*m).to_owned()).collect();
         let mut emitted = methods_of(&output.files["client.rs"], CLIENT_TYPE);
         assert_eq!(emitted, client);
-        emitted = methods_of(&output.files["mock.rs"], FAKE_TYPE);
+        emitted = methods_of(&output.files["mock.rs"], "FakeT");
         let mut fake: BTreeSet<String> = FAKE_METHODS.iter().map(|m| (*m).to_owned()).collect();
         fake.insert("on_get_things".to_owned());
         assert_eq!(emitted, fake);

@@ -108,7 +108,7 @@ fn percent_encoded_and_escaped_refs_resolve_everywhere() {
     assert!(models.contains("Cat(CatPet)"), "{models}");
     let operations = &output.files["operations.rs"];
     assert!(
-        operations.contains("pub async fn post_model"),
+        operations.contains("pub async fn update_model"),
         "{operations}"
     );
 }
@@ -807,8 +807,8 @@ components:
     for setter in [
         "pub fn state(mut self, value: impl Into<State>)",
         "pub fn status(mut self, value: impl Into<State>)",
-        "pub fn by(mut self, value: impl Into<GetCallsBy>)",
-        "pub fn page(mut self, value: impl Into<GetCallsPage>)",
+        "pub fn by(mut self, value: impl Into<ListCallsBy>)",
+        "pub fn page(mut self, value: impl Into<ListCallsPage>)",
     ] {
         assert!(operations.contains(setter), "{setter}:\n{operations}");
     }

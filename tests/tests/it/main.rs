@@ -1,6 +1,7 @@
 //! The workspace's one integration-test binary: a module per feature, each with a `check` driver.
 
 mod aggregates;
+mod any_document;
 mod bad_input;
 mod charts;
 mod cli_recorded;

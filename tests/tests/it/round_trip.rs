@@ -25,9 +25,6 @@ pub use values::Values;
 /// Cases per type in the fast tier (`PROPTEST_CASES` raises it).
 const FAST_CASES: u32 = 24;
 
-/// The snapshots' generator config (as `snapshots` generates them).
-const SNAPSHOT_CONFIG: &str = "runtime_path: baseten_api::runtime\n";
-
 /// A compiled snapshot's `mock::round_trips`.
 type RoundTrips = fn() -> Vec<RoundTrip>;
 
@@ -39,6 +36,8 @@ macro_rules! snapshots {
 }
 
 const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
+    acme,
+    auth,
     const_tags,
     consumers,
     index_mapped,
@@ -48,8 +47,10 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     names,
     nullable,
     operations,
+    placeholders,
     recursion,
     salvage,
+    servers,
     shared,
     styles,
     tagged,
@@ -127,7 +128,8 @@ fn fixture_model(name: &str) -> Api {
     let input = baseten_codegen::Input {
         spec_path: &spec_path,
         spec_text: &spec_text,
-        config_text: Some(SNAPSHOT_CONFIG),
+        // The config `snapshots` generates each fixture with.
+        config_text: Some(crate::snapshots::config_of(name)),
     };
     baseten_codegen::build_ir(&input)
         .unwrap_or_else(|error| panic!("{spec_path}: {error}"))

@@ -37,7 +37,7 @@ fn each_bad_place_is_left_out_alone_with_a_note() {
             "#/components/schemas/Incident/properties/runbook: the schema (read as any JSON value) is left out: `$ref` \"#/components/schemas/Runbook\" does not resolve to anything in the document".to_owned(),
             "#/components/schemas/Incident/properties/playbook: the schema (read as any JSON value) is left out: external reference \"playbooks.yaml#/components/schemas/Playbook\" (only references into the document are followed)".to_owned(),
             "#/paths/~1v1~1notes/post: operation POST /v1/notes is left out: /requestBody: invalid type: string \"#/components/requestBodies/Note\", expected struct MediaType".to_owned(),
-            "#/paths/~1v1~1incidents/get/parameters/0: operation get_incidents (GET /v1/incidents) is left out: `$ref` \"#/components/parameters/Missing\" does not resolve to anything of its kind in the document".to_owned(),
+            "#/paths/~1v1~1incidents/get/parameters/0: operation list_incidents (GET /v1/incidents) is left out: `$ref` \"#/components/parameters/Missing\" does not resolve to anything of its kind in the document".to_owned(),
             "#/paths/~1v1~1incidents~1{incident_id}~1ack/put/responses/200: the response body is left out: `$ref` \"#/components/requestBodies/Ack\" does not resolve to a response in the document".to_owned(),
         ])
     );

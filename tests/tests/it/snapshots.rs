@@ -6,8 +6,24 @@ use std::path::Path;
 
 use baseten_tests::{files_with_extension, tests_dir};
 
-/// Snapshots call the runtime from outside the `baseten-api` crate.
-const CONFIG: &str = "runtime_path: baseten_api::runtime\n";
+/// Snapshots call the runtime from outside the `baseten-api` crate; the fixtures written before
+/// crates were named after their API and its `operationId`s keep Baseten's fake and variables
+/// and method + path names (the fixtures of those features have their own config).
+const CONFIG: &str =
+    "runtime_path: baseten_api::runtime\napi_name: Baseten\noperation_id_names: false\n";
+
+/// The fixtures of any document's own crate: named after their `info.title`, their operations
+/// after their `operationId`s (the generator's defaults).
+const OWN_NAMES: &[&str] = &["acme", "auth", "placeholders", "servers"];
+
+/// The config a fixture is generated with.
+pub(crate) fn config_of(name: &str) -> &'static str {
+    if OWN_NAMES.contains(&name) {
+        "runtime_path: baseten_api::runtime\n"
+    } else {
+        CONFIG
+    }
+}
 
 fn check(name: &str) {
     let spec_path = format!("tests/fixtures/specs/{name}.yaml");
@@ -20,7 +36,7 @@ fn check(name: &str) {
     let input = baseten_codegen::Input {
         spec_path: &spec_path,
         spec_text: &spec_text,
-        config_text: Some(CONFIG),
+        config_text: Some(config_of(name)),
     };
     let output =
         baseten_codegen::generate(&input).unwrap_or_else(|error| panic!("{spec_path}: {error}"));
@@ -60,6 +76,16 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+#[test]
+fn acme() {
+    check("acme");
+}
+
+#[test]
+fn auth() {
+    check("auth");
 }
 
 #[test]
@@ -108,6 +134,11 @@ fn operations() {
 }
 
 #[test]
+fn placeholders() {
+    check("placeholders");
+}
+
+#[test]
 fn recursion() {
     check("recursion");
 }
@@ -115,6 +146,11 @@ fn recursion() {
 #[test]
 fn salvage() {
     check("salvage");
+}
+
+#[test]
+fn servers() {
+    check("servers");
 }
 
 #[test]

@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, RETRY_AFTER};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, RETRY_AFTER};
 
 use super::RuntimeClient;
 use super::prepare::RequestHeaders;
@@ -237,7 +237,7 @@ impl RuntimeClient {
             .headers(headers.parameters.clone())
             .header(ACCEPT, headers.accept.clone());
         if let Some(key) = &settings.api_key {
-            builder = builder.header(AUTHORIZATION, key.header.clone());
+            builder = builder.header(key.name.clone(), key.header.clone());
         }
         if let (Some(body), Some(content_type), true) =
             (&request.body, &headers.content_type, hop.keep_body)

@@ -20,14 +20,6 @@ use crate::throttle::Traffic;
 /// Sent with every request so Baseten can tell this client's traffic apart.
 pub(super) const USER_AGENT: &str = concat!("baseten-api-rust/", env!("CARGO_PKG_VERSION"));
 
-/// The environment variable a generated `Client::from_env` and
-/// `ClientBuilder::api_key_from_env` read the API key from.
-pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
-
-/// The environment variable a generated `Client::from_env` and
-/// `ClientBuilder::base_url_from_env` read a base URL from, when it is set.
-pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
-
 /// How long establishing a connection (TCP and TLS) may take by default.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -63,7 +55,9 @@ pub struct ClientBuilder<C = RuntimeClient> {
     auth_scheme: AuthScheme,
     default_base_url: String,
     base_url: Option<String>,
+    origin: Option<String>,
     base_url_from_env: bool,
+    env_names: EnvNames,
     connect_timeout: Duration,
     timeout: Duration,
     retry: RetryPolicy,
@@ -74,6 +68,14 @@ pub struct ClientBuilder<C = RuntimeClient> {
     limits: Limits,
     interceptors: Vec<Arc<dyn Interceptor>>,
     client: PhantomData<fn() -> C>,
+}
+
+/// The environment variables the API's crate reads its key and base URL from (its `API_KEY_ENV`
+/// and `BASE_URL_ENV`): each generated crate names its own, after its API.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct EnvNames {
+    api_key: Option<&'static str>,
+    base_url: Option<&'static str>,
 }
 
 /// The limits a user sets on the builder; both off by default.
@@ -90,7 +92,9 @@ impl<C> Clone for ClientBuilder<C> {
             auth_scheme: self.auth_scheme,
             default_base_url: self.default_base_url.clone(),
             base_url: self.base_url.clone(),
+            origin: self.origin.clone(),
             base_url_from_env: self.base_url_from_env,
+            env_names: self.env_names,
             connect_timeout: self.connect_timeout,
             timeout: self.timeout,
             retry: self.retry,
@@ -110,7 +114,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
         let api_key = match self.api_key {
             KeySource::None => "none",
             KeySource::Given(_) => "<redacted>",
-            KeySource::Env => API_KEY_ENV,
+            KeySource::Env => self.env_names.api_key.unwrap_or("<no variable named>"),
         };
         // Header values may be credentials of their own: names only.
         let headers: Vec<&str> = self
@@ -123,6 +127,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("auth_scheme", &self.auth_scheme)
             .field("default_base_url", &self.default_base_url)
             .field("base_url", &self.base_url)
+            .field("origin", &self.origin)
             .field("base_url_from_env", &self.base_url_from_env)
             .field("connect_timeout", &self.connect_timeout)
             .field("timeout", &self.timeout)
@@ -146,7 +151,9 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             auth_scheme: AuthScheme::Bearer,
             default_base_url: default_base_url.into(),
             base_url: None,
+            origin: None,
             base_url_from_env: false,
+            env_names: EnvNames::default(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
             retry: RetryPolicy::default(),
@@ -160,25 +167,40 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         }
     }
 
-    /// The API key to send in the `Authorization` header (see
-    /// [`auth_scheme`](Self::auth_scheme)). Without one, requests go out
-    /// unauthenticated.
+    /// The API key (for HTTP basic, `user:password`) to send as
+    /// [`auth_scheme`](Self::auth_scheme) says: in `Authorization` by default. Without one,
+    /// requests go out unauthenticated.
     #[must_use]
     pub fn api_key(mut self, api_key: impl Into<String>) -> Self {
         self.api_key = KeySource::Given(api_key.into());
         self
     }
 
-    /// Reads the API key from `BASETEN_API_KEY` ([`API_KEY_ENV`]) when the
-    /// client is built; [`build`](Self::build) fails if it is unset.
+    /// Reads the API key from the crate's `API_KEY_ENV` variable (see
+    /// [`env_names`](Self::env_names)) when the client is built; [`build`](Self::build) fails if
+    /// it is unset.
     #[must_use]
     pub fn api_key_from_env(mut self) -> Self {
         self.api_key = KeySource::Env;
         self
     }
 
-    /// How to present the key: `Bearer <key>` (the default) or the legacy
-    /// `Api-Key <key>`.
+    /// The environment variables [`api_key_from_env`](Self::api_key_from_env) and
+    /// [`base_url_from_env`](Self::base_url_from_env) read: a generated crate's
+    /// `Client::builder()` sets its own (`client::API_KEY_ENV`, `client::BASE_URL_ENV`, named
+    /// after its API). Without them, reading either from the environment fails the build.
+    #[must_use]
+    pub fn env_names(mut self, api_key: &'static str, base_url: &'static str) -> Self {
+        self.env_names = EnvNames {
+            api_key: Some(api_key),
+            base_url: Some(base_url),
+        };
+        self
+    }
+
+    /// How to present the key: `Authorization: Bearer <key>` (the default), another
+    /// `Authorization` scheme, or a header or cookie of its own; a generated crate's
+    /// `Client::builder()` sets what its document's `securitySchemes` declare.
     #[must_use]
     pub fn auth_scheme(mut self, scheme: AuthScheme) -> Self {
         self.auth_scheme = scheme;
@@ -195,9 +217,19 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         self
     }
 
-    /// Uses `BASETEN_BASE_URL` ([`BASE_URL_ENV`]) as the base URL when the
-    /// client is built, if it is set and not empty; otherwise the base URL
-    /// set with [`base_url`](Self::base_url), or the default.
+    /// The origin (`https://api.example.test`) a relative server URL of the document
+    /// (`/api/v2`, the default base URL or one of `client::servers`) is resolved against: the
+    /// document leaves it to whoever deploys the API. Ignored when the default is absolute, and
+    /// when [`base_url`](Self::base_url) gives a whole base URL.
+    #[must_use]
+    pub fn origin(mut self, origin: impl Into<String>) -> Self {
+        self.origin = Some(origin.into());
+        self
+    }
+
+    /// Uses the crate's `BASE_URL_ENV` variable (see [`env_names`](Self::env_names)) as the base
+    /// URL when the client is built, if it is set and not empty; otherwise the base URL set with
+    /// [`base_url`](Self::base_url), or the default.
     #[must_use]
     pub fn base_url_from_env(mut self) -> Self {
         self.base_url_from_env = true;
@@ -322,25 +354,37 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         let key = match self.api_key {
             KeySource::None => None,
             KeySource::Given(key) => Some(key),
-            KeySource::Env => Some(env_string(&env, API_KEY_ENV)?.ok_or_else(|| {
-                Error::InvalidRequest(format!("environment variable {API_KEY_ENV} is not set"))
-            })?),
+            KeySource::Env => {
+                let name = self.env_names.api_key.ok_or_else(|| {
+                    Error::InvalidRequest(
+                        "no environment variable is named for the API key (see `env_names`)"
+                            .to_owned(),
+                    )
+                })?;
+                Some(env_string(&env, name)?.ok_or_else(|| {
+                    Error::InvalidRequest(format!("environment variable {name} is not set"))
+                })?)
+            }
         };
         let api_key = key
             .as_deref()
             .map(|key| ApiKey::new(key, self.auth_scheme))
             .transpose()?;
-        let from_env = if self.base_url_from_env {
-            env_string(&env, BASE_URL_ENV)?.filter(|url| !url.is_empty())
-        } else {
-            None
+        let from_env = match (self.base_url_from_env, self.env_names.base_url) {
+            (true, Some(name)) => env_string(&env, name)?.filter(|url| !url.is_empty()),
+            (true, None) => {
+                return Err(Error::InvalidRequest(
+                    "no environment variable is named for the base URL (see `env_names`)"
+                        .to_owned(),
+                ));
+            }
+            (false, _) => None,
         };
-        let base_url = normalise_base_url(
-            from_env
-                .as_deref()
-                .or(self.base_url.as_deref())
-                .unwrap_or(&self.default_base_url),
-        )?;
+        let chosen = match from_env.or(self.base_url) {
+            Some(url) => url,
+            None => resolve_default(&self.default_base_url, self.origin.as_deref())?,
+        };
+        let base_url = normalise_base_url(&chosen)?;
         let parsed = reqwest::Url::parse(&base_url).ok();
         let server_address = parsed
             .as_ref()
@@ -425,6 +469,25 @@ fn env_string(
             })
         })
         .transpose()
+}
+
+/// The document's default base URL, a relative one (`/api/v2`) joined to `origin`; a relative
+/// one without an origin is refused with what to set (the message shows the document's URL,
+/// never the user's).
+fn resolve_default(default: &str, origin: Option<&str>) -> Result<String, Error> {
+    let relative = !default.is_empty() && reqwest::Url::parse(default).is_err();
+    if !relative {
+        return Ok(default.to_owned());
+    }
+    let Some(origin) = origin else {
+        return Err(Error::InvalidRequest(format!(
+            "the document's server URL {default:?} is relative: set the origin it is relative \
+             to with `origin(..)`, or a whole base URL with `base_url(..)`"
+        )));
+    };
+    let path = default.trim_start_matches('.');
+    let separator = if path.starts_with('/') { "" } else { "/" };
+    Ok(format!("{}{separator}{path}", origin.trim_end_matches('/')))
 }
 
 /// Checks the base URL and drops trailing slashes, so that appending a path

@@ -21,11 +21,14 @@ use crate::support::Body;
 const SECRET: &str = "abcdefgh.SuperSecretKey1234567890";
 /// What a generated crate passes as its document's base URL.
 const DEFAULT_BASE_URL: &str = "https://api.baseten.co";
+/// What a generated crate names its key's and base URL's variables (after its API).
+const API_KEY_ENV: &str = "ACME_API_KEY";
+const BASE_URL_ENV: &str = "ACME_BASE_URL";
 
 /// What a generated crate's `Client` offers, on the runtime client.
 impl RuntimeClient {
     fn builder() -> ClientBuilder {
-        ClientBuilder::new(DEFAULT_BASE_URL)
+        ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
     }
 
     fn new(api_key: &str) -> Result<Self, Error> {
@@ -239,8 +242,38 @@ fn from_env_errors_name_the_variable_not_the_value() {
     let missing = build_in(from_env(), &[]).err().map(|err| err.to_string());
     assert_eq!(
         missing.as_deref(),
-        Some("invalid request: environment variable BASETEN_API_KEY is not set")
+        Some("invalid request: environment variable ACME_API_KEY is not set")
     );
+}
+
+#[test]
+fn only_the_variables_the_crate_names_are_read() {
+    let vars = [
+        ("BASETEN_API_KEY", SECRET),
+        ("BASETEN_BASE_URL", "http://127.0.0.1:9"),
+    ];
+    let unnamed = ClientBuilder::<RuntimeClient>::new(DEFAULT_BASE_URL).api_key_from_env();
+    let error = build_in(unnamed, &vars).err().map(|err| err.to_string());
+    assert_eq!(
+        error.as_deref(),
+        Some("invalid request: no environment variable is named for the API key (see `env_names`)")
+    );
+    let unnamed = ClientBuilder::<RuntimeClient>::new(DEFAULT_BASE_URL).base_url_from_env();
+    let error = build_in(unnamed, &vars).err().map(|err| err.to_string());
+    assert_eq!(
+        error.as_deref(),
+        Some(
+            "invalid request: no environment variable is named for the base URL (see `env_names`)"
+        )
+    );
+    // Another API's variables are not this crate's.
+    let named = RuntimeClient::builder().api_key_from_env();
+    assert!(build_in(named, &vars).is_err());
+    let named = RuntimeClient::builder().api_key(SECRET).base_url_from_env();
+    let base = build_in(named, &vars).map(|client| client.base_url().to_owned());
+    assert_eq!(base.ok().as_deref(), Some(DEFAULT_BASE_URL));
+    let shown = format!("{:?}", RuntimeClient::builder().api_key_from_env());
+    assert!(shown.contains("ACME_API_KEY"), "{shown}");
 }
 
 #[cfg(unix)]
@@ -984,4 +1017,127 @@ fn failed_call_span_names_the_error_type() {
         "{text}"
     );
     assert!(!text.contains("resend_count"), "{text}");
+}
+
+/// Each scheme puts the key where OpenAPI's `http` and `apiKey` schemes say, marked sensitive;
+/// a scheme word, header name or cookie name that cannot be sent is refused without the key.
+#[test]
+fn each_auth_scheme_places_the_key_where_it_says() {
+    let placed = |scheme: AuthScheme, key: &str| {
+        let client = RuntimeClient::builder()
+            .api_key(key)
+            .auth_scheme(scheme)
+            .build()
+            .unwrap_or_else(|error| panic!("{error}"));
+        let key = client.inner.api_key.clone().expect("a key");
+        assert!(key.header.is_sensitive());
+        (
+            key.name.as_str().to_owned(),
+            key.header.to_str().unwrap_or_default().to_owned(),
+        )
+    };
+    let cases = [
+        (AuthScheme::Bearer, "k1", ("authorization", "Bearer k1")),
+        (AuthScheme::ApiKey, "k1", ("authorization", "Api-Key k1")),
+        // RFC 7617's own example.
+        (
+            AuthScheme::Basic,
+            "Aladdin:open sesame",
+            ("authorization", "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="),
+        ),
+        (
+            AuthScheme::Scheme("Token"),
+            "k1",
+            ("authorization", "Token k1"),
+        ),
+        (AuthScheme::Header("X-Api-Key"), "k1", ("x-api-key", "k1")),
+        (
+            AuthScheme::Cookie("session"),
+            "k1",
+            ("cookie", "session=k1"),
+        ),
+    ];
+    for (scheme, key, (name, value)) in cases {
+        assert_eq!(
+            placed(scheme, key),
+            (name.to_owned(), value.to_owned()),
+            "{scheme:?}"
+        );
+    }
+    for scheme in [
+        AuthScheme::Scheme(""),
+        AuthScheme::Scheme("To ken"),
+        AuthScheme::Header("X Key"),
+        AuthScheme::Header(""),
+        AuthScheme::Cookie("a=b"),
+        AuthScheme::Cookie(""),
+    ] {
+        let error = RuntimeClient::builder()
+            .api_key("SuperSecret")
+            .auth_scheme(scheme)
+            .build()
+            .err()
+            .map(|error| format!("{error} {error:?}"));
+        let error = error.unwrap_or_else(|| panic!("{scheme:?} accepted"));
+        assert!(error.contains("auth scheme"), "{error}");
+        assert!(!error.contains("SuperSecret"), "{error}");
+    }
+}
+
+/// A basic password echoed on its own is scrubbed like the whole key.
+#[test]
+fn a_basic_password_alone_is_scrubbed() {
+    let client = RuntimeClient::builder()
+        .api_key("someone:PasswordEchoed42")
+        .auth_scheme(AuthScheme::Basic)
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let shown = crate::server_text::ServerText::new("wrong password PasswordEchoed42".to_owned());
+    assert!(!shown.to_string().contains("PasswordEchoed42"), "{shown}");
+    drop(client);
+}
+
+/// A relative default base URL is joined to the origin the user gives, an absolute one is kept,
+/// and a relative one without an origin is refused, naming the document's URL only.
+#[test]
+fn a_relative_default_is_resolved_against_the_origin() {
+    let base = |default: &str, origin: Option<&str>| {
+        let builder = ClientBuilder::<RuntimeClient>::new(default);
+        let builder = match origin {
+            Some(origin) => builder.origin(origin),
+            None => builder,
+        };
+        builder
+            .build()
+            .map(|client| client.base_url().to_owned())
+            .map_err(|error| error.to_string())
+    };
+    let ok = |url: &str| Ok::<String, String>(url.to_owned());
+    assert_eq!(
+        base("/api/v2/", Some("https://h.test/")),
+        ok("https://h.test/api/v2")
+    );
+    assert_eq!(
+        base("api", Some("https://h.test")),
+        ok("https://h.test/api")
+    );
+    assert_eq!(
+        base("./api", Some("https://h.test")),
+        ok("https://h.test/api")
+    );
+    assert_eq!(
+        base("https://a.test/v1", Some("https://h.test")),
+        ok("https://a.test/v1")
+    );
+    assert_eq!(base("https://a.test/v1", None), ok("https://a.test/v1"));
+    let refused = base("/api", None).unwrap_err();
+    assert_eq!(
+        refused,
+        "invalid request: the document's server URL \"/api\" is relative: set the origin it is \
+         relative to with `origin(..)`, or a whole base URL with `base_url(..)`"
+    );
+    // An origin that is no URL fails as any base URL does, without echoing it.
+    let refused = base("/api", Some("u:SuperSecret@nowhere")).unwrap_err();
+    assert!(!refused.contains("SuperSecret"), "{refused}");
+    assert!(base("", None).is_err());
 }

@@ -912,3 +912,74 @@ async fn no_error_variant_carries_an_echoed_key() {
         ]
     );
 }
+
+/// Whatever scheme carries the key (`Authorization` with any word, basic, a header or cookie of
+/// the document's naming), a server echoing the key, the header value as sent, or a basic
+/// password alone, in any encoded form, in an error body or a request id, gets none of it into
+/// the error; and the key went out only in the scheme's header.
+#[tokio::test]
+async fn a_key_echoed_under_any_scheme_is_scrubbed() {
+    use base64::Engine as _;
+    use baseten_api::client::AuthScheme;
+
+    let password = random_key();
+    let key = format!("someone:{password}");
+    let basic = base64::engine::general_purpose::STANDARD.encode(&key);
+    let schemes = [
+        (AuthScheme::Bearer, "authorization", format!("Bearer {key}")),
+        (AuthScheme::Basic, "authorization", format!("Basic {basic}")),
+        (
+            AuthScheme::Scheme("Token"),
+            "authorization",
+            format!("Token {key}"),
+        ),
+        (AuthScheme::Header("X-Api-Key"), "x-api-key", key.clone()),
+        (AuthScheme::Cookie("sid"), "cookie", format!("sid={key}")),
+    ];
+    for (scheme, header_name, sent) in schemes {
+        let mut echoes = echoed_forms(&key);
+        echoes.extend(echoed_forms(&password));
+        echoes.push(sent.clone());
+        for echo in echoes {
+            let body =
+                format!(r#"{{"code": "DENIED", "message": "got {echo}", "detail": "{echo}"}}"#);
+            let server = serve(
+                ResponseTemplate::new(403)
+                    .insert_header("x-request-id", echo.as_str())
+                    .set_body_raw(body, "application/json"),
+            )
+            .await;
+            let client = build(
+                Client::builder()
+                    .api_key(key.as_str())
+                    .auth_scheme(scheme)
+                    .base_url(server.uri())
+                    .retry_policy(RetryPolicy::none()),
+            );
+            let error = call(&client).await.expect_err("403");
+            assert_error_free_of(&password, &error);
+            assert_free_of(&password, &format!("{client:?}"));
+            let requests = server.received_requests().await.unwrap_or_default();
+            let request = &requests[0];
+            let carried: Vec<String> = request
+                .headers
+                .iter()
+                .filter(|(_, value)| {
+                    value
+                        .to_str()
+                        .is_ok_and(|v| v.contains(&basic) || v.contains(&password))
+                })
+                .map(|(name, _)| name.as_str().to_owned())
+                .collect();
+            assert_eq!(carried, [header_name], "{scheme:?}");
+            assert_eq!(
+                request
+                    .headers
+                    .get(header_name)
+                    .and_then(|v| v.to_str().ok()),
+                Some(sent.as_str())
+            );
+            assert!(!request.url.as_str().contains(&password), "{scheme:?}");
+        }
+    }
+}

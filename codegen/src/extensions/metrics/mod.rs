@@ -86,6 +86,8 @@ pub(crate) struct MetricsEntry<'a> {
     pub(crate) query: MetricsQueryFields,
     /// The fake's expectation for it (`on_<method>`).
     pub(crate) expectation: String,
+    /// The fake's type, named after the API.
+    pub(crate) fake_type: String,
     /// The operation's own expectation, which it forwards to.
     pub(crate) forwards_to: String,
     /// Scope: the support struct's field holding the client (beside one per path parameter).
@@ -169,6 +171,7 @@ fn entry<'a>(
         client_field,
         results,
         gate: Features::operation_gate(operation),
+        fake_type: context.api.identity.fake_type.clone(),
     })
 }
 

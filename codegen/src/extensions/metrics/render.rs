@@ -9,7 +9,7 @@ use quote::quote;
 use super::MetricsEntry;
 use super::index_mapped::{IndexMapped, RUNTIME_MODES, RUNTIME_UNITS, WireField};
 use crate::ir::TypeRef;
-use crate::reserved::{CLIENT_TYPE, FAKE_TYPE};
+use crate::reserved::CLIENT_TYPE;
 use crate::runtime_traits::{
     INDEX_MAPPED_DESCRIPTOR, INDEX_MAPPED_RESPONSE, INDEX_MAPPED_VALUE_SET, METRICS_OPERATION,
 };
@@ -441,7 +441,7 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
     }
     lines.push(line(
         "fn",
-        format!("mock::{FAKE_TYPE}::{}", entry.expectation),
+        format!("mock::{}::{}", entry.fake_type, entry.expectation),
         method("&str", format!("rt::mock::Expectation<{}>", entry.response)),
     ));
     lines

@@ -59,7 +59,9 @@ fn document_at(paths: &[&str], params: &[&str], model_id: &str) -> String {
                 .replace("MODEL_ID", model_id)
         })
         .collect();
-    format!("openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n{operations}{COMPONENTS}")
+    format!(
+        "openapi: 3.1.0\ninfo: {{title: Baseten, version: '1'}}\npaths:\n{operations}{COMPONENTS}"
+    )
 }
 
 fn document(params: &[&str], model_id: &str) -> String {
@@ -391,7 +393,7 @@ fn the_index_mapped_fixture_is_what_the_extension_renders() {
 /// A response of the shape with every optional part: an optional open-enum mode, a required
 /// step, a required string unit hint and a nullable string kind.
 const RICH: &str = "openapi: 3.1.0
-info: {title: t, version: '1'}
+info: {title: Baseten, version: '1'}
 paths:
   /v1/usage:
     get:

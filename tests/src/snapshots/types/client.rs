@@ -9,11 +9,20 @@ use baseten_api::runtime as rt;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "";
 
+/// The environment variable [`Client::from_env`] and
+/// [`api_key_from_env`](rt::ClientBuilder::api_key_from_env) read the API key from.
+pub const API_KEY_ENV: &str = "BASETEN_API_KEY";
+
+/// The environment variable [`Client::from_env`] and
+/// [`base_url_from_env`](rt::ClientBuilder::base_url_from_env) read a base URL from,
+/// when it is set.
+pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
+
 pub use rt::{
-    API_KEY_ENV, AttemptContext, AuthScheme, BASE_URL_ENV, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT,
-    InterceptedResponse, Interceptor, RawRequest, RawResponse, RetryPolicy,
-    RuntimeClient, pages::PageStream, reqwest, reqwest::Method,
+    AttemptContext, AuthScheme, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, InterceptedResponse, Interceptor,
+    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream, reqwest,
+    reqwest::Method,
 };
 
 /// Configures a [`Client`]: made by [`Client::builder`], finished by
@@ -33,8 +42,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key`
-    /// (`Authorization: Bearer <key>`), with the default timeouts and retries.
+    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`Authorization: Bearer
+    /// <key>`), with the default timeouts and retries.
     ///
     /// # Errors
     ///
@@ -43,8 +52,8 @@ impl Client {
         Self::builder().api_key(api_key).build()
     }
 
-    /// A client configured from the environment: the key from `BASETEN_API_KEY`, the
-    /// base URL from `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
+    /// A client configured from the environment: the key from `BASETEN_API_KEY`, the base URL from
+    /// `BASETEN_BASE_URL` if set, else [`DEFAULT_BASE_URL`].
     ///
     /// # Errors
     ///
@@ -58,7 +67,7 @@ impl Client {
     /// reqwest client of your own.
     #[must_use]
     pub fn builder() -> ClientBuilder {
-        rt::ClientBuilder::new(DEFAULT_BASE_URL)
+        rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
     }
 
     /// The runtime client underneath: its settings, and the retry budget left.
