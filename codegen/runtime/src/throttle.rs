@@ -12,8 +12,8 @@
 //!
 //! The curve's clock (RFC 9438 §4.2's `t`, time since the cut) runs while anyone wants to
 //! send, waiting in the client included: a request held by the pause or the rate is limited by
-//! the limiter, not by its caller. Only an idle spell (no request waiting, sent or answered for
-//! over [`IDLE`]) is application-limited time in RFC 9438 §5.8's sense, and only its part past
+//! the limiter, not by its caller. Only an idle spell (no request waiting or out for over
+//! [`IDLE`]) is application-limited time in RFC 9438 §5.8's sense, and only its part past
 //! the curve's plateau is kept off the clock: the climb back to what the server admitted before
 //! the cut takes the time window K whatever the caller does, while growth past it, probing for
 //! more than the server was seen to take, needs demand. aws-sdk's limiter has no idle rule; it
@@ -34,7 +34,7 @@ const BETA: f64 = 0.7;
 const SCALE_CONSTANT: f64 = 0.4;
 /// The slowest the adaptive rate goes, requests per second.
 const MIN_RATE: f64 = 0.5;
-/// No request to an endpoint waiting, sent or answered for longer than this is an idle spell,
+/// No request to an endpoint waiting or out for longer than this is an idle spell,
 /// kept off the adaptive rate's clock past its plateau (see [`Cubic::skip_idle`]).
 const IDLE: Duration = Duration::from_secs(1);
 /// Successes remembered per endpoint to measure the admitted rate (one second's worth).
@@ -56,12 +56,14 @@ pub(crate) struct Traffic {
     budget: AtomicU32,
 }
 
-/// A request let through: the slot to hold while it is out (with a cap), and how long the
-/// limiter held it (the endpoint's pause and its rate, the waits as the limiter set them).
+/// A request let through, to keep while it is out: the slot it holds (with a cap), how long
+/// the limiter held it (the endpoint's pause and its rate, the waits as the limiter set them),
+/// and its mark as the endpoint's demand until it is answered.
 #[derive(Debug)]
 pub(crate) struct Admission {
     pub(crate) slot: Option<OwnedSemaphorePermit>,
     pub(crate) held: Duration,
+    _demand: Demand,
 }
 
 /// Why a request was not let through.
@@ -132,7 +134,7 @@ impl Traffic {
         max_wait: Duration,
     ) -> Result<Admission, HeldBack> {
         let endpoint = self.endpoint(template);
-        let _demand = Demand::arrive(&endpoint, Instant::now());
+        let demand = Demand::arrive(Arc::clone(&endpoint), Instant::now());
         let paused_for = endpoint.lock().paused_for(Instant::now());
         if let Some(paused_for) = paused_for
             && paused_for > max_wait
@@ -171,7 +173,11 @@ impl Traffic {
         let slot = tokio::time::timeout(max_wait, waiting)
             .await
             .map_err(|_| HeldBack { paused_for: None })?;
-        Ok(Admission { slot, held })
+        Ok(Admission {
+            slot,
+            held,
+            _demand: demand,
+        })
     }
 
     /// Learns from an attempt's outcome: a 429 pauses the endpoint and cuts its rate, a
@@ -180,7 +186,6 @@ impl Traffic {
         let endpoint = self.endpoint(template);
         let mut state = endpoint.lock();
         let now = Instant::now();
-        state.answered(now);
         match outcome {
             Outcome::Success(sent) => state.succeeded(now, sent),
             // A wait longer than the caller sits out is the caller's failure, not the
@@ -251,18 +256,20 @@ impl Endpoint {
     }
 }
 
-/// Counts a request as wanting to go out from its arrival until it is sent or given up, so
-/// that the time it waits in the client is never taken for an idle spell.
-struct Demand<'a>(&'a Endpoint);
+/// Counts a request as the endpoint's demand from its arrival until it is answered (or given
+/// up), so that neither the time it waits in the client nor its time out is taken for an
+/// idle spell.
+#[derive(Debug)]
+struct Demand(Arc<Endpoint>);
 
-impl<'a> Demand<'a> {
-    fn arrive(endpoint: &'a Endpoint, now: Instant) -> Self {
+impl Demand {
+    fn arrive(endpoint: Arc<Endpoint>, now: Instant) -> Self {
         endpoint.lock().arrived(now);
         Self(endpoint)
     }
 }
 
-impl Drop for Demand<'_> {
+impl Drop for Demand {
     fn drop(&mut self) {
         self.0.lock().departed(Instant::now());
     }
@@ -299,10 +306,9 @@ struct EndpointState {
     /// When the last second's requests went out.
     sends: LastSecond,
     retries_waiting: usize,
-    /// Requests between their arrival and their send (or giving up).
-    waiting: usize,
-    /// The last arrival, departure (a send, or giving up) or answer: when the endpoint last
-    /// had demand.
+    /// Requests between their arrival and their answer (or giving up).
+    demand: usize,
+    /// When the last request arrived or left: when the endpoint last had demand.
     last_demand: Instant,
 }
 
@@ -405,7 +411,7 @@ impl EndpointState {
             successes: LastSecond::default(),
             sends: LastSecond::default(),
             retries_waiting: 0,
-            waiting: 0,
+            demand: 0,
             last_demand: now,
         }
     }
@@ -468,29 +474,24 @@ impl EndpointState {
         self.sends.note(now);
     }
 
-    /// A request arrives wanting to go out. With nobody else waiting and nothing sent or
-    /// answered for over [`IDLE`], the time since was an idle spell (a poller between ticks, a
+    /// A request arrives wanting to go out. With no other request waiting or out for over
+    /// [`IDLE`], the time since the last one left was an idle spell (a poller between ticks, a
     /// caller gone quiet): the caller, not the limiter, kept traffic away.
     fn arrived(&mut self, now: Instant) {
         let quiet_since = self.last_demand;
-        if self.waiting == 0
+        if self.demand == 0
             && now.saturating_duration_since(quiet_since) > IDLE
             && let Some(cubic) = &mut self.adaptive
         {
             cubic.skip_idle(quiet_since, now);
         }
-        self.waiting += 1;
+        self.demand += 1;
         self.last_demand = now;
     }
 
-    /// A request stops waiting: sent, or given up.
+    /// A request leaves: answered, or given up.
     fn departed(&mut self, now: Instant) {
-        self.waiting = self.waiting.saturating_sub(1);
-        self.last_demand = now;
-    }
-
-    /// An answer came back: the request was out until now.
-    fn answered(&mut self, now: Instant) {
+        self.demand = self.demand.saturating_sub(1);
         self.last_demand = now;
     }
 

@@ -197,7 +197,8 @@ fn a_throttle_with_nothing_admitted_starts_from_what_was_sent() {
     assert!((rate - 14.0).abs() < 1e-9, "{rate}");
 }
 
-/// A request through the state's demand bookkeeping: arrives at `at` and is sent at once.
+/// A request through the state's demand bookkeeping: arrives at `at`, is sent and answered
+/// at once.
 fn send_at(state: &mut EndpointState, at: Instant) {
     state.arrived(at);
     assert_eq!(state.try_send(at, false, None), Ok(()));
@@ -219,7 +220,6 @@ fn busy(state: &mut EndpointState, from: Instant, to: Instant) {
     let mut now = from;
     while now <= to {
         send_at(state, now);
-        state.answered(now);
         state.succeeded(now, now);
         now += Duration::from_millis(500);
     }
@@ -306,10 +306,10 @@ fn waiting_in_the_client_and_answers_out_are_no_idle_spell() {
             held.push(wait);
             now += wait;
         }
-        state.departed(now);
+        let sent = now;
         now += Duration::from_millis(5);
-        state.answered(now);
-        state.succeeded(now, now - Duration::from_millis(5));
+        state.departed(now);
+        state.succeeded(now, sent);
     }
     assert_eq!(curve(&state).last_throttle, start, "{held:?}");
     assert!(held[0] > Duration::from_millis(1400), "{held:?}");
@@ -320,8 +320,8 @@ fn waiting_in_the_client_and_answers_out_are_no_idle_spell() {
             .all(|wait| *wait < Duration::from_millis(200)),
         "{held:?}"
     );
-    // Another request waiting holds the clock too, however long the gap between arrivals;
-    // so does a request out (answered late).
+    // Another request waiting or out holds the clock too, however long the gap between
+    // arrivals; the quiet time counts from when the last one left.
     let mut state = cut_from_fifty(start);
     let later = start + Duration::from_secs(10);
     busy(&mut state, start, later);
@@ -329,11 +329,14 @@ fn waiting_in_the_client_and_answers_out_are_no_idle_spell() {
     state.arrived(later + Duration::from_secs(30));
     assert_eq!(curve(&state).last_throttle, start);
     state.departed(later + Duration::from_secs(30));
-    state.departed(later + Duration::from_secs(30));
-    state.answered(later + Duration::from_secs(35));
-    state.arrived(later + Duration::from_secs(35) + IDLE);
+    state.arrived(later + Duration::from_secs(40));
     assert_eq!(curve(&state).last_throttle, start);
-    assert_eq!(state.waiting, 1);
+    state.departed(later + Duration::from_secs(40));
+    state.departed(later + Duration::from_secs(45));
+    assert_eq!(state.demand, 0);
+    state.arrived(later + Duration::from_secs(47));
+    assert_eq!(curve(&state).last_throttle, start + Duration::from_secs(2));
+    assert_eq!(state.demand, 1);
 }
 
 #[test]
@@ -533,15 +536,13 @@ fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, OneThrottle> {
 async fn call(traffic: &Traffic, server: &Shared, latency: Duration, wait: Duration) {
     let mut is_retry = false;
     for _ in 0..3 {
-        if traffic
-            .admit(T, is_retry, Duration::from_secs(60))
-            .await
-            .is_err()
-        {
+        let admitted = traffic.admit(T, is_retry, Duration::from_secs(60));
+        let Ok(admission) = admitted.await else {
             return;
-        }
+        };
         let sent = Instant::now();
         tokio::time::sleep(latency).await;
+        drop(admission);
         let now = Instant::now();
         let mut server = lock(server);
         if server.throttle_next {
@@ -778,15 +779,13 @@ async fn storm(pollers: usize, limit: u32) -> (u64, u64, u64) {
                 ticks.tick().await;
                 let mut succeeded = false;
                 for attempt in 0..3 {
-                    if traffic
-                        .admit(T, attempt > 0, Duration::from_secs(60))
-                        .await
-                        .is_err()
-                    {
+                    let admitted = traffic.admit(T, attempt > 0, Duration::from_secs(60));
+                    let Ok(admission) = admitted.await else {
                         break;
-                    }
+                    };
                     let sent = Instant::now();
                     tokio::time::sleep(Duration::from_millis(1)).await;
+                    drop(admission);
                     let refused = server
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
