@@ -839,3 +839,37 @@ async fn a_cut_still_holds_a_storm_to_the_fleet_bar() {
         assert!(requests * 2 <= ok * 3, "{requests} requests for {ok} polls");
     }
 }
+
+/// An admission is the endpoint's demand until it is dropped (the attempt answered): while one
+/// is out no quiet time counts; after it, the quiet time past the plateau is skipped.
+#[tokio::test(start_paused = true)]
+async fn an_admission_is_demand_until_dropped() {
+    let traffic = Traffic::new(None, None, true);
+    for _ in 0..50 {
+        traffic.record(T, Outcome::Success(Instant::now()));
+    }
+    traffic.record(T, throttled(Duration::ZERO));
+    let cut = Instant::now();
+    let out = traffic.admit(T, false, Duration::from_secs(60)).await;
+    assert_eq!(traffic.endpoint(T).lock().demand, 1);
+    // Out for ten seconds (a slow answer), then another request: no idle spell.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let next = traffic.admit(T, false, Duration::from_secs(60)).await;
+    assert_eq!(curve(&traffic.endpoint(T).lock()).last_throttle, cut);
+    drop((out, next));
+    assert_eq!(traffic.endpoint(T).lock().demand, 0);
+    // Ten quiet seconds after both left, past the plateau: skipped.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let after_quiet = traffic.admit(T, false, Duration::from_secs(60)).await;
+    assert!(after_quiet.is_ok());
+    assert_eq!(
+        curve(&traffic.endpoint(T).lock()).last_throttle,
+        cut + Duration::from_secs(10)
+    );
+    // Given up waiting counts as leaving too.
+    let state = traffic.endpoint(T);
+    state.lock().paused_until = Some(Instant::now() + Duration::from_secs(30));
+    let gave_up = traffic.admit(T, false, Duration::from_secs(5)).await;
+    assert!(gave_up.is_err());
+    assert_eq!(state.lock().demand, 1);
+}
