@@ -873,3 +873,23 @@ async fn an_admission_is_demand_until_dropped() {
     assert!(gave_up.is_err());
     assert_eq!(state.lock().demand, 1);
 }
+
+/// A pause exactly as long as the caller waits is sat out; a nanosecond longer is not.
+#[tokio::test(start_paused = true)]
+async fn a_pause_as_long_as_the_wait_is_sat_out() {
+    let traffic = Traffic::new(None, None, true);
+    let wait = Duration::from_secs(5);
+    traffic.endpoint(T).lock().paused_until = Some(Instant::now() + wait);
+    let sat_out = traffic.admit(T, false, wait).await;
+    assert_eq!(sat_out.map(|a| a.held), Ok(wait));
+    traffic.endpoint(T).lock().paused_until = Some(Instant::now() + wait);
+    let refused = traffic
+        .admit(T, false, wait - Duration::from_nanos(1))
+        .await;
+    assert_eq!(
+        refused.err(),
+        Some(HeldBack {
+            paused_for: Some(wait)
+        })
+    );
+}
