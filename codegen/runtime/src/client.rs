@@ -59,7 +59,8 @@ pub(crate) use failure::decode;
 /// Clones share one traffic state (see [`RetryPolicy`]): per endpoint (the operation's path
 /// template), a 429 pauses every request until the server's time has passed and the send rate
 /// adapts; a retry budget caps retries across all requests; `ClientBuilder::max_in_flight`
-/// and `ClientBuilder::endpoint_rate_limit` set limits of one's own.
+/// and `ClientBuilder::endpoint_rate_limit` set limits of one's own, and
+/// `ClientBuilder::adaptive_rate(false)` keeps the rate fixed after a 429.
 ///
 /// Each call runs in a `tracing` span named `baseten_api.request` (debug level) and each
 /// attempt in a child span `baseten_api.attempt`, with OpenTelemetry's HTTP client attributes
@@ -175,6 +176,13 @@ impl RuntimeClient {
     #[must_use]
     pub fn endpoint_rate_limit(&self) -> Option<f64> {
         self.inner.limits.endpoint_rate
+    }
+
+    /// Whether a 429 cuts the endpoint's send rate (`ClientBuilder::adaptive_rate`; on by
+    /// default).
+    #[must_use]
+    pub fn adaptive_rate(&self) -> bool {
+        self.inner.limits.adaptive_rate
     }
 
     /// What is left of the retry budget all requests of this client share (500 when full; a

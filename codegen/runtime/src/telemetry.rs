@@ -116,6 +116,11 @@ pub struct AttemptContext {
     pub path_template: &'static str,
     /// 1 for the first attempt, 2 for the first retry, …
     pub attempt: u32,
+    /// How long the client held this attempt back for its endpoint: the pause after a 429 and
+    /// the endpoint's send rate (configured, or adaptive after a 429), as the limiter set the
+    /// waits. Zero when it went out at once. Waiting behind other requests or for a
+    /// `max_in_flight` slot is not counted.
+    pub held: std::time::Duration,
 }
 
 /// A response as an [`Interceptor`] sees it: status and headers, and the whole body, which it

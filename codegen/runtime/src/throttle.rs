@@ -9,6 +9,16 @@
 //! there, a 429 also pauses every request to its endpoint until the server's wait (plus
 //! jitter) has passed, and the rate after a throttle starts from what the server admitted in
 //! the last second rather than from what was sent.
+//!
+//! The curve's clock (RFC 9438 §4.2's `t`, time since the cut) runs while anyone wants to
+//! send, waiting in the client included: a request held by the pause or the rate is limited by
+//! the limiter, not by its caller. Only an idle spell (no request waiting or out for over
+//! [`IDLE`]) is application-limited time in RFC 9438 §5.8's sense, and only its part past
+//! the curve's plateau is kept off the clock: the climb back to what the server admitted before
+//! the cut takes the time window K whatever the caller does, while growth past it, probing for
+//! more than the server was seen to take, needs demand. aws-sdk's limiter has no idle rule; it
+//! caps the rate at twice the measured send rate instead, which would keep a slow caller below
+//! what the server admitted.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -24,8 +34,8 @@ const BETA: f64 = 0.7;
 const SCALE_CONSTANT: f64 = 0.4;
 /// The slowest the adaptive rate goes, requests per second.
 const MIN_RATE: f64 = 0.5;
-/// A pause in sending longer than this stops the adaptive rate's clock (see
-/// [`EndpointState::try_send`]).
+/// No request to an endpoint waiting or out for longer than this is an idle spell,
+/// kept off the adaptive rate's clock past its plateau (see [`Cubic::skip_idle`]).
 const IDLE: Duration = Duration::from_secs(1);
 /// Successes remembered per endpoint to measure the admitted rate (one second's worth).
 const MAX_REMEMBERED_SUCCESSES: usize = 10_000;
@@ -42,7 +52,18 @@ pub(crate) struct Traffic {
     endpoints: Mutex<HashMap<&'static str, Arc<Endpoint>>>,
     in_flight: Option<Arc<Semaphore>>,
     endpoint_rate: Option<f64>,
+    adaptive: bool,
     budget: AtomicU32,
+}
+
+/// A request let through, to keep while it is out: the slot it holds (with a cap), how long
+/// the limiter held it (the endpoint's pause and its rate, the waits as the limiter set them),
+/// and its mark as the endpoint's demand until it is answered.
+#[derive(Debug)]
+pub(crate) struct Admission {
+    pub(crate) slot: Option<OwnedSemaphorePermit>,
+    pub(crate) held: Duration,
+    _demand: Demand,
 }
 
 /// Why a request was not let through.
@@ -68,13 +89,19 @@ pub(crate) enum Outcome {
 
 impl Traffic {
     /// `max_in_flight` requests at once in all (none: no cap); `endpoint_rate` requests per
-    /// second per endpoint (none: only the adaptive rate, after a throttle).
-    pub(crate) fn new(max_in_flight: Option<usize>, endpoint_rate: Option<f64>) -> Self {
+    /// second per endpoint (none: only the adaptive rate, after a throttle); `adaptive`: whether
+    /// a throttle cuts the endpoint's rate (its pause holds either way).
+    pub(crate) fn new(
+        max_in_flight: Option<usize>,
+        endpoint_rate: Option<f64>,
+        adaptive: bool,
+    ) -> Self {
         Self {
             endpoints: Mutex::new(HashMap::new()),
             in_flight: max_in_flight
                 .map(|n| Arc::new(Semaphore::new(n.clamp(1, Semaphore::MAX_PERMITS)))),
             endpoint_rate: endpoint_rate.filter(|rate| rate.is_finite() && *rate > 0.0),
+            adaptive,
             budget: AtomicU32::new(RETRY_BUDGET),
         }
     }
@@ -105,8 +132,9 @@ impl Traffic {
         template: &'static str,
         is_retry: bool,
         max_wait: Duration,
-    ) -> Result<Option<OwnedSemaphorePermit>, HeldBack> {
+    ) -> Result<Admission, HeldBack> {
         let endpoint = self.endpoint(template);
+        let demand = Demand::arrive(Arc::clone(&endpoint), Instant::now());
         let paused_for = endpoint.lock().paused_for(Instant::now());
         if let Some(paused_for) = paused_for
             && paused_for > max_wait
@@ -115,6 +143,7 @@ impl Traffic {
                 paused_for: Some(paused_for),
             });
         }
+        let mut held = Duration::ZERO;
         let waiting = async {
             let _retry_mark = is_retry.then(|| RetryWaiting::new(&endpoint));
             let gate = if is_retry {
@@ -129,7 +158,10 @@ impl Traffic {
                 let wait = endpoint.lock().try_send(now, is_retry, self.endpoint_rate);
                 match wait {
                     Ok(()) => break,
-                    Err(wait) => tokio::time::sleep(wait).await,
+                    Err(wait) => {
+                        held = held.saturating_add(wait);
+                        tokio::time::sleep(wait).await;
+                    }
                 }
             }
             drop(_retry_mark);
@@ -138,9 +170,14 @@ impl Traffic {
                 None => None,
             }
         };
-        tokio::time::timeout(max_wait, waiting)
+        let slot = tokio::time::timeout(max_wait, waiting)
             .await
-            .map_err(|_| HeldBack { paused_for: None })
+            .map_err(|_| HeldBack { paused_for: None })?;
+        Ok(Admission {
+            slot,
+            held,
+            _demand: demand,
+        })
     }
 
     /// Learns from an attempt's outcome: a 429 pauses the endpoint and cuts its rate, a
@@ -159,7 +196,7 @@ impl Traffic {
                 longest,
             } => {
                 if wait <= longest {
-                    state.throttled(now, wait, sent);
+                    state.throttled(now, wait, sent, self.adaptive);
                 }
             }
         }
@@ -219,6 +256,25 @@ impl Endpoint {
     }
 }
 
+/// Counts a request as the endpoint's demand from its arrival until it is answered (or given
+/// up), so that neither the time it waits in the client nor its time out is taken for an
+/// idle spell.
+#[derive(Debug)]
+struct Demand(Arc<Endpoint>);
+
+impl Demand {
+    fn arrive(endpoint: Arc<Endpoint>, now: Instant) -> Self {
+        endpoint.lock().arrived(now);
+        Self(endpoint)
+    }
+}
+
+impl Drop for Demand {
+    fn drop(&mut self) {
+        self.0.lock().departed(Instant::now());
+    }
+}
+
 /// Counts a retry as waiting for as long as it lives, so first attempts let it go first.
 struct RetryWaiting<'a>(&'a Endpoint);
 
@@ -250,7 +306,10 @@ struct EndpointState {
     /// When the last second's requests went out.
     sends: LastSecond,
     retries_waiting: usize,
-    last_send: Instant,
+    /// Requests between their arrival and their answer (or giving up).
+    demand: usize,
+    /// When the last request arrived or left: when the endpoint last had demand.
+    last_demand: Instant,
 }
 
 /// The moments of the last second's events (sends, or successes), for a rate.
@@ -318,6 +377,26 @@ impl Cubic {
         (self.last_max_rate * (1.0 - BETA) / SCALE_CONSTANT).cbrt()
     }
 
+    /// When the curve is back at `last_max_rate`: the end of its concave climb.
+    fn plateau(&self) -> Instant {
+        let window = seconds(self.time_window());
+        self.last_throttle
+            .checked_add(window)
+            .unwrap_or(self.last_throttle)
+    }
+
+    /// An idle spell from `quiet_since` to `now`: its part past the plateau moves the curve's
+    /// epoch on by as much, so growth past what the server took resumes where it stood and
+    /// the climb back to it is not held back (RFC 9438 §5.8: no growth while
+    /// application-limited, lest the rate come back far above anything the server was seen
+    /// to take).
+    fn skip_idle(&mut self, quiet_since: Instant, now: Instant) {
+        let past_plateau = now.saturating_duration_since(quiet_since.max(self.plateau()));
+        if let Some(shifted) = self.last_throttle.checked_add(past_plateau) {
+            self.last_throttle = shifted;
+        }
+    }
+
     fn after_success(&self, now: Instant) -> f64 {
         let since = now.duration_since(self.last_throttle).as_secs_f64();
         let dt = since - self.time_window();
@@ -335,7 +414,8 @@ impl EndpointState {
             successes: LastSecond::default(),
             sends: LastSecond::default(),
             retries_waiting: 0,
-            last_send: now,
+            demand: 0,
+            last_demand: now,
         }
     }
 
@@ -392,19 +472,30 @@ impl EndpointState {
         Err(wait)
     }
 
-    /// Notes a send. After an idle spell (a poller between ticks) the adaptive rate's clock
-    /// moves on by the spell, as Linux's CUBIC shifts its epoch after idle: time without
-    /// traffic says nothing about what the server would take.
+    /// Notes a send.
     fn sent(&mut self, now: Instant) {
-        let idle = now.saturating_duration_since(self.last_send);
-        if idle > IDLE
+        self.sends.note(now);
+    }
+
+    /// A request arrives wanting to go out. With no other request waiting or out for over
+    /// [`IDLE`], the time since the last one left was an idle spell (a poller between ticks, a
+    /// caller gone quiet): the caller, not the limiter, kept traffic away.
+    fn arrived(&mut self, now: Instant) {
+        let quiet_since = self.last_demand;
+        if self.demand == 0
+            && now.saturating_duration_since(quiet_since) > IDLE
             && let Some(cubic) = &mut self.adaptive
         {
-            let shifted = cubic.last_throttle.checked_add(idle).unwrap_or(now);
-            cubic.last_throttle = shifted.min(now);
+            cubic.skip_idle(quiet_since, now);
         }
-        self.last_send = now;
-        self.sends.note(now);
+        self.demand += 1;
+        self.last_demand = now;
+    }
+
+    /// A request leaves: answered, or given up.
+    fn departed(&mut self, now: Instant) {
+        self.demand = self.demand.saturating_sub(1);
+        self.last_demand = now;
     }
 
     /// What the server admitted in the last second, requests per second.
@@ -424,13 +515,16 @@ impl EndpointState {
     /// A 429 asking for `wait`: pause until then plus jitter (so many clients do not come back
     /// at once), and cut the rate to 0.7× what the server was admitting. A 429 for a request
     /// sent before the last cut is news of that same throttle: it extends the pause but does
-    /// not cut again (as TCP cuts once per window).
-    fn throttled(&mut self, now: Instant, wait: Duration, sent: Instant) {
+    /// not cut again (as TCP cuts once per window). Without `adaptive`, only the pause.
+    fn throttled(&mut self, now: Instant, wait: Duration, sent: Instant, adaptive: bool) {
         let wait = wait.min(MAX_PAUSE);
         let until = now
             .checked_add(wait.saturating_add(jitter(wait)))
             .unwrap_or(now);
         self.paused_until = Some(self.paused_until.map_or(until, |old| old.max(until)));
+        if !adaptive {
+            return;
+        }
         // What the server took in the last second; when it took nothing, what was sent.
         let mut admitted = self.admitted_rate(now);
         if admitted < 1.0 {
@@ -472,326 +566,5 @@ fn jitter(wait: Duration) -> Duration {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const T: &str = "/v1/things/{id}";
-
-    /// The rate counts the events of the second up to `now`, exactly at its edge, and a moment
-    /// noted late (read before another took the lock) keeps the order the bisection needs.
-    #[test]
-    fn the_last_second_counts_to_its_edge() {
-        let start = Instant::now();
-        let at = |ms: u64| start + Duration::from_millis(ms);
-        let mut last = LastSecond::default();
-        for ms in [0, 100, 100, 500, 900] {
-            last.note(at(ms));
-        }
-        last.note(at(800)); // late: kept as 900
-        assert_eq!(last.rate(at(900)), 6.0);
-        assert_eq!(last.rate(at(999)), 6.0);
-        assert_eq!(last.rate(at(1000)), 5.0);
-        assert_eq!(last.rate(at(1100)), 3.0);
-        assert_eq!(last.rate(at(1500)), 2.0);
-        assert_eq!(last.rate(at(1899)), 2.0);
-        assert_eq!(last.rate(at(1900)), 0.0);
-        assert_eq!(LastSecond::default().rate(at(0)), 0.0);
-    }
-
-    /// A 429 asking for `wait`, from a request just sent by a caller waiting up to 90 s.
-    fn throttled(wait: Duration) -> Outcome {
-        Outcome::Throttled {
-            wait,
-            sent: Instant::now(),
-            longest: Duration::from_secs(90),
-        }
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_wait_longer_than_the_caller_waits_is_never_stored() {
-        let traffic = Traffic::new(None, None);
-        // `Retry-After: 1733200000`, epoch seconds sent by mistake, to a caller waiting 60 s.
-        traffic.record(
-            T,
-            Outcome::Throttled {
-                wait: Duration::from_secs(1_733_200_000),
-                sent: Instant::now(),
-                longest: Duration::from_secs(60),
-            },
-        );
-        let started = Instant::now();
-        let next = traffic.admit(T, false, Duration::from_secs(60)).await;
-        assert!(next.is_ok(), "{next:?}");
-        assert_eq!(started.elapsed(), Duration::ZERO);
-        assert_eq!(traffic.rate(T), None);
-        // One the caller sits out is stored, and held to (the jitter adds up to a fifth).
-        traffic.record(
-            T,
-            Outcome::Throttled {
-                wait: Duration::from_secs(60),
-                sent: Instant::now(),
-                longest: Duration::from_secs(60),
-            },
-        );
-        let paused = traffic.admit(T, false, Duration::from_secs(59)).await;
-        assert!(
-            matches!(paused, Err(HeldBack { paused_for: Some(wait) }) if wait >= Duration::from_secs(60))
-        );
-    }
-
-    #[test]
-    fn unthrottled_and_unconfigured_sends_at_once() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        for _ in 0..1000 {
-            assert_eq!(state.try_send(now, false, None), Ok(()));
-        }
-        assert_eq!(state.rate(None), None);
-    }
-
-    #[test]
-    fn configured_rate_spaces_requests() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        assert_eq!(state.try_send(now, false, Some(10.0)), Ok(()));
-        let wait = state.try_send(now, false, Some(10.0));
-        assert_eq!(wait, Err(Duration::from_millis(100)));
-        let later = now + Duration::from_millis(50);
-        assert_eq!(
-            state.try_send(later, false, Some(10.0)),
-            Err(Duration::from_millis(50))
-        );
-        let later = now + Duration::from_millis(100);
-        assert_eq!(state.try_send(later, false, Some(10.0)), Ok(()));
-        // Idle time stores one token, never more.
-        let idle = later + Duration::from_secs(10);
-        assert_eq!(state.try_send(idle, false, Some(10.0)), Ok(()));
-        assert!(state.try_send(idle, false, Some(10.0)).is_err());
-    }
-
-    #[test]
-    fn throttle_pauses_and_cuts_to_what_was_admitted() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        for i in 0..50 {
-            state.succeeded(now + Duration::from_millis(i), now);
-        }
-        let at = now + Duration::from_millis(100);
-        state.throttled(at, Duration::from_secs(1), at);
-        let paused = state.paused_for(at).unwrap_or_default();
-        assert!(paused >= Duration::from_secs(1), "{paused:?}");
-        assert!(paused <= Duration::from_millis(1200), "{paused:?}");
-        assert!(state.try_send(at, true, None).is_err());
-        let rate = state.rate(None).unwrap_or_default();
-        assert!((rate - 35.0).abs() < 1e-9, "{rate}");
-        // The configured rate still caps it.
-        assert_eq!(state.rate(Some(10.0)), Some(10.0));
-        let cubic = state.adaptive.unwrap_or_else(|| panic!("adaptive"));
-        assert!((cubic.last_max_rate - 50.0).abs() < 1e-9);
-        // Back at the old maximum after the time window, above it later.
-        let window = Duration::from_secs_f64(cubic.time_window());
-        assert!((cubic.after_success(at + window) - 50.0).abs() < 1e-6);
-        assert!(cubic.after_success(at + window * 2) > 50.0);
-        assert!(cubic.after_success(at + window / 2) < 50.0);
-        assert!(cubic.after_success(at + window / 2) > 35.0);
-    }
-
-    #[test]
-    fn successes_grow_the_rate_back() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        state.succeeded(now, now);
-        state.throttled(now, Duration::ZERO, now);
-        let cut = state.rate(None).unwrap_or_default();
-        let later = now + Duration::from_secs(5);
-        state.succeeded(later, later);
-        let grown = state.rate(None).unwrap_or_default();
-        assert!(grown > cut, "{cut} -> {grown}");
-    }
-
-    #[test]
-    fn answers_to_requests_sent_before_the_cut_do_not_cut_again() {
-        let start = Instant::now();
-        let mut state = EndpointState::new(start);
-        for _ in 0..10 {
-            state.succeeded(start, start);
-        }
-        let first = start + Duration::from_millis(5);
-        state.throttled(first, Duration::from_secs(1), start);
-        assert_eq!(state.rate(None), Some(7.0));
-        // The rest of the burst: 40 more admitted, then more 429s for it.
-        for _ in 0..40 {
-            state.succeeded(first, start);
-        }
-        state.throttled(first, Duration::from_secs(2), start);
-        let rate = state.rate(None).unwrap_or_default();
-        assert!((rate - 35.0).abs() < 1e-9, "{rate}");
-        let paused = state.paused_for(first).unwrap_or_default();
-        assert!(paused >= Duration::from_secs(2), "{paused:?}");
-        // A 429 for a request sent after the cut cuts again.
-        let later = first + Duration::from_millis(10);
-        state.throttled(later, Duration::ZERO, later);
-        let rate = state.rate(None).unwrap_or_default();
-        assert!(rate < 35.0, "{rate}");
-    }
-
-    #[test]
-    fn a_stale_answer_only_ever_raises_the_estimate() {
-        let cut = Instant::now();
-        let mut cubic = Cubic {
-            rate: 1.0,
-            last_max_rate: 10.0,
-            last_throttle: cut,
-        };
-        // Sent after the cut: news, not stale.
-        assert!(!cubic.learn_from_stale(cut + Duration::from_millis(1), 50.0));
-        assert_eq!((cubic.rate, cubic.last_max_rate), (1.0, 10.0));
-        // Sent at the very moment of the cut: stale. Admitting as much as known: no change.
-        assert!(cubic.learn_from_stale(cut, 10.0));
-        assert_eq!((cubic.rate, cubic.last_max_rate), (1.0, 10.0));
-        // Admitting more: the estimate rises, and the rate with it.
-        let before = cut.checked_sub(Duration::from_millis(1)).unwrap_or(cut);
-        assert!(cubic.learn_from_stale(before, 20.0));
-        assert_eq!(cubic.last_max_rate, 20.0);
-        assert!((cubic.rate - 14.0).abs() < 1e-9, "{}", cubic.rate);
-    }
-
-    #[test]
-    fn absurd_waits_and_rates_saturate() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        state.throttled(now, Duration::MAX, now);
-        assert_eq!(state.paused_for(now).map(|p| p >= MAX_PAUSE), Some(true));
-        let mut state = EndpointState::new(now);
-        assert_eq!(state.try_send(now, false, Some(1e-300)), Ok(()));
-        assert_eq!(state.try_send(now, false, Some(1e-300)), Err(MAX_PAUSE));
-    }
-
-    #[test]
-    fn a_throttle_with_nothing_admitted_starts_from_what_was_sent() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        for _ in 0..20 {
-            assert_eq!(state.try_send(now, false, None), Ok(()));
-        }
-        state.throttled(now, Duration::ZERO, now);
-        let rate = state.rate(None).unwrap_or_default();
-        assert!((rate - 14.0).abs() < 1e-9, "{rate}");
-    }
-
-    #[test]
-    fn idle_time_does_not_grow_the_rate() {
-        let start = Instant::now();
-        let mut state = EndpointState::new(start);
-        for _ in 0..50 {
-            state.succeeded(start, start);
-        }
-        state.throttled(start, Duration::ZERO, start);
-        let busy = start + Duration::from_secs(2);
-        assert_eq!(state.try_send(busy, false, None), Ok(()));
-        state.succeeded(busy, busy);
-        let before_idle = state.rate(None).unwrap_or_default();
-        // Ten idle seconds, then traffic again: the curve resumes where it left off.
-        let back = busy + Duration::from_secs(10);
-        assert_eq!(state.try_send(back, false, None), Ok(()));
-        state.succeeded(back, back);
-        let after_idle = state.rate(None).unwrap_or_default();
-        assert!(after_idle < 50.0, "{before_idle} -> {after_idle}");
-        assert!(after_idle >= before_idle, "{before_idle} -> {after_idle}");
-        // Without the shift it would be far above the old maximum.
-        let cubic = state.adaptive.unwrap_or_else(|| panic!("adaptive"));
-        assert!(cubic.last_throttle > start + Duration::from_secs(9));
-    }
-
-    #[test]
-    fn first_attempts_yield_to_waiting_retries() {
-        let now = Instant::now();
-        let mut state = EndpointState::new(now);
-        state.throttled(now, Duration::ZERO, now);
-        let later = now + Duration::from_secs(10);
-        state.retries_waiting = 1;
-        assert!(state.try_send(later, false, None).is_err());
-        assert_eq!(state.try_send(later, true, None), Ok(()));
-    }
-
-    #[test]
-    fn budget_pays_for_retries_and_refunds() {
-        let traffic = Traffic::new(None, None);
-        assert_eq!(traffic.budget_left(), RETRY_BUDGET);
-        assert_eq!(traffic.withdraw_retry(false), Some(RETRY_COST));
-        assert_eq!(traffic.withdraw_retry(true), Some(TIMEOUT_RETRY_COST));
-        assert_eq!(traffic.budget_left(), RETRY_BUDGET - 15);
-        traffic.refund(15);
-        assert_eq!(traffic.budget_left(), RETRY_BUDGET);
-        traffic.refund(0);
-        assert_eq!(traffic.budget_left(), RETRY_BUDGET);
-        let mut paid = 0;
-        while traffic.withdraw_retry(true).is_some() {
-            paid += 1;
-        }
-        assert_eq!(paid, RETRY_BUDGET / TIMEOUT_RETRY_COST);
-        assert_eq!(traffic.withdraw_retry(false), None);
-        traffic.refund(0);
-        assert_eq!(traffic.budget_left(), 1);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn admit_waits_out_a_pause_and_gives_up_on_a_long_one() {
-        let traffic = Traffic::new(None, None);
-        traffic.record(T, Outcome::Success(Instant::now()));
-        traffic.record(T, throttled(Duration::from_secs(2)));
-        let started = Instant::now();
-        let admitted = traffic.admit(T, false, Duration::from_secs(60)).await;
-        assert!(admitted.is_ok());
-        assert!(started.elapsed() >= Duration::from_secs(2));
-        traffic.record(T, throttled(Duration::from_secs(90)));
-        let held = traffic.admit(T, false, Duration::from_secs(90)).await;
-        assert!(
-            matches!(held, Err(HeldBack { paused_for: Some(wait) }) if wait >= Duration::from_secs(90))
-        );
-        // Other endpoints are not paused.
-        assert!(traffic.admit("/other", false, Duration::ZERO).await.is_ok());
-        assert_eq!(traffic.rate("/other"), None);
-    }
-
-    #[test]
-    fn last_second_forgets_older_events() {
-        let now = Instant::now();
-        let mut events = LastSecond::default();
-        for i in 0..5 {
-            events.note(now + Duration::from_millis(i * 100));
-        }
-        let later = now + Duration::from_millis(1250);
-        events.note(later);
-        // The two within the second before `later` (300 and 400 ms), and `later` itself.
-        assert_eq!(events.0.len(), 3);
-        assert!((events.rate(later) - 3.0).abs() < 1e-9);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn an_admitted_retry_stops_holding_first_attempts_back() {
-        let traffic = Traffic::new(None, Some(10.0));
-        assert!(traffic.admit(T, true, Duration::from_secs(1)).await.is_ok());
-        let started = Instant::now();
-        let first = traffic.admit(T, false, Duration::from_secs(1)).await;
-        assert!(first.is_ok(), "{first:?}");
-        assert!(started.elapsed() <= Duration::from_millis(100));
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn in_flight_cap_hands_out_slots() {
-        let traffic = Traffic::new(Some(2), None);
-        let a = traffic.admit(T, false, Duration::from_secs(1)).await;
-        let b = traffic.admit(T, false, Duration::from_secs(1)).await;
-        assert!(matches!((&a, &b), (Ok(Some(_)), Ok(Some(_)))));
-        let c = traffic.admit(T, false, Duration::from_secs(1)).await;
-        assert_eq!(c.err(), Some(HeldBack { paused_for: None }));
-        drop(a);
-        assert!(
-            traffic
-                .admit(T, false, Duration::from_secs(1))
-                .await
-                .is_ok()
-        );
-    }
-}
+#[path = "throttle_tests.rs"]
+mod tests;

@@ -78,11 +78,23 @@ struct EnvNames {
     base_url: Option<&'static str>,
 }
 
-/// The limits a user sets on the builder; both off by default.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// The limits a user sets on the builder: the cap and the fixed rate off by default, the
+/// adaptive rate on.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Limits {
     pub(super) max_in_flight: Option<usize>,
     pub(super) endpoint_rate: Option<f64>,
+    pub(super) adaptive_rate: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_in_flight: None,
+            endpoint_rate: None,
+            adaptive_rate: true,
+        }
+    }
 }
 
 impl<C> Clone for ClientBuilder<C> {
@@ -328,6 +340,23 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         self
     }
 
+    /// Whether a 429 also slows the endpoint down; default: on. After a 429 every request to
+    /// the endpoint waits until the server's time has passed (plus up to a fifth more, at most
+    /// a second), then the endpoint's rate is cut to 0.7× what the server admitted in the
+    /// second before (at least one request per 2 s) and climbs back along CUBIC's curve: at
+    /// that level again ∛(0.75 × rate) seconds after the 429 (under a second after a lone
+    /// request, about 3.3 s at 50 requests/s) however the requests come, and higher while
+    /// they keep coming. A caller sending one request at a time is held about 1.4 s once,
+    /// then less each time, and no longer noticeably after about 4 s.
+    ///
+    /// Off, a 429 still pauses the endpoint but sets no rate; an
+    /// [`endpoint_rate_limit`](Self::endpoint_rate_limit) still applies.
+    #[must_use]
+    pub fn adaptive_rate(mut self, on: bool) -> Self {
+        self.limits.adaptive_rate = on;
+        self
+    }
+
     /// Runs `interceptor` on every attempt: on the request just before it is sent, and on the
     /// response once it is read (see [`Interceptor`]). Interceptors run in the order added.
     #[must_use]
@@ -446,6 +475,7 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
                 traffic: Arc::new(Traffic::new(
                     self.limits.max_in_flight,
                     self.limits.endpoint_rate,
+                    self.limits.adaptive_rate,
                 )),
                 limits: self.limits,
                 interceptors: self.interceptors.into(),

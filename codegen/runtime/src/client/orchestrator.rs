@@ -20,6 +20,7 @@ use crate::error::Error;
 use crate::server_text::RegisteredSecret;
 use crate::support::Request;
 use crate::telemetry::{self, AttemptContext};
+use crate::throttle::Admission;
 
 /// A 2xx response, read whole.
 pub(crate) struct Success {
@@ -158,11 +159,11 @@ impl RuntimeClient {
             settings.retry.backoff(),
         );
         loop {
-            let permit = match traffic
+            let admission = match traffic
                 .admit(template, retries.next_is_retry(), max_wait)
                 .await
             {
-                Ok(permit) => permit,
+                Ok(admission) => admission,
                 Err(held) => return Err(retries.held_back(held)),
             };
             let attempt = retries.begin_attempt();
@@ -172,7 +173,7 @@ impl RuntimeClient {
             }
             let sent_at = tokio::time::Instant::now();
             let outcome = self
-                .judged_attempt(&request, &prepared, attempt, permit, span, sent_at)
+                .judged_attempt(&request, &prepared, attempt, admission, span, sent_at)
                 .await;
             let failure = match outcome {
                 Ok(success) => {
@@ -193,12 +194,12 @@ impl RuntimeClient {
     /// attempt level, the permit given back as soon as it ends, the status recorded on the
     /// spans; a non-2xx answer or a failed exchange mapped to its [`Failure`] and the attempt
     /// closed with it, a 2xx returned with its attempt still open for decoding.
-    async fn judged_attempt<P>(
+    async fn judged_attempt(
         &self,
         request: &Request,
         prepared: &Prepared,
         attempt: u32,
-        permit: P,
+        admission: Admission,
         span: &tracing::Span,
         sent_at: tokio::time::Instant,
     ) -> Result<(Success, OpenAttempt), Failure> {
@@ -225,6 +226,7 @@ impl RuntimeClient {
             operation: request.operation,
             path_template: template,
             attempt,
+            held: admission.held,
         };
         let started = Instant::now();
         let sent = self
@@ -237,7 +239,7 @@ impl RuntimeClient {
             )
             .instrument(attempt_span.clone())
             .await;
-        drop(permit);
+        drop(admission.slot);
         let status = sent.as_ref().ok().map(|answer| answer.status.as_u16());
         if let Some(status) = status {
             span.record("status", status);
