@@ -338,9 +338,9 @@ impl Depths<'_> {
         match (mode, self.locked(owner, key)) {
             (Mode::Fresh, _) => fresh,
             (Mode::Locked { .. }, Some(Held::Indirect)) => Held::Indirect,
-            (Mode::Locked { .. }, Some(Held::Boxed)) => Held::Boxed,
-            // In place, unless the value now contains itself.
-            (Mode::Locked { .. }, Some(Held::Inline)) => fresh,
+            // A `Box` or in place as before: a field keeps its type, so whether its value
+            // would contain itself does not change (a cycle only grows).
+            (Mode::Locked { .. }, Some(Held::Boxed | Held::Inline)) => fresh,
             (Mode::Locked { new_indirect }, None) => match new_indirect {
                 true => Held::Indirect,
                 false => fresh,
