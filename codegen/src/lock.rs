@@ -59,6 +59,24 @@ pub struct NameLock {
     /// so a newcomer twin never turns a definition into an alias.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub shared: BTreeMap<String, String>,
+    /// How fields and variants (by wire name, tag or variant name) of each type (by its Rust
+    /// name) held their values where the limits on cycles and chains decide it (see
+    /// `ir::cycles`): a later generation keeps each holding while the limits allow, so adding
+    /// a field never moves an existing `Box` or `Indirect`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub held: BTreeMap<String, BTreeMap<String, Holding>>,
+}
+
+/// How a field or variant holds its value, as the lock keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Holding {
+    /// In place.
+    Inline,
+    /// In a `Box`.
+    Box,
+    /// Through the runtime's `Indirect`.
+    Indirect,
 }
 
 /// The lock's file name, beside the emitted modules it names.
@@ -110,6 +128,14 @@ impl NameLock {
                 return Err(lock_error(
                     &Pointer::to(&["shared", alias]),
                     format!("{canonical:?} is not a name the generator gives"),
+                ));
+            }
+        }
+        for owner in lock.held.keys() {
+            if !is_type_name(owner) {
+                return Err(lock_error(
+                    &Pointer::to(&["held", owner]),
+                    format!("{owner:?} is not a name the generator gives"),
                 ));
             }
         }
@@ -175,6 +201,7 @@ impl NameLock {
             support_types: rekey(&self.support_types),
             areas: rekey(&self.areas),
             shared: self.shared.clone(),
+            held: self.held.clone(),
         }
     }
 }

@@ -8,6 +8,8 @@ use std::str::FromStr;
 use serde_core::de::{self, MapAccess, Visitor};
 use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod exact;
+
 /// An exact decimal number (up to 28 significant digits), over [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html).
 ///
 /// The generator uses it for a schema that is `anyOf`/`oneOf` a `number` and a `string` with a
@@ -74,12 +76,28 @@ impl Decimal {
         self.0
     }
 
-    /// `self + other`, or `None` when the sum does not fit (beyond about 7.9 × 10²⁸).
+    /// `self + other`, exactly, or `None` when the exact sum does not fit: beyond about
+    /// 7.9 × 10²⁸, or needing more than the 28 to 29 significant digits a `Decimal` holds
+    /// (where [`rust_decimal::Decimal::checked_add`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html#method.checked_add)
+    /// would round). The sum keeps the larger scale of the two (`0.10 + 1` is `1.10`), or a
+    /// smaller one only when that scale does not fit and the digits dropped are zeros.
+    ///
+    /// ```
+    /// use baseten_runtime::Decimal;
+    ///
+    /// let big: Decimal = "999999999999999999999999999.9".parse().unwrap();
+    /// let cents: Decimal = "0.05".parse().unwrap();
+    /// // 999999999999999999999999999.95 has 29 significant digits: no sum rather than a rounded one.
+    /// assert_eq!(big.checked_add(cents), None);
+    /// let small: Decimal = "0.1".parse().unwrap();
+    /// assert_eq!(big.checked_add(small).map(|d| d.to_string()), Some("1000000000000000000000000000.0".into()));
+    /// ```
     pub fn checked_add(self, other: Decimal) -> Option<Decimal> {
-        self.0.checked_add(other.0).map(Decimal)
+        exact::sum(self.0, other.0).map(Decimal)
     }
 
-    /// The exact sum of `amounts`, or `None` when it does not fit (beyond about 7.9 × 10²⁸) or
+    /// The exact sum of `amounts`, or `None` when it does not fit (beyond about 7.9 × 10²⁸, or
+    /// needing more digits than a `Decimal` holds: see [`checked_add`](Self::checked_add)) or
     /// an amount is itself `None`: items are `Decimal`s or `Option<Decimal>`s, such as the
     /// checked products of [`checked_mul`](Self::checked_mul), so a report sums prices × quantities
     /// in one expression. The empty sum is `Some(Decimal::ZERO)`. (Collecting `Decimal`s into
@@ -107,9 +125,10 @@ impl Decimal {
             })
     }
 
-    /// `self - other`, or `None` when the difference does not fit.
+    /// `self - other`, exactly, or `None` when the exact difference does not fit (as
+    /// [`checked_add`](Self::checked_add)).
     pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
-        self.0.checked_sub(other.0).map(Decimal)
+        exact::sum(self.0, -other.0).map(Decimal)
     }
 
     /// `self × other`, exactly, or `None` when the exact product does not fit: a price times a

@@ -1,5 +1,6 @@
 //! Ranges longer than one call allows (feature `jiff`): a `[start, end)` range cut into
-//! consecutive spans no longer than an endpoint takes, and the calls for them made in order.
+//! consecutive spans no longer than an endpoint takes, each ending as the endpoint reads an end
+//! (the first instant after it, or the last one in it), and the calls for them made in order.
 
 use std::future::Future;
 
@@ -8,8 +9,54 @@ use jiff::{SignedDuration, Timestamp};
 use crate::Error;
 use crate::error::InvalidArgument;
 
-/// The longest range one billing call takes (`GET /v1/billing/usage_summary`): 31 days.
-pub const BILLING_MAX_SPAN: SignedDuration = SignedDuration::from_hours(31 * 24);
+/// How an endpoint reads the end of the range a call gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeEnd {
+    /// The end is the first instant after the range: a call for `[start, end)` ends at `end`,
+    /// and the next call starts there (Model APIs usage's `end_time`, "exclusive").
+    Exclusive,
+    /// The end is the last instant in the range, read at `resolution`: a call ends one
+    /// `resolution` before the next call starts, so no instant is in two calls. The instants
+    /// are those of the grid `start + k × resolution`; the range's last one is the last
+    /// before its end.
+    Inclusive {
+        /// The finest step the endpoint tells apart.
+        resolution: SignedDuration,
+    },
+}
+
+/// The longest range one call takes and how it reads the range's end: what [`spans`] cuts
+/// by. A [`SignedDuration`] alone is an [`RangeEnd::Exclusive`] limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpanLimit {
+    /// The longest range one call covers (for an inclusive end, from its start to one
+    /// resolution past its end).
+    pub max: SignedDuration,
+    /// How the endpoint reads a call's end.
+    pub end: RangeEnd,
+}
+
+impl From<SignedDuration> for SpanLimit {
+    fn from(max: SignedDuration) -> SpanLimit {
+        SpanLimit {
+            max,
+            end: RangeEnd::Exclusive,
+        }
+    }
+}
+
+/// Billing's limit (`GET /v1/billing/usage_summary`): at most 31 days per call, its
+/// `end_date` read as the last moment of the range, to the second. The document does not say
+/// whether `end_date` is in the range; read as the last moment, consecutive calls never count
+/// an instant twice (read as the first instant after, each call would leave out its last
+/// second). Its `format: date-time` is RFC 3339's, whose fraction of a second is optional:
+/// whole seconds are what every reader of it keeps.
+pub const BILLING_MAX_SPAN: SpanLimit = SpanLimit {
+    max: SignedDuration::from_hours(31 * 24),
+    end: RangeEnd::Inclusive {
+        resolution: SignedDuration::from_secs(1),
+    },
+};
 
 /// Why a range cannot be cut into spans; an [`Error::InvalidArgument`] through `?`
 /// ([`SpanError::of`] reads it back).
@@ -28,6 +75,14 @@ pub enum SpanError {
         /// The longest span given.
         max: SignedDuration,
     },
+    /// An inclusive end's resolution is not positive, or longer than the longest span (which
+    /// then holds no instant).
+    Resolution {
+        /// The resolution given.
+        resolution: SignedDuration,
+        /// The longest span given.
+        max: SignedDuration,
+    },
 }
 
 impl std::fmt::Display for SpanError {
@@ -37,6 +92,10 @@ impl std::fmt::Display for SpanError {
                 write!(f, "range start {start} is not before its end {end}")
             }
             Self::EmptySpan { max } => write!(f, "a span must be longer than zero, not {max}"),
+            Self::Resolution { resolution, max } => write!(
+                f,
+                "a resolution must be longer than zero and at most the span {max}, not {resolution}"
+            ),
         }
     }
 }
@@ -60,9 +119,14 @@ impl SpanError {
     }
 }
 
-/// `[start, end)` as consecutive spans `(span_start, span_end)` of at most `max` each, the last
-/// one shorter if need be: each span's end is the next one's start, so together they cover the
-/// range once, with no gap and no overlap.
+/// `[start, end)` as consecutive calls' `(span_start, span_end)`, each covering at most
+/// `limit.max`, the last one shorter if need be; together they cover the range once, with no
+/// gap and no overlap, as the endpoint reads an end ([`RangeEnd`]):
+/// - [`RangeEnd::Exclusive`] (a bare [`SignedDuration`]): each span's end is the next one's
+///   start, and the last ends at `end`;
+/// - [`RangeEnd::Inclusive`]: each span ends one resolution before the next one starts, and
+///   the last at the range's last instant (on the grid `start + k × resolution`); a span
+///   covers at most `max` counting its last instant's resolution.
 ///
 /// ```
 /// use baseten_api::primitives::jiff::{SignedDuration, Timestamp};
@@ -70,44 +134,70 @@ impl SpanError {
 ///
 /// let start: Timestamp = "2026-01-01T00:00:00Z".parse()?;
 /// let end: Timestamp = "2026-03-01T00:00:00Z".parse()?; // 59 days
+/// // Billing's end_date is the last moment of the range, to the second.
 /// let cut: Vec<(Timestamp, Timestamp)> = spans(start, end, BILLING_MAX_SPAN)?.collect();
 /// assert_eq!(cut.len(), 2);
-/// assert_eq!(cut[0].1, cut[1].0);
-/// assert_eq!(cut[0].1.duration_since(start), SignedDuration::from_hours(31 * 24));
-/// assert_eq!(cut[1].1, end);
+/// assert_eq!(cut[0], (start, "2026-01-31T23:59:59Z".parse()?));
+/// assert_eq!(cut[1], ("2026-02-01T00:00:00Z".parse()?, "2026-02-28T23:59:59Z".parse()?));
+/// // An endpoint whose end is exclusive: a bare duration.
+/// let day = SignedDuration::from_hours(24);
+/// let days: Vec<_> = spans(start, "2026-01-03T00:00:00Z".parse()?, day)?.collect();
+/// assert_eq!(days[0].1, days[1].0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
 ///
 /// [`SpanError::NotBeforeEnd`] unless `start < end`; [`SpanError::EmptySpan`] unless
-/// `max` is positive.
+/// `max` is positive; [`SpanError::Resolution`] unless an inclusive end's resolution is
+/// positive and at most `max`.
 pub fn spans(
     start: Timestamp,
     end: Timestamp,
-    max: SignedDuration,
+    limit: impl Into<SpanLimit>,
 ) -> Result<impl Iterator<Item = (Timestamp, Timestamp)> + Clone, SpanError> {
+    let SpanLimit { max, end: reading } = limit.into();
     if start >= end {
         return Err(SpanError::NotBeforeEnd { start, end });
     }
     if !max.is_positive() {
         return Err(SpanError::EmptySpan { max });
     }
-    let mut next = Some(start);
+    // Nanoseconds (jiff's resolution), as i128: no instant or sum of them overflows it.
+    let (first, max) = (start.as_nanosecond(), max.as_nanos());
+    // The grid of instants, and how far before the next span's start a span's end is written:
+    // an exclusive end is the next start itself, on the nanosecond grid.
+    let (resolution, back) = match reading {
+        RangeEnd::Exclusive => (1, 0),
+        RangeEnd::Inclusive { resolution } => {
+            let nanos = resolution.as_nanos();
+            if nanos <= 0 || nanos > max {
+                return Err(SpanError::Resolution {
+                    resolution,
+                    max: SignedDuration::from_nanos_i128(max),
+                });
+            }
+            (nanos, nanos)
+        }
+    };
+    // The longest span on the grid, and the grid instant past the range's last one.
+    let step = max - max % resolution;
+    let length = end.as_nanosecond() - first;
+    let past_last = first + (length + resolution - 1) / resolution * resolution;
+    let instant = |nanos: i128| Timestamp::from_nanosecond(nanos).ok();
+    let mut next = Some(first);
     Ok(std::iter::from_fn(move || {
         let span_start = next?;
-        // Past the largest timestamp jiff holds, the range ends first anyway.
-        let span_end = span_start
-            .checked_add(max)
-            .map_or(end, |span_end| span_end.min(end));
-        next = (span_end < end).then_some(span_end);
-        Some((span_start, span_end))
+        let span_past = (span_start + step).min(past_last);
+        next = (span_past < past_last).then_some(span_past);
+        // Both within [start, end): instants jiff holds.
+        Some((instant(span_start)?, instant(span_past - back)?))
     }))
 }
 
 /// Calls `call` once per span of `[start, end)` (see [`spans`]), in order, one at a time, and
-/// returns the answers in that order: for an endpoint that takes at most `max` per call, such as
-/// billing's [`BILLING_MAX_SPAN`]. Each call goes through the client as any other (retries,
+/// returns the answers in that order: for an endpoint that takes at most `limit` per call, such
+/// as billing's [`BILLING_MAX_SPAN`] (whose calls end one second before the next one starts). Each call goes through the client as any other (retries,
 /// the shared throttle), and the first error ends it.
 ///
 /// ```
@@ -150,7 +240,7 @@ pub fn spans(
 pub async fn for_each_span<T, F, Fut>(
     start: Timestamp,
     end: Timestamp,
-    max: SignedDuration,
+    limit: impl Into<SpanLimit>,
     mut call: F,
 ) -> Result<Vec<T>, Error>
 where
@@ -158,7 +248,7 @@ where
     Fut: Future<Output = Result<T, Error>>,
 {
     let mut answers = Vec::new();
-    for (span_start, span_end) in spans(start, end, max)? {
+    for (span_start, span_end) in spans(start, end, limit)? {
         answers.push(call(span_start, span_end).await?);
     }
     Ok(answers)
@@ -167,6 +257,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::{Just, Strategy, any, prop_oneof};
 
     fn at(text: &str) -> Timestamp {
         text.parse()
@@ -177,6 +268,57 @@ mod tests {
         spans(at(start), at(end), SignedDuration::from_hours(hours))
             .map(Iterator::collect)
             .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    #[test]
+    fn billing_calls_end_a_second_before_the_next_starts() {
+        let (start, end) = ("2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z");
+        let cut = spans(at(start), at(end), BILLING_MAX_SPAN)
+            .map(Iterator::collect::<Vec<_>>)
+            .unwrap_or_default();
+        assert_eq!(
+            cut,
+            [
+                (at(start), at("2026-01-31T23:59:59Z")),
+                (at("2026-02-01T00:00:00Z"), at("2026-02-28T23:59:59Z")),
+            ]
+        );
+        // Exactly 31 days is one call; a second more is a second call of that second alone.
+        let one = spans(at(start), at("2026-02-01T00:00:00Z"), BILLING_MAX_SPAN)
+            .map(Iterator::collect::<Vec<_>>)
+            .unwrap_or_default();
+        assert_eq!(one, [(at(start), at("2026-01-31T23:59:59Z"))]);
+        let two = spans(at(start), at("2026-02-01T00:00:01Z"), BILLING_MAX_SPAN)
+            .map(Iterator::collect::<Vec<_>>)
+            .unwrap_or_default();
+        assert_eq!(two.len(), 2);
+        assert_eq!(
+            two[1],
+            (at("2026-02-01T00:00:00Z"), at("2026-02-01T00:00:00Z"))
+        );
+        // Part of a second past the grid: its instant is the next grid one, in the last call.
+        let part = spans(at(start), at("2026-01-01T00:00:01.5Z"), BILLING_MAX_SPAN)
+            .map(Iterator::collect::<Vec<_>>)
+            .unwrap_or_default();
+        assert_eq!(part, [(at(start), at("2026-01-01T00:00:01Z"))]);
+        // A span's end is within `max` counting its last second.
+        let limit = SpanLimit {
+            max: SignedDuration::from_secs(10) + SignedDuration::from_millis(500),
+            end: RangeEnd::Inclusive {
+                resolution: SignedDuration::from_secs(1),
+            },
+        };
+        let tens = spans(at(start), at("2026-01-01T00:00:25Z"), limit)
+            .map(Iterator::collect::<Vec<_>>)
+            .unwrap_or_default();
+        assert_eq!(
+            tens,
+            [
+                (at(start), at("2026-01-01T00:00:09Z")),
+                (at("2026-01-01T00:00:10Z"), at("2026-01-01T00:00:19Z")),
+                (at("2026-01-01T00:00:20Z"), at("2026-01-01T00:00:24Z")),
+            ]
+        );
     }
 
     #[test]
@@ -197,6 +339,18 @@ mod tests {
             format!(
                 "a span must be longer than zero, not {}",
                 SignedDuration::from_hours(-1)
+            )
+        );
+        let resolution = SpanError::Resolution {
+            resolution: SignedDuration::from_hours(2),
+            max: SignedDuration::from_hours(1),
+        };
+        assert_eq!(
+            resolution.to_string(),
+            format!(
+                "a resolution must be longer than zero and at most the span {}, not {}",
+                SignedDuration::from_hours(1),
+                SignedDuration::from_hours(2)
             )
         );
     }
@@ -222,15 +376,13 @@ mod tests {
             past[1].1.duration_since(past[1].0),
             SignedDuration::from_nanos(1)
         );
-        // 365 days at billing's 31: twelve spans, none longer.
-        let year = spans(at(start), at("2027-01-01T00:00:00Z"), BILLING_MAX_SPAN)
+        // 365 days at 31: twelve spans, none longer.
+        let month = BILLING_MAX_SPAN.max;
+        let year = spans(at(start), at("2027-01-01T00:00:00Z"), month)
             .map(Iterator::collect::<Vec<_>>)
             .unwrap_or_default();
         assert_eq!(year.len(), 12);
-        assert!(
-            year.iter()
-                .all(|(a, b)| b.duration_since(*a) <= BILLING_MAX_SPAN)
-        );
+        assert!(year.iter().all(|(a, b)| b.duration_since(*a) <= month));
         assert!(year.windows(2).all(|pair| pair[0].1 == pair[1].0));
         assert_eq!(
             (year[0].0, year[11].1),
@@ -265,7 +417,41 @@ mod tests {
         );
         for max in [SignedDuration::ZERO, -day] {
             assert_eq!(spans(b, a, max).err(), Some(SpanError::EmptySpan { max }));
+            let inclusive = SpanLimit {
+                max,
+                end: RangeEnd::Inclusive { resolution: day },
+            };
+            assert_eq!(
+                spans(b, a, inclusive).err(),
+                Some(SpanError::EmptySpan { max })
+            );
         }
+        // A resolution that is not positive, or longer than a span; as long is one instant.
+        let nanosecond = SignedDuration::from_nanos(1);
+        for resolution in [SignedDuration::ZERO, -day, day + nanosecond] {
+            let limit = SpanLimit {
+                max: day,
+                end: RangeEnd::Inclusive { resolution },
+            };
+            assert_eq!(
+                spans(b, a, limit).err(),
+                Some(SpanError::Resolution {
+                    resolution,
+                    max: day
+                })
+            );
+        }
+        let one_a_day = SpanLimit {
+            max: day,
+            end: RangeEnd::Inclusive { resolution: day },
+        };
+        let three: Vec<_> = spans(b, b + day * 3, one_a_day)
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        assert_eq!(
+            three,
+            [(b, b), (b + day, b + day), (b + day * 2, b + day * 2)]
+        );
         let error: Error = SpanError::EmptySpan { max: day }.into();
         assert_eq!(
             SpanError::of(&error),
@@ -307,5 +493,95 @@ mod tests {
         }));
         assert!(SpanError::of(&refused.err().unwrap_or(Error::Timeout { attempts: 0 })).is_some());
         assert!(!called);
+    }
+
+    /// One range, one limit and instants to look up: the range's spans partition it.
+    fn partition_case() -> impl Strategy<Value = (Timestamp, i128, SpanLimit, Vec<i128>)> {
+        let resolution = prop_oneof![
+            Just(1i128),
+            Just(1_000),
+            Just(1_000_000),
+            Just(1_000_000_000),
+            1i128..2_000_000_000_000,
+        ];
+        let exclusive = any::<bool>();
+        (
+            resolution,
+            exclusive,
+            1i128..200,
+            any::<u64>(),
+            1i128..=60,
+            -62_000_000_000i64..250_000_000_000,
+        )
+            .prop_flat_map(|(resolution, exclusive, steps, extra, spans, start)| {
+                let max = steps * resolution + i128::from(extra) % resolution;
+                let limit = SpanLimit {
+                    max: SignedDuration::from_nanos_i128(max),
+                    end: match exclusive {
+                        true => RangeEnd::Exclusive,
+                        false => RangeEnd::Inclusive {
+                            resolution: SignedDuration::from_nanos_i128(resolution),
+                        },
+                    },
+                };
+                let start = Timestamp::from_second(start).unwrap_or(Timestamp::UNIX_EPOCH);
+                let length = 1..=spans * max;
+                (
+                    Just(start),
+                    length.clone(),
+                    Just(limit),
+                    proptest::collection::vec(0..spans * max, 32),
+                )
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Every instant of `[start, end)` is in exactly one call's span, as the endpoint reads
+        /// a span's end (at its resolution for an inclusive end); none is in two, whatever the
+        /// resolution; spans follow each other and none is longer than `max`.
+        #[test]
+        fn consecutive_spans_partition_the_range(case in partition_case()) {
+            let (start, length, limit, probes) = case;
+            let end = Timestamp::from_nanosecond(start.as_nanosecond() + length)
+                .unwrap_or(Timestamp::MAX);
+            let cut: Vec<(Timestamp, Timestamp)> =
+                spans(start, end, limit).map(Iterator::collect).unwrap_or_default();
+            let (resolution, back) = match limit.end {
+                RangeEnd::Exclusive => (1, 0),
+                RangeEnd::Inclusive { resolution } => (resolution.as_nanos(), resolution.as_nanos()),
+            };
+            let nanos = |t: Timestamp| t.as_nanosecond();
+            proptest::prop_assert_eq!(cut.first().map(|span| span.0), Some(start));
+            for (span_start, span_end) in &cut {
+                proptest::prop_assert!(span_start <= span_end || back == 0);
+                proptest::prop_assert!(nanos(*span_end) - nanos(*span_start) + back <= limit.max.as_nanos());
+                proptest::prop_assert_eq!((nanos(*span_start) - nanos(start)) % resolution, 0);
+            }
+            for pair in cut.windows(2) {
+                proptest::prop_assert_eq!(nanos(pair[1].0), nanos(pair[0].1) + back);
+            }
+            let last = cut.last().map_or(0, |span| nanos(span.1));
+            match limit.end {
+                RangeEnd::Exclusive => proptest::prop_assert_eq!(last, nanos(end)),
+                RangeEnd::Inclusive { .. } => {
+                    proptest::prop_assert!(last < nanos(end) && last + resolution >= nanos(end));
+                }
+            }
+            for probe in probes.into_iter().filter(|probe| *probe < length) {
+                let instant = nanos(start) + probe;
+                // What the endpoint reads: the grid instant at or before it.
+                let read = instant - probe % resolution;
+                let holding = cut.iter().filter(|(a, b)| match limit.end {
+                    RangeEnd::Exclusive => nanos(*a) <= instant && instant < nanos(*b),
+                    RangeEnd::Inclusive { .. } => nanos(*a) <= read && read <= nanos(*b),
+                }).count();
+                proptest::prop_assert_eq!(holding, 1, "{} in {:?}", instant, cut);
+                // Taken as it is, an instant is never in two spans.
+                let exact = cut.iter().filter(|(a, b)| nanos(*a) <= instant && instant <= nanos(*b)).count();
+                proptest::prop_assert!(exact <= 1 || back == 0);
+            }
+        }
     }
 }

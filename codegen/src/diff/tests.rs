@@ -996,3 +996,71 @@ fn a_reexported_runtime_constant_made_the_crates_own_is_additive() {
         seen(&report)
     );
 }
+
+/// A ring of 8 schemas joined by optional fields holds `Box`es; adding an optional nullable
+/// field back into the ring (its walk past the small cycle's limit) keeps every existing
+/// `Box` through the names lock, so the report finds nothing broken; without the lock every
+/// one would turn into `rt::Indirect`.
+#[test]
+fn a_field_added_to_a_ring_keeps_its_boxes_and_breaks_nothing() {
+    let document = |extra: &str| {
+        let mut schemas = String::new();
+        for i in 0..8 {
+            let more = if i == 0 { extra } else { "" };
+            schemas.push_str(&format!(
+                "    N{i}: {{type: object, properties: {{next: {{$ref: '#/components/schemas/N{}'}}{more}}}}}\n",
+                (i + 1) % 8
+            ));
+        }
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /n:\n    get:\n      \
+             responses: {{'200': {{description: ok, content: {{application/json: {{schema: \
+             {{$ref: '#/components/schemas/N0'}}}}}}}}}}\ncomponents:\n  schemas:\n{schemas}"
+        )
+    };
+    let generate = |text: &str, lock: NameLock| {
+        let config = crate::Config {
+            names_lock: lock,
+            ..crate::Config::default()
+        };
+        let input = crate::Input {
+            spec_path: "t.yaml",
+            spec_text: text,
+            config_text: None,
+        };
+        let output = crate::generate_with(&input, &config).unwrap_or_else(|e| panic!("{e}"));
+        let (api, _) = crate::build_ir_with(&input, &config).unwrap_or_else(|e| panic!("{e}"));
+        (output, api)
+    };
+    let next_held = |api: &Api| -> Vec<crate::ir::Held> {
+        (0..8)
+            .map(|i| match api.types.get(&format!("N{i}")) {
+                Some(crate::ir::TypeDef::Struct(def)) => def.fields[0].held,
+                other => panic!("N{i}: {other:?}"),
+            })
+            .collect()
+    };
+    let back = ", back: {anyOf: [{$ref: '#/components/schemas/N3'}, {type: 'null'}]}";
+    let (old, old_api) = generate(&document(""), NameLock::default());
+    assert_eq!(next_held(&old_api), [crate::ir::Held::Boxed; 8]);
+    assert!(old.names.held.contains_key("N0"), "{:?}", old.names.held);
+    let side = |listing, api| Side {
+        listing,
+        ir: Ok(api),
+    };
+    let (new, new_api) = generate(&document(back), old.names.clone());
+    assert_eq!(next_held(&new_api), [crate::ir::Held::Boxed; 8]);
+    let report = changes(
+        side(&old.api_snapshot, &old_api),
+        side(&new.api_snapshot, &new_api),
+    );
+    assert!(!report.is_breaking(), "{report}");
+    // Held afresh, the same document breaks every `next`.
+    let (fresh, fresh_api) = generate(&document(back), NameLock::default());
+    assert_eq!(next_held(&fresh_api), [crate::ir::Held::Indirect; 8]);
+    let report = changes(
+        side(&old.api_snapshot, &old_api),
+        side(&fresh.api_snapshot, &fresh_api),
+    );
+    assert!(report.is_breaking(), "{report}");
+}

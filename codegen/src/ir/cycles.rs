@@ -5,8 +5,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use openapiv3::{ReferenceOr, Schema};
 
+use std::cell::RefCell;
+
 use super::{AliasDef, Held, SCHEMAS, TypeDef, TypeRef, local_key};
 use crate::error::Pointer;
+use crate::lock::Holding;
 
 /// How deep, in rustc's drop-check walk, a type's own fields may lead before an edge holds
 /// an [`TypeRef::Indirect`]: 64 of the compiler's default recursion limit of 128, the rest
@@ -20,6 +23,26 @@ pub(crate) const MAX_DROP_DEPTH: usize = 64;
 /// (`Option`, `Box`, the type: 3 each) or 12 by `Vec`s (2 each), and leaves 40 of
 /// [`MAX_DROP_DEPTH`] for what the component reaches outside itself.
 pub(crate) const SMALL_CYCLE_DEPTH: usize = 24;
+
+/// The deepest walk inside a cycle whose holdings the names lock keeps (see [`hold_edges`]):
+/// twice [`SMALL_CYCLE_DEPTH`], still within [`MAX_DROP_DEPTH`] (what the cycle reaches
+/// outside itself is cut against that as ever). A cycle grown past it is held afresh.
+pub(crate) const LOCKED_CYCLE_DEPTH: usize = 2 * SMALL_CYCLE_DEPTH;
+
+/// The deepest walk through an edge the names lock keeps in place (see [`hold_edges`]):
+/// [`MAX_DROP_DEPTH`] and half of the inline nesting's share of the recursion limit (`load`'s
+/// `MAX_DEPTH` of 32), so a locked edge stays in place when a document grows a little below
+/// it; past that it holds an `Indirect` after all.
+pub(crate) const LOCKED_DROP_DEPTH: usize = MAX_DROP_DEPTH + 16;
+
+/// An edge held in place is kept in the lock when its walk is deeper than this: the ones a
+/// document's growth below could push past [`MAX_DROP_DEPTH`].
+const RECORDED_DEPTH: usize = MAX_DROP_DEPTH / 2;
+
+/// How each type's fields and variants (by wire name, tag or variant name) held their edges,
+/// for the names lock: those on cycles, those holding an `Indirect`, those walking deeper
+/// than [`RECORDED_DEPTH`].
+pub(crate) type Holdings = BTreeMap<String, BTreeMap<String, Holding>>;
 
 /// Decides how each field and variant holds its value ([`Held`]), so that every type has a
 /// finite size and rustc's drop check neither fails nor checks quadratically. Decided by
@@ -39,7 +62,14 @@ pub(crate) const SMALL_CYCLE_DEPTH: usize = 24;
 /// `Option` of an optional or nullable field) and one per named type (its layout and
 /// constraints nest a query each). An alias's own edges never hold one: `type A = Indirect<B>`
 /// would rename the type users see; the edges into it do.
-pub(super) fn hold_edges(types: &mut BTreeMap<String, TypeDef>) {
+///
+/// A holding changes a field's type, so the names lock keeps them (`locked`; the returned
+/// [`Holdings`] are the next lock's): an edge the lock holds keeps its holding while the
+/// limits allow, and an edge it does not hold (a new one) takes the `Indirect` a limit needs.
+/// A cycle the lock held with `Box`es keeps them while its walk, its new edges through an
+/// `Indirect`, stays within [`LOCKED_CYCLE_DEPTH`]; an edge it held in place stays so while
+/// its walk is within [`LOCKED_DROP_DEPTH`]; one it held through an `Indirect` keeps it.
+pub(super) fn hold_edges(types: &mut BTreeMap<String, TypeDef>, locked: &Holdings) -> Holdings {
     fn named<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
         match ty {
             TypeRef::Named(name) => out.push(name),
@@ -84,17 +114,71 @@ pub(super) fn hold_edges(types: &mut BTreeMap<String, TypeDef>) {
     order.sort_by_key(|&i| std::cmp::Reverse(component[i]));
     let mut depth: Vec<Option<usize>> = vec![None; names.len()];
     let context = Depths {
+        names: &names,
         index: &index,
         component: &component,
         inline_component: &inline_component,
+        locked,
+        record: RefCell::new(Holdings::new()),
     };
     for group in order.chunk_by(|a, b| component[*a] == component[*b]) {
         let cyclic = group.len() > 1 || group.iter().any(|&i| edges[i].contains(&i));
-        if cyclic && let Some(walk) = context.small_cycle(types, &names, group) {
-            context.settle_small_cycle(types, &names, group, walk, &mut depth);
-        } else {
-            context.settle(types, &names, group, &mut depth);
+        match cyclic.then(|| context.cycle_mode(types, group)).flatten() {
+            Some((mode, walk)) => context.settle_small_cycle(types, group, mode, walk, &mut depth),
+            None => context.settle(types, group, cyclic, &mut depth),
         }
+    }
+    context.record.into_inner()
+}
+
+/// How a small cycle holds the edges back into itself: as `Box` would (fresh), or as the lock
+/// held them, its new edges as `Box` would or through an `Indirect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Fresh,
+    Locked { new_indirect: bool },
+}
+
+/// A field's or variant's key in the lock, the wrappers around it and its type (an alias's
+/// own type has no key: it never holds anything).
+fn slot_views(def: &TypeDef) -> Vec<(Option<&str>, usize, &TypeRef)> {
+    match def {
+        TypeDef::Struct(def) => def
+            .fields
+            .iter()
+            .map(|f| {
+                let wrappers = usize::from(!f.required) + usize::from(f.nullable);
+                (Some(f.wire_name.as_str()), wrappers, &f.ty)
+            })
+            .collect(),
+        TypeDef::Union(def) => def
+            .variants
+            .iter()
+            .map(|v| (Some(v.tag.as_str()), 0, &v.ty))
+            .collect(),
+        TypeDef::Untagged(def) => def
+            .variants
+            .iter()
+            .map(|v| (Some(v.rust_name.as_str()), 0, &v.ty))
+            .collect(),
+        TypeDef::Alias(def) => vec![(None, 0, &def.ty)],
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+    }
+}
+
+fn holding_of(held: Held) -> Holding {
+    match held {
+        Held::Inline => Holding::Inline,
+        Held::Boxed => Holding::Box,
+        Held::Indirect => Holding::Indirect,
+    }
+}
+
+fn held_of(holding: Holding) -> Held {
+    match holding {
+        Holding::Inline => Held::Inline,
+        Holding::Box => Held::Boxed,
+        Holding::Indirect => Held::Indirect,
     }
 }
 
@@ -123,6 +207,7 @@ fn wrapped(ty: &TypeRef) -> (usize, Option<&str>) {
 /// A field or variant: its type, the wrappers around it (the `Option` of an optional or
 /// nullable field), how it is held.
 struct Slot<'d> {
+    key: String,
     ty: &'d mut TypeRef,
     wrappers: usize,
     held: &'d mut Held,
@@ -135,6 +220,7 @@ fn slots(def: &mut TypeDef) -> Vec<Slot<'_>> {
             .fields
             .iter_mut()
             .map(|f| Slot {
+                key: f.wire_name.clone(),
                 ty: &mut f.ty,
                 wrappers: usize::from(!f.required) + usize::from(f.nullable),
                 held: &mut f.held,
@@ -144,6 +230,7 @@ fn slots(def: &mut TypeDef) -> Vec<Slot<'_>> {
             .variants
             .iter_mut()
             .map(|v| Slot {
+                key: v.tag.clone(),
                 ty: &mut v.ty,
                 wrappers: 0,
                 held: &mut v.held,
@@ -153,6 +240,7 @@ fn slots(def: &mut TypeDef) -> Vec<Slot<'_>> {
             .variants
             .iter_mut()
             .map(|v| Slot {
+                key: v.rust_name.clone(),
                 ty: &mut v.ty,
                 wrappers: 0,
                 held: &mut v.held,
@@ -178,12 +266,35 @@ fn unwrap_top(ty: &mut TypeRef) -> Held {
     }
 }
 
-/// What [`hold_edges`] measures depths against.
+/// Wraps the named type `ty` holds (under its `Vec`s, maps and `Option`s) in an `Indirect`.
+fn wrap_named(ty: &mut TypeRef) {
+    match ty {
+        TypeRef::Named(_) => {
+            *ty = TypeRef::Indirect(Box::new(std::mem::replace(ty, TypeRef::Json)));
+        }
+        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => wrap_named(inner),
+        _ => {}
+    }
+}
+
+/// Whether `ty` holds an `Indirect` under its wrappers.
+fn holds_indirect(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Indirect(_) => true,
+        TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => holds_indirect(inner),
+        _ => false,
+    }
+}
+
+/// What [`hold_edges`] measures depths against, the lock it follows and what it records.
 struct Depths<'a> {
+    names: &'a [String],
     index: &'a HashMap<&'a str, usize>,
     component: &'a [usize],
     /// Components of the "contains inline" graph (through `Option` only).
     inline_component: &'a [usize],
+    locked: &'a Holdings,
+    record: RefCell<Holdings>,
 }
 
 impl Depths<'_> {
@@ -203,61 +314,123 @@ impl Depths<'_> {
             .is_some_and(|&t| self.inline_component.get(t) == self.inline_component.get(owner))
     }
 
-    /// For a cycle whose walk stays within [`SMALL_CYCLE_DEPTH`] held as `Box` would hold it:
-    /// that walk's bound (the sum over its types of their deepest edge back into it). `None`
-    /// for a larger one.
+    /// How the lock held a field or variant of `owner`.
+    fn locked(&self, owner: usize, key: &str) -> Option<Held> {
+        let holding = self.locked.get(&self.names[owner])?.get(key)?;
+        Some(held_of(*holding))
+    }
+
+    /// Keeps a field's or variant's holding for the next lock.
+    fn keep(&self, owner: usize, key: &str, held: Held) {
+        self.record
+            .borrow_mut()
+            .entry(self.names[owner].clone())
+            .or_default()
+            .insert(key.to_owned(), holding_of(held));
+    }
+
+    /// How a field or variant of `owner` holds its edge back into its small cycle.
+    fn inside_holding(&self, owner: usize, key: &str, ty: &TypeRef, mode: Mode) -> Held {
+        let fresh = match self.boxes(owner, ty) {
+            true => Held::Boxed,
+            false => Held::Inline,
+        };
+        match (mode, self.locked(owner, key)) {
+            (Mode::Fresh, _) => fresh,
+            (Mode::Locked { .. }, Some(Held::Indirect)) => Held::Indirect,
+            // A `Box` or in place as before: a field keeps its type, so whether its value
+            // would contain itself does not change (a cycle only grows).
+            (Mode::Locked { .. }, Some(Held::Boxed | Held::Inline)) => fresh,
+            (Mode::Locked { new_indirect }, None) => match new_indirect {
+                true => Held::Indirect,
+                false => fresh,
+            },
+        }
+    }
+
+    /// How a cycle is held, when as a small one: with `Box` where its walk stays within
+    /// [`SMALL_CYCLE_DEPTH`], or as the lock held it (a cycle it held with a `Box` or in
+    /// place), its new edges as `Box` would or, past that, through an `Indirect`, within
+    /// [`LOCKED_CYCLE_DEPTH`]; and that walk. `None`: every edge inside it holds an
+    /// `Indirect`.
+    fn cycle_mode(
+        &self,
+        types: &BTreeMap<String, TypeDef>,
+        group: &[usize],
+    ) -> Option<(Mode, usize)> {
+        let held_small = group.iter().any(|&i| {
+            types.get(&self.names[i]).is_some_and(|def| {
+                slot_views(def).into_iter().any(|(key, _, ty)| {
+                    key.is_some_and(|key| {
+                        self.inside(wrapped(ty).1, i)
+                            && matches!(self.locked(i, key), Some(Held::Boxed | Held::Inline))
+                    })
+                })
+            })
+        });
+        if held_small {
+            for (new_indirect, limit) in [(false, SMALL_CYCLE_DEPTH), (true, LOCKED_CYCLE_DEPTH)] {
+                let mode = Mode::Locked { new_indirect };
+                if let Some(walk) = self.small_cycle(types, group, mode, limit) {
+                    return Some((mode, walk));
+                }
+            }
+        }
+        let walk = self.small_cycle(types, group, Mode::Fresh, SMALL_CYCLE_DEPTH)?;
+        Some((Mode::Fresh, walk))
+    }
+
+    /// The bound of a walk through the cycle, its edges held by `mode` (the sum over its types
+    /// of their deepest edge back into it that is not an `Indirect`); `None` past `limit`.
     fn small_cycle(
         &self,
         types: &BTreeMap<String, TypeDef>,
-        names: &[String],
         group: &[usize],
+        mode: Mode,
+        limit: usize,
     ) -> Option<usize> {
         let mut walk = 0;
         for &i in group {
-            let Some(def) = types.get(&names[i]) else {
+            let Some(def) = types.get(&self.names[i]) else {
                 continue;
             };
-            let wrappers: Vec<(usize, &TypeRef)> = match def {
-                TypeDef::Struct(def) => def
-                    .fields
-                    .iter()
-                    .map(|f| (usize::from(!f.required) + usize::from(f.nullable), &f.ty))
-                    .collect(),
-                other => other.held_types().into_iter().map(|ty| (0, ty)).collect(),
-            };
-            let deepest = wrappers
+            let deepest = slot_views(def)
                 .into_iter()
-                .filter_map(|(outer, ty)| {
+                .filter_map(|(key, outer, ty)| {
                     let (inner, target) = wrapped(ty);
                     // An alias never holds a `Box` itself.
-                    let boxed = !matches!(def, TypeDef::Alias(_)) && self.boxes(i, ty);
-                    self.inside(target, i)
-                        .then_some(outer + inner + usize::from(boxed) + 1)
+                    let held = match key {
+                        Some(key) => self.inside_holding(i, key, ty, mode),
+                        None => Held::Inline,
+                    };
+                    let boxed = usize::from(held == Held::Boxed);
+                    (self.inside(target, i) && held != Held::Indirect)
+                        .then_some(outer + inner + boxed + 1)
                 })
                 .max()
                 .unwrap_or(0);
             walk += deepest;
-            if walk > SMALL_CYCLE_DEPTH {
+            if walk > limit {
                 return None;
             }
         }
         Some(walk)
     }
 
-    /// Holds a small cycle's fields as `Box` would ([`Self::boxes`]) and cuts its edges out where a
-    /// walk through the whole cycle (`walk` deep) and on would pass [`MAX_DROP_DEPTH`]; every
-    /// type of it is then as deep as the deepest such walk.
+    /// Holds a small cycle's fields as `mode` says ([`Self::inside_holding`]) and cuts its
+    /// edges out where a walk through the whole cycle (`walk` deep) and on would pass
+    /// [`MAX_DROP_DEPTH`]; every type of it is then as deep as the deepest such walk.
     fn settle_small_cycle(
         &self,
         types: &mut BTreeMap<String, TypeDef>,
-        names: &[String],
         group: &[usize],
+        mode: Mode,
         walk: usize,
         depth: &mut [Option<usize>],
     ) {
         let mut deepest = walk;
         for &i in group {
-            let Some(def) = types.get_mut(&names[i]) else {
+            let Some(def) = types.get_mut(&self.names[i]) else {
                 continue;
             };
             if let TypeDef::Alias(alias) = def {
@@ -270,16 +443,26 @@ impl Depths<'_> {
                 continue;
             }
             for slot in slots(def) {
-                if self.inside(wrapped(slot.ty).1, i) {
-                    // Counted in `walk`; main's `Box` where the value would contain itself.
-                    *slot.held = match self.boxes(i, slot.ty) {
-                        true => Held::Boxed,
-                        false => Held::Inline,
-                    };
+                let (inner, target) = wrapped(slot.ty);
+                if self.inside(target, i) {
+                    let held = self.inside_holding(i, &slot.key, slot.ty, mode);
+                    self.keep(i, &slot.key, held);
+                    if held == Held::Indirect {
+                        // Not on the walk: the drop check stops at it.
+                        deepest = deepest.max(walk + slot.wrappers + inner + 1);
+                        wrap_named(slot.ty);
+                        *slot.held = unwrap_top(slot.ty);
+                    } else {
+                        // Counted in `walk`; main's `Box` where the value would contain itself.
+                        *slot.held = held;
+                    }
                     continue;
                 }
-                deepest = deepest.max(self.cut(slot.ty, walk + slot.wrappers, i, depth));
+                let locked = self.locked(i, &slot.key);
+                let reached = self.cut(slot.ty, walk + slot.wrappers, i, depth, locked);
+                deepest = deepest.max(reached);
                 *slot.held = unwrap_top(slot.ty);
+                self.keep_if_recorded(i, &slot.key, *slot.held, slot.ty, reached);
             }
         }
         for &i in group {
@@ -287,18 +470,29 @@ impl Depths<'_> {
         }
     }
 
+    /// Keeps an edge out of a cycle or off any for the next lock when it holds an
+    /// `Indirect` or walks deeper than [`RECORDED_DEPTH`].
+    fn keep_if_recorded(&self, owner: usize, key: &str, held: Held, ty: &TypeRef, reached: usize) {
+        if held == Held::Indirect || holds_indirect(ty) {
+            self.keep(owner, key, Held::Indirect);
+        } else if wrapped(ty).1.is_some() && reached > RECORDED_DEPTH {
+            self.keep(owner, key, Held::Inline);
+        }
+    }
+
     /// Settles a type off any cycle or a large cycle's types: every edge inside the
-    /// component and each one past [`MAX_DROP_DEPTH`] holds an `Indirect`. Its structs and
-    /// unions first, then its aliases (which may name them).
+    /// component and each one past [`MAX_DROP_DEPTH`] (or [`LOCKED_DROP_DEPTH`] for one the
+    /// lock held in place) holds an `Indirect`. Its structs and unions first, then its
+    /// aliases (which may name them).
     fn settle(
         &self,
         types: &mut BTreeMap<String, TypeDef>,
-        names: &[String],
         group: &[usize],
+        cyclic: bool,
         depth: &mut [Option<usize>],
     ) {
         for &i in group {
-            let Some(def) = types.get_mut(&names[i]) else {
+            let Some(def) = types.get_mut(&self.names[i]) else {
                 continue;
             };
             if matches!(def, TypeDef::Alias(_)) {
@@ -307,8 +501,14 @@ impl Depths<'_> {
             let deepest = slots(def)
                 .into_iter()
                 .map(|slot| {
-                    let deepest = self.cut(slot.ty, slot.wrappers, i, depth);
+                    let locked = self.locked(i, &slot.key);
+                    let inside = cyclic && self.inside(wrapped(slot.ty).1, i);
+                    let deepest = self.cut(slot.ty, slot.wrappers, i, depth, locked);
                     *slot.held = unwrap_top(slot.ty);
+                    match inside {
+                        true => self.keep(i, &slot.key, Held::Indirect),
+                        false => self.keep_if_recorded(i, &slot.key, *slot.held, slot.ty, deepest),
+                    }
                     deepest
                 })
                 .max();
@@ -317,14 +517,14 @@ impl Depths<'_> {
         let mut aliases: Vec<usize> = group
             .iter()
             .copied()
-            .filter(|&i| matches!(types.get(&names[i]), Some(TypeDef::Alias(_))))
+            .filter(|&i| matches!(types.get(&self.names[i]), Some(TypeDef::Alias(_))))
             .collect();
         // An alias naming another alias of its component waits for it (alias-only cycles are
         // `serde_json::Value` by now, so each round settles at least one).
         while !aliases.is_empty() {
             let before = aliases.len();
             aliases.retain(|&i| {
-                let Some(TypeDef::Alias(alias)) = types.get(&names[i]) else {
+                let Some(TypeDef::Alias(alias)) = types.get(&self.names[i]) else {
                     return false;
                 };
                 match self.measure(&alias.ty, 0, depth) {
@@ -347,32 +547,39 @@ impl Depths<'_> {
 
     /// The depth a walk from a field of type `ty` under `wrappers` generic wrappers reaches,
     /// after wrapping in `Indirect` each named type of `owner`'s component and each one past
-    /// [`MAX_DROP_DEPTH`].
+    /// [`MAX_DROP_DEPTH`] ([`LOCKED_DROP_DEPTH`] where the lock held it in place; always
+    /// where the lock held it through an `Indirect`).
     fn cut(
         &self,
         ty: &mut TypeRef,
         wrappers: usize,
         owner: usize,
         depth: &[Option<usize>],
+        locked: Option<Held>,
     ) -> usize {
         match ty {
             TypeRef::Named(name) => {
                 let Some(&target) = self.index.get(name.as_str()) else {
                     return wrappers;
                 };
+                let limit = match locked {
+                    Some(Held::Inline) => LOCKED_DROP_DEPTH,
+                    _ => MAX_DROP_DEPTH,
+                };
                 // A type of the owner's own component always; another when the walk would pass
                 // the limit through it.
                 if self.component.get(target) != self.component.get(owner)
+                    && locked != Some(Held::Indirect)
                     && let Some(d) = depth.get(target).copied().flatten()
-                    && wrappers + 1 + d <= MAX_DROP_DEPTH
+                    && wrappers + 1 + d <= limit
                 {
                     return wrappers + 1 + d;
                 }
-                *ty = TypeRef::Indirect(Box::new(std::mem::replace(ty, TypeRef::Json)));
+                wrap_named(ty);
                 wrappers + 1
             }
             TypeRef::Vec(inner) | TypeRef::Map(inner) | TypeRef::Option(inner) => {
-                self.cut(inner, wrappers + 1, owner, depth)
+                self.cut(inner, wrappers + 1, owner, depth, locked)
             }
             // `Indirect` is what this pass writes: a slot is cut once, before it holds one.
             _ => wrappers,
@@ -549,10 +756,13 @@ pub(super) fn resolve_aliases<'a>(
 }
 
 #[cfg(test)]
+mod held_tests;
+
+#[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::{MAX_DROP_DEPTH, hold_edges};
+    use super::{Holdings, MAX_DROP_DEPTH, hold_edges};
     use crate::ir::{AliasDef, Field, Held, StructDef, TypeDef, TypeRef};
 
     fn named(name: &str) -> TypeRef {
@@ -592,7 +802,7 @@ mod tests {
 
     fn settled(types: impl IntoIterator<Item = (String, TypeDef)>) -> BTreeMap<String, TypeDef> {
         let mut types: BTreeMap<String, TypeDef> = types.into_iter().collect();
-        hold_edges(&mut types);
+        hold_edges(&mut types, &Holdings::new());
         types
     }
 

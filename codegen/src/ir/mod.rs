@@ -703,7 +703,7 @@ pub(crate) fn build(
     let components: BTreeSet<&str> = component_names.values().map(String::as_str).collect();
     let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
     // After sharing: twins are told apart by their shapes, before any edge holds an `Indirect`.
-    hold_edges(&mut types);
+    let held = hold_edges(&mut types, &lock.held);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations
@@ -718,6 +718,7 @@ pub(crate) fn build(
         area_lock,
     );
     names.shared = shared.canonical;
+    names.held = held;
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
     let auth = security::client_auth(spec, builder.notes);

@@ -10,7 +10,7 @@
 //! reached the same way (by requests, request bodies and responses), so that the shared type
 //! gets the same serde impls and `Patch` fields each of them would have had.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{AliasDef, Operation, ResponseKind, TypeDef, TypeRef, reachable};
 
@@ -48,58 +48,14 @@ pub(super) fn share_identical(
             (name.as_str(), (format!("{side}{shape}"), refs))
         })
         .collect();
-    let mut class = numbered(
+    let initial = numbered(
         shallow
             .iter()
             .map(|(name, (shape, _))| (*name, shape.clone())),
     );
-    // Refine until no class splits: two types stay together only if the types they refer to,
-    // position by position, will be the same Rust type (the coarsest such partition). A
-    // component is never an alias, so a reference to one is to that name; a reference to an
-    // inline type is to its class's component if the class has one, else to its class.
-    loop {
-        let mut first_component: BTreeMap<usize, &str> = BTreeMap::new();
-        for (name, id) in &class {
-            if components.contains(name) {
-                first_component.entry(*id).or_insert(name);
-            }
-        }
-        let keyed = shallow.iter().map(|(name, (_, refs))| {
-            let mut key = class[name].to_string();
-            for target in refs {
-                key.push(',');
-                match class.get(target.as_str()) {
-                    Some(_) if components.contains(target.as_str()) => {
-                        key.push_str("c:");
-                        key.push_str(target);
-                    }
-                    Some(id) => match first_component.get(id) {
-                        Some(component) => {
-                            key.push_str("c:");
-                            key.push_str(component);
-                        }
-                        None => key.push_str(&id.to_string()),
-                    },
-                    // An alias or a name the IR lacks: itself.
-                    None => {
-                        key.push('=');
-                        key.push_str(target);
-                    }
-                }
-            }
-            (*name, key)
-        });
-        let refined = numbered(keyed);
-        let count =
-            |classes: &BTreeMap<&str, usize>| classes.values().collect::<BTreeSet<_>>().len();
-        let done = count(&refined) == count(&class);
-        class = refined;
-        if done {
-            break;
-        }
-    }
+    let class = refine(&shallow, &initial, components);
     let mut members: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
-    for (name, id) in &class {
+    for (name, id) in shallow.keys().zip(&class) {
         members.entry(*id).or_default().push(name);
     }
     let mut aliases = BTreeMap::new();
@@ -146,6 +102,223 @@ pub(super) fn share_identical(
         );
     }
     shared
+}
+
+/// What a reference stands for when two types are compared: a component by its name (never an
+/// alias), an inline type by its class's first component if the class has one (it becomes an
+/// alias of it) else by its class, and a name the candidates lack (an alias) by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Identity {
+    Component(usize),
+    Class(usize),
+    Other(usize),
+}
+
+/// A type's reference: to a candidate (by index), or to another name (interned).
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    Candidate(usize),
+    Other(usize),
+}
+
+/// The partition of the candidates as it is refined: each one's class, each class's members,
+/// and each class's components (the first by name is the one its inline members name).
+struct Partition {
+    class: Vec<usize>,
+    members: Vec<Vec<usize>>,
+    /// Where each candidate is in its class's `members`.
+    position: Vec<usize>,
+    components: Vec<BTreeSet<usize>>,
+    is_component: Vec<bool>,
+}
+
+impl Partition {
+    fn identity(&self, target: Target) -> Identity {
+        match target {
+            Target::Other(other) => Identity::Other(other),
+            Target::Candidate(t) if self.is_component[t] => Identity::Component(t),
+            Target::Candidate(t) => {
+                let class = self.class[t];
+                match self.components[class].first() {
+                    Some(&first) => Identity::Component(first),
+                    None => Identity::Class(class),
+                }
+            }
+        }
+    }
+
+    fn key(&self, refs: &[Target]) -> Vec<Identity> {
+        refs.iter().map(|&target| self.identity(target)).collect()
+    }
+
+    /// Moves `moved` out of its class into a new one; returns the new class.
+    fn split_off(&mut self, moved: &[usize]) -> usize {
+        let new = self.members.len();
+        self.members.push(Vec::with_capacity(moved.len()));
+        self.components.push(BTreeSet::new());
+        for &x in moved {
+            let old = self.class[x];
+            let at = self.position[x];
+            self.members[old].swap_remove(at);
+            if let Some(&shifted) = self.members[old].get(at) {
+                self.position[shifted] = at;
+            }
+            self.components[old].remove(&x);
+            self.class[x] = new;
+            self.position[x] = self.members[new].len();
+            self.members[new].push(x);
+            if self.is_component[x] {
+                self.components[new].insert(x);
+            }
+        }
+        new
+    }
+}
+
+/// The coarsest partition finer than `initial` in which two types of a class refer, position by
+/// position, to what will be the same Rust type ([`Identity`]), by class number per candidate
+/// (in `shallow`'s order). Rounds as if every type were re-keyed against the previous round's
+/// partition, but only the types referring to one whose identity changed are: each round costs
+/// what changed, not the whole document (a chain of twins splits one class per round).
+fn refine(
+    shallow: &BTreeMap<&str, (String, Vec<String>)>,
+    initial: &BTreeMap<&str, usize>,
+    components: &BTreeSet<&str>,
+) -> Vec<usize> {
+    let index: BTreeMap<&str, usize> = shallow
+        .keys()
+        .enumerate()
+        .map(|(i, name)| (*name, i))
+        .collect();
+    let mut others: BTreeMap<&str, usize> = BTreeMap::new();
+    let refs: Vec<Vec<Target>> = shallow
+        .values()
+        .map(|(_, refs)| {
+            refs.iter()
+                .map(|target| match index.get(target.as_str()) {
+                    Some(&t) => Target::Candidate(t),
+                    None => {
+                        let next = others.len();
+                        Target::Other(*others.entry(target.as_str()).or_insert(next))
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let count = refs.len();
+    let mut referrers: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (x, targets) in refs.iter().enumerate() {
+        for target in targets {
+            if let Target::Candidate(t) = target {
+                referrers[*t].push(x);
+            }
+        }
+    }
+    let class: Vec<usize> = shallow.keys().map(|name| initial[name]).collect();
+    let classes = class.iter().max().map_or(0, |last| last + 1);
+    let is_component: Vec<bool> = shallow
+        .keys()
+        .map(|name| components.contains(name))
+        .collect();
+    let mut partition = Partition {
+        members: vec![Vec::new(); classes],
+        position: vec![0; count],
+        components: vec![BTreeSet::new(); classes],
+        class,
+        is_component,
+    };
+    for x in 0..count {
+        let c = partition.class[x];
+        partition.position[x] = partition.members[c].len();
+        partition.members[c].push(x);
+        if partition.is_component[x] {
+            partition.components[c].insert(x);
+        }
+    }
+    // The first round keys every type; later ones the referrers of what changed.
+    let mut dirty: Vec<usize> = (0..count).collect();
+    let mut marked = vec![false; count];
+    loop {
+        let mut by_class: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &x in &dirty {
+            marked[x] = true;
+            by_class.entry(partition.class[x]).or_default().push(x);
+        }
+        // Every split of this round, against the partition as the round found it.
+        let mut splits: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
+        for (&c, keyed) in &by_class {
+            let members = &partition.members[c];
+            if members.len() < 2 {
+                continue;
+            }
+            // The members not re-keyed share one key: the previous round put them together
+            // and nothing they refer to changed.
+            let unchanged = members
+                .iter()
+                .find(|&&x| !marked[x])
+                .map(|&x| partition.key(&refs[x]));
+            let mut group_of: HashMap<Vec<Identity>, usize> = HashMap::new();
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for &x in keyed {
+                let next = groups.len();
+                let at = *group_of.entry(partition.key(&refs[x])).or_insert(next);
+                match groups.get_mut(at) {
+                    Some(group) => group.push(x),
+                    None => groups.push(vec![x]),
+                }
+            }
+            // The group that keeps the class: the unchanged members' (if any re-keyed member
+            // joins them), else, all being re-keyed, the largest.
+            let stays = match unchanged {
+                Some(unchanged) => group_of.get(&unchanged).copied(),
+                None => (0..groups.len()).max_by_key(|&i| (groups[i].len(), std::cmp::Reverse(i))),
+            };
+            let moved: Vec<Vec<usize>> = groups
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| Some(*i) != stays)
+                .map(|(_, group)| group)
+                .collect();
+            if !moved.is_empty() {
+                splits.push((c, moved));
+            }
+        }
+        for &x in &dirty {
+            marked[x] = false;
+        }
+        if splits.is_empty() {
+            break;
+        }
+        // The inline types whose identity changed: those moved, and those left in a class whose
+        // first component moved.
+        let mut changed: Vec<usize> = Vec::new();
+        for (c, moved) in splits {
+            let first = partition.components[c].first().copied();
+            for group in moved {
+                let new = partition.split_off(&group);
+                changed.extend(partition.members[new].iter().copied());
+            }
+            if partition.components[c].first().copied() != first {
+                changed.extend(partition.members[c].iter().copied());
+            }
+        }
+        dirty.clear();
+        for t in changed {
+            if partition.is_component[t] {
+                continue;
+            }
+            for &x in &referrers[t] {
+                if !marked[x] {
+                    marked[x] = true;
+                    dirty.push(x);
+                }
+            }
+        }
+        for &x in &dirty {
+            marked[x] = false;
+        }
+    }
+    partition.class
 }
 
 /// What `share_identical` made.
@@ -532,5 +705,142 @@ mod tests {
             let doc = alias.doc.as_deref().unwrap_or_default();
             assert!(doc.starts_with("the "), "{name}: {doc:?}");
         }
+    }
+
+    /// The refinement as it was: every type re-keyed against the whole previous partition
+    /// each round (quadratic on a chain), kept as the reference `refine` must equal.
+    fn refine_by_rounds<'n>(
+        shallow: &BTreeMap<&'n str, (String, Vec<String>)>,
+        initial: &BTreeMap<&'n str, usize>,
+        components: &BTreeSet<&str>,
+    ) -> BTreeMap<&'n str, usize> {
+        let mut class = initial.clone();
+        loop {
+            let mut first_component: BTreeMap<usize, &str> = BTreeMap::new();
+            for (name, id) in &class {
+                if components.contains(name) {
+                    first_component.entry(*id).or_insert(name);
+                }
+            }
+            let keyed = shallow.iter().map(|(name, (_, refs))| {
+                let mut key = class[name].to_string();
+                for target in refs {
+                    key.push(',');
+                    match class.get(target.as_str()) {
+                        Some(_) if components.contains(target.as_str()) => {
+                            key.push_str("c:");
+                            key.push_str(target);
+                        }
+                        Some(id) => match first_component.get(id) {
+                            Some(component) => {
+                                key.push_str("c:");
+                                key.push_str(component);
+                            }
+                            None => key.push_str(&id.to_string()),
+                        },
+                        None => {
+                            key.push('=');
+                            key.push_str(target);
+                        }
+                    }
+                }
+                (*name, key)
+            });
+            let refined = numbered(keyed);
+            let count =
+                |classes: &BTreeMap<&str, usize>| classes.values().collect::<BTreeSet<_>>().len();
+            let done = count(&refined) == count(&class);
+            class = refined;
+            if done {
+                return class;
+            }
+        }
+    }
+
+    /// A partition as the sets it makes, each by its members' indices.
+    fn classes_of(ids: impl Iterator<Item = usize>) -> BTreeSet<Vec<usize>> {
+        let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, id) in ids.enumerate() {
+            members.entry(id).or_default().push(i);
+        }
+        members.into_values().collect()
+    }
+
+    /// Random graphs of a few shapes, references to types and to names that are not
+    /// candidates, some types components: the new refinement makes the partition the rounds
+    /// made, every time.
+    #[test]
+    fn refinement_equals_the_rounds_it_replaces() {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |bound: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % bound
+        };
+        for case in 0..3_000 {
+            let count = 1 + next(14) as usize;
+            let names: Vec<String> = (0..count).map(|i| format!("T{i:02}")).collect();
+            let shapes = 1 + next(3);
+            let mut shallow: BTreeMap<&str, (String, Vec<String>)> = BTreeMap::new();
+            for name in &names {
+                let refs = (0..next(4))
+                    .map(|_| match next(8) {
+                        0 => format!("Other{}", next(2)),
+                        _ => names[next(count as u64) as usize].clone(),
+                    })
+                    .collect();
+                shallow.insert(name, (format!("shape{}", next(shapes)), refs));
+            }
+            let components: BTreeSet<&str> = names
+                .iter()
+                .filter(|_| next(3) == 0)
+                .map(String::as_str)
+                .chain(["Other1"])
+                .collect();
+            let initial = numbered(
+                shallow
+                    .iter()
+                    .map(|(name, (shape, _))| (*name, shape.clone())),
+            );
+            let expected = refine_by_rounds(&shallow, &initial, &components);
+            let got = refine(&shallow, &initial, &components);
+            assert_eq!(
+                classes_of(got.into_iter()),
+                classes_of(expected.values().copied()),
+                "case {case}: {shallow:?}, components {components:?}"
+            );
+        }
+    }
+
+    /// A chain of alike links but for the last: every link its own class, as the rounds made.
+    #[test]
+    fn a_chain_of_alike_links_splits_from_its_end() {
+        let names: Vec<String> = (0..200).map(|i| format!("L{i:03}")).collect();
+        let shallow: BTreeMap<&str, (String, Vec<String>)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let refs = names.get(i + 1).cloned().into_iter().collect();
+                (name.as_str(), ("link".to_owned(), refs))
+            })
+            .collect();
+        let initial = numbered(shallow.keys().map(|name| (*name, "link".to_owned())));
+        let none = BTreeSet::new();
+        let got = refine(&shallow, &initial, &none);
+        assert_eq!(classes_of(got.into_iter()).len(), 200);
+        let expected = refine_by_rounds(&shallow, &initial, &none);
+        assert_eq!(classes_of(expected.values().copied()).len(), 200);
+        // A twin chain beside it, alike link by link: each class a pair.
+        let twins: Vec<String> = (0..200).map(|i| format!("R{i:03}")).collect();
+        let mut both = shallow.clone();
+        for (i, name) in twins.iter().enumerate() {
+            let refs = twins.get(i + 1).cloned().into_iter().collect();
+            both.insert(name.as_str(), ("link".to_owned(), refs));
+        }
+        let initial = numbered(both.keys().map(|name| (*name, "link".to_owned())));
+        let got = classes_of(refine(&both, &initial, &none).into_iter());
+        assert_eq!(got.len(), 200);
+        assert!(got.iter().all(|class| class.len() == 2));
     }
 }

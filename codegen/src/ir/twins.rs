@@ -43,15 +43,13 @@ pub(super) fn split_by_direction(
     };
     // The shared types from which one that differs is reached (itself included): each needs a
     // twin, so that the request side never reaches a response type.
-    let mut twinned: BTreeSet<String> = BTreeSet::new();
-    for name in &shared {
-        if reachable(types, [&TypeRef::Named((*name).clone())])
-            .iter()
-            .any(|reached| shared.contains(reached) && differs(reached))
-        {
-            twinned.insert((*name).clone());
-        }
-    }
+    // Walked back from those once, rather than forward from each shared type (quadratic on
+    // a chain of them).
+    let differing = shared.iter().copied().filter(|name| differs(name));
+    let twinned: BTreeSet<String> = reaching(types, differing)
+        .into_iter()
+        .filter(|name| shared.contains(name))
+        .collect();
     if twinned.is_empty() {
         return BTreeMap::new();
     }
@@ -164,4 +162,40 @@ fn set_name(def: &mut TypeDef, name: &str) {
         TypeDef::IntEnum(def) => &mut def.name,
     };
     name.clone_into(slot);
+}
+
+/// Every type from which one of `targets` is reachable (see [`reachable`]), the targets
+/// included: one walk back along the fields, variants, aliases and containers.
+fn reaching<'n>(
+    types: &'n BTreeMap<String, TypeDef>,
+    targets: impl IntoIterator<Item = &'n String>,
+) -> BTreeSet<String> {
+    fn named<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
+        match ty {
+            TypeRef::Named(name) => out.push(name),
+            TypeRef::Vec(inner)
+            | TypeRef::Map(inner)
+            | TypeRef::Option(inner)
+            | TypeRef::Indirect(inner) => named(inner, out),
+            _ => {}
+        }
+    }
+    let mut holders: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, def) in types {
+        let mut held = Vec::new();
+        for ty in def.held_types() {
+            named(ty, &mut held);
+        }
+        for target in held {
+            holders.entry(target).or_default().push(name);
+        }
+    }
+    let mut pending: Vec<&str> = targets.into_iter().map(String::as_str).collect();
+    let mut reached: BTreeSet<&str> = BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if reached.insert(name) {
+            pending.extend(holders.get(name).into_iter().flatten().copied());
+        }
+    }
+    reached.into_iter().map(str::to_owned).collect()
 }

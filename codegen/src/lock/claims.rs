@@ -360,6 +360,7 @@ impl Names {
             areas,
             // The IR's sharing pass fills it in.
             shared: BTreeMap::new(),
+            held: BTreeMap::new(),
         }
     }
 
@@ -374,6 +375,7 @@ impl Names {
             support_types: self.support_types.into_lock(),
             areas: self.given.areas,
             shared: self.given.shared,
+            held: self.given.held,
         }
     }
 }

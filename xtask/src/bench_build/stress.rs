@@ -17,7 +17,7 @@ pub struct Shape {
 }
 
 /// Every shape, in the order the bench runs them.
-pub const SHAPES: [Shape; 12] = [
+pub const SHAPES: [Shape; 13] = [
     Shape {
         name: "operations",
         pushes: "thousands of small operations over 20 tags, half with inline responses",
@@ -67,6 +67,11 @@ pub const SHAPES: [Shape; 12] = [
         name: "recursive",
         pushes: "one strongly connected component of thousands of schemas referring to each other",
         build: recursive,
+    },
+    Shape {
+        name: "twin-chain",
+        pushes: "each schema holding the next, with an optional nullable field, sent and answered: a chain of request/response twins",
+        build: twin_chain,
     },
     Shape {
         name: "many-parameters",
@@ -413,6 +418,32 @@ fn recursive(count: usize) -> Value {
         get("getNode", "nodes", reference("Node0")),
     )]);
     envelope("recursive", paths, schemas(components))
+}
+
+/// `Link0 → Link1 → …`, each with an optional nullable `note` (so the request side has its
+/// twin) and alike but for the last, which holds no next: one `POST` sends and answers `Link0`.
+fn twin_chain(count: usize) -> Value {
+    let mut components = Map::new();
+    for i in 0..count {
+        let mut link = json!({"type": "object", "required": ["id"], "properties": {
+            "id": {"type": "string"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        }});
+        if i + 1 < count {
+            link["properties"]["next"] = reference(&format!("Link{}", i + 1));
+        }
+        components.insert(format!("Link{i}"), link);
+    }
+    let body =
+        json!({"required": true, "content": {"application/json": {"schema": reference("Link0")}}});
+    let mut operation = get("putLink", "links", reference("Link0"));
+    operation["post"] = operation["get"].take();
+    if let Some(operation) = operation.as_object_mut() {
+        operation.remove("get");
+    }
+    operation["post"]["requestBody"] = body;
+    let paths = Map::from_iter([("/v1/links".to_owned(), operation)]);
+    envelope("twin-chain", paths, schemas(components))
 }
 
 fn many_parameters(count: usize) -> Value {

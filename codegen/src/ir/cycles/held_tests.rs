@@ -1,0 +1,259 @@
+//! Tests of the holdings the names lock keeps (`hold_edges`' `locked` and what it records):
+//! additive changes to a document move no existing `Box` or `Indirect`, within the limits.
+
+use std::collections::BTreeMap;
+
+use super::{
+    Holdings, LOCKED_CYCLE_DEPTH, LOCKED_DROP_DEPTH, MAX_DROP_DEPTH, RECORDED_DEPTH, hold_edges,
+};
+use crate::ir::{Field, Held, StructDef, TypeDef, TypeRef};
+use crate::lock::Holding;
+
+fn named(name: &str) -> TypeRef {
+    TypeRef::Named(name.to_owned())
+}
+
+/// A field: `(wire name, type, required, nullable)`.
+type Spec<'a> = (&'a str, TypeRef, bool, bool);
+
+fn object(name: &str, fields: Vec<Spec<'_>>) -> (String, TypeDef) {
+    let fields = fields
+        .into_iter()
+        .map(|(wire, ty, required, nullable)| Field {
+            wire_name: wire.to_owned(),
+            rust_name: wire.to_owned(),
+            doc: None,
+            ty,
+            required,
+            nullable,
+            held: Held::Inline,
+        })
+        .collect();
+    let def = StructDef {
+        name: name.to_owned(),
+        doc: None,
+        fields,
+    };
+    (name.to_owned(), TypeDef::Struct(def))
+}
+
+/// The types settled under `locked`, and what they record for the next lock.
+fn settle(types: &[(String, TypeDef)], locked: &Holdings) -> (BTreeMap<String, TypeDef>, Holdings) {
+    let mut types: BTreeMap<String, TypeDef> = types.iter().cloned().collect();
+    let record = hold_edges(&mut types, locked);
+    (types, record)
+}
+
+/// Each field's holding, by type and wire name: `Indirect` wherever one was written.
+fn holdings(types: &BTreeMap<String, TypeDef>) -> BTreeMap<(String, String), Held> {
+    let mut out = BTreeMap::new();
+    for (name, def) in types {
+        if let TypeDef::Struct(def) = def {
+            for field in &def.fields {
+                let held = match format!("{:?}", field.ty).contains("Indirect") {
+                    true => Held::Indirect,
+                    false => field.held,
+                };
+                out.insert((name.clone(), field.wire_name.clone()), held);
+            }
+        }
+    }
+    out
+}
+
+/// A ring of `size` types, each with an optional field of the next; `extra` adds fields.
+fn ring(size: usize, extra: &[(usize, Spec<'_>)]) -> Vec<(String, TypeDef)> {
+    let node = |i: usize| format!("N{}", i % size);
+    (0..size)
+        .map(|i| {
+            let mut fields = vec![("next", named(&node(i + 1)), false, false)];
+            fields.extend(
+                extra
+                    .iter()
+                    .filter(|(at, _)| *at == i)
+                    .map(|(_, spec)| spec.clone()),
+            );
+            object(&node(i), fields)
+        })
+        .collect()
+}
+
+/// The holdings of `after` for the fields `before` has.
+fn existing(
+    before: &BTreeMap<(String, String), Held>,
+    after: &BTreeMap<(String, String), Held>,
+) -> BTreeMap<(String, String), Held> {
+    after
+        .iter()
+        .filter(|(key, _)| before.contains_key(*key))
+        .map(|(key, held)| (key.clone(), *held))
+        .collect()
+}
+
+#[test]
+fn a_field_added_to_a_ring_of_8_moves_no_box() {
+    let (first, lock) = settle(&ring(8, &[]), &Holdings::new());
+    let before = holdings(&first);
+    assert!(
+        before.values().all(|held| *held == Held::Boxed),
+        "{before:?}"
+    );
+    // The ring is in the lock, field by field.
+    assert_eq!(lock.len(), 8);
+    assert_eq!(
+        lock.get("N0").and_then(|h| h.get("next")),
+        Some(&Holding::Box)
+    );
+    // One optional nullable field back into the ring: its walk is 25, past 24.
+    let back = (0, ("back", named("N3"), false, true));
+    let grown = ring(8, &[back]);
+    let (fresh, _) = settle(&grown, &Holdings::new());
+    assert!(
+        holdings(&fresh)
+            .values()
+            .all(|held| *held == Held::Indirect),
+        "held afresh every edge flips"
+    );
+    let (kept, next_lock) = settle(&grown, &lock);
+    let after = holdings(&kept);
+    assert_eq!(existing(&before, &after), before);
+    // The new edge takes the `Indirect` the limit needs, and the next lock keeps it.
+    assert_eq!(
+        after.get(&("N0".into(), "back".into())),
+        Some(&Held::Indirect)
+    );
+    assert_eq!(
+        next_lock.get("N0").and_then(|h| h.get("back")),
+        Some(&Holding::Indirect)
+    );
+    // Generating again from that lock changes nothing.
+    let (again, again_lock) = settle(&grown, &next_lock);
+    assert_eq!(again, kept);
+    assert_eq!(again_lock, next_lock);
+}
+
+#[test]
+fn a_new_edge_that_fits_a_locked_ring_is_boxed_as_ever() {
+    let (_, lock) = settle(&ring(4, &[]), &Holdings::new());
+    // 4 × 3 = 12, and 13 with the nullable field: still small.
+    let back = (0, ("back", named("N2"), false, true));
+    let (kept, _) = settle(&ring(4, &[back]), &lock);
+    assert!(holdings(&kept).values().all(|held| *held == Held::Boxed));
+}
+
+#[test]
+fn a_locked_ring_grown_past_its_limit_is_held_afresh() {
+    // 16 types of 3 levels each walk 48: the most a locked ring keeps.
+    assert_eq!(16 * 3, LOCKED_CYCLE_DEPTH);
+    let mut lock = Holdings::new();
+    for i in 0..17 {
+        lock.entry(format!("N{i}"))
+            .or_default()
+            .insert("next".into(), Holding::Box);
+    }
+    let (kept, _) = settle(&ring(16, &[]), &lock);
+    assert!(holdings(&kept).values().all(|held| *held == Held::Boxed));
+    let (afresh, record) = settle(&ring(17, &[]), &lock);
+    assert!(
+        holdings(&afresh)
+            .values()
+            .all(|held| *held == Held::Indirect)
+    );
+    assert_eq!(
+        record.get("N0").and_then(|h| h.get("next")),
+        Some(&Holding::Indirect)
+    );
+}
+
+#[test]
+fn a_locked_indirect_stays_where_a_fresh_pass_would_hold_in_place() {
+    let types = vec![
+        object("A", vec![("b", named("B"), true, false)]),
+        object("B", vec![("id", TypeRef::String, true, false)]),
+    ];
+    let (fresh, record) = settle(&types, &Holdings::new());
+    assert_eq!(
+        holdings(&fresh).get(&("A".into(), "b".into())),
+        Some(&Held::Inline)
+    );
+    // A shallow edge held in place is not worth a line in the lock.
+    assert!(record.is_empty(), "{record:?}");
+    let lock = Holdings::from([(
+        "A".to_owned(),
+        BTreeMap::from([("b".to_owned(), Holding::Indirect)]),
+    )]);
+    let (kept, record) = settle(&types, &lock);
+    assert_eq!(
+        holdings(&kept).get(&("A".into(), "b".into())),
+        Some(&Held::Indirect)
+    );
+    assert_eq!(record, lock);
+}
+
+/// `length` types, each with a required field of the next; the last with `leaf` fields.
+fn chain(length: usize, leaf: Vec<Spec<'static>>) -> Vec<(String, TypeDef)> {
+    let link = |i: usize| format!("L{i:03}");
+    (0..length)
+        .map(|i| match i + 1 < length {
+            true => object(&link(i), vec![("next", named(&link(i + 1)), true, false)]),
+            false => object(&link(i), leaf.clone()),
+        })
+        .collect()
+}
+
+#[test]
+fn a_field_added_at_the_end_of_a_chain_moves_no_cut() {
+    // Each required link is one level: the first edge of 65 types walks 64, the limit.
+    let (first, lock) = settle(&chain(65, vec![]), &Holdings::new());
+    let before = holdings(&first);
+    assert!(
+        before.values().all(|held| *held == Held::Inline),
+        "{before:?}"
+    );
+    // The deep edges are in the lock, the shallow ones are not.
+    let recorded: Vec<&String> = lock.keys().collect();
+    assert_eq!(
+        recorded.len(),
+        MAX_DROP_DEPTH - RECORDED_DEPTH,
+        "{recorded:?}"
+    );
+    assert!(lock.contains_key("L000") && !lock.contains_key("L040"));
+    // One optional field at the end: the first edge would walk 65.
+    let grown = chain(65, vec![("note", TypeRef::String, false, false)]);
+    let (fresh, _) = settle(&grown, &Holdings::new());
+    assert_eq!(
+        holdings(&fresh).get(&("L000".into(), "next".into())),
+        Some(&Held::Indirect),
+        "held afresh the first link is cut"
+    );
+    let (kept, _) = settle(&grown, &lock);
+    assert_eq!(existing(&before, &holdings(&kept)), before);
+}
+
+#[test]
+fn a_locked_edge_in_place_is_cut_past_its_own_limit() {
+    let (_, lock) = settle(&chain(65, vec![]), &Holdings::new());
+    // 16 more levels below the leaf keep it in place; 17 cut it.
+    for (below, held) in [
+        (LOCKED_DROP_DEPTH - 64, Held::Inline),
+        (LOCKED_DROP_DEPTH - 63, Held::Indirect),
+    ] {
+        let tail: Vec<(String, TypeDef)> = (0..below)
+            .map(|i| {
+                let fields = match i + 1 < below {
+                    true => vec![("next", named(&format!("T{:03}", i + 1)), true, false)],
+                    false => vec![],
+                };
+                object(&format!("T{i:03}"), fields)
+            })
+            .collect();
+        let mut grown = chain(65, vec![("tail", named("T000"), true, false)]);
+        grown.extend(tail);
+        let (kept, _) = settle(&grown, &lock);
+        assert_eq!(
+            holdings(&kept).get(&("L000".into(), "next".into())),
+            Some(&held),
+            "{below} below"
+        );
+    }
+}
