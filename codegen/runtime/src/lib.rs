@@ -39,6 +39,7 @@ mod client;
 mod decimal;
 mod decode;
 mod error;
+mod finite;
 mod indirect;
 #[cfg(feature = "mock")]
 pub mod mock;
@@ -50,6 +51,7 @@ pub mod pages;
 #[doc(hidden)] // what the generated operations call
 pub mod param_style;
 mod patch;
+mod percent;
 #[cfg(feature = "client")]
 mod raw_request;
 #[cfg(feature = "client")]
