@@ -177,6 +177,14 @@ impl FakeBaseten {
         self.server.on("POST", path)
     }
 
+    /// Requests of `POST /v1/pages` ([`Client::post_pages`](super::Client::post_pages)) with these
+    /// path parameters.
+    #[cfg(feature = "pages")]
+    pub fn on_post_pages(&self) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/pages", &[]);
+        self.server.on("POST", path)
+    }
+
     /// Requests of `POST /v1/tenants/{tenant}/calls/start`
     /// ([`Client::post_tenant_calls_start`](super::Client::post_tenant_calls_start)) with these
     /// path parameters.

@@ -333,6 +333,31 @@ impl Client {
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
+    /// Issue 38: `allowReserved` on a query parameter (a cursor the server handed out already
+    /// percent-encoded) and on a form field; `plain` beside them without it.
+    ///
+    /// `POST /v1/pages`
+    #[cfg(feature = "pages")]
+    pub async fn post_pages(
+        &self,
+        cursor: &str,
+        plain: &str,
+        body: &PageForm,
+    ) -> Result<(), rt::Error> {
+        let request = rt::Request::post("post_pages", "/v1/pages")
+            .query("cursor", rt::FORM_EXPLODED.allowing_reserved(), &cursor)
+            .query("plain", rt::FORM_EXPLODED, &plain)
+            .body(
+                rt::Body::form_styled(
+                    "application/x-www-form-urlencoded",
+                    body,
+                    &[("redirect", rt::FORM_EXPLODED.allowing_reserved())],
+                ),
+            )
+            .finish()?;
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
     /// `POST /v1/tenants/{tenant}/calls/start`
     #[cfg(feature = "tenants")]
     pub async fn post_tenant_calls_start(
