@@ -154,7 +154,8 @@ pub enum Error {
     InvalidRequest(String),
 
     /// A value a layer above the client checks was refused before anything was sent: a metrics
-    /// window longer than the API allows, or with its start not before its end. The layer's own
+    /// window longer than the API allows, or with its start not before its end; a parameter
+    /// holding NaN or ±∞ ([`NonFinite`](crate::NonFinite), naming it), which has no wire form. The layer's own
     /// error stays a type: that layer's `of` (`WindowError::of(&error)`) or
     /// [`InvalidArgument::downcast_ref`] reads it back.
     InvalidArgument(InvalidArgument),
