@@ -96,12 +96,12 @@ pub use client::{
 #[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};
 pub use error::{Error, InvalidArgument, InvalidResponse};
-pub use param_style::NonFinite;
 pub use indirect::Indirect;
 /// The date and time types of `format: date-time` ([`jiff::Timestamp`]) and `format: date`
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 #[cfg(feature = "jiff")]
 pub use jiff;
+pub use param_style::NonFinite;
 pub use patch::Patch;
 #[cfg(feature = "client")]
 pub use raw_request::{RawRequest, RawResponse};

@@ -25,6 +25,22 @@ const LABEL_ITEM: &AsciiSet = &UNRESERVED.add(b'.');
 /// An item of a header list: `%`, `,`, `=`, `"`, space and every byte outside visible ASCII.
 const HEADER_ITEM: &AsciiSet = &CONTROLS.add(b' ').add(b'%').add(b',').add(b'=').add(b'"');
 
+/// The literal text of a path template (`/v1/models/` around the placeholders): `/` and every
+/// other visible ASCII character kept but those no path may hold literally (the URL standard's
+/// path set: space, `"`, `#`, `<`, `>`, `?`, `` ` ``, `{`, `}`) and `\`, which URL parsers read as
+/// `/`; a template from a document is sent as the URL parser would have written it.
+const PATH_LITERAL: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}')
+    .add(b'\\');
+
 /// RFC 6570's reserved expansion (`{+var}`, OpenAPI's `allowReserved: true`): unreserved and
 /// reserved characters (RFC 3986 §2.2: `:/?#[]@!$&'()*+,;=`) kept; `%` is kept only where it
 /// starts a `%XX` triple (see [`encode`]).
@@ -55,6 +71,8 @@ pub(crate) enum Component {
     PathSegment,
     /// An item of a `label` path value: as `PathSegment`, and `.` (its delimiter).
     LabelItem,
+    /// The literal text of a path template, `/` kept.
+    PathLiteral,
     /// A query key or value, or a form field's: everything but unreserved.
     Query,
     /// An item of a `spaceDelimited` query value: as `Query`, a space as `+` (`%20` is its
@@ -74,6 +92,7 @@ pub(crate) fn encode(text: &str, component: Component) -> String {
         Component::PathSegment | Component::Query | Component::Cookie => UNRESERVED,
         Component::SpaceDelimited => UNRESERVED,
         Component::LabelItem => LABEL_ITEM,
+        Component::PathLiteral => PATH_LITERAL,
         Component::Header => HEADER_ITEM,
         Component::Reserved => return reserved_expansion(text),
     };

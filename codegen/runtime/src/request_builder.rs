@@ -10,6 +10,7 @@ use serde_core::Serialize;
 use crate::error::Error;
 pub use crate::param_style::Encoding;
 use crate::param_style::{self, ParamLocation, Params, Style};
+use crate::percent::{self, Component};
 use crate::support::{Body, Method, Request};
 
 /// Every [`Encoding`] by name (`FORM` is `style: form, explode: false`), for the generated code.
@@ -282,12 +283,15 @@ impl RequestBuilder {
 }
 
 /// `template` with each `{name}` replaced by its value; a placeholder without one is left out,
-/// as the generated `format!` strings did.
+/// as the generated `format!` strings did. The template's own text is written as a URL parser
+/// would write it (a space or a non-ASCII character from the document percent-encoded), so
+/// the client's path rule sees the path as sent.
 fn fill_template(template: &str, values: &[(&'static str, String)]) -> String {
+    let literal = |text: &str| percent::encode(text, Component::PathLiteral);
     let mut path = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
-        path.push_str(&rest[..open]);
+        path.push_str(&literal(&rest[..open]));
         let after = &rest[open + 1..];
         let close = after.find('}').unwrap_or(after.len());
         let placeholder = &after[..close];
@@ -296,7 +300,7 @@ fn fill_template(template: &str, values: &[(&'static str, String)]) -> String {
         }
         rest = after.get(close + 1..).unwrap_or_default();
     }
-    path.push_str(rest);
+    path.push_str(&literal(rest));
     path
 }
 
