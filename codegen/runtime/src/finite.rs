@@ -236,6 +236,82 @@ mod tests {
         assert_eq!(non_finite(&nested), None);
     }
 
+    #[derive(serde::Serialize)]
+    struct Tuple(u8, f64);
+
+    #[derive(serde::Serialize)]
+    struct Newtype(f64);
+
+    #[derive(serde::Serialize)]
+    struct Fields {
+        a: u8,
+        b: f32,
+    }
+
+    #[derive(serde::Serialize)]
+    enum Shapes {
+        Unit,
+        Newtype(f64),
+        Tuple(u8, f64),
+        Struct { a: u8, b: f64 },
+    }
+
+    /// A map whose key is a float (no std map holds one).
+    struct FloatKeys(f64);
+
+    impl serde::Serialize for FloatKeys {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_map([(self.0, 1u8)])
+        }
+    }
+
+    #[test]
+    fn every_serde_shape_is_walked() {
+        let bad = f64::NAN;
+        assert_eq!(non_finite(&Tuple(1, bad)).as_deref(), Some("NaN"));
+        assert_eq!(non_finite(&Newtype(bad)).as_deref(), Some("NaN"));
+        assert_eq!(
+            non_finite(&Fields {
+                a: 1,
+                b: f32::INFINITY
+            })
+            .as_deref(),
+            Some("inf")
+        );
+        assert_eq!(non_finite(&Shapes::Newtype(bad)).as_deref(), Some("NaN"));
+        assert_eq!(non_finite(&Shapes::Tuple(1, bad)).as_deref(), Some("NaN"));
+        assert_eq!(
+            non_finite(&Shapes::Struct { a: 1, b: bad }).as_deref(),
+            Some("NaN")
+        );
+        assert_eq!(non_finite(&FloatKeys(bad)).as_deref(), Some("NaN"));
+        for finite in [
+            non_finite(&Tuple(1, 2.0)),
+            non_finite(&Newtype(2.0)),
+            non_finite(&Fields { a: 1, b: 2.0 }),
+            non_finite(&Shapes::Unit),
+            non_finite(&Shapes::Newtype(2.0)),
+            non_finite(&Shapes::Tuple(1, 2.0)),
+            non_finite(&Shapes::Struct { a: 1, b: 2.0 }),
+            non_finite(&FloatKeys(2.0)),
+        ] {
+            assert_eq!(finite, None);
+        }
+    }
+
+    #[test]
+    fn what_was_found_is_shown() {
+        assert_eq!(
+            super::Found::NonFinite("NaN".to_owned()).to_string(),
+            "non-finite number NaN"
+        );
+        assert_eq!(super::Found::Other.to_string(), "not serialisable");
+        // serde's own error (a map key that is not a string, say) is `Other`: left to the
+        // encoder, which reports it.
+        let custom: super::Found = serde_core::ser::Error::custom("x");
+        assert!(matches!(custom, super::Found::Other));
+    }
+
     #[test]
     fn finite_values_of_every_kind_pass() {
         assert_eq!(non_finite(&1.5f64), None);
