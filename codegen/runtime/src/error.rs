@@ -158,9 +158,10 @@ pub enum Error {
     InvalidRequest(String),
 
     /// A value a layer above the client checks was refused before anything was sent: a metrics
-    /// window longer than the API allows, or with its start not before its end; or a lookup the
-    /// caller made in a valid response asked for one match where there are several (an
-    /// ambiguous lookup). The layer's own
+    /// window longer than the API allows, or with its start not before its end; a parameter
+    /// holding NaN or ±∞ ([`NonFinite`](crate::NonFinite), naming it), which has no wire form;
+    /// or a lookup the caller made in a valid response asked for one match where there are
+    /// several (an ambiguous lookup). The layer's own
     /// error stays a type: that layer's `of` (`WindowError::of(&error)`) or
     /// [`InvalidArgument::downcast_ref`] reads it back.
     InvalidArgument(InvalidArgument),

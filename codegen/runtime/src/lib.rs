@@ -41,6 +41,7 @@ mod client;
 mod decimal;
 mod decode;
 mod error;
+mod finite;
 mod indirect;
 #[cfg(feature = "mock")]
 pub mod mock;
@@ -52,6 +53,7 @@ pub mod pages;
 #[doc(hidden)] // what the generated operations call
 pub mod param_style;
 mod patch;
+mod percent;
 #[cfg(feature = "client")]
 mod raw_request;
 #[cfg(feature = "client")]
@@ -99,6 +101,7 @@ pub use indirect::Indirect;
 /// ([`jiff::civil::Date`]) fields, re-exported so a generated crate needs no jiff of its own.
 #[cfg(feature = "jiff")]
 pub use jiff;
+pub use param_style::NonFinite;
 pub use patch::Patch;
 #[cfg(feature = "client")]
 pub use raw_request::{RawRequest, RawResponse};

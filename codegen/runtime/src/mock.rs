@@ -89,13 +89,15 @@ pub fn fast_retries() -> crate::RetryPolicy {
 }
 
 /// `template` with each `{name}` replaced by its value, percent-encoded as the client encodes
-/// it (a value the client would refuse is put in as it is, so it matches nothing).
+/// it, by the same boundary (a value the client refuses, empty or a dot segment, leaves the
+/// placeholder as it is: no request the client sends has a brace, so it matches nothing, and
+/// the path never navigates out of the fake's root).
 pub fn fill_path(template: &str, values: &[(&str, &str)]) -> String {
     let mut filled = template.to_owned();
     for (name, value) in values {
-        let encoded =
-            crate::encode_path_segment("path", value).unwrap_or_else(|_| (*value).to_owned());
-        filled = filled.replace(&format!("{{{name}}}"), &encoded);
+        if let Ok(encoded) = crate::encode_path_segment("path", value) {
+            filled = filled.replace(&format!("{{{name}}}"), &encoded);
+        }
     }
     filled
 }

@@ -29,13 +29,21 @@
 //! own (`simple` for path and header, `form` for query and cookie). A form-encoded body's
 //! properties are query parameters by the styles its `encoding` gives them
 //! ([`Body::form_styled`](crate::Body::form_styled)).
+//!
+//! `allowReserved: true` (a query parameter's or a form field's, [`Encoding::allowing_reserved`])
+//! writes its values by RFC 6570's reserved expansion: reserved characters (`:/?#[]@!$&'()*+,;=`)
+//! and `%XX` triples already in the value pass as they are. A number with no wire form (NaN,
+//! ±∞), anywhere in a value, is refused with [`Error::InvalidArgument`] holding a
+//! [`NonFinite`] naming the parameter: it is never sent as nothing. Every byte is encoded by the
+//! one boundary of the crate (`percent.rs`), which the client's path check and the fake share.
 
 use std::fmt;
-use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::error::Error;
+use crate::error::{Error, InvalidArgument};
+use crate::finite::non_finite;
+use crate::percent::{self, Component};
 
 /// How a parameter is serialised: OpenAPI's `style`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,6 +76,61 @@ pub enum ParamLocation {
     /// A pair of the one `Cookie` header.
     Cookie,
 }
+
+/// A parameter's `style`, `explode` and `allowReserved`, as one argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Encoding {
+    /// OpenAPI's `style`.
+    pub style: Style,
+    /// OpenAPI's `explode`.
+    pub explode: bool,
+    /// OpenAPI's `allowReserved` (query parameters and form fields only): values by RFC 6570's
+    /// reserved expansion.
+    pub allow_reserved: bool,
+}
+
+impl Encoding {
+    /// `style` and `explode`, reserved characters encoded.
+    pub const fn new(style: Style, explode: bool) -> Self {
+        Self {
+            style,
+            explode,
+            allow_reserved: false,
+        }
+    }
+
+    /// The same, with `allowReserved: true`.
+    #[must_use]
+    pub const fn allowing_reserved(self) -> Self {
+        Self {
+            allow_reserved: true,
+            ..self
+        }
+    }
+}
+
+/// A parameter whose value holds a number with no wire form (NaN, ±∞), inside an
+/// [`Error::InvalidArgument`]: JSON has no such number, and leaving the parameter out would
+/// send another request than the caller asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NonFinite {
+    /// The parameter's name on the wire.
+    pub parameter: String,
+    /// The number as Rust writes it (`NaN`, `inf`, `-inf`).
+    pub value: String,
+}
+
+impl fmt::Display for NonFinite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "parameter `{}` holds {}, a number with no wire form",
+            self.parameter, self.value
+        )
+    }
+}
+
+impl std::error::Error for NonFinite {}
 
 /// The query, header and cookie parameters of one request, encoded as they are added.
 ///
@@ -108,8 +171,10 @@ impl Params {
     /// A `key=value` pair written in the document's path key (`/items?beta=true`), sent first
     /// and as written (the generator only keeps pairs of unreserved characters).
     pub fn fixed_query(&mut self, key: &str, value: &str) {
-        self.query
-            .push((encode(key, Item::Query), encode(value, Item::Query)));
+        self.query.push((
+            percent::encode(key, Component::Query),
+            percent::encode(value, Component::Query),
+        ));
     }
 
     /// Adds one query, header or cookie parameter, encoded by `style` and `explode` (see the
@@ -119,7 +184,8 @@ impl Params {
     ///
     /// [`Error::InvalidRequest`] naming the parameter for a value the style has no encoding
     /// for (an array of arrays, an object nested outside `deepObject`), or for
-    /// [`ParamLocation::Path`] (see [`path_param`]).
+    /// [`ParamLocation::Path`] (see [`path_param`]); [`Error::InvalidArgument`] ([`NonFinite`])
+    /// for a value holding NaN or ±∞.
     pub fn add<T: serde_core::Serialize + ?Sized>(
         &mut self,
         location: ParamLocation,
@@ -128,13 +194,30 @@ impl Params {
         explode: bool,
         value: &T,
     ) -> Result<(), Error> {
+        self.add_encoded(location, name, Encoding::new(style, explode), value)
+    }
+
+    /// [`add`](Self::add) by an [`Encoding`], which may allow reserved characters in a query
+    /// value (a header or cookie ignores it: OpenAPI defines it for the query alone).
+    ///
+    /// # Errors
+    ///
+    /// As [`add`](Self::add).
+    pub fn add_encoded<T: serde_core::Serialize + ?Sized>(
+        &mut self,
+        location: ParamLocation,
+        name: &str,
+        encoding: Encoding,
+        value: &T,
+    ) -> Result<(), Error> {
         let value = to_value(name, value)?;
+        let explode = encoding.explode;
         match location {
             ParamLocation::Path => Err(Error::InvalidRequest(format!(
                 "parameter `{name}` is a path parameter: it is encoded with `path_param`"
             ))),
             ParamLocation::Query => {
-                let pairs = query_pairs(name, style, explode, &value)?;
+                let pairs = query_pairs(name, encoding, &value)?;
                 self.query.extend(pairs);
                 Ok(())
             }
@@ -167,10 +250,25 @@ impl Params {
         explode: bool,
         value: &T,
     ) -> Result<(), Error> {
+        self.add_secret_encoded(location, name, Encoding::new(style, explode), value)
+    }
+
+    /// [`add_secret`](Self::add_secret) by an [`Encoding`].
+    ///
+    /// # Errors
+    ///
+    /// As [`add`](Self::add).
+    pub fn add_secret_encoded<T: serde_core::Serialize + ?Sized>(
+        &mut self,
+        location: ParamLocation,
+        name: &str,
+        encoding: Encoding,
+        value: &T,
+    ) -> Result<(), Error> {
         let shown = to_value(name, value)?;
         collect_texts(&shown, &mut self.secrets);
         let first = self.query.len();
-        self.add(location, name, style, explode, &shown)?;
+        self.add_encoded(location, name, encoding, &shown)?;
         self.secret_pairs.extend(first..self.query.len());
         Ok(())
     }
@@ -222,12 +320,8 @@ impl Params {
             .headers
             .iter()
             .filter(|(name, _)| name.eq_ignore_ascii_case("cookie"))
-            .map(|(_, value)| value.trim())
-            .filter(|value| !value.is_empty());
-        let parts: Vec<&str> = given
-            .chain(self.cookies.iter().map(String::as_str))
-            .collect();
-        (!parts.is_empty()).then(|| parts.join("; "))
+            .map(|(_, value)| value.as_str());
+        percent::cookie_header(given.chain(self.cookies.iter().map(String::as_str)))
     }
 
     /// The raw text of the values added with [`add_secret`](Self::add_secret).
@@ -254,12 +348,12 @@ pub fn path_param<T: serde_core::Serialize + ?Sized>(
     let value = to_value(name, value)?;
     let shape = Shape::of(name, &value)?;
     let kind = if style == Style::Label {
-        Item::Label
+        Component::LabelItem
     } else {
-        Item::Path
+        Component::PathSegment
     };
-    let item = |text: &str| encode(text, kind);
-    let named = encode(name, Item::Path);
+    let item = |text: &str| percent::encode(text, kind);
+    let named = percent::encode(name, Component::PathSegment);
     let expansion = match (shape, style) {
         (Shape::Undefined, _) => {
             return Err(Error::InvalidRequest(format!(
@@ -306,57 +400,19 @@ pub fn path_param<T: serde_core::Serialize + ?Sized>(
             .join(","),
         (Shape::Object(pairs), _) => flat_pairs(&pairs, ",", &item),
     };
-    match expansion.as_str() {
-        "" => Err(Error::InvalidRequest(format!(
-            "path parameter `{name}` is empty"
-        ))),
-        "." | ".." => Err(Error::InvalidRequest(format!(
-            "path parameter `{name}` is a dot segment (\".\" or \"..\"), \
-             which URLs treat as path navigation"
-        ))),
-        _ => Ok(expansion),
-    }
-}
-
-/// Where an item is written, which decides what of it is percent-encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Item {
-    /// A path segment or cookie value: everything but unreserved.
-    Path,
-    /// An item of a `label` path value: as `Path`, and `.` (its delimiter).
-    Label,
-    /// A query key or value: everything but unreserved.
-    Query,
-    /// An item of a `spaceDelimited` query value: as `Query`, a space as `+`.
-    SpaceDelimited,
-    /// An item of a header list: `%`, `,`, `=`, `"`, space and non-visible bytes.
-    Header,
-}
-
-/// `text` with the bytes `item` may not hold literally as `%XX`.
-fn encode(text: &str, item: Item) -> String {
-    let mut out = String::with_capacity(text.len());
-    for &byte in text.as_bytes() {
-        let unreserved = byte.is_ascii_alphanumeric() || b"-._~".contains(&byte);
-        let literal = match item {
-            Item::Path | Item::Query | Item::SpaceDelimited => unreserved,
-            Item::Label => unreserved && byte != b'.',
-            Item::Header => (b'!'..=b'~').contains(&byte) && !b"%,=\"".contains(&byte),
-        };
-        if literal {
-            out.push(char::from(byte));
-        } else if byte == b' ' && item == Item::SpaceDelimited {
-            out.push('+');
-        } else {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "%{byte:02X}");
-        }
-    }
-    out
+    percent::checked_segment(name, expansion)
 }
 
 /// The value through serde, naming the parameter when it cannot be.
+/// A value holding NaN or ±∞ is refused: serde_json would write it as `null`, which is "not
+/// set".
 fn to_value<T: serde_core::Serialize + ?Sized>(name: &str, value: &T) -> Result<Value, Error> {
+    if let Some(number) = non_finite(value) {
+        return Err(Error::InvalidArgument(InvalidArgument::new(NonFinite {
+            parameter: name.to_owned(),
+            value: number,
+        })));
+    }
     serde_json::to_value(value).map_err(|error| {
         Error::InvalidRequest(format!("parameter `{name}` cannot be encoded: {error}"))
     })
@@ -443,29 +499,41 @@ fn flat_pairs(
 /// A query parameter's encoded `(key, value)` pairs.
 fn query_pairs(
     name: &str,
-    style: Style,
-    explode: bool,
+    encoding: Encoding,
     value: &Value,
 ) -> Result<Vec<(String, String)>, Error> {
-    let key = encode(name, Item::Query);
+    let Encoding {
+        style,
+        explode,
+        allow_reserved,
+    } = encoding;
+    let key = percent::encode(name, Component::Query);
+    // A value's own text: by the reserved expansion when the parameter allows it.
+    let value_kind = if allow_reserved {
+        Component::Reserved
+    } else {
+        Component::Query
+    };
+    let scalar = |text: &str| percent::encode(text, value_kind);
     if style == Style::DeepObject {
         let mut pairs = Vec::new();
-        deep_object(&key, value, &mut pairs);
+        deep_object(&key, value, value_kind, &mut pairs);
         return Ok(pairs);
     }
     let (delimiter, item_kind) = match style {
-        Style::SpaceDelimited => ("%20", Item::SpaceDelimited),
-        Style::PipeDelimited => ("|", Item::Query),
-        _ => (",", Item::Query),
+        Style::SpaceDelimited if !allow_reserved => ("%20", Component::SpaceDelimited),
+        Style::SpaceDelimited => ("%20", value_kind),
+        Style::PipeDelimited => ("|", value_kind),
+        _ => (",", value_kind),
     };
-    let item = |text: &str| encode(text, item_kind);
+    let item = |text: &str| percent::encode(text, item_kind);
     Ok(match Shape::of(name, value)? {
         Shape::Undefined => Vec::new(),
-        Shape::Scalar(text) => vec![(key, encode(&text, Item::Query))],
+        Shape::Scalar(text) => vec![(key, scalar(&text))],
         Shape::Array(items) if items.is_empty() => vec![(key, String::new())],
         Shape::Array(items) if explode => items
             .iter()
-            .map(|text| (key.clone(), encode(text, Item::Query)))
+            .map(|text| (key.clone(), scalar(text)))
             .collect(),
         Shape::Array(items) => {
             let items: Vec<String> = items.iter().map(|text| item(text)).collect();
@@ -473,7 +541,7 @@ fn query_pairs(
         }
         Shape::Object(pairs) if explode => pairs
             .iter()
-            .map(|(name, value)| (encode(name, Item::Query), encode(value, Item::Query)))
+            .map(|(name, value)| (percent::encode(name, Component::Query), scalar(value)))
             .collect(),
         Shape::Object(pairs) => vec![(key, flat_pairs(&pairs, delimiter, &item))],
     })
@@ -483,29 +551,29 @@ fn query_pairs(
 /// (`a[b][c]=v`); an array of scalars's items as `key[]`, once each; an array holding an
 /// object or array as `key[0]`, `key[1]`, … (in `a[][b]=1&a[][c]=2` no server can tell one item
 /// from two); `null` nowhere.
-fn deep_object(key: &str, value: &Value, pairs: &mut Vec<(String, String)>) {
+fn deep_object(key: &str, value: &Value, kind: Component, pairs: &mut Vec<(String, String)>) {
     match value {
         Value::Null => {}
         Value::Array(items) if items.iter().any(|item| item.is_array() || item.is_object()) => {
             for (index, item) in items.iter().enumerate() {
-                deep_object(&format!("{key}[{index}]"), item, pairs);
+                deep_object(&format!("{key}[{index}]"), item, kind, pairs);
             }
         }
         Value::Array(items) => {
             let key = format!("{key}[]");
             for item in items {
-                deep_object(&key, item, pairs);
+                deep_object(&key, item, kind, pairs);
             }
         }
         Value::Object(fields) => {
             for (property, value) in fields {
-                let key = format!("{key}[{}]", encode(property, Item::Query));
-                deep_object(&key, value, pairs);
+                let key = format!("{key}[{}]", percent::encode(property, Component::Query));
+                deep_object(&key, value, kind, pairs);
             }
         }
         scalar => pairs.push((
             key.to_owned(),
-            encode(&scalar_text(scalar).unwrap_or_default(), Item::Query),
+            percent::encode(&scalar_text(scalar).unwrap_or_default(), kind),
         )),
     }
 }
@@ -518,7 +586,7 @@ fn deep_object(key: &str, value: &Value, pairs: &mut Vec<(String, String)>) {
 // Only the client's request bodies call it; a decode-only build keeps the module for the
 // generated code's parameter types.
 #[cfg_attr(not(feature = "client"), allow(dead_code))]
-pub(crate) fn form_text(value: &Value, styles: &[(&str, Style, bool)]) -> Result<String, Error> {
+pub(crate) fn form_text(value: &Value, styles: &[(&str, Encoding)]) -> Result<String, Error> {
     let Value::Object(fields) = value else {
         return Err(Error::InvalidRequest(
             "request body cannot be form-encoded: the value is not an object".to_owned(),
@@ -530,18 +598,21 @@ pub(crate) fn form_text(value: &Value, styles: &[(&str, Style, bool)]) -> Result
     };
     let mut pairs = Vec::new();
     for (name, value) in fields {
-        if let Some(&(_, style, explode)) = styles.iter().find(|(styled, ..)| styled == name) {
-            pairs.extend(query_pairs(name, style, explode, value)?);
+        if let Some(&(_, encoding)) = styles.iter().find(|(styled, _)| styled == name) {
+            pairs.extend(query_pairs(name, encoding, value)?);
             continue;
         }
-        let key = encode(name, Item::Query);
+        let key = percent::encode(name, Component::Query);
         let items = match value {
             Value::Null => continue,
             Value::Array(items) => items.iter().filter(|item| !item.is_null()).collect(),
             other => vec![other],
         };
         for item in items {
-            pairs.push((key.clone(), encode(&json_text(item), Item::Query)));
+            pairs.push((
+                key.clone(),
+                percent::encode(&json_text(item), Component::Query),
+            ));
         }
     }
     let pairs: Vec<String> = pairs
@@ -553,7 +624,7 @@ pub(crate) fn form_text(value: &Value, styles: &[(&str, Style, bool)]) -> Result
 
 /// A header parameter's value (`simple`), or `None` for `null`.
 fn header_value(name: &str, explode: bool, value: &Value) -> Result<Option<String>, Error> {
-    let item = |text: &str| encode(text, Item::Header);
+    let item = |text: &str| percent::encode(text, Component::Header);
     Ok(match Shape::of(name, value)? {
         Shape::Undefined => None,
         Shape::Scalar(text) => Some(text),
@@ -578,12 +649,12 @@ fn header_value(name: &str, explode: bool, value: &Value) -> Result<Option<Strin
 /// A cookie parameter's encoded `name=value` pairs (`form`).
 fn cookie_pairs(name: &str, explode: bool, value: &Value) -> Result<Vec<String>, Error> {
     // A cookie's name is sent as it is: it must be a token (the generator emits no other).
-    if !is_token(name) {
+    if !percent::is_token(name) {
         return Err(Error::InvalidRequest(format!(
             "cookie name {name:?} is not an HTTP token"
         )));
     }
-    let item = |text: &str| encode(text, Item::Path);
+    let item = |text: &str| percent::encode(text, Component::Cookie);
     let named = name;
     Ok(match Shape::of(name, value)? {
         Shape::Undefined => Vec::new(),
@@ -602,14 +673,6 @@ fn cookie_pairs(name: &str, explode: bool, value: &Value) -> Result<Vec<String>,
             .collect(),
         Shape::Object(pairs) => vec![format!("{named}={}", flat_pairs(&pairs, ",", &item))],
     })
-}
-
-/// An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be.
-fn is_token(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 #[cfg(test)]

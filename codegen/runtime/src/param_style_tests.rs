@@ -1,8 +1,9 @@
 //! Tests of the parameter encoder: OpenAPI's style table row by row, the issue's cases, and
 //! round trips (encode, then parse by the style's grammar) over random items.
 
-use super::{Item, ParamLocation, Params, Style, encode, form_text, path_param};
+use super::{Encoding, ParamLocation, Params, Style, form_text, path_param};
 use crate::error::Error;
+use crate::percent::{Component, encode};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -251,10 +252,10 @@ fn form_bodies_follow_each_property_style() {
         "piped": ["1", "2"],
     });
     let styles = [
-        ("deep", Style::DeepObject, true),
-        ("csv", Style::Form, false),
-        ("piped", Style::PipeDelimited, false),
-        ("absent", Style::DeepObject, true),
+        ("deep", Encoding::new(Style::DeepObject, true)),
+        ("csv", Encoding::new(Style::Form, false)),
+        ("piped", Encoding::new(Style::PipeDelimited, false)),
+        ("absent", Encoding::new(Style::DeepObject, true)),
     ];
     // Sorted: the properties' order is serde_json's (inserted with `preserve_order`, which a
     // workspace build may turn on, else sorted).
@@ -313,6 +314,9 @@ fn an_empty_array_is_sent_as_its_style_says() {
         (Style::Simple, json!(null)),
         (Style::Label, json!([])),
         (Style::Label, json!("")),
+        // `.%2E`: WHATWG's URL parser reads `%2e` as a dot, so this is `..` too.
+        (Style::Label, json!(".")),
+        (Style::Label, json!(["."])),
     ] {
         match path_param("color", style, false, &value) {
             Err(Error::InvalidRequest(message)) => {
@@ -321,7 +325,7 @@ fn an_empty_array_is_sent_as_its_style_says() {
             other => panic!("{value} gave {other:?}"),
         }
     }
-    assert_eq!(path(Style::Label, false, &json!(".")), ".%2E");
+    assert_eq!(path(Style::Label, false, &json!("..")), ".%2E%2E");
 }
 
 #[test]
@@ -470,20 +474,26 @@ fn secrets_are_recorded_and_never_debug_printed() {
 #[test]
 fn header_items_encode_only_what_a_list_cannot_hold() {
     assert_eq!(
-        encode("a-Z~!#$&'*+/:;<>?@[]^_`{|}", Item::Header),
+        encode("a-Z~!#$&'*+/:;<>?@[]^_`{|}", Component::Header),
         "a-Z~!#$&'*+/:;<>?@[]^_`{|}"
     );
     assert_eq!(
-        encode("% ,=\"\té\u{7f}", Item::Header),
+        encode("% ,=\"\té\u{7f}", Component::Header),
         "%25%20%2C%3D%22%09%C3%A9%7F"
     );
-    assert_eq!(encode("aZ09-._~ +%", Item::Query), "aZ09-._~%20%2B%25");
+    assert_eq!(encode("aZ09-._~ +%", Component::Query), "aZ09-._~%20%2B%25");
     assert_eq!(
-        encode("aZ09-._~ +%", Item::SpaceDelimited),
+        encode("aZ09-._~ +%", Component::SpaceDelimited),
         "aZ09-._~+%2B%25"
     );
-    assert_eq!(encode("aZ09-._~ +%", Item::Path), "aZ09-._~%20%2B%25");
-    assert_eq!(encode("aZ09-._~ +%", Item::Label), "aZ09-%2E_~%20%2B%25");
+    assert_eq!(
+        encode("aZ09-._~ +%", Component::PathSegment),
+        "aZ09-._~%20%2B%25"
+    );
+    assert_eq!(
+        encode("aZ09-._~ +%", Component::LabelItem),
+        "aZ09-%2E_~%20%2B%25"
+    );
 }
 
 /// `%XX` decoded, and `+` as a space when `plus` (a query's form-urlencoded reading).
@@ -627,4 +637,278 @@ proptest! {
             .collect();
         prop_assert_eq!(back, expected);
     }
+}
+
+/// RFC 6570 §3.2's variables, as `allowReserved` query parameters and form fields: reserved
+/// characters and `%XX` triples pass (the `{+var}` column), everything else is encoded as
+/// without it; the style's own delimiters are unchanged. Each row also shows the same value
+/// without `allowReserved`, which must differ wherever the value holds a reserved character.
+#[test]
+fn allow_reserved_expands_as_rfc_6570s_reserved_expansion_in_every_query_style() {
+    let hello = json!("Hello World!");
+    let path_value = json!("/foo/bar");
+    let half = json!("50%");
+    let base = json!("http://example.com/home/");
+    let cursor = json!("a%2Fb%3D%3D");
+    let list = json!(["red", "green", "blue"]);
+    let keys = json!({"semi": ";", "dot": ".", "comma": ","});
+    let encoded = |encoding: Encoding, value: &serde_json::Value| {
+        let mut params = Params::new();
+        params
+            .add_encoded(ParamLocation::Query, "v", encoding, value)
+            .unwrap_or_else(|error| panic!("{error}"));
+        params.query_string().unwrap_or_default()
+    };
+    let rows: [(Style, bool, &serde_json::Value, &str, &str); 16] = [
+        (
+            Style::Form,
+            true,
+            &hello,
+            "v=Hello%20World!",
+            "v=Hello%20World%21",
+        ),
+        (
+            Style::Form,
+            true,
+            &path_value,
+            "v=/foo/bar",
+            "v=%2Ffoo%2Fbar",
+        ),
+        (Style::Form, true, &half, "v=50%25", "v=50%25"),
+        (
+            Style::Form,
+            true,
+            &base,
+            "v=http://example.com/home/",
+            "v=http%3A%2F%2Fexample.com%2Fhome%2F",
+        ),
+        (
+            Style::Form,
+            true,
+            &cursor,
+            "v=a%2Fb%3D%3D",
+            "v=a%252Fb%253D%253D",
+        ),
+        (
+            Style::Form,
+            false,
+            &list,
+            "v=red,green,blue",
+            "v=red,green,blue",
+        ),
+        (
+            Style::Form,
+            true,
+            &list,
+            "v=red&v=green&v=blue",
+            "v=red&v=green&v=blue",
+        ),
+        (
+            Style::Form,
+            false,
+            &keys,
+            "v=comma,,,dot,.,semi,;",
+            "v=comma,%2C,dot,.,semi,%3B",
+        ),
+        (
+            Style::Form,
+            true,
+            &keys,
+            "comma=,&dot=.&semi=;",
+            "comma=%2C&dot=.&semi=%3B",
+        ),
+        (
+            Style::SpaceDelimited,
+            false,
+            &list,
+            "v=red%20green%20blue",
+            "v=red%20green%20blue",
+        ),
+        (
+            Style::SpaceDelimited,
+            false,
+            &json!(["a b", "c/d"]),
+            "v=a%20b%20c/d",
+            "v=a+b%20c%2Fd",
+        ),
+        (
+            Style::PipeDelimited,
+            false,
+            &json!(["a|b", "c/d"]),
+            "v=a%7Cb|c/d",
+            "v=a%7Cb|c%2Fd",
+        ),
+        (
+            Style::PipeDelimited,
+            true,
+            &json!(["c/d"]),
+            "v=c/d",
+            "v=c%2Fd",
+        ),
+        (
+            Style::DeepObject,
+            true,
+            &keys,
+            "v[comma]=,&v[dot]=.&v[semi]=;",
+            "v[comma]=%2C&v[dot]=.&v[semi]=%3B",
+        ),
+        (
+            Style::DeepObject,
+            true,
+            &json!({"a/b": {"c": "?"}}),
+            "v[a%2Fb][c]=?",
+            "v[a%2Fb][c]=%3F",
+        ),
+        (
+            Style::DeepObject,
+            true,
+            &json!({"l": ["x&y"]}),
+            "v[l][]=x&y",
+            "v[l][]=x%26y",
+        ),
+    ];
+    for (style, explode, value, reserved, plain) in rows {
+        let encoding = Encoding::new(style, explode);
+        assert_eq!(
+            encoded(encoding.allowing_reserved(), value),
+            reserved,
+            "{style:?} explode={explode} {value} allowReserved"
+        );
+        assert_eq!(
+            encoded(encoding, value),
+            plain,
+            "{style:?} explode={explode} {value}"
+        );
+    }
+    // A form field by its `encoding`, as the query parameter it would be.
+    let styles = [("next", Encoding::new(Style::Form, true).allowing_reserved())];
+    let text = form_text(&json!({"next": "a%2Fb/c", "other": "a/b"}), &styles);
+    let mut pairs: Vec<String> = text
+        .unwrap_or_else(|error| panic!("{error}"))
+        .split('&')
+        .map(str::to_owned)
+        .collect();
+    pairs.sort_unstable();
+    assert_eq!(pairs, ["next=a%2Fb/c", "other=a%2Fb"]);
+    // Headers and cookies have no `allowReserved`: their encodings are unchanged by it.
+    let mut params = Params::new();
+    for location in [ParamLocation::Header, ParamLocation::Cookie] {
+        let added = params.add_encoded(
+            location,
+            "X-V",
+            Encoding::new(Style::Simple, false).allowing_reserved(),
+            &json!(["a,b", "c/d"]),
+        );
+        assert!(added.is_ok(), "{added:?}");
+    }
+    assert_eq!(params.headers().next(), Some(("X-V", "a%2Cb,c/d")));
+    assert_eq!(params.cookie_header().as_deref(), Some("X-V=a%2Cb,c%2Fd"));
+}
+
+/// Issue 38 item 4: a number with no wire form is refused naming the parameter, wherever it is
+/// (path, query, header, cookie; required or optional; inside an array or object) and however
+/// it is sent (plain or as a credential), never sent as nothing.
+#[test]
+fn a_non_finite_number_is_refused_naming_its_parameter_in_every_location() {
+    use std::collections::BTreeMap;
+
+    use crate::request_builder::encodings::{DEEP_OBJECT_EXPLODED, FORM_EXPLODED, SIMPLE};
+    use crate::support::Request;
+
+    fn refused(built: Result<Request, Error>, parameter: &str) {
+        let Err(Error::InvalidArgument(invalid)) = &built else {
+            panic!("{parameter}: {built:?}");
+        };
+        let found = invalid.downcast_ref::<super::NonFinite>();
+        assert_eq!(
+            found.map(|found| found.parameter.as_str()),
+            Some(parameter),
+            "{invalid}"
+        );
+        assert!(
+            invalid.to_string().contains(&format!("`{parameter}`")),
+            "{invalid}"
+        );
+    }
+    let request = || Request::get("op", "/v1/{p}");
+    let nested = BTreeMap::from([("a", BTreeMap::from([("b", f64::NAN)]))]);
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        refused(request().path("p", SIMPLE, &bad).finish(), "p");
+        refused(request().path("p", SIMPLE, &[1.0, bad]).finish(), "p");
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .query("q", FORM_EXPLODED, &bad)
+                .finish(),
+            "q",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .query_opt("q", FORM_EXPLODED, &Some(bad))
+                .finish(),
+            "q",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .query_opt("q", FORM_EXPLODED, &vec![bad])
+                .finish(),
+            "q",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .header("h", SIMPLE, &[bad])
+                .finish(),
+            "h",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .header_opt("h", SIMPLE, &Some(bad as f32))
+                .finish(),
+            "h",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .cookie("c", FORM_EXPLODED, &BTreeMap::from([("k", bad)]))
+                .finish(),
+            "c",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .cookie_opt("c", FORM_EXPLODED, &Some(bad))
+                .finish(),
+            "c",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .secret(ParamLocation::Query, "key", FORM_EXPLODED, &bad)
+                .finish(),
+            "key",
+        );
+        refused(
+            request()
+                .path("p", SIMPLE, &"x")
+                .query("deep", DEEP_OBJECT_EXPLODED, &nested)
+                .finish(),
+            "deep",
+        );
+    }
+    // Finite values, and an optional one left unset, still go out.
+    let sent = request()
+        .path("p", SIMPLE, &1.5)
+        .query("q", FORM_EXPLODED, &f64::MAX)
+        .query_opt("o", FORM_EXPLODED, &None::<f64>)
+        .finish()
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(sent.path, "/v1/1.5");
+    assert_eq!(
+        sent.params.query_string().as_deref(),
+        Some("q=1.7976931348623157e%2B308")
+    );
 }

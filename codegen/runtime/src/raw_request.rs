@@ -11,6 +11,7 @@ use reqwest::{Method, StatusCode};
 use crate::client::RuntimeClient;
 use crate::error::Error;
 use crate::param_style::{ParamLocation, Params, Style};
+use crate::percent;
 use crate::server_text::ServerText;
 use crate::support::{Body, Request, encode_path_segment};
 
@@ -229,18 +230,10 @@ impl RawRequest {
     }
 }
 
-/// A path the URL keeps as it is, under the base URL: it starts with `/`, holds visible ASCII
-/// only, no query, fragment or backslash (which URL parsers read as `/`), and no placeholder
-/// left unfilled.
+/// A path the URL keeps as it is, under the base URL: no placeholder left unfilled, then the
+/// client's one path rule ([`percent::check_path`]: a leading `/`, visible ASCII without query,
+/// fragment or backslash, no dot segment in any form).
 fn check_path(path: &str) -> Result<(), Error> {
-    let refuse = |why: &str| {
-        Err(Error::InvalidRequest(format!(
-            "{OPERATION}: the path {why}"
-        )))
-    };
-    if !path.starts_with('/') {
-        return refuse("does not start with '/'");
-    }
     if let Some(start) = path.find('{') {
         let name: String = path[start..]
             .chars()
@@ -248,20 +241,17 @@ fn check_path(path: &str) -> Result<(), Error> {
             .take_while(|c| *c != '}')
             .take(64)
             .collect();
-        return refuse(&format!(
-            "has a placeholder `{{{}}}` no `path_param` filled",
+        return Err(Error::InvalidRequest(format!(
+            "{OPERATION}: the path has a placeholder `{{{}}}` no `path_param` filled",
             name.escape_debug()
-        ));
+        )));
     }
-    if let Some(bad) = path
-        .chars()
-        .find(|c| !c.is_ascii_graphic() || matches!(c, '?' | '#' | '\\' | '}'))
-    {
-        return refuse(&format!(
-            "holds {bad:?}: percent-encode it, or use `query` for a query"
-        ));
+    if path.contains('}') {
+        return Err(Error::InvalidRequest(format!(
+            "{OPERATION}: the path holds '}}': percent-encode it"
+        )));
     }
-    Ok(())
+    percent::check_path(OPERATION, path)
 }
 
 /// A 2xx response of a [`RawRequest`]: its status, headers and body as they came.
@@ -543,6 +533,69 @@ mod tests {
                 .map(|seen| seen.is_empty())
                 .unwrap_or(false)
         );
+    }
+
+    /// Issue 38: with a base URL that has a path, no spelling of a dot segment (literal,
+    /// `%2e` in either case, mixed, built at run time or filled in) takes a request out of it:
+    /// each is refused before anything is sent; a path under the base is sent under it.
+    #[tokio::test]
+    async fn no_path_leaves_the_base_url_in_any_spelling() {
+        let fake = FakeServer::start().await;
+        let client = ClientBuilder::<RuntimeClient>::new("https://unused.invalid")
+            .api_key(KEY)
+            .base_url(format!("{}/api", fake.uri()))
+            .retry_policy(fast_retries())
+            .build()
+            .unwrap_or_else(|error| panic!("client: {error}"));
+        for dots in ["..", ".", "%2e%2e", "%2E%2E", ".%2e", "%2E.", "%2e"] {
+            for path in [
+                format!("/models/{dots}/{dots}/admin/keys"),
+                format!("/models/{dots}"),
+                format!("/{dots}/admin"),
+            ] {
+                let literal: &'static str = Box::leak(path.clone().into_boxed_str());
+                for raw in [
+                    RawRequest::new(client.clone(), Method::GET, path.clone()),
+                    RawRequest::new(client.clone(), Method::GET, literal),
+                ] {
+                    let error = raw.send_raw().await.err();
+                    assert!(
+                        matches!(&error, Some(Error::InvalidRequest(m)) if m.contains("dot segment")),
+                        "{path}: {error:?}"
+                    );
+                }
+            }
+            let filled = RawRequest::new(client.clone(), Method::GET, "/models/{id}/x")
+                .path_param("id", dots)
+                .send_raw()
+                .await;
+            // A value is encoded first (`%` is `%25`): only `.` and `..` themselves are dots.
+            if dots == "." || dots == ".." {
+                assert!(
+                    matches!(&filled, Err(Error::InvalidRequest(m)) if m.contains("dot segment")),
+                    "{dots}: {filled:?}"
+                );
+            }
+        }
+        let sent: Vec<String> = fake
+            .received()
+            .await
+            .iter()
+            .map(|request| request.url.path().to_owned())
+            .collect();
+        assert!(
+            sent.iter().all(|path| path.starts_with("/api/models/")),
+            "{sent:?}"
+        );
+        let _ = RawRequest::new(client.clone(), Method::GET, "/models/a.b/..c")
+            .send_raw()
+            .await;
+        let last = fake
+            .received()
+            .await
+            .pop()
+            .map(|request| request.url.path().to_owned());
+        assert_eq!(last.as_deref(), Some("/api/models/a.b/..c"));
     }
 
     #[test]

@@ -1,14 +1,31 @@
-//! Redirects, followed by the client itself and only within the origin a request was sent to.
+//! Redirects, followed by the client itself, by RFC 9110's table and only within the origin a
+//! request was sent to.
 //!
 //! A request's credentials travel in more than `Authorization`: default headers
 //! (`x-api-key`), header and cookie parameters, a key in the query. reqwest's own redirect
 //! policy strips only `Authorization` and `Cookie` when it follows a redirect to another host,
 //! so the client's reqwest client follows none (`redirect::Policy::none()`) and this module
-//! decides every hop: within the same scheme, host and port it is followed (as reqwest would:
-//! 303, and 301/302 after anything but GET or HEAD, turn into a GET without the body);
-//! anywhere else it is [`Error::RedirectRefused`] and nothing is sent there.
+//! decides every hop ([`next_hop`], the one function that builds a hop from the one before):
+//! within the same scheme, host and port it is followed, anywhere else it is
+//! [`Error::RedirectRefused`] and nothing is sent there.
+//!
+//! What a followed redirect sends (RFC 9110 §15.4.2–15.4.9, as the Fetch standard's
+//! "HTTP-redirect fetch" applies it):
+//!
+//! | status | method sent next | body (and its `Content-*` headers) |
+//! |---|---|---|
+//! | 301, 302 | `GET` after `POST`; any other method unchanged | dropped after `POST`, else kept |
+//! | 303 | `HEAD` after `HEAD`; `GET` after anything else | dropped |
+//! | 307, 308 | unchanged | kept |
+//!
+//! A body once dropped stays dropped further down the chain. Userinfo in a `Location`
+//! (`http://user:pass@host/…`) is stripped: reqwest would turn it into an `Authorization: Basic`
+//! header of the server's choosing.
 
-use reqwest::header::{HeaderMap, LOCATION};
+use reqwest::header::{
+    CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_LOCATION, CONTENT_TYPE, HeaderMap, HeaderName,
+    LOCATION,
+};
 use reqwest::{Method, StatusCode, Url};
 
 use crate::error::Error;
@@ -18,47 +35,84 @@ use crate::telemetry::redacted_url;
 /// The most redirects one attempt follows (reqwest's default); the next one is the answer.
 pub(crate) const MAX_REDIRECTS: u32 = 10;
 
-/// The next request of a redirect followed.
+/// The headers that describe a body (Fetch's "request-body-header names"): not sent on a hop
+/// whose body was dropped.
+pub(crate) const BODY_HEADERS: [HeaderName; 4] = [
+    CONTENT_ENCODING,
+    CONTENT_LANGUAGE,
+    CONTENT_LOCATION,
+    CONTENT_TYPE,
+];
+
+/// One request of an attempt: the first, or the next of a redirect followed.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Hop {
     pub(crate) url: Url,
     pub(crate) method: Method,
-    /// Whether the body (and its `Content-Type`) is sent again.
+    /// Whether the original body (and its `Content-*` headers) is sent.
     pub(crate) keep_body: bool,
 }
 
-/// What to do with a response of `status` and `headers` to a `method` request to `url`, after
-/// `hops` redirects: `None` when it is the answer (not a redirect, no usable `Location`, or one
-/// redirect too many), the next hop when it leads within `url`'s origin, and the error to
+impl Hop {
+    /// The request as the caller made it: its own method, with its body.
+    pub(crate) fn first(url: Url, method: Method) -> Self {
+        Self {
+            url,
+            method,
+            keep_body: true,
+        }
+    }
+
+    /// `headers` without the body's own headers when this hop sends no body.
+    pub(crate) fn drop_body_headers(&self, headers: &mut HeaderMap) {
+        if !self.keep_body {
+            for name in &BODY_HEADERS {
+                headers.remove(name);
+            }
+        }
+    }
+}
+
+/// RFC 9110's table: the method a redirect of `status` sends after `method`, and whether it
+/// keeps the body; `None` for a status that is not a redirect to follow.
+pub(crate) fn redirected(status: StatusCode, method: &Method) -> Option<(Method, bool)> {
+    match status.as_u16() {
+        307 | 308 => Some((method.clone(), true)),
+        301 | 302 if *method == Method::POST => Some((Method::GET, false)),
+        301 | 302 => Some((method.clone(), true)),
+        303 if *method == Method::HEAD => Some((Method::HEAD, false)),
+        303 => Some((Method::GET, false)),
+        _ => None,
+    }
+}
+
+/// What to do with a response of `status` and `headers` to the request `from`, after `hops`
+/// redirects: `None` when it is the answer (not a redirect, no usable `Location`, or one
+/// redirect too many), the next hop when it leads within `from`'s origin, and the error to
 /// report when it leads elsewhere.
 pub(crate) fn next_hop(
     status: StatusCode,
     headers: &HeaderMap,
-    url: &Url,
-    method: &Method,
+    from: &Hop,
     hops: u32,
 ) -> Option<Result<Hop, Error>> {
-    if !matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308) {
-        return None;
-    }
+    let (method, keeps_body) = redirected(status, &from.method)?;
     let location = headers.get(LOCATION)?.to_str().ok()?;
-    let next = url.join(location).ok()?;
-    if !same_origin(url, &next) {
+    let mut next = from.url.join(location).ok()?;
+    if !same_origin(&from.url, &next) {
         return Some(Err(refused(status, &next)));
     }
     if hops >= MAX_REDIRECTS {
         return None;
     }
-    let keep = matches!(status.as_u16(), 307 | 308);
-    let method = if keep || *method == Method::GET || *method == Method::HEAD {
-        method.clone()
-    } else {
-        Method::GET
-    };
+    // Never a credential of the server's choosing. Both succeed on an http(s) URL with a host,
+    // which a URL of `from`'s origin is.
+    let _ = next.set_username("");
+    let _ = next.set_password(None);
     Some(Ok(Hop {
         url: next,
         method,
-        keep_body: keep,
+        keep_body: from.keep_body && keeps_body,
     }))
 }
 
@@ -70,100 +124,15 @@ pub(crate) fn same_origin(a: &Url, b: &Url) -> bool {
 /// The error for a redirect to `location`, in another origin; the URL is shown with its
 /// secret-looking query values and every live key redacted.
 pub(crate) fn refused(status: StatusCode, location: &Url) -> Error {
+    let mut shown = location.clone();
+    // A password in the server's URL is not shown either.
+    let _ = shown.set_password(None);
     Error::RedirectRefused {
         status: status.as_u16(),
-        location: ServerText::new(redacted_url(location)),
+        location: ServerText::new(redacted_url(&shown)),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn url(text: &str) -> Url {
-        Url::parse(text).unwrap_or_else(|error| panic!("{text}: {error}"))
-    }
-
-    fn located(location: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        if let Ok(value) = location.parse() {
-            headers.insert(LOCATION, value);
-        }
-        headers
-    }
-
-    fn hop(status: u16, location: &str, method: Method, hops: u32) -> Option<Result<Hop, Error>> {
-        let status = StatusCode::from_u16(status).unwrap_or_else(|error| panic!("{error}"));
-        let from = url("http://127.0.0.1:8080/v1/a?x=1");
-        next_hop(status, &located(location), &from, &method, hops)
-    }
-
-    #[test]
-    fn redirects_within_the_origin_are_followed_as_reqwest_would() {
-        for (status, method, expected, keep_body) in [
-            (301, Method::GET, Method::GET, false),
-            (302, Method::POST, Method::GET, false),
-            (303, Method::PUT, Method::GET, false),
-            (303, Method::HEAD, Method::HEAD, false),
-            (307, Method::POST, Method::POST, true),
-            (308, Method::PUT, Method::PUT, true),
-        ] {
-            let next = hop(status, "/v1/b?y=2", method.clone(), 0);
-            let expected = Hop {
-                url: url("http://127.0.0.1:8080/v1/b?y=2"),
-                method: expected,
-                keep_body,
-            };
-            assert!(
-                matches!(next, Some(Ok(ref hop)) if *hop == expected),
-                "{status} {method}: {next:?}"
-            );
-        }
-        // A default port written out is the same origin.
-        let from = url("http://api.test/v1");
-        let to = url("http://api.test:80/v2");
-        assert!(same_origin(&from, &to));
-    }
-
-    #[test]
-    fn other_origins_are_refused_naming_the_location_without_secrets() {
-        let _key = crate::server_text::RegisteredSecret::new("redirect-test-key-0123456789");
-        for location in [
-            "http://127.0.0.1:9090/v1/b?api-key=redirect-test-key-0123456789",
-            "https://127.0.0.1:8080/v1/b",
-            "http://localhost:8080/v1/b",
-            "//evil.test/path",
-        ] {
-            let refused = hop(302, location, Method::GET, 0);
-            let Some(Err(error)) = refused else {
-                panic!("{location}: {refused:?}");
-            };
-            assert!(matches!(error, Error::RedirectRefused { status: 302, .. }));
-            let shown = format!("{error} {error:?}");
-            assert!(!shown.contains("redirect-test-key"), "{shown}");
-            assert!(
-                shown.contains("/v1/b") || shown.contains("evil.test"),
-                "{shown}"
-            );
-        }
-    }
-
-    #[test]
-    fn what_is_not_a_redirect_to_follow_is_the_answer() {
-        assert!(hop(200, "/v1/b", Method::GET, 0).is_none());
-        assert!(hop(304, "/v1/b", Method::GET, 0).is_none());
-        assert!(hop(300, "/v1/b", Method::GET, 0).is_none());
-        assert!(hop(302, "", Method::GET, 0).is_some_and(|next| next.is_ok()));
-        let status = StatusCode::FOUND;
-        let from = url("http://127.0.0.1:8080/v1/a");
-        assert!(next_hop(status, &HeaderMap::new(), &from, &Method::GET, 0).is_none());
-        assert!(hop(302, "http://[::1", Method::GET, 0).is_none());
-        // One too many: the redirect is the answer; another origin is refused even then.
-        assert!(hop(302, "/v1/b", Method::GET, MAX_REDIRECTS).is_none());
-        assert!(hop(302, "/v1/b", Method::GET, MAX_REDIRECTS - 1).is_some());
-        assert!(
-            hop(302, "http://evil.test/", Method::GET, MAX_REDIRECTS)
-                .is_some_and(|next| next.is_err())
-        );
-    }
-}
+#[path = "redirect_tests.rs"]
+mod tests;

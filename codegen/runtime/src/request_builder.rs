@@ -8,44 +8,43 @@
 use serde_core::Serialize;
 
 use crate::error::Error;
+pub use crate::param_style::Encoding;
 use crate::param_style::{self, ParamLocation, Params, Style};
+use crate::percent::{self, Component};
 use crate::support::{Body, Method, Request};
-
-/// A parameter's `style` and `explode`, as one argument.
-pub type Encoding = (Style, bool);
 
 /// Every [`Encoding`] by name (`FORM` is `style: form, explode: false`), for the generated code.
 pub mod encodings {
     use super::{Encoding, Style};
 
     /// `simple`, not exploded.
-    pub const SIMPLE: Encoding = (Style::Simple, false);
+    pub const SIMPLE: Encoding = Encoding::new(Style::Simple, false);
     /// `simple`, exploded.
-    pub const SIMPLE_EXPLODED: Encoding = (Style::Simple, true);
+    pub const SIMPLE_EXPLODED: Encoding = Encoding::new(Style::Simple, true);
     /// `label`, not exploded.
-    pub const LABEL: Encoding = (Style::Label, false);
+    pub const LABEL: Encoding = Encoding::new(Style::Label, false);
     /// `label`, exploded.
-    pub const LABEL_EXPLODED: Encoding = (Style::Label, true);
+    pub const LABEL_EXPLODED: Encoding = Encoding::new(Style::Label, true);
     /// `matrix`, not exploded.
-    pub const MATRIX: Encoding = (Style::Matrix, false);
+    pub const MATRIX: Encoding = Encoding::new(Style::Matrix, false);
     /// `matrix`, exploded.
-    pub const MATRIX_EXPLODED: Encoding = (Style::Matrix, true);
+    pub const MATRIX_EXPLODED: Encoding = Encoding::new(Style::Matrix, true);
     /// `form`, not exploded.
-    pub const FORM: Encoding = (Style::Form, false);
+    pub const FORM: Encoding = Encoding::new(Style::Form, false);
     /// `form`, exploded.
-    pub const FORM_EXPLODED: Encoding = (Style::Form, true);
+    pub const FORM_EXPLODED: Encoding = Encoding::new(Style::Form, true);
     /// `spaceDelimited`, not exploded.
-    pub const SPACE_DELIMITED: Encoding = (Style::SpaceDelimited, false);
+    pub const SPACE_DELIMITED: Encoding = Encoding::new(Style::SpaceDelimited, false);
     /// `spaceDelimited`, exploded.
-    pub const SPACE_DELIMITED_EXPLODED: Encoding = (Style::SpaceDelimited, true);
+    pub const SPACE_DELIMITED_EXPLODED: Encoding = Encoding::new(Style::SpaceDelimited, true);
     /// `pipeDelimited`, not exploded.
-    pub const PIPE_DELIMITED: Encoding = (Style::PipeDelimited, false);
+    pub const PIPE_DELIMITED: Encoding = Encoding::new(Style::PipeDelimited, false);
     /// `pipeDelimited`, exploded.
-    pub const PIPE_DELIMITED_EXPLODED: Encoding = (Style::PipeDelimited, true);
+    pub const PIPE_DELIMITED_EXPLODED: Encoding = Encoding::new(Style::PipeDelimited, true);
     /// `deepObject`, not exploded.
-    pub const DEEP_OBJECT: Encoding = (Style::DeepObject, false);
+    pub const DEEP_OBJECT: Encoding = Encoding::new(Style::DeepObject, false);
     /// `deepObject`, exploded.
-    pub const DEEP_OBJECT_EXPLODED: Encoding = (Style::DeepObject, true);
+    pub const DEEP_OBJECT_EXPLODED: Encoding = Encoding::new(Style::DeepObject, true);
 }
 
 /// The value of an optional parameter: sent only when set (`Some`, or a list with an item).
@@ -121,7 +120,7 @@ impl RequestBuilder {
     pub fn path<T: Serialize + ?Sized>(
         mut self,
         name: &'static str,
-        (style, explode): Encoding,
+        Encoding { style, explode, .. }: Encoding,
         value: &T,
     ) -> Self {
         if self.error.is_none() {
@@ -265,15 +264,15 @@ impl RequestBuilder {
         location: ParamLocation,
         secret: bool,
         name: &str,
-        (style, explode): Encoding,
+        encoding: Encoding,
         value: &T,
     ) -> Self {
         if self.error.is_none() {
             let added = if secret {
                 self.params
-                    .add_secret(location, name, style, explode, value)
+                    .add_secret_encoded(location, name, encoding, value)
             } else {
-                self.params.add(location, name, style, explode, value)
+                self.params.add_encoded(location, name, encoding, value)
             };
             if let Err(error) = added {
                 self.error = Some(error);
@@ -284,12 +283,15 @@ impl RequestBuilder {
 }
 
 /// `template` with each `{name}` replaced by its value; a placeholder without one is left out,
-/// as the generated `format!` strings did.
+/// as the generated `format!` strings did. The template's own text is written as a URL parser
+/// would write it (a space or a non-ASCII character from the document percent-encoded), so
+/// the client's path rule sees the path as sent.
 fn fill_template(template: &str, values: &[(&'static str, String)]) -> String {
+    let literal = |text: &str| percent::encode(text, Component::PathLiteral);
     let mut path = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
-        path.push_str(&rest[..open]);
+        path.push_str(&literal(&rest[..open]));
         let after = &rest[open + 1..];
         let close = after.find('}').unwrap_or(after.len());
         let placeholder = &after[..close];
@@ -298,7 +300,7 @@ fn fill_template(template: &str, values: &[(&'static str, String)]) -> String {
         }
         rest = after.get(close + 1..).unwrap_or_default();
     }
-    path.push_str(rest);
+    path.push_str(&literal(rest));
     path
 }
 

@@ -39,7 +39,8 @@ fn placeholders_are_filled_every_time_they_appear() {
 fn the_template_outside_placeholders_is_kept_and_unknown_ones_dropped() {
     let values = [("id", "7".to_owned())];
     assert_eq!(fill_template("/plain", &values), "/plain");
-    assert_eq!(fill_template("/a}b/{id}", &values), "/a}b/7");
+    // A stray `}` is the URL parser's `%7D`, as it went out before.
+    assert_eq!(fill_template("/a}b/{id}", &values), "/a%7Db/7");
     assert_eq!(fill_template("/a/{other}/c", &values), "/a//c");
     assert_eq!(fill_template("/a/{id", &values), "/a/7");
     assert_eq!(fill_template("/a/{nope", &values), "/a/");
@@ -197,4 +198,19 @@ fn each_method_constructor_builds_its_method() {
             (method, "a", "/a")
         );
     }
+}
+
+/// A document's template text is written as a URL parser would write it (a space, a quote or a
+/// non-ASCII character percent-encoded, `/` and the rest kept), so the client's one path rule
+/// reads the path as it is sent: such a template is sent, not refused.
+#[test]
+fn the_templates_own_text_is_encoded_as_a_url_parser_would() {
+    let values = [("id", "7".to_owned())];
+    assert_eq!(
+        fill_template("/v1/ünï code/\"q\"/{id}/a:b@c;d=e,f!$&'()*+", &values),
+        "/v1/%C3%BCn%C3%AF%20code/%22q%22/7/a:b@c;d=e,f!$&'()*+"
+    );
+    assert_eq!(fill_template("/a\\b/<{id}>`", &values), "/a%5Cb/%3C7%3E%60");
+    let path = fill_template("/v1/ünï code/{id}", &values);
+    assert!(crate::percent::check_path("op", &path).is_ok(), "{path}");
 }

@@ -1,10 +1,9 @@
 //! Support the generated code calls: the request it hands to `Client::execute`, path and body
 //! encoding, and the impls of open enums. Re-exported at the crate root; most users never need it.
 
-#[cfg(feature = "client")]
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-
 use crate::error::Error;
+#[cfg(feature = "client")]
+use crate::percent::{self, Component};
 #[cfg(feature = "client")]
 pub use reqwest::Method;
 #[cfg(feature = "client")]
@@ -91,9 +90,10 @@ impl Body {
         })
     }
 
-    /// `value` form-encoded with a `style` and `explode` for some properties, by wire name
-    /// (the document's `encoding`): each such property as the query parameter of its name
-    /// would be (`deepObject`: `a[b][c]=v`), the others as [`form`](Self::form) sends them.
+    /// `value` form-encoded with a `style`, `explode` and `allowReserved` for some properties,
+    /// by wire name (the document's `encoding`): each such property as the query parameter of
+    /// its name would be (`deepObject`: `a[b][c]=v`), the others as [`form`](Self::form) sends
+    /// them.
     ///
     /// # Errors
     ///
@@ -102,8 +102,17 @@ impl Body {
     pub fn form_styled<T: serde_core::Serialize + ?Sized>(
         content_type: &'static str,
         value: &T,
-        styles: &[(&str, crate::param_style::Style, bool)],
+        styles: &[(&str, crate::param_style::Encoding)],
     ) -> Result<Body, Error> {
+        if let Some(number) = crate::finite::non_finite(value) {
+            // serde_json would write it as `null`, and the field would vanish.
+            return Err(Error::InvalidArgument(crate::error::InvalidArgument::new(
+                crate::param_style::NonFinite {
+                    parameter: "request body".to_owned(),
+                    value: number,
+                },
+            )));
+        }
         let value = serde_json::to_value(value).map_err(|error| {
             Error::InvalidRequest(format!("request body cannot be form-encoded: {error}"))
         })?;
@@ -159,52 +168,26 @@ fn form_with_arrays<T: serde_core::Serialize + ?Sized>(value: &T) -> Result<Stri
     serde_urlencoded::to_string(&pairs).map_err(|e| e.to_string())
 }
 
-/// Bytes left as they are in a path segment: RFC 3986 "unreserved"
-/// (ALPHA / DIGIT / `-` / `.` / `_` / `~`). Encoding everything else, even
-/// sub-delimiters that would be legal, means no value can add a segment
-/// (`/`), start a query (`?`) or fragment (`#`), or smuggle in an escape
-/// (`%`).
-#[cfg(feature = "client")]
-const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
-
-/// Percent-encodes a path parameter as exactly one segment.
+/// Percent-encodes a path parameter as exactly one segment, by the crate's one boundary: every
+/// byte but RFC 3986's unreserved ALPHA / DIGIT / `-` / `.` / `_` / `~` is `%XX`, so `/`, `?`,
+/// `#` and `%` cannot change the path.
 ///
-/// Empty, `.` and `..` are refused with [`Error::InvalidRequest`] naming the
-/// parameter (the value itself is not echoed) because no encoding keeps URL
-/// normalisation from treating them as path navigation (WHATWG URL parsing
-/// treats `%2E%2E` as `..`), and an empty segment would address a different
-/// resource. Everything except unreserved ALPHA / DIGIT / `-` / `.` / `_` /
-/// `~` is encoded, so `/`, `?`, `#` and `%` cannot change the path.
+/// An empty value and a dot segment in any form (`.`, `..`, and what decodes to them) are
+/// refused with [`Error::InvalidRequest`] naming the parameter (the value itself is not
+/// echoed): no encoding keeps URL normalisation from reading them as path navigation, and an
+/// empty segment would address a different resource.
 ///
 /// # Errors
 ///
-/// [`Error::InvalidRequest`] for an empty, `.` or `..` value.
+/// [`Error::InvalidRequest`] for an empty or dot-segment value.
 #[cfg(feature = "client")]
 pub fn encode_path_segment(name: &'static str, value: &str) -> Result<String, Error> {
-    match value {
-        "" => Err(Error::InvalidRequest(format!(
-            "path parameter `{name}` is empty"
-        ))),
-        "." | ".." => Err(Error::InvalidRequest(format!(
-            "path parameter `{name}` is a dot segment (\".\" or \"..\"), \
-             which URLs treat as path navigation"
-        ))),
-        _ => Ok(utf8_percent_encode(value, PATH_SEGMENT).to_string()),
-    }
+    percent::checked_segment(name, percent::encode(value, Component::PathSegment))
 }
 
-/// Bytes of a cookie value kept as they are: RFC 3986 "unreserved", as in a path segment, so
-/// no value can end its cookie (`;`), start another (`,`, space) or bring a quote or control
-/// byte; the server reads the value back percent-decoded.
-#[cfg(feature = "client")]
-const COOKIE_VALUE: &AsciiSet = PATH_SEGMENT;
-
 /// The one `Cookie` header for a request's cookie parameters: `name=value` pairs joined by
-/// `; ` (RFC 6265 §4.2.1), each value percent-encoded; `None` when there are none.
+/// `; ` (RFC 6265 §4.2.1), each value percent-encoded as the client encodes a cookie
+/// parameter; `None` when there are none.
 ///
 /// # Errors
 ///
@@ -212,30 +195,11 @@ const COOKIE_VALUE: &AsciiSet = PATH_SEGMENT;
 /// tokens; a hand-built request must not break the header either).
 #[cfg(feature = "client")]
 pub fn cookie_header(cookies: &[(&str, String)]) -> Result<Option<String>, Error> {
-    let mut header = String::new();
-    for (name, value) in cookies {
-        if !is_token(name) {
-            return Err(Error::InvalidRequest(format!(
-                "cookie name {name:?} is not an HTTP token"
-            )));
-        }
-        if !header.is_empty() {
-            header.push_str("; ");
-        }
-        header.push_str(name);
-        header.push('=');
-        header.extend(utf8_percent_encode(value, COOKIE_VALUE));
-    }
-    Ok((!header.is_empty()).then_some(header))
-}
-
-/// An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be.
-#[cfg(feature = "client")]
-fn is_token(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    let pairs = cookies
+        .iter()
+        .map(|(name, value)| percent::cookie_pair(name, value))
+        .collect::<Result<Vec<String>, Error>>()?;
+    Ok(percent::cookie_header(pairs.iter().map(String::as_str)))
 }
 
 /// Serialises a JSON request body.

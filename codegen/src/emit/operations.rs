@@ -178,9 +178,10 @@ fn emit_method(
             }
             BodyKind::Form { styles, .. } => {
                 let styles = styles.iter().map(|styled| {
-                    let (wire, explode) = (&styled.wire_name, styled.explode);
-                    let style = ident(styled.style.runtime_name());
-                    quote!((#wire, rt::param_style::Style::#style, #explode))
+                    let wire = &styled.wire_name;
+                    let encoding =
+                        encoding_of(styled.style, styled.explode, styled.allow_reserved);
+                    quote!((#wire, #encoding))
                 });
                 quote!(rt::Body::form_styled(#media_type, body, &[#(#styles),*]))
             }
@@ -318,9 +319,15 @@ fn add_param(param: &Param, optional: bool, value: TokenStream) -> TokenStream {
     quote!(.#method(#wire, #encoding, #value))
 }
 
-/// The runtime's name of a parameter's style and `explode` together (`rt::FORM_EXPLODED`).
+/// The runtime's name of a parameter's style and `explode` together (`rt::FORM_EXPLODED`),
+/// and its `allowReserved` (`rt::FORM_EXPLODED.allowing_reserved()`).
 fn encoding_tokens(param: &Param) -> TokenStream {
-    let style = match param.style {
+    encoding_of(param.style, param.explode, param.allow_reserved)
+}
+
+/// [`encoding_tokens`] of a style, `explode` and `allowReserved`.
+fn encoding_of(style: ParamStyle, explode: bool, allow_reserved: bool) -> TokenStream {
+    let style = match style {
         ParamStyle::Simple => "SIMPLE",
         ParamStyle::Label => "LABEL",
         ParamStyle::Matrix => "MATRIX",
@@ -329,13 +336,17 @@ fn encoding_tokens(param: &Param) -> TokenStream {
         ParamStyle::PipeDelimited => "PIPE_DELIMITED",
         ParamStyle::DeepObject => "DEEP_OBJECT",
     };
-    let name = if param.explode {
+    let name = if explode {
         format!("{style}_EXPLODED")
     } else {
         style.to_owned()
     };
     let name = ident(&name);
-    quote!(rt::#name)
+    if allow_reserved {
+        quote!(rt::#name.allowing_reserved())
+    } else {
+        quote!(rt::#name)
+    }
 }
 
 /// A reference to an argument's value for the encoder: an `impl Display` argument (a union of

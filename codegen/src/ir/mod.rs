@@ -438,6 +438,9 @@ pub struct Param {
     pub style: ParamStyle,
     /// OpenAPI's `explode` (`true` by default for `form` only).
     pub explode: bool,
+    /// OpenAPI's `allowReserved` (query parameters only): values by RFC 6570's reserved
+    /// expansion, reserved characters and `%XX` triples sent as they are.
+    pub allow_reserved: bool,
     /// A credential: the value of an `apiKey` security scheme's parameter, registered as a live
     /// secret for the request so that nothing the client writes shows it.
     pub secret: bool,
@@ -546,7 +549,8 @@ pub enum BodyKind {
     Bytes,
 }
 
-/// One form-encoded property's `style` and `explode`, from the document's `encoding`.
+/// One form-encoded property's `style`, `explode` and `allowReserved`, from the document's
+/// `encoding`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormStyle {
     /// The property's wire name.
@@ -555,6 +559,8 @@ pub struct FormStyle {
     pub style: ParamStyle,
     /// Its `explode`.
     pub explode: bool,
+    /// Its `allowReserved`.
+    pub allow_reserved: bool,
 }
 
 impl BodyKind {

@@ -519,9 +519,18 @@ impl<'a> Builder<'a> {
                     let encodings = media.encoding.iter();
                     encodings
                         .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
-                        .find(|(_, encoding)| encoding.style.is_some() || encoding.explode)
+                        .find(|(_, encoding)| {
+                            encoding.style.is_some() || encoding.explode || encoding.allow_reserved
+                        })
                         .map(|(_, encoding)| {
-                            (query_style(encoding.style.as_ref()), encoding.explode)
+                            // `allowReserved` named alone keeps the default `form`, exploded.
+                            let alone = encoding.style.is_none() && !encoding.explode;
+                            (
+                                query_style(encoding.style.as_ref()),
+                                encoding.explode || alone,
+                                encoding.allow_reserved,
+                                alone,
+                            )
                         })
                 };
                 let bytes = |ty: &TypeRef| match ty {
@@ -530,10 +539,13 @@ impl<'a> Builder<'a> {
                 };
                 let mut styles = Vec::new();
                 for (what, wire_name, ty) in &values {
-                    let style = style_of(*wire_name);
+                    // `allowReserved` alone on a value the default sends as JSON text changes
+                    // nothing of how it is sent but its escaping: left to the default.
+                    let style = style_of(*wire_name).filter(|(.., alone)| !alone || flat(ty));
                     let unsendable = bytes(ty)
-                        || style
-                            .is_some_and(|(style, _)| style != ParamStyle::DeepObject && !flat(ty));
+                        || style.is_some_and(|(style, ..)| {
+                            style != ParamStyle::DeepObject && !flat(ty)
+                        });
                     if unsendable {
                         return Err(Error::Unsupported {
                             pointer: schema_pointer.to_string(),
@@ -545,11 +557,14 @@ impl<'a> Builder<'a> {
                             ),
                         });
                     }
-                    if let (Some(wire_name), Some((style, explode))) = (wire_name, style) {
+                    if let (Some(wire_name), Some((style, explode, allow_reserved, _))) =
+                        (wire_name, style)
+                    {
                         styles.push(FormStyle {
                             wire_name: (*wire_name).to_owned(),
                             style,
                             explode,
+                            allow_reserved,
                         });
                     }
                 }
@@ -927,6 +942,7 @@ fn undeclared_placeholder(placeholder: &str, argument_names: &mut Namespace) -> 
         any_scalar: false,
         style: ParamStyle::Simple,
         explode: false,
+        allow_reserved: false,
         secret: false,
     }
 }
@@ -993,6 +1009,7 @@ mod tests {
             wire_name: wire_name.to_owned(),
             style,
             explode,
+            allow_reserved: false,
         }
     }
 
@@ -1035,6 +1052,34 @@ mod tests {
             "{f: {style: deepObject}}",
         );
         assert!(bytes.is_err(), "{bytes:?}");
+    }
+
+    /// `allowReserved` is read from the `encoding`: alone, on a flat property, it keeps the
+    /// default `form` (exploded); beside a style, that style; on a property the default sends
+    /// as JSON text, alone, it changes nothing (no style to refuse it by).
+    #[test]
+    fn form_properties_take_their_encoding_allow_reserved() {
+        let object = "{type: object, properties: {a: {type: string}}}";
+        let list = "{type: array, items: {type: string}}";
+        let reserved = |wire: &str, style, explode| FormStyle {
+            allow_reserved: true,
+            ..styled(wire, style, explode)
+        };
+        assert_eq!(
+            form_styles(
+                &format!(
+                    "{{s: {{type: string}}, l: {list}, p: {list}, o: {object}, n: {{type: string}}}}"
+                ),
+                "{s: {allowReserved: true}, l: {style: form, explode: false, allowReserved: true}, \
+                 p: {style: pipeDelimited, allowReserved: true}, o: {allowReserved: true}, \
+                 n: {allowReserved: false}}",
+            ),
+            Ok(vec![
+                reserved("s", ParamStyle::Form, true),
+                reserved("l", ParamStyle::Form, false),
+                reserved("p", ParamStyle::PipeDelimited, false),
+            ])
+        );
     }
 
     /// A success response whose `$ref` names a request body leaves out the body alone.

@@ -1,6 +1,7 @@
 //! Parameters: each declared parameter as a method argument or query-struct field with the
-//! style, `explode` and secrecy the runtime's one encoder (`param_style`) sends it by; the
-//! header names the client owns; which values the encoder can write for a style.
+//! style, `explode`, `allowReserved` and secrecy the runtime's one encoder (`param_style`)
+//! sends it by; the header names the client owns; which values the encoder can write for a
+//! style.
 
 use openapiv3::{
     APIKeyLocation, Parameter, ParameterSchemaOrContent, PathStyle, QueryStyle, ReferenceOr,
@@ -31,10 +32,19 @@ impl<'a> Builder<'a> {
         let (location, style) = location_and_style(parameter);
         // OpenAPI: `explode` defaults to true for `form`, false for every other style.
         let explode = data.explode.unwrap_or(style == ParamStyle::Form);
+        // OpenAPI defines `allowReserved` for query parameters alone.
+        let allow_reserved = matches!(
+            parameter,
+            Parameter::Query {
+                allow_reserved: true,
+                ..
+            }
+        );
         let shape = Shape {
             location,
             style,
             explode,
+            allow_reserved,
         };
         let param = |wire_name: &str, doc: Option<String>, ty: TypeRef, any_scalar: bool| {
             shape.param(wire_name, doc, ty, any_scalar)
@@ -228,6 +238,7 @@ struct Shape {
     location: Location,
     style: ParamStyle,
     explode: bool,
+    allow_reserved: bool,
 }
 
 impl Shape {
@@ -242,6 +253,7 @@ impl Shape {
             any_scalar,
             style: self.style,
             explode: self.explode,
+            allow_reserved: self.allow_reserved,
             secret: false,
         }
     }

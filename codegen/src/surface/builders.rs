@@ -261,6 +261,7 @@ mod tests {
             any_scalar: false,
             style: crate::ir::ParamStyle::Form,
             explode: true,
+            allow_reserved: false,
             secret: false,
         };
         let params = [

@@ -8,7 +8,7 @@
 use baseten_tests::snapshots::styles::models::Colour;
 use baseten_tests::snapshots::wire::Client;
 use baseten_tests::snapshots::wire::models::{
-    GetSearchFilter, GetSearchFilterOwner, GetSearchOneOrMany,
+    GetSearchFilter, GetSearchFilterOwner, GetSearchOneOrMany, PageForm,
 };
 use baseten_tests::snapshots::wire::operations::GetSearchQuery;
 use baseten_tests::tests_dir;
@@ -79,6 +79,35 @@ async fn delimiters_inside_items_are_escaped_and_the_styles_are_literal() {
         "/v1/search?tags=a%2Cb,c&lanes=x%7Cy|z&api_key=k"
     );
     assert_eq!(headers(&request, "x-list"), ["h%2C1,h%202"]);
+}
+
+/// Issue 38 item 4: `allowReserved: true` on a query parameter and a form field (`/v1/pages`)
+/// sends reserved characters and `%XX` triples as they are (a cursor the server handed out
+/// encoded goes back as it was, not double-encoded); the parameter and field beside them,
+/// without it, are encoded as before.
+#[tokio::test]
+async fn allow_reserved_values_go_out_as_the_server_wrote_them() {
+    let server = answering_204().await;
+    let sent = client(&server.uri())
+        .post_pages(
+            "c2Vj%3D%3D/p?x=1",
+            "c2Vj%3D%3D/p",
+            &PageForm::new("https://x.test/a?b=%41 c", "a/b c"),
+        )
+        .await;
+    assert!(sent.is_ok(), "{sent:?}");
+    let request = only_request(&server).await;
+    assert_eq!(
+        path_and_query(&request),
+        "/v1/pages?cursor=c2Vj%3D%3D/p?x=1&plain=c2Vj%253D%253D%2Fp"
+    );
+    let body = String::from_utf8_lossy(&request.body).into_owned();
+    let mut pairs: Vec<&str> = body.split('&').collect();
+    pairs.sort_unstable();
+    assert_eq!(
+        pairs,
+        ["note=a%2Fb%20c", "redirect=https://x.test/a?b=%41%20c"]
+    );
 }
 
 /// Issue 31: every parameter `/v1/search` declares is sent, each by its style.

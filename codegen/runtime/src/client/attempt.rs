@@ -86,11 +86,7 @@ impl RuntimeClient {
         url: reqwest::Url,
         context: &AttemptContext,
     ) -> Result<reqwest::Response, SendError> {
-        let mut hop = redirect::Hop {
-            url,
-            method: request.method.clone(),
-            keep_body: true,
-        };
+        let mut hop = redirect::Hop::first(url, request.method.clone());
         let mut hops = 0;
         loop {
             let mut outgoing = self.outgoing(request, headers, &hop)?;
@@ -103,20 +99,11 @@ impl RuntimeClient {
                 let error = redirect::refused(response.status(), response.url());
                 return Err(SendError::Refused(error));
             }
-            match redirect::next_hop(
-                response.status(),
-                response.headers(),
-                &hop.url,
-                &hop.method,
-                hops,
-            ) {
+            match redirect::next_hop(response.status(), response.headers(), &hop, hops) {
                 None => return Ok(response),
                 Some(Err(refused)) => return Err(SendError::Refused(refused)),
                 Some(Ok(next)) => {
-                    hop = redirect::Hop {
-                        keep_body: hop.keep_body && next.keep_body,
-                        ..next
-                    };
+                    hop = next;
                     hops += 1;
                 }
             }
@@ -218,7 +205,8 @@ impl RuntimeClient {
         }
     }
 
-    /// The request of one hop of an attempt.
+    /// The request of one hop of an attempt, built from the caller's: the hop's URL and
+    /// method, and the body with its headers only while the redirects so far kept it.
     fn outgoing(
         &self,
         request: &Request,
@@ -226,15 +214,17 @@ impl RuntimeClient {
         hop: &redirect::Hop,
     ) -> Result<reqwest::Request, reqwest::Error> {
         let settings = &*self.inner;
+        let mut sent = settings.default_headers.clone();
+        // The operation's own header parameters replace a default header of the same name.
+        sent.extend(headers.parameters.clone());
+        hop.drop_body_headers(&mut sent);
         let mut builder = settings
             .http
             .request(hop.method.clone(), hop.url.clone())
             // Per request rather than on the reqwest client, so that it holds for a client
             // brought with `ClientBuilder::http_client` too.
             .timeout(settings.timeout)
-            .headers(settings.default_headers.clone())
-            // The operation's own header parameters replace a default header of the same name.
-            .headers(headers.parameters.clone())
+            .headers(sent)
             .header(ACCEPT, headers.accept.clone());
         if let Some(key) = &settings.api_key {
             builder = builder.header(key.name.clone(), key.header.clone());

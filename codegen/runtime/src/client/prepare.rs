@@ -6,6 +6,7 @@ use reqwest::Method;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::error::Error;
+use crate::percent;
 use crate::retry::RetryPolicy;
 use crate::support::Request;
 use crate::telemetry;
@@ -87,21 +88,32 @@ pub(super) fn is_idempotent(method: &Method) -> bool {
     .contains(method)
 }
 
-/// `{base_url}{path}?{query}`. The path and the query arrive percent-encoded.
+/// `{base_url}{path}?{query}`. The path and the query arrive percent-encoded; the path passes
+/// the one path rule ([`percent::check_path`]: no dot segment in any form), and the URL built
+/// is checked to be under the base URL's path all the same.
 fn url_for(base_url: &str, request: &Request) -> Result<reqwest::Url, Error> {
-    if !request.path.starts_with('/') {
+    percent::check_path(request.operation, &request.path)?;
+    let cannot_build = |source: &dyn std::fmt::Display| {
+        Error::InvalidRequest(format!(
+            "{}: cannot build the request URL: {source}",
+            request.operation
+        ))
+    };
+    let mut url = reqwest::Url::parse(&format!("{base_url}{}", request.path))
+        .map_err(|source| cannot_build(&source))?;
+    let base = reqwest::Url::parse(base_url).map_err(|source| cannot_build(&source))?;
+    let under = base.path().trim_end_matches('/');
+    let stays = url.origin() == base.origin()
+        && url
+            .path()
+            .strip_prefix(under)
+            .is_some_and(|rest| rest.starts_with('/'));
+    if !stays {
         return Err(Error::InvalidRequest(format!(
-            "{}: request path does not start with '/'",
+            "{}: the request URL leaves the base URL",
             request.operation
         )));
     }
-    let mut url =
-        reqwest::Url::parse(&format!("{base_url}{}", request.path)).map_err(|source| {
-            Error::InvalidRequest(format!(
-                "{}: cannot build the request URL: {source}",
-                request.operation
-            ))
-        })?;
     // Encoded by the parameters' styles: written as it is, so that each style's delimiters
     // stay literal and the items' own are escaped.
     if let Some(query) = request.params.query_string() {

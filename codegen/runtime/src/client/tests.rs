@@ -320,6 +320,15 @@ fn decode_treats_empty_as_null_and_bounds_excerpt() {
 /// An HTTP/1.1 server on a std thread: answers one connection per entry
 /// of `responses`, in order, and hands back each raw request's text.
 fn serve(responses: Vec<&'static str>) -> (String, JoinHandle<Vec<String>>) {
+    let (listener, base) = bind();
+    (
+        base,
+        serve_on(listener, responses.into_iter().map(str::to_owned).collect()),
+    )
+}
+
+/// A listener on a free port of 127.0.0.1, and its base URL.
+fn bind() -> (TcpListener, String) {
     let listener = match TcpListener::bind("127.0.0.1:0") {
         Ok(listener) => listener,
         Err(err) => panic!("bind: {err}"),
@@ -328,17 +337,21 @@ fn serve(responses: Vec<&'static str>) -> (String, JoinHandle<Vec<String>>) {
         Ok(addr) => format!("http://{addr}"),
         Err(err) => panic!("addr: {err}"),
     };
-    let handle = std::thread::spawn(move || {
+    (listener, base)
+}
+
+/// [`serve`] on a listener already bound, for responses that name its address.
+fn serve_on(listener: TcpListener, responses: Vec<String>) -> JoinHandle<Vec<String>> {
+    std::thread::spawn(move || {
         let mut seen = Vec::new();
         for response in responses {
             let Ok((stream, _)) = listener.accept() else {
                 break;
             };
-            seen.push(answer(stream, response));
+            seen.push(answer(stream, &response));
         }
         seen
-    });
-    (base, handle)
+    })
 }
 
 fn answer(stream: std::net::TcpStream, response: &str) -> String {
@@ -643,6 +656,50 @@ fn a_body_dropped_by_a_redirect_is_not_sent_again_further_down_the_chain() {
         assert!(hop.ends_with("\r\n\r\n"), "a body was sent again: {hop}");
         assert!(!hop.to_ascii_lowercase().contains("content-type"), "{hop}");
     }
+}
+
+/// RFC 9110 §15.4.3: a `PATCH` answered `302` within the origin is sent again as a `PATCH`
+/// with its body (it was re-sent as a `GET` without it, and the call returned the GET's
+/// answer); a `Location` with userinfo sends no `Authorization: Basic` of the server's choosing,
+/// only the client's own key.
+#[test]
+fn an_update_redirected_by_302_is_sent_again_as_itself_and_userinfo_is_no_credential() {
+    let (listener, base) = bind();
+    let authority = base.trim_start_matches("http://");
+    let responses = vec![
+        format!(
+            "HTTP/1.1 302 Found\r\nlocation: http://intruder:hunter2@{authority}/v1/b\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+        ),
+        "HTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\n1".to_owned(),
+    ];
+    let server = serve_on(listener, responses);
+    let client = RuntimeClient::builder()
+        .api_key(SECRET)
+        .base_url(base)
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap_or_else(|err| panic!("{err}"));
+    let body = Some(b"{\"v\":2}".to_vec());
+    let got: Result<u8, Error> = block_on(client.execute(request(Method::PATCH, "/v1/a", body)));
+    assert_eq!(got.ok(), Some(1));
+    let seen = server.join().unwrap_or_default();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let second = &seen[1];
+    assert!(second.starts_with("PATCH /v1/b"), "{second}");
+    assert!(second.ends_with("\r\n\r\n{\"v\":2}"), "{second}");
+    assert!(
+        second
+            .to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{second}"
+    );
+    let authorizations: Vec<&str> = second
+        .lines()
+        .filter(|line| line.to_ascii_lowercase().starts_with("authorization:"))
+        .collect();
+    assert_eq!(authorizations.len(), 1, "{second}");
+    assert!(authorizations[0].contains(SECRET), "{second}");
+    assert!(!second.contains("Basic"), "{second}");
 }
 
 /// The cap holds at its exact size: a body of `limit` bytes is read, one byte more is refused,

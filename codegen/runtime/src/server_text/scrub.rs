@@ -276,7 +276,8 @@ impl Forms {
 /// standing for [`RUN_CHARS`] bytes), and its base64, standard and URL-safe, in each of the
 /// three byte alignments (the characters that depend on the key's bytes alone, so the bytes
 /// around it do not matter), with every run standing for [`RUN_CHARS`] bytes, and the same of
-/// `Bearer KEY` and `Api-Key KEY`, the header values that carry it.
+/// `Bearer KEY` and `Api-Key KEY`, the header values that carry it; and its UTF-16 (both byte
+/// orders) as a lossy decode leaves it, with every run of it.
 fn key_patterns(key: &str, forms: &mut Forms) {
     forms.add(key.as_bytes().to_vec(), char_runs(key));
     // A key holding what reads as an escape (`\r`, `&amp;`, `%41`) is changed by the decoding
@@ -293,6 +294,26 @@ fn key_patterns(key: &str, forms: &mut Forms) {
             decoded = layer.text;
             forms.add(decoded.clone(), std::iter::empty());
         }
+    }
+    // UTF-16, little- and big-endian, as a lossy UTF-8 decode of the server's bytes leaves it
+    // (an ASCII key's bytes with a NUL after, or before, each): one stream, its pieces standing
+    // for each run of the key. NULs written as escapes (`\u0000`, `%00`, `&#0;`) are decoded by
+    // the layers, which are searched for the same forms.
+    for big_endian in [false, true] {
+        let wide = utf16_as_decoded(key, big_endian);
+        if wide.len() < SHORTEST_ENCODED {
+            continue;
+        }
+        let at = |end: usize| {
+            utf16_as_decoded(&key[..end], big_endian)
+                .len()
+                .min(wide.len())
+        };
+        let runs: Vec<(usize, usize)> = char_runs(key)
+            .map(|(start, end)| (at(start), at(end)))
+            .filter(|(start, end)| start < end)
+            .collect();
+        forms.add(wide, runs.into_iter());
     }
     let mut encoded = |form: String, run: usize, step: usize| {
         if form.len() < SHORTEST_ENCODED {
@@ -321,6 +342,22 @@ fn key_patterns(key: &str, forms: &mut Forms) {
             }
         }
     }
+}
+
+/// `text` in UTF-16 (`big_endian` or little), as `String::from_utf8_lossy` reads those bytes:
+/// what a server writing UTF-16 shows in text read as UTF-8.
+fn utf16_as_decoded(text: &str, big_endian: bool) -> Vec<u8> {
+    let bytes: Vec<u8> = text
+        .encode_utf16()
+        .flat_map(|unit| {
+            if big_endian {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            }
+        })
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned().into_bytes()
 }
 
 /// The byte ranges of every run of [`RUN_CHARS`] characters of `key`.
@@ -1014,6 +1051,26 @@ mod tests {
             &URL_SAFE_NO_PAD.encode("0123456789abcdez")[..BASE64_RUN]
         ));
         assert!(has(&STANDARD_NO_PAD.encode("Bearer 0123456789abcdez")[..30]));
+        // UTF-16 as a lossy decode leaves it, both byte orders: whole, and each run of 12.
+        let wide = |text: &str, zero_first: bool| -> String {
+            text.chars()
+                .map(|c| {
+                    if zero_first {
+                        format!("\0{c}")
+                    } else {
+                        format!("{c}\0")
+                    }
+                })
+                .collect()
+        };
+        for zero_first in [false, true] {
+            assert!(has(&wide("0123456789abcdez", zero_first)));
+            assert!(has(&wide("0123456789ab", zero_first)));
+            assert!(has(&wide("456789abcdez", zero_first)));
+            assert!(!has(&wide("0123456789a", zero_first)));
+        }
+        assert_eq!(utf16_as_decoded("a€", false), b"a\0\xef\xbf\xbd ");
+        assert_eq!(utf16_as_decoded("a€", true), b"\0a \xef\xbf\xbd");
         // A short key: itself, and no form too short to mean anything.
         let mut short = Forms::default();
         key_patterns("k€", &mut short);

@@ -381,7 +381,8 @@ fn random_key() -> String {
 }
 
 /// The forms a server might echo `key` in: raw, every byte percent-encoded in lower and in upper
-/// case, and every character JSON-escaped.
+/// case, every character JSON-escaped, and its UTF-16 in either byte order written as JSON
+/// (`\u0000`-interleaved, which a decoder reads as NUL-interleaved text).
 fn echoed_forms(key: &str) -> Vec<String> {
     let lower: String = key.bytes().map(|b| format!("%{b:02x}")).collect();
     let upper: String = key.bytes().map(|b| format!("%{b:02X}")).collect();
@@ -389,7 +390,22 @@ fn echoed_forms(key: &str) -> Vec<String> {
         .chars()
         .map(|c| format!("\\u{:04x}", u32::from(c)))
         .collect();
-    vec![key.to_owned(), lower, upper, json]
+    let little = interleaved(key, "\\u0000", false);
+    let big = interleaved(key, "\\u0000", true);
+    vec![key.to_owned(), lower, upper, json, little, big]
+}
+
+/// `text` with `between` before (`zero_first`) or after each character.
+fn interleaved(text: &str, between: &str, zero_first: bool) -> String {
+    text.chars()
+        .map(|c| {
+            if zero_first {
+                format!("{between}{c}")
+            } else {
+                format!("{c}{between}")
+            }
+        })
+        .collect()
 }
 
 /// `text` holds `key` in none of its echoed forms, nor its random middle alone.
@@ -401,6 +417,13 @@ fn assert_free_of(key: &str, text: &str) {
         !text.contains(&key[2..34]),
         "part of the key leaked: {text}"
     );
+    // Its middle in UTF-16 as text shows it: NUL-interleaved, or with the NULs escaped.
+    for between in ["\0", "\\u0000", "\\u{0}"] {
+        for zero_first in [false, true] {
+            let form = interleaved(&key[2..34], between, zero_first);
+            assert!(!text.contains(&form), "key leaked as {form:?}: {text}");
+        }
+    }
 }
 
 /// `Display`, `Debug` and every source's `Display` of `error` are free of `key`.

@@ -1243,6 +1243,78 @@ fn assert_no_key(what: &str, key: &str, output: &CliOutput) {
     }
 }
 
+/// `text` with `between` before (`zero_first`) or after each character: how UTF-16 text of an
+/// ASCII key reads as UTF-8 (`\0`), as JSON writes it (`\u0000`), as a terminal shows it.
+fn interleaved(text: &str, between: &str, zero_first: bool) -> String {
+    text.chars()
+        .map(|c| {
+            if zero_first {
+                format!("{between}{c}")
+            } else {
+                format!("{c}{between}")
+            }
+        })
+        .collect()
+}
+
+/// Issue 38 item 5: a server that echoes the key in UTF-16 (either byte order), written in its
+/// JSON as `\u0000`-interleaved text (which decodes to NUL-interleaved strings), gets it into no
+/// output of the CLI: not `fetch`'s json, wide-csv, svg, csv or table, nor an `error:` line.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_output_holds_a_key_echoed_in_utf16() {
+    let key = random_key();
+    let context = baseten_metrics::Context {
+        api_key: Some(key.clone()),
+        ..cli_context()
+    };
+    let little = interleaved(&key, "\\u0000", false);
+    let big = interleaved(&key, "\\u0000", true);
+    let answers = [
+        (200, current_with("CURRENT", &little, &big, &little, "[1]")),
+        (
+            403,
+            format!(r#"{{"code": "{little}", "message": "{big}", "detail": "{little}"}}"#),
+        ),
+    ];
+    let middle = &key[2..34];
+    let leaked: Vec<String> = ["\0", "\\u0000", "\\u{0}"]
+        .iter()
+        .flat_map(|between| {
+            [false, true].map(|zero_first| interleaved(middle, between, zero_first))
+        })
+        .collect();
+    for (status, body) in answers {
+        let server = MockServer::builder().start().await;
+        Mock::given(any())
+            .respond_with(ResponseTemplate::new(status).set_body_raw(body, "application/json"))
+            .mount(&server)
+            .await;
+        for format in ["json", "wide-csv", "svg", "csv", "table"] {
+            let args = [
+                "fetch",
+                "--model",
+                "m",
+                "--environment",
+                "e",
+                "--format",
+                format,
+            ];
+            let output = run_live(&server, &args, context.clone()).await;
+            for text in [&output.stdout, &output.stderr] {
+                for form in &leaked {
+                    assert!(
+                        !text.contains(form.as_str()),
+                        "{status} {format}: the key leaked as {form:?}: {text}"
+                    );
+                }
+            }
+            if status == 200 {
+                assert!(output.success(), "{format}: {}", output.stderr);
+            }
+        }
+    }
+}
+
 /// A server that echoes the key it was sent — as a metric name and label of a good response,
 /// as the mode, in a misaligned response, in error bodies (percent-encoded in lower case, JSON
 /// escaped) and headers — gets it into no output of the CLI: no format of `fetch`, no

@@ -145,12 +145,12 @@ impl Client {
                     "application/x-www-form-urlencoded",
                     body,
                     &[
-                        ("address", rt::param_style::Style::DeepObject, true),
-                        ("metadata", rt::param_style::Style::DeepObject, true),
-                        ("expand", rt::param_style::Style::DeepObject, true),
-                        ("items", rt::param_style::Style::DeepObject, true),
-                        ("tags", rt::param_style::Style::Form, false),
-                        ("aliases", rt::param_style::Style::Form, true),
+                        ("address", rt::DEEP_OBJECT_EXPLODED),
+                        ("metadata", rt::DEEP_OBJECT_EXPLODED),
+                        ("expand", rt::DEEP_OBJECT_EXPLODED),
+                        ("items", rt::DEEP_OBJECT_EXPLODED),
+                        ("tags", rt::FORM),
+                        ("aliases", rt::FORM_EXPLODED),
                     ],
                 ),
             )

@@ -587,7 +587,7 @@ impl Client {
                 rt::Body::form_styled(
                     "application/x-www-form-urlencoded",
                     body,
-                    &[("tags", rt::param_style::Style::Form, true)],
+                    &[("tags", rt::FORM_EXPLODED)],
                 ),
             )
             .finish()?;

@@ -180,6 +180,14 @@ impl FakeBaseten {
         self.server.on("POST", path)
     }
 
+    /// Requests of `POST /v1/pages` ([`Client::post_pages`](super::Client::post_pages)) with these
+    /// path parameters.
+    #[cfg(feature = "pages")]
+    pub fn on_post_pages(&self) -> rt::mock::Expectation<'_, ()> {
+        let path = rt::mock::fill_path("/v1/pages", &[]);
+        self.server.on("POST", path)
+    }
+
     /// Requests of `POST /v1/tenants/{tenant}/calls/start`
     /// ([`Client::post_tenant_calls_start`](super::Client::post_tenant_calls_start)) with these
     /// path parameters.
@@ -251,6 +259,8 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
 
     #[cfg(feature = "search")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Names>("Names"));
+    #[cfg(feature = "pages")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<PageForm>("PageForm"));
     #[cfg(feature = "oauth2")]
     all.push(
         rt::mock::round_trip::RoundTrip::of::<PostOauth2TokenBody>("PostOauth2TokenBody"),

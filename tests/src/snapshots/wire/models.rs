@@ -156,6 +156,35 @@ rt::open_enum_impls!(
 #[cfg(feature = "search")]
 pub type Names = Vec<String>;
 
+#[cfg(feature = "pages")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct PageForm {
+    pub redirect: String,
+    pub note: String,
+}
+
+#[cfg(feature = "pages")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    PageForm,
+    [
+        redirect = required("redirect"),
+        note = required("note"),
+    ]
+);
+
+#[cfg(feature = "pages")]
+impl PageForm {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(redirect: impl Into<String>, note: impl Into<String>) -> Self {
+        Self {
+            redirect: redirect.into(),
+            note: note.into(),
+        }
+    }
+}
+
 #[cfg(feature = "oauth2")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]

@@ -534,6 +534,50 @@ impl Client {
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
     }
 
+    /// Issue 38: `allowReserved` on a query parameter (a cursor the server handed out already
+    /// percent-encoded) and on a form field; `plain` beside them without it.
+    ///
+    /// `POST /v1/pages`
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
+    #[cfg(feature = "pages")]
+    pub async fn post_pages(
+        &self,
+        cursor: &str,
+        plain: &str,
+        body: &PageForm,
+    ) -> Result<(), rt::Error> {
+        let request = rt::Request::post("post_pages", "/v1/pages")
+            .query("cursor", rt::FORM_EXPLODED.allowing_reserved(), &cursor)
+            .query("plain", rt::FORM_EXPLODED, &plain)
+            .body(
+                rt::Body::form_styled(
+                    "application/x-www-form-urlencoded",
+                    body,
+                    &[("redirect", rt::FORM_EXPLODED.allowing_reserved())],
+                ),
+            )
+            .finish()?;
+        self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
+    }
+
     /// `POST /v1/tenants/{tenant}/calls/start`
     ///
     /// # Errors
