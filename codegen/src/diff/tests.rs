@@ -467,7 +467,7 @@ fn a_type_renamed_is_one_change_with_the_ir_and_two_without() {
             (
                 "Client::get_things",
                 "fn Client::get_things: names renamed types: `(&self) -> Result<Thing, \
-                 rt::Error> [GET /v1/things]` is now `(&self) -> Result<Item, rt::Error> [GET \
+                 Error> [GET /v1/things]` is now `(&self) -> Result<Item, Error> [GET \
                  /v1/things]`"
             ),
             (
