@@ -233,9 +233,7 @@ impl Surface<'_> {
         }
         // The runtime's items where the crate re-exports them, each with its signature.
         for reexport in reexports::reexports() {
-            if reexport.path != BUILDER_TYPE {
-                push("reexport", reexport.path, reexport.gate.to_owned());
-            }
+            push("reexport", reexport.path, reexport.gate.to_owned());
         }
         for line in reexports::lines() {
             push(line.kind, line.path, line.signature);

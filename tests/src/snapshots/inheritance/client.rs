@@ -16,9 +16,30 @@ pub use rt::{
     RuntimeClient, pages::PageStream, reqwest, reqwest::Method,
 };
 
-/// Configures a [`Client`]: made by [`Client::builder`], finished by
-/// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
-/// `ClientBuilder<Client>`, written before this alias, compiling.)
+/// Configures a [`Client`]: made by [`Client::builder`], finished by `build()`. (`C` is
+/// always `Client`; the parameter keeps `ClientBuilder<Client>`, written before this
+/// alias, compiling.)
+///
+/// # Settings
+///
+/// | Setter | Default |
+/// |---|---|
+/// | `api_key(impl Into<String>)`, or `api_key_from_env()` (`BASETEN_API_KEY`, [`API_KEY_ENV`]) | none: requests go out unauthenticated |
+/// | `auth_scheme(`[`AuthScheme`]`)` | `Authorization: Bearer <key>` |
+/// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`BASETEN_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
+/// | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |
+/// | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |
+/// | `retry_policy(`[`RetryPolicy`]`)` | `RetryPolicy::default()`; `RetryPolicy::none()` sends once |
+/// | `http_client(reqwest::Client)` ([`reqwest`]) | a reqwest client of the runtime's making |
+/// | `default_header(name, value)`, sent with every request | none |
+/// | `request_id_header(impl Into<String>)`, kept on `Error::Api` | [`DEFAULT_REQUEST_ID_HEADER`] (`x-request-id`) |
+/// | `max_response_bytes(u64)` | [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB) |
+/// | `max_in_flight(usize)`, requests out at once | no cap |
+/// | `endpoint_rate_limit(f64)`, requests per second per endpoint | off |
+/// | `interceptor(impl `[`Interceptor`]`)`, on every attempt | none |
+///
+/// `build()` gives the [`Client`], or [`Error::InvalidRequest`](crate::Error::InvalidRequest)
+/// naming the setting it refuses.
 pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 
 /// A client for this API: one method per operation.
@@ -36,7 +57,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`rt::Error::InvalidRequest`] if the key is empty or not a valid header value.
+    /// [`Error::InvalidRequest`](crate::Error::InvalidRequest) if the key is empty or not
+    /// a valid header value.
     pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key(api_key).build()
     }
@@ -46,8 +68,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`rt::Error::InvalidRequest`] if the key is unset, empty or not a valid header
-    /// value, or the base URL is unusable.
+    /// [`Error::InvalidRequest`](crate::Error::InvalidRequest) if the key is unset, empty
+    /// or not a valid header value, or the base URL is unusable.
     pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key_from_env().base_url_from_env().build()
     }
