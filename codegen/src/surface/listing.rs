@@ -15,10 +15,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{TokenStream, TokenTree};
 
 use super::signature::Signature;
-use super::{
-    BUILDER_TYPE, CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface, builders,
-    reexports,
-};
+use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface, builders, reexports};
 use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 

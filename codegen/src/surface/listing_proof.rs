@@ -214,7 +214,7 @@ fn declared(files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
                         format!("{generics} ")
                     };
                     // The `ClientBuilder` alias is re-exported at the root, where it is listed.
-                    let path = if alias.ident == super::BUILDER_TYPE {
+                    let path = if alias.ident == crate::reserved::BUILDER_TYPE {
                         alias.ident.to_string()
                     } else {
                         format!("{prefix}{}", alias.ident)

@@ -40,8 +40,7 @@ use crate::extensions::{self, Context, Contribution, EXTENSIONS, SurfaceExtensio
 use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::Names;
 pub(crate) use crate::reserved::{
-    BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
-    FAKE_TYPE,
+    CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS, FAKE_TYPE,
 };
 use crate::{Error, NameLock};
 
