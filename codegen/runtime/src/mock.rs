@@ -220,7 +220,9 @@ impl<T: Serialize> Expectation<'_, T> {
             .await;
     }
 
-    /// Answers every matching request with `status` and a JSON error body.
+    /// Answers every matching request with `status` and a JSON error body, such as
+    /// `serde_json::json!({"error": "not found"})` (with `serde_json` in your own
+    /// `[dev-dependencies]`; `serde_json::Value::Null` for none).
     pub async fn respond_status(self, status: u16, body: serde_json::Value) {
         self.respond_with(Reply::<&T>::Status(status, body)).await;
     }

@@ -7,6 +7,7 @@ use quote::quote;
 
 use crate::extensions::Contribution;
 use crate::ir::ResponseKind;
+use crate::reserved::REEXPORTED_CRATE;
 use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 
@@ -34,10 +35,16 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .as_ref()
         .map(|examples| super::operation_examples(examples, "Examples of each operation", true))
         .unwrap_or_default();
-    let reexports = CLIENT_REEXPORTS.iter().map(|path| {
-        let segments = path.split("::").map(ident);
-        quote!(#(#segments)::*)
-    });
+    // A crate re-exported shows on the module's page as its `use` line, which would name
+    // `rt::`: it is described in the module's docs instead.
+    let reexports = CLIENT_REEXPORTS
+        .iter()
+        .filter(|path| **path != REEXPORTED_CRATE)
+        .map(|path| {
+            let segments = path.split("::").map(ident);
+            quote!(#(#segments)::*)
+        });
+    let reexported_crate = ident(REEXPORTED_CRATE);
     quote! {
         #(#![doc = #doc])*
         use #runtime as rt;
@@ -47,6 +54,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         pub const DEFAULT_BASE_URL: &str = #base_url;
 
         pub use rt::{#(#reexports),*};
+        #[doc(hidden)]
+        pub use rt::#reexported_crate;
 
         /// Configures a [`Client`]: made by [`Client::builder`], finished by `build()`. (`C` is
         /// always `Client`; the parameter keeps `ClientBuilder<Client>`, written before this
@@ -62,7 +71,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |
         /// | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |
         /// | `retry_policy(`[`RetryPolicy`]`)` | `RetryPolicy::default()`; `RetryPolicy::none()` sends once |
-        /// | `http_client(reqwest::Client)` ([`reqwest`]) | a reqwest client of the runtime's making |
+        /// | `http_client(reqwest::Client)` (`client::reqwest`) | a reqwest client of the runtime's making |
         /// | `default_header(name, value)`, sent with every request | none |
         /// | `request_id_header(impl Into<String>)`, kept on `Error::Api` | [`DEFAULT_REQUEST_ID_HEADER`] (`x-request-id`) |
         /// | `max_response_bytes(u64)` | [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB) |
@@ -170,7 +179,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 }
 
 /// The module doc's lines: `Client`'s methods, then what each extension says it adds.
-fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 3] {
+fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 7] {
     let added: String = contributions
         .iter()
         .filter_map(|contribution| contribution.client_doc())
@@ -181,6 +190,10 @@ fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 3] {
             .to_owned(),
         format!(" [`operations`](super::operations)){added}, and"),
         " streams over every paginated operation.".to_owned(),
+        String::new(),
+        " `reqwest` is the HTTP client crate at the version the client uses: build a".to_owned(),
+        " `reqwest::Client` of your own (proxies, a custom CA, middleware) for".to_owned(),
+        " `ClientBuilder::http_client` without adding it.".to_owned(),
     ]
 }
 

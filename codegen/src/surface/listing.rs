@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 
 use proc_macro2::{TokenStream, TokenTree};
 
+use super::features::FeatureGate;
 use super::signature::Signature;
+use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, FAKE_TYPE, Surface, builders, reexports};
 use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
@@ -581,6 +583,62 @@ pub(crate) fn render(lines: &[Line], spec_path: &str) -> String {
         text.push('\n');
     }
     text
+}
+
+/// A listed signature read back into the model it was rendered from: the item's
+/// [`FeatureGate`] (`feature=…` first, [`FeatureGate::listing`]), its serde impls (`serde: …`
+/// last, [`SerdeImpls::describe`]) and the rest, what the item is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ListedSignature<'s> {
+    /// The features that compile the item; `None`: every build has it.
+    pub(crate) gate: Option<FeatureGate>,
+    /// Its serde impls (both, in every build, when the line says nothing).
+    pub(crate) serde: SerdeImpls,
+    /// The rest: what the item is.
+    pub(crate) core: &'s str,
+}
+
+impl<'s> ListedSignature<'s> {
+    /// `signature` (a line without its kind and path) in parts.
+    pub(crate) fn of(signature: &'s str) -> ListedSignature<'s> {
+        let (gate, rest) = match signature.strip_prefix("feature=") {
+            Some(rest) => {
+                let (gate, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+                (Some(FeatureGate::parse_listing(gate)), rest)
+            }
+            None => (None, signature),
+        };
+        let (core, serde) = split_serde(rest);
+        ListedSignature { gate, serde, core }
+    }
+}
+
+/// The serde impls a signature's `; serde: …` suffix (or the whole of it) describes, and the
+/// signature without it ([`SerdeImpls::describe`] wrote it).
+fn split_serde(signature: &str) -> (&str, SerdeImpls) {
+    let described = [
+        (Gate::Always, Gate::Mock),
+        (Gate::Mock, Gate::Always),
+        (Gate::Mock, Gate::Mock),
+    ]
+    .map(|(serialize, deserialize)| SerdeImpls {
+        serialize,
+        deserialize,
+    });
+    for impls in described {
+        let Some(text) = impls.describe() else {
+            continue;
+        };
+        if let Some(rest) = signature.strip_suffix(text) {
+            if rest.is_empty() {
+                return ("", impls);
+            }
+            if let Some(rest) = rest.strip_suffix("; ") {
+                return (rest, impls);
+            }
+        }
+    }
+    (signature, SerdeImpls::BOTH)
 }
 
 /// A snapshot's items, `KIND PATH` → signature; comment lines and blank lines are skipped.
