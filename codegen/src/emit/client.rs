@@ -79,7 +79,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         /// | `endpoint_rate_limit(f64)`, requests per second per endpoint | off |
         /// | `interceptor(impl `[`Interceptor`]`)`, on every attempt | none |
         ///
-        /// `build()` gives the [`Client`], or [`Error::InvalidRequest`](crate::Error::InvalidRequest)
+        /// `build()` gives the [`Client`], or [`Error::InvalidRequest`](rt::Error::InvalidRequest)
         /// naming the setting it refuses.
         #builder_example
         pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
@@ -101,7 +101,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             ///
             /// # Errors
             ///
-            /// [`Error::InvalidRequest`](crate::Error::InvalidRequest) if the key is empty or not
+            /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) if the key is empty or not
             /// a valid header value.
             pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
                 Self::builder().api_key(api_key).build()
@@ -112,7 +112,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             ///
             /// # Errors
             ///
-            /// [`Error::InvalidRequest`](crate::Error::InvalidRequest) if the key is unset, empty
+            /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) if the key is unset, empty
             /// or not a valid header value, or the base URL is unusable.
             pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
                 Self::builder().api_key_from_env().base_url_from_env().build()

@@ -145,7 +145,7 @@ fn emit_builders(surface: &Surface<'_>) -> TokenStream {
             ///
             /// # Errors
             ///
-            /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) naming a required field
+            /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
             /// left out.
             pub fn build(self) -> ::core::result::Result<T, rt::Error> {
                 self.0.build()

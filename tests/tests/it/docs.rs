@@ -70,6 +70,25 @@ fn our_docs() -> String {
     docs
 }
 
+/// Held while a test builds and reads `target/doc`, so two tests never read a half-written one.
+static DOCS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `cargo doc` of the workspace, `.ci/run`'s docs command exactly (the workspace's features
+/// hold the fake's `mock`), so that its docs section finds this build done; the docs stay as
+/// built while the guard is held.
+fn document_workspace() -> std::sync::MutexGuard<'static, ()> {
+    let guard = DOCS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let status = baseten_tests::cargo_sharing_target()
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .args(["doc", "--workspace", "--no-deps"])
+        .status()
+        .unwrap();
+    assert!(status.success(), "cargo doc failed");
+    guard
+}
+
 /// `cargo doc` of the workspace (the generated crate with the fake, and the runtime), then every literal
 /// ``[`x`]`` a doc comment of ours writes: a link of ours that did not resolve. (Those in
 /// trait docs inlined from other crates are theirs.)
@@ -77,14 +96,7 @@ fn our_docs() -> String {
 #[ignore = "slow: documents baseten-api and the runtime"]
 fn no_link_of_ours_renders_as_literal_brackets() {
     let target = workspace_root().join("target");
-    // `.ci/run`'s docs command exactly (the workspace's features hold the fake's `mock`), so
-    // that its docs section finds this build done.
-    let status = baseten_tests::cargo_sharing_target()
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .args(["doc", "--workspace", "--no-deps"])
-        .status()
-        .unwrap();
-    assert!(status.success(), "cargo doc failed");
+    let _built = document_workspace();
     let docs = our_docs();
     let mut found = Vec::new();
     for krate in ["baseten_api", "baseten_runtime"] {
@@ -141,13 +153,9 @@ fn page_texts(dir: &Path, found: &mut Vec<(String, String)>) {
 /// (a crate they do not depend on) and no `rt::` (the emitted code's alias of it); and
 /// `ClientBuilder`'s page names every setting of the runtime's builder.
 #[test]
-#[ignore = "slow: documents baseten-api"]
+#[ignore = "slow: documents baseten-api and the runtime"]
 fn the_docs_name_only_paths_users_can_write() {
-    let status = baseten_tests::cargo_sharing_target()
-        .args(["doc", "-p", "baseten-api", "--no-deps", "--all-features"])
-        .status()
-        .unwrap();
-    assert!(status.success(), "cargo doc failed");
+    let _built = document_workspace();
     let mut pages = Vec::new();
     page_texts(&workspace_root().join("target/doc/baseten_api"), &mut pages);
     assert!(pages.len() > 50, "{} pages", pages.len());
@@ -180,7 +188,7 @@ fn the_docs_name_only_paths_users_can_write() {
         std::fs::read_to_string(workspace_root().join("codegen/runtime/api.txt")).unwrap();
     let builder = pages
         .iter()
-        .find(|(file, _)| file.ends_with("client/type.ClientBuilder.html"))
+        .find(|(file, _)| file.ends_with("type.ClientBuilder.html"))
         .map(|(_, text)| text.as_str())
         .unwrap_or_default();
     let setters: Vec<&str> = runtime

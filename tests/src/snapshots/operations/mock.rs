@@ -134,7 +134,7 @@ impl<T: serde::de::DeserializeOwned> Builder<T> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) naming a required field
+    /// [`Error::InvalidArgument`](rt::Error::InvalidArgument) naming a required field
     /// left out.
     pub fn build(self) -> ::core::result::Result<T, rt::Error> {
         self.0.build()
