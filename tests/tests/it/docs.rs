@@ -188,7 +188,7 @@ fn the_docs_name_only_paths_users_can_write() {
         std::fs::read_to_string(workspace_root().join("codegen/runtime/api.txt")).unwrap();
     let builder = pages
         .iter()
-        .find(|(file, _)| file.ends_with("type.ClientBuilder.html"))
+        .find(|(file, _)| file.ends_with("baseten_api/client/type.ClientBuilder.html"))
         .map(|(_, text)| text.as_str())
         .unwrap_or_default();
     let setters: Vec<&str> = runtime
