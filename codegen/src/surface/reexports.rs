@@ -270,6 +270,10 @@ mod tests {
             ("&::std::string::String", "&String"),
             ("rt::NotReexported", "rt::NotReexported"),
             ("art::x", "art::x"),
+            ("a::rt::Error", "a::rt::Error"),
+            ("x::std::fmt::Display", "x::std::fmt::Display"),
+            ("(rt::Error)", "(Error)"),
+            ("rt::", "rt::"),
             ("::serde_json::Value", "::serde_json::Value"),
         ] {
             assert_eq!(spell(runtime), user, "{runtime}");
@@ -294,6 +298,20 @@ mod tests {
         assert!(find("fn", "requests::Window::last").is_some());
         assert!(find("enum", "metrics::Lookup").is_some());
         assert!(find("fn", "primitives::Decimal::checked_add").is_some());
+        // Without a gate of its own, a re-export's item keeps the runtime's `cfg` as its gate.
+        assert_eq!(
+            find("fn", "requests::Watch::jitter").map(|s| s.split(" (").next()),
+            Some(Some("feature=client"))
+        );
+        assert!(
+            find("fn", "requests::Watch::jitter").is_some_and(|s| !s.contains("#[cfg")),
+            "{:?}",
+            find("fn", "requests::Watch::jitter")
+        );
+        assert_eq!(
+            find("fn", "requests::Window::last").map(|s| s.starts_with("(")),
+            Some(true)
+        );
         // Nothing of the runtime's that the crate does not re-export.
         assert!(find("struct", "RuntimeClient").is_none());
         assert!(lines.iter().all(|line| line.kind != "item"));
