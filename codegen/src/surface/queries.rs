@@ -177,6 +177,14 @@ mod tests {
                 output.api_snapshot
             );
         }
+        // The struct's doc names the method it is for.
+        assert!(
+            output.files["operations.rs"].contains(
+                "/// Optional query parameters of [`Client::get_things`]; unset ones are not sent."
+            ),
+            "{}",
+            output.files["operations.rs"]
+        );
         let either = listed
             .get("fn operations::GetThingsQuery::either")
             .map(String::as_str);
@@ -209,6 +217,12 @@ mod tests {
         };
         assert_eq!(field.element().map(compact).as_deref(), Some("String"));
         assert_eq!(field.argument_name(), "values");
+        // Only a setter that takes each value names an element.
+        let taken_whole = QueryField {
+            takes: QueryArgument::Into,
+            ..field.clone()
+        };
+        assert_eq!(taken_whole.element().map(compact), None);
         let count = param(TypeRef::Integer, false);
         let field = QueryField {
             param: &count,
