@@ -21,14 +21,14 @@ use std::fmt;
 
 use crate::Error;
 use crate::ir::{Api, SkippedOperation};
-use crate::surface::listing;
+use crate::surface::listing::{self, ListedSignature};
 use crate::surface::write_only::Gate;
 
 mod renames;
 mod signature;
 
 use self::renames::detect_renames;
-use self::signature::{Enables, GateChange, Noticed, Parts, gate_change, noticed};
+use self::signature::{Enables, GateChange, Noticed, gate_change, noticed};
 
 /// Whether a change can break code written against the old generated API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -224,8 +224,11 @@ pub fn listing_of(api: &Api, spec_path: &str) -> Result<String, Error> {
 /// The report between the crates generated from two IRs: each listing rendered, then
 /// [`changes`]. An IR the surface refuses is an error, not a report with a gap.
 pub fn api_changes(old: &Api, new: &Api) -> Result<ChangeReport, Error> {
-    let (old_listing, new_listing) = (listing_of(old, "old")?, listing_of(new, "new")?);
-    Ok(changes(
+    // Each side's surface once: its listing, and the new side's features.
+    let old_listing = listing_of(old, "old")?;
+    let new_surface = crate::surface::build(new, None, crate::extensions::EXTENSIONS)?;
+    let new_listing = listing::render(&new_surface.listing(), "new");
+    Ok(changes_with(
         Side {
             listing: &old_listing,
             ir: Ok(old),
@@ -234,6 +237,7 @@ pub fn api_changes(old: &Api, new: &Api) -> Result<ChangeReport, Error> {
             listing: &new_listing,
             ir: Ok(new),
         },
+        new_surface.features.enabled_by(),
     ))
 }
 
@@ -306,6 +310,16 @@ fn head(item: &str, lines: &BTreeMap<String, String>) -> String {
 
 /// Compares two listings, line by line and item by item (see the module's documentation).
 pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
+    // Without the new IR a gate reads as written: no feature turns on another.
+    let enables: Enables = match new.ir {
+        Ok(api) => crate::surface::features::Features::of(api).enabled_by(),
+        Err(_) => Enables::new(),
+    };
+    changes_with(old, new, enables)
+}
+
+/// [`changes`] with what each feature of the new crate turns on already known.
+fn changes_with(old: Side<'_>, new: Side<'_>, enables: Enables) -> ChangeReport {
     let (old_lines, new_lines) = (listing::parse(old.listing), listing::parse(new.listing));
     let (old_items, new_items) = (by_item(&old_lines), by_item(&new_lines));
     let mut notes = Vec::new();
@@ -328,11 +342,6 @@ pub fn changes(old: Side<'_>, new: Side<'_>) -> ChangeReport {
             .map(|skipped| (format!("Client::{}", skipped.name), skipped))
             .collect(),
         Err(_) => BTreeMap::new(),
-    };
-    // Without the new IR a gate reads as written: no feature turns on another.
-    let enables: Enables = match new.ir {
-        Ok(api) => crate::surface::features::Features::of(api).enabled_by(),
-        Err(_) => Enables::new(),
     };
     let mut changes = Changes::default();
     let mut renamed_to = BTreeSet::new();
@@ -429,7 +438,7 @@ fn compare_line(
     if old == new {
         return;
     }
-    let (before, after) = (Parts::of(old), Parts::of(new));
+    let (before, after) = (ListedSignature::of(old), ListedSignature::of(new));
     if before.core != after.core {
         let shown = format!("{key}: `{}` is now `{}`", before.core, after.core);
         // A type's associated const (a union's `TAG_PROPERTY`) is a value code can match at

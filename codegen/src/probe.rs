@@ -31,7 +31,8 @@ use quote::quote;
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
 use crate::ir::{Api, EnumDef, Operation, ResponseKind, TypeDef};
 use crate::surface::builders::{self, Storage, StructSurface};
-use crate::surface::{PageStream, Surface};
+use crate::surface::queries::QueryArgument;
+use crate::surface::{OperationSurface, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
 use crate::{Error, emit};
 
@@ -160,8 +161,8 @@ pub(crate) fn emit_probe_with(
                 TypeDef::IntEnum(def) => probe_int_enum(&function, def),
             }
         });
-        let operations = api.operations.iter().map(|op| {
-            let method = probe_operation(op, &krate);
+        let operations = surface.operations.iter().map(|op| {
+            let method = probe_operation(op.operation, &krate);
             let query = probe_query(op, &krate);
             quote!(#method #query)
         });
@@ -492,28 +493,26 @@ fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
     }
 }
 
-fn probe_query(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
-    let Some(query) = &op.query_type else {
+fn probe_query(op: &OperationSurface<'_>, krate: &proc_macro2::Ident) -> TokenStream {
+    let Some(query) = &op.query else {
         return TokenStream::new();
     };
-    let function = ident(&probe_name("operations", query));
-    let query = ident(query);
-    let path = quote!(::#krate::operations::#query);
+    let function = ident(&probe_name("operations", &query.name));
+    let name = ident(&query.name);
+    let path = quote!(::#krate::operations::#name);
     let mut reads = Vec::new();
     let mut calls = Vec::new();
-    let setters = builders::query_setters(&op.optional_query);
-    for (param, setter) in op.optional_query.iter().zip(&setters) {
-        let field = ident(&param.rust_name);
-        let setter = ident(setter);
-        let (stored, value) = match &param.ty {
-            TypeRef::Vec(_) => (type_tokens(&param.ty), type_tokens(&param.ty)),
-            _ if param.any_scalar => (quote!(Option<String>), quote!(support::Shown)),
-            scalar => {
-                let scalar = type_tokens(scalar);
-                (quote!(Option<#scalar>), scalar)
-            }
+    for field in &query.fields {
+        let name = ident(&field.param.rust_name);
+        let setter = ident(&field.setter);
+        let stored = field.stored_type();
+        // A value of what the setter takes: the stored array, text for a union of scalars.
+        let value = match field.takes {
+            QueryArgument::Each => stored.clone(),
+            QueryArgument::Shown => quote!(support::Shown),
+            QueryArgument::Itself | QueryArgument::Into => type_tokens(&field.param.ty),
         };
-        reads.push(quote!(let _: &#stored = &query.#field;));
+        reads.push(quote!(let _: &#stored = &query.#name;));
         let value = any(&value);
         calls.push(quote!(.#setter(#value)));
     }

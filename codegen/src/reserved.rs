@@ -106,6 +106,9 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "Reply",
 ];
 
+/// The crate `client.rs` re-exports from the runtime (one of [`CLIENT_REEXPORTS`]).
+pub(crate) const REEXPORTED_CRATE: &str = "reqwest";
+
 /// The runtime items `client.rs` re-exports (paths under the runtime's root): the client's
 /// settings, its page stream and the HTTP crate, one path each in the crate.
 pub(crate) const CLIENT_REEXPORTS: &[&str] = &[

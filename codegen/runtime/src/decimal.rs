@@ -34,7 +34,8 @@ mod exact;
 ///   arithmetic, [`as_decimal`](Self::as_decimal) gives the [`rust_decimal::Decimal`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html).
 ///
 /// ```
-/// use baseten_runtime::Decimal;
+/// # use baseten_runtime::Decimal;
+/// // In baseten-api: `use baseten_api::primitives::Decimal;` (feature `decimal`).
 ///
 /// let a: Decimal = serde_json::from_str(r#""0.1""#).unwrap();
 /// let b: Decimal = serde_json::from_str("0.2").unwrap();
@@ -104,7 +105,8 @@ impl Decimal {
     /// `Option<Decimal>` with `.sum()` gives the same.)
     ///
     /// ```
-    /// use baseten_runtime::Decimal;
+    /// # use baseten_runtime::Decimal;
+    /// // In baseten-api: `use baseten_api::primitives::Decimal;` (feature `decimal`).
     ///
     /// let per_minute: Decimal = "0.0105".parse().unwrap();
     /// let minutes = [10_080_i64, 4_321];
@@ -138,7 +140,8 @@ impl Decimal {
     /// digits after the point (where [`rust_decimal::Decimal::checked_mul`](https://docs.rs/rust_decimal/1/rust_decimal/struct.Decimal.html#method.checked_mul) would round).
     ///
     /// ```
-    /// use baseten_runtime::Decimal;
+    /// # use baseten_runtime::Decimal;
+    /// // In baseten-api: `use baseten_api::primitives::Decimal;` (feature `decimal`).
     ///
     /// let per_minute: Decimal = "0.0105".parse().unwrap();
     /// assert_eq!(per_minute.checked_mul(1_440).map(|d| d.to_string()), Some("15.1200".into()));

@@ -298,8 +298,10 @@ impl<T: Serialize> Expectation<'_, T> {
             .await;
     }
 
-    /// Answers every matching request with `status` and a JSON error body; for a typed one,
-    /// [`respond_error`](Self::respond_error).
+    /// Answers every matching request with `status` and a JSON error body, such as
+    /// `serde_json::json!({"error": "not found"})` (with `serde_json` in your own
+    /// `[dev-dependencies]`; `serde_json::Value::Null` for none); for a typed one, without
+    /// `serde_json`, [`respond_error`](Self::respond_error).
     pub async fn respond_status(self, status: u16, body: serde_json::Value) {
         self.respond_with(Reply::<&T>::Status(status, body)).await;
     }

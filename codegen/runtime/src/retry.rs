@@ -75,11 +75,13 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 ///
 /// ```
 /// use std::time::Duration;
-/// let patient = baseten_runtime::RetryPolicy::default()
+/// # use baseten_runtime::RetryPolicy;
+/// // In baseten-api: `use baseten_api::client::RetryPolicy;`.
+/// let patient = RetryPolicy::default()
 ///     .with_max_attempts(5)
 ///     .with_max_backoff(Duration::from_secs(30));
 /// assert_eq!(patient.max_attempts(), 5);
-/// assert_eq!(baseten_runtime::RetryPolicy::none().max_attempts(), 1);
+/// assert_eq!(RetryPolicy::none().max_attempts(), 1);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {

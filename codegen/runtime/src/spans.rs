@@ -215,14 +215,16 @@ pub fn spans(
 ///     .await?;
 ///     Ok(summaries.iter().filter_map(|usage| usage.dedicated_usage.as_ref()).map(|d| d.minutes).sum())
 /// }
-/// # use baseten_api::models::{DedicatedUsageV1, UsageSummaryV1};
-/// # use baseten_api::primitives::Decimal;
-/// # let fake = baseten_api::mock::FakeBaseten::start().await;
-/// # for (start, minutes) in [("2026-01-01T00:00:00Z", 10), ("2026-02-01T00:00:00Z", 5)] {
-/// #     let usage = UsageSummaryV1::new().dedicated_usage(
-/// #         DedicatedUsageV1::new(Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, minutes));
-/// #     fake.on_get_billing_usage_summary().query("start_date", start).respond(&usage).await;
-/// # }
+///
+/// // A fake Baseten (feature `mock`) answering each month's call with its minutes.
+/// use baseten_api::models::{DedicatedUsageV1, UsageSummaryV1};
+/// use baseten_api::primitives::Decimal;
+/// let fake = baseten_api::mock::FakeBaseten::start().await;
+/// for (start, minutes) in [("2026-01-01T00:00:00Z", 10), ("2026-02-01T00:00:00Z", 5)] {
+///     let usage = UsageSummaryV1::new().dedicated_usage(
+///         DedicatedUsageV1::new(Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, minutes));
+///     fake.on_get_billing_usage_summary().query("start_date", start).respond(&usage).await;
+/// }
 /// let (start, end) = ("2026-01-01T00:00:00Z".parse()?, "2026-03-01T00:00:00Z".parse()?);
 /// assert_eq!(dedicated_minutes(&fake.client()?, start, end).await?, 15);
 /// # Ok(()) }

@@ -5,111 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::surface::write_only::{Gate, SerdeImpls};
-
-/// A signature taken apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Parts<'s> {
-    /// The features that compile the item; `None`: every build has it.
-    pub(super) gate: Option<FeatureGate<'s>>,
-    /// Its serde impls (both, in every build, when the line says nothing).
-    pub(super) serde: SerdeImpls,
-    /// The rest: what the item is.
-    pub(super) core: &'s str,
-}
-
-impl<'s> Parts<'s> {
-    pub(super) fn of(signature: &'s str) -> Parts<'s> {
-        let (gate, rest) = match signature.strip_prefix("feature=") {
-            Some(rest) => {
-                let (gate, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-                let gate = if gate.contains('&') {
-                    FeatureGate::AllOf(gate.split('&').collect())
-                } else {
-                    FeatureGate::AnyOf(gate.split('|').collect())
-                };
-                (Some(gate), rest)
-            }
-            None => (None, signature),
-        };
-        let (core, serde) = split_serde(rest);
-        Parts { gate, serde, core }
-    }
-}
-
-/// The serde impls a signature's `; serde: …` suffix (or the whole of it) describes, and the
-/// signature without it ([`SerdeImpls::describe`] wrote it).
-fn split_serde(signature: &str) -> (&str, SerdeImpls) {
-    let described = [
-        (Gate::Always, Gate::Mock),
-        (Gate::Mock, Gate::Always),
-        (Gate::Mock, Gate::Mock),
-    ]
-    .map(|(serialize, deserialize)| SerdeImpls {
-        serialize,
-        deserialize,
-    });
-    for impls in described {
-        let Some(text) = impls.describe() else {
-            continue;
-        };
-        if let Some(rest) = signature.strip_suffix(text) {
-            if rest.is_empty() {
-                return ("", impls);
-            }
-            if let Some(rest) = rest.strip_suffix("; ") {
-                return (rest, impls);
-            }
-        }
-    }
-    (signature, SerdeImpls::BOTH)
-}
-
-/// The features that compile an item, as its listing line writes them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum FeatureGate<'s> {
-    /// Any one of them (`feature=a|b`): an item of some API areas, `client`, `mock`.
-    AnyOf(BTreeSet<&'s str>),
-    /// All of them (`feature=jiff&decimal`): a type shared by more areas than a gate lists,
-    /// compiled by the value types every one of those areas enables.
-    AllOf(BTreeSet<&'s str>),
-}
-
-impl FeatureGate<'_> {
-    /// Whether a build with exactly `features` on compiles the item.
-    fn admits(&self, features: &BTreeSet<&str>) -> bool {
-        match self {
-            FeatureGate::AnyOf(any) => any.iter().any(|feature| features.contains(feature)),
-            FeatureGate::AllOf(all) => all.iter().all(|feature| features.contains(feature)),
-        }
-    }
-
-    /// The smallest builds that compile the item: one per feature of an `AnyOf`, one for an
-    /// `AllOf`, each with what its features turn on.
-    fn smallest_builds<'e>(&'e self, enables: &'e Enables) -> Vec<BTreeSet<&'e str>> {
-        match self {
-            FeatureGate::AnyOf(any) => any
-                .iter()
-                .map(|feature| build_with([*feature], enables))
-                .collect(),
-            FeatureGate::AllOf(all) => vec![build_with(all.iter().copied(), enables)],
-        }
-    }
-
-    fn describe(&self) -> String {
-        let (features, joined) = match self {
-            FeatureGate::AnyOf(any) => (any, " or "),
-            FeatureGate::AllOf(all) => (all, " and "),
-        };
-        let names: Vec<&str> = features.iter().copied().collect();
-        let noun = if names.len() > 1 && joined == " and " {
-            "features"
-        } else {
-            "feature"
-        };
-        format!("{noun} {}", names.join(joined))
-    }
-}
+use crate::surface::features::FeatureGate;
 
 /// What each feature of the new crate turns on besides itself (its `[features]` table).
 pub(super) type Enables = BTreeMap<String, BTreeSet<String>>;
@@ -149,21 +45,32 @@ pub(super) enum GateChange {
 /// the new crate (`enables`): areas gating a type become, past the limit of a gate, the value
 /// types each of them enables.
 pub(super) fn gate_change(
-    old: Option<&FeatureGate<'_>>,
-    new: Option<&FeatureGate<'_>>,
+    old: Option<&FeatureGate>,
+    new: Option<&FeatureGate>,
     enables: &Enables,
 ) -> Option<GateChange> {
-    let describe = |gate: Option<&FeatureGate<'_>>| match gate {
+    let describe = |gate: Option<&FeatureGate>| match gate {
         None => "every build".to_owned(),
         Some(gate) => gate.describe(),
     };
     match (old, new) {
         _ if old == new => None,
         (Some(_), None) => Some(GateChange::Widened("now in every build".to_owned())),
-        (Some(FeatureGate::AnyOf(old_features)), Some(FeatureGate::AnyOf(new_features)))
-            if old_features.is_subset(new_features) =>
+        (Some(FeatureGate::Areas(_)), Some(FeatureGate::Areas(_)))
+            if old.is_some_and(|old| {
+                let new_features = new.map(FeatureGate::features).unwrap_or_default();
+                old.features()
+                    .iter()
+                    .all(|feature| new_features.contains(feature))
+            }) =>
         {
-            let added: Vec<&str> = new_features.difference(old_features).copied().collect();
+            let old_features = old.map(FeatureGate::features).unwrap_or_default();
+            let added: Vec<&str> = new
+                .map(FeatureGate::features)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|feature| !old_features.contains(feature))
+                .collect();
             Some(GateChange::Widened(format!(
                 "also compiled with feature {}",
                 added.join(" or ")
@@ -171,9 +78,9 @@ pub(super) fn gate_change(
         }
         (Some(old_gate), Some(new_gate))
             if old_gate
-                .smallest_builds(enables)
-                .iter()
-                .all(|build| new_gate.admits(build)) =>
+                .smallest_builds()
+                .into_iter()
+                .all(|build| new_gate.admits(&build_with(build, enables))) =>
         {
             Some(GateChange::Widened(format!(
                 "compiled with {} (was {}), which every build that had it turns on",

@@ -467,7 +467,7 @@ fn a_type_renamed_is_one_change_with_the_ir_and_two_without() {
             (
                 "Client::get_things",
                 "fn Client::get_things: names renamed types: `(&self) -> Result<Thing, \
-                 rt::Error> [GET /v1/things]` is now `(&self) -> Result<Item, rt::Error> [GET \
+                 Error> [GET /v1/things]` is now `(&self) -> Result<Item, Error> [GET \
                  /v1/things]`"
             ),
             (
@@ -840,7 +840,8 @@ fn a_type_turning_widely_shared_is_in_every_build_it_was_in() {
 
 #[test]
 fn a_gate_is_widened_only_when_every_build_that_had_it_keeps_it() {
-    use super::signature::{Enables, FeatureGate, GateChange, gate_change};
+    use super::signature::{Enables, GateChange, gate_change};
+    use crate::surface::features::{FeatureGate, Needs};
     let enables: Enables = [
         ("a", &["jiff"][..]),
         ("b", &["jiff", "decimal"][..]),
@@ -855,9 +856,15 @@ fn a_gate_is_widened_only_when_every_build_that_had_it_keeps_it() {
         )
     })
     .collect();
-    let any = |features: &[&'static str]| FeatureGate::AnyOf(features.iter().copied().collect());
-    let all = |features: &[&'static str]| FeatureGate::AllOf(features.iter().copied().collect());
-    let widened = |old: FeatureGate<'static>, new: FeatureGate<'static>| {
+    let any =
+        |features: &[&str]| FeatureGate::Areas(features.iter().map(|f| (*f).to_owned()).collect());
+    let all = |features: &[&str]| {
+        FeatureGate::WidelyShared(Needs {
+            jiff: features.contains(&"jiff"),
+            decimal: features.contains(&"decimal"),
+        })
+    };
+    let widened = |old: FeatureGate, new: FeatureGate| {
         matches!(
             gate_change(Some(&old), Some(&new), &enables),
             Some(GateChange::Widened(_))
@@ -894,20 +901,35 @@ fn a_gate_is_widened_only_when_every_build_that_had_it_keeps_it() {
 
 #[test]
 fn an_all_of_gate_is_read_from_its_listing() {
-    use super::signature::{FeatureGate, Parts};
-    let parts = Parts::of("feature=jiff&decimal Default");
+    use crate::surface::features::{FeatureGate, Needs};
+    use crate::surface::listing::ListedSignature;
+    let parts = ListedSignature::of("feature=jiff&decimal Default");
     assert_eq!(
         parts.gate,
-        Some(FeatureGate::AllOf(
-            ["decimal", "jiff"].into_iter().collect()
-        ))
+        Some(FeatureGate::WidelyShared(Needs {
+            jiff: true,
+            decimal: true
+        }))
     );
     assert_eq!(parts.core, "Default");
-    let parts = Parts::of("feature=a|b Default");
+    let parts = ListedSignature::of("feature=a|b Default");
     assert_eq!(
         parts.gate,
-        Some(FeatureGate::AnyOf(["a", "b"].into_iter().collect()))
+        Some(FeatureGate::Areas(
+            ["a", "b"].into_iter().map(str::to_owned).collect()
+        ))
     );
+    // What the surface renders, the listing reads back.
+    for gate in [
+        FeatureGate::Areas(["x", "y"].into_iter().map(str::to_owned).collect()),
+        FeatureGate::WidelyShared(Needs {
+            jiff: true,
+            decimal: true,
+        }),
+    ] {
+        let rendered = format!("{} Default", gate.listing());
+        assert_eq!(ListedSignature::of(&rendered).gate, Some(gate));
+    }
 }
 
 /// A package renamed by `--name` is breaking, sorted among the report's other breaking

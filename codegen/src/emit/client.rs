@@ -7,6 +7,7 @@ use quote::quote;
 
 use crate::ir::ResponseKind;
 use crate::ir::security::ClientAuth;
+use crate::reserved::REEXPORTED_CRATE;
 use crate::surface::extension::Contribution;
 use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
 use crate::tokens::{ident, type_tokens};
@@ -76,10 +77,17 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
     let (client_example, builder_example) = examples(surface);
     let request_example = request_example(surface);
-    let reexports = CLIENT_REEXPORTS.iter().map(|path| {
-        let segments = path.split("::").map(ident);
-        quote!(#(#segments)::*)
-    });
+    // A crate re-exported shows on the module's page as its `use` line, which would name
+    // `rt::`: it is described in the module's docs instead.
+    let reexports = CLIENT_REEXPORTS
+        .iter()
+        .filter(|path| **path != REEXPORTED_CRATE)
+        .map(|path| {
+            let segments = path.split("::").map(ident);
+            quote!(#(#segments)::*)
+        });
+    let reexported_crate = ident(REEXPORTED_CRATE);
+    let builder_doc = builder_doc(api_key_env, base_url_env);
     quote! {
         #(#![doc = #doc])*
         use #runtime as rt;
@@ -100,10 +108,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         pub const BASE_URL_ENV: &str = #base_url_env;
 
         pub use rt::{#(#reexports),*};
+        #[doc(hidden)]
+        pub use rt::#reexported_crate;
 
-        /// Configures a [`Client`]: made by [`Client::builder`], finished by
-        /// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
-        /// `ClientBuilder<Client>`, written before this alias, compiling.)
+        #(#[doc = #builder_doc])*
         #builder_example
         pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 
@@ -124,7 +132,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             ///
             /// # Errors
             ///
-            /// [`rt::Error::InvalidRequest`] if the key is empty or not a valid header value.
+            /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) if the key is empty or not
+            /// a valid header value.
             pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
                 Self::builder().api_key(api_key).build()
             }
@@ -133,8 +142,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             ///
             /// # Errors
             ///
-            /// [`rt::Error::InvalidRequest`] if the key is unset, empty or not a valid header
-            /// value, or the base URL is unusable.
+            /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) if the key is unset, empty
+            /// or not a valid header value, or the base URL is unusable.
             pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
                 Self::builder().api_key_from_env().base_url_from_env().build()
             }
@@ -200,7 +209,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 }
 
 /// The module doc's lines: `Client`'s methods, then what each extension says it adds.
-fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 3] {
+fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 7] {
     let added: String = contributions
         .iter()
         .filter_map(|contribution| contribution.client_doc())
@@ -211,6 +220,10 @@ fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 3] {
             .to_owned(),
         format!(" [`operations`](super::operations)){added}, and"),
         " streams over every paginated operation.".to_owned(),
+        String::new(),
+        " `reqwest` is the HTTP client crate at the version the client uses: build a".to_owned(),
+        " `reqwest::Client` of your own (proxies, a custom CA, middleware) for".to_owned(),
+        " `ClientBuilder::http_client` without adding it.".to_owned(),
     ]
 }
 
@@ -402,4 +415,52 @@ fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
             }
         }
     }
+}
+
+/// `ClientBuilder`'s docs: every setting with its default, naming the crate's own environment
+/// variables.
+fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
+    [
+        " Configures a [`Client`]: made by [`Client::builder`], finished by `build()`. (`C` is"
+            .to_owned(),
+        " always `Client`; the parameter keeps `ClientBuilder<Client>`, written before this"
+            .to_owned(),
+        " alias, compiling.)".to_owned(),
+        String::new(),
+        " # Settings".to_owned(),
+        String::new(),
+        " | Setter | Default |".to_owned(),
+        " |---|---|".to_owned(),
+        format!(
+            " | `api_key(impl Into<String>)`, or `api_key_from_env()` (`{api_key_env}`, \
+             [`API_KEY_ENV`]) | none: requests go out unauthenticated |"
+        ),
+        " | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |".to_owned(),
+        format!(
+            " | `base_url(impl Into<String>)`, or `base_url_from_env()` (`{base_url_env}`, \
+             [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |"
+        ),
+        " | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |".to_owned(),
+        " | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |".to_owned(),
+        " | `retry_policy(`[`RetryPolicy`]`)` | `RetryPolicy::default()`; `RetryPolicy::none()` \
+         sends once |"
+            .to_owned(),
+        " | `http_client(reqwest::Client)` (`client::reqwest`) | a reqwest client of the \
+         runtime's making |"
+            .to_owned(),
+        " | `default_header(name, value)`, sent with every request | none |".to_owned(),
+        " | `request_id_header(impl Into<String>)`, kept on `Error::Api` | \
+         [`DEFAULT_REQUEST_ID_HEADER`] (`x-request-id`) |"
+            .to_owned(),
+        " | `max_response_bytes(u64)` | [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB) |".to_owned(),
+        " | `max_in_flight(usize)`, requests out at once | no cap |".to_owned(),
+        " | `endpoint_rate_limit(f64)`, requests per second per endpoint | off |".to_owned(),
+        " | `adaptive_rate(bool)`, the send rate cut after a `429` and recovered | on |".to_owned(),
+        " | `interceptor(impl `[`Interceptor`]`)`, on every attempt | none |".to_owned(),
+        String::new(),
+        " `build()` gives the [`Client`], or [`Error::InvalidRequest`](rt::Error::InvalidRequest)"
+            .to_owned(),
+        " naming the setting it refuses.".to_owned(),
+    ]
+    .into()
 }

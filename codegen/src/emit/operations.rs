@@ -4,10 +4,11 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
 use super::{code_span, doc_attrs};
-use crate::ir::{Api, BodyKind, Location, Operation, Param, ParamStyle, ResponseKind, TypeRef};
+use crate::ir::{Api, BodyKind, Location, Operation, Param, ParamStyle, ResponseKind};
 use crate::surface::examples::{ExampleCall, Examples};
+use crate::surface::queries::QueryArgument;
 use crate::surface::{OperationSurface, Surface};
-use crate::tokens::{ident, type_tokens};
+use crate::tokens::ident;
 
 /// The top of `operations.rs`: module docs and imports.
 pub(super) fn header(api: &Api, runtime: &TokenStream) -> TokenStream {
@@ -55,84 +56,61 @@ pub(super) fn emit_operations(
 }
 
 fn emit_query_type(surface: &OperationSurface<'_>) -> TokenStream {
-    let operation = surface.operation;
-    let Some(type_name) = &operation.query_type else {
+    let Some(query) = &surface.query else {
         return TokenStream::new();
     };
-    let name = ident(type_name);
-    let doc = format!(
-        " Optional query parameters of [`Client::{}`]; unset ones are not sent.",
-        operation.name
-    );
-    let fields = operation.optional_query.iter().map(|param| {
-        let field = ident(&param.rust_name);
-        let doc = doc_attrs(param.doc.as_deref());
-        let ty = match &param.ty {
-            vec @ TypeRef::Vec(_) => type_tokens(vec),
-            scalar => {
-                let scalar = type_tokens(scalar);
-                quote!(Option<#scalar>)
-            }
-        };
-        quote!(#doc pub #field: #ty,)
+    let name = ident(&query.name);
+    let doc = query.doc(&surface.operation.name);
+    let fields = query.fields.iter().map(|field| {
+        let name = ident(&field.param.rust_name);
+        let doc = doc_attrs(field.param.doc.as_deref());
+        let ty = field.stored_type();
+        quote!(#doc pub #name: #ty,)
     });
-    let setters = operation
-        .optional_query
-        .iter()
-        .zip(&surface.query_setters)
-        .map(|(param, setter)| {
-            let field = ident(&param.rust_name);
-            let setter = ident(setter);
-            let doc = format!(" Sets {}.", code_span(&param.wire_name));
-            match &param.ty {
-                TypeRef::Vec(element) => {
-                    let element = type_tokens(element);
-                    quote! {
-                        #[doc = #doc]
-                        #[must_use]
-                        pub fn #setter<I>(mut self, values: I) -> Self
-                        where
-                            I: IntoIterator,
-                            I::Item: Into<#element>,
-                        {
-                            self.#field = values.into_iter().map(Into::into).collect();
-                            self
-                        }
-                    }
+    let setters = query.fields.iter().map(|field| {
+        let name = ident(&field.param.rust_name);
+        let setter = ident(&field.setter);
+        let doc = format!(" Sets {}.", code_span(&field.param.wire_name));
+        let argument = field.argument();
+        match (field.takes, field.element()) {
+            (QueryArgument::Each, Some(element)) => quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #setter<I>(mut self, values: I) -> Self
+                where
+                    I: IntoIterator,
+                    I::Item: Into<#element>,
+                {
+                    self.#name = values.into_iter().map(Into::into).collect();
+                    self
                 }
-                _ if param.any_scalar => quote! {
-                    #[doc = #doc]
-                    #[must_use]
-                    pub fn #setter(mut self, value: impl ::std::fmt::Display) -> Self {
-                        self.#field = Some(value.to_string());
-                        self
-                    }
-                },
-                // A number or boolean as itself, so that an integer literal just works.
-                scalar if crate::surface::builders::takes_itself(scalar) => {
-                    let scalar = type_tokens(scalar);
-                    quote! {
-                        #[doc = #doc]
-                        #[must_use]
-                        pub fn #setter(mut self, value: #scalar) -> Self {
-                            self.#field = Some(value);
-                            self
-                        }
-                    }
+            },
+            (QueryArgument::Shown, _) => quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #setter(mut self, value: #argument) -> Self {
+                    self.#name = Some(value.to_string());
+                    self
                 }
-                scalar => {
-                    let scalar = type_tokens(scalar);
-                    quote! {
-                        #[doc = #doc]
-                        #[must_use]
-                        pub fn #setter(mut self, value: impl Into<#scalar>) -> Self {
-                            self.#field = Some(value.into());
-                            self
-                        }
-                    }
+            },
+            (QueryArgument::Itself, _) => quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #setter(mut self, value: #argument) -> Self {
+                    self.#name = Some(value);
+                    self
                 }
-            }
-        });
+            },
+            _ => quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #setter(mut self, value: #argument) -> Self {
+                    self.#name = Some(value.into());
+                    self
+                }
+            },
+        }
+    });
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, Default, PartialEq)]

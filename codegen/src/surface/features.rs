@@ -124,6 +124,54 @@ impl FeatureGate {
             FeatureGate::WidelyShared(_) => format!("feature={}", features.join("&")),
         }
     }
+
+    /// The gate [`listing`](Self::listing) wrote (without `feature=`): `a|b` (any one of the
+    /// features, an area's, `client`'s or `mock`'s), `jiff&decimal` (all the value types). A
+    /// gate of one feature reads as any one of one.
+    pub(crate) fn parse_listing(text: &str) -> FeatureGate {
+        let all: Vec<&str> = text.split('&').collect();
+        let needs = Needs {
+            jiff: all.contains(&JIFF),
+            decimal: all.contains(&DECIMAL),
+        };
+        if all.len() > 1 && needs.features().count() == all.len() {
+            FeatureGate::WidelyShared(needs)
+        } else {
+            FeatureGate::Areas(text.split('|').map(str::to_owned).collect())
+        }
+    }
+
+    /// Whether a build with exactly `features` on compiles the item.
+    pub(crate) fn admits(&self, features: &BTreeSet<&str>) -> bool {
+        let mut gate = self.features().into_iter();
+        match self {
+            FeatureGate::Areas(_) => gate.any(|feature| features.contains(feature)),
+            FeatureGate::WidelyShared(_) => gate.all(|feature| features.contains(feature)),
+        }
+    }
+
+    /// The features of each smallest build that compiles the item: one per feature of any
+    /// one, one of all of them.
+    pub(crate) fn smallest_builds(&self) -> Vec<Vec<&str>> {
+        let features = self.features();
+        match self {
+            FeatureGate::Areas(_) => features.into_iter().map(|feature| vec![feature]).collect(),
+            FeatureGate::WidelyShared(_) => vec![features],
+        }
+    }
+
+    /// In words: `feature a or b`, `features jiff and decimal`.
+    pub(crate) fn describe(&self) -> String {
+        let mut features = self.features();
+        features.sort_unstable();
+        match self {
+            FeatureGate::WidelyShared(_) if features.len() > 1 => {
+                format!("features {}", features.join(" and "))
+            }
+            FeatureGate::WidelyShared(_) => format!("feature {}", features.join(" and ")),
+            FeatureGate::Areas(_) => format!("feature {}", features.join(" or ")),
+        }
+    }
 }
 
 /// One area's feature.

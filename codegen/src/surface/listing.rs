@@ -14,12 +14,10 @@ use std::collections::BTreeMap;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-use super::builders;
+use super::features::FeatureGate;
 use super::signature::Signature;
-use super::{
-    BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
-    Surface,
-};
+use super::write_only::{Gate, SerdeImpls};
+use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
 use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
@@ -37,74 +35,53 @@ const FIXED: &[(&str, &str, &str)] = &[
     ("mod", "models", ""),
     ("mod", "operations", "feature=client"),
     ("mod", "primitives", ""),
-    ("reexport", "Error", "runtime::Error"),
-    ("reexport", "metric_names", "runtime::metric_names"),
-    ("reexport", "metrics", "runtime::metrics"),
-    ("reexport", "requests", "runtime::requests"),
-    ("reexport", "spans", "feature=jiff runtime::spans"),
-    ("reexport", "primitives::Binary", "runtime::Binary"),
-    ("reexport", "primitives::Patch", "runtime::Patch"),
+    ("reexport", "Client", "feature=client"),
+    ("struct", "Client", "feature=client"),
     (
-        "reexport",
-        "primitives::Decimal",
-        "feature=decimal runtime::Decimal",
-    ),
-    (
-        "reexport",
-        "primitives::DecimalError",
-        "feature=decimal runtime::DecimalError",
-    ),
-    ("reexport", "primitives::jiff", "feature=jiff runtime::jiff"),
-    (
-        "reexport",
-        "error::InvalidArgument",
-        "runtime::InvalidArgument",
-    ),
-    (
-        "reexport",
-        "error::InvalidResponse",
-        "runtime::InvalidResponse",
-    ),
-    (
-        "reexport",
-        "error::RegisteredSecret",
-        "feature=scrub runtime::server_text::RegisteredSecret",
-    ),
-    (
-        "reexport",
-        "error::ServerText",
-        "runtime::server_text::ServerText",
-    ),
-    (
-        "reexport",
-        "error::is_unprintable",
-        "runtime::server_text::is_unprintable",
-    ),
-    ("reexport", "Client", "feature=client client::Client"),
-    (
-        "reexport",
+        "type",
         "ClientBuilder",
-        "feature=client client::ClientBuilder",
+        "feature=client <C = Client> = rt::ClientBuilder<C>",
     ),
-    (
-        "struct",
-        "Client",
-        "feature=client (every generated client)",
-    ),
-    (
-        "struct",
-        "mock::FakeBaseten",
-        "feature=mock (every generated fake)",
-    ),
-    (
-        "struct",
-        "mock::Builder<T>",
-        "feature=mock (every generated fake)",
-    ),
+    ("struct", "mock::FakeBaseten", "feature=mock"),
+    ("struct", "mock::Builder<T>", "feature=mock"),
     (
         "fn",
         "mock::Builder<T>::build",
         "feature=mock (self) -> Result<T, rt::Error>",
+    ),
+];
+
+/// The signatures of every generated `Client`'s own methods ([`CLIENT_METHODS`]), as
+/// `emit/client.rs` declares them (a test reads them back from the emitted code).
+const CLIENT_METHOD_SIGNATURES: &[(&str, &str)] = &[
+    (
+        "new",
+        "(api_key: impl Into<String>) -> Result<Self, rt::Error>",
+    ),
+    ("from_env", "() -> Result<Self, rt::Error>"),
+    ("builder", "() -> ClientBuilder"),
+    ("runtime", "(&self) -> &rt::RuntimeClient"),
+    ("base_url", "(&self) -> &str"),
+    ("with_timeout", "(&self, timeout: Duration) -> Self"),
+    (
+        "with_retry_policy",
+        "(&self, policy: rt::RetryPolicy) -> Self",
+    ),
+    (
+        "request",
+        "(&self, method: rt::reqwest::Method, path: impl Into<Cow<'static, str>>) -> rt::RawRequest",
+    ),
+];
+
+/// The signatures of every generated fake's own methods ([`FAKE_METHODS`]).
+const FAKE_METHOD_SIGNATURES: &[(&str, &str)] = &[
+    ("start", "() -> Self"),
+    ("client", "(&self) -> Result<Client, rt::Error>"),
+    ("uri", "(&self) -> String"),
+    ("server", "(&self) -> &rt::mock::FakeServer"),
+    (
+        "on_request",
+        "<T> (&self, method: rt::reqwest::Method, path: &str) -> rt::mock::Expectation<'_, T>",
     ),
 ];
 
@@ -169,8 +146,13 @@ pub(crate) fn compact(tokens: TokenStream) -> String {
                 if last_word && ["impl", "dyn", "mut", "as"].contains(&last_text.as_str()) {
                     out.push(' ');
                 }
+                let after_colon = out.ends_with(':');
                 out.push(punct.as_char());
-                if punct.as_char() == ',' {
+                // `, ` and a bound's `: ` (`Item: Into<T>`), but not a path's `::`.
+                let lone_colon = punct.as_char() == ':'
+                    && punct.spacing() == proc_macro2::Spacing::Alone
+                    && !after_colon;
+                if punct.as_char() == ',' || lone_colon {
                     out.push(' ');
                 }
                 // `impl Into<T>`, `-> T`: a word after `>` or `=` reads better spaced.
@@ -249,21 +231,12 @@ impl Surface<'_> {
             let path = path.replace("FakeBaseten", fake_type);
             push(kind, path, (*signature).to_owned());
         }
-        for reexport in CLIENT_REEXPORTS {
-            let name = reexport.rsplit("::").next().unwrap_or(reexport);
-            push(
-                "reexport",
-                format!("client::{name}"),
-                format!("feature=client rt::{reexport}"),
-            );
+        // The runtime's items where the crate re-exports them, each with its signature.
+        for reexport in reexports::reexports() {
+            push("reexport", reexport.path, reexport.gate.to_owned());
         }
-        for reexport in FAKE_REEXPORTS {
-            let name = reexport.rsplit("::").next().unwrap_or(reexport);
-            push(
-                "reexport",
-                format!("mock::{name}"),
-                format!("feature=mock rt::mock::{reexport}"),
-            );
+        for line in reexports::lines() {
+            push(line.kind, line.path, line.signature);
         }
         if !self.api.servers.is_empty() {
             push(
@@ -299,22 +272,25 @@ impl Surface<'_> {
             ),
         );
         for name in CLIENT_METHODS {
+            let signature = CLIENT_METHOD_SIGNATURES
+                .iter()
+                .find(|(method, _)| method == name)
+                .map_or("", |(_, signature)| signature);
             push(
                 "fn",
                 format!("{CLIENT_TYPE}::{name}"),
-                "(every generated client)".to_owned(),
+                format!("feature=client {signature}"),
             );
         }
-        push(
-            "type",
-            BUILDER_TYPE.to_owned(),
-            format!("rt::ClientBuilder<{CLIENT_TYPE}> (every generated client)"),
-        );
         for name in FAKE_METHODS {
+            let signature = FAKE_METHOD_SIGNATURES
+                .iter()
+                .find(|(method, _)| method == name)
+                .map_or("", |(_, signature)| signature);
             push(
                 "fn",
                 format!("mock::{fake_type}::{name}"),
-                "(every generated fake)".to_owned(),
+                format!("feature=mock {signature}"),
             );
         }
         for op in &self.operations {
@@ -347,37 +323,36 @@ impl Surface<'_> {
                     method(
                         "&self",
                         &path_strings(operation, "&str"),
-                        &format!("rt::mock::Expectation<{answer}>"),
+                        &format!("rt::mock::Expectation<'_, {answer}>"),
                     )
                 ),
             );
-            if let Some(query) = &operation.query_type {
+            if let Some(query) = &op.query {
+                let name = &query.name;
                 push(
                     "struct",
-                    format!("operations::{query}"),
+                    format!("operations::{name}"),
                     format!("{gate} Default"),
                 );
-                for (param, setter) in operation.optional_query.iter().zip(&op.query_setters) {
-                    let field = match &param.ty {
-                        vec @ TypeRef::Vec(_) => ty(vec),
-                        scalar => format!("Option<{}>", ty(scalar)),
-                    };
+                for field in &query.fields {
+                    let param = field.param;
                     push(
                         "field",
-                        format!("operations::{query}::{}", param.rust_name),
-                        with_wire_name(field, &param.rust_name, &param.wire_name),
+                        format!("operations::{name}::{}", param.rust_name),
+                        with_wire_name(
+                            compact(field.stored_type()),
+                            &param.rust_name,
+                            &param.wire_name,
+                        ),
                     );
-                    let value = match &param.ty {
-                        TypeRef::Vec(element) => {
-                            format!("impl IntoIterator<Item: Into<{}>>", ty(element))
-                        }
-                        _ if param.any_scalar => "impl Display".to_owned(),
-                        scalar => format!("impl Into<{}>", ty(scalar)),
-                    };
                     push(
                         "fn",
-                        format!("operations::{query}::{setter}"),
-                        format!("(self, {value}) -> Self"),
+                        format!("operations::{name}::{}", field.setter),
+                        format!(
+                            "(self, {}: {}) -> Self",
+                            field.argument_name(),
+                            compact(field.argument())
+                        ),
                     );
                 }
             }
@@ -443,6 +418,10 @@ impl Surface<'_> {
                     (false, false) => format!("{gate} {}", line.signature),
                 };
             }
+        }
+        // Every signature as users write it: no `rt::`, std paths short.
+        for line in &mut lines {
+            line.signature = reexports::spell(&line.signature);
         }
         // By path: a type's fields, methods and variants follow it.
         lines.sort_by(|a, b| (&a.path, a.kind).cmp(&(&b.path, b.kind)));
@@ -607,7 +586,19 @@ pub(crate) fn render(lines: &[Line], spec_path: &str) -> String {
         "# @generated by cargo xtask regen from {spec_path}. Do not edit: the crate's public \
          API, one item per line (KIND PATH SIGNATURE).\n"
     );
-    for line in lines {
+    // The test builders' setters (one per field of every response struct) last, in a section
+    // of their own, so they do not drown the rest.
+    let is_test_setter = |line: &&Line| {
+        line.path.starts_with("mock::Builder<") && !line.path.starts_with("mock::Builder<T>")
+    };
+    let (setters, rest): (Vec<&Line>, Vec<&Line>) = lines.iter().partition(is_test_setter);
+    for (index, line) in rest.iter().chain(&setters).enumerate() {
+        if index == rest.len() && !setters.is_empty() {
+            text.push_str(
+                "# The test builders' setters (feature mock): `Model::builder()`, one setter per \
+                 field of every response struct.\n",
+            );
+        }
         text.push_str(line.kind);
         text.push(' ');
         text.push_str(&line.path);
@@ -618,6 +609,62 @@ pub(crate) fn render(lines: &[Line], spec_path: &str) -> String {
         text.push('\n');
     }
     text
+}
+
+/// A listed signature read back into the model it was rendered from: the item's
+/// [`FeatureGate`] (`feature=…` first, [`FeatureGate::listing`]), its serde impls (`serde: …`
+/// last, [`SerdeImpls::describe`]) and the rest, what the item is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ListedSignature<'s> {
+    /// The features that compile the item; `None`: every build has it.
+    pub(crate) gate: Option<FeatureGate>,
+    /// Its serde impls (both, in every build, when the line says nothing).
+    pub(crate) serde: SerdeImpls,
+    /// The rest: what the item is.
+    pub(crate) core: &'s str,
+}
+
+impl<'s> ListedSignature<'s> {
+    /// `signature` (a line without its kind and path) in parts.
+    pub(crate) fn of(signature: &'s str) -> ListedSignature<'s> {
+        let (gate, rest) = match signature.strip_prefix("feature=") {
+            Some(rest) => {
+                let (gate, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+                (Some(FeatureGate::parse_listing(gate)), rest)
+            }
+            None => (None, signature),
+        };
+        let (core, serde) = split_serde(rest);
+        ListedSignature { gate, serde, core }
+    }
+}
+
+/// The serde impls a signature's `; serde: …` suffix (or the whole of it) describes, and the
+/// signature without it ([`SerdeImpls::describe`] wrote it).
+fn split_serde(signature: &str) -> (&str, SerdeImpls) {
+    let described = [
+        (Gate::Always, Gate::Mock),
+        (Gate::Mock, Gate::Always),
+        (Gate::Mock, Gate::Mock),
+    ]
+    .map(|(serialize, deserialize)| SerdeImpls {
+        serialize,
+        deserialize,
+    });
+    for impls in described {
+        let Some(text) = impls.describe() else {
+            continue;
+        };
+        if let Some(rest) = signature.strip_suffix(text) {
+            if rest.is_empty() {
+                return ("", impls);
+            }
+            if let Some(rest) = rest.strip_suffix("; ") {
+                return (rest, impls);
+            }
+        }
+    }
+    (signature, SerdeImpls::BOTH)
 }
 
 /// A snapshot's items, `KIND PATH` → signature; comment lines and blank lines are skipped.
@@ -699,11 +746,11 @@ mod tests {
                     let output = &function.sig.output;
                     // Compared without spaces: the listing spaces `name: type` as prose.
                     let bare = |text: &str| text.replace("mut self", "self").replace(' ', "");
-                    let declared = bare(&format!(
+                    let declared = bare(&reexports::spell(&format!(
                         "({}){}",
                         compact(quote!(#inputs)),
                         compact(quote!(#output))
-                    ));
+                    )));
                     let key = format!("fn {prefix}{type_name}::{name}");
                     let Some(signature) = listed.get(&key) else {
                         panic!("{key} is not listed");
@@ -773,6 +820,10 @@ mod tests {
         assert_eq!(compact(quote!(rt::jiff::Timestamp)), "rt::jiff::Timestamp");
         assert_eq!(compact(quote!((a, b,))), "(a, b)");
         assert_eq!(compact(quote!(Vec<Alias>)), "Vec<Alias>");
+        assert_eq!(
+            compact(quote!(impl IntoIterator<Item: Into<::std::string::String>>)),
+            "impl IntoIterator<Item: Into<::std::string::String>>"
+        );
     }
 
     #[test]

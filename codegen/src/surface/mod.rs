@@ -24,6 +24,10 @@ pub(crate) mod examples;
 pub(crate) mod extension;
 pub(crate) mod features;
 pub(crate) mod listing;
+#[cfg(test)]
+mod listing_proof;
+pub(crate) mod queries;
+pub(crate) mod reexports;
 pub(crate) mod shapes;
 pub(crate) mod signature;
 pub(crate) mod write_only;
@@ -38,7 +42,7 @@ use crate::error::Pointer;
 use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::Names;
 pub(crate) use crate::reserved::{
-    BUILDER_TYPE, CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
+    CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
 };
 use crate::{Error, NameLock};
 
@@ -73,8 +77,8 @@ pub(crate) struct Surface<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct OperationSurface<'a> {
     pub(crate) operation: &'a Operation,
-    /// The query struct's setter names, by optional parameter.
-    pub(crate) query_setters: Vec<String>,
+    /// Its query struct (the optional query parameters), resolved.
+    pub(crate) query: Option<queries::QueryStruct<'a>>,
     /// The fake's expectation (`on_<operation>`).
     pub(crate) expectation: String,
     /// The features its method, query struct and expectation are compiled with.
@@ -167,7 +171,7 @@ pub(crate) fn build<'a>(
         .iter()
         .map(|operation| OperationSurface {
             operation,
-            query_setters: builders::query_setters(&operation.optional_query),
+            query: queries::QueryStruct::of(operation),
             expectation: names.fake_methods().claim(
                 &operation_identity(operation),
                 &format!("on_{}", operation.name),

@@ -464,13 +464,13 @@ fn change_report_lists_a_left_out_operation_like_a_removed_one() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
         report.to_string(),
-        "2 changes to the generated API (2 breaking, 0 additive)\n  breaking  operation post_raw_parts left out (POST /v1/raw_parts): a multipart/form-data body whose schema is not an object at #/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema  [Client::post_raw_parts]\n  breaking  removed: fn mock::FakeMediaFixture::on_post_raw_parts feature=raw-parts (&self) -> rt::mock::Expectation<()> [POST /v1/raw_parts]  [mock::FakeMediaFixture::on_post_raw_parts]\n"
+        "2 changes to the generated API (2 breaking, 0 additive)\n  breaking  operation post_raw_parts left out (POST /v1/raw_parts): a multipart/form-data body whose schema is not an object at #/paths/~1v1~1raw_parts/post/requestBody/content/multipart~1form-data/schema  [Client::post_raw_parts]\n  breaking  removed: fn mock::FakeMediaFixture::on_post_raw_parts feature=raw-parts (&self) -> mock::Expectation<'_, ()> [POST /v1/raw_parts]  [mock::FakeMediaFixture::on_post_raw_parts]\n"
     );
     let back = baseten_codegen::diff::api_changes(&ir(&multipart), &ir(&binary))
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
         back.to_string(),
-        "2 changes to the generated API (0 breaking, 2 additive)\n  additive  added: fn Client::post_raw_parts feature=raw-parts (&self, body: impl Into<Vec<u8>>) -> Result<(), rt::Error> [POST /v1/raw_parts; body: bytes]  [Client::post_raw_parts]\n  additive  added: fn mock::FakeMediaFixture::on_post_raw_parts feature=raw-parts (&self) -> rt::mock::Expectation<()> [POST /v1/raw_parts]  [mock::FakeMediaFixture::on_post_raw_parts]\n"
+        "2 changes to the generated API (0 breaking, 2 additive)\n  additive  added: fn Client::post_raw_parts feature=raw-parts (&self, body: impl Into<Vec<u8>>) -> Result<(), Error> [POST /v1/raw_parts; body: bytes]  [Client::post_raw_parts]\n  additive  added: fn mock::FakeMediaFixture::on_post_raw_parts feature=raw-parts (&self) -> mock::Expectation<'_, ()> [POST /v1/raw_parts]  [mock::FakeMediaFixture::on_post_raw_parts]\n"
     );
 }
 

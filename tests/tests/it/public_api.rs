@@ -263,3 +263,80 @@ fn the_listing_follows_every_kind_of_change() {
         }
     }
 }
+
+/// The generated crate's listing shows what it re-exports from the runtime item by item, each
+/// with its signature, under the paths users write: nothing under `rt::`, `runtime::` or
+/// `baseten_runtime::`, and every runtime item of a re-exported module or type listed again
+/// at its path in the crate.
+#[test]
+fn the_generated_listing_shows_reexported_items_by_the_paths_users_write() {
+    let root = workspace_root();
+    let generated = std::fs::read_to_string(root.join("generated/src/gen/api.txt")).unwrap();
+    let runtime = std::fs::read_to_string(root.join("codegen/runtime/api.txt")).unwrap();
+    let listed: std::collections::BTreeMap<(String, String), String> = lines(&generated)
+        .into_iter()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, ' ');
+            let (kind, path) = (parts.next()?, parts.next()?);
+            Some((
+                (kind.to_owned(), path.to_owned()),
+                parts.next().unwrap_or_default().to_owned(),
+            ))
+        })
+        .collect();
+    let unwritable: Vec<&String> = listed
+        .values()
+        .filter(|signature| {
+            ["rt::", "runtime::", "baseten_runtime"].iter().any(|word| {
+                signature.match_indices(word).any(|(at, _)| {
+                    !signature[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+            })
+        })
+        .collect();
+    assert!(unwritable.is_empty(), "{unwritable:#?}");
+    // The items the three programs used, each with its signature.
+    for (kind, path) in [
+        ("fn", "Error::is_not_found"),
+        ("fn", "Error::code"),
+        ("struct", "mock::Expectation"),
+        ("fn", "mock::Expectation::respond"),
+        ("enum", "mock::Reply"),
+        ("fn", "requests::Window::last"),
+        ("enum", "metrics::Lookup"),
+        ("fn", "primitives::Decimal::checked_add"),
+        ("fn", "ClientBuilder::max_in_flight"),
+        ("fn", "ClientBuilder::endpoint_rate_limit"),
+        ("fn", "spans::for_each_span"),
+    ] {
+        let signature = listed
+            .get(&(kind.to_owned(), path.to_owned()))
+            .unwrap_or_else(|| panic!("{kind} {path} is not listed"));
+        assert!(
+            signature.contains('(') || kind != "fn",
+            "{kind} {path}: {signature}"
+        );
+    }
+    // Every item of the runtime's re-exported modules, at the same path in the crate.
+    let mut checked = 0;
+    for line in lines(&runtime) {
+        let mut parts = line.splitn(3, ' ');
+        let (Some(kind), Some(path)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if ["requests::", "metrics::", "metric_names::", "spans::"]
+            .iter()
+            .any(|module| path.starts_with(module))
+        {
+            assert!(
+                listed.contains_key(&(kind.to_owned(), path.to_owned())),
+                "{kind} {path} is not listed"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

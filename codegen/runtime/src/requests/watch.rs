@@ -83,9 +83,10 @@ where
     ///
     /// ```no_run
     /// # async fn run(client: baseten_api::Client) {
-    /// use futures_util::StreamExt as _;
+    /// // `next` is the watch's own: no `futures` needed (it is a `Stream` too, for its
+    /// // combinators, with `futures` in your own dependencies).
     /// let request = client.environment_metrics("abcd1234", "production").current();
-    /// let mut every_10s = std::pin::pin!(request.watch(std::time::Duration::from_secs(10)));
+    /// let mut every_10s = request.watch(std::time::Duration::from_secs(10));
     /// while let Some(result) = every_10s.next().await {
     ///     match result {
     ///         Ok(now) => println!("{} series", now.readings().count()),

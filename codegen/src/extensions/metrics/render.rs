@@ -436,13 +436,16 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
         lines.push(line(
             "type",
             format!("client::{alias}"),
-            format!("{gate} rt::{result}<{}>", entry.response),
+            format!("{gate} = rt::{result}<{}>", entry.response),
         ));
     }
     lines.push(line(
         "fn",
         format!("mock::{}::{}", entry.fake_type, entry.expectation),
-        method("&str", format!("rt::mock::Expectation<{}>", entry.response)),
+        method(
+            "&str",
+            format!("rt::mock::Expectation<'_, {}>", entry.response),
+        ),
     ));
     lines
 }

@@ -384,9 +384,9 @@ fn the_index_mapped_fixture_is_what_the_extension_renders() {
     assert!(
         output
             .api_snapshot
-            .contains("\nimpl models::WidgetUsage feature=widgets rt::IndexMappedResponse\n")
+            .contains("\nimpl models::WidgetUsage feature=widgets metrics::IndexMappedResponse\n")
     );
-    assert!(!output.api_snapshot.contains("models::NearMiss rt::"));
+    assert!(!output.api_snapshot.contains("models::NearMiss metrics::"));
     assert_eq!(EXTENSIONS.len(), 1);
 }
 

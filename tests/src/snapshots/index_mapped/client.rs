@@ -3,6 +3,10 @@
 //! The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see
 //! [`operations`](super::operations)), a typestate request per metrics operation, and
 //! streams over every paginated operation.
+//!
+//! `reqwest` is the HTTP client crate at the version the client uses: build a
+//! `reqwest::Client` of your own (proxies, a custom CA, middleware) for
+//! `ClientBuilder::http_client` without adding it.
 
 use baseten_api::runtime as rt;
 
@@ -21,13 +25,38 @@ pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
 pub use rt::{
     AttemptContext, AuthScheme, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, InterceptedResponse, Interceptor,
-    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream, reqwest,
+    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream,
     reqwest::Method,
 };
 
-/// Configures a [`Client`]: made by [`Client::builder`], finished by
-/// [`build`](rt::ClientBuilder::build). (`C` is always `Client`; the parameter keeps
-/// `ClientBuilder<Client>`, written before this alias, compiling.)
+#[doc(hidden)]
+pub use rt::reqwest;
+
+/// Configures a [`Client`]: made by [`Client::builder`], finished by `build()`. (`C` is
+/// always `Client`; the parameter keeps `ClientBuilder<Client>`, written before this
+/// alias, compiling.)
+///
+/// # Settings
+///
+/// | Setter | Default |
+/// |---|---|
+/// | `api_key(impl Into<String>)`, or `api_key_from_env()` (`BASETEN_API_KEY`, [`API_KEY_ENV`]) | none: requests go out unauthenticated |
+/// | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |
+/// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`BASETEN_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
+/// | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |
+/// | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |
+/// | `retry_policy(`[`RetryPolicy`]`)` | `RetryPolicy::default()`; `RetryPolicy::none()` sends once |
+/// | `http_client(reqwest::Client)` (`client::reqwest`) | a reqwest client of the runtime's making |
+/// | `default_header(name, value)`, sent with every request | none |
+/// | `request_id_header(impl Into<String>)`, kept on `Error::Api` | [`DEFAULT_REQUEST_ID_HEADER`] (`x-request-id`) |
+/// | `max_response_bytes(u64)` | [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB) |
+/// | `max_in_flight(usize)`, requests out at once | no cap |
+/// | `endpoint_rate_limit(f64)`, requests per second per endpoint | off |
+/// | `adaptive_rate(bool)`, the send rate cut after a `429` and recovered | on |
+/// | `interceptor(impl `[`Interceptor`]`)`, on every attempt | none |
+///
+/// `build()` gives the [`Client`], or [`Error::InvalidRequest`](rt::Error::InvalidRequest)
+/// naming the setting it refuses.
 pub type ClientBuilder<C = Client> = rt::ClientBuilder<C>;
 
 /// A client for this API: one method per operation.
@@ -47,7 +76,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`rt::Error::InvalidRequest`] if the key is empty or not a valid header value.
+    /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) if the key is empty or not
+    /// a valid header value.
     pub fn new(api_key: impl Into<String>) -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key(api_key).build()
     }
@@ -57,8 +87,8 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`rt::Error::InvalidRequest`] if the key is unset, empty or not a valid header
-    /// value, or the base URL is unusable.
+    /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) if the key is unset, empty
+    /// or not a valid header value, or the base URL is unusable.
     pub fn from_env() -> ::core::result::Result<Self, rt::Error> {
         Self::builder().api_key_from_env().base_url_from_env().build()
     }

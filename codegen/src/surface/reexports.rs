@@ -1,0 +1,319 @@
+//! The runtime items every generated crate re-exports, under the paths its users write: the
+//! listing shows each with its signature (read from the runtime's own listing, which
+//! `crate::public_api` reads from its sources with `syn`), and every signature names them by
+//! those paths, never `rt::` (the emitted code's alias of the runtime, which users cannot write).
+
+use super::listing::Line;
+use crate::reserved::{BUILDER_TYPE, CLIENT_REEXPORTS, FAKE_REEXPORTS};
+
+/// The runtime's public-API listing (`codegen/runtime/api.txt`, written by `cargo xtask regen`
+/// from the runtime's sources and checked current by a test).
+pub(crate) const RUNTIME_LISTING: &str = include_str!("../../runtime/api.txt");
+
+/// What `gen/mod.rs` re-exports beside `client.rs` and `mock.rs` ([`crate::modules_file`]), as
+/// `(path in the crate, path in the runtime, gate)`.
+const ROOT_REEXPORTS: &[(&str, &str, &str)] = &[
+    ("Error", "Error", ""),
+    ("metric_names", "metric_names", ""),
+    ("metrics", "metrics", ""),
+    ("requests", "requests", ""),
+    ("spans", "spans", "feature=jiff"),
+    ("primitives::Binary", "Binary", ""),
+    ("primitives::Patch", "Patch", ""),
+    ("primitives::Decimal", "Decimal", "feature=decimal"),
+    (
+        "primitives::DecimalError",
+        "DecimalError",
+        "feature=decimal",
+    ),
+    ("primitives::jiff", "jiff", "feature=jiff"),
+    ("error::InvalidArgument", "InvalidArgument", ""),
+    ("error::InvalidResponse", "InvalidResponse", ""),
+    (
+        "error::RegisteredSecret",
+        "server_text::RegisteredSecret",
+        "feature=scrub",
+    ),
+    ("error::ServerText", "server_text::ServerText", ""),
+    ("error::is_unprintable", "server_text::is_unprintable", ""),
+];
+
+/// One runtime item at its path in the crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Reexport {
+    /// Where users name it (`client::RetryPolicy`).
+    pub(crate) path: String,
+    /// Where the runtime has it (`RetryPolicy`).
+    pub(crate) runtime: String,
+    /// The crate's features it needs (`feature=client`), or empty.
+    pub(crate) gate: &'static str,
+}
+
+/// Every re-export of a generated crate, root's first, then `client`'s and `mock`'s.
+pub(crate) fn reexports() -> Vec<Reexport> {
+    let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_owned();
+    let root = ROOT_REEXPORTS.iter().map(|(path, runtime, gate)| Reexport {
+        path: (*path).to_owned(),
+        runtime: (*runtime).to_owned(),
+        gate,
+    });
+    let client = CLIENT_REEXPORTS.iter().map(|runtime| Reexport {
+        path: format!("client::{}", last(runtime)),
+        runtime: (*runtime).to_owned(),
+        gate: "feature=client",
+    });
+    let fake = FAKE_REEXPORTS.iter().map(|runtime| Reexport {
+        path: format!("mock::{}", last(runtime)),
+        runtime: format!("mock::{runtime}"),
+        gate: "feature=mock",
+    });
+    // The `ClientBuilder` alias (`client.rs`) stands for the runtime's builder.
+    let builder = std::iter::once(Reexport {
+        path: BUILDER_TYPE.to_owned(),
+        runtime: BUILDER_TYPE.to_owned(),
+        gate: "feature=client",
+    });
+    root.chain(client).chain(fake).chain(builder).collect()
+}
+
+/// A runtime line's parts: kind, path, signature without its `#[cfg]`s, and the cfgs.
+fn runtime_line(line: &str) -> Option<(&str, &str, &str, Vec<&str>)> {
+    let mut parts = line.splitn(3, ' ');
+    let (kind, path) = (parts.next()?, parts.next()?);
+    let mut signature = parts.next().unwrap_or_default();
+    let mut cfgs = Vec::new();
+    while let Some(at) = signature.rfind("#[cfg(") {
+        cfgs.push(signature[at..].trim());
+        signature = signature[..at].trim_end();
+    }
+    Some((kind, path, signature, cfgs))
+}
+
+/// The path of `runtime_path` (a runtime item, without `rt::`) in the crate: through the
+/// re-export of it or of a module holding it, or, for an item the runtime's root re-exports
+/// from a module the crate re-exports (`MetricsRequest`), through that module.
+pub(crate) fn user_path(runtime_path: &str) -> Option<String> {
+    let reexports = reexports();
+    let mut best: Option<(usize, String)> = None;
+    for reexport in &reexports {
+        let rest = if runtime_path == reexport.runtime {
+            Some("")
+        } else {
+            runtime_path
+                .strip_prefix(reexport.runtime.as_str())
+                .filter(|rest| rest.starts_with("::"))
+        };
+        if let Some(rest) = rest
+            && best
+                .as_ref()
+                .is_none_or(|(length, _)| reexport.runtime.len() > *length)
+        {
+            best = Some((reexport.runtime.len(), format!("{}{rest}", reexport.path)));
+        }
+    }
+    if let Some((_, path)) = best {
+        return Some(path);
+    }
+    // A root alias: the one item of that name in a re-exported module.
+    if runtime_path.contains("::") {
+        return None;
+    }
+    let mut found =
+        RUNTIME_LISTING
+            .lines()
+            .filter_map(runtime_line)
+            .filter_map(|(kind, path, _, _)| {
+                let (module, name) = path.rsplit_once("::")?;
+                let is_type = ["struct", "enum", "trait", "type", "union"].contains(&kind);
+                (is_type && name == runtime_path).then_some(module)
+            });
+    let module = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    user_path(&format!("{module}::{runtime_path}"))
+}
+
+/// `text` as users read it: `rt::` paths as the crate's own (`rt::Error` is `Error`,
+/// `rt::jiff::Timestamp` is `primitives::jiff::Timestamp`), std and core paths by their last
+/// segment (`::core::result::Result` is `Result`). An `rt::` path the crate does not re-export
+/// stays as it is, for a test to find.
+pub(crate) fn spell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let at_boundary = !out
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':');
+        let path_end = |s: &str| {
+            s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(s.len())
+        };
+        if at_boundary && let Some(after) = rest.strip_prefix("rt::") {
+            let end = path_end(after);
+            let path = after[..end].trim_end_matches(':');
+            match user_path(path) {
+                Some(user) => out.push_str(&user),
+                None => {
+                    out.push_str("rt::");
+                    out.push_str(path);
+                }
+            }
+            rest = &after[path.len()..];
+            continue;
+        }
+        if at_boundary
+            && let Some(after) = rest
+                .strip_prefix("::std::")
+                .or_else(|| rest.strip_prefix("::core::"))
+        {
+            let end = path_end(after);
+            let path = after[..end].trim_end_matches(':');
+            out.push_str(path.rsplit("::").next().unwrap_or(path));
+            rest = &after[path.len()..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+/// Every runtime item under a re-export, at its path in the crate, with its signature and gate
+/// (the re-export's, or the runtime item's own `cfg` when the re-export has none).
+pub(crate) fn lines() -> Vec<Line> {
+    let mut lines = Vec::new();
+    for reexport in reexports() {
+        for (kind, path, signature, cfgs) in RUNTIME_LISTING.lines().filter_map(runtime_line) {
+            if kind.starts_with('#') {
+                continue;
+            }
+            let rest = if path == reexport.runtime {
+                // The alias has its own line (`type ClientBuilder`), its methods the runtime's.
+                if reexport.path == BUILDER_TYPE && kind != "impl" {
+                    continue;
+                }
+                ""
+            } else {
+                match path.strip_prefix(reexport.runtime.as_str()) {
+                    Some(rest) if rest.starts_with("::") => rest,
+                    _ => continue,
+                }
+            };
+            let features: Vec<&str> = cfgs
+                .iter()
+                .filter_map(|cfg| cfg.strip_prefix("#[cfg(feature = \"")?.strip_suffix("\")]"))
+                .collect();
+            let gate = if !reexport.gate.is_empty() {
+                reexport.gate.to_owned()
+            } else if features.len() == 1 && cfgs.len() == 1 {
+                format!("feature={}", features[0])
+            } else {
+                String::new()
+            };
+            let mut text = signature.to_owned();
+            if cfgs.len() != features.len() || (features.len() > 1) {
+                text = format!("{text} {}", cfgs.join(" "));
+            }
+            let signature = [gate, text]
+                .into_iter()
+                .filter(|part| !part.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            lines.push(Line {
+                kind: kind_name(kind),
+                path: format!("{}{rest}", reexport.path),
+                signature,
+            });
+        }
+    }
+    lines
+}
+
+/// A runtime listing's kind as the crate's listing spells it (the same words).
+fn kind_name(kind: &str) -> &'static str {
+    const KINDS: &[&str] = &[
+        "const", "enum", "field", "fn", "impl", "mod", "reexport", "static", "struct", "trait",
+        "type", "union", "variant", "macro",
+    ];
+    KINDS
+        .iter()
+        .find(|known| **known == kind)
+        .copied()
+        .unwrap_or("item")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtime_paths_read_as_the_crates() {
+        for (runtime, user) in [
+            ("rt::Error", "Error"),
+            ("Result<X, rt::Error>", "Result<X, Error>"),
+            ("rt::jiff::Timestamp", "primitives::jiff::Timestamp"),
+            ("rt::Decimal", "primitives::Decimal"),
+            ("rt::mock::Expectation<X>", "mock::Expectation<X>"),
+            ("rt::mock::metrics::BuildError", "mock::BuildError"),
+            ("rt::pages::PageStream<T>", "client::PageStream<T>"),
+            ("rt::MetricsRequest<O>", "requests::MetricsRequest<O>"),
+            ("rt::requests::Window", "requests::Window"),
+            ("rt::reqwest::Method", "client::Method"),
+            ("rt::ClientBuilder<Client>", "ClientBuilder<Client>"),
+            ("::core::result::Result<Self, E>", "Result<Self, E>"),
+            ("impl ::std::fmt::Display", "impl Display"),
+            ("&::std::string::String", "&String"),
+            ("rt::NotReexported", "rt::NotReexported"),
+            ("art::x", "art::x"),
+            ("a::rt::Error", "a::rt::Error"),
+            ("x::std::fmt::Display", "x::std::fmt::Display"),
+            ("(rt::Error)", "(Error)"),
+            ("rt::", "rt::"),
+            ("::serde_json::Value", "::serde_json::Value"),
+        ] {
+            assert_eq!(spell(runtime), user, "{runtime}");
+        }
+    }
+
+    #[test]
+    fn reexported_runtime_items_come_with_their_signatures() {
+        let lines = lines();
+        let find = |kind: &str, path: &str| {
+            lines
+                .iter()
+                .find(|line| line.kind == kind && line.path == path)
+                .map(|line| line.signature.as_str())
+        };
+        assert_eq!(find("fn", "Error::is_not_found"), Some("(&self) -> bool"));
+        assert_eq!(
+            find("fn", "ClientBuilder::max_in_flight").map(|s| s.split(" (on").next()),
+            Some(Some("feature=client (mut self, n: usize) -> Self"))
+        );
+        assert!(find("struct", "mock::Expectation").is_some());
+        assert!(find("fn", "requests::Window::last").is_some());
+        assert!(find("enum", "metrics::Lookup").is_some());
+        assert!(find("fn", "primitives::Decimal::checked_add").is_some());
+        // Without a gate of its own, a re-export's item keeps the runtime's `cfg` as its gate.
+        assert_eq!(
+            find("fn", "requests::Watch::jitter").map(|s| s.split(" (").next()),
+            Some(Some("feature=client"))
+        );
+        assert!(
+            find("fn", "requests::Watch::jitter").is_some_and(|s| !s.contains("#[cfg")),
+            "{:?}",
+            find("fn", "requests::Watch::jitter")
+        );
+        assert_eq!(
+            find("fn", "requests::Window::last").map(|s| s.starts_with("(")),
+            Some(true)
+        );
+        // Nothing of the runtime's that the crate does not re-export.
+        assert!(find("struct", "RuntimeClient").is_none());
+        assert!(lines.iter().all(|line| line.kind != "item"));
+    }
+}
