@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use baseten_api::metrics::{self, format_labels};
 use baseten_api::models::GetModelMetricsResponseV1;
+use baseten_charts::SvgChart;
 use baseten_tests::shared_dir;
 use roxmltree::{Document, Node};
 use serde_json::{Value, json};
