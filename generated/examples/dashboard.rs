@@ -17,6 +17,7 @@ use baseten_api::client::EnvironmentMetricsSeries;
 use baseten_api::metric_names::{self, END_TO_END_RESPONSE_TIME_SECONDS, INFERENCE_REQUESTS_TOTAL};
 use baseten_api::metrics::StatusMatch;
 use baseten_api::requests::Window;
+use baseten_charts::SvgChart;
 use tokio::task::JoinSet;
 
 /// One metric of one environment, as the dashboard shows it.

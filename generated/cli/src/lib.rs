@@ -22,6 +22,7 @@ use baseten_api::metrics::{self, MetricsView};
 use baseten_api::models::GetModelMetricsResponseV1;
 use baseten_api::requests::{BoxedOperation, MetricsOperation, MetricsRequest, Watch, Window};
 use baseten_api::{Client, Error, client::RetryPolicy};
+use baseten_charts::SvgChart;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 

@@ -3,10 +3,12 @@
 //! coordinates inside the view box, a legend entry per series, gaps at nulls, escaped text.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use baseten_api::metrics::{self, format_labels};
 use baseten_api::models::GetModelMetricsResponseV1;
-use baseten_tests::shared_dir;
+use baseten_charts::SvgChart;
+use baseten_tests::{shared_dir, workspace_root};
 use roxmltree::{Document, Node};
 use serde_json::{Value, json};
 
@@ -624,4 +626,37 @@ fn a_metrics_wide_csv_is_its_columns_of_the_whole() {
     }
     assert_eq!(whole[1][2], "", "a null is an empty cell");
     assert_eq!(whole[2][4], "0.25");
+}
+
+/// The Rust sources under `dir` that write an SVG document (`<svg`).
+fn svg_writers(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            svg_writers(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "rs")
+            && std::fs::read_to_string(&path).unwrap().contains("<svg")
+        {
+            found.push(path);
+        }
+    }
+}
+
+/// The charts are `baseten-charts`', a crate above the runtime: no source of the runtime (which
+/// every consumer compiles, the decode-only one included) writes an SVG document, and the
+/// runtime's manifest does not name the charts crate; the one writer found is the charts'.
+#[test]
+fn the_runtime_draws_no_charts() {
+    let root = workspace_root();
+    let mut in_runtime = Vec::new();
+    svg_writers(&root.join("codegen/runtime/src"), &mut in_runtime);
+    assert_eq!(in_runtime, Vec::<PathBuf>::new());
+    let manifest = std::fs::read_to_string(root.join("codegen/runtime/Cargo.toml")).unwrap();
+    assert!(!manifest.contains("baseten-charts"));
+    let mut in_charts = Vec::new();
+    svg_writers(&root.join("codegen/runtime/charts/src"), &mut in_charts);
+    assert_eq!(
+        in_charts,
+        [root.join("codegen/runtime/charts/src/chart.rs")]
+    );
 }

@@ -20,8 +20,7 @@
 //!    ([`StatusMatch`]) helpers, unit conversion ([`Unit`]), a [`WideTable`], a long table
 //!    ([`MetricsView::long_rows`]) and its CSV export ([`MetricsView::write_csv`], whose format is a
 //!    stable contract documented there), the wide CSV ([`MetricsView::write_wide_csv`], a column
-//!    per series) and SVG line charts ([`MetricsView::to_svg_chart`], [`Metric::to_svg_chart`]:
-//!    nice ticks in a scaled unit, round time ticks, a legend, gaps at nulls).
+//!    per series). SVG charts of a view are the `baseten-charts` crate's, kept out of this one.
 //! 4. [`export_csv`] goes from JSON bytes straight to that CSV, with the same output and errors,
 //!    holding the values in a flat list (8 bytes each) rather than a `Vec` per descriptor and
 //!    step, so memory stays near the input's size; [`summarize`] gives every series' statistics
@@ -81,8 +80,6 @@
 //!
 
 mod aggregate;
-mod axis;
-mod chart;
 pub(crate) mod contract;
 mod csv_export;
 mod export;

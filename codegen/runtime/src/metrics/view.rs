@@ -420,8 +420,9 @@ impl<'a, R: IndexMappedResponse> Metric<'a, R> {
         self.unit
     }
 
-    /// The whole response's view this metric belongs to.
-    pub(crate) fn view(&self) -> MetricsView<'a, R> {
+    /// The whole response's view this metric belongs to (its window and steps, e.g. for a chart
+    /// of this metric alone).
+    pub fn view(&self) -> MetricsView<'a, R> {
         self.view
     }
 

@@ -8,12 +8,10 @@
 
 use std::fmt::Write as _;
 
-use crate::metrics::index_mapped::IndexMappedResponse;
-use crate::server_text::ServerText;
+use baseten_runtime::metrics::{IndexMappedResponse, Metric, MetricsView, format_labels};
+use baseten_runtime::server_text::ServerText;
 
-use super::axis::{TimeAxis, ValueAxis, format_utc, tick_label_chars};
-use super::csv_export::format_labels;
-use super::view::{Metric, MetricsView};
+use crate::axis::{TimeAxis, ValueAxis, format_utc, tick_label_chars};
 
 /// Width of every chart, in SVG user units (pixels at 100%).
 const WIDTH: f64 = 900.0;
@@ -45,7 +43,14 @@ const PALETTE: [&str; 10] = [
 ];
 const DASHES: [&str; 4] = ["", "6 3", "2 2", "8 3 2 3"];
 
-impl<R: IndexMappedResponse> MetricsView<'_, R> {
+/// SVG line charts of a validated metrics response, for [`MetricsView`] (every metric) and
+/// [`Metric`] (one): bring the trait into scope and call `to_svg_chart`.
+pub trait SvgChart {
+    /// This as an SVG document; see the implementations for what is drawn.
+    fn to_svg_chart(&self) -> String;
+}
+
+impl<R: IndexMappedResponse> SvgChart for MetricsView<'_, R> {
     /// The response as an SVG document of line charts: one panel per metric that has series,
     /// stacked, sharing one time axis.
     ///
@@ -62,6 +67,7 @@ impl<R: IndexMappedResponse> MetricsView<'_, R> {
     /// ```
     /// use baseten_api::metrics;
     /// use baseten_api::models::GetModelMetricsResponseV1;
+    /// use baseten_charts::SvgChart;
     ///
     /// let json = br#"{"start_epoch_millis": 0, "end_epoch_millis": 90000, "mode": "SERIES",
     ///   "step_seconds": 30,
@@ -77,7 +83,7 @@ impl<R: IndexMappedResponse> MetricsView<'_, R> {
     /// assert!(svg.contains(">00:01:00<") && svg.contains(">quantile=0.99<"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn to_svg_chart(&self) -> String {
+    fn to_svg_chart(&self) -> String {
         let metrics: Vec<Metric<'_, R>> = self
             .metrics()
             .filter(|metric| !metric.label_sets.is_empty())
@@ -86,10 +92,10 @@ impl<R: IndexMappedResponse> MetricsView<'_, R> {
     }
 }
 
-impl<R: IndexMappedResponse> Metric<'_, R> {
-    /// This metric alone as an SVG chart: the panel [`MetricsView::to_svg_chart`] draws for it, as
+impl<R: IndexMappedResponse> SvgChart for Metric<'_, R> {
+    /// This metric alone as an SVG chart: the panel a [`MetricsView`]'s chart draws for it, as
     /// its own document (a panel saying so when the metric has no series).
-    pub fn to_svg_chart(&self) -> String {
+    fn to_svg_chart(&self) -> String {
         let metrics: Vec<Metric<'_, R>> = if self.label_sets.is_empty() {
             Vec::new()
         } else {
@@ -248,7 +254,7 @@ fn draw_panel<R: IndexMappedResponse>(
     );
     // Grid first, so that lines and labels are drawn over it.
     for (value, label) in &axis.ticks {
-        let y = y_of(super::axis::fraction(*value, axis.low, axis.high));
+        let y = y_of(crate::axis::fraction(*value, axis.low, axis.high));
         let _ = writeln!(
             svg,
             r#"<line class="grid" x1="{left}" y1="{y:.2}" x2="{right}" y2="{y:.2}" stroke="{GRID}"/>"#
@@ -467,8 +473,8 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::{decode, validate};
-    use crate::models::GetModelMetricsResponseV1;
+    use baseten_api::metrics::{decode, validate};
+    use baseten_api::models::GetModelMetricsResponseV1;
 
     fn response(json: &str) -> GetModelMetricsResponseV1 {
         decode(json.as_bytes()).unwrap()

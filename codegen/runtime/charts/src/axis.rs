@@ -4,7 +4,7 @@
 //! Pure arithmetic, no drawing: [`ValueAxis`] and [`TimeAxis`] say where the ticks are and what
 //! they read; `chart.rs` places them. Every number they hand out is finite, whatever the input.
 
-use super::unit::Unit;
+use baseten_runtime::metrics::Unit;
 
 /// How many value ticks an axis aims for; the 1-2-5 step gives between about 4 and 11.
 const TARGET_VALUE_TICKS: f64 = 5.0;
