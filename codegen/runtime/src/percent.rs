@@ -72,6 +72,8 @@ pub(crate) enum Component {
     /// An item of a `label` path value: as `PathSegment`, and `.` (its delimiter).
     LabelItem,
     /// The literal text of a path template, `/` kept.
+    // Only the client's request builder writes templates; a build without it has none.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     PathLiteral,
     /// A query key or value, or a form field's: everything but unreserved.
     Query,
