@@ -84,7 +84,8 @@ impl Decimal {
     /// smaller one only when that scale does not fit and the digits dropped are zeros.
     ///
     /// ```
-    /// use baseten_runtime::Decimal;
+    /// # use baseten_runtime::Decimal;
+    /// // In baseten-api: `use baseten_api::primitives::Decimal;` (feature `decimal`).
     ///
     /// let big: Decimal = "999999999999999999999999999.9".parse().unwrap();
     /// let cents: Decimal = "0.05".parse().unwrap();

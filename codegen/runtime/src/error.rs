@@ -379,7 +379,8 @@ impl Error {
     ///
     /// ```
     /// # fn main() -> Result<(), serde_json::Error> {
-    /// use baseten_runtime::{Error, ServerText};
+    /// # use baseten_runtime::{Error, ServerText};
+    /// // In baseten-api: `use baseten_api::{Error, error::ServerText};`.
     /// let error = Error::Api {
     ///     status: 404,
     ///     code: None,

@@ -32,7 +32,8 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 ///
 /// ```
 /// # fn main() -> Result<(), baseten_runtime::Error> {
-/// use baseten_runtime::RetryPolicy;
+/// # use baseten_runtime::RetryPolicy;
+/// // In baseten-api: `use baseten_api::client::RetryPolicy;`.
 /// // An autoscaler whose PATCH sets absolute values: repeating it changes nothing more.
 /// let policy = RetryPolicy::default().with_non_idempotent_retries(true);
 /// assert!(policy.non_idempotent_retries());

@@ -26,7 +26,7 @@ pub enum RangeEnd {
 }
 
 /// The longest range one call takes and how it reads the range's end: what [`spans`] cuts
-/// by. A [`SignedDuration`] alone is an [`RangeEnd::Exclusive`] limit.
+/// by. A `jiff::SignedDuration` alone is an [`RangeEnd::Exclusive`] limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpanLimit {
     /// The longest range one call covers (for an inclusive end, from its start to one
@@ -122,7 +122,7 @@ impl SpanError {
 /// `[start, end)` as consecutive calls' `(span_start, span_end)`, each covering at most
 /// `limit.max`, the last one shorter if need be; together they cover the range once, with no
 /// gap and no overlap, as the endpoint reads an end ([`RangeEnd`]):
-/// - [`RangeEnd::Exclusive`] (a bare [`SignedDuration`]): each span's end is the next one's
+/// - [`RangeEnd::Exclusive`] (a bare `jiff::SignedDuration`): each span's end is the next one's
 ///   start, and the last ends at `end`;
 /// - [`RangeEnd::Inclusive`]: each span ends one resolution before the next one starts, and
 ///   the last at the range's last instant (on the grid `start + k × resolution`); a span

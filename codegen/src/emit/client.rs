@@ -440,6 +440,12 @@ fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
             " | `base_url(impl Into<String>)`, or `base_url_from_env()` (`{base_url_env}`, \
              [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |"
         ),
+        " | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: \
+         a relative default needs one |"
+            .to_owned(),
+        " | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | \
+         [`API_KEY_ENV`], [`BASE_URL_ENV`] |"
+            .to_owned(),
         " | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |".to_owned(),
         " | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |".to_owned(),
         " | `retry_policy(`[`RetryPolicy`]`)` | `RetryPolicy::default()`; `RetryPolicy::none()` \
