@@ -128,14 +128,17 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|item| (*item).to_owned()).collect()
 }
 
-/// The operations of `styles.yaml`, as the generator names them.
+/// The operations of `styles.yaml`, as the generator names them in its compiled snapshot (with
+/// the snapshots' own config).
 fn operation_names(spec: &str) -> Vec<String> {
     let text = std::fs::read_to_string(tests_dir().join("fixtures/specs").join(spec))
         .unwrap_or_else(|error| panic!("{error}"));
     let input = baseten_codegen::Input {
         spec_path: spec,
         spec_text: &text,
-        config_text: None,
+        config_text: Some(crate::snapshots::config_of(
+            spec.strip_suffix(".yaml").unwrap_or(spec),
+        )),
     };
     let (api, _) = baseten_codegen::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
     let mut names: Vec<String> = api.operations.into_iter().map(|op| op.name).collect();
