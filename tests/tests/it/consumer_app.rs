@@ -1,7 +1,8 @@
 //! A consumer written as a user would write one, from the documentation alone: a dashboard (p95
 //! by number, both metrics endpoints through one function), an autoscaler (a 404, a throttled
 //! `PATCH`), a cost report and an endpoint the crate does not generate
-//! (`tests/fixtures/consumer-app/`), built outside this workspace and tested against the fake, with only documented paths and no JSON for its test values.
+//! (`tests/fixtures/consumer-app/`), built outside this workspace and tested against the fake,
+//! with only documented paths and no JSON for its test values.
 
 use std::path::Path;
 
