@@ -51,6 +51,8 @@ pub struct Options {
     pub check: bool,
     /// List every structural `serde_json::Value` under the table.
     pub values_detail: bool,
+    /// Then run the round-trip property over every type of every generated crate.
+    pub round_trip: bool,
 }
 
 /// What `cargo check` said about one package.
@@ -66,6 +68,7 @@ pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> 
         strict,
         check,
         values_detail,
+        round_trip,
     } = options;
     let documents = documents(dir)?;
     if documents.is_empty() {
@@ -112,9 +115,10 @@ pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> 
         print_values(&rows);
     }
     eprintln!("corpus workspace: {}", workspace.display());
+    let round_trips = !round_trip || round_trip_over(dir, &workspace, runtime)?;
     if !check {
         let all_generated = rows.iter().all(|row| row.generated.is_some());
-        return Ok(if all_generated {
+        return Ok(if all_generated && round_trips {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -125,7 +129,7 @@ pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> 
             .get(&row.package)
             .is_some_and(|checked| checked.compiled && checked.errors == 0)
     });
-    Ok(if all_compiled {
+    Ok(if all_compiled && round_trips {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -305,24 +309,12 @@ fn declared(text: &str) -> Declared {
 
 /// One `cargo check` over the whole corpus workspace, read as JSON messages per package.
 fn cargo_check(workspace: &Path) -> Result<BTreeMap<String, Checked>> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
+    let mut command = nested_cargo();
     command
         .current_dir(workspace)
         .args(["check", "--workspace", "--message-format=json", "--quiet"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
-    // This run's package variables would make the nested cargo see a changed environment.
-    for (name, _) in std::env::vars_os() {
-        let text = name.to_string_lossy();
-        if text.starts_with("CARGO_PKG_")
-            || text.starts_with("CARGO_MANIFEST_")
-            || text == "CARGO_CRATE_NAME"
-            || text == "CARGO_PRIMARY_PACKAGE"
-        {
-            command.env_remove(&name);
-        }
-    }
     let output = command.output().context("running cargo check")?;
     let mut checked: BTreeMap<String, Checked> = BTreeMap::new();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
@@ -494,6 +486,49 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
             println!("{}: {error}", row.document);
         }
     }
+}
+
+/// A cargo command without this run's package variables, which would make the nested cargo
+/// see a changed environment (and rebuild what watches it, ring's build script among them).
+fn nested_cargo() -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    for (name, _) in std::env::vars_os() {
+        let text = name.to_string_lossy();
+        if text.starts_with("CARGO_PKG_")
+            || text.starts_with("CARGO_MANIFEST_")
+            || text.starts_with("CARGO_BIN_EXE_")
+            || text == "CARGO_CRATE_NAME"
+            || text == "CARGO_PRIMARY_PACKAGE"
+            || text == "OUT_DIR"
+        {
+            command.env_remove(&name);
+        }
+    }
+    command
+}
+
+/// The round-trip property over every crate of `workspace`: baseten-tests' slow test, which
+/// writes bounded cases from each document's model (the value generator lives in the tests)
+/// into each crate and runs them. Whether every type round-tripped.
+fn round_trip_over(dir: &Path, workspace: &Path, runtime: &Path) -> Result<bool> {
+    const TEST: &str = "corpus_round_trip::every_type_of_every_corpus_document_round_trips";
+    let root = runtime
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .context("no workspace above the runtime")?;
+    let absolute = |path: &Path| -> Result<PathBuf> {
+        fs::canonicalize(path).with_context(|| format!("resolving {}", path.display()))
+    };
+    let status = nested_cargo()
+        .current_dir(root)
+        .args(["test", "-p", "baseten-tests", "--test", "it", TEST, "--"])
+        .args(["--ignored", "--exact", "--nocapture"])
+        .env("BASETEN_CORPUS", absolute(dir)?)
+        .env("BASETEN_CORPUS_WS", absolute(workspace)?)
+        .status()
+        .context("running the round-trip test")?;
+    Ok(status.success())
 }
 
 /// Every structural `serde_json::Value` of every generated document: a count per reason class,
