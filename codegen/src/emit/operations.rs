@@ -45,13 +45,14 @@ pub(super) fn emit_operations(
             Some((call, examples))
         });
         let typed = surface.methods_calling(op.operation);
-        let method = emit_method(op, call, &typed);
         // The same operation with its body in each other media type, right after it.
-        let others = surface
+        let others: Vec<&BodyMethod<'_>> = surface
             .body_methods
             .iter()
             .filter(|other| std::ptr::eq(other.operation, op.operation))
-            .map(|other| emit_body_method(op, other));
+            .collect();
+        let method = emit_method(op, call, &typed, &others);
+        let others = others.iter().map(|other| emit_body_method(op, other));
         let methods = quote!(#method #(#others)*);
         super::gate::gate_items(&op.gate.attribute(), methods)
     });
@@ -138,6 +139,7 @@ fn emit_method(
     surface: &OperationSurface<'_>,
     call: Option<(&ExampleCall<'_>, &Examples<'_>)>,
     typed: &[&str],
+    others: &[&BodyMethod<'_>],
 ) -> TokenStream {
     let operation = surface.operation;
     let mut doc_text = operation.doc.clone().unwrap_or_default();
@@ -145,18 +147,22 @@ fn emit_method(
         doc_text.push_str("\n\n");
     }
     doc_text.push_str(&format!("`{} {}`", operation.method, operation.path));
-    if let Some(body) = operation
-        .body
-        .as_ref()
-        .filter(|_| !operation.other_bodies.is_empty())
-    {
-        doc_text.push_str(&format!(
-            "\n\nSends the request body as {}; the document offers it in other media types too, \
-             each sent by a method of its own.",
+    let mut media = Vec::new();
+    if let Some(body) = operation.body.as_ref().filter(|_| !others.is_empty()) {
+        let mut lines = vec![format!(
+            "Sends the request body as {}; the document offers it in other media types too:",
             code_span(&body.media_type)
-        ));
+        )];
+        for other in others {
+            let name = &other.name;
+            lines.push(format!(
+                "- as {}: [`Client::{name}`](Client::{name})",
+                code_span(&other.body.media_type)
+            ));
+        }
+        media.push(lines.join("\n"));
     }
-    let sections = super::method_docs::sections(surface, call, typed);
+    let sections = super::method_docs::sections(surface, call, typed, &media);
     emit_sending(
         surface,
         &operation.name,
@@ -170,14 +176,13 @@ fn emit_method(
 /// The method sending `other`'s operation with its body in another media type.
 fn emit_body_method(surface: &OperationSurface<'_>, other: &BodyMethod<'_>) -> TokenStream {
     let operation = surface.operation;
-    let doc_text = format!(
-        "[`Client::{}`] with the request body sent as {}.\n\n`{} {}`",
-        operation.name,
+    let doc_text = format!("`{} {}`", operation.method, operation.path);
+    let name = &operation.name;
+    let media = format!(
+        "[`Client::{name}`](Client::{name}) with the request body sent as {}.",
         code_span(&other.body.media_type),
-        operation.method,
-        operation.path
     );
-    let sections = super::method_docs::sections(surface, None, &[]);
+    let sections = super::method_docs::sections(surface, None, &[], &[media]);
     emit_sending(
         surface,
         &other.name,
