@@ -5,7 +5,11 @@
 //! listing lines and change report that say so.
 
 use baseten_tests::snapshots::media_multi::Client;
-use baseten_tests::snapshots::media_multi::models::{FileLink, Message, PostFilesMultipartBody};
+use baseten_tests::snapshots::media_multi::models::{
+    FileLink, GetFilesEventsBy, GetFilesEventsById, GetFilesEventsByName, GetFilesEventsFlag,
+    Message, PostFilesMultipartBody,
+};
+use baseten_tests::snapshots::media_multi::operations::GetFilesEventsQuery;
 use baseten_tests::tests_dir;
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
@@ -210,17 +214,31 @@ async fn responses_are_read_by_media_type_and_schema() {
         Some("application/csv, text/csv")
     );
 
-    // Newline-delimited JSON as a string: the text, not a JSON value.
+    // Newline-delimited JSON as a string: the text, not a JSON value. Its query: a `oneOf` of
+    // flat objects, exploded (the member's properties), and the string enum `[true]`.
     let ndjson = "{\"a\":1}\n{\"a\":2}\n";
-    let server = answering("application/x-ndjson", ndjson).await;
-    assert_eq!(
-        client(&server).get_files_events().await.ok().as_deref(),
-        Some(ndjson)
-    );
-    assert_eq!(
-        sent(&server).await.2.as_deref(),
-        Some("application/x-ndjson")
-    );
+    for (by, query, sent_query) in [
+        (
+            GetFilesEventsBy::Name(GetFilesEventsByName::new("a b")),
+            GetFilesEventsQuery::default().flag(GetFilesEventsFlag::True),
+            "name=a%20b&flag=true",
+        ),
+        (
+            GetFilesEventsBy::Id(GetFilesEventsById::new(7)),
+            GetFilesEventsQuery::default(),
+            "id=7",
+        ),
+    ] {
+        let server = answering("application/x-ndjson", ndjson).await;
+        let got = client(&server).get_files_events(&by, &query).await;
+        assert_eq!(got.ok().as_deref(), Some(ndjson));
+        let request = only_request(&server).await;
+        assert_eq!(request.url.query(), Some(sent_query));
+        assert_eq!(
+            header(&request, "accept").as_deref(),
+            Some("application/x-ndjson")
+        );
+    }
 
     // An image (no schema, and `contentMediaType`): the bytes as they came.
     let image: Vec<u8> = (0..=255).collect();
@@ -322,6 +340,7 @@ fn what_is_not_read_or_sent_as_declared_has_a_note() {
     assert_eq!(
         generate(&fixture(), ""),
         Ok(vec![
+            "#/paths/~1v1~1files~1events/get/parameters/1/schema/enum: values true of a string `enum` are no strings; read as their text".to_owned(),
             "#/paths/~1v1~1files/post/requestBody/content/multipart~1mixed: the request body as multipart/mixed is left out: a media type the generator cannot send (it is sent in the others)".to_owned(),
             "#/paths/~1v1~1files~1batch/get/responses/200/content/multipart~1mixed: the multipart/mixed response is returned as its bytes, unsplit: the client does not read the parts of a multipart body".to_owned(),
         ])
@@ -332,8 +351,12 @@ fn what_is_not_read_or_sent_as_declared_has_a_note() {
         Err("#/paths/~1v1~1files/post/requestBody/content/multipart~1mixed: the request body as multipart/mixed would be left out (a media type the generator cannot send (it is sent in the others)); strict mode leaves nothing out".to_owned())
     );
     assert_eq!(
-        generate(&fixture(), "strict: true\nselect: [GET /v1/files/batch]").map(|n| n.len()),
-        Ok(1)
+        generate(
+            &fixture(),
+            "strict: true\nselect: [GET /v1/files/batch, GET /v1/files/events]"
+        )
+        .map(|n| n.len()),
+        Ok(2)
     );
 }
 

@@ -187,6 +187,28 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "files")]
     all.push(rt::mock::round_trip::RoundTrip::of::<FileLink>("FileLink"));
     #[cfg(feature = "files")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetFilesEventsBy>("GetFilesEventsBy"),
+    );
+
+    #[cfg(feature = "files")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetFilesEventsById>("GetFilesEventsById"),
+    );
+
+    #[cfg(feature = "files")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            GetFilesEventsByName,
+        >("GetFilesEventsByName"),
+    );
+
+    #[cfg(feature = "files")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<GetFilesEventsFlag>("GetFilesEventsFlag"),
+    );
+
+    #[cfg(feature = "files")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Message>("Message"));
     #[cfg(feature = "files")]
     all.push(

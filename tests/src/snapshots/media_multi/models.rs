@@ -41,6 +41,117 @@ impl FileLink {
     }
 }
 
+/// One of several objects, told apart by the properties only one of them holds: the
+/// variant is the member the value is; a value holding two members' or none is refused.
+#[cfg(feature = "files")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum GetFilesEventsBy {
+    /// An object holding `name`.
+    Name(GetFilesEventsByName),
+    /// An object holding `id`.
+    Id(GetFilesEventsById),
+}
+
+#[cfg(feature = "files")]
+impl serde::Serialize for GetFilesEventsBy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Name(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Id(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "files")]
+#[cfg(feature = "mock")]
+impl<'de> serde::Deserialize<'de> for GetFilesEventsBy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value
+            .member_by_keys(&[&["name"], &["id"]])
+            .map_err(serde::de::Error::custom)?
+        {
+            0 => value.decode().map(Self::Name),
+            1 => value.decode().map(Self::Id),
+            _ => Err(serde::de::Error::custom("no such member")),
+        }
+    }
+}
+
+#[cfg(feature = "files")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct GetFilesEventsById {
+    pub id: i64,
+}
+
+#[cfg(feature = "files")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    GetFilesEventsById,
+    [
+        id = required("id"),
+    ]
+);
+
+#[cfg(feature = "files")]
+impl GetFilesEventsById {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(id: i64) -> Self {
+        Self { id }
+    }
+}
+
+#[cfg(feature = "files")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct GetFilesEventsByName {
+    pub name: String,
+}
+
+#[cfg(feature = "files")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    GetFilesEventsByName,
+    [
+        name = required("name"),
+    ]
+);
+
+#[cfg(feature = "files")]
+impl GetFilesEventsByName {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "files")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GetFilesEventsFlag {
+    /// `true`
+    True,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "files")]
+rt::open_enum_impls!(
+    GetFilesEventsFlag,
+    Unknown,
+    [
+        True = "true",
+    ]
+);
+
 #[cfg(feature = "files")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]

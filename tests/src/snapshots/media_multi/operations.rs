@@ -6,6 +6,24 @@ use super::Client;
 use super::models::*;
 use baseten_api::runtime as rt;
 
+/// Optional query parameters of [`Client::get_files_events`]; unset ones are not sent.
+#[cfg(feature = "files")]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct GetFilesEventsQuery {
+    pub flag: Option<GetFilesEventsFlag>,
+}
+
+#[cfg(feature = "files")]
+impl GetFilesEventsQuery {
+    /// Sets `flag`.
+    #[must_use]
+    pub fn flag(mut self, value: impl Into<GetFilesEventsFlag>) -> Self {
+        self.flag = Some(value.into());
+        self
+    }
+}
+
 impl Client {
     /// `GET /v1/files/avatar`
     ///
@@ -57,6 +75,10 @@ impl Client {
         self.runtime().execute_bytes(request, "multipart/mixed").await
     }
 
+    /// Also issue 39's leftovers: a required exploded query object that is a `oneOf` of flat
+    /// objects (its one member's properties, each a pair), and a string `enum: [true]` (YAML's
+    /// `true`, which no string matches: read as the text `true`).
+    ///
     /// `GET /v1/files/events`
     ///
     /// # Errors
@@ -77,8 +99,15 @@ impl Client {
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
     /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "files")]
-    pub async fn get_files_events(&self) -> Result<String, rt::Error> {
-        let request = rt::Request::get("get_files_events", "/v1/files/events").finish()?;
+    pub async fn get_files_events(
+        &self,
+        by: &GetFilesEventsBy,
+        query: &GetFilesEventsQuery,
+    ) -> Result<String, rt::Error> {
+        let request = rt::Request::get("get_files_events", "/v1/files/events")
+            .query("by", rt::FORM_EXPLODED, &by)
+            .query_opt("flag", rt::FORM_EXPLODED, &query.flag)
+            .finish()?;
         self.runtime().execute_text(request, "application/x-ndjson").await
     }
 
