@@ -125,10 +125,17 @@ mod tests {
         headers
     }
 
+    /// A case: the response's `Content-Type`, its body, and what it decodes as (or why not).
+    type Case<'a> = (
+        Option<&'a str>,
+        &'a [u8],
+        Result<&'a str, UndecodableReason>,
+    );
+
     /// Each charset case: the body's bytes and what they decode as (or why not).
     #[test]
     fn text_is_decoded_by_its_charset() {
-        let cases: &[(Option<&str>, &[u8], Result<&str, UndecodableReason>)] = &[
+        let cases: &[Case<'_>] = &[
             (None, "héllo".as_bytes(), Ok("héllo")),
             (Some("text/plain"), "héllo".as_bytes(), Ok("héllo")),
             (
