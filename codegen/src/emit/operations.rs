@@ -192,6 +192,11 @@ fn emit_method(
         }
         _ => quote!(rt::Request::builder(#operation_name, rt::Method::#method, #template)),
     };
+    // The requirements the IR gave it (`ir::security`): alternatives of schemes sent together.
+    let security = operation.security.as_ref().map(|alternatives| {
+        let alternatives = alternatives.iter().map(|schemes| quote!(&[#(#schemes),*]));
+        quote!(.security(&[#(#alternatives),*]))
+    });
     let call = match &operation.response {
         ResponseKind::Json(_) => quote!(self.runtime().execute(request).await),
         ResponseKind::Text(media_type) => {
@@ -212,6 +217,7 @@ fn emit_method(
         #sections
         pub async fn #name(&self, #(#arguments),*) -> Result<#output, rt::Error> {
             let request = #start
+                #security
                 #(#path)*
                 #(#params)*
                 #body

@@ -134,6 +134,7 @@ mod tests {
             body: None,
             response: super::super::ResponseKind::Empty,
             error_statuses: Vec::new(),
+            security: None,
         }
     }
 

@@ -315,6 +315,10 @@ impl<'a> Builder<'a> {
             body,
             response,
             error_statuses,
+            security: operation
+                .security
+                .as_deref()
+                .map(super::security::alternatives),
         })
     }
 

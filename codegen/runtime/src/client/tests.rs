@@ -410,6 +410,7 @@ fn request(method: Method, path: &str, body: Option<Vec<u8>>) -> Request {
             content_type: "application/json".into(),
             bytes,
         }),
+        security: crate::Security::ClientKey,
     }
 }
 
@@ -864,6 +865,7 @@ fn header_parameters_take_visible_ascii_spaces_and_tabs_only() {
             "application/json",
             "http://127.0.0.1:9",
             &RetryPolicy::default(),
+            &credentials::Credentials::default(),
         );
         match prepared {
             Ok(prepared) => {
