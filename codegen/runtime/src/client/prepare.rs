@@ -8,6 +8,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::credentials::{Credentials, Placed};
 use crate::error::Error;
+use crate::param_style::ParamLocation;
 use crate::percent;
 use crate::retry::RetryPolicy;
 use crate::support::Request;
@@ -56,13 +57,27 @@ impl Prepared {
         let mut credential_headers = HeaderMap::new();
         let mut cookies = Vec::new();
         let mut query = Vec::new();
+        // A credential the operation takes as an argument (a parameter the document declares
+        // at the scheme's place) is sent as the caller gave it, not twice.
+        let params = &request.params;
         for credential in chosen {
             match &credential.placed {
                 Placed::Header(name, value) => {
-                    credential_headers.insert(name.clone(), value.clone());
+                    if !params.carries(ParamLocation::Header, name.as_str()) {
+                        credential_headers.insert(name.clone(), value.clone());
+                    }
                 }
-                Placed::Cookie(pair) => cookies.push(pair.as_str()),
-                Placed::Query(key, value) => query.push((key.as_str(), value.as_str())),
+                Placed::Cookie(pair) => {
+                    let name = pair.split_once('=').map_or("", |(name, _)| name);
+                    if !params.carries(ParamLocation::Cookie, name) {
+                        cookies.push(pair.as_str());
+                    }
+                }
+                Placed::Query(key, value) => {
+                    if !params.carries(ParamLocation::Query, key) {
+                        query.push((key.as_str(), value.as_str()));
+                    }
+                }
             }
         }
         if !cookies.is_empty() {

@@ -82,8 +82,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`X-Api-Key: <key>`),
-    /// with the default timeouts and retries.
+    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`?api_key=<key>`), with
+    /// the default timeouts and retries.
     ///
     /// # Errors
     ///
@@ -110,7 +110,7 @@ impl Client {
     pub fn builder() -> ClientBuilder {
         rt::ClientBuilder::new(DEFAULT_BASE_URL)
             .env_names(API_KEY_ENV, BASE_URL_ENV)
-            .auth_scheme(rt::AuthScheme::Header("X-Api-Key"))
+            .key_scheme("queryKey", rt::Place::Query("api_key"))
     }
 
     /// The runtime client underneath: its settings, and the retry budget left.
@@ -157,3 +157,51 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
         Self { runtime }
     }
 }
+
+/// A setter on [`ClientBuilder`] per security scheme of the document (bring the trait
+/// into scope: `use …::client::Credentials as _;`). Each operation sends the first of
+/// its security requirements the client holds every credential for; meeting none, it
+/// fails before sending with [`Error::InvalidArgument`](rt::Error::InvalidArgument)
+/// holding a [`MissingCredentials`] that names the operation and the schemes. Every
+/// credential is scrubbed from errors and never shown, like the API key.
+pub trait Credentials: Sized {
+    /// The credential of security scheme `oauth`: `Authorization: Bearer <key>`.
+    #[must_use]
+    fn oauth(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+    /// The credential of security scheme `queryKey`: `?api_key=<key>`. The API key: the same as
+    /// `api_key`.
+    #[must_use]
+    fn query_key(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+    /// The credential of security scheme `headerKey`: `X-Api-Key: <key>`.
+    #[must_use]
+    fn header_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self;
+}
+
+impl Credentials for ClientBuilder {
+    fn oauth(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.credential("oauth", rt::Place::Auth(rt::AuthScheme::Bearer), value)
+    }
+
+    fn query_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.credential("queryKey", rt::Place::Query("api_key"), value)
+    }
+
+    fn header_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.credential(
+            "headerKey",
+            rt::Place::Auth(rt::AuthScheme::Header("X-Api-Key")),
+            value,
+        )
+    }
+}
+
+pub use rt::MissingCredentials;

@@ -27,7 +27,9 @@ impl Client {
     /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "secrets")]
     pub async fn list_secrets(&self) -> Result<Vec<String>, rt::Error> {
-        let request = rt::Request::get("list_secrets", "/secrets").finish()?;
+        let request = rt::Request::get("list_secrets", "/secrets")
+            .security(&[&["queryKey"], &["headerKey"], &["oauth"]])
+            .finish()?;
         self.runtime().execute(request).await
     }
 }
