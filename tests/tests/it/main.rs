@@ -29,6 +29,7 @@ mod probe;
 mod public_api;
 mod round_trip;
 mod salvage;
+mod security;
 mod semver;
 mod smoke;
 mod snapshots;
