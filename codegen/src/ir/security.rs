@@ -310,3 +310,109 @@ fn is_token(text: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::Api;
+
+    fn api_of(document: &str) -> Api {
+        crate::build_ir(&crate::Input {
+            spec_path: "test.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"))
+        .0
+    }
+
+    /// A document of schemes `a` (bearer), `b` (a header key) and `q` (a query key), its
+    /// `security`, and one operation per entry of `own` (`-` for none of its own).
+    fn document(security: &str, own: &[&str]) -> String {
+        let mut paths = String::new();
+        for (index, security) in own.iter().enumerate() {
+            let line = if *security == "-" {
+                String::new()
+            } else {
+                format!("      security: {security}\n")
+            };
+            paths.push_str(&format!(
+                "  /p{index}:\n    get:\n{line}      responses: {{'204': {{description: ok}}}}\n"
+            ));
+        }
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\n{security}paths:\n{paths}\
+             components:\n  securitySchemes:\n    a: {{type: http, scheme: bearer}}\n    \
+             b: {{type: apiKey, in: header, name: X-B}}\n    q: {{type: apiKey, in: query, name: k}}\n"
+        )
+    }
+
+    /// Each operation's requirements (by path) as the IR carries them: an operation's own
+    /// `security` overrides the document's, `[]` is the one alternative met with nothing, `{}`
+    /// among alternatives stays one, AND keeps its schemes together; when every operation needs
+    /// the key's scheme alone (or nothing is declared), none carries any.
+    #[test]
+    fn operations_carry_their_own_or_the_documents_requirements_when_they_differ() {
+        let none: Vec<Option<Vec<Vec<&str>>>> = vec![None, None];
+        type Row<'t> = (&'t str, &'t [&'t str], Vec<Option<Vec<Vec<&'t str>>>>);
+        let table: Vec<Row> = vec![
+            // One way: the key alone, as before.
+            ("security: [{a: []}]\n", &["-", "-"], none.clone()),
+            ("security: [{a: []}]\n", &["-", "[{a: []}]"], none.clone()),
+            ("", &["-", "-"], none.clone()),
+            // The document's key is `b`; an operation of `a` makes every one carry its own.
+            (
+                "security: [{b: []}]\n",
+                &["-", "[{a: []}]"],
+                vec![Some(vec![vec!["b"]]), Some(vec![vec!["a"]])],
+            ),
+            // `security: []`: met with nothing.
+            (
+                "security: [{a: []}]\n",
+                &["-", "[]"],
+                vec![Some(vec![vec!["a"]]), Some(vec![vec![]])],
+            ),
+            // Alternatives with `{}`, and AND.
+            (
+                "security: [{a: []}]\n",
+                &["[{b: []}, {}]", "[{b: [], q: []}, {a: []}]"],
+                vec![
+                    Some(vec![vec!["b"], vec![]]),
+                    Some(vec![vec!["b", "q"], vec!["a"]]),
+                ],
+            ),
+            // No document-level security: an operation without its own carries none.
+            (
+                "",
+                &["-", "[{q: []}]"],
+                vec![None, Some(vec![vec!["q"]])],
+            ),
+        ];
+        for (security, own, expected) in table {
+            let api = api_of(&document(security, own));
+            let mut got: Vec<(String, Option<Vec<Vec<String>>>)> = api
+                .operations
+                .iter()
+                .map(|op| (op.path.clone(), op.security.clone()))
+                .collect();
+            got.sort();
+            let got: Vec<_> = got.into_iter().map(|(_, security)| security).collect();
+            let expected: Vec<Option<Vec<Vec<String>>>> = expected
+                .into_iter()
+                .map(|alternatives| {
+                    alternatives.map(|alternatives| {
+                        alternatives
+                            .into_iter()
+                            .map(|schemes| schemes.into_iter().map(str::to_owned).collect())
+                            .collect()
+                    })
+                })
+                .collect();
+            assert_eq!(got, expected, "{security}{own:?}");
+            assert_eq!(
+                api.auth.per_operation,
+                got.iter().any(Option::is_some),
+                "{security}{own:?}"
+            );
+        }
+    }
+}
