@@ -6,15 +6,15 @@
 //!
 //! | the document | the client |
 //! |---|---|
-//! | one way for every operation (or no `security`) | the API key, placed as that scheme says, with every request (`Client::new(key)`) |
-//! | operations that differ (another scheme, `security: []`, alternatives, several at once) | one setter per scheme; each such operation carries its requirements, and the request the first one the client can meet, or fails before sending naming them |
+//! | one way for every operation (each needs the key's scheme alone, or none says what it needs) | the API key, placed as that scheme says, with every request (`Client::new(key)`) |
+//! | operations that differ (another scheme, `security: []`, alternatives, several at once, or some saying nothing: those need nothing) | one setter per scheme; each such operation carries its requirements, and the request the first one the client can meet, or fails before sending naming them |
 //! | `http` `bearer` / `basic` / another word | `Authorization: Bearer` / `Basic` / `<word>` |
 //! | `apiKey` in a header, a cookie, the query | that header; a pair of the one `Cookie` header; a query pair appended when sent, `REDACTED` wherever the URL is shown |
 //! | `oauth2`, `openIdConnect` | a bearer token the user obtains (noted: no flow is run) |
 
 use openapiv3::{APIKeyLocation, OpenAPI, ReferenceOr, SecurityRequirement, SecurityScheme};
 
-use super::Operation;
+use super::{Location, Operation};
 use crate::error::{Note, Pointer};
 use crate::names::snake_ident;
 
@@ -163,10 +163,14 @@ pub(super) fn auth(spec: &OpenAPI, operations: &mut [Operation], notes: &mut Vec
         .filter(|requirement| requirement.len() == 1)
         .filter_map(|requirement| requirement.keys().next())
         .find_map(|key| usable(key));
-    let key_scheme = preferred.or(schemes.first());
+    // A key in the query goes only where the document asks for it: it is not the key of a
+    // document whose `security` does not name it.
+    let key_scheme = preferred.or(schemes
+        .iter()
+        .find(|scheme| !matches!(scheme.place, ClientAuth::Query(_))));
     let client = key_scheme.map(|scheme| scheme.place.clone()).unwrap_or_default();
     let key_scheme = key_scheme.map(|scheme| scheme.key.clone());
-    operation_requirements(spec, operations, key_scheme.as_deref(), notes, |key| {
+    operation_requirements(spec, operations, key_scheme.as_deref(), &schemes, notes, |key| {
         declared.contains_key(key)
     });
     let per_operation = operations.iter().any(|op| op.security.is_some());
@@ -197,6 +201,7 @@ fn operation_requirements(
     spec: &OpenAPI,
     operations: &mut [Operation],
     key_scheme: Option<&str>,
+    schemes: &[Scheme],
     notes: &mut Vec<Note>,
     declared: impl Fn(&str) -> bool,
 ) {
@@ -205,6 +210,20 @@ fn operation_requirements(
         let own = operation.security.take();
         let own_pointer = own.is_some();
         operation.security = own.or_else(|| document.clone());
+        // A scheme whose place the operation declares as a parameter of its own (an `apiKey`
+        // the caller passes as an argument) is met by that argument, not by the client.
+        let argument = |key: &String| {
+            schemes
+                .iter()
+                .find(|scheme| scheme.key == *key)
+                .is_some_and(|scheme| takes_as_argument(operation, &scheme.place))
+        };
+        let met_by_arguments: Option<Vec<Vec<String>>> = operation.security.as_ref().map(|all| {
+            all.iter()
+                .map(|schemes| schemes.iter().filter(|key| !argument(key)).cloned().collect())
+                .collect()
+        });
+        operation.security = met_by_arguments;
         let Some(effective) = &operation.security else {
             continue;
         };
@@ -229,15 +248,39 @@ fn operation_requirements(
             }
         }
     }
+    // One way for every operation: each needs the key's scheme alone, or none says what it
+    // needs (a document declaring schemes and no `security`: the key goes with every request, as
+    // it always has). Otherwise an operation that needs nothing is sent with nothing.
     let key_alone = vec![key_scheme.map(str::to_owned).into_iter().collect::<Vec<_>>()];
     let one_way = operations
         .iter()
-        .all(|operation| operation.security.as_ref().is_none_or(|e| *e == key_alone));
-    if one_way {
-        for operation in operations.iter_mut() {
-            operation.security = None;
-        }
+        .all(|operation| operation.security.as_ref() == Some(&key_alone))
+        || operations
+            .iter()
+            .all(|operation| operation.security.is_none());
+    for operation in operations.iter_mut() {
+        operation.security = if one_way {
+            None
+        } else {
+            Some(operation.security.take().unwrap_or_else(|| vec![Vec::new()]))
+        };
     }
+}
+
+/// Whether `operation` declares a parameter where `place` puts a credential (header names in
+/// any case).
+fn takes_as_argument(operation: &Operation, place: &ClientAuth) -> bool {
+    operation
+        .required_query
+        .iter()
+        .chain(&operation.optional_query)
+        .any(|param| match (place, param.location) {
+            (ClientAuth::Query(name), Location::Query) | (ClientAuth::Cookie(name), Location::Cookie) => {
+                param.wire_name == *name
+            }
+            (ClientAuth::Header(name), Location::Header) => param.wire_name.eq_ignore_ascii_case(name),
+            _ => false,
+        })
 }
 
 /// A scheme's `description`.
@@ -380,11 +423,16 @@ mod tests {
                     Some(vec![vec!["b", "q"], vec!["a"]]),
                 ],
             ),
-            // No document-level security: an operation without its own carries none.
+            // No document-level security: an operation without its own needs nothing.
             (
                 "",
                 &["-", "[{q: []}]"],
-                vec![None, Some(vec![vec!["q"]])],
+                vec![Some(vec![vec![]]), Some(vec![vec!["q"]])],
+            ),
+            (
+                "",
+                &["[{a: []}]", "[{a: []}]"],
+                none.clone(),
             ),
         ];
         for (security, own, expected) in table {

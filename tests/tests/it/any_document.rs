@@ -407,9 +407,11 @@ fn security_schemes_choose_where_the_key_goes() {
             ".auth_scheme(rt::AuthScheme::Cookie(\"sid\"))",
             0,
         ),
+        // A key in the query is the key only where the document's `security` asks for it.
+        ("    a: {type: apiKey, in: query, name: key}\n", "", "", 0),
         (
             "    a: {type: apiKey, in: query, name: key}\n",
-            "",
+            "security:\n  - a: []\n",
             ".key_scheme(\"a\", rt::Place::Query(\"key\"))",
             0,
         ),

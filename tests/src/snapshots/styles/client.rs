@@ -82,8 +82,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`?api_key=<key>`), with
-    /// the default timeouts and retries.
+    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`Authorization: Bearer
+    /// <key>`), with the default timeouts and retries.
     ///
     /// # Errors
     ///
@@ -108,9 +108,7 @@ impl Client {
     /// reqwest client of your own.
     #[must_use]
     pub fn builder() -> ClientBuilder {
-        rt::ClientBuilder::new(DEFAULT_BASE_URL)
-            .env_names(API_KEY_ENV, BASE_URL_ENV)
-            .key_scheme("QueryKey", rt::Place::Query("api_key"))
+        rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
     }
 
     /// The runtime client underneath: its settings, and the retry budget left.
@@ -157,3 +155,26 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
         Self { runtime }
     }
 }
+
+/// A setter on [`ClientBuilder`] per security scheme of the document (bring the trait
+/// into scope: `use …::client::Credentials as _;`). Each operation sends the first of
+/// its security requirements the client holds every credential for; meeting none, it
+/// fails before sending with [`Error::InvalidArgument`](rt::Error::InvalidArgument)
+/// holding a [`MissingCredentials`] that names the operation and the schemes. Every
+/// credential is scrubbed from errors and never shown, like the API key.
+pub trait Credentials: Sized {
+    /// The credential of security scheme `QueryKey`: `?api_key=<key>`.
+    #[must_use]
+    fn query_key(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+}
+
+impl Credentials for ClientBuilder {
+    fn query_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.credential("QueryKey", rt::Place::Query("api_key"), value)
+    }
+}
+
+pub use rt::MissingCredentials;

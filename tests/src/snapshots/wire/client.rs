@@ -82,8 +82,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`?api_key=<key>`), with
-    /// the default timeouts and retries.
+    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`Authorization: Bearer
+    /// <key>`), with the default timeouts and retries.
     ///
     /// # Errors
     ///
@@ -108,9 +108,7 @@ impl Client {
     /// reqwest client of your own.
     #[must_use]
     pub fn builder() -> ClientBuilder {
-        rt::ClientBuilder::new(DEFAULT_BASE_URL)
-            .env_names(API_KEY_ENV, BASE_URL_ENV)
-            .key_scheme("QueryKey", rt::Place::Query("api_key"))
+        rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
     }
 
     /// The runtime client underneath: its settings, and the retry budget left.
