@@ -334,10 +334,10 @@ impl Params {
                 .headers
                 .iter()
                 .any(|(header, _)| header.eq_ignore_ascii_case(name)),
-            ParamLocation::Cookie => self
-                .cookies
-                .iter()
-                .any(|pair| pair.split_once('=').is_some_and(|(cookie, _)| cookie == name)),
+            ParamLocation::Cookie => self.cookies.iter().any(|pair| {
+                pair.split_once('=')
+                    .is_some_and(|(cookie, _)| cookie == name)
+            }),
             ParamLocation::Path => false,
         }
     }

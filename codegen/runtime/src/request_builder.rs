@@ -7,11 +7,11 @@
 
 use serde_core::Serialize;
 
+use crate::client::Security;
 use crate::error::Error;
 pub use crate::param_style::Encoding;
 use crate::param_style::{self, ParamLocation, Params, Style};
 use crate::percent::{self, Component};
-use crate::client::Security;
 use crate::support::{Body, Method, Request};
 
 /// Every [`Encoding`] by name (`FORM` is `style: form, explode: false`), for the generated code.

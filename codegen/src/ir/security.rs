@@ -168,11 +168,18 @@ pub(super) fn auth(spec: &OpenAPI, operations: &mut [Operation], notes: &mut Vec
     let key_scheme = preferred.or(schemes
         .iter()
         .find(|scheme| !matches!(scheme.place, ClientAuth::Query(_))));
-    let client = key_scheme.map(|scheme| scheme.place.clone()).unwrap_or_default();
+    let client = key_scheme
+        .map(|scheme| scheme.place.clone())
+        .unwrap_or_default();
     let key_scheme = key_scheme.map(|scheme| scheme.key.clone());
-    operation_requirements(spec, operations, key_scheme.as_deref(), &schemes, notes, |key| {
-        declared.contains_key(key)
-    });
+    operation_requirements(
+        spec,
+        operations,
+        key_scheme.as_deref(),
+        &schemes,
+        notes,
+        |key| declared.contains_key(key),
+    );
     let per_operation = operations.iter().any(|op| op.security.is_some());
     Auth {
         client,
@@ -220,7 +227,13 @@ fn operation_requirements(
         };
         let met_by_arguments: Option<Vec<Vec<String>>> = operation.security.as_ref().map(|all| {
             all.iter()
-                .map(|schemes| schemes.iter().filter(|key| !argument(key)).cloned().collect())
+                .map(|schemes| {
+                    schemes
+                        .iter()
+                        .filter(|key| !argument(key))
+                        .cloned()
+                        .collect()
+                })
                 .collect()
         });
         operation.security = met_by_arguments;
@@ -251,7 +264,12 @@ fn operation_requirements(
     // One way for every operation: each needs the key's scheme alone, or none says what it
     // needs (a document declaring schemes and no `security`: the key goes with every request, as
     // it always has). Otherwise an operation that needs nothing is sent with nothing.
-    let key_alone = vec![key_scheme.map(str::to_owned).into_iter().collect::<Vec<_>>()];
+    let key_alone = vec![
+        key_scheme
+            .map(str::to_owned)
+            .into_iter()
+            .collect::<Vec<_>>(),
+    ];
     let one_way = operations
         .iter()
         .all(|operation| operation.security.as_ref() == Some(&key_alone))
@@ -262,7 +280,12 @@ fn operation_requirements(
         operation.security = if one_way {
             None
         } else {
-            Some(operation.security.take().unwrap_or_else(|| vec![Vec::new()]))
+            Some(
+                operation
+                    .security
+                    .take()
+                    .unwrap_or_else(|| vec![Vec::new()]),
+            )
         };
     }
 }
@@ -275,10 +298,11 @@ fn takes_as_argument(operation: &Operation, place: &ClientAuth) -> bool {
         .iter()
         .chain(&operation.optional_query)
         .any(|param| match (place, param.location) {
-            (ClientAuth::Query(name), Location::Query) | (ClientAuth::Cookie(name), Location::Cookie) => {
-                param.wire_name == *name
+            (ClientAuth::Query(name), Location::Query)
+            | (ClientAuth::Cookie(name), Location::Cookie) => param.wire_name == *name,
+            (ClientAuth::Header(name), Location::Header) => {
+                param.wire_name.eq_ignore_ascii_case(name)
             }
-            (ClientAuth::Header(name), Location::Header) => param.wire_name.eq_ignore_ascii_case(name),
             _ => false,
         })
 }
@@ -429,11 +453,7 @@ mod tests {
                 &["-", "[{q: []}]"],
                 vec![Some(vec![vec![]]), Some(vec![vec!["q"]])],
             ),
-            (
-                "",
-                &["[{a: []}]", "[{a: []}]"],
-                none.clone(),
-            ),
+            ("", &["[{a: []}]", "[{a: []}]"], none.clone()),
         ];
         for (security, own, expected) in table {
             let api = api_of(&document(security, own));

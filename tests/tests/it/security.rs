@@ -67,7 +67,9 @@ fn client(holding: &str, base_url: &str) -> Client {
             .oidc("D-token"),
         other => panic!("no client {other}"),
     };
-    builder.build().unwrap_or_else(|error| panic!("{holding}: {error}"))
+    builder
+        .build()
+        .unwrap_or_else(|error| panic!("{holding}: {error}"))
 }
 
 /// What a request carried: `Authorization`, `X-Api-Key`, `Cookie` and the query, `-` for none.
@@ -144,7 +146,14 @@ async fn each_operation_carries_what_its_requirements_pick() {
         .mount(&server)
         .await;
     let mut sent = 0;
-    for holding in ["nothing", "key", "header", "query", "cookie+header", "everything"] {
+    for holding in [
+        "nothing",
+        "key",
+        "header",
+        "query",
+        "cookie+header",
+        "everything",
+    ] {
         let client = client(holding, &server.uri());
         for operation in OPERATIONS {
             let got = call(&client, operation).await;
@@ -202,8 +211,80 @@ async fn no_credential_is_shown() {
         shown.push(format!("{error} {error:?}"));
     }
     for text in shown {
-        for secret in ["K-bearer", "P-basic", "T-token", "H-key", "Q key&", "Q%20key%26", "C-key", "O-token", "D-token"] {
+        for secret in [
+            "K-bearer",
+            "P-basic",
+            "T-token",
+            "H-key",
+            "Q key&",
+            "Q%20key%26",
+            "C-key",
+            "O-token",
+            "D-token",
+        ] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
     }
+}
+
+/// The outside oracle (Stoplight Prism, which checks each request's credentials against the
+/// document's `securitySchemes` and answers 401 when its requirements are not met): every
+/// operation sent by a client holding every credential passes, `security: []` and an empty
+/// alternative pass with none, and the same requests sent with no credential are refused, so
+/// Prism does check them. `withToken` is not asked: Prism 5.14 has no handler for an `http`
+/// scheme other than basic, bearer and digest (`findSecurityHandler` in prism-http).
+#[tokio::test]
+#[ignore = "slow: runs Stoplight Prism (node) over the auth_per_operation fixture"]
+async fn prism_accepts_the_credentials_each_operation_picks() {
+    let document = baseten_tests::tests_dir().join("fixtures/specs/auth_per_operation.yaml");
+    let Some(prism) = crate::prism::Prism::start(&document, false) else {
+        return;
+    };
+    let once = baseten_api::client::RetryPolicy::none();
+    let everything = client("everything", &prism.base_url).with_retry_policy(once);
+    let nothing = client("nothing", &prism.base_url).with_retry_policy(once);
+    let mut refused_bare = 0;
+    for operation in OPERATIONS.iter().filter(|name| **name != "withToken") {
+        let got = call(&everything, operation).await;
+        assert!(got.is_ok(), "{operation} with every credential: {got:?}");
+        let bare = call(&nothing, operation).await;
+        match *operation {
+            "publicInfo" | "optionally" => {
+                assert!(bare.is_ok(), "{operation} with none: {bare:?}");
+            }
+            _ => {
+                // Refused by the client before sending; sent anyway through `request`, Prism
+                // refuses it.
+                assert!(bare.is_err(), "{operation} with none: {bare:?}");
+                let path = format!(
+                    "/vault/{}",
+                    match *operation {
+                        "byDefault" => "default",
+                        "withBasic" => "basic",
+                        "withHeader" => "header",
+                        "withQuery" => "query?q=x",
+                        "withCookie" => "cookie",
+                        "withEither" => "either",
+                        "withBoth" => "both",
+                        "withOauth" => "oauth",
+                        "withOidc" => "oidc",
+                        other => panic!("no path for {other}"),
+                    }
+                );
+                let (path, query) = path.split_once('?').unwrap_or((&path, ""));
+                let mut raw = nothing.request(reqwest::Method::GET, path.to_owned());
+                if let Some((key, value)) = query.split_once('=') {
+                    raw = raw.query(key, value);
+                }
+                if *operation == "withCookie" {
+                    raw = raw.header("cookie", "theme=dark");
+                }
+                let sent = raw.send_raw().await;
+                let status = sent.as_ref().err().and_then(baseten_api::Error::status);
+                assert_eq!(status, Some(401), "{operation} sent bare: {sent:?}");
+                refused_bare += 1;
+            }
+        }
+    }
+    assert_eq!(refused_bare, 9);
 }

@@ -43,9 +43,12 @@ fn shown(credentials: &Credentials, security: Security) -> Result<Vec<String>, S
                 Placed::Query(key, value) => format!("query:{key}={value}"),
             })
             .collect()),
-        Err(Error::InvalidArgument(argument)) => Err(argument
-            .downcast_ref::<MissingCredentials>()
-            .map_or_else(|| format!("not MissingCredentials: {argument}"), ToString::to_string)),
+        Err(Error::InvalidArgument(argument)) => {
+            Err(argument.downcast_ref::<MissingCredentials>().map_or_else(
+                || format!("not MissingCredentials: {argument}"),
+                ToString::to_string,
+            ))
+        }
         Err(other) => Err(format!("{other:?}")),
     }
 }
@@ -78,8 +81,18 @@ fn a_request_carries_the_first_requirement_the_client_meets() {
         (&[&["h"], &["q"]], false, &[("q", QUERY)], Ok(vec![query])),
         (&[&["h"], &["q"]], false, all, Ok(vec![header])),
         (&[&["q"], &["h"]], false, all, Ok(vec![query])),
-        (&[&["h", "c"], &["q"]], false, &[("h", HEADER)], Err(missing_and)),
-        (&[&["h", "c"], &["q"]], false, &[("h", HEADER), ("c", COOKIE)], Ok(vec![header, cookie])),
+        (
+            &[&["h", "c"], &["q"]],
+            false,
+            &[("h", HEADER)],
+            Err(missing_and),
+        ),
+        (
+            &[&["h", "c"], &["q"]],
+            false,
+            &[("h", HEADER), ("c", COOKIE)],
+            Ok(vec![header, cookie]),
+        ),
         (&[&["h", "c"], &["q"]], false, all, Ok(vec![header, cookie])),
         (&[&["h"], &[]], false, &[], Ok(vec![])),
         (&[&["h"], &[]], false, all, Ok(vec![header])),
@@ -88,11 +101,17 @@ fn a_request_carries_the_first_requirement_the_client_meets() {
     ];
     for (requirements, key, named, expected) in table {
         let client = holding(key, named);
-        let got = shown(&client.inner.credentials, Security::Requirements(requirements));
+        let got = shown(
+            &client.inner.credentials,
+            Security::Requirements(requirements),
+        );
         let expected = expected
             .map(|names| names.into_iter().map(str::to_owned).collect::<Vec<_>>())
             .map_err(str::to_owned);
-        assert_eq!(got, expected, "{requirements:?} holding key={key} {named:?}");
+        assert_eq!(
+            got, expected,
+            "{requirements:?} holding key={key} {named:?}"
+        );
     }
     // No requirements of its own: the key if there is one, nothing (and no error) if not.
     let keyed = holding(true, all);
@@ -101,7 +120,10 @@ fn a_request_carries_the_first_requirement_the_client_meets() {
         Ok(vec![bearer.to_owned()])
     );
     let bare = holding(false, all);
-    assert_eq!(shown(&bare.inner.credentials, Security::ClientKey), Ok(vec![]));
+    assert_eq!(
+        shown(&bare.inner.credentials, Security::ClientKey),
+        Ok(vec![])
+    );
 }
 
 /// The typed setter of the key's own scheme sets the API key; a credential that cannot be sent
@@ -171,7 +193,10 @@ fn credentials_go_where_their_place_says() {
     assert_eq!(lower.matches("x-api-key:").count(), 1, "{first}");
     assert!(lower.contains("x-api-key: h-value\r\n"), "{first}");
     assert_eq!(lower.matches("cookie:").count(), 1, "{first}");
-    assert!(lower.contains("cookie: theme=dark; session=c-value\r\n"), "{first}");
+    assert!(
+        lower.contains("cookie: theme=dark; session=c-value\r\n"),
+        "{first}"
+    );
     let second = seen.get(1).map(String::as_str).unwrap_or_default();
     assert!(
         second.starts_with("GET /v1/x?metrics=a%20b&metrics=c%26d&k=given HTTP/1.1\r\n"),
