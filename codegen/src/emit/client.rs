@@ -94,7 +94,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             quote!(#(#segments)::*)
         });
     let reexported_crate = ident(REEXPORTED_CRATE);
-    let builder_doc = builder_doc(api_key_env, base_url_env);
+    let builder_doc = builder_doc(api_key_env, base_url_env, auth.per_operation);
     quote! {
         #(#![doc = #doc])*
         use #runtime as rt;
@@ -522,7 +522,12 @@ fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
 
 /// `ClientBuilder`'s docs: every setting with its default, naming the crate's own environment
 /// variables.
-fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
+fn builder_doc(api_key_env: &str, base_url_env: &str, per_scheme: bool) -> Vec<String> {
+    let schemes = per_scheme.then(|| {
+        " | one setter per security scheme ([`Credentials`]), for the operations that need it | \
+         none: such an operation fails before sending |"
+            .to_owned()
+    });
     [
         " Configures a [`Client`]: made by [`Client::builder`], finished by `build()`. (`C` is"
             .to_owned(),
@@ -571,5 +576,11 @@ fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
             .to_owned(),
         " naming the setting it refuses.".to_owned(),
     ]
-    .into()
+    .into_iter()
+    .flat_map(|line| {
+        // The schemes' setters follow the key's scheme.
+        let follows = line.contains("`auth_scheme(");
+        std::iter::once(line).chain(schemes.clone().filter(|_| follows))
+    })
+    .collect()
 }

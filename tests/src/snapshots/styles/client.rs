@@ -51,6 +51,7 @@ pub use rt::reqwest;
 /// |---|---|
 /// | `api_key(impl Into<String>)`, or `api_key_from_env()` (`BASETEN_API_KEY`, [`API_KEY_ENV`]) | none: requests go out unauthenticated |
 /// | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |
+/// | one setter per security scheme ([`Credentials`]), for the operations that need it | none: such an operation fails before sending |
 /// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`BASETEN_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
 /// | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: a relative default needs one |
 /// | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | [`API_KEY_ENV`], [`BASE_URL_ENV`] |
