@@ -394,8 +394,9 @@ components:
         let operations = squeeze(&operations());
         let expected = [
             "rt::Request::builder(\"probe_thing\", rt::Method::HEAD, \"/things/{id}\")",
-            ".path(\"id\", rt::SIMPLE, &id)",
-            "rt::Request::get(\"get_thing\", \"/things/{id}\").path(\"id\", rt::SIMPLE, &id)",
+            // The header key: the client's, or else the argument; `get_thing` needs none.
+            ".security(&[&[\"HeaderKey\"], &[]]).path(\"id\", rt::SIMPLE, &id)",
+            "rt::Request::get(\"get_thing\", \"/things/{id}\").security(&[&[]]).path(\"id\", rt::SIMPLE, &id)",
             ".cookie(\"jar\", rt::FORM_EXPLODED, &jar)",
             ".secret_opt(rt::param_style::ParamLocation::Header, \"X-Key\", rt::SIMPLE, &query.x_key)",
         ];

@@ -218,25 +218,32 @@ fn operation_requirements(
         let own_pointer = own.is_some();
         operation.security = own.or_else(|| document.clone());
         // A scheme whose place the operation declares as a parameter of its own (an `apiKey`
-        // the caller passes as an argument) is met by that argument, not by the client.
+        // the caller may pass as an argument) is met by the client's credential (which the
+        // runtime leaves out when the argument is given), or else by the argument: the
+        // alternative is followed by itself without that scheme.
         let argument = |key: &String| {
             schemes
                 .iter()
                 .find(|scheme| scheme.key == *key)
                 .is_some_and(|scheme| takes_as_argument(operation, &scheme.place))
         };
-        let met_by_arguments: Option<Vec<Vec<String>>> = operation.security.as_ref().map(|all| {
-            all.iter()
-                .map(|schemes| {
-                    schemes
-                        .iter()
-                        .filter(|key| !argument(key))
-                        .cloned()
-                        .collect()
-                })
-                .collect()
+        let or_arguments = operation.security.as_ref().map(|all| {
+            let mut expanded: Vec<Vec<String>> = Vec::new();
+            for schemes in all {
+                let without: Vec<String> = schemes
+                    .iter()
+                    .filter(|key| !argument(key))
+                    .cloned()
+                    .collect();
+                for alternative in [schemes.clone(), without] {
+                    if !expanded.contains(&alternative) {
+                        expanded.push(alternative);
+                    }
+                }
+            }
+            expanded
         });
-        operation.security = met_by_arguments;
+        operation.security = or_arguments;
         let Some(effective) = &operation.security else {
             continue;
         };

@@ -491,7 +491,7 @@ impl Client {
     #[cfg(feature = "styles")]
     pub async fn get_secured(&self, api_key: &str) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_secured", "/secured")
-            .security(&[&[]])
+            .security(&[&["QueryKey"], &[]])
             .secret(
                 rt::param_style::ParamLocation::Query,
                 "api_key",
