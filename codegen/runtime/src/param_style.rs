@@ -327,6 +327,7 @@ impl Params {
     /// Whether a query pair of the (encoded) `key`, a header `name` (any case) or a cookie
     /// `name` is among the parameters: a credential the operation takes as an argument, which
     /// the client's own for that place does not repeat.
+    #[cfg(feature = "client")]
     pub(crate) fn carries(&self, location: ParamLocation, name: &str) -> bool {
         match location {
             ParamLocation::Query => self.query.iter().any(|(key, _)| key == name),
