@@ -22,6 +22,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`bearer`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -106,6 +109,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`basicAuth`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -134,6 +140,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`headerKey` and `cookieKey`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -162,6 +171,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`cookieKey`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -191,6 +203,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`headerKey`, or else `queryKey`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -219,6 +234,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`headerKey`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -247,6 +265,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`oauth`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -275,6 +296,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`oidc`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -303,6 +327,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`queryKey`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
@@ -332,6 +359,9 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`token`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
