@@ -315,3 +315,47 @@ proptest! {
         }
     }
 }
+
+/// A redirect to another origin is refused with every credential on the request (a header, a
+/// cookie, a query key): nothing reaches the other origin, and the refusal shows none of them.
+#[test]
+fn no_credential_follows_a_redirect_to_another_origin() {
+    let (elsewhere, elsewhere_base) = super::bind();
+    let Ok(()) = elsewhere.set_nonblocking(true) else {
+        panic!("non-blocking listener");
+    };
+    let redirect = format!(
+        "HTTP/1.1 307 Temporary Redirect\r\nlocation: {elsewhere_base}/v1/x?k=copied\r\n\
+         content-length: 0\r\nconnection: close\r\n\r\n"
+    );
+    let (listener, base) = super::bind();
+    let server = super::serve_on(listener, vec![redirect]);
+    let client = ClientBuilder::<RuntimeClient>::new(base)
+        .retry_policy(RetryPolicy::none())
+        .credential("h", HEADER, "h-secret-value-123")
+        .credential("q", QUERY, "q-secret-value-123")
+        .credential("c", COOKIE, "c-secret-value-123")
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut sent = request(Method::GET, "/v1/x", None);
+    sent.security = Security::Requirements(&[&["h", "q", "c"]]);
+    let got = block_on(client.execute::<u8>(sent));
+    let seen = server.join().unwrap_or_default();
+    // Sent where it was addressed, with every credential.
+    let first = seen.first().map(String::as_str).unwrap_or_default();
+    for credential in ["h-secret", "q-secret", "c-secret"] {
+        assert!(first.contains(credential), "{credential} not sent: {first}");
+    }
+    let Err(error @ Error::RedirectRefused { .. }) = &got else {
+        panic!("{got:?}");
+    };
+    let shown = format!("{error} {error:?}");
+    assert!(!shown.contains("secret-value"), "{shown}");
+    // Nothing connected to the other origin.
+    assert!(
+        elsewhere
+            .accept()
+            .is_err_and(|error| error.kind() == std::io::ErrorKind::WouldBlock),
+        "a request reached the other origin"
+    );
+}
