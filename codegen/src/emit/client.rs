@@ -229,7 +229,7 @@ fn auth_scheme_tokens(place: &ClientAuth) -> TokenStream {
 }
 
 /// `rt::Place` of a credential.
-fn place_tokens(place: &ClientAuth) -> TokenStream {
+pub(super) fn place_tokens(place: &ClientAuth) -> TokenStream {
     match place {
         ClientAuth::Query(name) => quote!(rt::Place::Query(#name)),
         other => {

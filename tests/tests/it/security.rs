@@ -288,3 +288,20 @@ async fn prism_accepts_the_credentials_each_operation_picks() {
     }
     assert_eq!(refused_bare, 9);
 }
+
+/// The fake's own client holds a credential for every scheme, so every operation reaches it.
+#[tokio::test]
+async fn the_fakes_client_reaches_every_operation() {
+    use baseten_tests::snapshots::auth_per_operation::mock::FakeLocks;
+
+    let fake = FakeLocks::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(200).set_body_raw("\"ok\"", "application/json"))
+        .mount(fake.server().wiremock())
+        .await;
+    let client = fake.client().unwrap_or_else(|error| panic!("{error}"));
+    for operation in OPERATIONS {
+        let got = call(&client, operation).await;
+        assert_eq!(got.ok().as_deref(), Some("ok"), "{operation}");
+    }
+}
