@@ -239,7 +239,7 @@ async fn the_crate_calls_its_operations_by_their_ids() {
 /// Each of these fixtures' crates on its own, checked with no feature, the client alone and the
 /// fake: no error and no warning in any.
 #[test]
-#[ignore = "slow: checks five fixtures' crates with three feature sets each"]
+#[ignore = "slow: checks seven fixtures' crates with three feature sets each"]
 fn the_crates_compile_with_and_without_the_fake() {
     for fixture in [
         "acme",
@@ -247,6 +247,8 @@ fn the_crates_compile_with_and_without_the_fake() {
         "auth_per_operation",
         "placeholders",
         "servers",
+        "media",
+        "media_multi",
     ] {
         let spec =
             std::fs::read_to_string(tests_dir().join(format!("fixtures/specs/{fixture}.yaml")))

@@ -45,6 +45,7 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     inheritance,
     keyed,
     media,
+    media_multi,
     names,
     nullable,
     operations,
