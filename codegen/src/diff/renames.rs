@@ -113,6 +113,7 @@ pub(super) fn structure(def: &TypeDef, renames: &BTreeMap<String, String>) -> St
             part(&def.tag_property);
             for variant in &def.variants {
                 part(&variant.tag);
+                variant.also.iter().for_each(|tag| part(tag));
                 part(&format!("{:?}", rename(&variant.ty, renames)));
             }
         }

@@ -345,10 +345,40 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
     let tag_property = &def.tag_property;
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
+    // Every tag a variant decodes from; the value's own tag, read from its payload's field
+    // where the variant has several.
+    let decoded_tags = def.variants.iter().map(|v| {
+        let also = v.also.iter().map(String::as_str);
+        let tag = v.tag.as_str();
+        quote!(#tag #(| #also)*)
+    });
+    let tag_arms = def.variants.iter().map(|v| {
+        let variant_name = ident(&v.rust_name);
+        match &v.tag_field {
+            Some(field) => {
+                let field = ident(field);
+                quote!(Self::#variant_name(payload) => Some(payload.#field.as_str()),)
+            }
+            None => {
+                let tag = v.tag.as_str();
+                quote!(Self::#variant_name(_) => Some(#tag),)
+            }
+        }
+    });
     let payloads = def.variants.iter().map(|v| v.held.wrap(type_tokens(&v.ty)));
-    let variant_docs = tags
-        .iter()
-        .map(|tag| format!(" {} is {}.", code_span(tag_property), code_span(tag)));
+    let variant_docs = def.variants.iter().map(|v| {
+        let mut spans: Vec<String> = std::iter::once(&v.tag)
+            .chain(&v.also)
+            .map(|tag| code_span(tag))
+            .collect();
+        let last = spans.pop().unwrap_or_default();
+        let listed = if spans.is_empty() {
+            last
+        } else {
+            format!("{} or {last}", spans.join(", "))
+        };
+        format!(" {} is {listed}.", code_span(tag_property))
+    });
     let fallback_doc = format!(
         " A {} not in the document this code was generated from; keeps the whole value.",
         code_span(tag_property)
@@ -373,7 +403,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
             /// The tag of this value.
             pub fn tag(&self) -> Option<&str> {
                 match self {
-                    #(Self::#variant_names(_) => Some(#tags),)*
+                    #(#tag_arms)*
                     Self::#fallback(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
                 }
             }
@@ -394,7 +424,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(deserializer)?;
                 match value.tag(Self::TAG_PROPERTY) {
-                    #(Some(#tags) => value.decode().map(Self::#variant_names),)*
+                    #(Some(#decoded_tags) => value.decode().map(Self::#variant_names),)*
                     _ => Ok(Self::#fallback(value.into_value())),
                 }
             }

@@ -9,7 +9,7 @@ use openapiv3::{
 };
 
 use super::naming::fallback_variant;
-use super::tags::TagSource;
+use super::tags::{TagSource, tags_of};
 use super::values::ValueReason;
 use super::{
     AliasDef, Builder, EnumDef, Field, Held, IntEnumDef, IntVariant, JsonKind, ObjectParts,
@@ -264,7 +264,7 @@ impl<'a> Builder<'a> {
             return Ok(false);
         }
         self.reserve(name);
-        let mut tagged: Vec<(String, TypeRef)> = Vec::new();
+        let mut tagged: Vec<(String, Vec<String>, TypeRef)> = Vec::new();
         let mut mapped_refs = Vec::new();
         for (tag, reference) in &discriminator.mapping {
             let at = pointer.join("discriminator").join("mapping").join(tag);
@@ -277,7 +277,7 @@ impl<'a> Builder<'a> {
             }
             let (ty, _) = self.type_of(SchemaAt::Ref(reference), name, &at)?;
             mapped_refs.push(reference.as_str());
-            tagged.push((tag.clone(), ty));
+            tagged.push((tag.clone(), Vec::new(), ty));
         }
         for key in inheriting {
             let reference = Pointer::to(&["components", "schemas", key]);
@@ -287,11 +287,16 @@ impl<'a> Builder<'a> {
             let Some(subtype) = self.component_names.get(key.as_str()).cloned() else {
                 continue;
             };
-            let tag = self.heir_tag(key, &discriminator.property_name, pointer);
-            if tagged.iter().any(|(taken, _)| *taken == tag) {
+            let claimed: Vec<&str> = tagged
+                .iter()
+                .flat_map(|(tag, also, _)| tags_of(tag, also))
+                .collect();
+            let Some((tag, also)) =
+                self.heir_tags(key, &discriminator.property_name, &claimed, pointer)
+            else {
                 continue;
-            }
-            tagged.push((tag, TypeRef::Named(subtype)));
+            };
+            tagged.push((tag, also, TypeRef::Named(subtype)));
         }
         self.insert_union(name, tagged, discriminator, doc);
         Ok(true)
@@ -310,7 +315,7 @@ impl<'a> Builder<'a> {
         self.reserve(name);
         let tagged = self.union_tags(keyword, members, discriminator, pointer)?;
         let mut typed = Vec::with_capacity(tagged.len());
-        for (tag, source) in tagged {
+        for (tag, also, source) in tagged {
             let at = pointer.join("discriminator").join("mapping").join(&tag);
             let found = match source {
                 TagSource::Ref(reference) => self.type_of(SchemaAt::Ref(reference), name, &at),
@@ -334,7 +339,7 @@ impl<'a> Builder<'a> {
                 }
                 Err(error) => return Err(error),
             };
-            typed.push((tag, ty));
+            typed.push((tag, also, ty));
         }
         self.insert_union(name, typed, discriminator, doc);
         Ok(())
@@ -344,16 +349,22 @@ impl<'a> Builder<'a> {
     pub(super) fn insert_union(
         &mut self,
         name: &str,
-        tagged: Vec<(String, TypeRef)>,
+        tagged: Vec<(String, Vec<String>, TypeRef)>,
         discriminator: &openapiv3::Discriminator,
         doc: Option<String>,
     ) {
         let mut variant_names = self.names.variant_scope(name);
         let mut variants = Vec::with_capacity(tagged.len());
-        for (tag, ty) in tagged {
+        for (tag, also, ty) in tagged {
+            let spelling = match &ty {
+                TypeRef::Named(payload) if !also.is_empty() => payload.as_str(),
+                _ => tag.as_str(),
+            };
             variants.push(UnionVariant {
-                rust_name: Names::claim_variant(&mut variant_names, &tag),
+                rust_name: Names::claim_variant_spelled(&mut variant_names, &tag, spelling),
                 tag,
+                also,
+                tag_field: None,
                 ty,
                 held: Held::Inline,
             });

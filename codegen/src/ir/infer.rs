@@ -134,7 +134,7 @@ impl<'a> Builder<'a> {
             let hint = format!("{name}{}", crate::names::camel_ident(first, "V"));
             let (ty, _) = self.type_of(SchemaAt::of(member), &hint, &member_pointer)?;
             for value in values {
-                tagged.push((value.to_owned(), ty.clone()));
+                tagged.push((value.to_owned(), Vec::new(), ty.clone()));
             }
         }
         let discriminator = Discriminator {

@@ -253,8 +253,15 @@ pub struct UnionDef {
 /// One tag of a union.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnionVariant {
-    /// The discriminator value.
+    /// The discriminator value: the variant's primary tag, which the names lock keys it by and
+    /// which encoding writes when the payload carries no tag of its own.
     pub tag: String,
+    /// Further values of the tag property that decode as this variant: a member whose tag
+    /// property admits several values (`enum: [eq, ne]`) is tagged by each (see `tags.rs`).
+    pub also: Vec<String>,
+    /// The payload's field (its Rust name) that holds the tag when the variant has several: a
+    /// required, non-null field, so the value's real tag is read from it.
+    pub tag_field: Option<String>,
     /// The Rust variant name.
     pub rust_name: String,
     /// The variant's payload type.
@@ -750,6 +757,7 @@ pub(crate) fn build(
     let shared = shared::share_identical(&mut types, &operations, &components, &lock.shared);
     // After sharing: twins are told apart by their shapes, before any edge holds an `Indirect`.
     let held = hold_edges(&mut types, &lock.held);
+    tags::settle_tag_fields(&mut types);
     // The lock records what is emitted (and keeps what it held: names kept or retired), not
     // every schema of a document the selection mostly leaves out.
     let query_types: BTreeSet<&str> = operations

@@ -166,7 +166,17 @@ impl Names {
     /// The Rust name of a listed value or tag: its locked name, else its UpperCamelCase
     /// spelling, and `UnknownValue` (not `Unknown2`) for one spelled like the fallback.
     pub(crate) fn claim_variant(scope: &mut VariantScope, wire: &str) -> String {
-        let wanted = names::camel_ident(wire, "V");
+        Self::claim_variant_spelled(scope, wire, wire)
+    }
+
+    /// The Rust name of the tag `wire` (its lock key), spelled from `spelling` where no name is
+    /// locked: a variant several tags decode as is named after its payload, not one of them.
+    pub(crate) fn claim_variant_spelled(
+        scope: &mut VariantScope,
+        wire: &str,
+        spelling: &str,
+    ) -> String {
+        let wanted = names::camel_ident(spelling, "V");
         let wanted = if wanted == FALLBACK_VARIANT {
             format!("{FALLBACK_VARIANT}Value")
         } else {

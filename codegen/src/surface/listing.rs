@@ -591,7 +591,14 @@ impl Surface<'_> {
                     push(
                         "variant",
                         format!("{path}::{}", variant.rust_name),
-                        format!("({payload}) {:?}", variant.tag),
+                        format!(
+                            "({payload}) {}",
+                            std::iter::once(&variant.tag)
+                                .chain(&variant.also)
+                                .map(|tag| format!("{tag:?}"))
+                                .collect::<Vec<_>>()
+                                .join(" | ")
+                        ),
                     );
                 }
                 push(

@@ -213,6 +213,49 @@ fn the_property_fails_on_a_refused_value_and_a_missing_type() {
     assert!(missing.is_err(), "a table missing a type passed");
 }
 
+/// A variant that several tags decode as (a member whose tag property admits several values,
+/// directly, through a `$ref`, inline or inherited) reports and writes back the tag each value
+/// was sent with, never its primary one.
+#[test]
+fn a_variant_of_several_tags_keeps_the_tag_it_was_sent_with() {
+    use baseten_tests::snapshots::const_tags::models::{Bird, Filter};
+    let cases: [(&str, &str); 9] = [
+        (r#"{"kind":"eq","key":"k"}"#, "Comparison"),
+        (r#"{"kind":"ne","key":"k"}"#, "Comparison"),
+        (r#"{"kind":"gt","key":"k"}"#, "Comparison"),
+        (r#"{"kind":"within","low":1}"#, "Span"),
+        (r#"{"kind":"outside"}"#, "Span"),
+        (r#"{"kind":"not","of":"x"}"#, "Not"),
+        (r#"{"kind":"and","terms":[]}"#, "FilterAnd"),
+        (r#"{"kind":"or","terms":["a"]}"#, "FilterAnd"),
+        (r#"{"kind":"lt","of":"x"}"#, "Unknown"),
+    ];
+    for (text, variant) in cases {
+        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
+        let filter: Filter = serde_json::from_value(sent.clone()).unwrap();
+        assert!(
+            is_variant(&format!("{filter:?}"), variant),
+            "{text} decodes as {filter:?}, not as {variant}"
+        );
+        assert_eq!(filter.tag(), sent["kind"].as_str(), "{text}");
+        assert_eq!(serde_json::to_value(&filter).unwrap(), sent, "{text}");
+    }
+    for (text, variant) in [
+        (r#"{"kind":"hawk","talons":3}"#, "Raptor"),
+        (r#"{"kind":"eagle","talons":4}"#, "Raptor"),
+        (r#"{"kind":"parrot","words":2}"#, "Parrot"),
+    ] {
+        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
+        let bird: Bird = serde_json::from_value(sent.clone()).unwrap();
+        assert!(
+            is_variant(&format!("{bird:?}"), variant),
+            "{text} decodes as {bird:?}, not as {variant}"
+        );
+        assert_eq!(bird.tag(), sent["kind"].as_str(), "{text}");
+        assert_eq!(serde_json::to_value(&bird).unwrap(), sent, "{text}");
+    }
+}
+
 /// Cases per type in the slow tier, over the crates Baseten's documents generate.
 pub const SLOW_CASES: u32 = 64;
 

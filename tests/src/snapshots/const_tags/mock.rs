@@ -110,6 +110,15 @@ rt::mock_setters!(
 
 #[cfg(feature = "animals")]
 rt::mock_setters!(
+    Comparison,
+    [
+        kind: into ComparisonKind = "kind",
+        key: into String = "key",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
     CreatureHamster,
     [
         kind: into CreatureHamsterKind = "kind",
@@ -128,10 +137,28 @@ rt::mock_setters!(
 
 #[cfg(feature = "animals")]
 rt::mock_setters!(
+    FilterAnd,
+    [
+        kind: into FilterAndKind = "kind",
+        terms: into Vec<String> = "terms",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
     Fish,
     [
         kind: into String = "kind",
         fins: value i64 = "fins",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Negation,
+    [
+        kind: into NegationKind = "kind",
+        of: into String = "of",
     ]
 );
 
@@ -166,12 +193,32 @@ rt::mock_setters!(
 
 #[cfg(feature = "animals")]
 rt::mock_setters!(
+    Raptor,
+    [
+        kind: into RaptorKind = "kind",
+        name: into String = "name",
+        talons: value i64 = "talons",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
+    Span,
+    [
+        kind: into SpanKind = "kind",
+        low: value i64 = "low",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
     Zoo,
     [
         pets: into Vec<Pet> = "pets",
         creatures: into Vec<Creature> = "creatures",
         mapped: into Vec<Mapped> = "mapped",
         birds: into Vec<Bird> = "birds",
+        filters: into Vec<Filter> = "filters",
     ]
 );
 
@@ -187,6 +234,10 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<CatKind>("CatKind"));
     #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Comparison>("Comparison"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<ComparisonKind>("ComparisonKind"));
+    #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Creature>("Creature"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<CreatureHamster>("CreatureHamster"));
@@ -200,9 +251,19 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<DogKind>("DogKind"));
     #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Filter>("Filter"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<FilterAnd>("FilterAnd"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<FilterAndKind>("FilterAndKind"));
+    #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Fish>("Fish"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Mapped>("Mapped"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Negation>("Negation"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<NegationKind>("NegationKind"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Owl>("Owl"));
     #[cfg(feature = "animals")]
@@ -215,6 +276,14 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     all.push(rt::mock::round_trip::RoundTrip::of::<Penguin>("Penguin"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Pet>("Pet"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Raptor>("Raptor"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<RaptorKind>("RaptorKind"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Span>("Span"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<SpanKind>("SpanKind"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Zoo>("Zoo"));
     all

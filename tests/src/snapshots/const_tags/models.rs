@@ -14,6 +14,8 @@ pub enum Bird {
     Parrot(Parrot),
     /// `kind` is `Penguin`.
     Penguin(Penguin),
+    /// `kind` is `hawk` or `eagle`.
+    Raptor(Raptor),
     /// A `kind` not in the document this code was generated from; keeps the whole value.
     Unknown(::serde_json::Value),
 }
@@ -28,6 +30,7 @@ impl Bird {
         match self {
             Self::Parrot(_) => Some("parrot"),
             Self::Penguin(_) => Some("Penguin"),
+            Self::Raptor(payload) => Some(payload.kind.as_str()),
             Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
         }
     }
@@ -42,6 +45,9 @@ impl serde::Serialize for Bird {
             }
             Self::Penguin(payload) => {
                 rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "Penguin", payload)
+            }
+            Self::Raptor(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "hawk", payload)
             }
             Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
         }
@@ -59,6 +65,7 @@ impl<'de> serde::Deserialize<'de> for Bird {
         match value.tag(Self::TAG_PROPERTY) {
             Some("parrot") => value.decode().map(Self::Parrot),
             Some("Penguin") => value.decode().map(Self::Penguin),
+            Some("hawk" | "eagle") => value.decode().map(Self::Raptor),
             _ => Ok(Self::Unknown(value.into_value())),
         }
     }
@@ -107,6 +114,61 @@ rt::open_enum_impls!(
     Unknown,
     [
         Cat = "cat",
+    ]
+);
+
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct Comparison {
+    pub kind: ComparisonKind,
+    pub key: String,
+}
+
+#[cfg(feature = "animals")]
+rt::struct_deserialize!(
+    Comparison,
+    [
+        kind = required("kind"),
+        key = required("key"),
+    ]
+);
+
+#[cfg(feature = "animals")]
+impl Comparison {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(kind: impl Into<ComparisonKind>, key: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            key: key.into(),
+        }
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ComparisonKind {
+    /// `eq`
+    Eq,
+    /// `ne`
+    Ne,
+    /// `gt`
+    Gt,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "animals")]
+rt::open_enum_impls!(
+    ComparisonKind,
+    Unknown,
+    [
+        Eq = "eq",
+        Ne = "ne",
+        Gt = "gt",
     ]
 );
 
@@ -272,6 +334,132 @@ rt::open_enum_impls!(
     ]
 );
 
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Filter {
+    /// `kind` is `eq`, `ne` or `gt`.
+    Comparison(Comparison),
+    /// `kind` is `within` or `outside`.
+    Span(Span),
+    /// `kind` is `not`.
+    Not(Negation),
+    /// `kind` is `and` or `or`.
+    FilterAnd(FilterAnd),
+    /// A `kind` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+
+#[cfg(feature = "animals")]
+impl Filter {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "kind";
+
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Comparison(payload) => Some(payload.kind.as_str()),
+            Self::Span(payload) => Some(payload.kind.as_str()),
+            Self::Not(_) => Some("not"),
+            Self::FilterAnd(payload) => Some(payload.kind.as_str()),
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
+        }
+    }
+}
+
+#[cfg(feature = "animals")]
+impl serde::Serialize for Filter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Comparison(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "eq", payload)
+            }
+            Self::Span(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "within", payload)
+            }
+            Self::Not(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "not", payload)
+            }
+            Self::FilterAnd(payload) => {
+                rt::tagged::serialize(serializer, Self::TAG_PROPERTY, "and", payload)
+            }
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "animals")]
+impl<'de> serde::Deserialize<'de> for Filter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value.tag(Self::TAG_PROPERTY) {
+            Some("eq" | "ne" | "gt") => value.decode().map(Self::Comparison),
+            Some("within" | "outside") => value.decode().map(Self::Span),
+            Some("not") => value.decode().map(Self::Not),
+            Some("and" | "or") => value.decode().map(Self::FilterAnd),
+            _ => Ok(Self::Unknown(value.into_value())),
+        }
+    }
+}
+
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct FilterAnd {
+    pub kind: FilterAndKind,
+    pub terms: Vec<String>,
+}
+
+#[cfg(feature = "animals")]
+rt::struct_deserialize!(
+    FilterAnd,
+    [
+        kind = required("kind"),
+        terms = required("terms"),
+    ]
+);
+
+#[cfg(feature = "animals")]
+impl FilterAnd {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(kind: impl Into<FilterAndKind>, terms: impl Into<Vec<String>>) -> Self {
+        Self {
+            kind: kind.into(),
+            terms: terms.into(),
+        }
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FilterAndKind {
+    /// `and`
+    And,
+    /// `or`
+    Or,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "animals")]
+rt::open_enum_impls!(
+    FilterAndKind,
+    Unknown,
+    [
+        And = "and",
+        Or = "or",
+    ]
+);
+
 #[cfg(feature = "animals")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
@@ -363,6 +551,58 @@ impl<'de> serde::Deserialize<'de> for Mapped {
         }
     }
 }
+
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct Negation {
+    pub kind: NegationKind,
+    pub of: String,
+}
+
+#[cfg(feature = "animals")]
+rt::struct_deserialize!(
+    Negation,
+    [
+        kind = required("kind"),
+        of = required("of"),
+    ]
+);
+
+#[cfg(feature = "animals")]
+impl Negation {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(kind: impl Into<NegationKind>, of: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            of: of.into(),
+        }
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NegationKind {
+    /// `ne`
+    Ne,
+    /// `not`
+    Not,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "animals")]
+rt::open_enum_impls!(
+    NegationKind,
+    Unknown,
+    [
+        Ne = "ne",
+        Not = "not",
+    ]
+);
 
 #[cfg(feature = "animals")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -598,6 +838,129 @@ impl<'de> serde::Deserialize<'de> for Pet {
 #[cfg(feature = "animals")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
+pub struct Raptor {
+    pub kind: RaptorKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub talons: i64,
+}
+
+#[cfg(feature = "animals")]
+rt::struct_deserialize!(
+    Raptor,
+    [
+        kind = required("kind"),
+        name = optional("name"),
+        talons = required("talons"),
+    ]
+);
+
+#[cfg(feature = "animals")]
+impl Raptor {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(kind: impl Into<RaptorKind>, talons: i64) -> Self {
+        Self {
+            kind: kind.into(),
+            name: None,
+            talons,
+        }
+    }
+
+    /// Sets `name`.
+    #[must_use]
+    pub fn set_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RaptorKind {
+    /// `hawk`
+    Hawk,
+    /// `eagle`
+    Eagle,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "animals")]
+rt::open_enum_impls!(
+    RaptorKind,
+    Unknown,
+    [
+        Hawk = "hawk",
+        Eagle = "eagle",
+    ]
+);
+
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct Span {
+    pub kind: SpanKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low: Option<i64>,
+}
+
+#[cfg(feature = "animals")]
+rt::struct_deserialize!(
+    Span,
+    [
+        kind = required("kind"),
+        low = optional("low"),
+    ]
+);
+
+#[cfg(feature = "animals")]
+impl Span {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(kind: impl Into<SpanKind>) -> Self {
+        Self {
+            kind: kind.into(),
+            low: None,
+        }
+    }
+
+    /// Sets `low`.
+    #[must_use]
+    pub fn low(mut self, value: i64) -> Self {
+        self.low = Some(value);
+        self
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SpanKind {
+    /// `within`
+    Within,
+    /// `outside`
+    Outside,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "animals")]
+rt::open_enum_impls!(
+    SpanKind,
+    Unknown,
+    [
+        Within = "within",
+        Outside = "outside",
+    ]
+);
+
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Zoo {
     pub pets: Vec<Pet>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -606,6 +969,8 @@ pub struct Zoo {
     pub mapped: Option<Vec<Mapped>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub birds: Option<Vec<Bird>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filters: Option<Vec<Filter>>,
 }
 
 #[cfg(feature = "animals")]
@@ -616,6 +981,7 @@ rt::struct_deserialize!(
         creatures = optional("creatures"),
         mapped = optional("mapped"),
         birds = optional("birds"),
+        filters = optional("filters"),
     ]
 );
 
@@ -628,6 +994,7 @@ impl Zoo {
             creatures: None,
             mapped: None,
             birds: None,
+            filters: None,
         }
     }
 
@@ -649,6 +1016,13 @@ impl Zoo {
     #[must_use]
     pub fn birds(mut self, value: impl Into<Vec<Bird>>) -> Self {
         self.birds = Some(value.into());
+        self
+    }
+
+    /// Sets `filters`.
+    #[must_use]
+    pub fn filters(mut self, value: impl Into<Vec<Filter>>) -> Self {
+        self.filters = Some(value.into());
         self
     }
 }

@@ -127,8 +127,12 @@ impl<'a> Values<'a> {
             }
             TypeDef::Union(def) => {
                 if def.variants.is_empty() || self.one_in(5) {
-                    let known: BTreeSet<&str> =
-                        def.variants.iter().map(|v| v.tag.as_str()).collect();
+                    let known: BTreeSet<&str> = def
+                        .variants
+                        .iter()
+                        .flat_map(|v| std::iter::once(&v.tag).chain(&v.also))
+                        .map(String::as_str)
+                        .collect();
                     let tag = self.fresh_string(&known);
                     let mut object = Map::new();
                     object.insert(def.tag_property.clone(), Value::String(tag));
@@ -147,7 +151,16 @@ impl<'a> Values<'a> {
                     Some(allowed) if !allowed.contains(&variant.tag) => {
                         allowed[self.below(allowed.len())].clone()
                     }
-                    _ => variant.tag.clone(),
+                    // Any of the variant's tags: a member admitting several values is sent
+                    // with each.
+                    _ => {
+                        let index = self.below(variant.also.len() + 1);
+                        index
+                            .checked_sub(1)
+                            .and_then(|also| variant.also.get(also))
+                            .unwrap_or(&variant.tag)
+                            .clone()
+                    }
                 };
                 if let Value::Object(object) = &mut value {
                     object.insert(def.tag_property.clone(), Value::String(tag));
