@@ -439,7 +439,14 @@ fn compare_line(
         return;
     }
     let (before, after) = (ListedSignature::of(old), ListedSignature::of(new));
-    if before.core != after.core {
+    let gained = key
+        .starts_with("variant ")
+        .then(|| tags_gained(before.core, after.core))
+        .flatten();
+    if let Some(gained) = gained {
+        // A union variant that decodes from more tags: every value it took still decodes as it.
+        changes.adds(item, format!("{key}: also tagged {}", gained.join(", ")));
+    } else if before.core != after.core {
         let shown = format!("{key}: `{}` is now `{}`", before.core, after.core);
         // A type's associated const (a union's `TAG_PROPERTY`) is a value code can match at
         // compile time: another value is another API.
@@ -488,6 +495,29 @@ fn compare_line(
             _ => {}
         }
     }
+}
+
+/// The tags a union variant's listed signature (`(Payload) "a" | "b"`) gains from `old` to
+/// `new`, when it keeps its payload and every tag it had; `None` otherwise.
+fn tags_gained(old: &str, new: &str) -> Option<Vec<String>> {
+    let tags = |core: &str| {
+        let at = core.find(") \"")?;
+        let (payload, tags) = core.split_at(at + 2);
+        Some((
+            payload.to_owned(),
+            tags.split(" | ").map(str::to_owned).collect::<Vec<_>>(),
+        ))
+    };
+    let ((old_payload, old_tags), (new_payload, new_tags)) = (tags(old)?, tags(new)?);
+    let gained: Vec<String> = new_tags
+        .iter()
+        .filter(|tag| !old_tags.contains(tag))
+        .cloned()
+        .collect();
+    (old_payload == new_payload
+        && old_tags.iter().all(|tag| new_tags.contains(tag))
+        && !gained.is_empty())
+    .then_some(gained)
 }
 
 #[cfg(test)]

@@ -195,6 +195,51 @@ fn changes_tell_breaking_silent_and_additive_apart() {
 }
 
 #[test]
+fn a_union_variant_gaining_tags_is_additive_and_one_losing_or_changing_one_breaks() {
+    let line = |tags: &str| format!("variant models::U::Cmp (Cmp) {tags}\n");
+    let seen_between = |old: &str, new: &str| {
+        let (old, new) = (line(old), line(new));
+        let report = changes(listed(&old), listed(&new));
+        report
+            .changes
+            .iter()
+            .map(|c| (c.impact, c.description.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        seen_between(r#""eq""#, r#""eq" | "ne" | "gt""#),
+        [(
+            Impact::Additive,
+            r#"variant models::U::Cmp: also tagged "ne", "gt""#.to_owned()
+        )]
+    );
+    assert_eq!(
+        seen_between(r#""ne""#, r#""eq" | "ne""#),
+        [(
+            Impact::Additive,
+            r#"variant models::U::Cmp: also tagged "eq""#.to_owned()
+        )]
+    );
+    // A tag lost, or swapped for others, is another meaning of the same variant.
+    for (old, new) in [
+        (r#""eq" | "ne""#, r#""eq""#),
+        (r#""Cmp""#, r#""eq" | "ne""#),
+    ] {
+        let seen = seen_between(old, new);
+        assert!(
+            seen.len() == 1 && seen[0].0 == Impact::Breaking,
+            "{old} -> {new}: {seen:?}"
+        );
+    }
+    // Another payload with more tags is no addition.
+    let report = changes(
+        listed("variant models::U::Cmp (Cmp) \"eq\"\n"),
+        listed("variant models::U::Cmp (Other) \"eq\" | \"ne\"\n"),
+    );
+    assert!(report.is_breaking(), "{report}");
+}
+
+#[test]
 fn renamed_arguments_are_the_same_call_and_moved_ones_another() {
     let report = |old: &str, new: &str| {
         let text = |signature: &str| format!("fn Client::f {signature}\n");
