@@ -861,6 +861,35 @@ mod tests {
     }
 
     #[test]
+    fn a_union_variant_is_listed_with_every_tag_it_takes() {
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /v1/filters:\n    \
+            get:\n      responses: {'200': {description: ok, content: {application/json: {schema: \
+            {$ref: '#/components/schemas/Filter'}}}}}\ncomponents:\n  schemas:\n    Filter:\n      \
+            oneOf: [{$ref: '#/components/schemas/Cmp'}, {$ref: '#/components/schemas/Neg'}]\n      \
+            discriminator: {propertyName: op}\n    Cmp:\n      type: object\n      \
+            required: [op]\n      properties: {op: {type: string, enum: [eq, ne]}}\n    \
+            Neg:\n      type: object\n      required: [op]\n      properties: {op: {const: not}}\n";
+        let output = crate::generate(&crate::Input {
+            spec_path: "t.yaml",
+            spec_text: document,
+            config_text: None,
+        })
+        .unwrap_or_else(|error| panic!("{error}"));
+        let listed = parse(&output.api_snapshot);
+        for (key, signature) in [
+            ("variant models::Filter::Cmp", "(Cmp) \"eq\" | \"ne\""),
+            ("variant models::Filter::Not", "(Neg) \"not\""),
+        ] {
+            assert_eq!(
+                listed.get(key).map(String::as_str),
+                Some(signature),
+                "{}",
+                output.api_snapshot
+            );
+        }
+    }
+
+    #[test]
     fn tokens_read_as_written() {
         assert_eq!(compact(quote!(&[String])), "&[String]");
         assert_eq!(
