@@ -28,6 +28,12 @@ impl TaggedValue {
         serde_json::from_value(self.0).map_err(E::custom)
     }
 
+    /// The value as the variant's payload type, or the value itself where it is not one: for
+    /// a tag an heir shares with its base object, whose own values the fallback keeps.
+    pub fn decode_or_keep<T: DeserializeOwned>(self) -> Result<T, serde_json::Value> {
+        T::deserialize(&self.0).map_err(|_| self.0)
+    }
+
     /// Which member of a union of objects the value is, by the properties it holds: `keys`
     /// lists, per member, the properties only that member holds; the one member with none is
     /// picked when the value holds no other member's. An error when the value is not an object,
@@ -192,5 +198,16 @@ mod tests {
         assert_eq!(not_tagged.tag("kind"), None);
         let bad: Result<Payload, serde_json::Error> = not_tagged.decode();
         assert!(bad.unwrap_err().to_string().contains("missing field `id`"));
+    }
+
+    #[test]
+    fn a_value_its_payload_does_not_read_is_kept_whole() {
+        let fits: TaggedValue = serde_json::from_value(json!({"kind": "a", "id": 7})).unwrap();
+        assert_eq!(fits.decode_or_keep::<Payload>(), Ok(Payload { id: 7 }));
+        let unfit: TaggedValue = serde_json::from_value(json!({"kind": "a", "n": 1})).unwrap();
+        assert_eq!(
+            unfit.decode_or_keep::<Payload>(),
+            Err(json!({"kind": "a", "n": 1}))
+        );
     }
 }

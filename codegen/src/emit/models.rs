@@ -352,6 +352,14 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
         let tag = v.tag.as_str();
         quote!(#tag #(| #also)*)
     });
+    let decode_arms = def.variants.iter().zip(decoded_tags).map(|(v, tags)| {
+        let variant_name = ident(&v.rust_name);
+        if v.unfit_kept {
+            quote!(Some(#tags) => Ok(value.decode_or_keep().map_or_else(Self::#fallback, Self::#variant_name)),)
+        } else {
+            quote!(Some(#tags) => value.decode().map(Self::#variant_name),)
+        }
+    });
     let tag_arms = def.variants.iter().map(|v| {
         let variant_name = ident(&v.rust_name);
         match &v.tag_field {
@@ -424,7 +432,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(deserializer)?;
                 match value.tag(Self::TAG_PROPERTY) {
-                    #(Some(#decoded_tags) => value.decode().map(Self::#variant_names),)*
+                    #(#decode_arms)*
                     _ => Ok(Self::#fallback(value.into_value())),
                 }
             }

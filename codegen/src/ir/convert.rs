@@ -299,6 +299,7 @@ impl<'a> Builder<'a> {
             tagged.push((tag, also, TypeRef::Named(subtype)));
         }
         self.insert_union(name, tagged, discriminator, doc);
+        self.keep_unfit_heirs(name);
         Ok(true)
     }
 
@@ -365,6 +366,7 @@ impl<'a> Builder<'a> {
                 tag,
                 also,
                 tag_field: None,
+                unfit_kept: false,
                 ty,
                 held: Held::Inline,
             });

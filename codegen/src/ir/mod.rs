@@ -262,6 +262,10 @@ pub struct UnionVariant {
     /// The payload's field (its Rust name) that holds the tag when the variant has several: a
     /// required, non-null field, so the value's real tag is read from it.
     pub tag_field: Option<String>,
+    /// A value with one of the variant's tags that its payload type does not read decodes as
+    /// the fallback: an heir of a base object with several tags takes them from the base, whose
+    /// own values (the base is no variant) the fallback keeps.
+    pub unfit_kept: bool,
     /// The Rust variant name.
     pub rust_name: String,
     /// The variant's payload type.

@@ -168,6 +168,20 @@ impl<'a> Builder<'a> {
     }
 }
 
+impl Builder<'_> {
+    /// Marks the heirs of the base union `name` that take several tags: those may be the
+    /// base's values too (PagerDuty's `WeeklyRestriction` inherits `daily_restriction` from
+    /// `Restriction`), so a value its payload does not read is the base's own, which the
+    /// fallback keeps, not an error.
+    pub(super) fn keep_unfit_heirs(&mut self, name: &str) {
+        if let Some(TypeDef::Union(union)) = self.types.get_mut(name) {
+            for variant in &mut union.variants {
+                variant.unfit_kept = !variant.also.is_empty();
+            }
+        }
+    }
+}
+
 /// Gives each variant with several tags the payload field it reads its real tag from: the
 /// payload struct's required, non-null field of the tag property (through aliases). Where the
 /// payload holds no such field, the variant keeps its primary tag alone, as `tag()` could not
@@ -197,6 +211,7 @@ pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
         {
             if field.is_none() {
                 variant.also.clear();
+                variant.unfit_kept = false;
             }
             variant.tag_field = field;
         }

@@ -218,7 +218,7 @@ fn the_property_fails_on_a_refused_value_and_a_missing_type() {
 /// was sent with, never its primary one.
 #[test]
 fn a_variant_of_several_tags_keeps_the_tag_it_was_sent_with() {
-    use baseten_tests::snapshots::const_tags::models::{Bird, Filter};
+    use baseten_tests::snapshots::const_tags::models::{Bird, Filter, Shift};
     let cases: [(&str, &str); 9] = [
         (r#"{"kind":"eq","key":"k"}"#, "Comparison"),
         (r#"{"kind":"ne","key":"k"}"#, "Comparison"),
@@ -244,6 +244,8 @@ fn a_variant_of_several_tags_keeps_the_tag_it_was_sent_with() {
         (r#"{"kind":"hawk","talons":3}"#, "Raptor"),
         (r#"{"kind":"eagle","talons":4}"#, "Raptor"),
         (r#"{"kind":"parrot","words":2}"#, "Parrot"),
+        // The heir's tags, unfit for it: a base value, kept whole.
+        (r#"{"kind":"hawk"}"#, "Unknown"),
     ] {
         let sent: serde_json::Value = serde_json::from_str(text).unwrap();
         let bird: Bird = serde_json::from_value(sent.clone()).unwrap();
@@ -253,6 +255,24 @@ fn a_variant_of_several_tags_keeps_the_tag_it_was_sent_with() {
         );
         assert_eq!(bird.tag(), sent["kind"].as_str(), "{text}");
         assert_eq!(serde_json::to_value(&bird).unwrap(), sent, "{text}");
+    }
+    // PagerDuty's restrictions: the heir inherits both of its base's tags.
+    for (text, variant) in [
+        (r#"{"kind":"day_shift","hours":8,"weekday":1}"#, "WeekShift"),
+        (
+            r#"{"kind":"week_shift","hours":8,"weekday":2}"#,
+            "WeekShift",
+        ),
+        (r#"{"kind":"day_shift","hours":8}"#, "Unknown"),
+    ] {
+        let sent: serde_json::Value = serde_json::from_str(text).unwrap();
+        let shift: Shift = serde_json::from_value(sent.clone()).unwrap();
+        assert!(
+            is_variant(&format!("{shift:?}"), variant),
+            "{text} decodes as {shift:?}, not as {variant}"
+        );
+        assert_eq!(shift.tag(), sent["kind"].as_str(), "{text}");
+        assert_eq!(serde_json::to_value(&shift).unwrap(), sent, "{text}");
     }
 }
 

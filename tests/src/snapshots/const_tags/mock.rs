@@ -212,6 +212,16 @@ rt::mock_setters!(
 
 #[cfg(feature = "animals")]
 rt::mock_setters!(
+    WeekShift,
+    [
+        kind: into WeekShiftKind = "kind",
+        hours: value i64 = "hours",
+        weekday: value i64 = "weekday",
+    ]
+);
+
+#[cfg(feature = "animals")]
+rt::mock_setters!(
     Zoo,
     [
         pets: into Vec<Pet> = "pets",
@@ -219,6 +229,7 @@ rt::mock_setters!(
         mapped: into Vec<Mapped> = "mapped",
         birds: into Vec<Bird> = "birds",
         filters: into Vec<Filter> = "filters",
+        shifts: into Vec<Shift> = "shifts",
     ]
 );
 
@@ -281,9 +292,15 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<RaptorKind>("RaptorKind"));
     #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Shift>("Shift"));
+    #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Span>("Span"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<SpanKind>("SpanKind"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<WeekShift>("WeekShift"));
+    #[cfg(feature = "animals")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<WeekShiftKind>("WeekShiftKind"));
     #[cfg(feature = "animals")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Zoo>("Zoo"));
     all

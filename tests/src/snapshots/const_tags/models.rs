@@ -65,7 +65,9 @@ impl<'de> serde::Deserialize<'de> for Bird {
         match value.tag(Self::TAG_PROPERTY) {
             Some("parrot") => value.decode().map(Self::Parrot),
             Some("Penguin") => value.decode().map(Self::Penguin),
-            Some("hawk" | "eagle") => value.decode().map(Self::Raptor),
+            Some("hawk" | "eagle") => {
+                Ok(value.decode_or_keep().map_or_else(Self::Unknown, Self::Raptor))
+            }
             _ => Ok(Self::Unknown(value.into_value())),
         }
     }
@@ -898,6 +900,66 @@ rt::open_enum_impls!(
     ]
 );
 
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Shift {
+    /// `kind` is `day_shift` or `week_shift`.
+    WeekShift(WeekShift),
+    /// A `kind` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+
+#[cfg(feature = "animals")]
+impl Shift {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "kind";
+
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::WeekShift(payload) => Some(payload.kind.as_str()),
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
+        }
+    }
+}
+
+#[cfg(feature = "animals")]
+impl serde::Serialize for Shift {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::WeekShift(payload) => {
+                rt::tagged::serialize(
+                    serializer,
+                    Self::TAG_PROPERTY,
+                    "day_shift",
+                    payload,
+                )
+            }
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "animals")]
+impl<'de> serde::Deserialize<'de> for Shift {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value.tag(Self::TAG_PROPERTY) {
+            Some("day_shift" | "week_shift") => {
+                Ok(value.decode_or_keep().map_or_else(Self::Unknown, Self::WeekShift))
+            }
+            _ => Ok(Self::Unknown(value.into_value())),
+        }
+    }
+}
+
 #[cfg(feature = "animals")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
@@ -961,6 +1023,61 @@ rt::open_enum_impls!(
 #[cfg(feature = "animals")]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
+pub struct WeekShift {
+    pub kind: WeekShiftKind,
+    pub hours: i64,
+    pub weekday: i64,
+}
+
+#[cfg(feature = "animals")]
+rt::struct_deserialize!(
+    WeekShift,
+    [
+        kind = required("kind"),
+        hours = required("hours"),
+        weekday = required("weekday"),
+    ]
+);
+
+#[cfg(feature = "animals")]
+impl WeekShift {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(kind: impl Into<WeekShiftKind>, hours: i64, weekday: i64) -> Self {
+        Self {
+            kind: kind.into(),
+            hours,
+            weekday,
+        }
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WeekShiftKind {
+    /// `day_shift`
+    DayShift,
+    /// `week_shift`
+    WeekShift,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "animals")]
+rt::open_enum_impls!(
+    WeekShiftKind,
+    Unknown,
+    [
+        DayShift = "day_shift",
+        WeekShift = "week_shift",
+    ]
+);
+
+#[cfg(feature = "animals")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Zoo {
     pub pets: Vec<Pet>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -971,6 +1088,8 @@ pub struct Zoo {
     pub birds: Option<Vec<Bird>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filters: Option<Vec<Filter>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shifts: Option<Vec<Shift>>,
 }
 
 #[cfg(feature = "animals")]
@@ -982,6 +1101,7 @@ rt::struct_deserialize!(
         mapped = optional("mapped"),
         birds = optional("birds"),
         filters = optional("filters"),
+        shifts = optional("shifts"),
     ]
 );
 
@@ -995,6 +1115,7 @@ impl Zoo {
             mapped: None,
             birds: None,
             filters: None,
+            shifts: None,
         }
     }
 
@@ -1023,6 +1144,13 @@ impl Zoo {
     #[must_use]
     pub fn filters(mut self, value: impl Into<Vec<Filter>>) -> Self {
         self.filters = Some(value.into());
+        self
+    }
+
+    /// Sets `shifts`.
+    #[must_use]
+    pub fn shifts(mut self, value: impl Into<Vec<Shift>>) -> Self {
+        self.shifts = Some(value.into());
         self
     }
 }
