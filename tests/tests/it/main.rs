@@ -14,6 +14,7 @@ mod docs;
 mod documents;
 mod gates;
 mod golden;
+mod held_ceilings;
 mod hostile;
 mod large_enums;
 mod layers;
