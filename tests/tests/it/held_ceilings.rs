@@ -61,15 +61,16 @@ fn boxed_ring_lock(size: usize) -> NameLock {
     lock
 }
 
-/// A chain of 65 schemas, each with a required field `next` of the next one (one level each,
-/// so the first edge's walk is 64: the most a fresh pass holds in place), the last one with a
-/// required field `tail` of a chain of `below` more when `below` is not zero.
+/// A chain of 64 schemas, each with a required field `next` of the next one (one level each)
+/// and an optional `label` (one level, the `Option`), so the first edge's walk is 64: the most
+/// a fresh pass holds in place. The last one holds, when `below` is not zero, a required field
+/// `tail` of a chain of `below` more, each one level deeper.
 fn chain(below: usize) -> String {
     let link = |i: usize| format!("{{$ref: '#/components/schemas/Link{i:03}'}}");
     let tail = |i: usize| format!("{{$ref: '#/components/schemas/Tail{i:03}'}}");
     let mut schemas = String::new();
-    for i in 0..65 {
-        let field = match (i < 64, below) {
+    for i in 0..64 {
+        let field = match (i < 63, below) {
             (true, _) => Some(("next", link(i + 1))),
             (false, 0) => None,
             (false, _) => Some(("tail", tail(0))),
@@ -112,9 +113,9 @@ fn field_type(output: &Output, owner: &str, field: &str) -> String {
 /// A ring the lock holds with `Box`es keeps them at a walk of 48 (16 optional fields) and is
 /// held afresh, every edge an `Indirect`, at 49 (one of them nullable too); the chain the lock
 /// holds in place keeps its first edge in place at a walk of 80 (16 more below its end) and
-/// cuts it at 81. All four crates compile with zero warnings.
+/// cuts it at 81 (17). All four crates compile with zero warnings.
 #[test]
-#[ignore = "slow: compiles rings of 16 and a chain of 65 at and past the lock's ceilings"]
+#[ignore = "slow: compiles rings of 16 and a chain of 64 at and past the lock's ceilings"]
 fn documents_at_and_past_the_locked_ceilings_compile() {
     let at_cycle = generate(&ring(16, false), &boxed_ring_lock(16));
     let past_cycle = generate(&ring(16, true), &boxed_ring_lock(16));
