@@ -186,9 +186,14 @@ pub(crate) fn spell(text: &str) -> String {
 /// Every runtime item under a re-export, at its path in the crate, with its signature and gate
 /// (the re-export's, or the runtime item's own `cfg` when the re-export has none).
 pub(crate) fn lines() -> Vec<Line> {
+    lines_of(RUNTIME_LISTING)
+}
+
+/// [`lines`] of a runtime listing given as text (for tests: `cfg`s the runtime has none of).
+fn lines_of(listing: &str) -> Vec<Line> {
     let mut lines = Vec::new();
     for reexport in reexports() {
-        for (kind, path, signature, cfgs) in RUNTIME_LISTING.lines().filter_map(runtime_line) {
+        for (kind, path, signature, cfgs) in listing.lines().filter_map(runtime_line) {
             if kind.starts_with('#') {
                 continue;
             }
@@ -275,6 +280,11 @@ mod tests {
             ("(rt::Error)", "(Error)"),
             ("rt::", "rt::"),
             ("::serde_json::Value", "::serde_json::Value"),
+            // `_` is part of a name on either side of the path.
+            ("x_rt::Error", "x_rt::Error"),
+            ("rt::server_text::is_unprintable", "error::is_unprintable"),
+            ("x_::std::fmt::Display", "x_::std::fmt::Display"),
+            ("::std::string::String_", "String_"),
         ] {
             assert_eq!(spell(runtime), user, "{runtime}");
         }
@@ -315,5 +325,51 @@ mod tests {
         // Nothing of the runtime's that the crate does not re-export.
         assert!(find("struct", "RuntimeClient").is_none());
         assert!(lines.iter().all(|line| line.kind != "item"));
+        // The builder alias has its own line in the crate; the runtime's impls of it are listed.
+        assert!(find("struct", "ClientBuilder").is_none());
+        assert!(find("impl", "ClientBuilder").is_some());
+        // An item is listed once: under the re-export of it or of the module holding it, never
+        // under another whose name its own merely starts with (`Decimal`, `DecimalError`).
+        let mut seen = std::collections::BTreeSet::new();
+        for line in &lines {
+            assert!(
+                seen.insert((line.kind, &line.path, &line.signature)),
+                "listed twice: {line:?}"
+            );
+        }
+        assert!(find("struct", "primitives::DecimalError").is_some());
+    }
+
+    #[test]
+    fn a_runtime_items_cfgs_become_its_gate_or_stay_in_its_signature() {
+        let listing = "# a comment line\n\
+            fn Error::one (&self) #[cfg(feature = \"alpha\")]\n\
+            fn Error::two (&self) #[cfg(feature = \"alpha\")] #[cfg(feature = \"beta\")]\n\
+            fn Error::other (&self) #[cfg(unix)]\n\
+            fn Error::mixed (&self) #[cfg(unix)] #[cfg(feature = \"alpha\")]\n\
+            fn Error::plain (&self)\n\
+            fn ErrorKind::near (&self)\n";
+        let lines = lines_of(listing);
+        let signature = |path: &str| {
+            lines
+                .iter()
+                .find(|line| line.path == path)
+                .map(|line| line.signature.as_str())
+        };
+        // One feature is the item's gate; anything else stays as written, with no gate.
+        assert_eq!(signature("Error::one"), Some("feature=alpha (&self)"));
+        assert_eq!(
+            signature("Error::two"),
+            Some("(&self) #[cfg(feature = \"beta\")] #[cfg(feature = \"alpha\")]")
+        );
+        assert_eq!(signature("Error::other"), Some("(&self) #[cfg(unix)]"));
+        assert_eq!(
+            signature("Error::mixed"),
+            Some("(&self) #[cfg(feature = \"alpha\")] #[cfg(unix)]")
+        );
+        assert_eq!(signature("Error::plain"), Some("(&self)"));
+        // Under a re-export only at a path boundary; comment lines are no items.
+        assert_eq!(signature("ErrorKind::near"), None);
+        assert_eq!(lines.len(), 5, "{lines:?}");
     }
 }
