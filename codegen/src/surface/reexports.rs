@@ -3,6 +3,9 @@
 //! `crate::public_api` reads from its sources with `syn`), and every signature names them by
 //! those paths, never `rt::` (the emitted code's alias of the runtime, which users cannot write).
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use super::listing::Line;
 use crate::reserved::{BUILDER_TYPE, CLIENT_REEXPORTS, FAKE_REEXPORTS};
 
@@ -51,6 +54,39 @@ pub(crate) struct Reexport {
 
 /// Every re-export of a generated crate, root's first, then `client`'s and `mock`'s.
 pub(crate) fn reexports() -> Vec<Reexport> {
+    REEXPORTS.clone()
+}
+
+/// [`reexports`], made once: [`user_path`] reads them for every `rt::` path of every listed
+/// signature.
+static REEXPORTS: LazyLock<Vec<Reexport>> = LazyLock::new(make_reexports);
+
+/// The runtime listing's types by name, each with the one module that holds it (`None` where
+/// more than one line names a type so), read once: [`user_path`] looks up every `rt::` name the
+/// re-exports do not cover (`rt::Indirect` on each field that holds one), and reading the whole
+/// listing each time made generation quadratic in practice (a document of 2,300 cyclic schemas
+/// took 3.5 times as long).
+static TYPE_MODULES: LazyLock<HashMap<&'static str, Option<&'static str>>> =
+    LazyLock::new(|| type_modules(RUNTIME_LISTING));
+
+/// [`TYPE_MODULES`] of a listing given as text.
+fn type_modules(listing: &str) -> HashMap<&str, Option<&str>> {
+    let mut modules: HashMap<&str, Option<&str>> = HashMap::new();
+    for (kind, path, _, _) in listing.lines().filter_map(runtime_line) {
+        let is_type = ["struct", "enum", "trait", "type", "union"].contains(&kind);
+        if let Some((module, name)) = path.rsplit_once("::")
+            && is_type
+        {
+            modules
+                .entry(name)
+                .and_modify(|module| *module = None)
+                .or_insert(Some(module));
+        }
+    }
+    modules
+}
+
+fn make_reexports() -> Vec<Reexport> {
     let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_owned();
     let root = ROOT_REEXPORTS.iter().map(|(path, runtime, gate)| Reexport {
         path: (*path).to_owned(),
@@ -93,9 +129,8 @@ fn runtime_line(line: &str) -> Option<(&str, &str, &str, Vec<&str>)> {
 /// re-export of it or of a module holding it, or, for an item the runtime's root re-exports
 /// from a module the crate re-exports (`MetricsRequest`), through that module.
 pub(crate) fn user_path(runtime_path: &str) -> Option<String> {
-    let reexports = reexports();
     let mut best: Option<(usize, String)> = None;
-    for reexport in &reexports {
+    for reexport in REEXPORTS.iter() {
         let rest = if runtime_path == reexport.runtime {
             Some("")
         } else {
@@ -118,19 +153,7 @@ pub(crate) fn user_path(runtime_path: &str) -> Option<String> {
     if runtime_path.contains("::") {
         return None;
     }
-    let mut found =
-        RUNTIME_LISTING
-            .lines()
-            .filter_map(runtime_line)
-            .filter_map(|(kind, path, _, _)| {
-                let (module, name) = path.rsplit_once("::")?;
-                let is_type = ["struct", "enum", "trait", "type", "union"].contains(&kind);
-                (is_type && name == runtime_path).then_some(module)
-            });
-    let module = found.next()?;
-    if found.next().is_some() {
-        return None;
-    }
+    let module = (*TYPE_MODULES.get(runtime_path)?)?;
     user_path(&format!("{module}::{runtime_path}"))
 }
 
@@ -338,6 +361,29 @@ mod tests {
             );
         }
         assert!(find("struct", "primitives::DecimalError").is_some());
+    }
+
+    #[test]
+    fn a_root_alias_is_found_in_the_one_module_that_holds_its_name() {
+        let modules = type_modules(
+            "struct requests::Window\n\
+             fn requests::Width (&self)\n\
+             enum a::Twice\n\
+             trait b::Twice\n\
+             struct Rooted\n\
+             type c::Alias = u8\n\
+             union d::U\n\
+             trait e::T\n",
+        );
+        assert_eq!(modules.get("Window"), Some(&Some("requests")));
+        // Not a type; named in two modules; at the root: no module to name it by.
+        assert_eq!(modules.get("Width"), None);
+        assert_eq!(modules.get("Twice"), Some(&None));
+        assert_eq!(modules.get("Rooted"), None);
+        for (name, module) in [("Alias", "c"), ("U", "d"), ("T", "e")] {
+            assert_eq!(modules.get(name), Some(&Some(module)), "{name}");
+        }
+        assert_eq!(modules.len(), 5, "{modules:?}");
     }
 
     #[test]
