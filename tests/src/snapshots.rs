@@ -22,12 +22,14 @@ macro_rules! snapshot {
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(acme);
 snapshot!(auth);
+snapshot!(auth_per_operation);
 snapshot!(const_tags);
 snapshot!(consumers);
 snapshot!(index_mapped);
 snapshot!(keyed);
 snapshot!(inheritance);
 snapshot!(media);
+snapshot!(media_multi);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);
