@@ -108,10 +108,13 @@ impl Contribution for Added<'_> {
     fn listing(&self) -> Vec<Line> {
         self.entries
             .iter()
-            .map(|(_, method, _, gate)| Line {
-                kind: "fn",
-                path: format!("Client::{method}"),
-                signature: format!("{} (&self) -> &'static str", gate.listing()),
+            .map(|(_, method, _, gate)| {
+                Line::gated(
+                    "fn",
+                    format!("Client::{method}"),
+                    gate,
+                    "(&self) -> &'static str".to_owned(),
+                )
             })
             .collect()
     }
@@ -264,7 +267,7 @@ fn a_second_extension_reaches_every_reader_through_the_seam() {
         .listing()
         .into_iter()
         .filter(|line| line.path.starts_with("Client::") && line.signature.contains("&'static str"))
-        .map(|line| format!("{} {} {}", line.kind, line.path, line.signature))
+        .map(|line| format!("{} {} {}", line.kind, line.path, line.text()))
         .collect();
     assert_eq!(
         listed,

@@ -378,11 +378,7 @@ pub(super) fn impl_lines(shape: &IndexMapped) -> [Line; 3] {
         (&shape.descriptor, INDEX_MAPPED_DESCRIPTOR.path),
         (&shape.value_set, INDEX_MAPPED_VALUE_SET.path),
     ]
-    .map(|(name, path)| Line {
-        kind: "impl",
-        path: format!("models::{name}"),
-        signature: format!("rt::{path}"),
-    })
+    .map(|(name, path)| Line::new("impl", format!("models::{name}"), format!("rt::{path}")))
 }
 
 /// An entry point's lines of the listing: its method, support struct, result aliases and fake
@@ -390,7 +386,7 @@ pub(super) fn impl_lines(shape: &IndexMapped) -> [Line; 3] {
 pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
     let operation = entry.operation;
     let endpoint = format!("[{} {}]", operation.method, operation.path);
-    let gate = entry.gate.listing();
+    let gate = &entry.gate;
     let [response_type] = METRICS_OPERATION.types;
     let method = |taken_as: &str, output: String| {
         let arguments: String = operation
@@ -398,12 +394,10 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
             .iter()
             .map(|param| format!(", {}: {taken_as}", param.rust_name))
             .collect();
-        format!("{gate} (&self{arguments}) -> {output} {endpoint}")
+        format!("(&self{arguments}) -> {output} {endpoint}")
     };
-    let line = |kind: &'static str, path: String, signature: String| Line {
-        kind,
-        path,
-        signature,
+    let line = |kind: &'static str, path: String, signature: String| {
+        Line::gated(kind, path, gate, signature)
     };
     let mut lines = vec![
         line(
@@ -423,7 +417,7 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
             "struct",
             format!("client::{}", entry.operation_type),
             format!(
-                "{gate} rt::{}<{response_type} = {}>",
+                "rt::{}<{response_type} = {}>",
                 METRICS_OPERATION.path, entry.response
             ),
         ),
@@ -436,7 +430,7 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
         lines.push(line(
             "type",
             format!("client::{alias}"),
-            format!("{gate} = rt::{result}<{}>", entry.response),
+            format!("= rt::{result}<{}>", entry.response),
         ));
     }
     lines.push(line(
