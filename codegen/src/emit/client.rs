@@ -1,16 +1,15 @@
 //! Emits `client.rs`: the crate's own `Client` over the runtime's (its methods are the
 //! surface's [`CLIENT_METHODS`](crate::surface::CLIENT_METHODS)), its default base URL, the
-//! items each extension contributed and the streams of each [`PageStream`].
+//! items each extension contributed.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::ResponseKind;
 use crate::ir::security::ClientAuth;
 use crate::reserved::REEXPORTED_CRATE;
 use crate::surface::extension::Contribution;
-use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
-use crate::tokens::{ident, type_tokens};
+use crate::surface::{CLIENT_REEXPORTS, Surface};
+use crate::tokens::ident;
 
 /// The whole of `client.rs`.
 pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
@@ -66,15 +65,10 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .iter()
         .map(|contribution| contribution.client_items());
     let doc = module_doc(&surface.contributions);
-    let models = (!surface.streams.is_empty()).then(|| {
-        quote!(
-            use super::models::*;
-        )
-    });
-    let streams = surface
-        .streams
+    let imports = surface
+        .contributions
         .iter()
-        .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
+        .map(|contribution| contribution.client_imports());
     let (client_example, builder_example) = examples(surface);
     let request_example = request_example(surface);
     // A crate re-exported shows on the module's page as its `use` line, which would name
@@ -91,7 +85,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     quote! {
         #(#![doc = #doc])*
         use #runtime as rt;
-        #models
+        #(#imports)*
 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
@@ -203,8 +197,6 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         }
 
         #(#contributed)*
-
-        #(#streams)*
     }
 }
 
@@ -334,87 +326,6 @@ assert_eq!(deleted.status(), 204);
 # fn main() {{}}"
         ),
     )
-}
-
-fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
-    let operation = stream.operation;
-    let paged = &stream.pagination;
-    let call = ident(&operation.name);
-    let pages = ident(&stream.pages);
-    let items = ident(&stream.items);
-    let client = ident(&stream.client_local);
-    let cursor = ident(&stream.cursor_local);
-    let ResponseKind::Json(response) = &operation.response else {
-        return TokenStream::new();
-    };
-    let response = type_tokens(response);
-    let item = type_tokens(&paged.item);
-    let query_type = ident(operation.query_type.as_deref().unwrap_or_default());
-    let cursor_param = ident(&paged.cursor_param);
-    let items_field = ident(&paged.items_field);
-    let (cursor_field, has_more_field) = (ident(&paged.cursor_field), ident(&paged.has_more_field));
-    let info = match &paged.info_field {
-        Some(field) => {
-            let field = ident(field);
-            quote!(page.#field)
-        }
-        None => quote!(page),
-    };
-    let ids: Vec<_> = operation
-        .path_params
-        .iter()
-        .map(|p| ident(&p.rust_name))
-        .collect();
-    let pages_doc = format!(
-        " Every page of [`Client::{}`] ({}), each fetched when the stream is read: the \
-         first without a cursor, then each with the cursor the last returned, until the server \
-         says there is no more. A cursor the server repeats ends the stream with an error \
-         instead of looping. `query`'s own cursor is ignored.",
-        operation.name,
-        super::code_span(&format!("{} {}", operation.method, operation.path))
-    );
-    let items_doc = format!(
-        " Every item of every page of [`Client::{}`], in order (see [`Client::{}`]).",
-        operation.name, stream.pages
-    );
-    quote! {
-        impl Client {
-            #[doc = #pages_doc]
-            pub fn #pages(
-                &self,
-                #(#ids: impl ::core::convert::Into<::std::string::String>,)*
-                query: &super::operations::#query_type,
-            ) -> rt::pages::PageStream<#response>
-            {
-                let #client = self.clone();
-                let query = query.clone();
-                #(let #ids: ::std::string::String = #ids.into();)*
-                rt::pages::pages(
-                    move |#cursor| {
-                        let #client = #client.clone();
-                        let mut query = query.clone();
-                        query.#cursor_param = #cursor;
-                        #(let #ids = #ids.clone();)*
-                        async move { #client.#call(#(&#ids,)* &query).await }
-                    },
-                    |page: &#response| rt::pages::PageInfo {
-                        cursor: #info.#cursor_field.clone(),
-                        has_more: #info.#has_more_field,
-                    },
-                )
-            }
-
-            #[doc = #items_doc]
-            pub fn #items(
-                &self,
-                #(#ids: impl ::core::convert::Into<::std::string::String>,)*
-                query: &super::operations::#query_type,
-            ) -> rt::pages::PageStream<#item>
-            {
-                rt::pages::items(self.#pages(#(#ids,)* query), |page: #response| page.#items_field)
-            }
-        }
-    }
 }
 
 /// `ClientBuilder`'s docs: every setting with its default, naming the crate's own environment

@@ -15,12 +15,13 @@
 //! test checks it against the runtime.
 
 pub(crate) mod metrics;
+pub(crate) mod streams;
 
 pub(crate) use crate::surface::extension::SurfaceExtension;
 
 /// Every extension the surface runs, in the order they claim names (a later one gets the
 /// numbered name on a collision). The crate root hands it to the surface.
-pub(crate) const EXTENSIONS: &[&dyn SurfaceExtension] = &[&metrics::Metrics];
+pub(crate) const EXTENSIONS: &[&dyn SurfaceExtension] = &[&metrics::Metrics, &streams::Streams];
 
 #[cfg(test)]
 mod tests;

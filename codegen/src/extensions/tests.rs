@@ -10,7 +10,7 @@ use quote::quote;
 use super::*;
 use crate::ir::{Api, Operation, TypeRef};
 use crate::surface::extension::{
-    AddedExpectation, AddedMethod, Context, Contribution, Placeholder,
+    AddedExpectation, AddedFile, AddedMethod, Context, Contribution, Placeholder,
 };
 use crate::surface::features::FeatureGate;
 use crate::surface::listing::Line;
@@ -93,8 +93,11 @@ impl Contribution for Added<'_> {
             .collect()
     }
 
-    fn files(&self) -> &'static [&'static str] {
-        &["toy.rs"]
+    fn files(&self) -> Vec<AddedFile> {
+        vec![AddedFile {
+            name: "toy.rs",
+            declaration: "pub mod toy;\n\n",
+        }]
     }
 
     fn file(&self, _: &str, _: &TokenStream) -> TokenStream {
@@ -126,6 +129,7 @@ impl Contribution for Added<'_> {
                 name: method,
                 operation,
                 what: "endpoint",
+                preferred: true,
                 shape: "&'static str".to_owned(),
             })
             .collect()
@@ -260,7 +264,8 @@ fn a_second_extension_reaches_every_reader_through_the_seam() {
         Some(true),
         "{files:#?}"
     );
-    assert!(files.contains_key("index_mapped.rs"));
+    // Metrics recognised no index-mapped response here: no file of its own.
+    assert!(!files.contains_key("index_mapped.rs"));
 
     // The listing.
     let listed: Vec<String> = surface

@@ -480,30 +480,6 @@ impl Surface<'_> {
                 ));
             }
         }
-        for stream in &self.streams {
-            let operation = stream.operation;
-            let endpoint = format!("[{} {}]", operation.method, operation.path);
-            let mut arguments = path_strings(operation, "impl Into<String>");
-            if let Some(query) = &operation.query_type {
-                arguments.push(format!("query: &{query}"));
-            }
-            for (name, item) in [
-                (&stream.pages, output(operation)),
-                (&stream.items, ty(&stream.pagination.item)),
-            ] {
-                let call = method(
-                    "&self",
-                    &arguments,
-                    &format!("rt::pages::PageStream<{item}>"),
-                );
-                lines.push(Line::gated(
-                    "fn",
-                    format!("{CLIENT_TYPE}::{name}"),
-                    &stream.gate,
-                    format!("{call} {endpoint}"),
-                ));
-            }
-        }
         lines
     }
 

@@ -23,7 +23,7 @@ use self::index_mapped::IndexMapped;
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 use crate::lock::Names;
 use crate::surface::extension::{
-    AddedExpectation, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
+    AddedExpectation, AddedFile, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
 };
 use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing::Line;
@@ -262,8 +262,14 @@ impl Contribution for MetricsContribution<'_> {
         self.entries.iter().map(render::fake_method).collect()
     }
 
-    fn files(&self) -> &'static [&'static str] {
-        &[render::FILE]
+    fn files(&self) -> Vec<AddedFile> {
+        if self.shapes.is_empty() {
+            return Vec::new();
+        }
+        vec![AddedFile {
+            name: render::FILE,
+            declaration: render::DECLARATION,
+        }]
     }
 
     fn file(&self, file: &str, runtime: &TokenStream) -> TokenStream {
@@ -291,6 +297,7 @@ impl Contribution for MetricsContribution<'_> {
                 name: &entry.method,
                 operation: entry.operation,
                 what: "metrics entry point",
+                preferred: true,
                 shape: format!(
                     "{} ids, MetricsRequest<{}> of {}",
                     entry.operation.path_params.len(),

@@ -23,6 +23,13 @@ use crate::tokens::{ident, type_tokens};
 /// The file of alignment traits, beside the emitted modules.
 pub(super) const FILE: &str = "index_mapped.rs";
 
+/// How the crate root declares [`FILE`] (a blank line after it, as between the root's items).
+pub(super) const DECLARATION: &str = "// Only trait impls: nothing to name from outside.
+#[path = \"index_mapped.rs\"]
+mod index_mapped_impls;
+
+";
+
 /// `rt::Path` for a runtime item's path under the runtime's root.
 fn runtime_path(path: &str) -> TokenStream {
     let segments = path.split("::").map(ident);
