@@ -17,8 +17,6 @@ use super::{
 };
 use crate::error::Pointer;
 use crate::lock::Names;
-use crate::names::Namespace;
-use crate::reserved::FALLBACK_VARIANT;
 use crate::{Error, names};
 
 impl<'a> Builder<'a> {
@@ -371,7 +369,7 @@ impl<'a> Builder<'a> {
     /// clear of any other name and never two for one value.
     pub(super) fn define_int_enum(&mut self, name: &str, values: Vec<i64>, doc: Option<String>) {
         // Names follow from values alone, so no lock is needed to keep them.
-        let mut variant_names = Namespace::with_reserved([FALLBACK_VARIANT]);
+        let mut variant_names = Names::int_enum_variants();
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
@@ -511,7 +509,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), Error> {
         // Reserve the name first: a member may refer back to the union.
         self.reserve(name);
-        let mut variant_names = Namespace::new();
+        let mut variant_names = Names::union_variants();
         let mut variants = Vec::with_capacity(plan.len());
         for (kind, index, member) in plan {
             let member_pointer = pointer.join(keyword).join(index);
@@ -585,7 +583,7 @@ impl<'a> Builder<'a> {
         }
         // Reserve the name before the fields, so that a field referring back finds it taken.
         self.reserve(name);
-        let mut field_names = Namespace::new();
+        let mut field_names = Names::struct_fields();
         let mut fields = Vec::with_capacity(parts.properties.len());
         for (wire, property) in parts.properties {
             let field_pointer = pointer.join("properties").join(wire);

@@ -14,6 +14,7 @@ use super::{
     TypeDef, TypeRef, local_key,
 };
 use crate::error::Pointer;
+use crate::lock::Names;
 use crate::names::Namespace;
 use crate::select::Selection;
 use crate::{Config, Error, names};
@@ -171,8 +172,7 @@ impl<'a> Builder<'a> {
             }
         }
 
-        let mut argument_names =
-            Namespace::with_reserved(crate::reserved::RESERVED_ARGUMENT_NAMES.iter().copied());
+        let mut argument_names = Names::arguments();
         let mut path_params = Vec::new();
         let mut required_query = Vec::new();
         let mut optional_query = Vec::new();
@@ -948,7 +948,7 @@ fn undeclared_placeholder(placeholder: &str, argument_names: &mut Namespace) -> 
 }
 
 pub(super) fn dedupe_field_names(params: &mut [Param]) {
-    let mut field_names = Namespace::new();
+    let mut field_names = Names::query_fields();
     for param in params {
         param.rust_name = field_names.claim(&param.rust_name, "_");
     }
