@@ -23,39 +23,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
          default timeouts and retries.",
         auth.shown()
     );
-    let auth_scheme = match auth {
-        ClientAuth::Bearer => TokenStream::new(),
-        ClientAuth::Basic => quote!(.auth_scheme(rt::AuthScheme::Basic)),
-        ClientAuth::Scheme(word) => quote!(.auth_scheme(rt::AuthScheme::Scheme(#word))),
-        ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
-        ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
-    };
-    let servers = (!surface.api.servers.is_empty()).then(|| {
-        let constants = surface.api.servers.iter().map(|server| {
-            let name = ident(&server.name);
-            let url = server.url.as_str();
-            let description = server.description.as_deref().map(|text| {
-                let lines = super::doc_attrs(Some(text));
-                quote!(#lines #[doc = ""])
-            });
-            // Text from the document: through the one doc sanitiser, as every description.
-            let shown = super::doc_attrs(Some(&format!("`{url}`")));
-            quote! {
-                #description
-                #shown
-                pub const #name: &str = #url;
-            }
-        });
-        quote! {
-            /// Every server the document declares, by name, its variables at their defaults: give
-            /// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
-            /// after the origin it is deployed at (the default's origin is
-            /// [`origin`](rt::ClientBuilder::origin)).
-            pub mod servers {
-                #(#constants)*
-            }
-        }
-    });
+    let auth_scheme = auth_scheme(auth);
+    let servers = servers_module(surface);
     let from_env_doc = format!(
         " A client configured from the environment: the key from `{api_key_env}`, the base URL \
          from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
@@ -71,15 +40,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         .map(|contribution| contribution.client_imports());
     let (client_example, builder_example) = examples(surface);
     let request_example = request_example(surface);
-    // A crate re-exported shows on the module's page as its `use` line, which would name
-    // `rt::`: it is described in the module's docs instead.
-    let reexports = CLIENT_REEXPORTS
-        .iter()
-        .filter(|path| **path != REEXPORTED_CRATE)
-        .map(|path| {
-            let segments = path.split("::").map(ident);
-            quote!(#(#segments)::*)
-        });
+    let reexports = reexports();
     let reexported_crate = ident(REEXPORTED_CRATE);
     let builder_doc = builder_doc(api_key_env, base_url_env);
     quote! {
@@ -198,6 +159,60 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
         #(#contributed)*
     }
+}
+
+/// The builder call that sets the document's security scheme (none for the default, bearer).
+fn auth_scheme(auth: &ClientAuth) -> TokenStream {
+    match auth {
+        ClientAuth::Bearer => TokenStream::new(),
+        ClientAuth::Basic => quote!(.auth_scheme(rt::AuthScheme::Basic)),
+        ClientAuth::Scheme(word) => quote!(.auth_scheme(rt::AuthScheme::Scheme(#word))),
+        ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
+        ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
+    }
+}
+
+/// `client::servers`: a constant per server the document declares (none without servers).
+fn servers_module(surface: &Surface<'_>) -> Option<TokenStream> {
+    (!surface.api.servers.is_empty()).then(|| {
+        let constants = surface.api.servers.iter().map(|server| {
+            let name = ident(&server.name);
+            let url = server.url.as_str();
+            let description = server.description.as_deref().map(|text| {
+                let lines = super::doc_attrs(Some(text));
+                quote!(#lines #[doc = ""])
+            });
+            // Text from the document: through the one doc sanitiser, as every description.
+            let shown = super::doc_attrs(Some(&format!("`{url}`")));
+            quote! {
+                #description
+                #shown
+                pub const #name: &str = #url;
+            }
+        });
+        quote! {
+            /// Every server the document declares, by name, its variables at their defaults: give
+            /// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
+            /// after the origin it is deployed at (the default's origin is
+            /// [`origin`](rt::ClientBuilder::origin)).
+            pub mod servers {
+                #(#constants)*
+            }
+        }
+    })
+}
+
+/// The paths `client.rs` re-exports from the runtime, but the HTTP crate's.
+fn reexports() -> impl Iterator<Item = TokenStream> {
+    // A crate re-exported shows on the module's page as its `use` line, which would name
+    // `rt::`: it is described in the module's docs instead.
+    CLIENT_REEXPORTS
+        .iter()
+        .filter(|path| **path != REEXPORTED_CRATE)
+        .map(|path| {
+            let segments = path.split("::").map(ident);
+            quote!(#(#segments)::*)
+        })
 }
 
 /// The module doc's lines: `Client`'s methods, then what each extension says it adds.

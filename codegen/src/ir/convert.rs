@@ -690,43 +690,9 @@ impl<'a> Builder<'a> {
                     TypeRef::Vec(Box::new(TypeRef::Json))
                 }
             },
-            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
-                Some(parts) if !parts.properties.is_empty() => {
-                    self.define_inline(hint, schema, pointer)?
-                }
-                Some(ObjectParts {
-                    additional: Some(AdditionalProperties::Schema(values)),
-                    ..
-                }) => {
-                    let (value, value_nullable) = self.type_of(
-                        SchemaAt::of_boxed_ref(values),
-                        &format!("{hint}Value"),
-                        &pointer.join("additionalProperties"),
-                    )?;
-                    TypeRef::Map(Box::new(optional_if(value, value_nullable)))
-                }
-                Some(_) => {
-                    self.note(
-                        pointer,
-                        "a free-form object (no declared properties) is a map of serde_json::Value",
-                    );
-                    TypeRef::Map(Box::new(TypeRef::Json))
-                }
-                None => {
-                    match &schema.schema_kind {
-                        SchemaKind::Any(any)
-                            if any.typ.is_some() || !any.enumeration.is_empty() =>
-                        {
-                            self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
-                        }
-                        _ => self.note(
-                            pointer,
-                            "a schema without a type (any JSON value) is serde_json::Value",
-                        ),
-                    }
-                    TypeRef::Json
-                }
-            },
+            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => {
+                self.object_type(hint, schema, pointer)?
+            }
             SchemaKind::AllOf { all_of } => match all_of.as_slice() {
                 [single] => {
                     let (ty, inner_nullable) =
@@ -783,6 +749,52 @@ impl<'a> Builder<'a> {
             }
         };
         Ok((ty, nullable))
+    }
+
+    /// An object schema's type: a struct when it declares properties, a map of its
+    /// `additionalProperties` (or of any JSON value), or any JSON value, with a note, when its
+    /// keywords fit no object.
+    fn object_type(
+        &mut self,
+        hint: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<TypeRef, Error> {
+        Ok(match object_parts(schema) {
+            Some(parts) if !parts.properties.is_empty() => {
+                self.define_inline(hint, schema, pointer)?
+            }
+            Some(ObjectParts {
+                additional: Some(AdditionalProperties::Schema(values)),
+                ..
+            }) => {
+                let (value, value_nullable) = self.type_of(
+                    SchemaAt::of_boxed_ref(values),
+                    &format!("{hint}Value"),
+                    &pointer.join("additionalProperties"),
+                )?;
+                TypeRef::Map(Box::new(optional_if(value, value_nullable)))
+            }
+            Some(_) => {
+                self.note(
+                    pointer,
+                    "a free-form object (no declared properties) is a map of serde_json::Value",
+                );
+                TypeRef::Map(Box::new(TypeRef::Json))
+            }
+            None => {
+                match &schema.schema_kind {
+                    SchemaKind::Any(any) if any.typ.is_some() || !any.enumeration.is_empty() => {
+                        self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
+                    }
+                    _ => self.note(
+                        pointer,
+                        "a schema without a type (any JSON value) is serde_json::Value",
+                    ),
+                }
+                TypeRef::Json
+            }
+        })
     }
 
     /// An inline struct or enum, named after where it stands.
