@@ -648,7 +648,7 @@ impl<'a> Builder<'a> {
             .filter_map(|(name, encoding)| Some((name.clone(), encoding.content_type.clone()?)))
             .collect();
         if let Some(schema) = &media.schema
-            && let Some(parts) = self.object_of(SchemaAt::of(schema), &schema_pointer)?
+            && let Some(parts) = self.object_of(SchemaAt::of(schema), schema_pointer)?
         {
             for (name, property) in &parts.properties {
                 let property_pointer = schema_pointer.join("properties").join(name);
