@@ -120,7 +120,14 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
         .filter(|note| selection.reaches_pointer(&note.pointer))
         .collect();
     notes.append(&mut selected_notes);
-    let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
+    let reserved_types = extensions::reserved_type_names(extensions::EXTENSIONS);
+    let api = ir::build(
+        &lowered.openapi,
+        &selection,
+        config,
+        &reserved_types,
+        &mut notes,
+    )?;
     Note::dedupe(&mut notes);
     Ok((api, notes))
 }

@@ -151,7 +151,11 @@ pub(crate) fn emit_probe_with(
                     Some(resolved) => probe_struct(&function, resolved),
                     None => probe_struct(
                         &function,
-                        &builders::resolve_struct(def, write_only.contains(&def.name)),
+                        &builders::resolve_struct(
+                            def,
+                            write_only.contains(&def.name),
+                            &surface.model_traits,
+                        ),
                     ),
                 },
                 TypeDef::Enum(def) => probe_enum(&function, def),

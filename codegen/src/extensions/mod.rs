@@ -23,5 +23,15 @@ pub(crate) use crate::surface::extension::SurfaceExtension;
 /// numbered name on a collision). The crate root hands it to the surface.
 pub(crate) const EXTENSIONS: &[&dyn SurfaceExtension] = &[&metrics::Metrics, &streams::Streams];
 
+/// The type names every extension of `extensions` reserves, for the IR (which names no
+/// extension): no schema takes one.
+pub(crate) fn reserved_type_names(extensions: &[&dyn SurfaceExtension]) -> Vec<&'static str> {
+    extensions
+        .iter()
+        .flat_map(|extension| extension.reserved().type_names)
+        .copied()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -336,3 +336,36 @@ fn a_second_extension_is_probed() {
         probe.source
     );
 }
+
+/// What each extension reserves reaches the IR: no schema takes one of its type names, and a
+/// setter avoids its traits' methods only while it is run.
+#[test]
+fn each_extension_reserves_its_own_names() {
+    assert_eq!(
+        super::reserved_type_names(&[&streams::Streams]),
+        ["PageStream"]
+    );
+    assert_eq!(
+        super::reserved_type_names(&[&metrics::Metrics]),
+        ["BuildError", "MetricsResponseBuilder"]
+    );
+    assert!(super::reserved_type_names(&[&Endpoints]).is_empty());
+    let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  \
+        schemas:\n    PageStream: {type: object, properties: {step_seconds: {type: integer}}}\n    \
+        MetricsResponseBuilder: {type: string}\n";
+    let (api, _) = crate::build_ir(&crate::Input {
+        spec_path: "t.yaml",
+        spec_text: document,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let names: Vec<&str> = api.types.keys().map(String::as_str).collect();
+    assert_eq!(names, ["MetricsResponseBuilder2", "PageStream2"]);
+    let setter = |extensions: &[&dyn SurfaceExtension]| {
+        let surface = crate::surface::build(&api, None, extensions)
+            .unwrap_or_else(|error| panic!("{error}"));
+        surface.structs["PageStream2"].fields[0].setter.clone()
+    };
+    assert_eq!(setter(EXTENSIONS).as_deref(), Some("set_step_seconds"));
+    assert_eq!(setter(&[&Endpoints]).as_deref(), Some("step_seconds"));
+}

@@ -608,11 +608,13 @@ const PARAMETERS: &str = "#/components/parameters/";
 const REQUEST_BODIES: &str = "#/components/requestBodies/";
 const RESPONSES: &str = "#/components/responses/";
 
-/// Builds the IR from a lowered document: only what `selection` names is converted.
+/// Builds the IR from a lowered document: only what `selection` names is converted; no type
+/// takes a name of `reserved_types` (what the extensions reserve).
 pub(crate) fn build(
     spec: &OpenAPI,
     selection: &Selection,
     config: &Config,
+    reserved_types: &[&str],
     notes: &mut Vec<Note>,
 ) -> Result<Api, Error> {
     let components = spec.components.as_ref();
@@ -623,8 +625,12 @@ pub(crate) fn build(
         .follow_paths(spec.paths.paths.keys().map(String::as_str));
     let identity = crate::identity::ApiIdentity::of(config, &spec.info.title);
     let mut names = Names::new(&lock);
-    // No schema takes the fake's name (the fake's module sees every model).
+    // No schema takes the fake's name (the fake's module sees every model), nor one an
+    // extension reserves.
     names.take_fixed_type(&identity.fake_type);
+    for name in reserved_types {
+        names.take_fixed_type(name);
+    }
     let mut component_names = BTreeMap::new();
     // Names are given over the whole document, so a selection never renames anything.
     if let Some(schemas) = schemas {

@@ -18,6 +18,7 @@ use crate::reserved::{
     CLIENT_METHODS, COMMON_METHOD_NAMES, FAKE_METHODS, FALLBACK_VARIANT, FIXED_TYPE_NAMES,
     RESERVED_ARGUMENT_NAMES, RESERVED_TYPE_NAMES, reserved_method_names,
 };
+use crate::runtime_traits::TraitNames;
 
 /// Every scope the lock records, each honouring what the last generation gave.
 pub(crate) struct Names {
@@ -320,8 +321,8 @@ impl Names {
 
     /// A struct's setters and clearers: every name an inherent method of a model must not
     /// take reserved. No lock: the names follow from the struct's own fields.
-    pub(crate) fn struct_methods() -> Namespace {
-        Namespace::with_reserved(reserved_method_names())
+    pub(crate) fn struct_methods(extension_traits: &[TraitNames]) -> Namespace {
+        Namespace::with_reserved(reserved_method_names(extension_traits))
     }
 
     /// A struct's fields (the document's properties): no lock, the names follow from the

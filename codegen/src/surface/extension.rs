@@ -13,12 +13,19 @@ use super::features::Features;
 use super::listing::Line;
 use crate::ir::{Api, Operation, TypeRef};
 use crate::lock::Names;
+use crate::reserved::Reservations;
 
 /// One domain shape: what recognises it and what it adds.
 pub(crate) trait SurfaceExtension: Sync {
     /// What its entries in the names lock start with (`metrics GET /path`), so that two
     /// extensions' claims for one operation never meet.
     fn name(&self) -> &'static str;
+
+    /// What it reserves in every crate, recognised or not: type names its items use, runtime
+    /// traits it implements on models.
+    fn reserved(&self) -> Reservations {
+        Reservations::default()
+    }
 
     /// Types the crate's users write back as JSON whatever the document does with them: they
     /// keep `Serialize` even when no request reaches them.

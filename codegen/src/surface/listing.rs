@@ -528,8 +528,11 @@ impl Surface<'_> {
                 let resolved = match self.structs.get(&def.name) {
                     Some(resolved) => resolved,
                     None => {
-                        computed =
-                            builders::resolve_struct(def, self.write_only.contains(&def.name));
+                        computed = builders::resolve_struct(
+                            def,
+                            self.write_only.contains(&def.name),
+                            &self.model_traits,
+                        );
                         &computed
                     }
                 };

@@ -42,6 +42,7 @@ use crate::lock::Names;
 pub(crate) use crate::reserved::{
     CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
 };
+use crate::runtime_traits::TraitNames;
 use crate::{Error, NameLock};
 
 /// What the generated crate exposes, and the names of everything in it.
@@ -57,6 +58,8 @@ pub(crate) struct Surface<'a> {
     pub(crate) features: features::Features,
     /// Every struct resolved (its fields' storage, setters and clearers), by type name.
     pub(crate) structs: BTreeMap<String, StructSurface<'a>>,
+    /// The runtime traits the extensions implement on models, whose methods no setter takes.
+    pub(crate) model_traits: Vec<TraitNames>,
     /// One per operation, in the IR's order.
     pub(crate) operations: Vec<OperationSurface<'a>>,
     /// What each extension added, in the order of the extensions the surface was built with.
@@ -107,13 +110,18 @@ pub(crate) fn build<'a>(
     let serialized = serialized_types(api, extensions);
     let serde = write_only::directions(api, &serialized).all_serde_impls(api);
     let features = features::Features::of(api);
+    let model_traits: Vec<TraitNames> = extensions
+        .iter()
+        .flat_map(|extension| extension.reserved().model_traits)
+        .copied()
+        .collect();
     let structs = api
         .types
         .values()
         .filter_map(|def| match def {
             TypeDef::Struct(def) => Some((
                 def.name.clone(),
-                builders::resolve_struct(def, write_only.contains(&def.name)),
+                builders::resolve_struct(def, write_only.contains(&def.name), &model_traits),
             )),
             _ => None,
         })
@@ -130,6 +138,11 @@ pub(crate) fn build<'a>(
         ),
     );
     names.take_fixed_type(&api.identity.fake_type);
+    for extension in extensions {
+        for name in extension.reserved().type_names {
+            names.take_fixed_type(name);
+        }
+    }
     // `Client`'s methods: its own and the traits' (an inherent `clone` would shadow `Clone`'s
     // in every emitted body) are reserved; one per operation (named in the IR), then the
     // extensions'.
@@ -183,6 +196,7 @@ pub(crate) fn build<'a>(
         serde,
         features,
         structs,
+        model_traits,
         operations,
         contributions,
         names,

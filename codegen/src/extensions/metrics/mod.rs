@@ -22,6 +22,8 @@ use proc_macro2::{Ident, TokenStream};
 use self::index_mapped::IndexMapped;
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 use crate::lock::Names;
+use crate::reserved::Reservations;
+use crate::runtime_traits::INDEX_MAPPED_TRAITS;
 use crate::surface::extension::{
     AddedExpectation, AddedFile, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
 };
@@ -35,6 +37,16 @@ pub(crate) struct Metrics;
 impl SurfaceExtension for Metrics {
     fn name(&self) -> &'static str {
         "metrics"
+    }
+
+    /// The fake's metrics builders (re-exported in `mock.rs` of every crate), and the alignment
+    /// traits' methods on every struct, so a setter's name never depends on whether some
+    /// response is index-mapped.
+    fn reserved(&self) -> Reservations {
+        Reservations {
+            type_names: &["BuildError", "MetricsResponseBuilder"],
+            model_traits: &INDEX_MAPPED_TRAITS,
+        }
     }
 
     fn serialized_types(&self, api: &Api) -> Vec<TypeRef> {

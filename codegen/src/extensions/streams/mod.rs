@@ -14,6 +14,7 @@ use quote::quote;
 use self::pagination::Pagination;
 use crate::ir::Operation;
 use crate::lock::Names;
+use crate::reserved::Reservations;
 use crate::surface::extension::{
     AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
 };
@@ -28,6 +29,14 @@ pub(crate) struct Streams;
 impl SurfaceExtension for Streams {
     fn name(&self) -> &'static str {
         "pages"
+    }
+
+    /// The runtime's stream, re-exported in `client.rs` of every crate.
+    fn reserved(&self) -> Reservations {
+        Reservations {
+            type_names: &["PageStream"],
+            model_traits: &[],
+        }
     }
 
     fn contribute<'a>(&self, context: &mut Context<'a, '_>) -> Box<dyn Contribution + 'a> {
