@@ -362,8 +362,8 @@ fn each_extension_reserves_its_own_names() {
     let names: Vec<&str> = api.types.keys().map(String::as_str).collect();
     assert_eq!(names, ["MetricsResponseBuilder2", "PageStream2"]);
     let setter = |extensions: &[&dyn SurfaceExtension]| {
-        let surface = crate::surface::build(&api, None, extensions)
-            .unwrap_or_else(|error| panic!("{error}"));
+        let surface =
+            crate::surface::build(&api, None, extensions).unwrap_or_else(|error| panic!("{error}"));
         surface.structs["PageStream2"].fields[0].setter.clone()
     };
     assert_eq!(setter(EXTENSIONS).as_deref(), Some("set_step_seconds"));
