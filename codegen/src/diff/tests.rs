@@ -1059,6 +1059,12 @@ fn a_reexported_runtime_constant_made_the_crates_own_is_additive() {
             seen(&report)
         );
     }
+    // Every build had it and has it: the same gate, none.
+    let ungated = changes(
+        listed(&format!("{header}reexport X rt::X\n")),
+        listed(&format!("{header}const X &str = \"x\"\n")),
+    );
+    assert!(!ungated.is_breaking(), "{:?}", seen(&ungated));
     let crate_own = format!("{header}reexport client::API_KEY_ENV feature=client client::X\n");
     let report = changes(listed(&crate_own), listed(&own));
     assert!(

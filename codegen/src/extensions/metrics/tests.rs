@@ -389,6 +389,14 @@ fn the_index_mapped_fixture_is_what_the_extension_renders() {
     .unwrap_or_else(|error| panic!("{error}"));
     let snapshot = root.join("tests/src/snapshots/index_mapped/index_mapped.rs");
     assert!(output.files["index_mapped.rs"] == read(&snapshot));
+    // The crate root declares the file the extension added.
+    assert!(
+        output
+            .extension_modules
+            .contains("#[path = \"index_mapped.rs\"]\nmod index_mapped_impls;"),
+        "{}",
+        output.extension_modules
+    );
     assert!(
         output
             .api_snapshot

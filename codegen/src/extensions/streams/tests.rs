@@ -205,6 +205,13 @@ fn a_paginated_operation_gets_two_streams() {
     );
     assert!(probe(&format!("{operation}_items")).contains("items_of :: < i64 >"));
     assert_eq!(probe("another"), "");
+    // Both methods in `client.rs`, under the operation's gate; neither is named in the
+    // operation's own docs as the way to call it (a stream makes many calls).
+    let items = streams.client_items().to_string();
+    assert!(items.contains(&format!("fn {operation}_pages")), "{items}");
+    assert!(items.contains(&format!("fn {operation}_items")), "{items}");
+    assert!(items.contains("feature = \"things\""), "{items}");
+    assert!(surface.methods_calling(&nested.operations[0]).is_empty());
     // The client imports the models its streams name; without a stream, nothing is added.
     assert!(streams.client_imports().to_string().contains("models"));
     let plain = api("", FLAT);
@@ -213,4 +220,13 @@ fn a_paginated_operation_gets_two_streams() {
     assert!(streams.client_imports().is_empty());
     assert!(streams.methods().is_empty());
     assert!(streams.client_items().is_empty());
+    // Nor is a file added, or declared at the crate root.
+    let output = crate::generate(&crate::Input {
+        spec_path: "t.yaml",
+        spec_text: "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n",
+        config_text: None,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(output.extension_modules.is_empty());
+    assert!(!output.files.contains_key("index_mapped.rs"));
 }
