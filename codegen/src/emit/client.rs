@@ -215,23 +215,32 @@ fn reexports() -> impl Iterator<Item = TokenStream> {
         })
 }
 
-/// The module doc's lines: `Client`'s methods, then what each extension says it adds.
-fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 7] {
-    let added: String = contributions
+/// The module doc's lines: `Client`'s methods, then what each extension says it adds (the
+/// last on a line of its own, after "and").
+fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> Vec<String> {
+    let words: Vec<&str> = contributions
         .iter()
         .filter_map(|contribution| contribution.client_doc())
-        .map(|words| format!(", {words}"))
         .collect();
-    [
+    let mut lines = vec![
         " The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see"
             .to_owned(),
-        format!(" [`operations`](super::operations)){added}, and"),
-        " streams over every paginated operation.".to_owned(),
+    ];
+    match words.split_last() {
+        Some((last, others)) => {
+            let others: String = others.iter().map(|words| format!(", {words}")).collect();
+            lines.push(format!(" [`operations`](super::operations)){others}, and"));
+            lines.push(format!(" {last}."));
+        }
+        None => lines.push(" [`operations`](super::operations)).".to_owned()),
+    }
+    lines.extend([
         String::new(),
         " `reqwest` is the HTTP client crate at the version the client uses: build a".to_owned(),
         " `reqwest::Client` of your own (proxies, a custom CA, middleware) for".to_owned(),
         " `ClientBuilder::http_client` without adding it.".to_owned(),
-    ]
+    ]);
+    lines
 }
 
 /// The rustdoc examples of `Client` (a call against the fake, so it runs) and of the

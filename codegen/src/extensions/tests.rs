@@ -250,7 +250,7 @@ fn a_second_extension_reaches_every_reader_through_the_seam() {
     assert!(
         files["client.rs"].contains(
             "//! [`operations`](super::operations)), a typestate request per metrics operation, \
-             what each parameterless `GET` calls, and\n"
+             and\n//! what each parameterless `GET` calls.\n"
         ),
         "{}",
         files["client.rs"]
@@ -368,4 +368,32 @@ fn each_extension_reserves_its_own_names() {
     };
     assert_eq!(setter(EXTENSIONS).as_deref(), Some("set_step_seconds"));
     assert_eq!(setter(&[&Endpoints]).as_deref(), Some("step_seconds"));
+}
+
+/// The client's module doc says what the extensions add, the last after "and"; with none, it
+/// ends at the operations.
+#[test]
+fn the_client_doc_lists_what_the_extensions_add() {
+    let api = api();
+    let doc = |extensions: &[&dyn SurfaceExtension]| {
+        let surface =
+            crate::surface::build(&api, None, extensions).unwrap_or_else(|error| panic!("{error}"));
+        let (files, ()) =
+            crate::emit::emit_files(&surface, &crate::Config::default(), "t.yaml", || ())
+                .unwrap_or_else(|error| panic!("{error}"));
+        files["client.rs"].clone()
+    };
+    let bare = doc(&[]);
+    assert!(
+        bare.contains("//! [`operations`](super::operations)).\n//!\n"),
+        "{bare}"
+    );
+    let one = doc(&[&streams::Streams]);
+    assert!(
+        one.contains(
+            "//! [`operations`](super::operations)), and\n//! streams over every paginated \
+             operation.\n"
+        ),
+        "{one}"
+    );
 }

@@ -102,6 +102,10 @@ pub(crate) struct StreamsContribution<'a> {
 }
 
 impl Contribution for StreamsContribution<'_> {
+    fn client_doc(&self) -> Option<&'static str> {
+        Some("streams over every paginated operation")
+    }
+
     fn client_imports(&self) -> TokenStream {
         if self.streams.is_empty() {
             TokenStream::new()
