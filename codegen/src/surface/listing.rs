@@ -21,7 +21,7 @@ use super::features::{DECIMAL, FeatureGate, JIFF, Needs};
 use super::signature::Signature;
 use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
-use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{BodyKind, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
@@ -513,67 +513,70 @@ impl Surface<'_> {
         lines
     }
 
-    fn list_type(&self, def: &TypeDef, push: &mut impl FnMut(&'static str, String, String)) {
-        match def {
-            TypeDef::Struct(def) => {
-                let path = format!("models::{}", def.name);
-                let default = def.fields.iter().all(|f| !f.required);
-                push(
-                    "struct",
-                    path.clone(),
-                    self.serde_impls(&def.name)
-                        .append_to(if default { "Default" } else { "" }),
+    /// A struct's lines: itself, each field, setter and clearer, and its constructor.
+    fn list_struct(&self, def: &StructDef, push: &mut impl FnMut(&'static str, String, String)) {
+        let path = format!("models::{}", def.name);
+        let default = def.fields.iter().all(|f| !f.required);
+        push(
+            "struct",
+            path.clone(),
+            self.serde_impls(&def.name)
+                .append_to(if default { "Default" } else { "" }),
+        );
+        let computed;
+        let resolved = match self.structs.get(&def.name) {
+            Some(resolved) => resolved,
+            None => {
+                computed = builders::resolve_struct(
+                    def,
+                    self.write_only.contains(&def.name),
+                    &self.model_traits,
                 );
-                let computed;
-                let resolved = match self.structs.get(&def.name) {
-                    Some(resolved) => resolved,
-                    None => {
-                        computed = builders::resolve_struct(
-                            def,
-                            self.write_only.contains(&def.name),
-                            &self.model_traits,
-                        );
-                        &computed
-                    }
-                };
-                for field in &resolved.fields {
-                    push(
-                        "field",
-                        format!("{path}::{}", field.field.rust_name),
-                        with_wire_name(
-                            compact(field.stored_type()),
-                            &field.field.rust_name,
-                            &field.field.wire_name,
-                        ),
-                    );
-                    if let Some(setter) = &field.setter {
-                        push(
-                            "fn",
-                            format!("{path}::{setter}"),
-                            format!(
-                                "(self, value: {}) -> Self",
-                                compact(field.setter_argument())
-                            ),
-                        );
-                    }
-                    if let Some(clearer) = &field.clearer {
-                        push(
-                            "fn",
-                            format!("{path}::{clearer}"),
-                            "(self) -> Self".to_owned(),
-                        );
-                    }
-                }
-                let arguments: Vec<String> = resolved
-                    .constructor_arguments()
-                    .map(|(name, ty)| format!("{name}: {}", compact(ty)))
-                    .collect();
+                &computed
+            }
+        };
+        for field in &resolved.fields {
+            push(
+                "field",
+                format!("{path}::{}", field.field.rust_name),
+                with_wire_name(
+                    compact(field.stored_type()),
+                    &field.field.rust_name,
+                    &field.field.wire_name,
+                ),
+            );
+            if let Some(setter) = &field.setter {
                 push(
                     "fn",
-                    format!("{path}::{}", crate::reserved::CONSTRUCTOR),
-                    format!("({}) -> Self", arguments.join(", ")),
+                    format!("{path}::{setter}"),
+                    format!(
+                        "(self, value: {}) -> Self",
+                        compact(field.setter_argument())
+                    ),
                 );
             }
+            if let Some(clearer) = &field.clearer {
+                push(
+                    "fn",
+                    format!("{path}::{clearer}"),
+                    "(self) -> Self".to_owned(),
+                );
+            }
+        }
+        let arguments: Vec<String> = resolved
+            .constructor_arguments()
+            .map(|(name, ty)| format!("{name}: {}", compact(ty)))
+            .collect();
+        push(
+            "fn",
+            format!("{path}::{}", crate::reserved::CONSTRUCTOR),
+            format!("({}) -> Self", arguments.join(", ")),
+        );
+    }
+
+    fn list_type(&self, def: &TypeDef, push: &mut impl FnMut(&'static str, String, String)) {
+        match def {
+            TypeDef::Struct(def) => self.list_struct(def, push),
             TypeDef::Enum(def) => {
                 let path = format!("models::{}", def.name);
                 push("enum", path.clone(), "open".to_owned());
