@@ -46,7 +46,15 @@ impl SurfaceExtension for Streams {
             .iter()
             .filter_map(|operation| {
                 let pagination = pagination::pagination(api, operation)?;
-                Some(PageStream::claim(operation, pagination, context.names))
+                // The extension's own key (`pages METHOD /path`) for the pages; the items keep
+                // the key they had before streams were an extension.
+                let pages_key = context.key(&[], operation);
+                Some(PageStream::claim(
+                    operation,
+                    pagination,
+                    &pages_key,
+                    context.names,
+                ))
             })
             .collect();
         Box::new(StreamsContribution { streams })
@@ -70,13 +78,17 @@ pub(crate) struct PageStream<'a> {
 }
 
 impl<'a> PageStream<'a> {
-    /// `operation`'s streams, their names claimed.
-    fn claim(operation: &'a Operation, pagination: Pagination, names: &mut Names) -> Self {
+    /// `operation`'s streams, their names claimed (the pages under `pages_key`).
+    fn claim(
+        operation: &'a Operation,
+        pagination: Pagination,
+        pages_key: &str,
+        names: &mut Names,
+    ) -> Self {
         let identity = operation_identity(operation);
-        let pages = names.client_methods().claim(
-            &format!("pages {identity}"),
-            &format!("{}_pages", operation.name),
-        );
+        let pages = names
+            .client_methods()
+            .claim(pages_key, &format!("{}_pages", operation.name));
         let items = names.client_methods().claim(
             &format!("items {identity}"),
             &format!("{}_items", operation.name),
