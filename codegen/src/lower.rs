@@ -599,6 +599,7 @@ impl Lowerer {
         self.integer_bounds(object, pointer);
         lower_const(object);
         typed::typed_enum(object);
+        self.string_enum_texts(object, pointer);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
         compose::type_beside_all_of(object);

@@ -182,6 +182,10 @@ pub(crate) fn emit_probe_with(
                 }
             })
         });
+        let body_methods = surface
+            .body_methods
+            .iter()
+            .map(|method| probe_call(&method.name, &method.signature(), &krate));
         let fake_type = ident(&api.identity.fake_type);
         let fake =
             fake_methods(&surface).map(|(name, op)| probe_fake(name, op, &krate, &fake_type));
@@ -190,6 +194,7 @@ pub(crate) fn emit_probe_with(
             #(#types)*
             #(#operations)*
             #(#contributed)*
+            #(#body_methods)*
             #(#fake)*
         }
     })?;
@@ -199,13 +204,20 @@ pub(crate) fn emit_probe_with(
     })
 }
 
-/// The `Client` methods the extensions add to the operations' (entry points, streams).
+/// The `Client` methods the surface adds to the operations': the extensions' (entry points,
+/// streams) and the methods sending a body in another media type.
 fn extra_methods(surface: &Surface<'_>) -> Vec<String> {
     surface
         .contributions
         .iter()
         .flat_map(|contribution| contribution.methods())
         .map(|method| method.name.to_owned())
+        .chain(
+            surface
+                .body_methods
+                .iter()
+                .map(|method| method.name.clone()),
+        )
         .collect()
 }
 
@@ -440,10 +452,18 @@ fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
 }
 
 fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
-    let function = ident(&probe_name("Client", &op.name));
-    let method = ident(&op.name);
+    probe_call(&op.name, &crate::surface::signature::of(op), krate)
+}
+
+/// A call of the `Client` method `name` with `signature`.
+fn probe_call(
+    name: &str,
+    signature: &crate::surface::signature::Signature,
+    krate: &proc_macro2::Ident,
+) -> TokenStream {
+    let function = ident(&probe_name("Client", name));
+    let method = ident(name);
     // The surface's signature, each argument a placeholder of the type a caller passes.
-    let signature = crate::surface::signature::of(op);
     let arguments = signature
         .arguments
         .iter()

@@ -23,6 +23,7 @@ mod convert;
 mod cycles;
 mod infer;
 mod keyed;
+mod media;
 mod merge;
 mod naming;
 mod open_strings;
@@ -120,6 +121,17 @@ impl TypeDef {
 }
 
 impl Operation {
+    /// The `Accept` header the method sends when it is not the runtime's default for a JSON
+    /// response (`application/json`): `None` when the runtime's `execute` says it already.
+    pub fn custom_accept(&self) -> Option<&str> {
+        (self.accept != operations::DEFAULT_ACCEPT).then_some(self.accept.as_str())
+    }
+
+    /// Its request body in every media type it is sent in: the preferred first.
+    pub fn bodies(&self) -> impl Iterator<Item = &Body> {
+        self.body.iter().chain(&self.other_bodies)
+    }
+
     /// The type uses the operation starts from: its parameters, body and JSON response.
     pub(crate) fn type_roots(&self) -> Vec<&TypeRef> {
         let mut roots: Vec<&TypeRef> = self
@@ -129,7 +141,7 @@ impl Operation {
             .chain(&self.optional_query)
             .map(|param| &param.ty)
             .collect();
-        roots.extend(self.body.iter().filter_map(|body| body.kind.value_type()));
+        roots.extend(self.bodies().filter_map(|body| body.kind.value_type()));
         if let ResponseKind::Json(ty) = &self.response {
             roots.push(ty);
         }
@@ -400,10 +412,16 @@ pub struct Operation {
     pub optional_query: Vec<Param>,
     /// Name of the query struct, when there are optional query parameters.
     pub query_type: Option<String>,
-    /// The request body.
+    /// The request body, in the preferred media type the document offers it in.
     pub body: Option<Body>,
+    /// The request body in each other media type the document offers it in (a method each,
+    /// named with the body's `suffix`), in the document's order.
+    pub other_bodies: Vec<Body>,
     /// What a 2xx response carries.
     pub response: ResponseKind,
+    /// The `Accept` header: every media type of the 2xx bodies that the client reads the way
+    /// `response` says (`application/json` when it reads none).
+    pub accept: String,
     /// The statuses outside 2xx the document declares for it, in its order (`default` last).
     pub error_statuses: Vec<DeclaredStatus>,
 }
@@ -517,6 +535,11 @@ pub struct Body {
     pub media_type: String,
     /// Whether it must be sent.
     pub required: bool,
+    /// The word the method sending it ends with (`multipart`: `post_files_multipart`), for a
+    /// body the operation also takes in another, preferred, media type; empty for that one.
+    /// Its kind's word (`ir::operations::MediaKind::word`), or the media type's own words when
+    /// two media types of one kind are offered (`text_x_markdown`).
+    pub suffix: String,
 }
 
 /// How a request body is encoded.

@@ -21,7 +21,7 @@ use super::features::{DECIMAL, FeatureGate, JIFF, Needs};
 use super::signature::Signature;
 use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
-use crate::ir::{BodyKind, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
+use crate::ir::{Body, BodyKind, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
@@ -92,8 +92,8 @@ const FAKE_METHOD_SIGNATURES: &[(&str, &str)] = &[
 
 /// The endpoint an operation's lines end with: `[METHOD /path]`, and how it sends its body
 /// when it has one (`; body: form`), which changes the request whatever the types say.
-fn sends(operation: &Operation) -> String {
-    let body = operation.body.as_ref().map(|body| match &body.kind {
+fn sends(operation: &Operation, body: Option<&Body>) -> String {
+    let body = body.map(|body| match &body.kind {
         BodyKind::Json(_) => "json",
         BodyKind::Form { .. } => "form",
         BodyKind::Multipart { .. } => "multipart",
@@ -440,7 +440,7 @@ impl Surface<'_> {
                 "fn",
                 format!("{CLIENT_TYPE}::{}", operation.name),
                 &op.gate,
-                format!("{call} {}", sends(operation)),
+                format!("{call} {}", sends(operation, operation.body.as_ref())),
             ));
             lines.push(Line::gated(
                 "fn",
@@ -479,6 +479,20 @@ impl Surface<'_> {
                     ),
                 ));
             }
+        }
+        for body_method in &self.body_methods {
+            let signature = body_method.signature();
+            let output = format!("Result<{}, rt::Error>", compact(signature.output.clone()));
+            let call = method("&self", &arguments(&signature), &output);
+            lines.push(Line::gated(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", body_method.name),
+                &body_method.gate,
+                format!(
+                    "{call} {}",
+                    sends(body_method.operation, Some(body_method.body))
+                ),
+            ));
         }
         lines
     }

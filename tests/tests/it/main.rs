@@ -20,6 +20,7 @@ mod layers;
 mod lowering;
 mod markdown;
 mod media;
+mod media_multi;
 mod names_lock;
 mod nesting;
 mod operations_live;

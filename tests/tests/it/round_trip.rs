@@ -44,6 +44,7 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     inheritance,
     keyed,
     media,
+    media_multi,
     names,
     nullable,
     operations,
