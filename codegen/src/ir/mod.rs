@@ -49,8 +49,8 @@ pub struct Api {
     pub base_url: Option<String>,
     /// The API's own name in the crate: its fake, its environment variables.
     pub identity: crate::identity::ApiIdentity,
-    /// How the client presents its key, from the document's security schemes.
-    pub auth: security::ClientAuth,
+    /// How the client authenticates, from the document's security schemes and requirements.
+    pub auth: security::Auth,
     /// Every declared server, its variables at their defaults (the first is `base_url`).
     pub servers: Vec<servers::Server>,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
@@ -428,6 +428,11 @@ pub struct Operation {
     pub accept: String,
     /// The statuses outside 2xx the document declares for it, in its order (`default` last).
     pub error_statuses: Vec<DeclaredStatus>,
+    /// The security requirements its request carries (alternatives in the document's order,
+    /// each the scheme keys sent together; `[]` met with none), its own or the document's, when
+    /// the crate's operations differ in what they need (`security::auth` decides); `None`: the
+    /// client's API key, if it has one.
+    pub security: Option<Vec<Vec<String>>>,
 }
 
 /// A status outside 2xx an operation's document declares (`404`, `4XX`, `default`).
@@ -749,7 +754,7 @@ pub(crate) fn build(
     names.held = held;
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
-    let auth = security::client_auth(spec, builder.notes);
+    let auth = security::auth(spec, &mut operations, builder.notes);
     let kept_components: BTreeSet<&str> = component_names
         .iter()
         .filter(|(_, name)| types.contains_key(name.as_str()))

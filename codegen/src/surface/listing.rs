@@ -363,6 +363,10 @@ impl Surface<'_> {
                 String::new(),
             ));
         }
+        // The setters of each security scheme, when the operations differ in what they need.
+        if self.api.auth.per_operation {
+            lines.extend(self.credentials_lines(&client));
+        }
         let identity = &self.api.identity;
         let constants = self
             .api
@@ -413,6 +417,42 @@ impl Surface<'_> {
                 ));
             }
         }
+        lines
+    }
+
+    /// The `Credentials` trait: a setter per security scheme, implemented for the builder.
+    fn credentials_lines(&self, client: &FeatureGate) -> Vec<Line> {
+        let mut lines = vec![Line::gated(
+            "trait",
+            "client::Credentials".to_owned(),
+            client,
+            ": Sized".to_owned(),
+        )];
+        for scheme in &self.api.auth.schemes {
+            let arguments = if scheme.place == crate::ir::security::ClientAuth::Basic {
+                "self, user: impl Into<String>, password: impl Into<String>"
+            } else {
+                "self, value: impl Into<String>"
+            };
+            lines.push(Line::gated(
+                "fn",
+                format!("client::Credentials::{}", scheme.setter),
+                client,
+                format!("({arguments}) -> Self"),
+            ));
+        }
+        lines.push(Line::gated(
+            "impl",
+            "client::Credentials".to_owned(),
+            client,
+            "Credentials for ClientBuilder".to_owned(),
+        ));
+        lines.push(Line::gated(
+            "reexport",
+            "client::MissingCredentials".to_owned(),
+            client,
+            String::new(),
+        ));
         lines
     }
 
