@@ -75,8 +75,11 @@ fn emit_type(def: &TypeDef, surface: &Surface<'_>) -> TokenStream {
             let resolved = match surface.structs.get(&def.name) {
                 Some(resolved) => resolved,
                 None => {
-                    computed =
-                        builders::resolve_struct(def, surface.write_only.contains(&def.name));
+                    computed = builders::resolve_struct(
+                        def,
+                        surface.write_only.contains(&def.name),
+                        &surface.model_traits,
+                    );
                     &computed
                 }
             };

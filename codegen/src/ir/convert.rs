@@ -18,8 +18,6 @@ use super::{
 };
 use crate::error::Pointer;
 use crate::lock::Names;
-use crate::names::Namespace;
-use crate::reserved::FALLBACK_VARIANT;
 use crate::{Error, names};
 
 impl<'a> Builder<'a> {
@@ -377,7 +375,7 @@ impl<'a> Builder<'a> {
     /// clear of any other name and never two for one value.
     pub(super) fn define_int_enum(&mut self, name: &str, values: Vec<i64>, doc: Option<String>) {
         // Names follow from values alone, so no lock is needed to keep them.
-        let mut variant_names = Namespace::with_reserved([FALLBACK_VARIANT]);
+        let mut variant_names = Names::int_enum_variants();
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
@@ -517,7 +515,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), Error> {
         // Reserve the name first: a member may refer back to the union.
         self.reserve(name);
-        let mut variant_names = Namespace::new();
+        let mut variant_names = Names::union_variants();
         let mut variants = Vec::with_capacity(plan.len());
         for (kind, index, member) in plan {
             let member_pointer = pointer.join(keyword).join(index);
@@ -591,7 +589,7 @@ impl<'a> Builder<'a> {
         }
         // Reserve the name before the fields, so that a field referring back finds it taken.
         self.reserve(name);
-        let mut field_names = Namespace::new();
+        let mut field_names = Names::struct_fields();
         let mut fields = Vec::with_capacity(parts.properties.len());
         for (wire, property) in parts.properties {
             let field_pointer = pointer.join("properties").join(wire);
@@ -698,43 +696,9 @@ impl<'a> Builder<'a> {
                     TypeRef::Vec(Box::new(TypeRef::Json))
                 }
             },
-            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
-                Some(parts) if !parts.properties.is_empty() => {
-                    self.define_inline(hint, schema, pointer)?
-                }
-                Some(ObjectParts {
-                    additional: Some(AdditionalProperties::Schema(values)),
-                    ..
-                }) => {
-                    let (value, value_nullable) = self.type_of(
-                        SchemaAt::of_boxed_ref(values),
-                        &format!("{hint}Value"),
-                        &pointer.join("additionalProperties"),
-                    )?;
-                    TypeRef::Map(Box::new(optional_if(value, value_nullable)))
-                }
-                Some(_) => {
-                    self.note(
-                        pointer,
-                        "a free-form object (no declared properties) is a map of serde_json::Value",
-                    );
-                    TypeRef::Map(Box::new(TypeRef::Json))
-                }
-                None => {
-                    match &schema.schema_kind {
-                        SchemaKind::Any(any)
-                            if any.typ.is_some() || !any.enumeration.is_empty() =>
-                        {
-                            self.typed_as_value(pointer, ValueReason::KeywordsMismatch, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
-                        }
-                        _ => self.note(
-                            pointer,
-                            "a schema without a type (any JSON value) is serde_json::Value",
-                        ),
-                    }
-                    TypeRef::Json
-                }
-            },
+            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => {
+                self.object_type(hint, schema, pointer)?
+            }
             SchemaKind::AllOf { all_of } => match all_of.as_slice() {
                 [single] => {
                     let (ty, inner_nullable) =
@@ -796,6 +760,56 @@ impl<'a> Builder<'a> {
             }
         };
         Ok((ty, nullable))
+    }
+
+    /// An object schema's type: a struct when it declares properties, a map of its
+    /// `additionalProperties` (or of any JSON value), or any JSON value, with a note, when its
+    /// keywords fit no object.
+    fn object_type(
+        &mut self,
+        hint: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<TypeRef, Error> {
+        Ok(match object_parts(schema) {
+            Some(parts) if !parts.properties.is_empty() => {
+                self.define_inline(hint, schema, pointer)?
+            }
+            Some(ObjectParts {
+                additional: Some(AdditionalProperties::Schema(values)),
+                ..
+            }) => {
+                let (value, value_nullable) = self.type_of(
+                    SchemaAt::of_boxed_ref(values),
+                    &format!("{hint}Value"),
+                    &pointer.join("additionalProperties"),
+                )?;
+                TypeRef::Map(Box::new(optional_if(value, value_nullable)))
+            }
+            Some(_) => {
+                self.note(
+                    pointer,
+                    "a free-form object (no declared properties) is a map of serde_json::Value",
+                );
+                TypeRef::Map(Box::new(TypeRef::Json))
+            }
+            None => {
+                match &schema.schema_kind {
+                    SchemaKind::Any(any) if any.typ.is_some() || !any.enumeration.is_empty() => {
+                        self.typed_as_value(
+                        pointer,
+                        ValueReason::KeywordsMismatch,
+                        "a schema whose keywords do not fit its `type` is lowered to serde_json::Value",
+                    );
+                    }
+                    _ => self.note(
+                        pointer,
+                        "a schema without a type (any JSON value) is serde_json::Value",
+                    ),
+                }
+                TypeRef::Json
+            }
+        })
     }
 
     /// An inline struct or enum, named after where it stands.

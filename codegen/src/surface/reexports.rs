@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use super::listing::Line;
+use super::features::FeatureGate;
+use super::listing::{self, Line};
 use crate::reserved::{BUILDER_TYPE, CLIENT_REEXPORTS, FAKE_REEXPORTS};
 
 /// The runtime's public-API listing (`codegen/runtime/api.txt`, written by `cargo xtask regen`
@@ -14,31 +15,27 @@ use crate::reserved::{BUILDER_TYPE, CLIENT_REEXPORTS, FAKE_REEXPORTS};
 pub(crate) const RUNTIME_LISTING: &str = include_str!("../../runtime/api.txt");
 
 /// What `gen/mod.rs` re-exports beside `client.rs` and `mock.rs` ([`crate::modules_file`]), as
-/// `(path in the crate, path in the runtime, gate)`.
-const ROOT_REEXPORTS: &[(&str, &str, &str)] = &[
-    ("Error", "Error", ""),
-    ("metric_names", "metric_names", ""),
-    ("metrics", "metrics", ""),
-    ("requests", "requests", ""),
-    ("spans", "spans", "feature=jiff"),
-    ("primitives::Binary", "Binary", ""),
-    ("primitives::Patch", "Patch", ""),
-    ("primitives::Decimal", "Decimal", "feature=decimal"),
-    (
-        "primitives::DecimalError",
-        "DecimalError",
-        "feature=decimal",
-    ),
-    ("primitives::jiff", "jiff", "feature=jiff"),
-    ("error::InvalidArgument", "InvalidArgument", ""),
-    ("error::InvalidResponse", "InvalidResponse", ""),
+/// `(path in the crate, path in the runtime, the feature it needs)`.
+const ROOT_REEXPORTS: &[(&str, &str, Option<&str>)] = &[
+    ("Error", "Error", None),
+    ("metric_names", "metric_names", None),
+    ("metrics", "metrics", None),
+    ("requests", "requests", None),
+    ("spans", "spans", Some("jiff")),
+    ("primitives::Binary", "Binary", None),
+    ("primitives::Patch", "Patch", None),
+    ("primitives::Decimal", "Decimal", Some("decimal")),
+    ("primitives::DecimalError", "DecimalError", Some("decimal")),
+    ("primitives::jiff", "jiff", Some("jiff")),
+    ("error::InvalidArgument", "InvalidArgument", None),
+    ("error::InvalidResponse", "InvalidResponse", None),
     (
         "error::RegisteredSecret",
         "server_text::RegisteredSecret",
-        "feature=scrub",
+        Some("scrub"),
     ),
-    ("error::ServerText", "server_text::ServerText", ""),
-    ("error::is_unprintable", "server_text::is_unprintable", ""),
+    ("error::ServerText", "server_text::ServerText", None),
+    ("error::is_unprintable", "server_text::is_unprintable", None),
 ];
 
 /// One runtime item at its path in the crate.
@@ -48,8 +45,15 @@ pub(crate) struct Reexport {
     pub(crate) path: String,
     /// Where the runtime has it (`RetryPolicy`).
     pub(crate) runtime: String,
-    /// The crate's features it needs (`feature=client`), or empty.
-    pub(crate) gate: &'static str,
+    /// The crate's feature it needs (`client`), if any.
+    pub(crate) feature: Option<&'static str>,
+}
+
+impl Reexport {
+    /// The gate of its line in the listing.
+    pub(crate) fn gate(&self) -> Option<FeatureGate> {
+        self.feature.map(listing::feature)
+    }
 }
 
 /// Every re-export of a generated crate, root's first, then `client`'s and `mock`'s.
@@ -88,26 +92,28 @@ fn type_modules(listing: &str) -> HashMap<&str, Option<&str>> {
 
 fn make_reexports() -> Vec<Reexport> {
     let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_owned();
-    let root = ROOT_REEXPORTS.iter().map(|(path, runtime, gate)| Reexport {
-        path: (*path).to_owned(),
-        runtime: (*runtime).to_owned(),
-        gate,
-    });
+    let root = ROOT_REEXPORTS
+        .iter()
+        .map(|(path, runtime, feature)| Reexport {
+            path: (*path).to_owned(),
+            runtime: (*runtime).to_owned(),
+            feature: *feature,
+        });
     let client = CLIENT_REEXPORTS.iter().map(|runtime| Reexport {
         path: format!("client::{}", last(runtime)),
         runtime: (*runtime).to_owned(),
-        gate: "feature=client",
+        feature: Some("client"),
     });
     let fake = FAKE_REEXPORTS.iter().map(|runtime| Reexport {
         path: format!("mock::{}", last(runtime)),
         runtime: format!("mock::{runtime}"),
-        gate: "feature=mock",
+        feature: Some("mock"),
     });
     // The `ClientBuilder` alias (`client.rs`) stands for the runtime's builder.
     let builder = std::iter::once(Reexport {
         path: BUILDER_TYPE.to_owned(),
         runtime: BUILDER_TYPE.to_owned(),
-        gate: "feature=client",
+        feature: Some("client"),
     });
     root.chain(client).chain(fake).chain(builder).collect()
 }
@@ -236,25 +242,19 @@ fn lines_of(listing: &str) -> Vec<Line> {
                 .iter()
                 .filter_map(|cfg| cfg.strip_prefix("#[cfg(feature = \"")?.strip_suffix("\")]"))
                 .collect();
-            let gate = if !reexport.gate.is_empty() {
-                reexport.gate.to_owned()
-            } else if features.len() == 1 && cfgs.len() == 1 {
-                format!("feature={}", features[0])
-            } else {
-                String::new()
+            let gate = match (reexport.gate(), features.as_slice()) {
+                (Some(gate), _) => Some(gate),
+                (None, [feature]) if cfgs.len() == 1 => Some(listing::feature(feature)),
+                (None, _) => None,
             };
-            let mut text = signature.to_owned();
+            let mut signature = signature.to_owned();
             if cfgs.len() != features.len() || (features.len() > 1) {
-                text = format!("{text} {}", cfgs.join(" "));
+                signature = format!("{signature} {}", cfgs.join(" "));
             }
-            let signature = [gate, text]
-                .into_iter()
-                .filter(|part| !part.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
             lines.push(Line {
                 kind: kind_name(kind),
                 path: format!("{}{rest}", reexport.path),
+                gate,
                 signature,
             });
         }
@@ -320,11 +320,16 @@ mod tests {
             lines
                 .iter()
                 .find(|line| line.kind == kind && line.path == path)
-                .map(|line| line.signature.as_str())
+                .map(Line::text)
         };
-        assert_eq!(find("fn", "Error::is_not_found"), Some("(&self) -> bool"));
         assert_eq!(
-            find("fn", "ClientBuilder::max_in_flight").map(|s| s.split(" (on").next()),
+            find("fn", "Error::is_not_found").as_deref(),
+            Some("(&self) -> bool")
+        );
+        assert_eq!(
+            find("fn", "ClientBuilder::max_in_flight")
+                .as_deref()
+                .map(|s| s.split(" (on").next()),
             Some(Some("feature=client (mut self, n: usize) -> Self"))
         );
         assert!(find("struct", "mock::Expectation").is_some());
@@ -333,7 +338,9 @@ mod tests {
         assert!(find("fn", "primitives::Decimal::checked_add").is_some());
         // Without a gate of its own, a re-export's item keeps the runtime's `cfg` as its gate.
         assert_eq!(
-            find("fn", "requests::Watch::jitter").map(|s| s.split(" (").next()),
+            find("fn", "requests::Watch::jitter")
+                .as_deref()
+                .map(|s| s.split(" (").next()),
             Some(Some("feature=client"))
         );
         assert!(
@@ -402,8 +409,19 @@ mod tests {
                 .find(|line| line.path == path)
                 .map(|line| line.signature.as_str())
         };
+        let gate = |path: &str| {
+            lines
+                .iter()
+                .find(|line| line.path == path)
+                .and_then(|line| line.gate.as_ref())
+                .map(listing::gate_text)
+        };
         // One feature is the item's gate; anything else stays as written, with no gate.
-        assert_eq!(signature("Error::one"), Some("feature=alpha (&self)"));
+        assert_eq!(signature("Error::one"), Some("(&self)"));
+        assert_eq!(gate("Error::one").as_deref(), Some("feature=alpha"));
+        for path in ["Error::two", "Error::other", "Error::mixed", "Error::plain"] {
+            assert_eq!(gate(path), None, "{path}");
+        }
         assert_eq!(
             signature("Error::two"),
             Some("(&self) #[cfg(feature = \"beta\")] #[cfg(feature = \"alpha\")]")
