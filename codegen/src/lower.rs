@@ -567,6 +567,7 @@ impl Lowerer {
         self.type_array(object, pointer);
         self.null_members(object, pointer);
         single_members(object);
+        compose::fold_annotation_members(object);
         compose::fold_all_of_siblings(object);
         content::content_formats(object);
         typed_const_members(object);
@@ -576,6 +577,7 @@ impl Lowerer {
         typed::typed_enum(object);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
+        compose::constraints_beside_one_member(object);
         compose::type_beside_all_of(object);
         lower_exclusive_bounds(object);
         if let Some(examples) = object.remove("examples")

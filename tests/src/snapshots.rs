@@ -24,6 +24,8 @@ snapshot!(acme);
 snapshot!(auth);
 snapshot!(const_tags);
 snapshot!(consumers);
+snapshot!(exact);
+snapshot!(exact30);
 snapshot!(index_mapped);
 snapshot!(keyed);
 snapshot!(inheritance);

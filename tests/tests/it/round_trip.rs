@@ -40,6 +40,8 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     auth,
     const_tags,
     consumers,
+    exact,
+    exact30,
     index_mapped,
     inheritance,
     keyed,
