@@ -571,9 +571,12 @@ impl Lowerer {
         compose::fold_all_of_siblings(object);
         content::content_formats(object);
         typed_const_members(object);
+        // Before `enum` is dropped as not applying to `type: object`.
+        typed::structured_enum(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);
         lower_const(object);
+        typed::structured_enum(object);
         typed::typed_enum(object);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);

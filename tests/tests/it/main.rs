@@ -12,6 +12,7 @@ mod consumers;
 mod doc_commands;
 mod docs;
 mod documents;
+mod exact;
 mod gates;
 mod golden;
 mod hostile;

@@ -78,8 +78,28 @@ impl Card {
     }
 }
 
+/// Exactly the JSON values the document lists, compared as JSON (numbers by value,
+/// objects by their members in any order). Open: any other value decodes as the
+/// fallback variant, keeping it, and encodes back to it.
 #[cfg(feature = "events")]
-pub type Corner = ::serde_json::Value;
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Corner {
+    /// `{"x":0,"y":0}`
+    X0Y0,
+    /// `{"x":1,"y":0}`
+    X1Y0,
+    /// `{"x":1,"y":1}`
+    X1Y1,
+    /// A value not in the document this code was generated from.
+    Unknown(::serde_json::Value),
+}
+
+#[cfg(feature = "events")]
+rt::value_enum_impls!(
+    Corner, Unknown, [0 => X0Y0 = "{\"x\":0,\"y\":0}", 1 => X1Y0 = "{\"x\":1,\"y\":0}", 2
+    => X1Y1 = "{\"x\":1,\"y\":1}"]
+);
 
 #[cfg(any(feature = "events", feature = "payments"))]
 pub type Count = i64;
@@ -618,8 +638,37 @@ rt::open_enum_impls!(
     ]
 );
 
+/// Exactly the JSON values the document lists, compared as JSON (numbers by value,
+/// objects by their members in any order). Open: any other value decodes as the
+/// fallback variant, keeping it, and encodes back to it.
 #[cfg(feature = "events")]
-pub type Unit = ::serde_json::Value;
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Unit {
+    /// `{"name":"cent","scale":2}`
+    NameCentScale2,
+    /// `{"name":"mill","scale":3}`
+    NameMillScale3,
+    /// A value not in the document this code was generated from.
+    Unknown(::serde_json::Value),
+}
 
 #[cfg(feature = "events")]
-pub type When = ::serde_json::Value;
+rt::value_enum_impls!(
+    Unit, Unknown, [0 => NameCentScale2 = "{\"name\":\"cent\",\"scale\":2}", 1 =>
+    NameMillScale3 = "{\"name\":\"mill\",\"scale\":3}"]
+);
+
+/// One of several kinds of JSON value, told apart by the kind and strings by their
+/// format: the variant is the member the value is.
+#[cfg(feature = "events")]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum When {
+    /// A JSON string holding an RFC 3339 date-time.
+    Timestamp(rt::jiff::Timestamp),
+    /// A JSON string holding an RFC 3339 full-date.
+    Date(rt::jiff::civil::Date),
+}
