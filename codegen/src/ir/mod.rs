@@ -35,6 +35,7 @@ pub mod servers;
 mod shared;
 mod tags;
 mod twins;
+pub mod values;
 
 pub(crate) use self::prune::reachable;
 
@@ -65,6 +66,9 @@ pub struct Api {
     /// The inline types made aliases of an identical type (see `shared`), each with the types
     /// its own definition held: those stay compiled with the features that reached the alias.
     pub shared: BTreeMap<String, Vec<String>>,
+    /// Every place the document declares a structure that the crate types
+    /// `serde_json::Value`, with its reason, one per pointer, sorted (see `values`).
+    pub values: Vec<values::ValuePlace>,
 }
 
 impl Api {
@@ -615,11 +619,13 @@ const REQUEST_BODIES: &str = "#/components/requestBodies/";
 const RESPONSES: &str = "#/components/responses/";
 
 /// Builds the IR from a lowered document: only what `selection` names is converted.
+/// `lowered_values` are the places the lowering already read as any JSON value.
 pub(crate) fn build(
     spec: &OpenAPI,
     selection: &Selection,
     config: &Config,
     notes: &mut Vec<Note>,
+    lowered_values: Vec<values::ValuePlace>,
 ) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
@@ -661,6 +667,7 @@ pub(crate) fn build(
         heirs: None,
         merged_fields: 0,
         merged_fields_budget: merge::merged_fields_budget(spec),
+        values: lowered_values,
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -707,6 +714,11 @@ pub(crate) fn build(
         if let Some(TypeDef::Alias(alias)) = types.get_mut(&name) {
             alias.ty = TypeRef::Json;
         }
+        builder.values.push(values::ValuePlace {
+            pointer: pointer.clone(),
+            reason: values::ValueReason::RecursiveAlias,
+            detail: reason.into(),
+        });
         builder.notes.push(Note {
             pointer,
             message: format!("{what} is left out: {reason}"),
@@ -734,6 +746,12 @@ pub(crate) fn build(
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
     let auth = security::client_auth(spec, builder.notes);
+    let kept_components: BTreeSet<&str> = component_names
+        .iter()
+        .filter(|(_, name)| types.contains_key(name.as_str()))
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let values = values::settle(builder.values, &kept_components);
     Ok(Api {
         base_url,
         identity,
@@ -745,6 +763,7 @@ pub(crate) fn build(
         skipped,
         names,
         shared: shared.held,
+        values,
     })
 }
 
@@ -809,6 +828,8 @@ struct Builder<'a> {
     /// Fields the `allOf` merges have copied so far, and how many they may (see `merge`).
     merged_fields: usize,
     merged_fields_budget: usize,
+    /// Places typed `serde_json::Value` although the document declares a structure there.
+    values: Vec<values::ValuePlace>,
 }
 
 impl<'a> Builder<'a> {
@@ -823,6 +844,22 @@ impl<'a> Builder<'a> {
             what: what.to_owned(),
             reason: reason.to_owned(),
         });
+    }
+
+    /// Records that the structure at `pointer` is typed `serde_json::Value`, and notes it.
+    pub(super) fn typed_as_value(
+        &mut self,
+        pointer: &Pointer,
+        reason: values::ValueReason,
+        message: impl Into<String>,
+    ) {
+        let message = message.into();
+        self.values.push(values::ValuePlace {
+            pointer: pointer.to_string(),
+            reason,
+            detail: message.clone(),
+        });
+        self.note(pointer, message);
     }
 
     pub(super) fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {

@@ -8,6 +8,7 @@ use openapiv3::{
 };
 
 use super::parameters::query_style;
+use super::values::ValueReason;
 use super::{
     Body, BodyKind, Builder, DeclaredStatus, FormStyle, JsonKind, Location, Operation, PARAMETERS,
     Param, ParamStyle, REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation,
@@ -717,8 +718,9 @@ impl<'a> Builder<'a> {
                         .0
                     }
                     (_, Some(other_pointer)) => {
-                        self.note(
+                        self.typed_as_value(
                             other_pointer,
+                            ValueReason::ResponsesDiffer,
                             format!(
                                 "2xx responses with bodies of different schemas (as at \
                              {content_pointer}) are decoded as serde_json::Value"

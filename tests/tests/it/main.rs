@@ -9,6 +9,7 @@ mod conformance;
 mod consumer_app;
 mod consumer_ops;
 mod consumers;
+mod corpus_round_trip;
 mod doc_commands;
 mod docs;
 mod documents;
