@@ -40,7 +40,7 @@ use self::keywords::{
 use self::slots::schema_slots;
 
 /// What a schema left out by the lowering becomes: any JSON value (the IR counts each as a
-/// place typed `serde_json::Value`, see `ir::values`).
+/// place typed `serde_json::Value`).
 pub const READ_AS_ANY_VALUE: &str = "the schema (read as any JSON value)";
 
 /// A document lowered to the 3.0 model, with the notes the lowering made.
@@ -582,6 +582,7 @@ impl Lowerer {
         lower_const(object);
         typed::structured_enum(object);
         typed::typed_enum(object);
+        self.string_enum_texts(object, pointer);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
         compose::constraints_beside_one_member(object);

@@ -22,6 +22,7 @@ macro_rules! snapshot {
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(acme);
 snapshot!(auth);
+snapshot!(auth_per_operation);
 snapshot!(const_tags);
 snapshot!(consumers);
 snapshot!(exact);
@@ -30,6 +31,7 @@ snapshot!(index_mapped);
 snapshot!(keyed);
 snapshot!(inheritance);
 snapshot!(media);
+snapshot!(media_multi);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);

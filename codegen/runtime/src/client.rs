@@ -6,7 +6,7 @@
 //! | File | Role |
 //! |---|---|
 //! | `builder.rs` | [`ClientBuilder`], its defaults and its checks of what a user configures |
-//! | `credentials.rs` | [`AuthScheme`] and the API key as a redacted, scrubbed header value |
+//! | `credentials.rs` | [`AuthScheme`], [`Place`], the key and each scheme's credential redacted and scrubbed, and what an operation's [`Security`] picks |
 //! | `orchestrator.rs` | the send path's operation level: the request's span, permits, the retry loop |
 //! | `retry_loop.rs` | one call's retry accounting: backoff, retry budget, the decision after a failure |
 //! | `prepare.rs` | a request made ready once for all its attempts: URL, headers, attempts allowed |
@@ -40,8 +40,11 @@ pub use builder::DEFAULT_MAX_RESPONSE_BYTES;
 pub use builder::DEFAULT_REQUEST_ID_HEADER;
 pub use builder::DEFAULT_TIMEOUT;
 use builder::Limits;
-use credentials::ApiKey;
 pub use credentials::AuthScheme;
+use credentials::Credentials;
+pub use credentials::MissingCredentials;
+pub use credentials::Place;
+pub use credentials::Security;
 pub(crate) use failure::decode;
 
 /// The HTTP client under a generated crate's `Client`: connection pool, base URL, credentials,
@@ -80,7 +83,8 @@ struct Settings {
     http: reqwest::Client,
     /// Without a trailing slash; request paths start with one.
     base_url: String,
-    api_key: Option<ApiKey>,
+    /// The API key and the other security schemes' credentials.
+    credentials: Credentials,
     retry: RetryPolicy,
     connect_timeout: Duration,
     timeout: Duration,
@@ -101,7 +105,8 @@ impl fmt::Debug for RuntimeClient {
         let settings = &*self.inner;
         f.debug_struct("RuntimeClient")
             .field("base_url", &settings.base_url)
-            .field("api_key", &settings.api_key)
+            .field("api_key", &settings.credentials.key)
+            .field("credentials", &settings.credentials.scheme_names())
             .field("retry", &settings.retry)
             .field("connect_timeout", &settings.connect_timeout)
             .field("timeout", &settings.timeout)
@@ -218,26 +223,42 @@ impl RuntimeClient {
             .await
     }
 
-    /// Like [`execute`](Self::execute), for a `text/*` response: the 2xx body as text, asked for
-    /// with `accept` as the `Accept` header.
+    /// Like [`execute`](Self::execute), asking for the media types `accept` lists (a JSON
+    /// response the document gives as `application/problem+json`, or in several media types).
     ///
     /// # Errors
     ///
-    /// As [`execute`](Self::execute), without the decoding; bytes that are not UTF-8 are
-    /// replaced by U+FFFD.
+    /// As [`execute`](Self::execute).
+    #[doc(hidden)]
+    pub async fn execute_json<T: serde_core::de::DeserializeOwned>(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<T, Error> {
+        self.execute_decoded(request, accept, |success| decode(&success.body))
+            .await
+    }
+
+    /// Like [`execute`](Self::execute), for a text response: the 2xx body as text, decoded by
+    /// the charset its `Content-Type` names (UTF-8 when it names none), asked for with `accept`
+    /// as the `Accept` header.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute`](Self::execute), but for the decoding: a body that is not text in its
+    /// charset, or names an unknown charset, is [`Error::InvalidResponse`] holding a
+    /// [`text::UndecodableText`](crate::text::UndecodableText).
     #[doc(hidden)]
     pub async fn execute_text(
         &self,
         request: Request,
         accept: &'static str,
     ) -> Result<String, Error> {
-        let bytes = self.execute_bytes(request, accept).await?;
-        // Text in another charset than UTF-8 keeps what it can rather than failing the call;
-        // `execute_bytes` is there for the exact bytes.
-        Ok(match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        self.execute_decoded(request, accept, |success| {
+            crate::text::decode_text(&success.headers, success.body)
+                .map_err(|error| Error::InvalidResponse(crate::InvalidResponse::new(error)))
         })
+        .await
     }
 
     /// Like [`execute`](Self::execute), for any other response: the 2xx body as it came, asked

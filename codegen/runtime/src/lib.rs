@@ -72,6 +72,8 @@ pub mod tagged;
 #[cfg(feature = "client")]
 mod telemetry;
 #[cfg(feature = "client")]
+pub mod text;
+#[cfg(feature = "client")]
 mod throttle;
 mod value_enum;
 
@@ -92,7 +94,7 @@ pub use binary::Binary;
 #[cfg(feature = "client")]
 pub use client::{
     AuthScheme, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
-    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, RuntimeClient,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MissingCredentials, Place, RuntimeClient, Security,
 };
 #[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};

@@ -17,8 +17,14 @@ pub(super) fn sections(
     surface: &OperationSurface<'_>,
     call: Option<(&ExampleCall<'_>, &Examples<'_>)>,
     typed: &[&str],
+    media: &[String],
 ) -> TokenStream {
     let mut lines = Vec::new();
+    // Which media type this method sends its body in, and which methods send the others.
+    for line in media {
+        lines.push(String::new());
+        lines.push(line.clone());
+    }
     // A method an extension built over this operation is the way to call it: said first.
     for method in typed {
         lines.push(String::new());
@@ -156,9 +162,31 @@ fn errors_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
         "- [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for \
          an argument that cannot go on the wire (an empty path value, `.` or `..`)."
             .to_owned(),
-        String::new(),
-        resend,
     ]);
+    lines.extend(missing_credentials(surface.operation.security.as_deref()));
+    lines.extend([String::new(), resend]);
+}
+
+/// The `# Errors` line of an operation carrying security requirements none of which is met with
+/// nothing: the credentials it sends, and the error for a client holding none of them.
+fn missing_credentials(requirements: Option<&[Vec<String>]>) -> Option<String> {
+    let requirements = requirements?;
+    if requirements.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let alternatives: Vec<String> = requirements
+        .iter()
+        .map(|schemes| {
+            let names: Vec<String> = schemes.iter().map(|name| format!("`{name}`")).collect();
+            names.join(" and ")
+        })
+        .collect();
+    Some(format!(
+        "- [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, \
+         holding a [`MissingCredentials`](super::client::MissingCredentials), when the client \
+         holds no credential for the security schemes it sends ({}).",
+        inline_prose(&alternatives.join(", or else "))
+    ))
 }
 
 #[cfg(test)]

@@ -132,8 +132,11 @@ mod tests {
             optional_query: Vec::new(),
             query_type: None,
             body: None,
+            other_bodies: Vec::new(),
             response: super::super::ResponseKind::Empty,
+            accept: "application/json".to_owned(),
             error_statuses: Vec::new(),
+            security: None,
         }
     }
 

@@ -24,6 +24,7 @@ mod cycles;
 mod formats;
 mod infer;
 mod keyed;
+mod media;
 mod merge;
 mod naming;
 mod open_strings;
@@ -49,8 +50,8 @@ pub struct Api {
     pub base_url: Option<String>,
     /// The API's own name in the crate: its fake, its environment variables.
     pub identity: crate::identity::ApiIdentity,
-    /// How the client presents its key, from the document's security schemes.
-    pub auth: security::ClientAuth,
+    /// How the client authenticates, from the document's security schemes and requirements.
+    pub auth: security::Auth,
     /// Every declared server, its variables at their defaults (the first is `base_url`).
     pub servers: Vec<servers::Server>,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
@@ -130,6 +131,17 @@ impl TypeDef {
 }
 
 impl Operation {
+    /// The `Accept` header the method sends when it is not the runtime's default for a JSON
+    /// response (`application/json`): `None` when the runtime's `execute` says it already.
+    pub fn custom_accept(&self) -> Option<&str> {
+        (self.accept != operations::DEFAULT_ACCEPT).then_some(self.accept.as_str())
+    }
+
+    /// Its request body in every media type it is sent in: the preferred first.
+    pub fn bodies(&self) -> impl Iterator<Item = &Body> {
+        self.body.iter().chain(&self.other_bodies)
+    }
+
     /// The type uses the operation starts from: its parameters, body and JSON response.
     pub(crate) fn type_roots(&self) -> Vec<&TypeRef> {
         let mut roots: Vec<&TypeRef> = self
@@ -139,7 +151,7 @@ impl Operation {
             .chain(&self.optional_query)
             .map(|param| &param.ty)
             .collect();
-        roots.extend(self.body.iter().filter_map(|body| body.kind.value_type()));
+        roots.extend(self.bodies().filter_map(|body| body.kind.value_type()));
         if let ResponseKind::Json(ty) = &self.response {
             roots.push(ty);
         }
@@ -410,12 +422,23 @@ pub struct Operation {
     pub optional_query: Vec<Param>,
     /// Name of the query struct, when there are optional query parameters.
     pub query_type: Option<String>,
-    /// The request body.
+    /// The request body, in the preferred media type the document offers it in.
     pub body: Option<Body>,
+    /// The request body in each other media type the document offers it in (a method each,
+    /// named with the body's `suffix`), in the document's order.
+    pub other_bodies: Vec<Body>,
     /// What a 2xx response carries.
     pub response: ResponseKind,
+    /// The `Accept` header: every media type of the 2xx bodies that the client reads the way
+    /// `response` says (`application/json` when it reads none).
+    pub accept: String,
     /// The statuses outside 2xx the document declares for it, in its order (`default` last).
     pub error_statuses: Vec<DeclaredStatus>,
+    /// The security requirements its request carries (alternatives in the document's order,
+    /// each the scheme keys sent together; `[]` met with none), its own or the document's, when
+    /// the crate's operations differ in what they need (`security::auth` decides); `None`: the
+    /// client's API key, if it has one.
+    pub security: Option<Vec<Vec<String>>>,
 }
 
 /// A status outside 2xx an operation's document declares (`404`, `4XX`, `default`).
@@ -527,6 +550,11 @@ pub struct Body {
     pub media_type: String,
     /// Whether it must be sent.
     pub required: bool,
+    /// The word the method sending it ends with (`multipart`: `post_files_multipart`), for a
+    /// body the operation also takes in another, preferred, media type; empty for that one.
+    /// Its kind's word (`ir::operations::MediaKind::word`), or the media type's own words when
+    /// two media types of one kind are offered (`text_x_markdown`).
+    pub suffix: String,
 }
 
 /// How a request body is encoded.
@@ -745,7 +773,7 @@ pub(crate) fn build(
     names.held = held;
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
-    let auth = security::client_auth(spec, builder.notes);
+    let auth = security::auth(spec, &mut operations, builder.notes);
     let kept_components: BTreeSet<&str> = component_names
         .iter()
         .filter(|(_, name)| types.contains_key(name.as_str()))

@@ -18,7 +18,7 @@ use super::features::FeatureGate;
 use super::signature::Signature;
 use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
-use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{Body, BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
@@ -87,8 +87,8 @@ const FAKE_METHOD_SIGNATURES: &[(&str, &str)] = &[
 
 /// The endpoint an operation's lines end with: `[METHOD /path]`, and how it sends its body
 /// when it has one (`; body: form`), which changes the request whatever the types say.
-fn endpoint(operation: &Operation) -> String {
-    let body = operation.body.as_ref().map(|body| match &body.kind {
+fn endpoint(operation: &Operation, body: Option<&Body>) -> String {
+    let body = body.map(|body| match &body.kind {
         BodyKind::Json(_) => "json",
         BodyKind::Form { .. } => "form",
         BodyKind::Multipart { .. } => "multipart",
@@ -252,6 +252,36 @@ impl Surface<'_> {
                 format!("feature=client &str = {:?}", server.url),
             );
         }
+        // The setters of each security scheme, when the operations differ in what they need.
+        if self.api.auth.per_operation {
+            push(
+                "trait",
+                "client::Credentials".to_owned(),
+                "feature=client : Sized".to_owned(),
+            );
+            for scheme in &self.api.auth.schemes {
+                let arguments = if scheme.place == crate::ir::security::ClientAuth::Basic {
+                    "self, user: impl Into<String>, password: impl Into<String>"
+                } else {
+                    "self, value: impl Into<String>"
+                };
+                push(
+                    "fn",
+                    format!("client::Credentials::{}", scheme.setter),
+                    format!("feature=client ({arguments}) -> Self"),
+                );
+            }
+            push(
+                "impl",
+                "client::Credentials".to_owned(),
+                "feature=client Credentials for ClientBuilder".to_owned(),
+            );
+            push(
+                "reexport",
+                "client::MissingCredentials".to_owned(),
+                "feature=client".to_owned(),
+            );
+        }
         let identity = &self.api.identity;
         for (name, value) in [
             ("API_KEY_ENV", &identity.api_key_env),
@@ -295,7 +325,7 @@ impl Surface<'_> {
         }
         for op in &self.operations {
             let operation = op.operation;
-            let sends = endpoint(operation);
+            let sends = endpoint(operation, operation.body.as_ref());
             let endpoint = format!("[{} {}]", operation.method, operation.path);
             let gate = op.gate.listing();
             let signature = op.signature();
@@ -382,6 +412,23 @@ impl Surface<'_> {
                     ),
                 );
             }
+        }
+        for body_method in &self.body_methods {
+            let signature = body_method.signature();
+            push(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", body_method.name),
+                format!(
+                    "{} {} {}",
+                    body_method.gate.listing(),
+                    method(
+                        "&self",
+                        &arguments(&signature),
+                        &format!("Result<{}, rt::Error>", compact(signature.output.clone())),
+                    ),
+                    endpoint(body_method.operation, Some(body_method.body))
+                ),
+            );
         }
         for def in self.test_builders() {
             let name = &def.name;

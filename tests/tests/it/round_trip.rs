@@ -38,6 +38,7 @@ macro_rules! snapshots {
 const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     acme,
     auth,
+    auth_per_operation,
     const_tags,
     consumers,
     exact,
@@ -46,6 +47,7 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     inheritance,
     keyed,
     media,
+    media_multi,
     names,
     nullable,
     operations,

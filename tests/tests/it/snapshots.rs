@@ -14,7 +14,13 @@ const CONFIG: &str =
 
 /// The fixtures of any document's own crate: named after their `info.title`, their operations
 /// after their `operationId`s (the generator's defaults).
-const OWN_NAMES: &[&str] = &["acme", "auth", "placeholders", "servers"];
+const OWN_NAMES: &[&str] = &[
+    "acme",
+    "auth",
+    "auth_per_operation",
+    "placeholders",
+    "servers",
+];
 
 /// The config a fixture is generated with.
 pub(crate) fn config_of(name: &str) -> &'static str {
@@ -89,6 +95,11 @@ fn auth() {
 }
 
 #[test]
+fn auth_per_operation() {
+    check("auth_per_operation");
+}
+
+#[test]
 fn const_tags() {
     check("const_tags");
 }
@@ -126,6 +137,11 @@ fn keyed() {
 #[test]
 fn media() {
     check("media");
+}
+
+#[test]
+fn media_multi() {
+    check("media_multi");
 }
 
 #[test]

@@ -215,8 +215,10 @@ impl RuntimeClient {
     ) -> Result<reqwest::Request, reqwest::Error> {
         let settings = &*self.inner;
         let mut sent = settings.default_headers.clone();
-        // The operation's own header parameters replace a default header of the same name.
+        // The operation's own header parameters replace a default header of the same name, and
+        // the credentials either.
         sent.extend(headers.parameters.clone());
+        sent.extend(headers.credentials.clone());
         hop.drop_body_headers(&mut sent);
         let mut builder = settings
             .http
@@ -226,9 +228,6 @@ impl RuntimeClient {
             .timeout(settings.timeout)
             .headers(sent)
             .header(ACCEPT, headers.accept.clone());
-        if let Some(key) = &settings.api_key {
-            builder = builder.header(key.name.clone(), key.header.clone());
-        }
         if let (Some(body), Some(content_type), true) =
             (&request.body, &headers.content_type, hop.keep_body)
         {

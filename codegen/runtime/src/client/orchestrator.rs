@@ -149,7 +149,13 @@ impl RuntimeClient {
         span: &tracing::Span,
     ) -> Result<(Success, OpenAttempt), Error> {
         let settings = &*self.inner;
-        let prepared = Prepared::new(&request, accept, &settings.base_url, &settings.retry)?;
+        let prepared = Prepared::new(
+            &request,
+            accept,
+            &settings.base_url,
+            &settings.retry,
+            &settings.credentials,
+        )?;
         let template = request.path_template;
         let traffic = &settings.traffic;
         let max_wait = settings.retry.max_retry_after();
@@ -266,8 +272,8 @@ impl RuntimeClient {
             Err(error) => Failure::from_send_error(
                 error,
                 attempt,
-                // reqwest's message names the URL; a credential sent as a parameter is in it.
-                !request.params.secrets().is_empty(),
+                // reqwest's message names the URL; a credential sent in the query is in it.
+                prepared.url_has_secrets(request),
                 settings.max_response_bytes,
             ),
         };
