@@ -596,16 +596,21 @@ impl Lowerer {
         self.type_array(object, pointer);
         self.null_members(object, pointer);
         single_members(object);
+        compose::fold_annotation_members(object);
         compose::fold_all_of_siblings(object);
         content::content_formats(object);
         typed_const_members(object);
+        // Before `enum` is dropped as not applying to `type: object`.
+        typed::structured_enum(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);
         lower_const(object);
+        typed::structured_enum(object);
         typed::typed_enum(object);
         self.string_enum_texts(object, pointer);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
+        compose::constraints_beside_one_member(object);
         compose::type_beside_all_of(object);
         lower_exclusive_bounds(object);
         if let Some(examples) = object.remove("examples")

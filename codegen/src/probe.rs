@@ -158,7 +158,8 @@ pub(crate) fn emit_probe_with(
                         ),
                     ),
                 },
-                TypeDef::Enum(def) => probe_enum(&function, def),
+                TypeDef::Enum(def) => probe_enum(&function, def, &quote!(String)),
+                TypeDef::ValueEnum(def) => probe_enum(&function, def, &quote!(::serde_json::Value)),
                 TypeDef::Union(def) => probe_union(&function, def),
                 TypeDef::Alias(def) => probe_alias(&function, def),
                 TypeDef::Untagged(def) => probe_untagged(&function, def),
@@ -358,7 +359,12 @@ fn probe_struct(function: &proc_macro2::Ident, resolved: &StructSurface<'_>) -> 
     }
 }
 
-fn probe_enum(function: &proc_macro2::Ident, def: &EnumDef) -> TokenStream {
+/// An open enum's probe; `fallback_payload` is what its fallback variant holds.
+fn probe_enum(
+    function: &proc_macro2::Ident,
+    def: &EnumDef,
+    fallback_payload: &TokenStream,
+) -> TokenStream {
     let name = ident(&def.name);
     let fallback = ident(&def.fallback);
     let variants = def.variants.iter().map(|v| ident(&v.rust_name));
@@ -367,7 +373,7 @@ fn probe_enum(function: &proc_macro2::Ident, def: &EnumDef) -> TokenStream {
             match value {
                 #(#name::#variants => {})*
                 #name::#fallback(other) => {
-                    let _: &String = other;
+                    let _: &#fallback_payload = other;
                 }
                 _ => {}
             }

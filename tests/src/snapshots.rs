@@ -27,6 +27,8 @@ snapshot!(auth);
 snapshot!(auth_per_operation);
 snapshot!(const_tags);
 snapshot!(consumers);
+snapshot!(exact);
+snapshot!(exact30);
 snapshot!(index_mapped, index_mapped);
 snapshot!(keyed);
 snapshot!(inheritance);

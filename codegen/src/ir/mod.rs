@@ -21,6 +21,7 @@ mod access;
 pub(crate) mod areas;
 mod convert;
 mod cycles;
+mod formats;
 mod infer;
 mod keyed;
 mod media;
@@ -97,6 +98,10 @@ pub enum TypeDef {
     Untagged(UntaggedDef),
     /// An integer enum (`type: integer, enum: [...]`), open to values the document does not list.
     IntEnum(IntEnumDef),
+    /// An enum of JSON values that are not all strings or all integers (`enum: [{x: 0}, {x:
+    /// 1}]`, `oneOf: [{const: {...}}, ...]`): each variant's `wire` is its value's JSON text,
+    /// compared as JSON (numbers by value, objects by their members); open to other values.
+    ValueEnum(EnumDef),
 }
 
 impl TypeDef {
@@ -109,6 +114,7 @@ impl TypeDef {
             TypeDef::Union(def) => &def.name,
             TypeDef::Untagged(def) => &def.name,
             TypeDef::IntEnum(def) => &def.name,
+            TypeDef::ValueEnum(def) => &def.name,
         }
     }
 
@@ -119,7 +125,7 @@ impl TypeDef {
             TypeDef::Alias(def) => vec![&def.ty],
             TypeDef::Union(def) => def.variants.iter().map(|v| &v.ty).collect(),
             TypeDef::Untagged(def) => def.variants.iter().map(|v| &v.ty).collect(),
-            TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+            TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => Vec::new(),
         }
     }
 }

@@ -647,6 +647,22 @@ impl Surface<'_> {
                     "(String)".to_owned(),
                 );
             }
+            TypeDef::ValueEnum(def) => {
+                let path = format!("models::{}", def.name);
+                push("enum", path.clone(), "open JSON value".to_owned());
+                for variant in &def.variants {
+                    push(
+                        "variant",
+                        format!("{path}::{}", variant.rust_name),
+                        variant.wire.clone(),
+                    );
+                }
+                push(
+                    "variant",
+                    format!("{path}::{}", def.fallback),
+                    "(::serde_json::Value)".to_owned(),
+                );
+            }
             TypeDef::IntEnum(def) => {
                 let path = format!("models::{}", def.name);
                 push("enum", path.clone(), "open integer".to_owned());

@@ -148,7 +148,7 @@ fn summary(api: &Api) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            TypeDef::Enum(e) => format!(
+            TypeDef::Enum(e) | TypeDef::ValueEnum(e) => format!(
                 "enum {} {{ {} }}",
                 e.name,
                 e.variants

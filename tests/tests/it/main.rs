@@ -13,6 +13,7 @@ mod corpus_round_trip;
 mod doc_commands;
 mod docs;
 mod documents;
+mod exact;
 mod gates;
 mod golden;
 mod held_ceilings;

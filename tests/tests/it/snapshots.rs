@@ -110,6 +110,16 @@ fn consumers() {
 }
 
 #[test]
+fn exact() {
+    check("exact");
+}
+
+#[test]
+fn exact30() {
+    check("exact30");
+}
+
+#[test]
 fn index_mapped() {
     check("index_mapped");
 }
