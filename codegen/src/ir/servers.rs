@@ -4,7 +4,8 @@
 use openapiv3::OpenAPI;
 
 use crate::error::{Note, Pointer};
-use crate::names::{Namespace, to_snake_case};
+use crate::lock::Names;
+use crate::names::to_snake_case;
 
 /// One declared server.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub struct Server {
 
 /// Every server of the document, in its order, named from its description (else its place).
 pub(super) fn servers(spec: &OpenAPI, notes: &mut Vec<Note>) -> Vec<Server> {
-    let mut taken = Namespace::new();
+    let mut taken = Names::server_constants();
     let pointer = Pointer::root().join("servers");
     spec.servers
         .iter()
