@@ -1028,7 +1028,7 @@ mod tests {
             ("variant models::Filter::Not", "(Neg) \"not\""),
         ] {
             assert_eq!(
-                listed.get(key).map(String::as_str),
+                listed.get(key).map(|listed| listed.signature.as_str()),
                 Some(signature),
                 "{}",
                 output.api_snapshot
