@@ -183,7 +183,8 @@ impl Builder<'_> {
 }
 
 /// Gives each variant with several tags the payload field it reads its real tag from: the
-/// payload struct's required, non-null field of the tag property (through aliases). Where the
+/// payload struct's required, non-null field of the tag property (through aliases), a string or
+/// an open enum. Where the
 /// payload holds no such field, the variant keeps its primary tag alone, as `tag()` could not
 /// tell which of the others a value has.
 pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
@@ -199,7 +200,9 @@ pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
                     .fields
                     .iter()
                     .find(|field| field.wire_name == union.tag_property)
-                    .filter(|field| field.required && !field.nullable)
+                    .filter(|field| {
+                        field.required && !field.nullable && reads_as_str(types, &field.ty)
+                    })
                     .map(|field| field.rust_name.clone())
             });
             settled.push((name.clone(), index, field));
@@ -216,6 +219,24 @@ pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
             variant.tag_field = field;
         }
     }
+}
+
+/// Whether a value of `ty` gives its wire string by `as_str()`: a `String`, or an open enum
+/// (through aliases, bounded as aliases may form a cycle).
+fn reads_as_str(types: &BTreeMap<String, TypeDef>, ty: &TypeRef) -> bool {
+    let mut ty = ty;
+    for _ in 0..=types.len() {
+        match ty {
+            TypeRef::String => return true,
+            TypeRef::Named(name) => match types.get(name) {
+                Some(TypeDef::Enum(_)) => return true,
+                Some(TypeDef::Alias(alias)) => ty = &alias.ty,
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The struct `ty` names, through aliases (a bounded walk: aliases may form a cycle).
