@@ -214,7 +214,12 @@ impl RuntimeClient {
         hop: &redirect::Hop,
     ) -> Result<reqwest::Request, reqwest::Error> {
         let settings = &*self.inner;
-        let mut sent = settings.default_headers.clone();
+        // Default headers may be credentials of their own (`x-api-key`).
+        let mut sent = if headers.credentials {
+            settings.default_headers.clone()
+        } else {
+            HeaderMap::new()
+        };
         // The operation's own header parameters replace a default header of the same name.
         sent.extend(headers.parameters.clone());
         hop.drop_body_headers(&mut sent);
@@ -226,7 +231,7 @@ impl RuntimeClient {
             .timeout(settings.timeout)
             .headers(sent)
             .header(ACCEPT, headers.accept.clone());
-        if let Some(key) = &settings.api_key {
+        if let Some(key) = settings.api_key.as_ref().filter(|_| headers.credentials) {
             builder = builder.header(key.name.clone(), key.header.clone());
         }
         if let (Some(body), Some(content_type), true) =

@@ -149,7 +149,14 @@ impl RuntimeClient {
         span: &tracing::Span,
     ) -> Result<(Success, OpenAttempt), Error> {
         let settings = &*self.inner;
-        let prepared = Prepared::new(&request, accept, &settings.base_url, &settings.retry)?;
+        // An operation with servers of its own goes there, with credentials only where trusted.
+        let (base_url, credentials) = settings
+            .routes
+            .get(request.operation)
+            .map_or((settings.base_url.as_str(), true), |route| {
+                (route.base_url.as_str(), route.credentials)
+            });
+        let prepared = Prepared::new(&request, accept, base_url, credentials, &settings.retry)?;
         let template = request.path_template;
         let traffic = &settings.traffic;
         let max_wait = settings.retry.max_retry_after();

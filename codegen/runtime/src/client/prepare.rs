@@ -28,6 +28,7 @@ impl Prepared {
         request: &Request,
         accept: &str,
         base_url: &str,
+        credentials: bool,
         retry: &RetryPolicy,
     ) -> Result<Self, Error> {
         let url = url_for(base_url, request)?;
@@ -43,6 +44,7 @@ impl Prepared {
             accept,
             content_type,
             parameters: parameter_headers(request)?,
+            credentials,
         };
         let resend_after_processing =
             is_idempotent(&request.method) || retry.non_idempotent_retries();
@@ -71,6 +73,9 @@ pub(super) struct RequestHeaders {
     pub(super) content_type: Option<HeaderValue>,
     /// Header parameters and the `Cookie` header of cookie parameters.
     pub(super) parameters: HeaderMap,
+    /// Whether the client's credentials (the key, the default headers) go with the request:
+    /// not to an operation's own server of another origin unless the user opted in.
+    pub(super) credentials: bool,
 }
 
 /// Methods that mean the same whether sent once or several times (RFC 9110 §9.2.2: the safe

@@ -863,6 +863,7 @@ fn header_parameters_take_visible_ascii_spaces_and_tabs_only() {
             &sent,
             "application/json",
             "http://127.0.0.1:9",
+            true,
             &RetryPolicy::default(),
         );
         match prepared {
