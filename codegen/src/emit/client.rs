@@ -31,32 +31,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
         ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
     };
-    let servers = (!surface.api.servers.is_empty()).then(|| {
-        let constants = surface.api.servers.iter().map(|server| {
-            let name = ident(&server.name);
-            let url = server.url.as_str();
-            let description = server.description.as_deref().map(|text| {
-                let lines = super::doc_attrs(Some(text));
-                quote!(#lines #[doc = ""])
-            });
-            // Text from the document: through the one doc sanitiser, as every description.
-            let shown = super::doc_attrs(Some(&format!("`{url}`")));
-            quote! {
-                #description
-                #shown
-                pub const #name: &str = #url;
-            }
-        });
-        quote! {
-            /// Every server the document declares, by name, its variables at their defaults: give
-            /// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
-            /// after the origin it is deployed at (the default's origin is
-            /// [`origin`](rt::ClientBuilder::origin)).
-            pub mod servers {
-                #(#constants)*
-            }
-        }
-    });
+    let servers = super::servers::module(surface.api);
+    let operation_servers = super::servers::builder_call(surface.api);
     let from_env_doc = format!(
         " A client configured from the environment: the key from `{api_key_env}`, the base URL \
          from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
@@ -152,7 +128,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             /// reqwest client of your own.
             #[must_use]
             pub fn builder() -> ClientBuilder {
-                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)#auth_scheme
+                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
+                    #operation_servers #auth_scheme
             }
 
             /// The runtime client underneath: its settings, and the retry budget left.

@@ -6,6 +6,7 @@ mod method_docs;
 mod mock;
 mod models;
 mod operations;
+mod servers;
 mod tidy;
 
 use std::collections::BTreeMap;

@@ -202,6 +202,64 @@ fn path_strings(operation: &Operation, taken_as: &str) -> Vec<String> {
         .collect()
 }
 
+/// A server's builder in `client::servers` (its constructor, setters, URL and conversions) and
+/// the enums of its variables' values.
+fn list_server_builder(
+    server: &crate::ir::servers::Server,
+    push: &mut impl FnMut(&'static str, String, String),
+) {
+    let Some(builder) = server.builder.as_deref() else {
+        return;
+    };
+    let path = format!("client::servers::{builder}");
+    push("struct", path.clone(), "feature=client".to_owned());
+    push(
+        "fn",
+        format!("{path}::new"),
+        "feature=client () -> Self".to_owned(),
+    );
+    push(
+        "fn",
+        format!("{path}::url"),
+        "feature=client (&self) -> Result<String, Error>".to_owned(),
+    );
+    // Derived traits are not listed (as for models); the hand-written impls are.
+    for signature in [
+        format!("Default for {builder}"),
+        format!("From<{builder}> for ServerUrl"),
+    ] {
+        push("impl", path.clone(), format!("feature=client {signature}"));
+    }
+    for variable in &server.variables {
+        let taken = match &variable.choices {
+            Some(choices) => choices.name.clone(),
+            None => "impl Into<String>".to_owned(),
+        };
+        push(
+            "fn",
+            format!("{path}::{}", variable.setter),
+            format!("feature=client (self, value: {taken}) -> Self"),
+        );
+        let Some(choices) = &variable.choices else {
+            continue;
+        };
+        let enum_path = format!("client::servers::{}", choices.name);
+        push("enum", enum_path.clone(), "feature=client".to_owned());
+        for (variant, _) in &choices.values {
+            push(
+                "variant",
+                format!("{enum_path}::{variant}"),
+                "feature=client".to_owned(),
+            );
+        }
+        push(
+            "fn",
+            format!("{enum_path}::as_str"),
+            "feature=client (self) -> &'static str".to_owned(),
+        );
+    }
+}
+
 fn method(receiver: &str, arguments: &[String], output: &str) -> String {
     let mut all = vec![receiver.to_owned()];
     all.extend(arguments.iter().cloned());
@@ -251,6 +309,9 @@ impl Surface<'_> {
                 format!("client::servers::{}", server.name),
                 format!("feature=client &str = {:?}", server.url),
             );
+        }
+        for server in &self.api.servers {
+            list_server_builder(server, &mut push);
         }
         let identity = &self.api.identity;
         for (name, value) in [

@@ -30,6 +30,7 @@ mod public_api;
 mod round_trip;
 mod salvage;
 mod semver;
+mod servers;
 mod smoke;
 mod snapshots;
 mod surface;

@@ -131,3 +131,115 @@ fn origin_of(url: &str) -> Option<String> {
         .then(|| parsed.origin().ascii_serialization())
         .filter(|origin| origin != "null")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{OperationServers, Route};
+    use crate::error::Error;
+
+    const DECLARED: &[(&str, &str)] = &[
+        ("upload", "/uploads"),
+        ("report", "https://reports.example.test/2024"),
+        ("same", "https://api.example.test/other"),
+    ];
+
+    fn check(url: &str) -> Result<String, Error> {
+        Ok(url.trim_end_matches('/').to_owned())
+    }
+
+    fn route(base_url: &str, credentials: bool) -> Route {
+        Route {
+            base_url: base_url.to_owned(),
+            credentials,
+        }
+    }
+
+    /// The module's table, row by row.
+    #[test]
+    fn each_operation_by_the_table() {
+        let servers = OperationServers {
+            declared: DECLARED,
+            ..OperationServers::default()
+        };
+        let base = "https://api.example.test/v1";
+        let routes = servers.resolve(base, None, false, check).unwrap();
+        // Relative: under the base URL's origin, with credentials.
+        assert_eq!(
+            routes["upload"],
+            route("https://api.example.test/uploads", true)
+        );
+        // Another origin: without them; the same origin: with them.
+        assert_eq!(
+            routes["report"],
+            route("https://reports.example.test/2024", false)
+        );
+        assert_eq!(
+            routes["same"],
+            route("https://api.example.test/other", true)
+        );
+        // Relative under the origin given.
+        let routes = servers
+            .resolve(base, Some("http://127.0.0.1:9/"), false, check)
+            .unwrap();
+        assert_eq!(routes["upload"], route("http://127.0.0.1:9/uploads", false));
+        // A whole base URL takes every operation.
+        assert!(servers.resolve(base, None, true, check).unwrap().is_empty());
+    }
+
+    /// An override wins (the last for an operation), even over a whole base URL; credentials
+    /// go to another origin only when it is named.
+    #[test]
+    fn overrides_and_trusted_origins() {
+        let servers = OperationServers {
+            declared: DECLARED,
+            overrides: vec![
+                ("report", "http://127.0.0.1:1".into()),
+                ("report", "http://127.0.0.1:2/r".into()),
+            ],
+            trusted: vec!["http://127.0.0.1:2/any/path".to_owned()],
+        };
+        let routes = servers
+            .resolve("https://api.example.test", None, true, check)
+            .unwrap();
+        assert_eq!(routes["report"], route("http://127.0.0.1:2/r", true));
+        assert_eq!(routes.len(), 1);
+        let untrusted = OperationServers {
+            trusted: Vec::new(),
+            ..servers.clone()
+        };
+        let routes = untrusted
+            .resolve("https://api.example.test", None, false, check)
+            .unwrap();
+        assert_eq!(routes["report"], route("http://127.0.0.1:2/r", false));
+    }
+
+    /// An override of an operation without servers of its own, and an origin that is none, are
+    /// refused before anything is sent.
+    #[test]
+    fn refusals() {
+        let unknown = OperationServers {
+            declared: DECLARED,
+            overrides: vec![("get_thing", "http://127.0.0.1:1".into())],
+            ..OperationServers::default()
+        };
+        let error = unknown
+            .resolve("https://api.example.test", None, false, check)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("`get_thing` is not an operation with servers of its own"),
+            "{error}"
+        );
+        assert!(error.contains("upload, report, same"), "{error}");
+        let bad_origin = OperationServers {
+            declared: DECLARED,
+            trusted: vec!["reports.example.test".to_owned()],
+            ..OperationServers::default()
+        };
+        assert!(
+            bad_origin
+                .resolve("https://api.example.test", None, false, check)
+                .is_err()
+        );
+    }
+}
