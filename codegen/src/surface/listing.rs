@@ -255,7 +255,7 @@ fn list_server_builder(
         push(
             "fn",
             format!("{enum_path}::as_str"),
-            "feature=client (self) -> &'static str".to_owned(),
+            "feature=client (self) -> &str".to_owned(),
         );
     }
 }
