@@ -14,10 +14,12 @@ use super::models::*;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "https://consumers.example";
 
-/// Every server the document declares, by name, its variables at their defaults: give
-/// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
-/// after the origin it is deployed at (the default's origin is
-/// [`origin`](rt::ClientBuilder::origin)).
+/// Every server the document declares, by name, its variables at their defaults.
+///
+/// Send every operation to one of them with [`ClientBuilder::server`](rt::ClientBuilder::server) (a
+/// constant, or a server's builder with its variables set); a relative one is resolved against
+/// [`origin`](rt::ClientBuilder::origin). A whole [`base_url`](rt::ClientBuilder::base_url) (a test
+/// server, a proxy) wins over it.
 pub mod servers {
     /// `https://consumers.example`
     pub const SERVER_1: &str = "https://consumers.example";
