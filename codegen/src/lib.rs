@@ -70,6 +70,9 @@ pub struct Output {
     /// per API area, `jiff` and `decimal` (the rest, `default`, `client` and `mock`, are the
     /// same in every generated crate). Each area compiles its operations and the types they use.
     pub cargo_features: String,
+    /// The crate root's docs the document decides (its servers), as `//!` lines; empty when it
+    /// has nothing to say. `krate` writes it into a whole crate's `lib.rs`.
+    pub crate_doc: String,
 }
 
 /// Runs the whole pipeline on one document.
@@ -126,7 +129,7 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let (files, names, api_snapshot, cargo_features) = {
+    let (files, names, api_snapshot, cargo_features, crate_doc) = {
         let surface = surface::build(
             &api,
             config.crate_name.as_deref(),
@@ -137,7 +140,8 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
             surface::listing::render(&surface.listing(), input.spec_path)
         })?;
         let features = surface.features.cargo_features(RUNTIME_PACKAGE);
-        (files, surface.names, snapshot, features)
+        let crate_doc = emit::crate_doc(surface.api);
+        (files, surface.names, snapshot, features, crate_doc)
     };
     // The surface's lock is the whole lock: it continued from the one the IR settled.
     Ok(Output {
@@ -146,5 +150,6 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
         names,
         api_snapshot,
         cargo_features,
+        crate_doc,
     })
 }

@@ -7,6 +7,8 @@ mod mock;
 mod models;
 mod operations;
 mod servers;
+
+pub(crate) use servers::crate_doc;
 mod tidy;
 
 use std::collections::BTreeMap;

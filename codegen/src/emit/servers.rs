@@ -252,6 +252,68 @@ fn choices_enum(variable: &Variable) -> Option<TokenStream> {
     })
 }
 
+/// The crate root's paragraph on servers (`//!` lines, each ending in a newline), rendered from
+/// the document's: where requests go by default, how to pick another server and set its
+/// variables, which operations go to servers of their own. Empty without servers.
+pub(crate) fn crate_doc(api: &Api) -> String {
+    let Some(first) = api.servers.first() else {
+        return String::new();
+    };
+    let mut paragraphs = vec!["# Servers".to_owned()];
+    let relative = if api.base_url_is_relative() {
+        ", relative: give the origin it is deployed at with `Client::builder().origin(..)`"
+    } else {
+        ""
+    };
+    paragraphs.push(format!(
+        "Requests go to {} (`client::DEFAULT_BASE_URL`){relative}. Every server the document \
+         declares is a constant of `client::servers`; `Client::builder().server(..)` picks one, \
+         `base_url(..)` gives a whole URL of your own (a test server, a proxy).",
+        code_span(&first.url)
+    ));
+    if let Some((server, builder)) = api
+        .servers
+        .iter()
+        .find_map(|server| Some((server, server.builder.as_deref()?)))
+    {
+        let setters: Vec<String> = server
+            .variables
+            .iter()
+            .map(|variable| format!(".{}({})", variable.setter, example_value(variable)))
+            .collect();
+        paragraphs.push(format!(
+            "A server with variables has a builder: {} sets each variable (an enum where the \
+             document lists the values, else a string checked for its place in the URL).",
+            code_span(&format!(
+                "Client::builder().server(client::servers::{builder}::new(){})",
+                setters.join("").replace("servers::", "client::servers::")
+            ))
+        ));
+    }
+    if !api.operation_servers.is_empty() {
+        let operations: Vec<String> = api
+            .operation_servers
+            .iter()
+            .map(|server| format!("`{}`", server.operation))
+            .collect();
+        paragraphs.push(format!(
+            "{} go to servers of their own (the document's path or operation `servers`); \
+             `Client::builder().operation_server(\"name\", url)` sends one elsewhere, and the \
+             client's credentials go to another origin only when named with \
+             `send_credentials_to(..)`.",
+            operations.join(", ")
+        ));
+    }
+    let mut text = String::new();
+    for paragraph in paragraphs {
+        text.push_str("//!\n");
+        for line in crate::tokens::doc_text::wrap_prose(&paragraph, 96) {
+            text.push_str(&format!("//! {line}\n"));
+        }
+    }
+    text
+}
+
 /// `.operation_servers(&[..])` on `Client::builder()`: each operation with servers of its own
 /// and its first server; nothing when there is none.
 pub(super) fn builder_call(api: &Api) -> TokenStream {

@@ -251,3 +251,40 @@ async fn the_fake_answers_operations_with_servers_of_their_own() {
     let client = fake.client().unwrap();
     assert_eq!(client.get_report("r").await.unwrap(), "from the fake");
 }
+
+/// The crate root's docs say where requests go and how to pick a server, set its variables and
+/// send an operation elsewhere, from the document; a document without servers says nothing.
+#[test]
+fn the_crate_root_says_how_to_pick_a_server() {
+    let spec = std::fs::read_to_string(
+        baseten_tests::tests_dir().join("fixtures/specs/servers.yaml"),
+    )
+    .unwrap();
+    let settings = baseten_codegen::CrateSettings {
+        name: "things",
+        runtime_path: "../runtime",
+        spec_name: "servers.yaml",
+        own_workspace: true,
+    };
+    let crate_of = |spec: &str| {
+        let input = baseten_codegen::Input {
+            spec_path: "servers.yaml",
+            spec_text: spec,
+            config_text: None,
+        };
+        baseten_codegen::generate_crate(&input, &settings)
+            .unwrap_or_else(|error| panic!("{error}"))
+    };
+    let lib = crate_of(&spec).files["src/lib.rs"].clone();
+    for expected in [
+        "//! # Servers",
+        "//! Requests go to `/api/v2` (`client::DEFAULT_BASE_URL`), relative: give the origin",
+        "`Client::builder().server(client::servers::Production::new().region(client::servers::ProductionRegion::Eu).version(\"2\"))`",
+        "`create_upload`, `get_report`, `replace_upload` go to servers of their own",
+    ] {
+        assert!(lib.contains(expected), "{expected}\n{lib}");
+    }
+    let without = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
+    let lib = crate_of(without).files["src/lib.rs"].clone();
+    assert!(!lib.contains("Servers"), "{lib}");
+}
