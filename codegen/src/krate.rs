@@ -218,10 +218,7 @@ pub fn generate_crate_with(
         "Cargo.toml".to_owned(),
         cargo_toml(settings, &output.cargo_features),
     );
-    files.insert(
-        "src/lib.rs".to_owned(),
-        lib_rs(settings, &output.crate_doc),
-    );
+    files.insert("src/lib.rs".to_owned(), lib_rs(settings, &output.crate_doc));
     Ok(Output {
         files,
         notes: output.notes,

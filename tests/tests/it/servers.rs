@@ -256,10 +256,9 @@ async fn the_fake_answers_operations_with_servers_of_their_own() {
 /// send an operation elsewhere, from the document; a document without servers says nothing.
 #[test]
 fn the_crate_root_says_how_to_pick_a_server() {
-    let spec = std::fs::read_to_string(
-        baseten_tests::tests_dir().join("fixtures/specs/servers.yaml"),
-    )
-    .unwrap();
+    let spec =
+        std::fs::read_to_string(baseten_tests::tests_dir().join("fixtures/specs/servers.yaml"))
+            .unwrap();
     let settings = baseten_codegen::CrateSettings {
         name: "things",
         runtime_path: "../runtime",
@@ -272,8 +271,7 @@ fn the_crate_root_says_how_to_pick_a_server() {
             spec_text: spec,
             config_text: None,
         };
-        baseten_codegen::generate_crate(&input, &settings)
-            .unwrap_or_else(|error| panic!("{error}"))
+        baseten_codegen::generate_crate(&input, &settings).unwrap_or_else(|error| panic!("{error}"))
     };
     let lib = crate_of(&spec).files["src/lib.rs"].clone();
     for expected in [
@@ -287,4 +285,37 @@ fn the_crate_root_says_how_to_pick_a_server() {
     let without = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
     let lib = crate_of(without).files["src/lib.rs"].clone();
     assert!(!lib.contains("Servers"), "{lib}");
+}
+
+/// A default outside its variable's `enum` (OpenAPI 3.1 §4.8.6: it MUST be one of them) is
+/// noted and stays the default; names from the document pass the names machinery (a value that
+/// is no identifier, a variable named like a keyword, repeated values once).
+#[test]
+fn a_default_outside_its_enum_is_noted() {
+    let spec = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\nservers:\n  - url: 'https://{type}.x.test'\n    \
+                variables:\n      type: {enum: [a-b, '2', a-b], default: zz}\npaths: {}\n";
+    let output = baseten_codegen::generate(&baseten_codegen::Input {
+        spec_path: "t.yaml",
+        spec_text: spec,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let notes: Vec<String> = output.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/servers/0/variables/type/default: the default \"zz\" is not one of the variable's \
+          `enum` values: it stays the default, the setter takes the listed values"
+        ]
+    );
+    let client = &output.files["client.rs"];
+    for expected in [
+        "pub const SERVER_1: &str = \"https://zz.x.test\";",
+        "pub fn type_(self, value: Server1Type) -> Self",
+        "Self::AB => \"a-b\",",
+        "Self::V2 => \"2\",",
+    ] {
+        assert!(client.contains(expected), "{expected}\n{client}");
+    }
+    assert_eq!(client.matches("Self::AB =>").count(), 1, "{client}");
 }
