@@ -227,6 +227,8 @@ pub(crate) fn cookie_header<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Opt
 
 /// Where a server variable (OpenAPI 3.1 §4.8.6) sits in its server URL template, which decides
 /// what of a value set for it is percent-encoded and what is refused.
+// Only the client resolves server URLs.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ServerPlace {
     /// Before `://`: the scheme.
