@@ -59,10 +59,17 @@ impl ServerUrl {
         self
     }
 
-    /// The URL: each variable set replaced by its value, checked and encoded for its place
-    /// (scheme, host, port, path; the table at [`percent::server_variable`]), every other by its
-    /// default as the document writes it. Trailing slashes are kept; it may be relative
-    /// (`/api/v2`), as the document gives it.
+    /// The URL: each variable set replaced by its value, checked and encoded for its place,
+    /// every other by its default as the document writes it. Trailing slashes are kept; it may
+    /// be relative (`/api/v2`), as the document gives it.
+    ///
+    /// | place of the variable | kept | percent-encoded | refused |
+    /// |---|---|---|---|
+    /// | scheme (`{s}://`) | `http`, `https` | — | anything else |
+    /// | host (`https://{h}.example.test`) | ASCII letters, digits, `-`, `.`, `_` | — | empty; anything else (`/`, `@`, `?`, `#`, `:`, `%`, space; non-ASCII: give its punycode form) |
+    /// | port (`https://h:{p}`) | a number up to 65535 | — | anything else |
+    /// | path (`https://h/v{v}`) | unreserved characters | everything else, `/` included | empty, `.`, `..` |
+    /// | query, fragment | — | — | anything |
     ///
     /// # Errors
     ///
