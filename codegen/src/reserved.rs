@@ -95,6 +95,7 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
+    "ServerUrl",
     // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import, and defines
     // `Builder`.
     "BuildError",
@@ -124,6 +125,7 @@ pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
     "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
+    "ServerUrl",
     "pages::PageStream",
     "reqwest",
     "reqwest::Method",

@@ -25,7 +25,7 @@ pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
 pub use rt::{
     AttemptContext, AuthScheme, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, InterceptedResponse, Interceptor,
-    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream,
+    RawRequest, RawResponse, RetryPolicy, RuntimeClient, ServerUrl, pages::PageStream,
     reqwest::Method,
 };
 
