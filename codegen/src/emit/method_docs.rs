@@ -55,6 +55,15 @@ fn server_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
          `ClientBuilder::origin`, else the base URL's origin.",
         code_span(&server.url)
     ));
+    if let Some(builder) = server
+        .server
+        .as_ref()
+        .and_then(|own| own.builder.as_deref())
+    {
+        lines.push(format!(
+            "With its variables set: `client::servers::{builder}`, for `operation_server`."
+        ));
+    }
     for other in &server.others {
         lines.push(format!("The document also offers {}.", code_span(other)));
     }

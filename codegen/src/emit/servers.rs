@@ -36,7 +36,22 @@ pub(super) fn module(api: &Api) -> Option<TokenStream> {
             pub const #name: &str = #url;
         }
     });
-    let builders: Vec<TokenStream> = api.servers.iter().filter_map(builder).collect();
+    let declared = api
+        .servers
+        .iter()
+        .map(|server| (server, format!("[`{}`]", server.name)));
+    // An operation's own server with variables: its builder beside the document's.
+    let operations = api.operation_servers.iter().filter_map(|routed| {
+        let server = routed.server.as_ref()?;
+        Some((
+            server,
+            format!("The server of `Client::{}`", routed.operation),
+        ))
+    });
+    let builders: Vec<TokenStream> = declared
+        .chain(operations)
+        .filter_map(|(server, subject)| builder(server, &subject))
+        .collect();
     // Only builders name the runtime: no unused import without them.
     let runtime = (!builders.is_empty()).then(|| {
         quote!(
@@ -116,17 +131,17 @@ fn example_value(variable: &Variable) -> String {
     }
 }
 
-/// A server's builder and its variables' enums, when it has variables.
-fn builder(server: &Server) -> Option<TokenStream> {
+/// A server's builder and its variables' enums, when it has variables; `subject` names the
+/// server in its docs.
+fn builder(server: &Server, subject: &str) -> Option<TokenStream> {
     let builder = ident(server.builder.as_deref()?);
     let template = server.template.as_str();
     let defaults = server.variables.iter().map(|variable| {
         let (name, default) = (&variable.wire_name, &variable.default);
         quote!((#name, #default))
     });
-    let constant = &server.name;
     let doc = format!(
-        " [`{constant}`] with its variables set: each at its default until its setter is called. \
+        " {subject} with its variables set: each at its default until its setter is called. \
          Give it to [`ClientBuilder::server`](rt::ClientBuilder::server) or \
          [`operation_server`](rt::ClientBuilder::operation_server)."
     );

@@ -729,7 +729,7 @@ pub(crate) fn build(
     names.held = held;
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
-    let operation_servers = servers::operation_servers(spec, &operations, builder.notes);
+    let operation_servers = servers::operation_servers(spec, &operations, &servers, builder.notes);
     let auth = security::client_auth(spec, builder.notes);
     Ok(Api {
         base_url,

@@ -76,6 +76,9 @@ pub struct OperationServer {
     pub own: bool,
     /// The list's other servers, variables at their defaults, for the method's docs.
     pub others: Vec<String>,
+    /// The first server with its variables, when it has any: its builder
+    /// (`GetReportServer`) is emitted beside the document's, for `operation_server`.
+    pub server: Option<Server>,
 }
 
 /// Every server of the document, in its order, named from its description (else its place).
@@ -211,10 +214,20 @@ fn placeholders(url: &str) -> Vec<&str> {
 pub(super) fn operation_servers(
     spec: &OpenAPI,
     operations: &[Operation],
+    declared: &[Server],
     notes: &mut Vec<Note>,
 ) -> Vec<OperationServer> {
     let paths = Pointer::root().join("paths");
     let mut found = Vec::new();
+    // The module's type names the document's servers took stay theirs.
+    let mut types = Namespace::with_reserved(declared.iter().flat_map(|server| {
+        server.builder.iter().map(String::as_str).chain(
+            server
+                .variables
+                .iter()
+                .filter_map(|variable| Some(variable.choices.as_ref()?.name.as_str())),
+        )
+    }));
     for operation in operations {
         let Some(ReferenceOr::Item(item)) = spec.paths.paths.get(&operation.path) else {
             continue;
@@ -244,15 +257,28 @@ pub(super) fn operation_servers(
                     .to_owned()
             })
             .collect();
-        let Some((first, others)) = urls.split_first() else {
+        let (Some((first, others)), Some(template)) = (urls.split_first(), list.first()) else {
             continue;
         };
+        let variables = variables(template, &pointer.join(0), notes);
+        let server = (!variables.is_empty()).then(|| {
+            let builder = types.claim(&camel_ident(&format!("{}_server", operation.name), "S"), "");
+            Server {
+                name: operation.name.clone(),
+                url: first.clone(),
+                description: template.description.clone(),
+                template: template.url.trim_end_matches('/').to_owned(),
+                variables: name_choices(variables, &builder, &mut types),
+                builder: Some(builder),
+            }
+        });
         found.push(OperationServer {
             operation: operation.name.clone(),
             url: first.clone(),
             pointer: pointer.to_string(),
             own,
             others: others.to_vec(),
+            server,
         });
     }
     found.sort_by(|a, b| a.operation.cmp(&b.operation));

@@ -310,7 +310,12 @@ impl Surface<'_> {
                 format!("feature=client &str = {:?}", server.url),
             );
         }
-        for server in &self.api.servers {
+        let routed = self
+            .api
+            .operation_servers
+            .iter()
+            .filter_map(|routed| routed.server.as_ref());
+        for server in self.api.servers.iter().chain(routed) {
             list_server_builder(server, &mut push);
         }
         let identity = &self.api.identity;

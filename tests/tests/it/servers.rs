@@ -319,3 +319,36 @@ fn a_default_outside_its_enum_is_noted() {
     }
     assert_eq!(client.matches("=> \"a-b\"").count(), 1, "{client}");
 }
+
+/// An operation's own server with variables has a builder too, for `operation_server`: its
+/// defaults are the operation's server, a value set is checked and encoded for its place.
+#[tokio::test]
+async fn an_operation_server_with_variables_has_a_builder() {
+    use baseten_tests::snapshots::servers::client::servers::GetReportServer;
+
+    assert_eq!(
+        GetReportServer::new().url().unwrap(),
+        "https://reports.things.test/2024"
+    );
+    assert_eq!(
+        GetReportServer::new().edition("2025/b").url().unwrap(),
+        "https://reports.things.test/2025%2Fb"
+    );
+    let refused = Client::builder()
+        .base_url("http://127.0.0.1:9")
+        .operation_server("get_report", GetReportServer::new().edition(".."))
+        .build()
+        .err()
+        .map(|error| error.to_string())
+        .unwrap_or_default();
+    assert!(refused.contains("server variable `edition`"), "{refused}");
+    // Set, it is where the operation goes: under a whole base URL too.
+    let server = answering().await;
+    let client = Client::builder()
+        .base_url(server.uri())
+        .operation_server("get_report", server.uri())
+        .build()
+        .unwrap();
+    client.get_report("r").await.unwrap();
+    assert_eq!(received(&server).await[0].0, "/reports/r");
+}

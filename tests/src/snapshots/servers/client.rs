@@ -305,6 +305,61 @@ pub mod servers {
             }
         }
     }
+
+    /// The server of `Client::get_report` with its variables set: each at its default until its
+    /// setter is called. Give it to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `https://reports.things.test/{edition}`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct GetReportServer {
+        url: rt::ServerUrl,
+    }
+
+    impl GetReportServer {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "https://reports.things.test/{edition}",
+                    &[("edition", "2024")],
+                ),
+            }
+        }
+
+        /// Sets `{edition}` (default `2024`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn edition(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("edition", value),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for GetReportServer {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<GetReportServer> for rt::ServerUrl {
+        fn from(server: GetReportServer) -> Self {
+            server.url
+        }
+    }
 }
 
 /// The environment variable [`Client::from_env`] and

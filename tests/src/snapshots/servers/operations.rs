@@ -44,6 +44,7 @@ impl Client {
     ///
     /// Sent to `https://reports.things.test/2024` (its own `servers`), not the client's base URL; a
     /// relative one under `ClientBuilder::origin`, else the base URL's origin.
+    /// With its variables set: `client::servers::GetReportServer`, for `operation_server`.
     /// `ClientBuilder::operation_server("get_report", url)` sends it elsewhere; a whole
     /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. The key and default headers
     /// go with it only to the base URL's origin or one named with
