@@ -21,6 +21,22 @@ use super::Operation;
 use crate::error::{Note, Pointer};
 use crate::names::{Namespace, camel_ident, snake_ident, to_snake_case};
 
+/// The names `client::servers` uses unqualified (the prelude's traits and types the emitted
+/// builders and enums name): no builder or enum may take one.
+const PRELUDE_NAMES: &[&str] = &[
+    "Clone",
+    "Copy",
+    "Debug",
+    "Default",
+    "Eq",
+    "From",
+    "Hash",
+    "Into",
+    "PartialEq",
+    "Result",
+    "String",
+];
+
 /// One declared server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Server {
@@ -84,8 +100,9 @@ pub struct OperationServer {
 /// Every server of the document, in its order, named from its description (else its place).
 pub(super) fn servers(spec: &OpenAPI, notes: &mut Vec<Note>) -> Vec<Server> {
     let mut taken = Namespace::new();
-    // Builders and enums share the module's type namespace.
-    let mut types = Namespace::new();
+    // Builders and enums share the module's type namespace, with the names the emitted code
+    // uses unqualified there.
+    let mut types = Namespace::with_reserved(PRELUDE_NAMES.iter().copied());
     let pointer = Pointer::root().join("servers");
     spec.servers
         .iter()
@@ -131,7 +148,8 @@ fn variables(
     let Some(declared) = server.variables.as_ref() else {
         return Vec::new();
     };
-    let mut setters = Namespace::with_reserved(["new"]);
+    // The builder's own methods.
+    let mut setters = Namespace::with_reserved(["new", "url"]);
     let mut found: Vec<Variable> = Vec::new();
     for name in placeholders(&server.url) {
         let Some(variable) = declared.get(name) else {
@@ -220,14 +238,16 @@ pub(super) fn operation_servers(
     let paths = Pointer::root().join("paths");
     let mut found = Vec::new();
     // The module's type names the document's servers took stay theirs.
-    let mut types = Namespace::with_reserved(declared.iter().flat_map(|server| {
-        server.builder.iter().map(String::as_str).chain(
-            server
-                .variables
-                .iter()
-                .filter_map(|variable| Some(variable.choices.as_ref()?.name.as_str())),
-        )
-    }));
+    let mut types = Namespace::with_reserved(PRELUDE_NAMES.iter().copied().chain(
+        declared.iter().flat_map(|server| {
+            server.builder.iter().map(String::as_str).chain(
+                server
+                    .variables
+                    .iter()
+                    .filter_map(|variable| Some(variable.choices.as_ref()?.name.as_str())),
+            )
+        }),
+    ));
     for operation in operations {
         let Some(ReferenceOr::Item(item)) = spec.paths.paths.get(&operation.path) else {
             continue;

@@ -352,3 +352,22 @@ async fn an_operation_server_with_variables_has_a_builder() {
     client.get_report("r").await.unwrap();
     assert_eq!(received(&server).await[0].0, "/reports/r");
 }
+
+/// Names the emitted code uses itself are not taken (a server described `Default` has the
+/// builder `Default2`, a variable `url` the setter `url_2`), and an enum's value is checked
+/// for its place like any other: `y z` cannot be a host label.
+#[test]
+fn names_of_its_own_and_enum_values_checked() {
+    use baseten_tests::snapshots::servers::client::servers::{Default2, Default2Type};
+
+    assert_eq!(Default2::new().url().unwrap(), servers::DEFAULT);
+    assert_eq!(
+        Default2::new().url_2("b").type_(Default2Type::X).url().unwrap(),
+        "https://b.x.things.test"
+    );
+    let refused = Default2::new().type_(Default2Type::YZ).url().unwrap_err();
+    assert!(
+        refused.to_string().contains("server variable `type`"),
+        "{refused}"
+    );
+}

@@ -57,6 +57,13 @@ pub mod servers {
     /// With its variables set: [`SelfHosted`].
     pub const SELF_HOSTED: &str = "https://things.internal:8443/api";
 
+    /// Default
+    ///
+    /// `https://a.x.things.test`
+    ///
+    /// With its variables set: [`Default2`].
+    pub const DEFAULT: &str = "https://a.x.things.test";
+
     /// [`PRODUCTION`] with its variables set: each at its default until its setter is called. Give
     /// it to [`ClientBuilder::server`](rt::ClientBuilder::server) or
     /// [`operation_server`](rt::ClientBuilder::operation_server).
@@ -302,6 +309,89 @@ pub mod servers {
             match self {
                 Self::Http => "http",
                 Self::Https => "https",
+            }
+        }
+    }
+
+    /// [`DEFAULT`] with its variables set: each at its default until its setter is called. Give it
+    /// to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `https://{url}.{type}.things.test`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Default2 {
+        url: rt::ServerUrl,
+    }
+
+    impl Default2 {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "https://{url}.{type}.things.test",
+                    &[("url", "a"), ("type", "x")],
+                ),
+            }
+        }
+
+        /// Sets `{url}` (default `a`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn url_2(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("url", value),
+            }
+        }
+
+        /// Sets `{type}` (default `x`).
+        #[must_use]
+        pub fn type_(self, value: Default2Type) -> Self {
+            Self {
+                url: self.url.set("type", value.as_str()),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for Default2 {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<Default2> for rt::ServerUrl {
+        fn from(server: Default2) -> Self {
+            server.url
+        }
+    }
+
+    /// The values of the server variable `{type}`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Default2Type {
+        /// `x`
+        X,
+        /// `y z`
+        YZ,
+    }
+
+    impl Default2Type {
+        /// The value as the document writes it.
+        #[must_use]
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                Self::X => "x",
+                Self::YZ => "y z",
             }
         }
     }
