@@ -420,6 +420,15 @@ fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
         " | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: \
          a relative default needs one |"
             .to_owned(),
+        " | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with \
+         its variables set) | the first |"
+            .to_owned(),
+        " | `operation_server(operation, impl Into<`[`ServerUrl`]`>)`, where one operation with \
+         `servers` of its own goes | its own server |"
+            .to_owned(),
+        " | `send_credentials_to(origin)`, another origin an operation's server may get the key \
+         and default headers at | none: the base URL's origin only |"
+            .to_owned(),
         " | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | \
          [`API_KEY_ENV`], [`BASE_URL_ENV`] |"
             .to_owned(),
