@@ -104,6 +104,25 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
         config.strict,
         &mut selected_notes,
     )?;
+    // Schemas the lowering left out are read as any JSON value: places typed
+    // `serde_json::Value` where the selection reaches them.
+    let lowered_values: Vec<ir::values::ValuePlace> = lowered
+        .left_out
+        .iter()
+        .filter(|left_out| selection.reaches(left_out))
+        .filter_map(|left_out| match left_out {
+            Error::LeftOut {
+                pointer,
+                what,
+                reason,
+            } if what == lower::READ_AS_ANY_VALUE => Some(ir::values::ValuePlace {
+                pointer: pointer.clone(),
+                reason: ir::values::ValueReason::LeftOut,
+                detail: reason.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
     // What the lowering noted or left out counts where the selection reaches; strict mode
     // refuses what it left out there.
     if config.strict
@@ -120,7 +139,13 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
         .filter(|note| selection.reaches_pointer(&note.pointer))
         .collect();
     notes.append(&mut selected_notes);
-    let api = ir::build(&lowered.openapi, &selection, config, &mut notes)?;
+    let api = ir::build(
+        &lowered.openapi,
+        &selection,
+        config,
+        &mut notes,
+        lowered_values,
+    )?;
     Note::dedupe(&mut notes);
     Ok((api, notes))
 }

@@ -39,6 +39,10 @@ use self::keywords::{
 };
 use self::slots::schema_slots;
 
+/// What a schema left out by the lowering becomes: any JSON value (the IR counts each as a
+/// place typed `serde_json::Value`).
+pub const READ_AS_ANY_VALUE: &str = "the schema (read as any JSON value)";
+
 /// A document lowered to the 3.0 model, with the notes the lowering made.
 #[derive(Debug, Clone)]
 pub struct Lowered {
@@ -494,7 +498,7 @@ impl Lowerer {
             }
             other => {
                 let reason = format!("a schema must be an object, found {other}");
-                self.leave_out(pointer, "the schema (read as any JSON value)", &reason);
+                self.leave_out(pointer, READ_AS_ANY_VALUE, &reason);
                 *schema = Value::Object(Map::new());
                 return Ok(());
             }
@@ -507,7 +511,7 @@ impl Lowerer {
             && let Some(reason) = self.bad_refs.get(reference)
         {
             let reason = reason.clone();
-            self.leave_out(pointer, "the schema (read as any JSON value)", &reason);
+            self.leave_out(pointer, READ_AS_ANY_VALUE, &reason);
             object.clear();
             return Ok(());
         }
@@ -574,6 +578,7 @@ impl Lowerer {
         self.integer_bounds(object, pointer);
         lower_const(object);
         typed::typed_enum(object);
+        self.string_enum_texts(object, pointer);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
         compose::type_beside_all_of(object);
@@ -628,7 +633,7 @@ impl Lowerer {
                 }
                 None => {
                     object.clear();
-                    self.leave_out(pointer, "the schema (read as any JSON value)", &reason);
+                    self.leave_out(pointer, READ_AS_ANY_VALUE, &reason);
                     return;
                 }
             }

@@ -182,6 +182,10 @@ pub(crate) fn emit_probe_with(
             .streams
             .iter()
             .map(|stream| probe_stream(stream, &krate));
+        let body_methods = surface
+            .body_methods
+            .iter()
+            .map(|method| probe_call(&method.name, &method.signature(), &krate));
         let fake_type = ident(&api.identity.fake_type);
         let fake =
             fake_methods(&surface).map(|(name, op)| probe_fake(name, op, &krate, &fake_type));
@@ -191,6 +195,7 @@ pub(crate) fn emit_probe_with(
             #(#operations)*
             #(#contributed)*
             #(#streams)*
+            #(#body_methods)*
             #(#fake)*
         }
     })?;
@@ -200,7 +205,8 @@ pub(crate) fn emit_probe_with(
     })
 }
 
-/// The `Client` methods the surface adds to the operations': the extensions' and the streams.
+/// The `Client` methods the surface adds to the operations': the extensions', the streams and
+/// the methods sending a body in another media type.
 fn extra_methods(surface: &Surface<'_>) -> Vec<String> {
     let contributed = surface
         .contributions
@@ -211,7 +217,11 @@ fn extra_methods(surface: &Surface<'_>) -> Vec<String> {
         .streams
         .iter()
         .flat_map(|stream| [stream.pages.clone(), stream.items.clone()]);
-    contributed.chain(streams).collect()
+    let body_methods = surface
+        .body_methods
+        .iter()
+        .map(|method| method.name.clone());
+    contributed.chain(streams).chain(body_methods).collect()
 }
 
 /// The fake's expectations, each with the operation it expects and the type it answers with
@@ -477,10 +487,18 @@ fn probe_alias(function: &proc_macro2::Ident, def: &AliasDef) -> TokenStream {
 }
 
 fn probe_operation(op: &Operation, krate: &proc_macro2::Ident) -> TokenStream {
-    let function = ident(&probe_name("Client", &op.name));
-    let method = ident(&op.name);
+    probe_call(&op.name, &crate::surface::signature::of(op), krate)
+}
+
+/// A call of the `Client` method `name` with `signature`.
+fn probe_call(
+    name: &str,
+    signature: &crate::surface::signature::Signature,
+    krate: &proc_macro2::Ident,
+) -> TokenStream {
+    let function = ident(&probe_name("Client", name));
+    let method = ident(name);
     // The surface's signature, each argument a placeholder of the type a caller passes.
-    let signature = crate::surface::signature::of(op);
     let arguments = signature
         .arguments
         .iter()

@@ -28,6 +28,7 @@ snapshot!(index_mapped);
 snapshot!(keyed);
 snapshot!(inheritance);
 snapshot!(media);
+snapshot!(media_multi);
 snapshot!(names);
 snapshot!(nullable);
 snapshot!(operations);

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use baseten_codegen::ir::values::{ValuePlace, ValueReason};
+
 use crate::regen;
 
 /// One document's row.
@@ -25,6 +27,8 @@ struct Row {
     declared: usize,
     /// Parameters its operations declare (each operation's own and its path item's).
     declared_parameters: usize,
+    /// Schemas under `components/schemas`.
+    declared_schemas: usize,
 }
 
 struct Generated {
@@ -34,6 +38,8 @@ struct Generated {
     parameters_left_out: usize,
     /// Operations the crate has.
     emitted: usize,
+    /// Places the document declares a structure that the crate types `serde_json::Value`.
+    values: Vec<ValuePlace>,
 }
 
 /// How to run the corpus.
@@ -43,6 +49,10 @@ pub struct Options {
     pub strict: bool,
     /// Run the one `cargo check` (else only generate).
     pub check: bool,
+    /// List every structural `serde_json::Value` under the table.
+    pub values_detail: bool,
+    /// Then run the round-trip property over every type of every generated crate.
+    pub round_trip: bool,
 }
 
 /// What `cargo check` said about one package.
@@ -54,7 +64,12 @@ struct Checked {
 }
 
 pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> Result<ExitCode> {
-    let Options { strict, check } = options;
+    let Options {
+        strict,
+        check,
+        values_detail,
+        round_trip,
+    } = options;
     let documents = documents(dir)?;
     if documents.is_empty() {
         bail!("{} holds no .json, .yaml or .yml document", dir.display());
@@ -96,10 +111,14 @@ pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> 
     };
     let check_time = started.elapsed();
     print_table(&rows, &checked, check.then_some(check_time));
+    if values_detail {
+        print_values(&rows);
+    }
     eprintln!("corpus workspace: {}", workspace.display());
+    let round_trips = !round_trip || round_trip_over(dir, &workspace, runtime)?;
     if !check {
         let all_generated = rows.iter().all(|row| row.generated.is_some());
-        return Ok(if all_generated {
+        return Ok(if all_generated && round_trips {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -110,7 +129,7 @@ pub fn run(dir: &Path, out: Option<&Path>, runtime: &Path, options: Options) -> 
             .get(&row.package)
             .is_some_and(|checked| checked.compiled && checked.errors == 0)
     });
-    Ok(if all_compiled {
+    Ok(if all_compiled && round_trips {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -200,13 +219,16 @@ fn generate_one(
                         && note.message.contains(" is left out: ")
                 })
                 .count();
-            let emitted = baseten_codegen::build_ir_with(&input, config)
-                .map_or(0, |(api, _)| api.operations.len());
+            let (emitted, values) = baseten_codegen::build_ir_with(&input, config)
+                .map_or((0, Vec::new()), |(api, _)| {
+                    (api.operations.len(), api.values)
+                });
             let generated = Generated {
                 notes: output.notes.len(),
                 left_out,
                 parameters_left_out,
                 emitted,
+                values,
             };
             (Some(generated), None)
         }
@@ -220,6 +242,7 @@ fn generate_one(
         time,
         declared: declared.operations,
         declared_parameters: declared.parameters,
+        declared_schemas: declared.schemas,
     })
 }
 
@@ -231,6 +254,8 @@ struct Declared {
     /// Every operation's parameters: its own and its path item's, one per name and location
     /// (an operation's own replaces its path item's), `$ref`s into the document followed.
     parameters: usize,
+    /// Schemas under `components/schemas`.
+    schemas: usize,
 }
 
 fn declared(text: &str) -> Declared {
@@ -249,10 +274,20 @@ fn declared(text: &str) -> Declared {
             .filter_map(|parameter| parameter_identity(&document, parameter))
             .collect()
     };
+    let schemas = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map_or(0, serde_json::Map::len);
     let Some(paths) = document.get("paths").and_then(Value::as_object) else {
-        return Declared::default();
+        return Declared {
+            schemas,
+            ..Declared::default()
+        };
     };
-    let mut declared = Declared::default();
+    let mut declared = Declared {
+        schemas,
+        ..Declared::default()
+    };
     for (_, item) in paths.iter().filter(|(path, _)| !path.starts_with("x-")) {
         let Some(methods) = item.as_object() else {
             continue;
@@ -274,24 +309,12 @@ fn declared(text: &str) -> Declared {
 
 /// One `cargo check` over the whole corpus workspace, read as JSON messages per package.
 fn cargo_check(workspace: &Path) -> Result<BTreeMap<String, Checked>> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
+    let mut command = nested_cargo();
     command
         .current_dir(workspace)
         .args(["check", "--workspace", "--message-format=json", "--quiet"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
-    // This run's package variables would make the nested cargo see a changed environment.
-    for (name, _) in std::env::vars_os() {
-        let text = name.to_string_lossy();
-        if text.starts_with("CARGO_PKG_")
-            || text.starts_with("CARGO_MANIFEST_")
-            || text == "CARGO_CRATE_NAME"
-            || text == "CARGO_PRIMARY_PACKAGE"
-        {
-            command.env_remove(&name);
-        }
-    }
     let output = command.output().context("running cargo check")?;
     let mut checked: BTreeMap<String, Checked> = BTreeMap::new();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
@@ -376,33 +399,39 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
         .unwrap_or(8)
         .max(8);
     println!(
-        "{:<width$}  {:>9}  {:>10}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+        "{:<width$}  {:>9}  {:>10}  {:>10}  {:>8}  {:>5}  {:>12}  {:>8}  {:>8}  {:>9}",
         "document",
         "generated",
         "operations",
         "params out",
         "left out",
         "notes",
+        "values",
         "compiled",
         "warnings",
         "time (ms)"
     );
     let (mut declared, mut emitted) = (0, 0);
+    let (mut declared_schemas, mut values) = (0, 0);
     let (mut declared_parameters, mut parameters_left_out) = (0, 0);
     for row in rows {
         let checked = checked.get(&row.package);
         declared += row.declared;
         declared_parameters += row.declared_parameters;
-        let (generated, operations, parameters, left_out, notes) = match &row.generated {
+        declared_schemas += row.declared_schemas;
+        let (generated, operations, parameters, left_out, notes, row_values) = match &row.generated
+        {
             Some(g) => {
                 emitted += g.emitted;
                 parameters_left_out += g.parameters_left_out;
+                values += g.values.len();
                 (
                     "yes",
                     format!("{}/{}", g.emitted, row.declared),
                     format!("{}/{}", g.parameters_left_out, row.declared_parameters),
                     g.left_out.to_string(),
                     g.notes.to_string(),
+                    format!("{}/{}", g.values.len(), row.declared_schemas),
                 )
             }
             None => (
@@ -411,6 +440,7 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
                 format!("-/{}", row.declared_parameters),
                 "-".to_owned(),
                 "-".to_owned(),
+                format!("-/{}", row.declared_schemas),
             ),
         };
         let compiled = match (row.generated.is_some(), checked) {
@@ -421,13 +451,14 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
         };
         let warnings = checked.map_or("-".to_owned(), |c| c.warnings.to_string());
         println!(
-            "{:<width$}  {:>9}  {:>10}  {:>10}  {:>8}  {:>5}  {:>8}  {:>8}  {:>9}",
+            "{:<width$}  {:>9}  {:>10}  {:>10}  {:>8}  {:>5}  {:>12}  {:>8}  {:>8}  {:>9}",
             row.document,
             generated,
             operations,
             parameters,
             left_out,
             notes,
+            row_values,
             compiled,
             warnings,
             row.time.as_millis()
@@ -442,6 +473,11 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
          operations left out whole are not counted)",
         share(parameters_left_out, declared_parameters)
     );
+    println!(
+        "structural values: {values} over {declared_schemas} component schemas ({}; places \
+         where a document declares a structure that its crate types serde_json::Value)",
+        share(values, declared_schemas)
+    );
     if let Some(check_time) = check_time {
         println!("cargo check of all members: {} ms", check_time.as_millis());
     }
@@ -450,6 +486,87 @@ fn print_table(rows: &[Row], checked: &BTreeMap<String, Checked>, check_time: Op
             println!("{}: {error}", row.document);
         }
     }
+}
+
+/// A cargo command without this run's package variables, which would make the nested cargo
+/// see a changed environment (and rebuild what watches it, ring's build script among them).
+fn nested_cargo() -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    for (name, _) in std::env::vars_os() {
+        let text = name.to_string_lossy();
+        if text.starts_with("CARGO_PKG_")
+            || text.starts_with("CARGO_MANIFEST_")
+            || text.starts_with("CARGO_BIN_EXE_")
+            || text == "CARGO_CRATE_NAME"
+            || text == "CARGO_PRIMARY_PACKAGE"
+            || text == "OUT_DIR"
+        {
+            command.env_remove(&name);
+        }
+    }
+    command
+}
+
+/// The round-trip property over every crate of `workspace`: baseten-tests' slow test, which
+/// writes bounded cases from each document's model (the value generator lives in the tests)
+/// into each crate and runs them. Whether every type round-tripped.
+fn round_trip_over(dir: &Path, workspace: &Path, runtime: &Path) -> Result<bool> {
+    const TEST: &str = "corpus_round_trip::every_type_of_every_corpus_document_round_trips";
+    let root = runtime
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .context("no workspace above the runtime")?;
+    let absolute = |path: &Path| -> Result<PathBuf> {
+        fs::canonicalize(path).with_context(|| format!("resolving {}", path.display()))
+    };
+    let status = nested_cargo()
+        .current_dir(root)
+        .args(["test", "-p", "baseten-tests", "--test", "it", TEST, "--"])
+        .args(["--ignored", "--exact", "--nocapture"])
+        .env("BASETEN_CORPUS", absolute(dir)?)
+        .env("BASETEN_CORPUS_WS", absolute(workspace)?)
+        .status()
+        .context("running the round-trip test")?;
+    Ok(status.success())
+}
+
+/// Every structural `serde_json::Value` of every generated document: a count per reason class,
+/// then one line per place (pointer, class, reason).
+fn print_values(rows: &[Row]) {
+    for row in rows {
+        let Some(generated) = &row.generated else {
+            continue;
+        };
+        if generated.values.is_empty() {
+            continue;
+        }
+        println!();
+        println!(
+            "{}: {} structural values over {} component schemas ({}): {}",
+            row.document,
+            generated.values.len(),
+            row.declared_schemas,
+            share(generated.values.len(), row.declared_schemas),
+            by_reason(&generated.values)
+        );
+        for place in &generated.values {
+            println!("  {place}");
+        }
+    }
+}
+
+/// `union 3, allOf 1`: how many places each reason class holds, in the classes' order.
+fn by_reason(places: &[ValuePlace]) -> String {
+    let mut counts: BTreeMap<ValueReason, usize> = BTreeMap::new();
+    for place in places {
+        *counts.entry(place.reason).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(reason, count)| format!("{reason} {count}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -492,6 +609,7 @@ components:
             Declared {
                 operations: 3,
                 parameters: 3 + 2 + 1,
+                schemas: 0,
             }
         );
         assert_eq!(declared("not: [a document"), Declared::default());

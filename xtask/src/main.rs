@@ -21,7 +21,7 @@ const USAGE: &str = "\
 usage: cargo xtask regen [--check] [--strict] [--root DIR]
        cargo xtask regen --spec PATH --out DIR [--name NAME] [--config PATH] [--own-workspace] [--check] [--strict]
        cargo xtask diff OLD NEW [--config PATH] [--strict]
-       cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only]
+       cargo xtask corpus DIR [--out DIR] [--strict] [--generate-only] [--values-detail] [--round-trip]
        cargo xtask bench-build [--runs N] [--only SECTION,..] [--large PATH] [--specs DIR] [--response PATH] [--before DIR] [--table-mib N]
                          [--progenitor BIN [--progenitor-input FILE]]
                          [--stress-shapes NAME,..] [--stress-budget BYTES] [--stress-generate-only]
@@ -45,6 +45,10 @@ usage: cargo xtask regen [--check] [--strict] [--root DIR]
   corpus DIR       generate every document in DIR as a crate (members of one workspace, in
                    --out DIR or a temporary directory), `cargo check` them once, print a table
   --generate-only  corpus without the `cargo check` (the compiled and warnings columns say -)
+  --values-detail  corpus: also list every place typed serde_json::Value although the document
+                   declares a structure there (pointer, reason class, reason)
+  --round-trip     corpus: then the round-trip property over every type of every crate
+                   (baseten-tests' slow `corpus_round_trip` test, bounded cases per type)
   bench-build      paired build figures with the load average (medians of --runs, default 3):
                    decode: a decode-only consumer vs a serde-only program, clean builds;
                    consumer: three client calls on tokio (default features), clean build
@@ -91,6 +95,8 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
         return bench_build_command(args);
     }
     let generate_only = args.contains("--generate-only");
+    let values_detail = args.contains("--values-detail");
+    let round_trip = args.contains("--round-trip");
     let parsed = (|| -> Result<_, pico_args::Error> {
         let mode = if args.contains("--check") {
             regen::Mode::Check
@@ -148,6 +154,8 @@ fn run(mut args: pico_args::Arguments) -> Result<ExitCode> {
             let options = corpus::Options {
                 strict,
                 check: !generate_only,
+                values_detail,
+                round_trip,
             };
             return corpus::run(std::path::Path::new(dir), out.as_deref(), &runtime, options);
         }

@@ -222,26 +222,42 @@ impl RuntimeClient {
             .await
     }
 
-    /// Like [`execute`](Self::execute), for a `text/*` response: the 2xx body as text, asked for
-    /// with `accept` as the `Accept` header.
+    /// Like [`execute`](Self::execute), asking for the media types `accept` lists (a JSON
+    /// response the document gives as `application/problem+json`, or in several media types).
     ///
     /// # Errors
     ///
-    /// As [`execute`](Self::execute), without the decoding; bytes that are not UTF-8 are
-    /// replaced by U+FFFD.
+    /// As [`execute`](Self::execute).
+    #[doc(hidden)]
+    pub async fn execute_json<T: serde_core::de::DeserializeOwned>(
+        &self,
+        request: Request,
+        accept: &'static str,
+    ) -> Result<T, Error> {
+        self.execute_decoded(request, accept, |success| decode(&success.body))
+            .await
+    }
+
+    /// Like [`execute`](Self::execute), for a text response: the 2xx body as text, decoded by
+    /// the charset its `Content-Type` names (UTF-8 when it names none), asked for with `accept`
+    /// as the `Accept` header.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute`](Self::execute), but for the decoding: a body that is not text in its
+    /// charset, or names an unknown charset, is [`Error::InvalidResponse`] holding a
+    /// [`text::UndecodableText`](crate::text::UndecodableText).
     #[doc(hidden)]
     pub async fn execute_text(
         &self,
         request: Request,
         accept: &'static str,
     ) -> Result<String, Error> {
-        let bytes = self.execute_bytes(request, accept).await?;
-        // Text in another charset than UTF-8 keeps what it can rather than failing the call;
-        // `execute_bytes` is there for the exact bytes.
-        Ok(match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        self.execute_decoded(request, accept, |success| {
+            crate::text::decode_text(&success.headers, success.body)
+                .map_err(|error| Error::InvalidResponse(crate::InvalidResponse::new(error)))
         })
+        .await
     }
 
     /// Like [`execute`](Self::execute), for any other response: the 2xx body as it came, asked

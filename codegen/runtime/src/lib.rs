@@ -74,6 +74,8 @@ pub mod tagged;
 #[cfg(feature = "client")]
 mod telemetry;
 #[cfg(feature = "client")]
+pub mod text;
+#[cfg(feature = "client")]
 mod throttle;
 
 // The metrics layer above it: index-mapped responses, their alignment and views, typestate

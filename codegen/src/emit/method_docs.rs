@@ -17,8 +17,14 @@ pub(super) fn sections(
     surface: &OperationSurface<'_>,
     call: Option<(&ExampleCall<'_>, &Examples<'_>)>,
     typed: &[&str],
+    media: &[String],
 ) -> TokenStream {
     let mut lines = Vec::new();
+    // Which media type this method sends its body in, and which methods send the others.
+    for line in media {
+        lines.push(String::new());
+        lines.push(line.clone());
+    }
     // A method an extension built over this operation is the way to call it: said first.
     for method in typed {
         lines.push(String::new());

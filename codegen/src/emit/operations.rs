@@ -4,10 +4,11 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
 use super::{code_span, doc_attrs};
-use crate::ir::{Api, BodyKind, Location, Operation, Param, ParamStyle, ResponseKind};
+use crate::ir::{Api, Body, BodyKind, Location, Operation, Param, ParamStyle, ResponseKind};
 use crate::surface::examples::{ExampleCall, Examples};
 use crate::surface::queries::QueryArgument;
-use crate::surface::{OperationSurface, Surface};
+use crate::surface::signature::Signature;
+use crate::surface::{BodyMethod, OperationSurface, Surface};
 use crate::tokens::ident;
 
 /// The top of `operations.rs`: module docs and imports.
@@ -44,7 +45,16 @@ pub(super) fn emit_operations(
             Some((call, examples))
         });
         let typed = surface.methods_calling(op.operation);
-        super::gate::gate_items(&op.gate.attribute(), emit_method(op, call, &typed))
+        // The same operation with its body in each other media type, right after it.
+        let others: Vec<&BodyMethod<'_>> = surface
+            .body_methods
+            .iter()
+            .filter(|other| std::ptr::eq(other.operation, op.operation))
+            .collect();
+        let method = emit_method(op, call, &typed, &others);
+        let others = others.iter().map(|other| emit_body_method(op, other));
+        let methods = quote!(#method #(#others)*);
+        super::gate::gate_items(&op.gate.attribute(), methods)
     });
     quote! {
         #(#query_types)*
@@ -129,25 +139,78 @@ fn emit_method(
     surface: &OperationSurface<'_>,
     call: Option<(&ExampleCall<'_>, &Examples<'_>)>,
     typed: &[&str],
+    others: &[&BodyMethod<'_>],
 ) -> TokenStream {
     let operation = surface.operation;
-    let name = ident(&operation.name);
     let mut doc_text = operation.doc.clone().unwrap_or_default();
     if !doc_text.is_empty() {
         doc_text.push_str("\n\n");
     }
     doc_text.push_str(&format!("`{} {}`", operation.method, operation.path));
+    let mut media = Vec::new();
+    if let Some(body) = operation.body.as_ref().filter(|_| !others.is_empty()) {
+        let mut lines = vec![format!(
+            "Sends the request body as {}; the document offers it in other media types too:",
+            code_span(&body.media_type)
+        )];
+        for other in others {
+            let name = &other.name;
+            lines.push(format!(
+                "- as {}: [`Client::{name}`](Client::{name})",
+                code_span(&other.body.media_type)
+            ));
+        }
+        media.push(lines.join("\n"));
+    }
+    let sections = super::method_docs::sections(surface, call, typed, &media);
+    emit_sending(
+        surface,
+        &operation.name,
+        operation.body.as_ref(),
+        &surface.signature(),
+        &doc_text,
+        sections,
+    )
+}
 
-    let doc = doc_attrs(Some(&doc_text));
-    let sections = super::method_docs::sections(surface, call, typed);
+/// The method sending `other`'s operation with its body in another media type.
+fn emit_body_method(surface: &OperationSurface<'_>, other: &BodyMethod<'_>) -> TokenStream {
+    let operation = surface.operation;
+    let doc_text = format!("`{} {}`", operation.method, operation.path);
+    let name = &operation.name;
+    let media = format!(
+        "[`Client::{name}`](Client::{name}) with the request body sent as {}.",
+        code_span(&other.body.media_type),
+    );
+    let sections = super::method_docs::sections(surface, None, &[], &[media]);
+    emit_sending(
+        surface,
+        &other.name,
+        Some(other.body),
+        &other.signature(),
+        &doc_text,
+        sections,
+    )
+}
 
-    let signature = surface.signature();
+/// A method named `name` sending the operation with `body`.
+fn emit_sending(
+    surface: &OperationSurface<'_>,
+    name: &str,
+    body: Option<&Body>,
+    signature: &Signature,
+    doc_text: &str,
+    sections: TokenStream,
+) -> TokenStream {
+    let operation = surface.operation;
+    let name = ident(name);
+    let doc = doc_attrs(Some(doc_text));
     let arguments = signature.declared();
     let output = &signature.output;
 
     let path = path_calls(operation);
     let params = param_calls(operation);
-    let body = operation.body.as_ref().map(|body| {
+    let body = body.map(|body| {
         let media_type = &body.media_type;
         let encode = match &body.kind {
             BodyKind::Json(_) => quote!(rt::Body::json(#media_type, body)),
@@ -192,13 +255,17 @@ fn emit_method(
         }
         _ => quote!(rt::Request::builder(#operation_name, rt::Method::#method, #template)),
     };
+    let accept = &operation.accept;
     let call = match &operation.response {
-        ResponseKind::Json(_) => quote!(self.runtime().execute(request).await),
-        ResponseKind::Text(media_type) => {
-            quote!(self.runtime().execute_text(request, #media_type).await)
+        ResponseKind::Json(_) => match operation.custom_accept() {
+            None => quote!(self.runtime().execute(request).await),
+            Some(accept) => quote!(self.runtime().execute_json(request, #accept).await),
+        },
+        ResponseKind::Text(_) => {
+            quote!(self.runtime().execute_text(request, #accept).await)
         }
-        ResponseKind::Bytes(media_type) => {
-            quote!(self.runtime().execute_bytes(request, #media_type).await)
+        ResponseKind::Bytes(_) => {
+            quote!(self.runtime().execute_bytes(request, #accept).await)
         }
         ResponseKind::Empty => quote!(
             self.runtime()

@@ -42,7 +42,8 @@ pub(super) fn shape_one_sided(
         types,
         operations
             .iter()
-            .filter_map(|op| op.body.as_ref().and_then(|b| b.kind.value_type())),
+            .flat_map(Operation::bodies)
+            .filter_map(|b| b.kind.value_type()),
     );
     let responses = reachable(
         types,

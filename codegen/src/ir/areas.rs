@@ -132,7 +132,9 @@ mod tests {
             optional_query: Vec::new(),
             query_type: None,
             body: None,
+            other_bodies: Vec::new(),
             response: super::super::ResponseKind::Empty,
+            accept: "application/json".to_owned(),
             error_statuses: Vec::new(),
         }
     }

@@ -10,6 +10,7 @@ use openapiv3::{
 
 use super::naming::fallback_variant;
 use super::tags::TagSource;
+use super::values::ValueReason;
 use super::{
     AliasDef, Builder, EnumDef, Field, Held, IntEnumDef, IntVariant, JsonKind, ObjectParts,
     SCHEMAS, SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef,
@@ -95,7 +96,7 @@ impl<'a> Builder<'a> {
             ),
             other => return Err(other),
         };
-        let what = "the schema (read as any JSON value)";
+        let what = crate::lower::READ_AS_ANY_VALUE;
         if strict {
             return Err(Error::LeftOut {
                 pointer,
@@ -104,6 +105,11 @@ impl<'a> Builder<'a> {
             });
         }
         self.leave_out(&pointer, what, &reason);
+        self.values.push(super::values::ValuePlace {
+            pointer: pointer.clone(),
+            reason: ValueReason::LeftOut,
+            detail: reason.clone(),
+        });
         let name = self
             .component_names
             .get(key)
@@ -719,7 +725,7 @@ impl<'a> Builder<'a> {
                         SchemaKind::Any(any)
                             if any.typ.is_some() || !any.enumeration.is_empty() =>
                         {
-                            self.note(pointer, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
+                            self.typed_as_value(pointer, ValueReason::KeywordsMismatch, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
                         }
                         _ => self.note(
                             pointer,
@@ -769,8 +775,9 @@ impl<'a> Builder<'a> {
                     Err(reason) => {
                         // A union of objects says why no property tells its members apart.
                         let reason = self.why_not_keyed(schema, pointer).unwrap_or(reason);
-                        self.note(
+                        self.typed_as_value(
                             pointer,
+                            ValueReason::Union,
                             format!(
                                 "a union of several schemas is lowered to serde_json::Value: {reason}"
                             ),
@@ -780,7 +787,11 @@ impl<'a> Builder<'a> {
                 }
             }
             SchemaKind::Not { .. } => {
-                self.note(pointer, "`not` is lowered to serde_json::Value");
+                self.typed_as_value(
+                    pointer,
+                    ValueReason::Not,
+                    "`not` is lowered to serde_json::Value",
+                );
                 TypeRef::Json
             }
         };
@@ -797,8 +808,9 @@ impl<'a> Builder<'a> {
         // A document's own tree holds fewer nested schemas than it has levels (the loader caps
         // those at `MAX_DEPTH`), so only `$ref`s leading back into an inline `allOf` get here.
         if self.inline_depth >= crate::load::MAX_DEPTH {
-            self.note(
+            self.typed_as_value(
                 pointer,
+                ValueReason::NestedTooDeep,
                 format!(
                     "inline schemas nest more than {} levels here (an allOf that reaches itself through $ref): lowered to serde_json::Value",
                     crate::load::MAX_DEPTH

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use openapiv3::{ReferenceOr, Schema, SchemaKind};
 
 use super::convert::object_parts;
+use super::values::{ValuePlace, ValueReason};
 use super::{Builder, ObjectParts, SCHEMAS, SchemaAt};
 use crate::Error;
 use crate::error::Pointer;
@@ -78,7 +79,7 @@ impl<'a> Builder<'a> {
             .map(|(_, target)| self.merged_size(target))
             .sum();
         if !self.spend_merged_fields(size) {
-            self.note(pointer, OVER_BUDGET);
+            self.typed_as_value(pointer, ValueReason::AllOf, OVER_BUDGET);
             return Ok(None);
         }
         let mut merged = Merged::default();
@@ -91,6 +92,12 @@ impl<'a> Builder<'a> {
                 Ok(parts) => merged.add(parts),
                 Err(reason) => {
                     self.note(&member_pointer, reason);
+                    // The place typed `serde_json::Value` is the composition, not the member.
+                    self.values.push(ValuePlace {
+                        pointer: pointer.to_string(),
+                        reason: ValueReason::AllOf,
+                        detail: format!("{reason} (member {member_pointer})"),
+                    });
                     return Ok(None);
                 }
             }

@@ -23,6 +23,7 @@ mod convert;
 mod cycles;
 mod infer;
 mod keyed;
+mod media;
 mod merge;
 mod naming;
 mod open_strings;
@@ -34,6 +35,7 @@ pub mod servers;
 mod shared;
 mod tags;
 mod twins;
+pub mod values;
 
 pub(crate) use self::prune::reachable;
 
@@ -66,6 +68,9 @@ pub struct Api {
     /// The inline types made aliases of an identical type (see `shared`), each with the types
     /// its own definition held: those stay compiled with the features that reached the alias.
     pub shared: BTreeMap<String, Vec<String>>,
+    /// Every place the document declares a structure that the crate types
+    /// `serde_json::Value`, with its reason, one per pointer, sorted (see `values`).
+    pub values: Vec<values::ValuePlace>,
 }
 
 impl Api {
@@ -122,6 +127,17 @@ impl TypeDef {
 }
 
 impl Operation {
+    /// The `Accept` header the method sends when it is not the runtime's default for a JSON
+    /// response (`application/json`): `None` when the runtime's `execute` says it already.
+    pub fn custom_accept(&self) -> Option<&str> {
+        (self.accept != operations::DEFAULT_ACCEPT).then_some(self.accept.as_str())
+    }
+
+    /// Its request body in every media type it is sent in: the preferred first.
+    pub fn bodies(&self) -> impl Iterator<Item = &Body> {
+        self.body.iter().chain(&self.other_bodies)
+    }
+
     /// The type uses the operation starts from: its parameters, body and JSON response.
     pub(crate) fn type_roots(&self) -> Vec<&TypeRef> {
         let mut roots: Vec<&TypeRef> = self
@@ -131,7 +147,7 @@ impl Operation {
             .chain(&self.optional_query)
             .map(|param| &param.ty)
             .collect();
-        roots.extend(self.body.iter().filter_map(|body| body.kind.value_type()));
+        roots.extend(self.bodies().filter_map(|body| body.kind.value_type()));
         if let ResponseKind::Json(ty) = &self.response {
             roots.push(ty);
         }
@@ -402,10 +418,16 @@ pub struct Operation {
     pub optional_query: Vec<Param>,
     /// Name of the query struct, when there are optional query parameters.
     pub query_type: Option<String>,
-    /// The request body.
+    /// The request body, in the preferred media type the document offers it in.
     pub body: Option<Body>,
+    /// The request body in each other media type the document offers it in (a method each,
+    /// named with the body's `suffix`), in the document's order.
+    pub other_bodies: Vec<Body>,
     /// What a 2xx response carries.
     pub response: ResponseKind,
+    /// The `Accept` header: every media type of the 2xx bodies that the client reads the way
+    /// `response` says (`application/json` when it reads none).
+    pub accept: String,
     /// The statuses outside 2xx the document declares for it, in its order (`default` last).
     pub error_statuses: Vec<DeclaredStatus>,
 }
@@ -519,6 +541,11 @@ pub struct Body {
     pub media_type: String,
     /// Whether it must be sent.
     pub required: bool,
+    /// The word the method sending it ends with (`multipart`: `post_files_multipart`), for a
+    /// body the operation also takes in another, preferred, media type; empty for that one.
+    /// Its kind's word (`ir::operations::MediaKind::word`), or the media type's own words when
+    /// two media types of one kind are offered (`text_x_markdown`).
+    pub suffix: String,
 }
 
 /// How a request body is encoded.
@@ -611,11 +638,13 @@ const REQUEST_BODIES: &str = "#/components/requestBodies/";
 const RESPONSES: &str = "#/components/responses/";
 
 /// Builds the IR from a lowered document: only what `selection` names is converted.
+/// `lowered_values` are the places the lowering already read as any JSON value.
 pub(crate) fn build(
     spec: &OpenAPI,
     selection: &Selection,
     config: &Config,
     notes: &mut Vec<Note>,
+    lowered_values: Vec<values::ValuePlace>,
 ) -> Result<Api, Error> {
     let components = spec.components.as_ref();
     let schemas = components.map(|c| &c.schemas);
@@ -657,6 +686,7 @@ pub(crate) fn build(
         heirs: None,
         merged_fields: 0,
         merged_fields_budget: merge::merged_fields_budget(spec),
+        values: lowered_values,
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -703,6 +733,11 @@ pub(crate) fn build(
         if let Some(TypeDef::Alias(alias)) = types.get_mut(&name) {
             alias.ty = TypeRef::Json;
         }
+        builder.values.push(values::ValuePlace {
+            pointer: pointer.clone(),
+            reason: values::ValueReason::RecursiveAlias,
+            detail: reason.into(),
+        });
         builder.notes.push(Note {
             pointer,
             message: format!("{what} is left out: {reason}"),
@@ -731,6 +766,12 @@ pub(crate) fn build(
     let base_url = servers.first().map(|server| server.url.clone());
     let operation_servers = servers::operation_servers(spec, &operations, &servers, builder.notes);
     let auth = security::client_auth(spec, builder.notes);
+    let kept_components: BTreeSet<&str> = component_names
+        .iter()
+        .filter(|(_, name)| types.contains_key(name.as_str()))
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let values = values::settle(builder.values, &kept_components);
     Ok(Api {
         base_url,
         identity,
@@ -743,6 +784,7 @@ pub(crate) fn build(
         skipped,
         names,
         shared: shared.held,
+        values,
     })
 }
 
@@ -807,6 +849,8 @@ struct Builder<'a> {
     /// Fields the `allOf` merges have copied so far, and how many they may (see `merge`).
     merged_fields: usize,
     merged_fields_budget: usize,
+    /// Places typed `serde_json::Value` although the document declares a structure there.
+    values: Vec<values::ValuePlace>,
 }
 
 impl<'a> Builder<'a> {
@@ -821,6 +865,22 @@ impl<'a> Builder<'a> {
             what: what.to_owned(),
             reason: reason.to_owned(),
         });
+    }
+
+    /// Records that the structure at `pointer` is typed `serde_json::Value`, and notes it.
+    pub(super) fn typed_as_value(
+        &mut self,
+        pointer: &Pointer,
+        reason: values::ValueReason,
+        message: impl Into<String>,
+    ) {
+        let message = message.into();
+        self.values.push(values::ValuePlace {
+            pointer: pointer.to_string(),
+            reason,
+            detail: message.clone(),
+        });
+        self.note(pointer, message);
     }
 
     pub(super) fn note(&mut self, pointer: &Pointer, message: impl Into<String>) {

@@ -7,7 +7,9 @@ use openapiv3::{
     Type, VariantOrUnknownOrEmpty,
 };
 
+use super::media::{ResponseMedia, response_media};
 use super::parameters::query_style;
+use super::values::ValueReason;
 use super::{
     Body, BodyKind, Builder, DeclaredStatus, FormStyle, JsonKind, Location, Operation, PARAMETERS,
     Param, ParamStyle, REQUEST_BODIES, RESPONSES, ResponseKind, SchemaAt, SkippedOperation,
@@ -272,21 +274,23 @@ impl<'a> Builder<'a> {
         }
         check_path_arguments(path, &ordered, pointer)?;
 
-        let body = match &operation.request_body {
+        let mut bodies = match &operation.request_body {
             Some(body) => {
                 let body_pointer = pointer.join("requestBody");
-                match self.body(body, &camel, &body_pointer) {
-                    Ok(body) => body,
+                match self.bodies(body, &camel, &body_pointer) {
+                    Ok(bodies) => bodies,
                     Err(Error::Unsupported { pointer, reason }) if !self.body_required(body) => {
                         self.leave_out(&pointer, "the optional request body", &reason);
-                        None
+                        Vec::new()
                     }
                     Err(error) => return Err(error),
                 }
             }
-            None => None,
+            None => Vec::new(),
         };
-        let response = self.response(operation, &camel, &pointer.join("responses"))?;
+        let other_bodies = bodies.split_off(bodies.len().min(1));
+        let body = bodies.pop();
+        let (response, accept) = self.response(operation, &camel, &pointer.join("responses"))?;
         let error_statuses = self.error_statuses(operation, &pointer.join("responses"));
         let query_type = (!optional_query.is_empty())
             .then(|| self.inline_name(&format!("{camel}Query"), &pointer.join("parameters")));
@@ -313,7 +317,9 @@ impl<'a> Builder<'a> {
             optional_query,
             query_type,
             body,
+            other_bodies,
             response,
+            accept,
             error_statuses,
         })
     }
@@ -429,28 +435,46 @@ impl<'a> Builder<'a> {
             .map_or(true, |body| body.required)
     }
 
-    /// The request body in the first media type the generator can send, preferring JSON, then
-    /// a form, then multipart, then text, then bytes.
-    pub(super) fn body(
+    /// The request body in each media type the generator can send: first the preferred one
+    /// (JSON, then a form, then multipart, then text, then bytes; the first listed of a kind),
+    /// the operation's method; then the others in the document's order, each a method of its
+    /// own (`Body::suffix`). A media type that cannot be sent while another can is left out
+    /// with a note; one repeated with other parameters (`; charset=…`) is sent as the first.
+    pub(super) fn bodies(
         &mut self,
         body: &'a ReferenceOr<RequestBody>,
         camel: &str,
         pointer: &Pointer,
-    ) -> Result<Option<Body>, Error> {
+    ) -> Result<Vec<Body>, Error> {
         let body = self.request_body(body, pointer)?;
         if body.content.is_empty() {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let content_pointer = pointer.join("content");
-        let usable: Vec<(&'a String, &'a openapiv3::MediaType, MediaKind)> = body
-            .content
-            .iter()
-            .filter_map(|(media_type, media)| {
-                media_kind(media_type).map(|kind| (media_type, media, kind))
-            })
-            .collect();
-        let Some(&(media_type, media, kind)) = usable.iter().min_by_key(|(_, _, kind)| *kind)
-        else {
+        let mut usable: Vec<(&'a String, &'a openapiv3::MediaType, MediaKind)> = Vec::new();
+        let mut unsendable: Vec<&'a String> = Vec::new();
+        for (media_type, media) in &body.content {
+            let Some(kind) = media_kind(media_type) else {
+                unsendable.push(media_type);
+                continue;
+            };
+            let essence = media_essence(media_type);
+            if let Some((first, ..)) = usable
+                .iter()
+                .find(|(other, ..)| media_essence(other) == essence)
+            {
+                let first = first.to_string();
+                self.note(
+                    &content_pointer.join(media_type),
+                    format!("the request body is sent as {first}, the same media type"),
+                );
+                continue;
+            }
+            usable.push((media_type, media, kind));
+        }
+        // Stable: the first listed of the preferred kind leads.
+        usable.sort_by_key(|(_, _, kind)| *kind);
+        let Some(&(media_type, media, kind)) = usable.first() else {
             let listed: Vec<&str> = body.content.keys().map(String::as_str).collect();
             return Err(Error::Unsupported {
                 pointer: content_pointer.to_string(),
@@ -460,20 +484,77 @@ impl<'a> Builder<'a> {
                 ),
             });
         };
+        let preferred = self.body_in(
+            media_type,
+            media,
+            kind,
+            &format!("{camel}Body"),
+            &content_pointer,
+        )?;
+        let mut bodies = vec![Body {
+            kind: preferred,
+            media_type: media_type.clone(),
+            required: body.required,
+            suffix: String::new(),
+        }];
+        for media_type in unsendable {
+            self.leave_out(
+                content_pointer.join(media_type).as_str(),
+                &format!("the request body as {media_type}"),
+                "a media type the generator cannot send (it is sent in the others)",
+            );
+        }
+        let mut others = usable[1..].to_vec();
+        // In the document's order.
+        others.sort_by_key(|(media_type, ..)| body.content.get_index_of(media_type.as_str()));
+        for &(media_type, media, kind) in &others {
+            let shared_kind = usable.iter().filter(|(.., other)| *other == kind).count() > 1;
+            let suffix = if shared_kind {
+                names::snake_ident(&media_essence(media_type).unwrap_or_default())
+            } else {
+                kind.word().to_owned()
+            };
+            let hint = format!("{camel}{}Body", names::camel_ident(&suffix, "Media"));
+            match self.body_in(media_type, media, kind, &hint, &content_pointer) {
+                Ok(kind) => bodies.push(Body {
+                    kind,
+                    media_type: media_type.clone(),
+                    required: body.required,
+                    suffix,
+                }),
+                Err(
+                    Error::Unsupported { pointer, reason } | Error::Invalid { pointer, reason },
+                ) => self.leave_out(&pointer, &format!("the request body as {media_type}"), &reason),
+                Err(Error::DanglingRef { pointer, reference }) => self.leave_out(
+                    &pointer,
+                    &format!("the request body as {media_type}"),
+                    &format!("`$ref` {reference:?} does not resolve to anything of its kind in the document"),
+                ),
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(bodies)
+    }
+
+    /// The request body in one media type.
+    fn body_in(
+        &mut self,
+        media_type: &'a String,
+        media: &'a openapiv3::MediaType,
+        kind: MediaKind,
+        type_hint: &str,
+        content_pointer: &Pointer,
+    ) -> Result<BodyKind, Error> {
         let schema_pointer = content_pointer.join(media_type).join("schema");
         let value_type = |builder: &mut Self| -> Result<TypeRef, Error> {
             match &media.schema {
                 Some(schema) => Ok(builder
-                    .type_of(
-                        SchemaAt::of(schema),
-                        &format!("{camel}Body"),
-                        &schema_pointer,
-                    )?
+                    .type_of(SchemaAt::of(schema), type_hint, &schema_pointer)?
                     .0),
                 None => Ok(TypeRef::Json),
             }
         };
-        let kind = match kind {
+        Ok(match kind {
             MediaKind::Json => BodyKind::Json(value_type(self)?),
             MediaKind::Form => {
                 let ty = value_type(self)?;
@@ -619,25 +700,23 @@ impl<'a> Builder<'a> {
             }
             MediaKind::Text => BodyKind::Text,
             MediaKind::Bytes => BodyKind::Bytes,
-        };
-        Ok(Some(Body {
-            kind,
-            media_type: media_type.clone(),
-            required: body.required,
-        }))
+        })
     }
 
     /// The success body: every 2xx response is read, not only the first listed. One body (in
     /// any number of 2xx responses) is its type; with a 2xx response that has no body beside
     /// it (`204` and `200`), `Option` of it (an empty body decodes as `None`); 2xx bodies of
     /// different schemas are a `serde_json::Value` with a note, and of different encodings
-    /// (JSON and text) are left out with a note.
+    /// (JSON and text) are left out with a note. Each body is read as `ir::media`'s table says
+    /// (JSON, text, bytes; `multipart/*` as bytes with a note), and the second value is the
+    /// `Accept` header: every media type of the 2xx bodies that is read the chosen way.
     pub(super) fn response(
         &mut self,
         operation: &'a openapiv3::Operation,
         camel: &str,
         pointer: &Pointer,
-    ) -> Result<ResponseKind, Error> {
+    ) -> Result<(ResponseKind, String), Error> {
+        let empty = || Ok((ResponseKind::Empty, DEFAULT_ACCEPT.to_owned()));
         let mut bodiless = false;
         let mut bodies: Vec<(Pointer, &'a Response)> = Vec::new();
         for (status, response) in &operation.responses.responses {
@@ -658,7 +737,7 @@ impl<'a> Builder<'a> {
                         "`$ref` {reference:?} does not resolve to a response in the document"
                     );
                     self.leave_out(pointer.as_str(), "the response body", &reason);
-                    return Ok(ResponseKind::Empty);
+                    return empty();
                 }
                 Err(error) => return Err(error),
             };
@@ -669,9 +748,10 @@ impl<'a> Builder<'a> {
             }
         }
         let Some((content_pointer, response)) = bodies.first() else {
-            return Ok(ResponseKind::Empty);
+            return empty();
         };
-        let Some((media_type, media, kind)) = usable_response_media(response) else {
+        let Some((media_type, media, kind)) = self.usable_response_media(response, content_pointer)
+        else {
             let listed: Vec<&str> = response.content.keys().map(String::as_str).collect();
             self.leave_out(
                 content_pointer.as_str(),
@@ -681,16 +761,34 @@ impl<'a> Builder<'a> {
                     listed.join(", ")
                 ),
             );
-            return Ok(ResponseKind::Empty);
+            return empty();
         };
+        // Every media type read the chosen way (for JSON, into the same schema) is accepted.
+        let mut accept: Vec<&'a str> = Vec::new();
+        let mut accepts = |builder: &Self, response: &'a Response, pointer: &Pointer| {
+            for (other_type, other_media) in &response.content {
+                let at = pointer.join(other_type).join("schema");
+                let same = builder.read_as(other_type, other_media, &at) == Some(kind)
+                    && (kind != ResponseMedia::Json || other_media.schema == media.schema);
+                if same && !accept.contains(&other_type.as_str()) {
+                    accept.push(other_type);
+                }
+            }
+        };
+        accepts(self, response, content_pointer);
         // The other 2xx bodies: the same body again, or one the single type cannot hold.
         let mut other_schema = None;
         for (other_pointer, other) in &bodies[1..] {
-            match usable_response_media(other) {
+            match self.usable_response_media(other, other_pointer) {
                 Some((_, other_media, other_kind))
-                    if other_kind == kind && other_media.schema == media.schema => {}
-                Some((_, _, MediaKind::Json)) if kind == MediaKind::Json => {
+                    if other_kind == kind
+                        && (kind != ResponseMedia::Json || other_media.schema == media.schema) =>
+                {
+                    accepts(self, other, other_pointer);
+                }
+                Some((_, _, ResponseMedia::Json)) if kind == ResponseMedia::Json => {
                     other_schema.get_or_insert(other_pointer);
+                    accepts(self, other, other_pointer);
                 }
                 _ => {
                     self.leave_out(
@@ -701,42 +799,82 @@ impl<'a> Builder<'a> {
                             media_type
                         ),
                     );
-                    return Ok(ResponseKind::Empty);
+                    return empty();
                 }
             }
         }
+        let accept = accept.join(", ");
         let body = match kind {
-            MediaKind::Json | MediaKind::Form | MediaKind::Multipart => {
-                match (&media.schema, other_schema) {
-                    (Some(schema), None) => {
-                        self.type_of(
-                            SchemaAt::of(schema),
-                            &format!("{camel}Response"),
-                            &content_pointer.join(media_type).join("schema"),
-                        )?
-                        .0
-                    }
-                    (_, Some(other_pointer)) => {
-                        self.note(
-                            other_pointer,
-                            format!(
-                                "2xx responses with bodies of different schemas (as at \
-                             {content_pointer}) are decoded as serde_json::Value"
-                            ),
-                        );
-                        TypeRef::Json
-                    }
-                    (None, None) => TypeRef::Json,
+            ResponseMedia::Json => match (&media.schema, other_schema) {
+                (Some(schema), None) => {
+                    self.type_of(
+                        SchemaAt::of(schema),
+                        &format!("{camel}Response"),
+                        &content_pointer.join(media_type).join("schema"),
+                    )?
+                    .0
                 }
+                (_, Some(other_pointer)) => {
+                    self.typed_as_value(
+                        other_pointer,
+                        ValueReason::ResponsesDiffer,
+                        format!(
+                            "2xx responses with bodies of different schemas (as at \
+                             {content_pointer}) are decoded as serde_json::Value"
+                        ),
+                    );
+                    TypeRef::Json
+                }
+                (None, None) => TypeRef::Json,
+            },
+            ResponseMedia::Text => return Ok((ResponseKind::Text(media_type.clone()), accept)),
+            ResponseMedia::Bytes => return Ok((ResponseKind::Bytes(media_type.clone()), accept)),
+            ResponseMedia::Parts => {
+                self.note(
+                    &content_pointer.join(media_type),
+                    format!(
+                        "the {media_type} response is returned as its bytes, unsplit: the \
+                         client does not read the parts of a multipart body"
+                    ),
+                );
+                return Ok((ResponseKind::Bytes(media_type.clone()), accept));
             }
-            MediaKind::Text => return Ok(ResponseKind::Text(media_type.clone())),
-            MediaKind::Bytes => return Ok(ResponseKind::Bytes(media_type.clone())),
         };
-        Ok(ResponseKind::Json(if bodiless {
+        let body = if bodiless {
             TypeRef::Option(Box::new(body))
         } else {
             body
-        }))
+        };
+        Ok((ResponseKind::Json(body), accept))
+    }
+
+    /// How a response body in `media_type` is read (`ir::media`'s table), its schema at
+    /// `schema_pointer`.
+    fn read_as(
+        &self,
+        media_type: &str,
+        media: &'a openapiv3::MediaType,
+        schema_pointer: &Pointer,
+    ) -> Option<ResponseMedia> {
+        response_media(media_type, self.schema_shape(media, schema_pointer))
+    }
+
+    /// The media type of a response the generated code reads, by `ResponseMedia`'s order of
+    /// preference (the first listed of the preferred kind).
+    fn usable_response_media(
+        &self,
+        response: &'a Response,
+        content_pointer: &Pointer,
+    ) -> Option<(&'a String, &'a openapiv3::MediaType, ResponseMedia)> {
+        response
+            .content
+            .iter()
+            .filter_map(|(media_type, media)| {
+                let at = content_pointer.join(media_type).join("schema");
+                self.read_as(media_type, media, &at)
+                    .map(|kind| (media_type, media, kind))
+            })
+            .min_by_key(|(_, _, kind)| *kind)
     }
 
     /// A response, through one `$ref` to `#/components/responses`.
@@ -777,21 +915,6 @@ fn through_component<'a, T>(
             reference: reference.clone(),
         }),
     }
-}
-
-/// The media type of a response the generated code reads: JSON, then text, then bytes (a form
-/// is never a response the generator decodes).
-fn usable_response_media(
-    response: &Response,
-) -> Option<(&String, &openapiv3::MediaType, MediaKind)> {
-    response
-        .content
-        .iter()
-        .filter_map(|(media_type, media)| {
-            media_kind(media_type).map(|kind| (media_type, media, kind))
-        })
-        .filter(|(_, _, kind)| !matches!(kind, MediaKind::Form | MediaKind::Multipart))
-        .min_by_key(|(_, _, kind)| *kind)
 }
 
 /// The pairs of a query string written in a path key (`beta=true&v=2`), kept as written, and
@@ -885,6 +1008,10 @@ pub(crate) fn check_path_arguments(
     Ok(())
 }
 
+/// The `Accept` header of an operation whose response the client reads as JSON or not at all:
+/// what the runtime's `execute` sends.
+pub(crate) const DEFAULT_ACCEPT: &str = "application/json";
+
 /// How a body of a media type is encoded, in order of preference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum MediaKind {
@@ -895,19 +1022,23 @@ pub(super) enum MediaKind {
     Bytes,
 }
 
+impl MediaKind {
+    /// The word a method sending a body of this kind ends with (`post_files_multipart`).
+    pub(super) fn word(self) -> &'static str {
+        match self {
+            MediaKind::Json => "json",
+            MediaKind::Form => "form",
+            MediaKind::Multipart => "multipart",
+            MediaKind::Text => "text",
+            MediaKind::Bytes => "bytes",
+        }
+    }
+}
+
 /// The encoding of a media type, or `None` for one the generator cannot send or read:
 /// `multipart/*` other than `multipart/form-data`, and anything that is not a valid header value.
 pub(super) fn media_kind(media_type: &str) -> Option<MediaKind> {
-    // It is sent as `Content-Type` / `Accept`: visible ASCII and spaces only.
-    if media_type.is_empty() || !media_type.bytes().all(|b| (b' '..=b'~').contains(&b)) {
-        return None;
-    }
-    let essence = media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
+    let essence = media_essence(media_type)?;
     if is_json(&essence) {
         Some(MediaKind::Json)
     } else if essence == "application/x-www-form-urlencoded" {
@@ -921,6 +1052,23 @@ pub(super) fn media_kind(media_type: &str) -> Option<MediaKind> {
     } else {
         Some(MediaKind::Bytes)
     }
+}
+
+/// A media type's `type/subtype` in lower case (RFC 9110 §8.3.1: case-insensitive), or `None`
+/// for one that cannot be a header value: it is sent as `Content-Type` / `Accept`, so visible
+/// ASCII and spaces only.
+pub(super) fn media_essence(media_type: &str) -> Option<String> {
+    if media_type.is_empty() || !media_type.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return None;
+    }
+    Some(
+        media_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase(),
+    )
 }
 
 pub(super) fn is_json(media_type: &str) -> bool {

@@ -355,7 +355,8 @@ impl Sides {
     fn of(types: &BTreeMap<String, TypeDef>, operations: &[Operation]) -> Sides {
         let bodies: Vec<&TypeRef> = operations
             .iter()
-            .filter_map(|op| op.body.as_ref().and_then(|body| body.kind.value_type()))
+            .flat_map(Operation::bodies)
+            .filter_map(|body| body.kind.value_type())
             .collect();
         let parameters = operations.iter().flat_map(|op| {
             op.path_params

@@ -81,7 +81,7 @@ pub(super) fn split_by_direction(
         names.copy_variants(original, twin);
     }
     for operation in operations.iter_mut() {
-        if let Some(body) = &mut operation.body {
+        for body in operation.body.iter_mut().chain(&mut operation.other_bodies) {
             match &mut body.kind {
                 BodyKind::Json(ty) | BodyKind::Form { ty, .. } | BodyKind::Multipart { ty, .. } => {
                     rename(ty, &renamed);
@@ -108,7 +108,8 @@ pub(super) fn split_by_direction(
 fn request_roots(operations: &[Operation]) -> impl Iterator<Item = &TypeRef> {
     operations
         .iter()
-        .filter_map(|op| op.body.as_ref().and_then(|body| body.kind.value_type()))
+        .flat_map(Operation::bodies)
+        .filter_map(|body| body.kind.value_type())
 }
 
 /// Points every use of a renamed type inside `def` at its new name.

@@ -252,7 +252,7 @@ impl Lowerer {
             let pointer = keys.iter().fold(Pointer::root(), |p, key| p.join(key));
             self.leave_out(
                 &pointer,
-                "the schema (read as any JSON value)",
+                super::READ_AS_ANY_VALUE,
                 &format!(
                     "{at} is nested more than {} levels deep",
                     crate::load::MAX_DEPTH

@@ -32,6 +32,36 @@ impl Lowerer {
             ),
         );
     }
+
+    /// A `type: string` schema's `enum` values that are booleans or numbers (`enum: [true]`,
+    /// YAML's unquoted `true`), which no string matches, read as the text they are written as
+    /// (`"true"`), with a note: the enum the document's author meant, where as written it
+    /// holds no value at all (and its schema was any JSON value).
+    pub(super) fn string_enum_texts(&mut self, object: &mut Map<String, Value>, pointer: &Pointer) {
+        if object.get("type").and_then(Value::as_str) != Some("string") {
+            return;
+        }
+        let Some(Value::Array(values)) = object.get_mut("enum") else {
+            return;
+        };
+        let mut read = Vec::new();
+        for value in values.iter_mut() {
+            if matches!(value, Value::Bool(_) | Value::Number(_)) {
+                let text = value.to_string();
+                read.push(text.clone());
+                *value = Value::String(text);
+            }
+        }
+        if !read.is_empty() {
+            self.note(
+                &pointer.join("enum"),
+                format!(
+                    "values {} of a string `enum` are no strings; read as their text",
+                    read.join(", ")
+                ),
+            );
+        }
+    }
 }
 
 /// `{enum: [a, b]}` with no `type` (as some documents write every enum parameter): the type

@@ -18,7 +18,7 @@ use super::features::FeatureGate;
 use super::signature::Signature;
 use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
-use crate::ir::{BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{Body, BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
@@ -87,8 +87,8 @@ const FAKE_METHOD_SIGNATURES: &[(&str, &str)] = &[
 
 /// The endpoint an operation's lines end with: `[METHOD /path]`, and how it sends its body
 /// when it has one (`; body: form`), which changes the request whatever the types say.
-fn endpoint(operation: &Operation) -> String {
-    let body = operation.body.as_ref().map(|body| match &body.kind {
+fn endpoint(operation: &Operation, body: Option<&Body>) -> String {
+    let body = body.map(|body| match &body.kind {
         BodyKind::Json(_) => "json",
         BodyKind::Form { .. } => "form",
         BodyKind::Multipart { .. } => "multipart",
@@ -361,7 +361,7 @@ impl Surface<'_> {
         }
         for op in &self.operations {
             let operation = op.operation;
-            let sends = endpoint(operation);
+            let sends = endpoint(operation, operation.body.as_ref());
             let endpoint = format!("[{} {}]", operation.method, operation.path);
             let gate = op.gate.listing();
             let signature = op.signature();
@@ -448,6 +448,23 @@ impl Surface<'_> {
                     ),
                 );
             }
+        }
+        for body_method in &self.body_methods {
+            let signature = body_method.signature();
+            push(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", body_method.name),
+                format!(
+                    "{} {} {}",
+                    body_method.gate.listing(),
+                    method(
+                        "&self",
+                        &arguments(&signature),
+                        &format!("Result<{}, rt::Error>", compact(signature.output.clone())),
+                    ),
+                    endpoint(body_method.operation, Some(body_method.body))
+                ),
+            );
         }
         for def in self.test_builders() {
             let name = &def.name;

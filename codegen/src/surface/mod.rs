@@ -39,7 +39,7 @@ use self::extension::{Context, Contribution, SurfaceExtension, serialized_types}
 use self::shapes::Pagination;
 use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
-use crate::ir::{Api, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
+use crate::ir::{Api, Body, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::lock::Names;
 pub(crate) use crate::reserved::{
     CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
@@ -65,6 +65,9 @@ pub(crate) struct Surface<'a> {
     pub(crate) contributions: Vec<Box<dyn Contribution + 'a>>,
     /// The `_pages` / `_items` streams, in operation order.
     pub(crate) streams: Vec<PageStream<'a>>,
+    /// The methods sending a request body in another media type than its operation's method
+    /// (`post_files_multipart`), in operation order.
+    pub(crate) body_methods: Vec<BodyMethod<'a>>,
     /// The names lock for the next generation: what the IR settled, with the surface's own
     /// scopes (`client_methods`, `fake_methods`, `support_types`).
     pub(crate) names: NameLock,
@@ -103,6 +106,28 @@ pub(crate) struct PageStream<'a> {
     pub(crate) cursor_local: String,
     /// The features its methods are compiled with.
     pub(crate) gate: features::FeatureGate,
+}
+
+/// A method sending an operation's request body in another media type than the operation's
+/// own method does: one per media type the document offers beyond the preferred one, so that
+/// each is sendable with its own exact argument type, and the operation's method stays as it
+/// was when the document offered one.
+#[derive(Debug, Clone)]
+pub(crate) struct BodyMethod<'a> {
+    pub(crate) operation: &'a Operation,
+    /// The body it sends (one of `operation.other_bodies`).
+    pub(crate) body: &'a Body,
+    /// Its name on `Client` (the operation's, then the body's `suffix`).
+    pub(crate) name: String,
+    /// The features it is compiled with: its operation's.
+    pub(crate) gate: features::FeatureGate,
+}
+
+impl BodyMethod<'_> {
+    /// Its arguments and output: the operation's, with this body.
+    pub(crate) fn signature(&self) -> signature::Signature {
+        signature::of_body(self.operation, Some(self.body))
+    }
 }
 
 /// The names lock's identity of an operation (`GET /v1/models`).
@@ -226,6 +251,23 @@ pub(crate) fn build<'a>(
         });
     }
 
+    // After the streams, so that no name given before moves.
+    let mut body_methods = Vec::new();
+    for operation in &api.operations {
+        for body in &operation.other_bodies {
+            let name = names.client_methods().claim(
+                &format!("body {} {}", operation_identity(operation), body.media_type),
+                &format!("{}_{}", operation.name, body.suffix),
+            );
+            body_methods.push(BodyMethod {
+                operation,
+                body,
+                name,
+                gate: features::Features::operation_gate(operation),
+            });
+        }
+    }
+
     let names = names.into_lock();
     let has_test_builder = |name: &str| test_builder_for(&write_only, &serde, name);
     let examples = examples::examples(api, &operations, &structs, &has_test_builder, crate_name);
@@ -238,6 +280,7 @@ pub(crate) fn build<'a>(
         operations,
         contributions,
         streams,
+        body_methods,
         names,
         examples,
     })

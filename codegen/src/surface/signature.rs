@@ -6,7 +6,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use crate::ir::{BodyKind, Operation, ResponseKind, TypeRef};
+use crate::ir::{Body, BodyKind, Operation, ResponseKind, TypeRef};
 use crate::tokens::{argument_type, ident, type_tokens};
 
 /// One argument of a method.
@@ -47,6 +47,16 @@ pub(crate) fn operation_signature(
     operation: &Operation,
     ty: &dyn Fn(&TypeRef) -> TokenStream,
 ) -> Signature {
+    body_signature(operation, operation.body.as_ref(), ty)
+}
+
+/// The signature of a method sending `operation` with `body` (the operation's own, or one of
+/// its other media types').
+pub(crate) fn body_signature(
+    operation: &Operation,
+    body: Option<&Body>,
+    ty: &dyn Fn(&TypeRef) -> TokenStream,
+) -> Signature {
     let mut arguments: Vec<Argument> = operation
         .path_params
         .iter()
@@ -76,7 +86,7 @@ pub(crate) fn operation_signature(
             }
         })
         .collect();
-    if let Some(body) = &operation.body {
+    if let Some(body) = body {
         // Optional text and bytes take concrete types, so that `None` needs no annotation.
         let (declared, placeholder) = match (&body.kind, body.required) {
             (
@@ -128,4 +138,9 @@ pub(crate) fn operation_signature(
 /// [`operation_signature`] as the crate spells it.
 pub(crate) fn of(operation: &Operation) -> Signature {
     operation_signature(operation, &type_tokens)
+}
+
+/// [`body_signature`] as the crate spells it.
+pub(crate) fn of_body(operation: &Operation, body: Option<&Body>) -> Signature {
+    body_signature(operation, body, &type_tokens)
 }

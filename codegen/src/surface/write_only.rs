@@ -101,7 +101,7 @@ pub(crate) fn directions(api: &Api, serialized: &[TypeRef]) -> Directions {
             .chain(&op.required_query)
             .chain(&op.optional_query)
             .map(|param| &param.ty)
-            .chain(op.body.as_ref().and_then(|b| b.kind.value_type()))
+            .chain(op.bodies().filter_map(|b| b.kind.value_type()))
     });
     let mut encoded = reachable(&api.types, requests.chain(serialized));
     let mut decoded = reachable(&api.types, api.operations.iter().filter_map(response_type));
@@ -132,7 +132,8 @@ pub(crate) fn write_only_types(api: &Api) -> BTreeSet<String> {
         &api.types,
         api.operations
             .iter()
-            .filter_map(|op| op.body.as_ref().and_then(|b| b.kind.value_type())),
+            .flat_map(crate::ir::Operation::bodies)
+            .filter_map(|b| b.kind.value_type()),
     );
     let responses = reachable(&api.types, api.operations.iter().filter_map(response_type));
     bodies.difference(&responses).cloned().collect()

@@ -239,9 +239,16 @@ async fn the_crate_calls_its_operations_by_their_ids() {
 /// Each of these fixtures' crates on its own, checked with no feature, the client alone and the
 /// fake: no error and no warning in any.
 #[test]
-#[ignore = "slow: checks four fixtures' crates with three feature sets each"]
+#[ignore = "slow: checks six fixtures' crates with three feature sets each"]
 fn the_crates_compile_with_and_without_the_fake() {
-    for fixture in ["acme", "auth", "placeholders", "servers"] {
+    for fixture in [
+        "acme",
+        "auth",
+        "placeholders",
+        "servers",
+        "media",
+        "media_multi",
+    ] {
         let spec =
             std::fs::read_to_string(tests_dir().join(format!("fixtures/specs/{fixture}.yaml")))
                 .unwrap();

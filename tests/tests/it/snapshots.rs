@@ -119,6 +119,11 @@ fn media() {
 }
 
 #[test]
+fn media_multi() {
+    check("media_multi");
+}
+
+#[test]
 fn names() {
     check("names");
 }

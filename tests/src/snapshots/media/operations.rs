@@ -81,7 +81,7 @@ impl Client {
             .query_opt("cursor", rt::FORM_EXPLODED, &query.cursor)
             .query_opt("filter", rt::DEEP_OBJECT, &query.filter)
             .finish()?;
-        self.runtime().execute(request).await
+        self.runtime().execute_json(request, "application/problem+json").await
     }
 
     /// A `204` listed before the `200` that has the body.
@@ -160,6 +160,10 @@ impl Client {
 
     /// `POST /v1/login`
     ///
+    /// Sends the request body as `application/x-www-form-urlencoded`; the document offers it in
+    /// other media types too:
+    /// - as `multipart/form-data`: [`Client::post_login_multipart`](Client::post_login_multipart)
+    ///
     /// # Errors
     ///
     /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
@@ -183,7 +187,41 @@ impl Client {
         let request = rt::Request::post("post_login", "/v1/login")
             .body(rt::Body::form("application/x-www-form-urlencoded", body))
             .finish()?;
-        self.runtime().execute(request).await
+        self.runtime().execute_json(request, "application/json; charset=utf-8").await
+    }
+
+    /// `POST /v1/login`
+    ///
+    /// [`Client::post_login`](Client::post_login) with the request body sent as
+    /// `multipart/form-data`.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
+    #[cfg(feature = "login")]
+    pub async fn post_login_multipart(
+        &self,
+        body: &Login,
+    ) -> Result<Session, rt::Error> {
+        let request = rt::Request::post("post_login", "/v1/login")
+            .body(rt::Body::multipart("multipart/form-data", body, &[], &[]))
+            .finish()?;
+        self.runtime().execute_json(request, "application/json; charset=utf-8").await
     }
 
     /// `POST /v1/notes`
