@@ -362,7 +362,11 @@ fn names_of_its_own_and_enum_values_checked() {
 
     assert_eq!(Default2::new().url().unwrap(), servers::DEFAULT);
     assert_eq!(
-        Default2::new().url_2("b").type_(Default2Type::X).url().unwrap(),
+        Default2::new()
+            .url_2("b")
+            .type_(Default2Type::X)
+            .url()
+            .unwrap(),
         "https://b.x.things.test"
     );
     let refused = Default2::new().type_(Default2Type::YZ).url().unwrap_err();
