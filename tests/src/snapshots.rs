@@ -22,6 +22,7 @@ macro_rules! snapshot {
 // One line per fixture in tests/fixtures/specs; a test checks that none is missing.
 snapshot!(acme);
 snapshot!(auth);
+snapshot!(auth_per_operation);
 snapshot!(const_tags);
 snapshot!(consumers);
 snapshot!(index_mapped);

@@ -31,6 +31,7 @@ fn current_poll() -> Request {
         path: "/v1/models/m1/environments/production/metrics".to_owned(),
         params,
         body: None,
+        security: Default::default(),
     }
 }
 

@@ -6,7 +6,7 @@
 //! | File | Role |
 //! |---|---|
 //! | `builder.rs` | [`ClientBuilder`], its defaults and its checks of what a user configures |
-//! | `credentials.rs` | [`AuthScheme`] and the API key as a redacted, scrubbed header value |
+//! | `credentials.rs` | [`AuthScheme`], [`Place`], the key and each scheme's credential redacted and scrubbed, and what an operation's [`Security`] picks |
 //! | `orchestrator.rs` | the send path's operation level: the request's span, permits, the retry loop |
 //! | `retry_loop.rs` | one call's retry accounting: backoff, retry budget, the decision after a failure |
 //! | `prepare.rs` | a request made ready once for all its attempts: URL, headers, attempts allowed |
@@ -42,8 +42,11 @@ pub use builder::DEFAULT_MAX_RESPONSE_BYTES;
 pub use builder::DEFAULT_REQUEST_ID_HEADER;
 pub use builder::DEFAULT_TIMEOUT;
 use builder::Limits;
-use credentials::ApiKey;
 pub use credentials::AuthScheme;
+use credentials::Credentials;
+pub use credentials::MissingCredentials;
+pub use credentials::Place;
+pub use credentials::Security;
 pub(crate) use failure::decode;
 
 /// The HTTP client under a generated crate's `Client`: connection pool, base URL, credentials,
@@ -82,7 +85,8 @@ struct Settings {
     http: reqwest::Client,
     /// Without a trailing slash; request paths start with one.
     base_url: String,
-    api_key: Option<ApiKey>,
+    /// The API key and the other security schemes' credentials.
+    credentials: Credentials,
     retry: RetryPolicy,
     connect_timeout: Duration,
     timeout: Duration,
@@ -105,7 +109,8 @@ impl fmt::Debug for RuntimeClient {
         let settings = &*self.inner;
         f.debug_struct("RuntimeClient")
             .field("base_url", &settings.base_url)
-            .field("api_key", &settings.api_key)
+            .field("api_key", &settings.credentials.key)
+            .field("credentials", &settings.credentials.scheme_names())
             .field("retry", &settings.retry)
             .field("connect_timeout", &settings.connect_timeout)
             .field("timeout", &settings.timeout)

@@ -95,7 +95,7 @@ pub use binary::Binary;
 #[cfg(feature = "client")]
 pub use client::{
     AuthScheme, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
-    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, RuntimeClient,
+    DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, MissingCredentials, Place, RuntimeClient, Security,
 };
 #[cfg(feature = "decimal")]
 pub use decimal::{Decimal, DecimalError};

@@ -324,6 +324,25 @@ impl Params {
         percent::cookie_header(given.chain(self.cookies.iter().map(String::as_str)))
     }
 
+    /// Whether a query pair of the (encoded) `key`, a header `name` (any case) or a cookie
+    /// `name` is among the parameters: a credential the operation takes as an argument, which
+    /// the client's own for that place does not repeat.
+    #[cfg(feature = "client")]
+    pub(crate) fn carries(&self, location: ParamLocation, name: &str) -> bool {
+        match location {
+            ParamLocation::Query => self.query.iter().any(|(key, _)| key == name),
+            ParamLocation::Header => self
+                .headers
+                .iter()
+                .any(|(header, _)| header.eq_ignore_ascii_case(name)),
+            ParamLocation::Cookie => self.cookies.iter().any(|pair| {
+                pair.split_once('=')
+                    .is_some_and(|(cookie, _)| cookie == name)
+            }),
+            ParamLocation::Path => false,
+        }
+    }
+
     /// The raw text of the values added with [`add_secret`](Self::add_secret).
     pub fn secrets(&self) -> &[String] {
         &self.secrets

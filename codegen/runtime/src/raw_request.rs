@@ -226,6 +226,7 @@ impl RawRequest {
             path,
             params,
             body: self.body.transpose()?,
+            security: crate::Security::ClientKey,
         })
     }
 }

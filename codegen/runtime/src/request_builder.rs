@@ -7,6 +7,7 @@
 
 use serde_core::Serialize;
 
+use crate::client::Security;
 use crate::error::Error;
 pub use crate::param_style::Encoding;
 use crate::param_style::{self, ParamLocation, Params, Style};
@@ -93,6 +94,7 @@ impl Request {
             path_values: Vec::new(),
             params: Params::new(),
             body: None,
+            security: Security::ClientKey,
             error: None,
         }
     }
@@ -110,6 +112,7 @@ pub struct RequestBuilder {
     path_values: Vec<(&'static str, String)>,
     params: Params,
     body: Option<Body>,
+    security: Security,
     /// The first error; once set, every later call does nothing.
     error: Option<Error>,
 }
@@ -205,6 +208,13 @@ impl RequestBuilder {
         self.add_set(location, true, name, encoding, value)
     }
 
+    /// The operation's own security requirements (alternatives, each the names of the schemes
+    /// sent together): the request carries the first the client holds credentials for.
+    pub fn security(mut self, requirements: &'static [&'static [&'static str]]) -> Self {
+        self.security = Security::Requirements(requirements);
+        self
+    }
+
     /// The body, or the error encoding it gave.
     pub fn body(mut self, body: Result<Body, Error>) -> Self {
         if self.error.is_none() {
@@ -241,6 +251,7 @@ impl RequestBuilder {
             path,
             params: self.params,
             body: self.body,
+            security: self.security,
         })
     }
 

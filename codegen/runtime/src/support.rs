@@ -29,6 +29,10 @@ pub struct Request {
     pub params: crate::param_style::Params,
     /// The encoded body and its media type, if the operation has one.
     pub body: Option<Body>,
+    /// Which of the client's credentials the request carries: the API key
+    /// ([`Security::ClientKey`](crate::Security::ClientKey), the default), or the first of the
+    /// operation's security requirements the client can meet.
+    pub security: crate::Security,
 }
 
 /// An encoded request body and the `Content-Type` it is sent with.

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::ResponseKind;
-use crate::ir::security::ClientAuth;
+use crate::ir::security::{Auth, ClientAuth};
 use crate::reserved::REEXPORTED_CRATE;
 use crate::surface::extension::Contribution;
 use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
@@ -22,15 +22,22 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     let new_doc = format!(
         " A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`{}`), with the \
          default timeouts and retries.",
-        auth.shown()
+        auth.client.shown()
     );
-    let auth_scheme = match auth {
-        ClientAuth::Bearer => TokenStream::new(),
-        ClientAuth::Basic => quote!(.auth_scheme(rt::AuthScheme::Basic)),
-        ClientAuth::Scheme(word) => quote!(.auth_scheme(rt::AuthScheme::Scheme(#word))),
-        ClientAuth::Header(name) => quote!(.auth_scheme(rt::AuthScheme::Header(#name))),
-        ClientAuth::Cookie(name) => quote!(.auth_scheme(rt::AuthScheme::Cookie(#name))),
+    let auth_scheme = match (auth.names_key_scheme(), &auth.key_scheme) {
+        (true, Some(key)) => {
+            let place = place_tokens(&auth.client);
+            quote!(.key_scheme(#key, #place))
+        }
+        _ => match &auth.client {
+            ClientAuth::Bearer | ClientAuth::Query(_) => TokenStream::new(),
+            other => {
+                let scheme = auth_scheme_tokens(other);
+                quote!(.auth_scheme(#scheme))
+            }
+        },
     };
+    let credentials = credentials_trait(auth);
     let servers = super::servers::module(surface.api);
     let operation_servers = super::servers::builder_call(surface.api);
     let from_env_doc = format!(
@@ -63,7 +70,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             quote!(#(#segments)::*)
         });
     let reexported_crate = ident(REEXPORTED_CRATE);
-    let builder_doc = builder_doc(api_key_env, base_url_env);
+    let builder_doc = builder_doc(api_key_env, base_url_env, auth.per_operation);
     quote! {
         #(#![doc = #doc])*
         use #runtime as rt;
@@ -179,9 +186,105 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             }
         }
 
+        #credentials
+
         #(#contributed)*
 
         #(#streams)*
+    }
+}
+
+/// `rt::AuthScheme`'s variant for a place in a header (`Query` has none: it is a `Place`).
+fn auth_scheme_tokens(place: &ClientAuth) -> TokenStream {
+    match place {
+        ClientAuth::Bearer | ClientAuth::Query(_) => quote!(rt::AuthScheme::Bearer),
+        ClientAuth::Basic => quote!(rt::AuthScheme::Basic),
+        ClientAuth::Scheme(word) => quote!(rt::AuthScheme::Scheme(#word)),
+        ClientAuth::Header(name) => quote!(rt::AuthScheme::Header(#name)),
+        ClientAuth::Cookie(name) => quote!(rt::AuthScheme::Cookie(#name)),
+    }
+}
+
+/// `rt::Place` of a credential.
+pub(super) fn place_tokens(place: &ClientAuth) -> TokenStream {
+    match place {
+        ClientAuth::Query(name) => quote!(rt::Place::Query(#name)),
+        other => {
+            let scheme = auth_scheme_tokens(other);
+            quote!(rt::Place::Auth(#scheme))
+        }
+    }
+}
+
+/// The `Credentials` trait, one setter per security scheme, when operations differ in what they
+/// need (`Auth::per_operation`), and the error a request meeting none of its requirements
+/// gives.
+fn credentials_trait(auth: &Auth) -> TokenStream {
+    if !auth.per_operation {
+        return TokenStream::new();
+    }
+    let declarations = auth.schemes.iter().map(|scheme| {
+        let setter = ident(&scheme.setter);
+        let key = scheme.key.as_str();
+        let mut doc = format!(
+            " The credential of security scheme `{key}`: `{}`.",
+            scheme.place.shown()
+        );
+        if auth.key_scheme.as_deref() == Some(key) {
+            doc.push_str(" The API key: the same as `api_key`.");
+        }
+        let description = super::doc_attrs(scheme.description.as_deref());
+        let lines = super::doc_attrs(Some(&doc));
+        let place = place_tokens(&scheme.place);
+        if scheme.place == ClientAuth::Basic {
+            (
+                quote! {
+                    #lines
+                    #[doc = ""]
+                    #description
+                    #[must_use]
+                    fn #setter(self, user: impl ::core::convert::Into<::std::string::String>, password: impl ::core::convert::Into<::std::string::String>) -> Self;
+                },
+                quote! {
+                    fn #setter(self, user: impl ::core::convert::Into<::std::string::String>, password: impl ::core::convert::Into<::std::string::String>) -> Self {
+                        self.credential(#key, #place, ::std::format!("{}:{}", user.into(), password.into()))
+                    }
+                },
+            )
+        } else {
+            (
+                quote! {
+                    #lines
+                    #[doc = ""]
+                    #description
+                    #[must_use]
+                    fn #setter(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+                },
+                quote! {
+                    fn #setter(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+                        self.credential(#key, #place, value)
+                    }
+                },
+            )
+        }
+    });
+    let (declared, implemented): (Vec<_>, Vec<_>) = declarations.unzip();
+    quote! {
+        /// A setter on [`ClientBuilder`] per security scheme of the document (bring the trait
+        /// into scope: `use …::client::Credentials as _;`). Each operation sends the first of
+        /// its security requirements the client holds every credential for; meeting none, it
+        /// fails before sending with [`Error::InvalidArgument`](rt::Error::InvalidArgument)
+        /// holding a [`MissingCredentials`] that names the operation and the schemes. Every
+        /// credential is scrubbed from errors and never shown, like the API key.
+        pub trait Credentials: Sized {
+            #(#declared)*
+        }
+
+        impl Credentials for ClientBuilder {
+            #(#implemented)*
+        }
+
+        pub use rt::MissingCredentials;
     }
 }
 
@@ -396,7 +499,12 @@ fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
 
 /// `ClientBuilder`'s docs: every setting with its default, naming the crate's own environment
 /// variables.
-fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
+fn builder_doc(api_key_env: &str, base_url_env: &str, per_scheme: bool) -> Vec<String> {
+    let schemes = per_scheme.then(|| {
+        " | one setter per security scheme ([`Credentials`]), for the operations that need it | \
+         none: such an operation fails before sending |"
+            .to_owned()
+    });
     [
         " Configures a [`Client`]: made by [`Client::builder`], finished by `build()`. (`C` is"
             .to_owned(),
@@ -454,5 +562,11 @@ fn builder_doc(api_key_env: &str, base_url_env: &str) -> Vec<String> {
             .to_owned(),
         " naming the setting it refuses.".to_owned(),
     ]
-    .into()
+    .into_iter()
+    .flat_map(|line| {
+        // The schemes' setters follow the key's scheme.
+        let follows = line.contains("`auth_scheme(");
+        std::iter::once(line).chain(schemes.clone().filter(|_| follows))
+    })
+    .collect()
 }

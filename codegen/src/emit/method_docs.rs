@@ -75,9 +75,10 @@ fn server_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
     }
     lines.push(format!(
         "`ClientBuilder::operation_server(\"{}\", url)` sends it elsewhere; a whole \
-         `ClientBuilder::base_url` (a test server, a proxy) takes it too. The key and default \
+         `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default \
          headers go with it only to the base URL's origin or one named with \
-         `ClientBuilder::send_credentials_to`.",
+         `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is \
+         refused before sending.",
         server.operation
     ));
 }
@@ -197,9 +198,31 @@ fn errors_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
         "- [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for \
          an argument that cannot go on the wire (an empty path value, `.` or `..`)."
             .to_owned(),
-        String::new(),
-        resend,
     ]);
+    lines.extend(missing_credentials(surface.operation.security.as_deref()));
+    lines.extend([String::new(), resend]);
+}
+
+/// The `# Errors` line of an operation carrying security requirements none of which is met with
+/// nothing: the credentials it sends, and the error for a client holding none of them.
+fn missing_credentials(requirements: Option<&[Vec<String>]>) -> Option<String> {
+    let requirements = requirements?;
+    if requirements.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let alternatives: Vec<String> = requirements
+        .iter()
+        .map(|schemes| {
+            let names: Vec<String> = schemes.iter().map(|name| format!("`{name}`")).collect();
+            names.join(" and ")
+        })
+        .collect();
+    Some(format!(
+        "- [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, \
+         holding a [`MissingCredentials`](super::client::MissingCredentials), when the client \
+         holds no credential for the security schemes it sends ({}).",
+        inline_prose(&alternatives.join(", or else "))
+    ))
 }
 
 #[cfg(test)]

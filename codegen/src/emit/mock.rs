@@ -33,6 +33,25 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     let example = example(surface);
     let builders = emit_builders(surface);
     let round_trips = emit_round_trips(surface);
+    // Every other scheme's credential too, when operations need different ones: a fake
+    // accepts any, and every operation's requirement is then met.
+    let auth = &surface.api.auth;
+    let credentials_doc = auth.per_operation.then(|| {
+        quote! {
+            ///
+            /// It holds a fake credential for every other security scheme too, so every operation
+            /// is sent.
+        }
+    });
+    let credentials = auth
+        .schemes
+        .iter()
+        .filter(|scheme| auth.per_operation && auth.key_scheme.as_ref() != Some(&scheme.key))
+        .map(|scheme| {
+            let key = scheme.key.as_str();
+            let place = super::client::place_tokens(&scheme.place);
+            quote!(.credential(#key, #place, rt::mock::FAKE_API_KEY))
+        });
     quote! {
         //! A fake of this API for tests (feature `mock`): start one, point a [`Client`](super::Client)
         //! at it, and say what each operation answers.
@@ -59,6 +78,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
 
             /// A client for this fake: its base URL, a fake key, and retries with millisecond
             /// backoffs (a server-requested wait is still honoured).
+            #credentials_doc
             ///
             /// # Errors
             ///
@@ -66,6 +86,7 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             pub fn client(&self) -> ::core::result::Result<super::Client, rt::Error> {
                 super::Client::builder()
                     .api_key(rt::mock::FAKE_API_KEY)
+                    #(#credentials)*
                     .base_url(self.server.uri())
                     .retry_policy(rt::mock::fast_retries())
                     .build()

@@ -255,6 +255,11 @@ fn emit_sending(
         }
         _ => quote!(rt::Request::builder(#operation_name, rt::Method::#method, #template)),
     };
+    // The requirements the IR gave it (`ir::security`): alternatives of schemes sent together.
+    let security = operation.security.as_ref().map(|alternatives| {
+        let alternatives = alternatives.iter().map(|schemes| quote!(&[#(#schemes),*]));
+        quote!(.security(&[#(#alternatives),*]))
+    });
     let accept = &operation.accept;
     let call = match &operation.response {
         ResponseKind::Json(_) => match operation.custom_accept() {
@@ -279,6 +284,7 @@ fn emit_sending(
         #sections
         pub async fn #name(&self, #(#arguments),*) -> Result<#output, rt::Error> {
             let request = #start
+                #security
                 #(#path)*
                 #(#params)*
                 #body
@@ -455,8 +461,9 @@ components:
         let operations = squeeze(&operations());
         let expected = [
             "rt::Request::builder(\"probe_thing\", rt::Method::HEAD, \"/things/{id}\")",
-            ".path(\"id\", rt::SIMPLE, &id)",
-            "rt::Request::get(\"get_thing\", \"/things/{id}\").path(\"id\", rt::SIMPLE, &id)",
+            // The header key: the client's, or else the argument; `get_thing` needs none.
+            ".security(&[&[\"HeaderKey\"], &[]]).path(\"id\", rt::SIMPLE, &id)",
+            "rt::Request::get(\"get_thing\", \"/things/{id}\").security(&[&[]]).path(\"id\", rt::SIMPLE, &id)",
             ".cookie(\"jar\", rt::FORM_EXPLODED, &jar)",
             ".secret_opt(rt::param_style::ParamLocation::Header, \"X-Key\", rt::SIMPLE, &query.x_key)",
         ];

@@ -136,6 +136,7 @@ mod tests {
             response: super::super::ResponseKind::Empty,
             accept: "application/json".to_owned(),
             error_statuses: Vec::new(),
+            security: None,
         }
     }
 

@@ -49,8 +49,8 @@ pub struct Api {
     pub base_url: Option<String>,
     /// The API's own name in the crate: its fake, its environment variables.
     pub identity: crate::identity::ApiIdentity,
-    /// How the client presents its key, from the document's security schemes.
-    pub auth: security::ClientAuth,
+    /// How the client authenticates, from the document's security schemes and requirements.
+    pub auth: security::Auth,
     /// Every declared server, its variables at their defaults (the first is `base_url`).
     pub servers: Vec<servers::Server>,
     /// The operations sent to servers of their own (their path's or their own `servers`).
@@ -430,6 +430,11 @@ pub struct Operation {
     pub accept: String,
     /// The statuses outside 2xx the document declares for it, in its order (`default` last).
     pub error_statuses: Vec<DeclaredStatus>,
+    /// The security requirements its request carries (alternatives in the document's order,
+    /// each the scheme keys sent together; `[]` met with none), its own or the document's, when
+    /// the crate's operations differ in what they need (`security::auth` decides); `None`: the
+    /// client's API key, if it has one.
+    pub security: Option<Vec<Vec<String>>>,
 }
 
 /// A status outside 2xx an operation's document declares (`404`, `4XX`, `default`).
@@ -765,7 +770,7 @@ pub(crate) fn build(
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
     let operation_servers = servers::operation_servers(spec, &operations, &servers, builder.notes);
-    let auth = security::client_auth(spec, builder.notes);
+    let auth = security::auth(spec, &mut operations, builder.notes);
     let kept_components: BTreeSet<&str> = component_names
         .iter()
         .filter(|(_, name)| types.contains_key(name.as_str()))

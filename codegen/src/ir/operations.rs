@@ -321,6 +321,10 @@ impl<'a> Builder<'a> {
             response,
             accept,
             error_statuses,
+            security: operation
+                .security
+                .as_deref()
+                .map(super::security::alternatives),
         })
     }
 

@@ -318,6 +318,36 @@ impl Surface<'_> {
         for server in self.api.servers.iter().chain(routed) {
             list_server_builder(server, &mut push);
         }
+        // The setters of each security scheme, when the operations differ in what they need.
+        if self.api.auth.per_operation {
+            push(
+                "trait",
+                "client::Credentials".to_owned(),
+                "feature=client : Sized".to_owned(),
+            );
+            for scheme in &self.api.auth.schemes {
+                let arguments = if scheme.place == crate::ir::security::ClientAuth::Basic {
+                    "self, user: impl Into<String>, password: impl Into<String>"
+                } else {
+                    "self, value: impl Into<String>"
+                };
+                push(
+                    "fn",
+                    format!("client::Credentials::{}", scheme.setter),
+                    format!("feature=client ({arguments}) -> Self"),
+                );
+            }
+            push(
+                "impl",
+                "client::Credentials".to_owned(),
+                "feature=client Credentials for ClientBuilder".to_owned(),
+            );
+            push(
+                "reexport",
+                "client::MissingCredentials".to_owned(),
+                "feature=client".to_owned(),
+            );
+        }
         let identity = &self.api.identity;
         for (name, value) in [
             ("API_KEY_ENV", &identity.api_key_env),

@@ -184,6 +184,18 @@ fn declared(files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
                             }
                         }
                     }
+                    syn::Item::Trait(def) => {
+                        let owner = format!("{prefix}{}", def.ident);
+                        found.insert(format!("trait {owner}"), String::new());
+                        for item in &def.items {
+                            if let syn::TraitItem::Fn(function) = item {
+                                found.insert(
+                                    format!("fn {owner}::{}", function.sig.ident),
+                                    declared_fn(&function.sig),
+                                );
+                            }
+                        }
+                    }
                     syn::Item::Struct(def) => {
                         let owner = format!("{prefix}{}", def.ident);
                         found.insert(format!("struct {owner}"), String::new());

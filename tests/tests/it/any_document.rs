@@ -239,11 +239,12 @@ async fn the_crate_calls_its_operations_by_their_ids() {
 /// Each of these fixtures' crates on its own, checked with no feature, the client alone and the
 /// fake: no error and no warning in any.
 #[test]
-#[ignore = "slow: checks six fixtures' crates with three feature sets each"]
+#[ignore = "slow: checks seven fixtures' crates with three feature sets each"]
 fn the_crates_compile_with_and_without_the_fake() {
     for fixture in [
         "acme",
         "auth",
+        "auth_per_operation",
         "placeholders",
         "servers",
         "media",
@@ -408,7 +409,14 @@ fn security_schemes_choose_where_the_key_goes() {
             ".auth_scheme(rt::AuthScheme::Cookie(\"sid\"))",
             0,
         ),
-        ("    a: {type: apiKey, in: query, name: key}\n", "", "", 1),
+        // A key in the query is the key only where the document's `security` asks for it.
+        ("    a: {type: apiKey, in: query, name: key}\n", "", "", 0),
+        (
+            "    a: {type: apiKey, in: query, name: key}\n",
+            "security:\n  - a: []\n",
+            ".key_scheme(\"a\", rt::Place::Query(\"key\"))",
+            0,
+        ),
         (
             "    a: {type: apiKey, in: header, name: 'X Key'}\n",
             "",
@@ -422,18 +430,32 @@ fn security_schemes_choose_where_the_key_goes() {
             "",
             1,
         ),
-        // `security` picks among several, in its order; a requirement of two schemes at once
-        // is passed over.
+        // `security` picks the key's scheme among several, in its order (a requirement of two
+        // schemes at once is passed over); alternatives make the operations carry them.
         (
             "    a: {type: http, scheme: basic}\n    b: {type: apiKey, in: header, name: X-B}\n",
             "security:\n  - {a: [], b: []}\n  - b: []\n",
-            ".auth_scheme(rt::AuthScheme::Header(\"X-B\"))",
+            ".key_scheme(\"b\", rt::Place::Auth(rt::AuthScheme::Header(\"X-B\")))",
             0,
         ),
         (
             "    a: {type: http, scheme: basic}\n    b: {type: apiKey, in: query, name: k}\n",
             "security:\n  - b: []\n  - a: []\n",
-            ".auth_scheme(rt::AuthScheme::Basic)",
+            ".key_scheme(\"b\", rt::Place::Query(\"k\"))",
+            0,
+        ),
+        // One requirement naming one scheme: the key alone, as before.
+        (
+            "    a: {type: http, scheme: basic}\n    b: {type: apiKey, in: header, name: X-B}\n",
+            "security:\n  - b: []\n",
+            ".auth_scheme(rt::AuthScheme::Header(\"X-B\"))",
+            0,
+        ),
+        // A requirement naming what `securitySchemes` does not declare is noted.
+        (
+            "    a: {type: http, scheme: basic}\n",
+            "security:\n  - c: []\n",
+            ".key_scheme(\"a\", rt::Place::Auth(rt::AuthScheme::Basic))",
             1,
         ),
     ];
@@ -449,11 +471,13 @@ fn security_schemes_choose_where_the_key_goes() {
     assert_eq!(builder_of("    {}\n", "").1, none);
 }
 
-/// The `auth` fixture's client sends its key in `X-Api-Key` (the first scheme of its `security`
-/// it can send), never in `Authorization` or the URL; a key echoed back is scrubbed.
+/// The `auth` fixture's one operation takes the document's alternatives in order: the key (the
+/// first alternative's scheme, a key in the query) goes in the URL, never in `Authorization`;
+/// with only the `X-Api-Key` credential it goes there instead; a key echoed back is scrubbed.
 #[tokio::test]
 async fn the_documents_scheme_carries_the_key_on_the_wire() {
     use baseten_tests::snapshots::auth::Client as Vault;
+    use baseten_tests::snapshots::auth::client::Credentials as _;
 
     let server = MockServer::start().await;
     Mock::given(any())
@@ -471,18 +495,28 @@ async fn the_documents_scheme_carries_the_key_on_the_wire() {
     let error = client.list_secrets().await.expect_err("a 401");
     let shown = format!("{error} {error:?}");
     assert!(!shown.contains("vault-key-Zq9w7"), "{shown}");
+    let client = Vault::builder()
+        .header_key("vault-key-Zq9w7")
+        .base_url(server.uri())
+        .build()
+        .unwrap();
+    let _ = client.list_secrets().await.expect_err("a 401");
     let requests = server.received_requests().await.unwrap_or_default();
-    assert_eq!(requests.len(), 1);
-    let request = &requests[0];
-    assert_eq!(
-        request
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0].url.query(), Some("api_key=vault-key-Zq9w7"));
+    assert!(requests[0].headers.get("x-api-key").is_none());
+    let header = |at: usize, name: &str| {
+        requests[at]
             .headers
-            .get("x-api-key")
-            .and_then(|v| v.to_str().ok()),
-        Some("vault-key-Zq9w7")
-    );
-    assert!(request.headers.get("authorization").is_none());
-    assert_eq!(request.url.query(), None);
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    assert_eq!(header(1, "x-api-key").as_deref(), Some("vault-key-Zq9w7"));
+    assert_eq!(requests[1].url.query(), None);
+    for at in 0..2 {
+        assert_eq!(header(at, "authorization"), None);
+    }
 }
 
 /// Every server by name with its variables at their defaults (the `servers` fixture); a

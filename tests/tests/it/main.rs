@@ -31,6 +31,7 @@ mod probe;
 mod public_api;
 mod round_trip;
 mod salvage;
+mod security;
 mod semver;
 mod servers;
 mod smoke;

@@ -27,16 +27,16 @@ use baseten_tests::{REQUIRE_SHARED_ENV, tests_dir, workspace_root};
 const READY_WITHIN: Duration = Duration::from_secs(60);
 
 /// A `prism mock` process on 127.0.0.1, killed when dropped (a failing test included).
-struct Prism {
+pub(crate) struct Prism {
     child: Child,
-    base_url: String,
+    pub(crate) base_url: String,
     log: PathBuf,
 }
 
 impl Prism {
     /// Prism serving `document`, or `None` (skipped, with a note) when it is not installed
     /// outside CI.
-    fn start(document: &Path, dynamic: bool) -> Option<Prism> {
+    pub(crate) fn start(document: &Path, dynamic: bool) -> Option<Prism> {
         let binary = tests_dir().join("prism/node_modules/.bin/prism");
         if !binary.exists() {
             let required =

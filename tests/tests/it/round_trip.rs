@@ -38,6 +38,7 @@ macro_rules! snapshots {
 const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     acme,
     auth,
+    auth_per_operation,
     const_tags,
     consumers,
     index_mapped,

@@ -173,23 +173,38 @@ async fn relative_servers_per_path_and_per_operation() {
     );
 }
 
-/// An operation sent to another origin goes without the key and the default headers, unless
-/// the user names that origin; the base URL's own operations keep both.
+/// An operation sent to another origin never gets the key unless the user names that origin:
+/// with a key to send it is refused before anything is sent; without one it goes without the
+/// default headers; named, it gets both. The base URL's own operations keep both.
 #[tokio::test]
 async fn another_origin_gets_credentials_only_when_named() {
     let api = answering().await;
     let reports = answering().await;
     let builder = || {
         Client::builder()
-            .api_key(KEY)
             .default_header("x-team", "blue")
             .base_url(api.uri())
             .operation_server("get_report", reports.uri())
     };
-    let client = builder().build().unwrap();
-    client.get_report("r1").await.unwrap();
+    let refused = builder()
+        .api_key(KEY)
+        .build()
+        .unwrap()
+        .get_report("r0")
+        .await
+        .err()
+        .map(|error| error.to_string())
+        .unwrap_or_default();
+    assert!(
+        refused.contains("get_report: its server is of another origin"),
+        "{refused}"
+    );
+    let keyless = builder().build().unwrap();
+    keyless.get_report("r1").await.unwrap();
+    let client = builder().api_key(KEY).build().unwrap();
     client.get_thing("t").await.unwrap();
     let trusting = builder()
+        .api_key(KEY)
         .send_credentials_to(reports.uri())
         .build()
         .unwrap();

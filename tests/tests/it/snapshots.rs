@@ -14,7 +14,13 @@ const CONFIG: &str =
 
 /// The fixtures of any document's own crate: named after their `info.title`, their operations
 /// after their `operationId`s (the generator's defaults).
-const OWN_NAMES: &[&str] = &["acme", "auth", "placeholders", "servers"];
+const OWN_NAMES: &[&str] = &[
+    "acme",
+    "auth",
+    "auth_per_operation",
+    "placeholders",
+    "servers",
+];
 
 /// The config a fixture is generated with.
 pub(crate) fn config_of(name: &str) -> &'static str {
@@ -86,6 +92,11 @@ fn acme() {
 #[test]
 fn auth() {
     check("auth");
+}
+
+#[test]
+fn auth_per_operation() {
+    check("auth_per_operation");
 }
 
 #[test]

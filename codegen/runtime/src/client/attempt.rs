@@ -214,14 +214,17 @@ impl RuntimeClient {
         hop: &redirect::Hop,
     ) -> Result<reqwest::Request, reqwest::Error> {
         let settings = &*self.inner;
-        // Default headers may be credentials of their own (`x-api-key`).
-        let mut sent = if headers.credentials {
+        // Default headers may be credentials of their own (`x-api-key`): not to an operation's
+        // server of another origin unless the user named it.
+        let mut sent = if headers.trusted_origin {
             settings.default_headers.clone()
         } else {
             HeaderMap::new()
         };
-        // The operation's own header parameters replace a default header of the same name.
+        // The operation's own header parameters replace a default header of the same name, and
+        // the credentials either.
         sent.extend(headers.parameters.clone());
+        sent.extend(headers.credentials.clone());
         hop.drop_body_headers(&mut sent);
         let mut builder = settings
             .http
@@ -231,9 +234,6 @@ impl RuntimeClient {
             .timeout(settings.timeout)
             .headers(sent)
             .header(ACCEPT, headers.accept.clone());
-        if let Some(key) = settings.api_key.as_ref().filter(|_| headers.credentials) {
-            builder = builder.header(key.name.clone(), key.header.clone());
-        }
         if let (Some(body), Some(content_type), true) =
             (&request.body, &headers.content_type, hop.keep_body)
         {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
-use super::credentials::{ApiKey, AuthScheme};
+use super::credentials::{ApiKey, AuthScheme, Credentials, Place};
 use super::routes::{OperationServers, resolve_relative};
 use super::{RuntimeClient, Settings};
 use crate::error::Error;
@@ -55,6 +55,12 @@ enum KeySource {
 pub struct ClientBuilder<C = RuntimeClient> {
     api_key: KeySource,
     auth_scheme: AuthScheme,
+    /// The document's scheme the API key stands for, and its query parameter when the key goes
+    /// in the query (`key_scheme`).
+    key_scheme: Option<&'static str>,
+    key_query: Option<&'static str>,
+    /// The other schemes' credentials: name, place, value.
+    credentials: Vec<(&'static str, Place, String)>,
     default_base_url: String,
     base_url: Option<String>,
     origin: Option<String>,
@@ -107,6 +113,9 @@ impl<C> Clone for ClientBuilder<C> {
         Self {
             api_key: self.api_key.clone(),
             auth_scheme: self.auth_scheme,
+            key_scheme: self.key_scheme,
+            key_query: self.key_query,
+            credentials: self.credentials.clone(),
             default_base_url: self.default_base_url.clone(),
             base_url: self.base_url.clone(),
             origin: self.origin.clone(),
@@ -141,9 +150,14 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .iter()
             .map(|(n, _)| n.as_str())
             .collect();
+        // The other schemes' credentials: their names only.
+        let credentials: Vec<&str> = self.credentials.iter().map(|(name, ..)| *name).collect();
         f.debug_struct("ClientBuilder")
             .field("api_key", &api_key)
             .field("auth_scheme", &self.auth_scheme)
+            .field("key_scheme", &self.key_scheme)
+            .field("key_query", &self.key_query)
+            .field("credentials", &credentials)
             .field("default_base_url", &self.default_base_url)
             .field("base_url", &self.base_url)
             .field("origin", &self.origin)
@@ -170,6 +184,9 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
         Self {
             api_key: KeySource::None,
             auth_scheme: AuthScheme::Bearer,
+            key_scheme: None,
+            key_query: None,
+            credentials: Vec::new(),
             default_base_url: default_base_url.into(),
             base_url: None,
             origin: None,
@@ -227,6 +244,45 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
     #[must_use]
     pub fn auth_scheme(mut self, scheme: AuthScheme) -> Self {
         self.auth_scheme = scheme;
+        self.key_query = None;
+        self
+    }
+
+    /// The API key is the credential of the document's security scheme `scheme`, sent where
+    /// `place` says (an operation whose requirements name `scheme` is met by the key). Set by a
+    /// generated crate's `Client::builder()` when its operations differ in what they need.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn key_scheme(mut self, scheme: &'static str, place: Place) -> Self {
+        self.key_scheme = Some(scheme);
+        match place {
+            Place::Auth(auth) => {
+                self.auth_scheme = auth;
+                self.key_query = None;
+            }
+            Place::Query(name) => self.key_query = Some(name),
+        }
+        self
+    }
+
+    /// The credential of the document's security scheme `scheme`, sent where `place` says to
+    /// each operation whose requirement it meets; for the scheme of
+    /// [`key_scheme`](Self::key_scheme), the API key. What a generated crate's typed credential
+    /// setters call. Registered with the scrubber and never shown, like the key.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn credential(
+        mut self,
+        scheme: &'static str,
+        place: Place,
+        value: impl Into<String>,
+    ) -> Self {
+        if self.key_scheme == Some(scheme) {
+            self.api_key = KeySource::Given(value.into());
+            return self;
+        }
+        self.credentials.retain(|(held, ..)| *held != scheme);
+        self.credentials.push((scheme, place, value.into()));
         self
     }
 
@@ -279,8 +335,10 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
 
     /// Also sends the client's credentials (the API key and the default headers) to `origin`
     /// (`https://uploads.example.test`) when an operation's own server is there. Without it,
-    /// an operation whose server is of another origin than the client's base URL is sent
-    /// without them: a document (or a server variable) does not decide where a key goes.
+    /// an operation whose server is of another origin than the client's base URL is refused
+    /// before sending when its security would send a credential ([`Error::InvalidRequest`]),
+    /// and sent without the default headers otherwise: a document (or a server variable) does
+    /// not decide where a key goes.
     #[must_use]
     pub fn send_credentials_to(mut self, origin: impl Into<String>) -> Self {
         self.operation_servers.trusted.push(origin.into());
@@ -453,10 +511,33 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
                 })?)
             }
         };
+        let key_place = match self.key_query {
+            Some(name) => Place::Query(name),
+            None => Place::Auth(self.auth_scheme),
+        };
         let api_key = key
             .as_deref()
-            .map(|key| ApiKey::new(key, self.auth_scheme))
+            .map(|key| ApiKey::placed(key, key_place))
             .transpose()?;
+        let named = self
+            .credentials
+            .iter()
+            .map(|(scheme, place, value)| {
+                // The value is not echoed: only which scheme's credential is refused.
+                let credential = ApiKey::placed(value, *place).map_err(|_| {
+                    Error::InvalidRequest(format!(
+                        "the credential of security scheme `{scheme}` is empty or cannot be \
+                         sent where the scheme puts it"
+                    ))
+                })?;
+                Ok((*scheme, credential))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let credentials = Credentials {
+            key: api_key,
+            key_scheme: self.key_scheme,
+            named,
+        };
         let from_env = match (self.base_url_from_env, self.env_names.base_url) {
             (true, Some(name)) => env_string(&env, name)?.filter(|url| !url.is_empty()),
             (true, None) => {
@@ -533,7 +614,7 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             inner: Arc::new(Settings {
                 http,
                 base_url,
-                api_key,
+                credentials,
                 retry: self.retry,
                 connect_timeout: self.connect_timeout,
                 timeout: self.timeout,

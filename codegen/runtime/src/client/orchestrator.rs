@@ -150,13 +150,19 @@ impl RuntimeClient {
     ) -> Result<(Success, OpenAttempt), Error> {
         let settings = &*self.inner;
         // An operation with servers of its own goes there, with credentials only where trusted.
-        let (base_url, credentials) = settings
+        let (base_url, trusted_origin) = settings
             .routes
             .get(request.operation)
             .map_or((settings.base_url.as_str(), true), |route| {
                 (route.base_url.as_str(), route.credentials)
             });
-        let prepared = Prepared::new(&request, accept, base_url, credentials, &settings.retry)?;
+        let prepared = Prepared::new(
+            &request,
+            accept,
+            (base_url, trusted_origin),
+            &settings.retry,
+            &settings.credentials,
+        )?;
         let template = request.path_template;
         let traffic = &settings.traffic;
         let max_wait = settings.retry.max_retry_after();
@@ -273,8 +279,8 @@ impl RuntimeClient {
             Err(error) => Failure::from_send_error(
                 error,
                 attempt,
-                // reqwest's message names the URL; a credential sent as a parameter is in it.
-                !request.params.secrets().is_empty(),
+                // reqwest's message names the URL; a credential sent in the query is in it.
+                prepared.url_has_secrets(request),
                 settings.max_response_bytes,
             ),
         };

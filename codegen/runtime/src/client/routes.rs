@@ -4,7 +4,7 @@
 //! | the operation's server | sent to | credentials (key, default headers) |
 //! |---|---|---|
 //! | none of its own | the client's base URL | yes |
-//! | its own (the operation's, else its path's), absolute | that server | only if its origin is the base URL's or named with `send_credentials_to` |
+//! | its own (the operation's, else its path's), absolute | that server | only if its origin is the base URL's or named with `send_credentials_to`; else a request its security would send one with is refused before sending, and the default headers stay home |
 //! | its own, relative (`/uploads`) | resolved against `origin`, else the base URL's origin | as above |
 //! | `operation_server(op, url)` | `url` (relative: as above) | as above |
 //! | its own, the client given a whole `base_url` | the base URL (a test server, a proxy) | yes |

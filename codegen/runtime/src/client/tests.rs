@@ -36,6 +36,14 @@ impl RuntimeClient {
     }
 }
 
+/// The header value the client's API key is sent as, if it is sent in a header.
+fn key_header(client: &RuntimeClient) -> Option<reqwest::header::HeaderValue> {
+    match client.inner.credentials.key.as_ref().map(|key| &key.placed) {
+        Some(credentials::Placed::Header(_, value)) => Some(value.clone()),
+        _ => None,
+    }
+}
+
 fn client_for(base_url: &str) -> RuntimeClient {
     match RuntimeClient::builder()
         .api_key(SECRET)
@@ -61,14 +69,14 @@ fn debug_never_shows_the_key() {
     for shown in [
         format!("{client:?}"),
         format!("{client:#?}"),
-        format!("{:?}", client.inner.api_key),
+        format!("{:?}", client.inner.credentials.key),
         format!("{:?}", RuntimeClient::builder().api_key(SECRET)),
     ] {
         assert!(!shown.contains(SECRET), "{shown}");
         assert!(!shown.contains("SuperSecret"), "{shown}");
     }
     assert_eq!(
-        format!("{:?}", client.inner.api_key),
+        format!("{:?}", client.inner.credentials.key),
         "Some(ApiKey(<redacted>))"
     );
 }
@@ -181,7 +189,7 @@ fn from_env_reads_key_and_base_url() {
     let client = build_in(from_env(), &[(API_KEY_ENV, SECRET)]);
     let client = client.unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(client.base_url(), DEFAULT_BASE_URL);
-    let header = client.inner.api_key.as_ref().map(|key| key.header.clone());
+    let header = key_header(&client);
     assert_eq!(
         header.as_ref().and_then(|h| h.to_str().ok()),
         Some(format!("Bearer {SECRET}").as_str())
@@ -204,10 +212,7 @@ fn from_env_reads_key_and_base_url() {
 
     let legacy = from_env().auth_scheme(AuthScheme::ApiKey);
     let client = build_in(legacy, &[(API_KEY_ENV, SECRET)]);
-    let header = client
-        .ok()
-        .and_then(|c| c.inner.api_key.clone())
-        .map(|key| key.header);
+    let header = client.ok().and_then(|c| key_header(&c));
     assert_eq!(
         header.as_ref().and_then(|h| h.to_str().ok()),
         Some(format!("Api-Key {SECRET}").as_str())
@@ -410,6 +415,7 @@ fn request(method: Method, path: &str, body: Option<Vec<u8>>) -> Request {
             content_type: "application/json".into(),
             bytes,
         }),
+        security: crate::Security::ClientKey,
     }
 }
 
@@ -865,6 +871,7 @@ fn header_parameters_take_visible_ascii_spaces_and_tabs_only() {
             "http://127.0.0.1:9",
             true,
             &RetryPolicy::default(),
+            &credentials::Credentials::default(),
         );
         match prepared {
             Ok(prepared) => {
@@ -1087,12 +1094,18 @@ fn each_auth_scheme_places_the_key_where_it_says() {
             .auth_scheme(scheme)
             .build()
             .unwrap_or_else(|error| panic!("{error}"));
-        let key = client.inner.api_key.clone().expect("a key");
-        assert!(key.header.is_sensitive());
-        (
-            key.name.as_str().to_owned(),
-            key.header.to_str().unwrap_or_default().to_owned(),
-        )
+        let key = client.inner.credentials.key.clone().expect("a key");
+        match key.placed {
+            credentials::Placed::Header(name, value) => {
+                assert!(value.is_sensitive());
+                (
+                    name.as_str().to_owned(),
+                    value.to_str().unwrap_or_default().to_owned(),
+                )
+            }
+            credentials::Placed::Cookie(pair) => ("cookie".to_owned(), pair),
+            credentials::Placed::Query(..) => panic!("{scheme:?} placed the key in the query"),
+        }
     };
     let cases = [
         (AuthScheme::Bearer, "k1", ("authorization", "Bearer k1")),
@@ -1199,3 +1212,7 @@ fn a_relative_default_is_resolved_against_the_origin() {
     assert!(!refused.contains("SuperSecret"), "{refused}");
     assert!(base("", None).is_err());
 }
+
+/// Per-scheme credentials and per-operation requirements.
+#[path = "credentials_tests.rs"]
+mod credentials_tests;

@@ -513,6 +513,7 @@ async fn non_idempotent_requests_are_resent_only_when_not_processed() {
                     content_type: "application/json".into(),
                     bytes: br#"{"name":"x"}"#.to_vec(),
                 }),
+                security: Default::default(),
             };
             let error = expect_error(client.runtime().execute::<serde_json::Value>(request).await);
             assert_eq!(error.status(), Some(status), "{method}");
@@ -543,6 +544,7 @@ async fn non_idempotent_requests_are_resent_only_when_not_processed() {
             content_type: "application/json".into(),
             bytes: br#"{"name":"x"}"#.to_vec(),
         }),
+        security: Default::default(),
     };
     let result = client.runtime().execute::<()>(request).await;
     assert!(result.is_ok(), "{result:?}");

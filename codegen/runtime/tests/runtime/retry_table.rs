@@ -184,6 +184,7 @@ async fn attempts(kind: Kind, method: &'static str, opted_in: bool) -> u32 {
         path: "/v1/things/t1".to_owned(),
         params: baseten_api::runtime::param_style::Params::new(),
         body,
+        security: Default::default(),
     };
     let result = client.runtime().execute::<serde_json::Value>(request).await;
     assert!(result.is_err(), "{kind:?}: {result:?}");

@@ -60,6 +60,7 @@ fn get(path: &str, query: Vec<(&'static str, String)>) -> Request {
         path: path.to_owned(),
         params,
         body: None,
+        security: Default::default(),
     }
 }
 

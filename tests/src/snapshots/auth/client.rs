@@ -53,6 +53,7 @@ pub use rt::reqwest;
 /// |---|---|
 /// | `api_key(impl Into<String>)`, or `api_key_from_env()` (`VAULT_KEYS_API_KEY`, [`API_KEY_ENV`]) | none: requests go out unauthenticated |
 /// | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |
+/// | one setter per security scheme ([`Credentials`]), for the operations that need it | none: such an operation fails before sending |
 /// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`VAULT_KEYS_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
 /// | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: a relative default needs one |
 /// | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with its variables set) | the first |
@@ -87,8 +88,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`X-Api-Key: <key>`),
-    /// with the default timeouts and retries.
+    /// A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`?api_key=<key>`), with
+    /// the default timeouts and retries.
     ///
     /// # Errors
     ///
@@ -115,7 +116,7 @@ impl Client {
     pub fn builder() -> ClientBuilder {
         rt::ClientBuilder::new(DEFAULT_BASE_URL)
             .env_names(API_KEY_ENV, BASE_URL_ENV)
-            .auth_scheme(rt::AuthScheme::Header("X-Api-Key"))
+            .key_scheme("queryKey", rt::Place::Query("api_key"))
     }
 
     /// The runtime client underneath: its settings, and the retry budget left.
@@ -162,3 +163,51 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
         Self { runtime }
     }
 }
+
+/// A setter on [`ClientBuilder`] per security scheme of the document (bring the trait
+/// into scope: `use …::client::Credentials as _;`). Each operation sends the first of
+/// its security requirements the client holds every credential for; meeting none, it
+/// fails before sending with [`Error::InvalidArgument`](rt::Error::InvalidArgument)
+/// holding a [`MissingCredentials`] that names the operation and the schemes. Every
+/// credential is scrubbed from errors and never shown, like the API key.
+pub trait Credentials: Sized {
+    /// The credential of security scheme `oauth`: `Authorization: Bearer <key>`.
+    #[must_use]
+    fn oauth(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+    /// The credential of security scheme `queryKey`: `?api_key=<key>`. The API key: the same as
+    /// `api_key`.
+    #[must_use]
+    fn query_key(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+    /// The credential of security scheme `headerKey`: `X-Api-Key: <key>`.
+    #[must_use]
+    fn header_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self;
+}
+
+impl Credentials for ClientBuilder {
+    fn oauth(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.credential("oauth", rt::Place::Auth(rt::AuthScheme::Bearer), value)
+    }
+
+    fn query_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.credential("queryKey", rt::Place::Query("api_key"), value)
+    }
+
+    fn header_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.credential(
+            "headerKey",
+            rt::Place::Auth(rt::AuthScheme::Header("X-Api-Key")),
+            value,
+        )
+    }
+}
+
+pub use rt::MissingCredentials;

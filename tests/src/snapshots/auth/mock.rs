@@ -31,12 +31,25 @@ impl FakeVaultKeys {
     /// A client for this fake: its base URL, a fake key, and retries with millisecond
     /// backoffs (a server-requested wait is still honoured).
     ///
+    /// It holds a fake credential for every other security scheme too, so every operation
+    /// is sent.
+    ///
     /// # Errors
     ///
     /// Only if the HTTP stack cannot be initialised.
     pub fn client(&self) -> ::core::result::Result<super::Client, rt::Error> {
         super::Client::builder()
             .api_key(rt::mock::FAKE_API_KEY)
+            .credential(
+                "oauth",
+                rt::Place::Auth(rt::AuthScheme::Bearer),
+                rt::mock::FAKE_API_KEY,
+            )
+            .credential(
+                "headerKey",
+                rt::Place::Auth(rt::AuthScheme::Header("X-Api-Key")),
+                rt::mock::FAKE_API_KEY,
+            )
             .base_url(self.server.uri())
             .retry_policy(rt::mock::fast_retries())
             .build()

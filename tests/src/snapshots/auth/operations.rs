@@ -21,13 +21,19 @@ impl Client {
     /// method returns.
     /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
     /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    /// - [`Error::InvalidArgument`](rt::Error::InvalidArgument) before anything is sent, holding a
+    /// [`MissingCredentials`](super::client::MissingCredentials), when the client holds no
+    /// credential for the security schemes it sends (`queryKey`, or else `headerKey`, or else
+    /// `oauth`).
     ///
     /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
     /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "secrets")]
     pub async fn list_secrets(&self) -> Result<Vec<String>, rt::Error> {
-        let request = rt::Request::get("list_secrets", "/secrets").finish()?;
+        let request = rt::Request::get("list_secrets", "/secrets")
+            .security(&[&["queryKey"], &["headerKey"], &["oauth"]])
+            .finish()?;
         self.runtime().execute(request).await
     }
 }

@@ -12,9 +12,10 @@ impl Client {
     /// `ClientBuilder::origin`, else the base URL's origin.
     /// The document also offers `https://uploads.things.test`.
     /// `ClientBuilder::operation_server("create_upload", url)` sends it elsewhere; a whole
-    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. The key and default headers
-    /// go with it only to the base URL's origin or one named with
-    /// `ClientBuilder::send_credentials_to`.
+    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default
+    /// headers go with it only to the base URL's origin or one named with
+    /// `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is refused
+    /// before sending.
     ///
     /// # Errors
     ///
@@ -46,9 +47,10 @@ impl Client {
     /// relative one under `ClientBuilder::origin`, else the base URL's origin.
     /// With its variables set: `client::servers::GetReportServer`, for `operation_server`.
     /// `ClientBuilder::operation_server("get_report", url)` sends it elsewhere; a whole
-    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. The key and default headers
-    /// go with it only to the base URL's origin or one named with
-    /// `ClientBuilder::send_credentials_to`.
+    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default
+    /// headers go with it only to the base URL's origin or one named with
+    /// `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is refused
+    /// before sending.
     ///
     /// # Errors
     ///
@@ -107,9 +109,10 @@ impl Client {
     /// Sent to `/own-uploads` (its own `servers`), not the client's base URL; a relative one under
     /// `ClientBuilder::origin`, else the base URL's origin.
     /// `ClientBuilder::operation_server("replace_upload", url)` sends it elsewhere; a whole
-    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. The key and default headers
-    /// go with it only to the base URL's origin or one named with
-    /// `ClientBuilder::send_credentials_to`.
+    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default
+    /// headers go with it only to the base URL's origin or one named with
+    /// `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is refused
+    /// before sending.
     ///
     /// # Errors
     ///

@@ -53,6 +53,7 @@ pub use rt::reqwest;
 /// |---|---|
 /// | `api_key(impl Into<String>)`, or `api_key_from_env()` (`BASETEN_API_KEY`, [`API_KEY_ENV`]) | none: requests go out unauthenticated |
 /// | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |
+/// | one setter per security scheme ([`Credentials`]), for the operations that need it | none: such an operation fails before sending |
 /// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`BASETEN_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
 /// | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: a relative default needs one |
 /// | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with its variables set) | the first |
@@ -160,3 +161,26 @@ impl ::core::convert::From<rt::RuntimeClient> for Client {
         Self { runtime }
     }
 }
+
+/// A setter on [`ClientBuilder`] per security scheme of the document (bring the trait
+/// into scope: `use …::client::Credentials as _;`). Each operation sends the first of
+/// its security requirements the client holds every credential for; meeting none, it
+/// fails before sending with [`Error::InvalidArgument`](rt::Error::InvalidArgument)
+/// holding a [`MissingCredentials`] that names the operation and the schemes. Every
+/// credential is scrubbed from errors and never shown, like the API key.
+pub trait Credentials: Sized {
+    /// The credential of security scheme `QueryKey`: `?api_key=<key>`.
+    #[must_use]
+    fn query_key(self, value: impl ::core::convert::Into<::std::string::String>) -> Self;
+}
+
+impl Credentials for ClientBuilder {
+    fn query_key(
+        self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.credential("QueryKey", rt::Place::Query("api_key"), value)
+    }
+}
+
+pub use rt::MissingCredentials;

@@ -32,12 +32,16 @@ impl FakeBaseten {
     /// A client for this fake: its base URL, a fake key, and retries with millisecond
     /// backoffs (a server-requested wait is still honoured).
     ///
+    /// It holds a fake credential for every other security scheme too, so every operation
+    /// is sent.
+    ///
     /// # Errors
     ///
     /// Only if the HTTP stack cannot be initialised.
     pub fn client(&self) -> ::core::result::Result<super::Client, rt::Error> {
         super::Client::builder()
             .api_key(rt::mock::FAKE_API_KEY)
+            .credential("QueryKey", rt::Place::Query("api_key"), rt::mock::FAKE_API_KEY)
             .base_url(self.server.uri())
             .retry_policy(rt::mock::fast_retries())
             .build()

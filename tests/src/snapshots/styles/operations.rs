@@ -128,6 +128,7 @@ impl Client {
         query: &GetHeadersQuery,
     ) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_headers", "/headers")
+            .security(&[&[]])
             .header("X-Ids", rt::SIMPLE, &x_ids)
             .header("X-Trace", rt::SIMPLE, &x_trace)
             .header_opt("X-Colour", rt::SIMPLE_EXPLODED, &query.x_colour)
@@ -163,6 +164,7 @@ impl Client {
         list: &[String],
     ) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_label", "/label/{scalar}/{list}")
+            .security(&[&[]])
             .path("scalar", rt::LABEL, &scalar)
             .path("list", rt::LABEL, &list)
             .finish()?;
@@ -198,6 +200,7 @@ impl Client {
                 "get_label_exploded",
                 "/label-exploded/{list}/{map}",
             )
+            .security(&[&[]])
             .path("list", rt::LABEL_EXPLODED, &list)
             .path("map", rt::LABEL_EXPLODED, &map)
             .finish()?;
@@ -230,6 +233,7 @@ impl Client {
         list: &[String],
     ) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_matrix", "/matrix/{scalar}/{list}")
+            .security(&[&[]])
             .path("scalar", rt::MATRIX, &scalar)
             .path("list", rt::MATRIX, &list)
             .finish()?;
@@ -265,6 +269,7 @@ impl Client {
                 "get_matrix_exploded",
                 "/matrix-exploded/{list}/{map}",
             )
+            .security(&[&[]])
             .path("list", rt::MATRIX_EXPLODED, &list)
             .path("map", rt::MATRIX_EXPLODED, &map)
             .finish()?;
@@ -293,6 +298,7 @@ impl Client {
     #[cfg(feature = "styles")]
     pub async fn get_objects_label(&self, map: &Colour) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_objects_label", "/objects/label/{map}")
+            .security(&[&[]])
             .path("map", rt::LABEL, &map)
             .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -320,6 +326,7 @@ impl Client {
     #[cfg(feature = "styles")]
     pub async fn get_objects_matrix(&self, map: &Colour) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_objects_matrix", "/objects/matrix/{map}")
+            .security(&[&[]])
             .path("map", rt::MATRIX, &map)
             .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -347,6 +354,7 @@ impl Client {
     #[cfg(feature = "styles")]
     pub async fn get_objects_simple(&self, map: &Colour) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_objects_simple", "/objects/simple/{map}")
+            .security(&[&[]])
             .path("map", rt::SIMPLE, &map)
             .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -377,6 +385,7 @@ impl Client {
         filter: &GetQueryDeepFilter,
     ) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_query_deep", "/query/deep")
+            .security(&[&[]])
             .query("filter", rt::DEEP_OBJECT_EXPLODED, &filter)
             .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -409,6 +418,7 @@ impl Client {
         query: &GetQueryDelimitedQuery,
     ) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_query_delimited", "/query/delimited")
+            .security(&[&[]])
             .query("pipes", rt::PIPE_DELIMITED, &pipes)
             .query("spaces", rt::SPACE_DELIMITED, &spaces)
             .query_opt(
@@ -448,6 +458,7 @@ impl Client {
         query: &GetQueryFormQuery,
     ) -> Result<Outcome, rt::Error> {
         let request = rt::Request::get("get_query_form", "/query/form")
+            .security(&[&[]])
             .query("ids", rt::FORM, &ids)
             .query("tags", rt::FORM_EXPLODED, &tags)
             .query("limit", rt::FORM_EXPLODED, &limit)
@@ -480,6 +491,7 @@ impl Client {
     #[cfg(feature = "styles")]
     pub async fn get_secured(&self, api_key: &str) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_secured", "/secured")
+            .security(&[&["QueryKey"], &[]])
             .secret(
                 rt::param_style::ParamLocation::Query,
                 "api_key",
@@ -516,6 +528,7 @@ impl Client {
         list: &[String],
     ) -> Result<(), rt::Error> {
         let request = rt::Request::get("get_simple", "/simple/{scalar}/{list}")
+            .security(&[&[]])
             .path("scalar", rt::SIMPLE, &scalar)
             .path("list", rt::SIMPLE, &list)
             .finish()?;
@@ -551,6 +564,7 @@ impl Client {
                 "get_simple_exploded",
                 "/simple-exploded/{list}/{map}",
             )
+            .security(&[&[]])
             .path("list", rt::SIMPLE_EXPLODED, &list)
             .path("map", rt::SIMPLE_EXPLODED, &map)
             .finish()?;
@@ -583,6 +597,7 @@ impl Client {
         body: &PostBodiesFormBody,
     ) -> Result<(), rt::Error> {
         let request = rt::Request::post("post_bodies_form", "/bodies/form")
+            .security(&[&[]])
             .body(
                 rt::Body::form_styled(
                     "application/x-www-form-urlencoded",
@@ -617,6 +632,7 @@ impl Client {
     #[cfg(feature = "styles")]
     pub async fn post_bodies_json(&self, body: &Order) -> Result<Outcome, rt::Error> {
         let request = rt::Request::post("post_bodies_json", "/bodies/json")
+            .security(&[&[]])
             .body(rt::Body::json("application/json", body))
             .finish()?;
         self.runtime().execute(request).await
@@ -648,6 +664,7 @@ impl Client {
         body: &PostBodiesMultipartBody,
     ) -> Result<(), rt::Error> {
         let request = rt::Request::post("post_bodies_multipart", "/bodies/multipart")
+            .security(&[&[]])
             .body(rt::Body::multipart("multipart/form-data", body, &["file"], &[]))
             .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
@@ -678,6 +695,7 @@ impl Client {
         body: impl Into<Vec<u8>>,
     ) -> Result<(), rt::Error> {
         let request = rt::Request::put("put_bodies_bytes", "/bodies/bytes")
+            .security(&[&[]])
             .body(Ok(rt::Body::bytes("application/octet-stream", body)))
             .finish()?;
         self.runtime().execute::<::serde::de::IgnoredAny>(request).await.map(|_| ())
