@@ -21,7 +21,7 @@ use std::fmt;
 
 use crate::Error;
 use crate::ir::{Api, SkippedOperation};
-use crate::surface::listing::{self, ListedSignature};
+use crate::surface::listing::{self, Listed, ListedSignature};
 use crate::surface::write_only::Gate;
 
 mod renames;
@@ -280,10 +280,10 @@ fn apply_renames(text: &str, renames: &BTreeMap<String, String>) -> String {
     out
 }
 
-/// The lines of one listing by item: `KIND PATH` → signature.
-type Items<'s> = BTreeMap<&'s str, BTreeMap<String, String>>;
+/// The lines of one listing by item: `KIND PATH` → gate and signature.
+type Items<'s> = BTreeMap<&'s str, BTreeMap<String, Listed>>;
 
-fn by_item(lines: &BTreeMap<String, String>) -> Items<'_> {
+fn by_item(lines: &BTreeMap<String, Listed>) -> Items<'_> {
     let mut items: Items<'_> = BTreeMap::new();
     for (key, signature) in lines {
         let path = key.split_once(' ').map_or(key.as_str(), |(_, path)| path);
@@ -297,10 +297,11 @@ fn by_item(lines: &BTreeMap<String, String>) -> Items<'_> {
 
 /// An item's own line (its path is the item's), else how many lines it has: how a removed or
 /// added item is shown.
-fn head(item: &str, lines: &BTreeMap<String, String>) -> String {
+fn head(item: &str, lines: &BTreeMap<String, Listed>) -> String {
     let own = lines
         .iter()
-        .find(|(key, _)| key.ends_with(&format!(" {item}")) && !key.starts_with("impl "));
+        .find(|(key, _)| key.ends_with(&format!(" {item}")) && !key.starts_with("impl "))
+        .map(|(key, listed)| (key, listed.to_string()));
     match own {
         Some((key, signature)) if signature.is_empty() => key.clone(),
         Some((key, signature)) => format!("{key} {signature}"),
@@ -414,23 +415,21 @@ fn changes_with(old: Side<'_>, new: Side<'_>, enables: Enables) -> ChangeReport 
 /// still compiles. Only a `&str` const counts, the type every re-exported runtime string had.
 fn reexport_now_own(
     key: &str,
-    old_signature: &str,
-    new_lines: &BTreeMap<String, String>,
+    old: &Listed,
+    new_lines: &BTreeMap<String, Listed>,
 ) -> Option<String> {
     let path = key.strip_prefix("reexport ")?;
     let own = format!("const {path}");
-    let gate = |signature: &str| signature.split_once(' ').map(|(gate, _)| gate.to_owned());
-    let new_signature = new_lines.get(&own)?;
-    let same_gate = gate(old_signature)? == gate(new_signature)?;
-    let runtime_const = old_signature.contains(" rt::");
-    (same_gate && runtime_const && new_signature.contains(" &str = ")).then_some(own)
+    let new = new_lines.get(&own)?;
+    let runtime_const = old.signature.starts_with("rt::");
+    (old.gate == new.gate && runtime_const && new.signature.starts_with("&str = ")).then_some(own)
 }
 
 /// One line both listings have, by its signature's parts.
 fn compare_line(
     item: &str,
     key: &str,
-    [old, new]: [&String; 2],
+    [old, new]: [&Listed; 2],
     renames: &BTreeMap<String, String>,
     enables: &Enables,
     changes: &mut Changes,
@@ -462,7 +461,7 @@ fn compare_line(
             Noticed::Compiler => changes.breaks(item, shown),
         }
     }
-    match gate_change(before.gate.as_ref(), after.gate.as_ref(), enables) {
+    match gate_change(before.gate, after.gate, enables) {
         Some(GateChange::Widened(how)) => changes.adds(item, format!("{key}: {how}")),
         Some(GateChange::Narrowed(was, now)) => changes
             .breaks_with_fewer_features(item, format!("{key}: compiled with {now} (was {was})")),

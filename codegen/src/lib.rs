@@ -66,6 +66,9 @@ pub struct Output {
     pub names: NameLock,
     /// The crate's public API, one item per line ([`API_SNAPSHOT`], `api.txt`).
     pub api_snapshot: String,
+    /// The crate root's declarations of the files the extensions added (for
+    /// [`modules_file`]): empty when no extension added one.
+    pub extension_modules: String,
     /// The lines of the crate's `[features]` table the document decides: `full`, one feature
     /// per API area, `jiff` and `decimal` (the rest, `default`, `client` and `mock`, are the
     /// same in every generated crate). Each area compiles its operations and the types they use.
@@ -139,10 +142,12 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
         .filter(|note| selection.reaches_pointer(&note.pointer))
         .collect();
     notes.append(&mut selected_notes);
+    let reserved_types = extensions::reserved_type_names(extensions::EXTENSIONS);
     let api = ir::build(
         &lowered.openapi,
         &selection,
         config,
+        &reserved_types,
         &mut notes,
         lowered_values,
     )?;
@@ -154,7 +159,7 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let (files, names, api_snapshot, cargo_features, crate_doc) = {
+    let (files, names, api_snapshot, cargo_features, extension_modules, crate_doc) = {
         let surface = surface::build(
             &api,
             config.crate_name.as_deref(),
@@ -165,8 +170,14 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
             surface::listing::render(&surface.listing(), input.spec_path)
         })?;
         let features = surface.features.cargo_features(RUNTIME_PACKAGE);
+        let modules = surface
+            .contributions
+            .iter()
+            .flat_map(|contribution| contribution.files())
+            .map(|file| file.declaration)
+            .collect();
         let crate_doc = emit::crate_doc(surface.api);
-        (files, surface.names, snapshot, features, crate_doc)
+        (files, surface.names, snapshot, features, modules, crate_doc)
     };
     // The surface's lock is the whole lock: it continued from the one the IR settled.
     Ok(Output {
@@ -175,6 +186,7 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
         names,
         api_snapshot,
         cargo_features,
+        extension_modules,
         crate_doc,
     })
 }

@@ -135,35 +135,7 @@ pub fn lower_loaded(loaded: crate::load::Loaded) -> Result<Lowered, Error> {
             reason: "the document is not an object".into(),
         });
     };
-    if let Some(version) = object.get("swagger") {
-        return Err(Error::Invalid {
-            pointer: "#/swagger".into(),
-            reason: format!(
-                "Swagger {version} documents are not supported; convert to OpenAPI 3.1 or 3.0 first"
-            ),
-        });
-    }
-    let version = match object.get("openapi") {
-        Some(Value::String(version)) => version.clone(),
-        Some(other) => {
-            return Err(Error::Invalid {
-                pointer: "#/openapi".into(),
-                reason: format!("expected a version string, found {other}"),
-            });
-        }
-        None => {
-            return Err(Error::Invalid {
-                pointer: "#/openapi".into(),
-                reason: "missing `openapi` version field: not an OpenAPI 3 document".into(),
-            });
-        }
-    };
-    if !(version.starts_with("3.1.") || version.starts_with("3.0.")) {
-        return Err(Error::Invalid {
-            pointer: "#/openapi".into(),
-            reason: format!("OpenAPI {version} is not supported; expected 3.1.x or 3.0.x"),
-        });
-    }
+    check_version(object)?;
     object.insert("openapi".into(), Value::String("3.0.3".into()));
     // 3.1 made `paths` optional; the 3.0 model requires it.
     object
@@ -200,100 +172,153 @@ pub fn lower_loaded(loaded: crate::load::Loaded) -> Result<Lowered, Error> {
     refs::canonical_refs(object);
     refs::hoist_pointer_refs(object);
     lowerer.bad_refs = refs::unusable_schema_refs(object);
-    if let Some(Value::Object(paths)) = object.get_mut("paths") {
-        let pointer = root.join("paths");
-        let mut malformed = Vec::new();
-        for (path, item) in paths.iter_mut() {
-            // `x-` keys of the paths object are extensions, not templates.
-            if !path.starts_with("x-")
-                && let Err(error) = check_path_template(path, item, &pointer.join(path))
-            {
-                malformed.push((path.clone(), error));
-                continue;
-            }
-            lowerer.path_item(item, &pointer.join(path))?;
-        }
-        // One malformed template leaves out its own path item, not the document.
-        for (path, error) in malformed {
-            paths.shift_remove(&path);
-            let (pointer, reason) = match &error {
-                Error::PathTemplate {
-                    template, reason, ..
-                } => (
-                    pointer.join(&path),
-                    format!("path template {template:?} {reason}"),
-                ),
-                other => (pointer.join(&path), other.to_string()),
-            };
-            lowerer.leave_out(&pointer, &format!("path item {path}"), &reason);
-        }
-    }
-    if let Some(Value::Object(components)) = object.get_mut("components") {
-        let pointer = root.join("components");
-        if components.remove("callbacks").is_some() {
-            lowerer.note(&pointer.join("callbacks"), "callbacks are not generated");
-        }
-        for (kind, entries) in components.iter_mut() {
-            let Value::Object(entries) = entries else {
-                continue;
-            };
-            let pointer = pointer.join(kind);
-            for (name, entry) in entries.iter_mut() {
-                let pointer = pointer.join(name);
-                match kind.as_str() {
-                    "schemas" => lowerer.schema(entry, &pointer)?,
-                    "parameters" | "headers" => lowerer.parameter(entry, &pointer)?,
-                    "responses" => lowerer.response(entry, &pointer)?,
-                    "requestBodies" => lowerer.content_holder(entry, &pointer)?,
-                    "pathItems" => lowerer.path_item(entry, &pointer)?,
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    // Every schema has been checked node by node. The rest is checked with each schema stood in
-    // for by `{}`: `openapiv3` decodes a failing part several times over (once per form it tries,
-    // at each level), and without its schemas each part is small and nests a bounded depth.
-    // A part that does not decode (a `content: {$ref}`, a parameter of no known shape) leaves
-    // out the operation, path item or component it stands in, not the document: each round
-    // removes at least one part, so this ends.
-    loop {
-        let schemas: Vec<Value> = schema_slots(&mut document)
-            .into_iter()
-            .map(|slot| std::mem::replace(slot, Value::Object(Map::new())))
-            .collect();
-        let fault = match decode(&document) {
-            Ok(_) => None,
-            Err(error) => Some((salvage::undecodable_parts(&document), error)),
-        };
-        for (slot, schema) in schema_slots(&mut document).into_iter().zip(schemas) {
-            *slot = schema;
-        }
-        let Some((parts, error)) = fault else {
-            break;
-        };
-        let parts = if parts.is_empty() {
-            match salvage::enclosing_part(&error) {
-                Some(part) => vec![(part, error.to_string())],
-                None => return Err(error),
-            }
-        } else {
-            parts
-        };
-        for (part, reason) in parts {
-            if !salvage::remove(&mut document, &part) {
-                return Err(error);
-            }
-            lowerer.leave_out(&part.pointer, &part.what, &reason);
-        }
-    }
+    lowerer.paths(object, &root)?;
+    lowerer.components(object, &root)?;
+    lowerer.leave_out_undecodable(&mut document)?;
     let openapi = decode(&document)?;
     Ok(Lowered {
         openapi,
         notes: lowerer.notes,
         left_out: lowerer.left_out,
     })
+}
+
+/// The document's version, which must be OpenAPI 3.1 or 3.0 (a Swagger 2 document is named
+/// as such).
+fn check_version(object: &Map<String, Value>) -> Result<(), Error> {
+    if let Some(version) = object.get("swagger") {
+        return Err(Error::Invalid {
+            pointer: "#/swagger".into(),
+            reason: format!(
+                "Swagger {version} documents are not supported; convert to OpenAPI 3.1 or 3.0 first"
+            ),
+        });
+    }
+    let version = match object.get("openapi") {
+        Some(Value::String(version)) => version.clone(),
+        Some(other) => {
+            return Err(Error::Invalid {
+                pointer: "#/openapi".into(),
+                reason: format!("expected a version string, found {other}"),
+            });
+        }
+        None => {
+            return Err(Error::Invalid {
+                pointer: "#/openapi".into(),
+                reason: "missing `openapi` version field: not an OpenAPI 3 document".into(),
+            });
+        }
+    };
+    if !(version.starts_with("3.1.") || version.starts_with("3.0.")) {
+        return Err(Error::Invalid {
+            pointer: "#/openapi".into(),
+            reason: format!("OpenAPI {version} is not supported; expected 3.1.x or 3.0.x"),
+        });
+    }
+    Ok(())
+}
+
+impl Lowerer {
+    /// Every path item lowered; one with a malformed template is left out alone.
+    fn paths(&mut self, object: &mut Map<String, Value>, root: &Pointer) -> Result<(), Error> {
+        if let Some(Value::Object(paths)) = object.get_mut("paths") {
+            let pointer = root.join("paths");
+            let mut malformed = Vec::new();
+            for (path, item) in paths.iter_mut() {
+                // `x-` keys of the paths object are extensions, not templates.
+                if !path.starts_with("x-")
+                    && let Err(error) = check_path_template(path, item, &pointer.join(path))
+                {
+                    malformed.push((path.clone(), error));
+                    continue;
+                }
+                self.path_item(item, &pointer.join(path))?;
+            }
+            // One malformed template leaves out its own path item, not the document.
+            for (path, error) in malformed {
+                paths.shift_remove(&path);
+                let (pointer, reason) = match &error {
+                    Error::PathTemplate {
+                        template, reason, ..
+                    } => (
+                        pointer.join(&path),
+                        format!("path template {template:?} {reason}"),
+                    ),
+                    other => (pointer.join(&path), other.to_string()),
+                };
+                self.leave_out(&pointer, &format!("path item {path}"), &reason);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every component lowered by its kind; callbacks are noted and dropped.
+    fn components(&mut self, object: &mut Map<String, Value>, root: &Pointer) -> Result<(), Error> {
+        if let Some(Value::Object(components)) = object.get_mut("components") {
+            let pointer = root.join("components");
+            if components.remove("callbacks").is_some() {
+                self.note(&pointer.join("callbacks"), "callbacks are not generated");
+            }
+            for (kind, entries) in components.iter_mut() {
+                let Value::Object(entries) = entries else {
+                    continue;
+                };
+                let pointer = pointer.join(kind);
+                for (name, entry) in entries.iter_mut() {
+                    let pointer = pointer.join(name);
+                    match kind.as_str() {
+                        "schemas" => self.schema(entry, &pointer)?,
+                        "parameters" | "headers" => self.parameter(entry, &pointer)?,
+                        "responses" => self.response(entry, &pointer)?,
+                        "requestBodies" => self.content_holder(entry, &pointer)?,
+                        "pathItems" => self.path_item(entry, &pointer)?,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every schema has been checked node by node. The rest is checked with each schema stood in
+    /// for by `{}`: `openapiv3` decodes a failing part several times over (once per form it tries,
+    /// at each level), and without its schemas each part is small and nests a bounded depth.
+    /// A part that does not decode (a `content: {$ref}`, a parameter of no known shape) leaves
+    /// out the operation, path item or component it stands in, not the document: each round
+    /// removes at least one part, so this ends.
+    fn leave_out_undecodable(&mut self, document: &mut Value) -> Result<(), Error> {
+        loop {
+            let schemas: Vec<Value> = schema_slots(document)
+                .into_iter()
+                .map(|slot| std::mem::replace(slot, Value::Object(Map::new())))
+                .collect();
+            let fault = match decode(document) {
+                Ok(_) => None,
+                Err(error) => Some((salvage::undecodable_parts(document), error)),
+            };
+            for (slot, schema) in schema_slots(document).into_iter().zip(schemas) {
+                *slot = schema;
+            }
+            let Some((parts, error)) = fault else {
+                break;
+            };
+            let parts = if parts.is_empty() {
+                match salvage::enclosing_part(&error) {
+                    Some(part) => vec![(part, error.to_string())],
+                    None => return Err(error),
+                }
+            } else {
+                parts
+            };
+            for (part, reason) in parts {
+                if !salvage::remove(document, &part) {
+                    return Err(error);
+                }
+                self.leave_out(&part.pointer, &part.what, &reason);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A path template must be a path: a leading `/`, no query string or fragment, and balanced,
@@ -571,16 +596,21 @@ impl Lowerer {
         self.type_array(object, pointer);
         self.null_members(object, pointer);
         single_members(object);
+        compose::fold_annotation_members(object);
         compose::fold_all_of_siblings(object);
         content::content_formats(object);
         typed_const_members(object);
+        // Before `enum` is dropped as not applying to `type: object`.
+        typed::structured_enum(object);
         drop_inapplicable_keywords(object);
         self.integer_bounds(object, pointer);
         lower_const(object);
+        typed::structured_enum(object);
         typed::typed_enum(object);
         self.string_enum_texts(object, pointer);
         self.enum_within_limit(object, pointer);
         lower_ref_siblings(object);
+        compose::constraints_beside_one_member(object);
         compose::type_beside_all_of(object);
         lower_exclusive_bounds(object);
         if let Some(examples) = object.remove("examples")

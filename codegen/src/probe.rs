@@ -29,10 +29,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::{AliasDef, IntEnumDef, TypeRef, UnionDef, UntaggedDef};
-use crate::ir::{Api, EnumDef, Operation, ResponseKind, TypeDef};
+use crate::ir::{Api, EnumDef, Operation, TypeDef};
 use crate::surface::builders::{self, Storage, StructSurface};
 use crate::surface::queries::QueryArgument;
-use crate::surface::{OperationSurface, PageStream, Surface};
+use crate::surface::{OperationSurface, Surface};
 use crate::tokens::{ident, type_tokens};
 use crate::{Error, emit};
 
@@ -151,10 +151,15 @@ pub(crate) fn emit_probe_with(
                     Some(resolved) => probe_struct(&function, resolved),
                     None => probe_struct(
                         &function,
-                        &builders::resolve_struct(def, write_only.contains(&def.name)),
+                        &builders::resolve_struct(
+                            def,
+                            write_only.contains(&def.name),
+                            &surface.model_traits,
+                        ),
                     ),
                 },
-                TypeDef::Enum(def) => probe_enum(&function, def),
+                TypeDef::Enum(def) => probe_enum(&function, def, &quote!(String)),
+                TypeDef::ValueEnum(def) => probe_enum(&function, def, &quote!(::serde_json::Value)),
                 TypeDef::Union(def) => probe_union(&function, def),
                 TypeDef::Alias(def) => probe_alias(&function, def),
                 TypeDef::Untagged(def) => probe_untagged(&function, def),
@@ -178,10 +183,6 @@ pub(crate) fn emit_probe_with(
                 }
             })
         });
-        let streams = surface
-            .streams
-            .iter()
-            .map(|stream| probe_stream(stream, &krate));
         let body_methods = surface
             .body_methods
             .iter()
@@ -194,7 +195,6 @@ pub(crate) fn emit_probe_with(
             #(#types)*
             #(#operations)*
             #(#contributed)*
-            #(#streams)*
             #(#body_methods)*
             #(#fake)*
         }
@@ -205,23 +205,21 @@ pub(crate) fn emit_probe_with(
     })
 }
 
-/// The `Client` methods the surface adds to the operations': the extensions', the streams and
-/// the methods sending a body in another media type.
+/// The `Client` methods the surface adds to the operations': the extensions' (entry points,
+/// streams) and the methods sending a body in another media type.
 fn extra_methods(surface: &Surface<'_>) -> Vec<String> {
-    let contributed = surface
+    surface
         .contributions
         .iter()
         .flat_map(|contribution| contribution.methods())
-        .map(|method| method.name.to_owned());
-    let streams = surface
-        .streams
-        .iter()
-        .flat_map(|stream| [stream.pages.clone(), stream.items.clone()]);
-    let body_methods = surface
-        .body_methods
-        .iter()
-        .map(|method| method.name.clone());
-    contributed.chain(streams).chain(body_methods).collect()
+        .map(|method| method.name.to_owned())
+        .chain(
+            surface
+                .body_methods
+                .iter()
+                .map(|method| method.name.clone()),
+        )
+        .collect()
 }
 
 /// The fake's expectations, each with the operation it expects and the type it answers with
@@ -243,38 +241,6 @@ fn fake_methods<'s>(
                 .flat_map(|contribution| contribution.expectations())
                 .map(|added| (added.name, (added.operation, Some(added.answer)))),
         )
-}
-
-/// A stream's two methods: the old ids and query, items of the old types.
-fn probe_stream(stream: &PageStream<'_>, krate: &proc_macro2::Ident) -> TokenStream {
-    let op = stream.operation;
-    let Some(query) = &op.query_type else {
-        return TokenStream::new();
-    };
-    let query = ident(query);
-    let ids: Vec<TokenStream> = op
-        .path_params
-        .iter()
-        .map(|_| any(&quote!(::std::string::String)))
-        .collect();
-    let query = any(&quote!(&::#krate::operations::#query));
-    let response = match &op.response {
-        ResponseKind::Json(ty) => type_tokens(ty),
-        _ => return TokenStream::new(),
-    };
-    let item = type_tokens(&stream.pagination.item);
-    let [pages, items] = [&stream.pages, &stream.items].map(|name| ident(name));
-    let [pages_function, items_function] =
-        [&stream.pages, &stream.items].map(|name| ident(&probe_name("Client", name)));
-    quote! {
-        pub fn #pages_function(client: &::#krate::Client) {
-            support::items_of::<#response>(client.#pages(#(#ids,)* #query));
-        }
-
-        pub fn #items_function(client: &::#krate::Client) {
-            support::items_of::<#item>(client.#items(#(#ids,)* #query));
-        }
-    }
 }
 
 /// One of the fake's expectations: string ids, an expectation answering with the old type.
@@ -393,7 +359,12 @@ fn probe_struct(function: &proc_macro2::Ident, resolved: &StructSurface<'_>) -> 
     }
 }
 
-fn probe_enum(function: &proc_macro2::Ident, def: &EnumDef) -> TokenStream {
+/// An open enum's probe; `fallback_payload` is what its fallback variant holds.
+fn probe_enum(
+    function: &proc_macro2::Ident,
+    def: &EnumDef,
+    fallback_payload: &TokenStream,
+) -> TokenStream {
     let name = ident(&def.name);
     let fallback = ident(&def.fallback);
     let variants = def.variants.iter().map(|v| ident(&v.rust_name));
@@ -402,7 +373,7 @@ fn probe_enum(function: &proc_macro2::Ident, def: &EnumDef) -> TokenStream {
             match value {
                 #(#name::#variants => {})*
                 #name::#fallback(other) => {
-                    let _: &String = other;
+                    let _: &#fallback_payload = other;
                 }
                 _ => {}
             }

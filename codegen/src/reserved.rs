@@ -4,7 +4,18 @@
 //! code or the runtime already uses the names for; the tests check the lists against the
 //! emitters' output and the runtime's source.
 
-use crate::runtime_traits::MODEL_TRAITS;
+use crate::runtime_traits::{MODEL_TRAITS, TraitNames};
+
+/// What an extension reserves in every crate, whether or not it recognises its shape there (so
+/// that no name depends on another item's shape): the extension says so
+/// (`SurfaceExtension::reserved`), the crate root hands it to the IR and the surface.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Reservations {
+    /// Type names its items use beside the models (runtime re-exports): no schema takes them.
+    pub(crate) type_names: &'static [&'static str],
+    /// Runtime traits it implements on models: no setter or clearer takes their methods.
+    pub(crate) model_traits: &'static [TraitNames],
+}
 
 /// Names the emitted code refers to without a path (the std prelude, serde's derives and traits,
 /// and the setters' generic `I`; the crate's own types are [`FIXED_TYPE_NAMES`]), so a document type must not take them;
@@ -90,7 +101,6 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "InterceptedResponse",
     "Interceptor",
     "Method",
-    "PageStream",
     "RawRequest",
     "RawResponse",
     "RetryPolicy",
@@ -98,12 +108,10 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "ServerUrl",
     // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import, and defines
     // `Builder`.
-    "BuildError",
     "Builder",
     "ErrorReply",
     "Expectation",
     "FakeServer",
-    "MetricsResponseBuilder",
     "Reply",
 ];
 
@@ -174,17 +182,26 @@ pub(crate) const OWN_METHOD_NAMES: &[&str] = &[CONSTRUCTOR, "builder"];
 /// derived traits and the blanket std traits every type has ([`COMMON_METHOD_NAMES`]). `default`
 /// and `deserialize` are associated functions, which an inherent one would shadow in
 /// `Type::default()` paths.
-pub(crate) fn reserved_method_names() -> impl Iterator<Item = &'static str> {
+/// `extension_traits` are the runtime traits extensions implement on models
+/// ([`Reservations::model_traits`]).
+pub(crate) fn reserved_method_names(
+    extension_traits: &[TraitNames],
+) -> impl Iterator<Item = &'static str> {
     OWN_METHOD_NAMES
         .iter()
-        .chain(MODEL_TRAITS.iter().flat_map(|names| names.methods))
+        .chain(
+            MODEL_TRAITS
+                .iter()
+                .chain(extension_traits)
+                .flat_map(|names| names.methods),
+        )
         .chain(COMMON_METHOD_NAMES)
         .copied()
 }
 
 /// Whether `name` is one of the [reserved method names](reserved_method_names).
-pub(crate) fn is_reserved_method(name: &str) -> bool {
-    reserved_method_names().any(|reserved| reserved == name)
+pub(crate) fn is_reserved_method(name: &str, extension_traits: &[TraitNames]) -> bool {
+    reserved_method_names(extension_traits).any(|reserved| reserved == name)
 }
 
 /// The methods every emitted type has through its derives (Debug, Clone, PartialEq, Default,
@@ -253,7 +270,7 @@ mod tests {
     use std::path::Path;
 
     use super::{COMMON_METHOD_NAMES, OWN_METHOD_NAMES, is_reserved_method};
-    use crate::runtime_traits::{MODEL_TRAITS, SUPPORT_TRAITS, TraitNames};
+    use crate::runtime_traits::{INDEX_MAPPED_TRAITS, MODEL_TRAITS, SUPPORT_TRAITS, TraitNames};
 
     fn parse(path: &Path) -> syn::File {
         let text = std::fs::read_to_string(path)
@@ -383,7 +400,11 @@ mod tests {
         let runtime = runtime_source();
         let root = parse(&runtime.join("lib.rs"));
         let mut problems = Vec::new();
-        for entry in MODEL_TRAITS.iter().chain(&SUPPORT_TRAITS) {
+        for entry in MODEL_TRAITS
+            .iter()
+            .chain(&INDEX_MAPPED_TRAITS)
+            .chain(&SUPPORT_TRAITS)
+        {
             let file = parse(&runtime.join(entry.source));
             problems.extend(mismatches(entry, &file, &root));
         }
@@ -459,6 +480,7 @@ mod tests {
         let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated/src/gen");
         let listed: BTreeSet<&str> = MODEL_TRAITS
             .iter()
+            .chain(&INDEX_MAPPED_TRAITS)
             .chain(&SUPPORT_TRAITS)
             .map(|entry| entry.path)
             .collect();
@@ -509,10 +531,15 @@ mod tests {
             .chain(OWN_METHOD_NAMES)
             .chain(COMMON_METHOD_NAMES)
         {
-            assert!(is_reserved_method(name), "{name}");
+            assert!(is_reserved_method(name, &[]), "{name}");
         }
         for name in ["send", "label", "window", "news"] {
-            assert!(!is_reserved_method(name), "{name}");
+            assert!(!is_reserved_method(name, &INDEX_MAPPED_TRAITS), "{name}");
+        }
+        // An extension's traits' methods are reserved when it is run, only then.
+        for name in INDEX_MAPPED_TRAITS.iter().flat_map(|entry| entry.methods) {
+            assert!(is_reserved_method(name, &INDEX_MAPPED_TRAITS), "{name}");
+            assert!(!is_reserved_method(name, &[]), "{name}");
         }
     }
 }

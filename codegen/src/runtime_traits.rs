@@ -98,13 +98,18 @@ pub(crate) static METRICS_OPERATION: RuntimeTrait<1, 1> = RuntimeTrait {
     methods: ["send"],
 };
 
-/// The traits the emitted code implements on model structs: each method is a name no setter
-/// or clearer may take, or it would shadow the trait's for users.
-pub(crate) static MODEL_TRAITS: [TraitNames; 4] = [
+/// The traits the emitted code implements on every model struct: each method is a name no
+/// setter or clearer may take, or it would shadow the trait's for users. (The traits an
+/// extension implements on models it reserves itself: [`INDEX_MAPPED_TRAITS`] the metrics
+/// extension's.)
+pub(crate) static MODEL_TRAITS: [TraitNames; 1] = [FROM_FIELDS.names()];
+
+/// The alignment traits the metrics extension implements on index-mapped responses, reserved
+/// by it on every struct.
+pub(crate) static INDEX_MAPPED_TRAITS: [TraitNames; 3] = [
     INDEX_MAPPED_RESPONSE.names(),
     INDEX_MAPPED_DESCRIPTOR.names(),
     INDEX_MAPPED_VALUE_SET.names(),
-    FROM_FIELDS.names(),
 ];
 
 /// The traits the emitted code implements on its own support types (read by the test only:

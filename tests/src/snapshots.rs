@@ -2,19 +2,21 @@
 //! compiling fails the build, not just a text comparison.
 //!
 //! Each snapshot sits in its own module, like the crate root of a generated crate: its emitted
-//! `client.rs` defines the `Client` the emitted operations add methods to.
+//! `client.rs` defines the `Client` the emitted operations add methods to, and the files the
+//! generator's extensions added for it are declared after its name (`index_mapped` where the
+//! metrics extension recognised an index-mapped response).
 
 macro_rules! snapshot {
-    ($name:ident) => {
+    ($name:ident $(, $added:ident)*) => {
         #[allow(dead_code, unused_imports, missing_docs, clippy::all, clippy::pedantic)]
         pub mod $name {
             pub use client::Client;
 
             pub mod client;
-            pub mod index_mapped;
             pub mod mock;
             pub mod models;
             pub mod operations;
+            $(pub mod $added;)*
         }
     };
 }
@@ -25,7 +27,9 @@ snapshot!(auth);
 snapshot!(auth_per_operation);
 snapshot!(const_tags);
 snapshot!(consumers);
-snapshot!(index_mapped);
+snapshot!(exact);
+snapshot!(exact30);
+snapshot!(index_mapped, index_mapped);
 snapshot!(keyed);
 snapshot!(inheritance);
 snapshot!(media);

@@ -572,15 +572,16 @@ pub fn generate(root: &Path, strict: bool) -> Result<Generated> {
         eprintln!("note: {SPEC}{}", note.to_string().trim_start_matches('#'));
     }
     let mut files = output.files;
+    let root = baseten_codegen::modules_file(
+        &format!("cargo xtask regen from {SPEC}"),
+        &output.extension_modules,
+    );
     files.insert(lock_file.to_owned(), output.names.to_text());
     files.insert(
         baseten_codegen::API_SNAPSHOT.to_owned(),
         output.api_snapshot,
     );
-    files.insert(
-        "mod.rs".to_owned(),
-        baseten_codegen::modules_file(&format!("cargo xtask regen from {SPEC}")),
-    );
+    files.insert("mod.rs".to_owned(), root);
     Ok(Generated {
         files,
         cargo_features: output.cargo_features,

@@ -77,6 +77,7 @@ mod telemetry;
 pub mod text;
 #[cfg(feature = "client")]
 mod throttle;
+mod value_enum;
 
 // The metrics layer above it: index-mapped responses, their alignment and views, typestate
 // metrics requests, metric names, and the fake's metrics responses (`mock/metrics.rs`).

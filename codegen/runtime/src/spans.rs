@@ -46,11 +46,20 @@ impl From<SignedDuration> for SpanLimit {
 }
 
 /// Billing's limit (`GET /v1/billing/usage_summary`): at most 31 days per call, its
-/// `end_date` read as the last moment of the range, to the second. The document does not say
-/// whether `end_date` is in the range; read as the last moment, consecutive calls never count
-/// an instant twice (read as the first instant after, each call would leave out its last
-/// second). Its `format: date-time` is RFC 3339's, whose fraction of a second is optional:
-/// whole seconds are what every reader of it keeps.
+/// `end_date` taken as the last moment of the range, to the second.
+///
+/// That reading is our assumption: the document does not say whether `end_date` is in the
+/// range. Every dated version of it (2026-06-18 to 2026-08-22) says only "Start date (ISO 8601,
+/// UTC). Earliest queryable: 2026-01-01." of `start_date`, "End date in ISO 8601 format (UTC).
+/// Date range cannot exceed 31 days." of `end_date`, and "Returns billing usage data within
+/// the specified date range." of the operation; only Model APIs usage's `end_time` is called
+/// "exclusive" (a bare duration, [`RangeEnd::Exclusive`]). Taken as the last moment,
+/// consecutive calls never count an instant twice however the server reads it (at worst, if it
+/// reads `end_date` as exclusive, each boundary's last second is in no call); taken as the
+/// first instant after, a server that reads it as inclusive would count each boundary second
+/// in two calls. Either way a call spans at most 31 days. Its
+/// `format: date-time` is RFC 3339's, whose fraction of a second is optional: whole seconds
+/// are what every reader of it keeps.
 pub const BILLING_MAX_SPAN: SpanLimit = SpanLimit {
     max: SignedDuration::from_hours(31 * 24),
     end: RangeEnd::Inclusive {
@@ -134,7 +143,7 @@ impl SpanError {
 ///
 /// let start: Timestamp = "2026-01-01T00:00:00Z".parse()?;
 /// let end: Timestamp = "2026-03-01T00:00:00Z".parse()?; // 59 days
-/// // Billing's end_date is the last moment of the range, to the second.
+/// // Billing's end_date is taken as the last moment of the range, to the second.
 /// let cut: Vec<(Timestamp, Timestamp)> = spans(start, end, BILLING_MAX_SPAN)?.collect();
 /// assert_eq!(cut.len(), 2);
 /// assert_eq!(cut[0], (start, "2026-01-31T23:59:59Z".parse()?));
@@ -231,7 +240,9 @@ pub fn spans(
 /// ```
 ///
 /// The same pattern reads the audit log over a long range in pieces (its query takes epoch
-/// milliseconds): `for_each_span(start, end, SignedDuration::from_hours(24), |start, end|
+/// milliseconds; the document calls them "the start of the window" and "the end of the window"
+/// and does not say whether the end is in it, so a bare duration takes it as exclusive):
+/// `for_each_span(start, end, SignedDuration::from_hours(24), |start, end|
 /// client.get_audit_logs(&GetAuditLogsQuery::default().start_epoch_millis(start.as_millisecond())
 /// .end_epoch_millis(end.as_millisecond())))`.
 ///

@@ -302,7 +302,9 @@ pub mod __private {
     pub use crate::struct_de::{
         FromFields, deserialize, next_field, optional, read, required, skip,
     };
+    pub use crate::value_enum::ValueTable;
     pub use serde_core as serde;
+    pub use serde_json;
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ pub(super) fn references(def: &TypeDef, out: &mut BTreeSet<String>) {
         TypeDef::Union(def) => def.variants.iter().for_each(|v| walk(&v.ty, out)),
         TypeDef::Untagged(def) => def.variants.iter().for_each(|v| walk(&v.ty, out)),
         TypeDef::Alias(def) => walk(&def.ty, out),
-        TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => {}
     }
 }
 
@@ -108,7 +108,9 @@ pub(super) fn structure(def: &TypeDef, renames: &BTreeMap<String, String>) -> St
                 part(&field_type(field, renames));
             }
         }
-        TypeDef::Enum(def) => def.variants.iter().for_each(|v| part(&v.wire)),
+        TypeDef::Enum(def) | TypeDef::ValueEnum(def) => {
+            def.variants.iter().for_each(|v| part(&v.wire));
+        }
         TypeDef::Union(def) => {
             part(&def.tag_property);
             for variant in &def.variants {
@@ -181,5 +183,6 @@ pub(super) fn kind(def: &TypeDef) -> &'static str {
         TypeDef::Union(_) => "union",
         TypeDef::Untagged(_) => "untagged union",
         TypeDef::IntEnum(_) => "integer enum",
+        TypeDef::ValueEnum(_) => "enum of JSON values",
     }
 }

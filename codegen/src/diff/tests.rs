@@ -357,20 +357,15 @@ fn a_removed_or_added_item_is_one_change_shown_by_its_own_line() {
             ),
         ]
     );
-    let bare = BTreeMap::from([("struct models::B".to_owned(), String::new())]);
+    let bare = listing::parse("struct models::B\n");
     assert_eq!(head("models::B", &bare), "struct models::B");
-    let only_impl = BTreeMap::from([("impl models::I".to_owned(), "rt::X".to_owned())]);
+    let gated = listing::parse("struct models::B feature=a|b\n");
+    assert_eq!(head("models::B", &gated), "struct models::B feature=a|b");
+    let only_impl = listing::parse("impl models::I rt::X\n");
     assert_eq!(head("models::I", &only_impl), "models::I (1 lines)");
-    let setters = BTreeMap::from([
-        (
-            "fn mock::Builder<A>::a".to_owned(),
-            "(self) -> Self".to_owned(),
-        ),
-        (
-            "fn mock::Builder<A>::b".to_owned(),
-            "(self) -> Self".to_owned(),
-        ),
-    ]);
+    let setters = listing::parse(
+        "fn mock::Builder<A>::a (self) -> Self\nfn mock::Builder<A>::b (self) -> Self\n",
+    );
     assert_eq!(
         head("mock::Builder<A>", &setters),
         "mock::Builder<A> (2 lines)"
@@ -902,34 +897,88 @@ fn a_gate_is_widened_only_when_every_build_that_had_it_keeps_it() {
 #[test]
 fn an_all_of_gate_is_read_from_its_listing() {
     use crate::surface::features::{FeatureGate, Needs};
-    use crate::surface::listing::ListedSignature;
-    let parts = ListedSignature::of("feature=jiff&decimal Default");
+    use crate::surface::listing::{Line, ListedSignature, render};
+    let listed = listing::parse("struct models::A feature=jiff&decimal Default; serde: x\n");
+    let parts = ListedSignature::of(&listed["struct models::A"]);
     assert_eq!(
         parts.gate,
-        Some(FeatureGate::WidelyShared(Needs {
+        Some(&FeatureGate::WidelyShared(Needs {
             jiff: true,
             decimal: true
         }))
     );
-    assert_eq!(parts.core, "Default");
-    let parts = ListedSignature::of("feature=a|b Default");
+    assert_eq!(parts.core, "Default; serde: x");
+    let listed = listing::parse("struct models::A feature=a|b Default\n");
+    let parts = ListedSignature::of(&listed["struct models::A"]);
     assert_eq!(
         parts.gate,
-        Some(FeatureGate::Areas(
+        Some(&FeatureGate::Areas(
             ["a", "b"].into_iter().map(str::to_owned).collect()
         ))
     );
-    // What the surface renders, the listing reads back.
-    for gate in [
-        FeatureGate::Areas(["x", "y"].into_iter().map(str::to_owned).collect()),
-        FeatureGate::WidelyShared(Needs {
-            jiff: true,
-            decimal: true,
-        }),
+    // What the surface renders, the listing reads back: gate and signature apart.
+    for (gate, signature) in [
+        (
+            FeatureGate::Areas(["x", "y"].into_iter().map(str::to_owned).collect()),
+            "Default",
+        ),
+        (
+            FeatureGate::Areas(["x"].into_iter().map(str::to_owned).collect()),
+            "",
+        ),
+        (FeatureGate::Areas(Default::default()), "= u8"),
+        (
+            FeatureGate::WidelyShared(Needs {
+                jiff: true,
+                decimal: true,
+            }),
+            "Default",
+        ),
     ] {
-        let rendered = format!("{} Default", gate.listing());
-        assert_eq!(ListedSignature::of(&rendered).gate, Some(gate));
+        let line = Line::gated(
+            "struct",
+            "models::A".to_owned(),
+            &gate,
+            signature.to_owned(),
+        );
+        let listed = listing::parse(&render(&[line], "spec.yaml"));
+        let read = &listed["struct models::A"];
+        assert_eq!(read.gate.as_ref(), Some(&gate));
+        assert_eq!(read.signature, signature);
     }
+    // All of one feature is any one of one: the same builds.
+    let one = FeatureGate::WidelyShared(Needs {
+        jiff: false,
+        decimal: true,
+    });
+    let line = Line::gated("struct", "models::A".to_owned(), &one, String::new());
+    let listed = listing::parse(&render(&[line], "spec.yaml"));
+    let read = listed["struct models::A"].gate.clone();
+    assert_eq!(
+        read.as_ref().map(FeatureGate::features),
+        Some(vec!["decimal"])
+    );
+    // A gate of no features is every build: no gate written, none read.
+    let always = FeatureGate::WidelyShared(Needs::default());
+    let line = Line::gated(
+        "struct",
+        "models::A".to_owned(),
+        &always,
+        "Default".to_owned(),
+    );
+    assert_eq!(
+        render(&[line], "s"),
+        render(
+            &[Line::new(
+                "struct",
+                "models::A".to_owned(),
+                "Default".to_owned()
+            )],
+            "s"
+        )
+    );
+    let listed = listing::parse("struct models::A Default\n");
+    assert_eq!(listed["struct models::A"].gate, None);
 }
 
 /// A package renamed by `--name` is breaking, sorted among the report's other breaking
@@ -1010,6 +1059,12 @@ fn a_reexported_runtime_constant_made_the_crates_own_is_additive() {
             seen(&report)
         );
     }
+    // Every build had it and has it: the same gate, none.
+    let ungated = changes(
+        listed(&format!("{header}reexport X rt::X\n")),
+        listed(&format!("{header}const X &str = \"x\"\n")),
+    );
+    assert!(!ungated.is_breaking(), "{:?}", seen(&ungated));
     let crate_own = format!("{header}reexport client::API_KEY_ENV feature=client client::X\n");
     let report = changes(listed(&crate_own), listed(&own));
     assert!(

@@ -1,16 +1,15 @@
 //! Emits `client.rs`: the crate's own `Client` over the runtime's (its methods are the
 //! surface's [`CLIENT_METHODS`](crate::surface::CLIENT_METHODS)), its default base URL, the
-//! items each extension contributed and the streams of each [`PageStream`].
+//! items each extension contributed.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::ResponseKind;
 use crate::ir::security::{Auth, ClientAuth};
 use crate::reserved::REEXPORTED_CRATE;
 use crate::surface::extension::Contribution;
-use crate::surface::{CLIENT_REEXPORTS, PageStream, Surface};
-use crate::tokens::{ident, type_tokens};
+use crate::surface::{CLIENT_REEXPORTS, Surface};
+use crate::tokens::ident;
 
 /// The whole of `client.rs`.
 pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream {
@@ -19,62 +18,29 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     let api_key_env = identity.api_key_env.as_str();
     let base_url_env = identity.base_url_env.as_str();
     let auth = &surface.api.auth;
-    let new_doc = format!(
-        " A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`{}`), with the \
-         default timeouts and retries.",
-        auth.client.shown()
-    );
-    let auth_scheme = match (auth.names_key_scheme(), &auth.key_scheme) {
-        (true, Some(key)) => {
-            let place = place_tokens(&auth.client);
-            quote!(.key_scheme(#key, #place))
-        }
-        _ => match &auth.client {
-            ClientAuth::Bearer | ClientAuth::Query(_) => TokenStream::new(),
-            other => {
-                let scheme = auth_scheme_tokens(other);
-                quote!(.auth_scheme(#scheme))
-            }
-        },
-    };
+    let [new_doc, from_env_doc] = constructor_docs(surface);
+    let auth_scheme = auth_scheme(auth);
     let credentials = credentials_trait(auth);
     let servers = super::servers::module(surface.api);
     let operation_servers = super::servers::builder_call(surface.api);
-    let from_env_doc = format!(
-        " A client configured from the environment: the key from `{api_key_env}`, the base URL \
-         from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
-    );
     let contributed = surface
         .contributions
         .iter()
         .map(|contribution| contribution.client_items());
     let doc = module_doc(&surface.contributions);
-    let models = (!surface.streams.is_empty()).then(|| {
-        quote!(
-            use super::models::*;
-        )
-    });
-    let streams = surface
-        .streams
+    let imports = surface
+        .contributions
         .iter()
-        .map(|stream| super::gate::gate_items(&stream.gate.attribute(), emit_paginated(stream)));
+        .map(|contribution| contribution.client_imports());
     let (client_example, builder_example) = examples(surface);
     let request_example = request_example(surface);
-    // A crate re-exported shows on the module's page as its `use` line, which would name
-    // `rt::`: it is described in the module's docs instead.
-    let reexports = CLIENT_REEXPORTS
-        .iter()
-        .filter(|path| **path != REEXPORTED_CRATE)
-        .map(|path| {
-            let segments = path.split("::").map(ident);
-            quote!(#(#segments)::*)
-        });
+    let reexports = reexports();
     let reexported_crate = ident(REEXPORTED_CRATE);
     let builder_doc = builder_doc(api_key_env, base_url_env, auth.per_operation);
     quote! {
         #(#![doc = #doc])*
         use #runtime as rt;
-        #models
+        #(#imports)*
 
         /// The first server URL in the document.
         pub const DEFAULT_BASE_URL: &str = #base_url;
@@ -189,9 +155,56 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
         #credentials
 
         #(#contributed)*
-
-        #(#streams)*
     }
+}
+
+/// The first lines of `Client::new`'s and `Client::from_env`'s docs: where the key goes, and
+/// which variables they read.
+fn constructor_docs(surface: &Surface<'_>) -> [String; 2] {
+    let identity = &surface.api.identity;
+    let (api_key_env, base_url_env) = (&identity.api_key_env, &identity.base_url_env);
+    [
+        format!(
+            " A client for [`DEFAULT_BASE_URL`] that authenticates with `api_key` (`{}`), with \
+             the default timeouts and retries.",
+            surface.api.auth.client.shown()
+        ),
+        format!(
+            " A client configured from the environment: the key from `{api_key_env}`, the base \
+             URL from `{base_url_env}` if set, else [`DEFAULT_BASE_URL`]."
+        ),
+    ]
+}
+
+/// The builder call that sets the document's security scheme (none for the default, bearer):
+/// the key's scheme by name when the document names one, else where the key goes.
+fn auth_scheme(auth: &Auth) -> TokenStream {
+    match (auth.names_key_scheme(), &auth.key_scheme) {
+        (true, Some(key)) => {
+            let place = place_tokens(&auth.client);
+            quote!(.key_scheme(#key, #place))
+        }
+        _ => match &auth.client {
+            ClientAuth::Bearer | ClientAuth::Query(_) => TokenStream::new(),
+            other => {
+                let scheme = auth_scheme_tokens(other);
+                quote!(.auth_scheme(#scheme))
+            }
+        },
+    }
+}
+
+/// The paths `client.rs` re-exports from the runtime, but the HTTP crate's.
+fn reexports() -> impl Iterator<Item = TokenStream> {
+    // A crate re-exported shows on the module's page as its `use` line, which would name
+    // `rt::`: it is described in the module's docs instead.
+    CLIENT_REEXPORTS
+        .iter()
+        .filter(|path| **path != REEXPORTED_CRATE)
+        .map(|path| {
+            let segments = path.split("::").map(ident);
+            quote!(#(#segments)::*)
+        })
 }
 
 /// `rt::AuthScheme`'s variant for a place in a header (`Query` has none: it is a `Place`).
@@ -288,23 +301,32 @@ fn credentials_trait(auth: &Auth) -> TokenStream {
     }
 }
 
-/// The module doc's lines: `Client`'s methods, then what each extension says it adds.
-fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> [String; 7] {
-    let added: String = contributions
+/// The module doc's lines: `Client`'s methods, then what each extension says it adds (the
+/// last on a line of its own, after "and").
+fn module_doc(contributions: &[Box<dyn Contribution + '_>]) -> Vec<String> {
+    let words: Vec<&str> = contributions
         .iter()
         .filter_map(|contribution| contribution.client_doc())
-        .map(|words| format!(", {words}"))
         .collect();
-    [
+    let mut lines = vec![
         " The crate's [`Client`]: the runtime's HTTP client, with one method per operation (see"
             .to_owned(),
-        format!(" [`operations`](super::operations)){added}, and"),
-        " streams over every paginated operation.".to_owned(),
+    ];
+    match words.split_last() {
+        Some((last, others)) => {
+            let others: String = others.iter().map(|words| format!(", {words}")).collect();
+            lines.push(format!(" [`operations`](super::operations)){others}, and"));
+            lines.push(format!(" {last}."));
+        }
+        None => lines.push(" [`operations`](super::operations)).".to_owned()),
+    }
+    lines.extend([
         String::new(),
         " `reqwest` is the HTTP client crate at the version the client uses: build a".to_owned(),
         " `reqwest::Client` of your own (proxies, a custom CA, middleware) for".to_owned(),
         " `ClientBuilder::http_client` without adding it.".to_owned(),
-    ]
+    ]);
+    lines
 }
 
 /// The rustdoc examples of `Client` (a call against the fake, so it runs) and of the
@@ -414,87 +436,6 @@ assert_eq!(deleted.status(), 204);
 # fn main() {{}}"
         ),
     )
-}
-
-fn emit_paginated(stream: &PageStream<'_>) -> TokenStream {
-    let operation = stream.operation;
-    let paged = &stream.pagination;
-    let call = ident(&operation.name);
-    let pages = ident(&stream.pages);
-    let items = ident(&stream.items);
-    let client = ident(&stream.client_local);
-    let cursor = ident(&stream.cursor_local);
-    let ResponseKind::Json(response) = &operation.response else {
-        return TokenStream::new();
-    };
-    let response = type_tokens(response);
-    let item = type_tokens(&paged.item);
-    let query_type = ident(operation.query_type.as_deref().unwrap_or_default());
-    let cursor_param = ident(&paged.cursor_param);
-    let items_field = ident(&paged.items_field);
-    let (cursor_field, has_more_field) = (ident(&paged.cursor_field), ident(&paged.has_more_field));
-    let info = match &paged.info_field {
-        Some(field) => {
-            let field = ident(field);
-            quote!(page.#field)
-        }
-        None => quote!(page),
-    };
-    let ids: Vec<_> = operation
-        .path_params
-        .iter()
-        .map(|p| ident(&p.rust_name))
-        .collect();
-    let pages_doc = format!(
-        " Every page of [`Client::{}`] ({}), each fetched when the stream is read: the \
-         first without a cursor, then each with the cursor the last returned, until the server \
-         says there is no more. A cursor the server repeats ends the stream with an error \
-         instead of looping. `query`'s own cursor is ignored.",
-        operation.name,
-        super::code_span(&format!("{} {}", operation.method, operation.path))
-    );
-    let items_doc = format!(
-        " Every item of every page of [`Client::{}`], in order (see [`Client::{}`]).",
-        operation.name, stream.pages
-    );
-    quote! {
-        impl Client {
-            #[doc = #pages_doc]
-            pub fn #pages(
-                &self,
-                #(#ids: impl ::core::convert::Into<::std::string::String>,)*
-                query: &super::operations::#query_type,
-            ) -> rt::pages::PageStream<#response>
-            {
-                let #client = self.clone();
-                let query = query.clone();
-                #(let #ids: ::std::string::String = #ids.into();)*
-                rt::pages::pages(
-                    move |#cursor| {
-                        let #client = #client.clone();
-                        let mut query = query.clone();
-                        query.#cursor_param = #cursor;
-                        #(let #ids = #ids.clone();)*
-                        async move { #client.#call(#(&#ids,)* &query).await }
-                    },
-                    |page: &#response| rt::pages::PageInfo {
-                        cursor: #info.#cursor_field.clone(),
-                        has_more: #info.#has_more_field,
-                    },
-                )
-            }
-
-            #[doc = #items_doc]
-            pub fn #items(
-                &self,
-                #(#ids: impl ::core::convert::Into<::std::string::String>,)*
-                query: &super::operations::#query_type,
-            ) -> rt::pages::PageStream<#item>
-            {
-                rt::pages::items(self.#pages(#(#ids,)* query), |page: #response| page.#items_field)
-            }
-        }
-    }
 }
 
 /// `ClientBuilder`'s docs: every setting with its default, naming the crate's own environment

@@ -102,8 +102,8 @@ fn with_jobs<R>(surface: &Surface<'_>, config: &Config, f: impl FnOnce(&[Job<'_>
     for contribution in &surface.contributions {
         for file in contribution.files() {
             jobs.push(Job {
-                file,
-                emit: Box::new(move || contribution.file(file, &runtime_tokens())),
+                file: file.name,
+                emit: Box::new(move || contribution.file(file.name, &runtime_tokens())),
             });
         }
     }

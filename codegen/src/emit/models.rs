@@ -4,7 +4,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{code_span, doc_attrs};
-use crate::ir::{AliasDef, EnumDef, Held, IntEnumDef, JsonKind, TypeDef, UnionDef, UntaggedDef};
+use crate::ir::{
+    AliasDef, EnumDef, Held, IntEnumDef, JsonKind, TypeDef, TypeRef, UnionDef, UntaggedDef,
+};
 use crate::surface::Surface;
 use crate::surface::builders::{self, FieldSurface, Storage, StructSurface};
 use crate::surface::write_only::{Gate, SerdeImpls};
@@ -75,8 +77,11 @@ fn emit_type(def: &TypeDef, surface: &Surface<'_>) -> TokenStream {
             let resolved = match surface.structs.get(&def.name) {
                 Some(resolved) => resolved,
                 None => {
-                    computed =
-                        builders::resolve_struct(def, surface.write_only.contains(&def.name));
+                    computed = builders::resolve_struct(
+                        def,
+                        surface.write_only.contains(&def.name),
+                        &surface.model_traits,
+                    );
                     &computed
                 }
             };
@@ -87,6 +92,7 @@ fn emit_type(def: &TypeDef, surface: &Surface<'_>) -> TokenStream {
         TypeDef::Union(def) => emit_union(def, surface.serde_impls(&def.name)),
         TypeDef::Untagged(def) => emit_untagged(def, surface.serde_impls(&def.name)),
         TypeDef::IntEnum(def) => emit_int_enum(def),
+        TypeDef::ValueEnum(def) => emit_value_enum(def),
     }
 }
 
@@ -326,6 +332,35 @@ fn emit_enum(def: &EnumDef) -> TokenStream {
     }
 }
 
+/// An open enum of JSON values: a unit variant per listed value (its JSON text in its doc) and a
+/// fallback holding any other value; its impls come from the runtime (`value_enum_impls!`).
+fn emit_value_enum(def: &EnumDef) -> TokenStream {
+    let name = ident(&def.name);
+    let doc = doc_attrs(def.doc.as_deref());
+    let fallback = ident(&def.fallback);
+    let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let wires: Vec<&str> = def.variants.iter().map(|v| v.wire.as_str()).collect();
+    let variant_docs = wires.iter().map(|wire| format!(" {}", code_span(wire)));
+    let indices = (0..def.variants.len()).map(Literal::usize_unsuffixed);
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
+    quote! {
+        #doc
+        #separator
+        /// Exactly the JSON values the document lists, compared as JSON (numbers by value,
+        /// objects by their members in any order). Open: any other value decodes as the
+        /// fallback variant, keeping it, and encodes back to it.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#[doc = #variant_docs] #variant_names,)*
+            /// A value not in the document this code was generated from.
+            #fallback(::serde_json::Value),
+        }
+
+        rt::value_enum_impls!(#name, #fallback, [#(#indices => #variant_names = #wires),*]);
+    }
+}
+
 fn emit_alias(def: &AliasDef) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
@@ -414,25 +449,48 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
         (impls.deserialize, quote!(serde::Deserialize)),
     ]);
     let doc = doc_attrs(def.doc.as_deref());
+    // Several strings are told apart by their formats (`ir::formats`).
+    let by_format = def
+        .variants
+        .iter()
+        .filter(|variant| variant.kind == JsonKind::String)
+        .count()
+        > 1;
     let variants = def.variants.iter().map(|variant| {
         let variant_name = ident(&variant.rust_name);
         let ty = variant.held.wrap(type_tokens(&variant.ty));
-        let kind = match variant.kind {
-            JsonKind::Boolean => " A JSON boolean.",
-            JsonKind::Integer => " A JSON number without a fraction.",
-            JsonKind::Number => " A JSON number.",
-            JsonKind::String => " A JSON string.",
-            JsonKind::Array => " A JSON array.",
-            JsonKind::Object => " A JSON object.",
+        let kind = match (variant.kind, &variant.ty) {
+            (JsonKind::String, TypeRef::Timestamp) if by_format => {
+                " A JSON string holding an RFC 3339 date-time."
+            }
+            (JsonKind::String, TypeRef::Date) if by_format => {
+                " A JSON string holding an RFC 3339 full-date."
+            }
+            (JsonKind::Boolean, _) => " A JSON boolean.",
+            (JsonKind::Integer, _) => " A JSON number without a fraction.",
+            (JsonKind::Number, _) => " A JSON number.",
+            (JsonKind::String, _) => " A JSON string.",
+            (JsonKind::Array, _) => " A JSON array.",
+            (JsonKind::Object, _) => " A JSON object.",
         };
         quote!(#[doc = #kind] #variant_name(#ty),)
     });
     let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
+    let told_apart = if by_format {
+        quote! {
+            /// One of several kinds of JSON value, told apart by the kind and strings by their
+            /// format: the variant is the member the value is.
+        }
+    } else {
+        quote! {
+            /// One of several kinds of JSON value, told apart by the kind: the variant is the member
+            /// the value is.
+        }
+    };
     quote! {
         #doc
         #separator
-        /// One of several kinds of JSON value, told apart by the kind: the variant is the member
-        /// the value is.
+        #told_apart
         #[derive(Debug, Clone, PartialEq, #always)]
         #mock
         #[serde(untagged)]

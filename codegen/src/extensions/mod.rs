@@ -15,12 +15,23 @@
 //! test checks it against the runtime.
 
 pub(crate) mod metrics;
+pub(crate) mod streams;
 
 pub(crate) use crate::surface::extension::SurfaceExtension;
 
 /// Every extension the surface runs, in the order they claim names (a later one gets the
 /// numbered name on a collision). The crate root hands it to the surface.
-pub(crate) const EXTENSIONS: &[&dyn SurfaceExtension] = &[&metrics::Metrics];
+pub(crate) const EXTENSIONS: &[&dyn SurfaceExtension] = &[&metrics::Metrics, &streams::Streams];
+
+/// The type names every extension of `extensions` reserves, for the IR (which names no
+/// extension): no schema takes one.
+pub(crate) fn reserved_type_names(extensions: &[&dyn SurfaceExtension]) -> Vec<&'static str> {
+    extensions
+        .iter()
+        .flat_map(|extension| extension.reserved().type_names)
+        .copied()
+        .collect()
+}
 
 #[cfg(test)]
 mod tests;

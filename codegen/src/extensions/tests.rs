@@ -10,7 +10,7 @@ use quote::quote;
 use super::*;
 use crate::ir::{Api, Operation, TypeRef};
 use crate::surface::extension::{
-    AddedExpectation, AddedMethod, Context, Contribution, Placeholder,
+    AddedExpectation, AddedFile, AddedMethod, Context, Contribution, Placeholder,
 };
 use crate::surface::features::FeatureGate;
 use crate::surface::listing::Line;
@@ -93,8 +93,11 @@ impl Contribution for Added<'_> {
             .collect()
     }
 
-    fn files(&self) -> &'static [&'static str] {
-        &["toy.rs"]
+    fn files(&self) -> Vec<AddedFile> {
+        vec![AddedFile {
+            name: "toy.rs",
+            declaration: "pub mod toy;\n\n",
+        }]
     }
 
     fn file(&self, _: &str, _: &TokenStream) -> TokenStream {
@@ -108,10 +111,13 @@ impl Contribution for Added<'_> {
     fn listing(&self) -> Vec<Line> {
         self.entries
             .iter()
-            .map(|(_, method, _, gate)| Line {
-                kind: "fn",
-                path: format!("Client::{method}"),
-                signature: format!("{} (&self) -> &'static str", gate.listing()),
+            .map(|(_, method, _, gate)| {
+                Line::gated(
+                    "fn",
+                    format!("Client::{method}"),
+                    gate,
+                    "(&self) -> &'static str".to_owned(),
+                )
             })
             .collect()
     }
@@ -123,6 +129,7 @@ impl Contribution for Added<'_> {
                 name: method,
                 operation,
                 what: "endpoint",
+                preferred: true,
                 shape: "&'static str".to_owned(),
             })
             .collect()
@@ -243,7 +250,7 @@ fn a_second_extension_reaches_every_reader_through_the_seam() {
     assert!(
         files["client.rs"].contains(
             "//! [`operations`](super::operations)), a typestate request per metrics operation, \
-             what each parameterless `GET` calls, and\n"
+             and\n//! what each parameterless `GET` calls.\n"
         ),
         "{}",
         files["client.rs"]
@@ -257,14 +264,15 @@ fn a_second_extension_reaches_every_reader_through_the_seam() {
         Some(true),
         "{files:#?}"
     );
-    assert!(files.contains_key("index_mapped.rs"));
+    // Metrics recognised no index-mapped response here: no file of its own.
+    assert!(!files.contains_key("index_mapped.rs"));
 
     // The listing.
     let listed: Vec<String> = surface
         .listing()
         .into_iter()
         .filter(|line| line.path.starts_with("Client::") && line.signature.contains("&'static str"))
-        .map(|line| format!("{} {} {}", line.kind, line.path, line.signature))
+        .map(|line| format!("{} {} {}", line.kind, line.path, line.text()))
         .collect();
     assert_eq!(
         listed,
@@ -326,5 +334,66 @@ fn a_second_extension_is_probed() {
             .contains("let _: &'static str = client.get_things_endpoint_2();"),
         "{}",
         probe.source
+    );
+}
+
+/// What each extension reserves reaches the IR: no schema takes one of its type names, and a
+/// setter avoids its traits' methods only while it is run.
+#[test]
+fn each_extension_reserves_its_own_names() {
+    assert_eq!(
+        super::reserved_type_names(&[&streams::Streams]),
+        ["PageStream"]
+    );
+    assert_eq!(
+        super::reserved_type_names(&[&metrics::Metrics]),
+        ["BuildError", "MetricsResponseBuilder"]
+    );
+    assert!(super::reserved_type_names(&[&Endpoints]).is_empty());
+    let document = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  \
+        schemas:\n    PageStream: {type: object, properties: {step_seconds: {type: integer}}}\n    \
+        MetricsResponseBuilder: {type: string}\n";
+    let (api, _) = crate::build_ir(&crate::Input {
+        spec_path: "t.yaml",
+        spec_text: document,
+        config_text: None,
+    })
+    .unwrap_or_else(|error| panic!("{error}"));
+    let names: Vec<&str> = api.types.keys().map(String::as_str).collect();
+    assert_eq!(names, ["MetricsResponseBuilder2", "PageStream2"]);
+    let setter = |extensions: &[&dyn SurfaceExtension]| {
+        let surface =
+            crate::surface::build(&api, None, extensions).unwrap_or_else(|error| panic!("{error}"));
+        surface.structs["PageStream2"].fields[0].setter.clone()
+    };
+    assert_eq!(setter(EXTENSIONS).as_deref(), Some("set_step_seconds"));
+    assert_eq!(setter(&[&Endpoints]).as_deref(), Some("step_seconds"));
+}
+
+/// The client's module doc says what the extensions add, the last after "and"; with none, it
+/// ends at the operations.
+#[test]
+fn the_client_doc_lists_what_the_extensions_add() {
+    let api = api();
+    let doc = |extensions: &[&dyn SurfaceExtension]| {
+        let surface =
+            crate::surface::build(&api, None, extensions).unwrap_or_else(|error| panic!("{error}"));
+        let (files, ()) =
+            crate::emit::emit_files(&surface, &crate::Config::default(), "t.yaml", || ())
+                .unwrap_or_else(|error| panic!("{error}"));
+        files["client.rs"].clone()
+    };
+    let bare = doc(&[]);
+    assert!(
+        bare.contains("//! [`operations`](super::operations)).\n//!\n"),
+        "{bare}"
+    );
+    let one = doc(&[&streams::Streams]);
+    assert!(
+        one.contains(
+            "//! [`operations`](super::operations)), and\n//! streams over every paginated \
+             operation.\n"
+        ),
+        "{one}"
     );
 }

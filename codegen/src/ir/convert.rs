@@ -18,8 +18,6 @@ use super::{
 };
 use crate::error::Pointer;
 use crate::lock::Names;
-use crate::names::Namespace;
-use crate::reserved::FALLBACK_VARIANT;
 use crate::{Error, names};
 
 impl<'a> Builder<'a> {
@@ -200,6 +198,10 @@ impl<'a> Builder<'a> {
             self.define_int_enum(name, values, doc);
             return Ok(true);
         }
+        if let Some(values) = value_enum(schema) {
+            self.define_value_enum(name, values, doc);
+            return Ok(true);
+        }
         if let Some(values) = self.open_string_union(schema, pointer) {
             self.define_enum(name, values, doc);
             return Ok(true);
@@ -377,7 +379,7 @@ impl<'a> Builder<'a> {
     /// clear of any other name and never two for one value.
     pub(super) fn define_int_enum(&mut self, name: &str, values: Vec<i64>, doc: Option<String>) {
         // Names follow from values alone, so no lock is needed to keep them.
-        let mut variant_names = Namespace::with_reserved([FALLBACK_VARIANT]);
+        let mut variant_names = Names::int_enum_variants();
         let mut seen = BTreeSet::new();
         let variants = values
             .into_iter()
@@ -495,7 +497,9 @@ impl<'a> Builder<'a> {
             let Some(kind) = self.member_kind(member, pointer) else {
                 return Err(format!("member {i} is not of one JSON kind"));
             };
-            if let Some((_, first, _)) = plan.iter().find(|(k, ..)| *k == kind) {
+            if kind != JsonKind::String
+                && let Some((_, first, _)) = plan.iter().find(|(k, ..)| *k == kind)
+            {
                 return Err(format!(
                     "members {first} and {i} are both JSON {}s, which only their contents tell apart",
                     kind.name().to_ascii_lowercase()
@@ -503,8 +507,18 @@ impl<'a> Builder<'a> {
             }
             plan.push((kind, i, member));
         }
-        // The order serde tries them in: an integer before a number, so `3` is an integer.
-        plan.sort_by_key(|(kind, ..)| *kind);
+        // Strings are told apart by their formats, when they are (`ir::formats`).
+        let strings: Vec<(usize, &'a ReferenceOr<Schema>)> = plan
+            .iter()
+            .filter(|(kind, ..)| *kind == JsonKind::String)
+            .map(|&(_, index, member)| (index, member))
+            .collect();
+        if strings.len() > 1 {
+            self.string_members_by_format(&strings, pointer)?;
+        }
+        // The order serde tries them in: an integer before a number, so `3` is an integer; a
+        // date-time before a date, which a date parser could read the date out of.
+        plan.sort_by_key(|(kind, _, member)| (*kind, self.parsed_format(member, pointer).ok()));
         Ok((keyword, plan))
     }
 
@@ -517,8 +531,12 @@ impl<'a> Builder<'a> {
     ) -> Result<(), Error> {
         // Reserve the name first: a member may refer back to the union.
         self.reserve(name);
-        let mut variant_names = Namespace::new();
+        let mut variant_names = Names::union_variants();
         let mut variants = Vec::with_capacity(plan.len());
+        let plan_strings = plan
+            .iter()
+            .filter(|(kind, ..)| *kind == JsonKind::String)
+            .count();
         for (kind, index, member) in plan {
             let member_pointer = pointer.join(keyword).join(index);
             let (ty, nullable) = self.type_of(
@@ -526,8 +544,13 @@ impl<'a> Builder<'a> {
                 &format!("{name}{}", kind.name()),
                 &member_pointer,
             )?;
-            let wanted = match (member, &ty) {
-                (ReferenceOr::Reference { .. }, TypeRef::Named(type_name)) => type_name.clone(),
+            // Several strings are told apart by format, and named after it.
+            let format = (plan_strings > 1)
+                .then(|| self.parsed_format(member, pointer).ok())
+                .flatten();
+            let wanted = match (member, &ty, format) {
+                (ReferenceOr::Reference { .. }, TypeRef::Named(type_name), _) => type_name.clone(),
+                (_, _, Some(format)) => format.variant_name().to_owned(),
                 _ => kind.name().to_owned(),
             };
             variants.push(UntaggedVariant {
@@ -573,6 +596,42 @@ impl<'a> Builder<'a> {
         );
     }
 
+    /// An enum of JSON values (`TypeDef::ValueEnum`): each value's JSON text is its wire form,
+    /// by which the names lock keeps its variant name; a value equal to an earlier one as JSON
+    /// (`1` and `1.0`) is that one.
+    pub(super) fn define_value_enum(
+        &mut self,
+        name: &str,
+        values: Vec<&serde_json::Value>,
+        doc: Option<String>,
+    ) {
+        let mut variant_names = self.names.variant_scope(name);
+        let mut kept: Vec<&serde_json::Value> = Vec::new();
+        let mut variants = Vec::new();
+        for value in values {
+            if kept.iter().any(|known| same_json(known, value)) {
+                continue;
+            }
+            kept.push(value);
+            let wire = value.to_string();
+            variants.push(Variant {
+                rust_name: Names::claim_variant(&mut variant_names, &wire),
+                wire,
+            });
+        }
+        let fallback = fallback_variant();
+        self.names.keep_variants(name, variant_names);
+        self.types.insert(
+            name.to_owned(),
+            TypeDef::ValueEnum(EnumDef {
+                name: name.to_owned(),
+                doc,
+                variants,
+                fallback,
+            }),
+        );
+    }
+
     pub(super) fn define_struct(
         &mut self,
         name: &str,
@@ -591,7 +650,7 @@ impl<'a> Builder<'a> {
         }
         // Reserve the name before the fields, so that a field referring back finds it taken.
         self.reserve(name);
-        let mut field_names = Namespace::new();
+        let mut field_names = Names::struct_fields();
         let mut fields = Vec::with_capacity(parts.properties.len());
         for (wire, property) in parts.properties {
             let field_pointer = pointer.join("properties").join(wire);
@@ -698,43 +757,13 @@ impl<'a> Builder<'a> {
                     TypeRef::Vec(Box::new(TypeRef::Json))
                 }
             },
-            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => match object_parts(schema) {
-                Some(parts) if !parts.properties.is_empty() => {
-                    self.define_inline(hint, schema, pointer)?
-                }
-                Some(ObjectParts {
-                    additional: Some(AdditionalProperties::Schema(values)),
-                    ..
-                }) => {
-                    let (value, value_nullable) = self.type_of(
-                        SchemaAt::of_boxed_ref(values),
-                        &format!("{hint}Value"),
-                        &pointer.join("additionalProperties"),
-                    )?;
-                    TypeRef::Map(Box::new(optional_if(value, value_nullable)))
-                }
-                Some(_) => {
-                    self.note(
-                        pointer,
-                        "a free-form object (no declared properties) is a map of serde_json::Value",
-                    );
-                    TypeRef::Map(Box::new(TypeRef::Json))
-                }
-                None => {
-                    match &schema.schema_kind {
-                        SchemaKind::Any(any)
-                            if any.typ.is_some() || !any.enumeration.is_empty() =>
-                        {
-                            self.typed_as_value(pointer, ValueReason::KeywordsMismatch, "a schema whose keywords do not fit its `type` is lowered to serde_json::Value");
-                        }
-                        _ => self.note(
-                            pointer,
-                            "a schema without a type (any JSON value) is serde_json::Value",
-                        ),
-                    }
-                    TypeRef::Json
-                }
-            },
+            SchemaKind::Any(any) if value_enum(schema).is_some() => {
+                nullable |= any.enumeration.iter().any(serde_json::Value::is_null);
+                self.define_inline(hint, schema, pointer)?
+            }
+            SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => {
+                self.object_type(hint, schema, pointer)?
+            }
             SchemaKind::AllOf { all_of } => match all_of.as_slice() {
                 [single] => {
                     let (ty, inner_nullable) =
@@ -796,6 +825,56 @@ impl<'a> Builder<'a> {
             }
         };
         Ok((ty, nullable))
+    }
+
+    /// An object schema's type: a struct when it declares properties, a map of its
+    /// `additionalProperties` (or of any JSON value), or any JSON value, with a note, when its
+    /// keywords fit no object.
+    fn object_type(
+        &mut self,
+        hint: &str,
+        schema: &'a Schema,
+        pointer: &Pointer,
+    ) -> Result<TypeRef, Error> {
+        Ok(match object_parts(schema) {
+            Some(parts) if !parts.properties.is_empty() => {
+                self.define_inline(hint, schema, pointer)?
+            }
+            Some(ObjectParts {
+                additional: Some(AdditionalProperties::Schema(values)),
+                ..
+            }) => {
+                let (value, value_nullable) = self.type_of(
+                    SchemaAt::of_boxed_ref(values),
+                    &format!("{hint}Value"),
+                    &pointer.join("additionalProperties"),
+                )?;
+                TypeRef::Map(Box::new(optional_if(value, value_nullable)))
+            }
+            Some(_) => {
+                self.note(
+                    pointer,
+                    "a free-form object (no declared properties) is a map of serde_json::Value",
+                );
+                TypeRef::Map(Box::new(TypeRef::Json))
+            }
+            None => {
+                match &schema.schema_kind {
+                    SchemaKind::Any(any) if any.typ.is_some() || !any.enumeration.is_empty() => {
+                        self.typed_as_value(
+                        pointer,
+                        ValueReason::KeywordsMismatch,
+                        "a schema whose keywords do not fit its `type` is lowered to serde_json::Value",
+                    );
+                    }
+                    _ => self.note(
+                        pointer,
+                        "a schema without a type (any JSON value) is serde_json::Value",
+                    ),
+                }
+                TypeRef::Json
+            }
+        })
     }
 
     /// An inline struct or enum, named after where it stands.
@@ -994,6 +1073,45 @@ pub(super) fn plain_union_members(
         return None;
     }
     union_members(schema)
+}
+
+/// The values of an `enum` of JSON values that are not all of one scalar type (the lowering
+/// types those): objects, arrays, or scalars of several kinds; null (which makes the schema
+/// nullable) left out. `None` when no value is left.
+pub(super) fn value_enum(schema: &Schema) -> Option<Vec<&serde_json::Value>> {
+    let SchemaKind::Any(any) = &schema.schema_kind else {
+        return None;
+    };
+    let values: Vec<&serde_json::Value> = any
+        .enumeration
+        .iter()
+        .filter(|value| !value.is_null())
+        .collect();
+    (!values.is_empty()).then_some(values)
+}
+
+/// Whether two JSON values are equal as JSON Schema compares them: numbers by value (`1` and
+/// `1.0`), objects by their members in any order, arrays item by item.
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y)) => x == y,
+                _ => matches!((x.as_f64(), y.as_f64()), (Some(x), Some(y)) if x == y),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
 }
 
 /// The values of `type: integer, enum: [...]`.

@@ -162,7 +162,7 @@ fn slot_views(def: &TypeDef) -> Vec<(Option<&str>, usize, &TypeRef)> {
             .map(|v| (Some(v.rust_name.as_str()), 0, &v.ty))
             .collect(),
         TypeDef::Alias(def) => vec![(None, 0, &def.ty)],
-        TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => Vec::new(),
     }
 }
 
@@ -246,7 +246,9 @@ fn slots(def: &mut TypeDef) -> Vec<Slot<'_>> {
                 held: &mut v.held,
             })
             .collect(),
-        TypeDef::Alias(_) | TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+        TypeDef::Alias(_) | TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => {
+            Vec::new()
+        }
     }
 }
 

@@ -13,7 +13,8 @@ use super::convert::plain_union_members;
 use super::{Builder, Held, JsonKind, SchemaAt, TypeDef, UntaggedDef, UntaggedVariant};
 use crate::Error;
 use crate::error::Pointer;
-use crate::names::{self, Namespace};
+use crate::lock::Names;
+use crate::names;
 
 /// A union whose object members are told apart by the properties a value holds.
 pub(super) struct KeyedMembers<'a> {
@@ -135,7 +136,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), Error> {
         // Reserve the name first: a member may refer back to the union.
         self.reserve(name);
-        let mut variant_names = Namespace::new();
+        let mut variant_names = Names::union_variants();
         let mut variants = Vec::with_capacity(keyed.members.len());
         for (index, member, keys) in keyed.members {
             let member_pointer = pointer.join(keyed.keyword).join(index);

@@ -21,6 +21,7 @@ mod access;
 pub(crate) mod areas;
 mod convert;
 mod cycles;
+mod formats;
 mod infer;
 mod keyed;
 mod media;
@@ -99,6 +100,10 @@ pub enum TypeDef {
     Untagged(UntaggedDef),
     /// An integer enum (`type: integer, enum: [...]`), open to values the document does not list.
     IntEnum(IntEnumDef),
+    /// An enum of JSON values that are not all strings or all integers (`enum: [{x: 0}, {x:
+    /// 1}]`, `oneOf: [{const: {...}}, ...]`): each variant's `wire` is its value's JSON text,
+    /// compared as JSON (numbers by value, objects by their members); open to other values.
+    ValueEnum(EnumDef),
 }
 
 impl TypeDef {
@@ -111,6 +116,7 @@ impl TypeDef {
             TypeDef::Union(def) => &def.name,
             TypeDef::Untagged(def) => &def.name,
             TypeDef::IntEnum(def) => &def.name,
+            TypeDef::ValueEnum(def) => &def.name,
         }
     }
 
@@ -121,7 +127,7 @@ impl TypeDef {
             TypeDef::Alias(def) => vec![&def.ty],
             TypeDef::Union(def) => def.variants.iter().map(|v| &v.ty).collect(),
             TypeDef::Untagged(def) => def.variants.iter().map(|v| &v.ty).collect(),
-            TypeDef::Enum(_) | TypeDef::IntEnum(_) => Vec::new(),
+            TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => Vec::new(),
         }
     }
 }
@@ -642,12 +648,14 @@ const PARAMETERS: &str = "#/components/parameters/";
 const REQUEST_BODIES: &str = "#/components/requestBodies/";
 const RESPONSES: &str = "#/components/responses/";
 
-/// Builds the IR from a lowered document: only what `selection` names is converted.
-/// `lowered_values` are the places the lowering already read as any JSON value.
+/// Builds the IR from a lowered document: only what `selection` names is converted; no type
+/// takes a name of `reserved_types` (what the extensions reserve). `lowered_values` are the
+/// places the lowering already read as any JSON value.
 pub(crate) fn build(
     spec: &OpenAPI,
     selection: &Selection,
     config: &Config,
+    reserved_types: &[&str],
     notes: &mut Vec<Note>,
     lowered_values: Vec<values::ValuePlace>,
 ) -> Result<Api, Error> {
@@ -658,23 +666,8 @@ pub(crate) fn build(
         .names_lock
         .follow_paths(spec.paths.paths.keys().map(String::as_str));
     let identity = crate::identity::ApiIdentity::of(config, &spec.info.title);
-    let mut names = Names::new(&lock);
-    // No schema takes the fake's name (the fake's module sees every model).
-    names.take_fixed_type(&identity.fake_type);
-    let mut component_names = BTreeMap::new();
-    // Names are given over the whole document, so a selection never renames anything.
-    if let Some(schemas) = schemas {
-        let schemas_pointer = Pointer::root().join("components").join("schemas");
-        for key in schemas.keys() {
-            component_names.insert(
-                key.clone(),
-                names.claim_type(
-                    schemas_pointer.join(key).as_str(),
-                    &crate::names::camel_ident(key, "T"),
-                ),
-            );
-        }
-    }
+    let (names, component_names) =
+        component_names(&lock, &identity.fake_type, reserved_types, schemas);
     let mut builder = Builder {
         spec,
         resolved: schemas.map(resolve_aliases).unwrap_or_default(),
@@ -791,6 +784,38 @@ pub(crate) fn build(
         shared: shared.held,
         values,
     })
+}
+
+/// The names of every component schema, claimed over the whole document (so a selection never
+/// renames anything) after the fake's name and the extensions' reserved type names; the
+/// [`Names`] that goes on to name the rest.
+fn component_names(
+    lock: &NameLock,
+    fake_type: &str,
+    reserved_types: &[&str],
+    schemas: Option<&indexmap::IndexMap<String, ReferenceOr<Schema>>>,
+) -> (Names, BTreeMap<String, String>) {
+    let mut names = Names::new(lock);
+    // No schema takes the fake's name (the fake's module sees every model), nor one an
+    // extension reserves.
+    names.take_fixed_type(fake_type);
+    for name in reserved_types {
+        names.take_fixed_type(name);
+    }
+    let mut component_names = BTreeMap::new();
+    if let Some(schemas) = schemas {
+        let schemas_pointer = Pointer::root().join("components").join("schemas");
+        for key in schemas.keys() {
+            component_names.insert(
+                key.clone(),
+                names.claim_type(
+                    schemas_pointer.join(key).as_str(),
+                    &crate::names::camel_ident(key, "T"),
+                ),
+            );
+        }
+    }
+    (names, component_names)
 }
 
 /// A schema position: a reference or an inline schema.

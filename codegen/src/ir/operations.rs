@@ -16,6 +16,7 @@ use super::{
     TypeDef, TypeRef, local_key,
 };
 use crate::error::Pointer;
+use crate::lock::Names;
 use crate::names::Namespace;
 use crate::select::Selection;
 use crate::{Config, Error, names};
@@ -148,6 +149,65 @@ impl<'a> Builder<'a> {
             Some((path, query)) => (path, fixed_query(query, pointer)?),
             None => (path, (Vec::new(), Vec::new())),
         };
+        let parameters = self.parameters_of(operation, shared_parameters, pointer)?;
+        let mut argument_names = Names::arguments();
+        let Placed {
+            path: mut path_params,
+            mut required_query,
+            mut optional_query,
+        } = self.place_parameters(parameters, &camel, &mut argument_names)?;
+        query_from_path_key(
+            templated_query,
+            &mut path_params,
+            &mut required_query,
+            &optional_query,
+            pointer,
+        )?;
+        dedupe_field_names(&mut optional_query);
+
+        let ordered = self.in_template_order(path, path_params, &mut argument_names, pointer)?;
+        check_path_arguments(path, &ordered, pointer)?;
+
+        let mut bodies = self.request_body_of(operation, &camel, pointer)?;
+        let other_bodies = bodies.split_off(bodies.len().min(1));
+        let body = bodies.pop();
+        let (response, accept) = self.response(operation, &camel, &pointer.join("responses"))?;
+        let error_statuses = self.error_statuses(operation, &pointer.join("responses"));
+        let query_type = (!optional_query.is_empty())
+            .then(|| self.inline_name(&format!("{camel}Query"), &pointer.join("parameters")));
+        Ok(Operation {
+            name: name.to_owned(),
+            method: method.to_ascii_uppercase(),
+            path: path.to_owned(),
+            tags: operation.tags.clone(),
+            // Given with every operation in view (`ir::areas`).
+            area: String::new(),
+            doc: operation_doc(operation),
+            path_params: ordered,
+            fixed_query,
+            required_query,
+            optional_query,
+            query_type,
+            body,
+            other_bodies,
+            response,
+            accept,
+            error_statuses,
+            security: operation
+                .security
+                .as_deref()
+                .map(super::security::alternatives),
+        })
+    }
+
+    /// The operation's parameters, with the path item's (`shared_parameters`) it does not
+    /// replace, each with its pointer.
+    fn parameters_of(
+        &mut self,
+        operation: &'a openapiv3::Operation,
+        shared_parameters: &'a [ReferenceOr<Parameter>],
+        pointer: &Pointer,
+    ) -> Result<Vec<(&'a Parameter, Pointer)>, Error> {
         let mut parameters: Vec<(&'a Parameter, Pointer)> = Vec::new();
         let path_item_pointer = Pointer::from_ref(
             pointer
@@ -173,14 +233,25 @@ impl<'a> Builder<'a> {
             }
         }
 
-        let mut argument_names =
-            Namespace::with_reserved(crate::reserved::RESERVED_ARGUMENT_NAMES.iter().copied());
+        Ok(parameters)
+    }
+
+    /// Each parameter lowered and placed: path and required query parameters named as
+    /// arguments (from `argument_names`), optional ones as the query struct's fields. An
+    /// optional parameter the generator cannot send is left out alone; a required one fails
+    /// the operation.
+    fn place_parameters(
+        &mut self,
+        parameters: Vec<(&'a Parameter, Pointer)>,
+        camel: &str,
+        argument_names: &mut Namespace,
+    ) -> Result<Placed, Error> {
         let mut path_params = Vec::new();
         let mut required_query = Vec::new();
         let mut optional_query = Vec::new();
         for (parameter, at) in parameters {
             let data = parameter.parameter_data_ref();
-            let lowered = match self.lower_parameter(parameter, &at, &camel) {
+            let lowered = match self.lower_parameter(parameter, &at, camel) {
                 Ok(lowered) => lowered,
                 // An optional parameter can go alone; a required one takes its operation along.
                 Err(Error::Unsupported {
@@ -209,35 +280,23 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        for (key, placeholder) in templated_query {
-            if let Some(index) = path_params.iter().position(|p| p.wire_name == placeholder) {
-                // Declared `in: path` for the path key's query: a required query parameter.
-                let mut param = path_params.remove(index);
-                param.location = Location::Query;
-                param.style = ParamStyle::Form;
-                param.explode = true;
-                param.wire_name = key;
-                required_query.push(param);
-            } else if key != placeholder
-                || !required_query
-                    .iter()
-                    .chain(&optional_query)
-                    .any(|p| p.location == Location::Query && p.wire_name == placeholder)
-            {
-                return Err(Error::Unsupported {
-                    pointer: pointer.to_string(),
-                    reason: format!(
-                        "the path key's query pair `{key}={{{placeholder}}}` names no parameter"
-                    ),
-                });
-            }
-            // Declared `in: query` under its own name: sent as every query parameter is.
-        }
-        dedupe_field_names(&mut optional_query);
+        Ok(Placed {
+            path: path_params,
+            required_query,
+            optional_query,
+        })
+    }
 
-        // Path parameters in template order; every path parameter placed, and a placeholder
-        // the document declares no parameter for taken as a string (its name is all a caller
-        // needs to fill it): an operation is never emitted with a parameter missing from its URL.
+    /// The path parameters in template order: every one placed, and a placeholder the
+    /// document declares no parameter for taken as a string (its name is all a caller needs to
+    /// fill it), so an operation is never emitted with a parameter missing from its URL.
+    fn in_template_order(
+        &mut self,
+        path: &str,
+        mut path_params: Vec<Param>,
+        argument_names: &mut Namespace,
+        pointer: &Pointer,
+    ) -> Result<Vec<Param>, Error> {
         let mut ordered: Vec<Param> = Vec::new();
         for placeholder in names::path_parameters(path) {
             // `/a/{id}/b/{id}`: the same value twice.
@@ -250,7 +309,7 @@ impl<'a> Builder<'a> {
             {
                 Some(index) => ordered.push(path_params.remove(index)),
                 None => {
-                    let param = undeclared_placeholder(&placeholder, &mut argument_names);
+                    let param = undeclared_placeholder(&placeholder, argument_names);
                     self.note(
                         pointer,
                         format!(
@@ -272,12 +331,21 @@ impl<'a> Builder<'a> {
                 ),
             });
         }
-        check_path_arguments(path, &ordered, pointer)?;
+        Ok(ordered)
+    }
 
-        let mut bodies = match &operation.request_body {
+    /// The operation's request body in each media type the generator can send (the preferred
+    /// first, see [`Self::bodies`]); an optional one it cannot send is left out with a note.
+    fn request_body_of(
+        &mut self,
+        operation: &'a openapiv3::Operation,
+        camel: &str,
+        pointer: &Pointer,
+    ) -> Result<Vec<Body>, Error> {
+        Ok(match &operation.request_body {
             Some(body) => {
                 let body_pointer = pointer.join("requestBody");
-                match self.bodies(body, &camel, &body_pointer) {
+                match self.bodies(body, camel, &body_pointer) {
                     Ok(bodies) => bodies,
                     Err(Error::Unsupported { pointer, reason }) if !self.body_required(body) => {
                         self.leave_out(&pointer, "the optional request body", &reason);
@@ -287,44 +355,6 @@ impl<'a> Builder<'a> {
                 }
             }
             None => Vec::new(),
-        };
-        let other_bodies = bodies.split_off(bodies.len().min(1));
-        let body = bodies.pop();
-        let (response, accept) = self.response(operation, &camel, &pointer.join("responses"))?;
-        let error_statuses = self.error_statuses(operation, &pointer.join("responses"));
-        let query_type = (!optional_query.is_empty())
-            .then(|| self.inline_name(&format!("{camel}Query"), &pointer.join("parameters")));
-        let doc = [
-            operation.summary.as_deref(),
-            operation.description.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .filter(|text| !text.trim().is_empty())
-        .collect::<Vec<_>>()
-        .join("\n\n");
-        Ok(Operation {
-            name: name.to_owned(),
-            method: method.to_ascii_uppercase(),
-            path: path.to_owned(),
-            tags: operation.tags.clone(),
-            // Given with every operation in view (`ir::areas`).
-            area: String::new(),
-            doc: (!doc.is_empty()).then_some(doc),
-            path_params: ordered,
-            fixed_query,
-            required_query,
-            optional_query,
-            query_type,
-            body,
-            other_bodies,
-            response,
-            accept,
-            error_statuses,
-            security: operation
-                .security
-                .as_deref()
-                .map(super::security::alternatives),
         })
     }
 
@@ -562,148 +592,163 @@ impl<'a> Builder<'a> {
             MediaKind::Json => BodyKind::Json(value_type(self)?),
             MediaKind::Form => {
                 let ty = value_type(self)?;
-                let is_object = match &ty {
-                    TypeRef::Map(_) => true,
-                    TypeRef::Named(name) => {
-                        matches!(self.types.get(name), Some(TypeDef::Struct(_)))
-                    }
-                    _ => false,
-                };
-                if !is_object {
-                    return Err(Error::Unsupported {
-                        pointer: schema_pointer.to_string(),
-                        reason: "a form-encoded body whose schema is not an object".into(),
-                    });
-                }
-                // The runtime sends a form as `key=value` pairs, an array as its key once per
-                // item (`form`, exploded), and an object (or an object or array inside an
-                // array) as its JSON text, as OpenAPI's default `contentType` for an object
-                // says. A property whose `encoding` names a `style` or `explode` is sent as the
-                // query parameter of its name would be: any value by `deepObject`
-                // (`a[b][c]=v`), only flat ones by the other styles; bytes have no text at all.
-                let values: Vec<(String, Option<&str>, &TypeRef)> = match &ty {
-                    TypeRef::Map(value) => vec![("values".to_owned(), None, value)],
-                    TypeRef::Named(name) => match self.types.get(name) {
-                        Some(TypeDef::Struct(def)) => def
-                            .fields
-                            .iter()
-                            .map(|field| {
-                                let what = format!("property `{}`", field.wire_name);
-                                (what, Some(field.wire_name.as_str()), &field.ty)
-                            })
-                            .collect(),
-                        _ => Vec::new(),
-                    },
-                    _ => Vec::new(),
-                };
-                let flat = |ty: &TypeRef| match ty {
-                    TypeRef::Vec(item) => self.is_scalar(item),
-                    scalar => self.is_scalar(scalar),
-                };
-                let style_of = |wire_name: Option<&str>| {
-                    let encodings = media.encoding.iter();
-                    encodings
-                        .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
-                        .find(|(_, encoding)| {
-                            encoding.style.is_some() || encoding.explode || encoding.allow_reserved
-                        })
-                        .map(|(_, encoding)| {
-                            // `allowReserved` named alone keeps the default `form`, exploded.
-                            let alone = encoding.style.is_none() && !encoding.explode;
-                            (
-                                query_style(encoding.style.as_ref()),
-                                encoding.explode || alone,
-                                encoding.allow_reserved,
-                                alone,
-                            )
-                        })
-                };
-                let bytes = |ty: &TypeRef| match ty {
-                    TypeRef::Vec(item) | TypeRef::Option(item) => **item == TypeRef::Bytes,
-                    ty => *ty == TypeRef::Bytes,
-                };
-                let mut styles = Vec::new();
-                for (what, wire_name, ty) in &values {
-                    // `allowReserved` alone on a value the default sends as JSON text changes
-                    // nothing of how it is sent but its escaping: left to the default.
-                    let style = style_of(*wire_name).filter(|(.., alone)| !alone || flat(ty));
-                    let unsendable = bytes(ty)
-                        || style.is_some_and(|(style, ..)| {
-                            style != ParamStyle::DeepObject && !flat(ty)
-                        });
-                    if unsendable {
-                        return Err(Error::Unsupported {
-                            pointer: schema_pointer.to_string(),
-                            reason: format!(
-                                "a form-encoded body whose {what} is bytes, or is neither a \
-                                 string, number, boolean, enum nor array of those and its \
-                                 `encoding` asks for a `style` other than `deepObject` (which \
-                                 only flat values have)"
-                            ),
-                        });
-                    }
-                    if let (Some(wire_name), Some((style, explode, allow_reserved, _))) =
-                        (wire_name, style)
-                    {
-                        styles.push(FormStyle {
-                            wire_name: (*wire_name).to_owned(),
-                            style,
-                            explode,
-                            allow_reserved,
-                        });
-                    }
-                }
-                BodyKind::Form { ty, styles }
+                self.form_body(ty, media, &schema_pointer)?
             }
             MediaKind::Multipart => {
                 let ty = value_type(self)?;
-                // A part per property: only an object (a struct, a map, a union of objects, or
-                // any JSON value, which the runtime checks is one) has properties.
-                if !self.may_be_object(&ty) {
-                    return Err(Error::Unsupported {
-                        pointer: schema_pointer.to_string(),
-                        reason: "a multipart/form-data body whose schema is not an object".into(),
-                    });
-                }
-                // `format: binary` properties are files (the struct types them as strings).
-                let mut files = Vec::new();
-                // The document's `encoding` names a part's media type; else a 3.1
-                // `contentMediaType` on the file (or on a list's items) does.
-                let mut content_types: Vec<(String, String)> = media
-                    .encoding
-                    .iter()
-                    .filter_map(|(name, encoding)| {
-                        Some((name.clone(), encoding.content_type.clone()?))
-                    })
-                    .collect();
-                if let Some(schema) = &media.schema
-                    && let Some(parts) = self.object_of(SchemaAt::of(schema), &schema_pointer)?
-                {
-                    for (name, property) in &parts.properties {
-                        let property_pointer = schema_pointer.join("properties").join(name);
-                        let property =
-                            self.resolve(SchemaAt::of_boxed(property), &property_pointer)?;
-                        if let SchemaKind::Type(Type::String(string)) = &property.schema_kind
-                            && string.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary)
-                        {
-                            files.push((*name).clone());
-                        }
-                        if !content_types.iter().any(|(named, _)| named == *name)
-                            && let Some(media_type) =
-                                self.file_media_type(property, &property_pointer)
-                        {
-                            content_types.push(((*name).clone(), media_type));
-                        }
-                    }
-                }
-                BodyKind::Multipart {
-                    ty,
-                    files,
-                    content_types,
-                }
+                self.multipart_body(ty, media, &schema_pointer)?
             }
             MediaKind::Text => BodyKind::Text,
             MediaKind::Bytes => BodyKind::Bytes,
+        })
+    }
+
+    /// A form-encoded body of `ty` (an object), each property sent as the `encoding` of
+    /// `media` says.
+    fn form_body(
+        &mut self,
+        ty: TypeRef,
+        media: &'a openapiv3::MediaType,
+        schema_pointer: &Pointer,
+    ) -> Result<BodyKind, Error> {
+        let is_object = match &ty {
+            TypeRef::Map(_) => true,
+            TypeRef::Named(name) => {
+                matches!(self.types.get(name), Some(TypeDef::Struct(_)))
+            }
+            _ => false,
+        };
+        if !is_object {
+            return Err(Error::Unsupported {
+                pointer: schema_pointer.to_string(),
+                reason: "a form-encoded body whose schema is not an object".into(),
+            });
+        }
+        // The runtime sends a form as `key=value` pairs, an array as its key once per
+        // item (`form`, exploded), and an object (or an object or array inside an
+        // array) as its JSON text, as OpenAPI's default `contentType` for an object
+        // says. A property whose `encoding` names a `style` or `explode` is sent as the
+        // query parameter of its name would be: any value by `deepObject`
+        // (`a[b][c]=v`), only flat ones by the other styles; bytes have no text at all.
+        let values: Vec<(String, Option<&str>, &TypeRef)> = match &ty {
+            TypeRef::Map(value) => vec![("values".to_owned(), None, value)],
+            TypeRef::Named(name) => match self.types.get(name) {
+                Some(TypeDef::Struct(def)) => def
+                    .fields
+                    .iter()
+                    .map(|field| {
+                        let what = format!("property `{}`", field.wire_name);
+                        (what, Some(field.wire_name.as_str()), &field.ty)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        let flat = |ty: &TypeRef| match ty {
+            TypeRef::Vec(item) => self.is_scalar(item),
+            scalar => self.is_scalar(scalar),
+        };
+        let style_of = |wire_name: Option<&str>| {
+            let encodings = media.encoding.iter();
+            encodings
+                .filter(|(name, _)| wire_name.is_none_or(|wire| wire == name.as_str()))
+                .find(|(_, encoding)| {
+                    encoding.style.is_some() || encoding.explode || encoding.allow_reserved
+                })
+                .map(|(_, encoding)| {
+                    // `allowReserved` named alone keeps the default `form`, exploded.
+                    let alone = encoding.style.is_none() && !encoding.explode;
+                    (
+                        query_style(encoding.style.as_ref()),
+                        encoding.explode || alone,
+                        encoding.allow_reserved,
+                        alone,
+                    )
+                })
+        };
+        let bytes = |ty: &TypeRef| match ty {
+            TypeRef::Vec(item) | TypeRef::Option(item) => **item == TypeRef::Bytes,
+            ty => *ty == TypeRef::Bytes,
+        };
+        let mut styles = Vec::new();
+        for (what, wire_name, ty) in &values {
+            // `allowReserved` alone on a value the default sends as JSON text changes
+            // nothing of how it is sent but its escaping: left to the default.
+            let style = style_of(*wire_name).filter(|(.., alone)| !alone || flat(ty));
+            let unsendable = bytes(ty)
+                || style.is_some_and(|(style, ..)| style != ParamStyle::DeepObject && !flat(ty));
+            if unsendable {
+                return Err(Error::Unsupported {
+                    pointer: schema_pointer.to_string(),
+                    reason: format!(
+                        "a form-encoded body whose {what} is bytes, or is neither a \
+                         string, number, boolean, enum nor array of those and its \
+                         `encoding` asks for a `style` other than `deepObject` (which \
+                         only flat values have)"
+                    ),
+                });
+            }
+            if let (Some(wire_name), Some((style, explode, allow_reserved, _))) = (wire_name, style)
+            {
+                styles.push(FormStyle {
+                    wire_name: (*wire_name).to_owned(),
+                    style,
+                    explode,
+                    allow_reserved,
+                });
+            }
+        }
+        Ok(BodyKind::Form { ty, styles })
+    }
+
+    /// A `multipart/form-data` body of `ty` (an object): its `format: binary` properties are
+    /// files, each part's media type from `media`'s `encoding` or the property's own.
+    fn multipart_body(
+        &mut self,
+        ty: TypeRef,
+        media: &'a openapiv3::MediaType,
+        schema_pointer: &Pointer,
+    ) -> Result<BodyKind, Error> {
+        // A part per property: only an object (a struct, a map, a union of objects, or
+        // any JSON value, which the runtime checks is one) has properties.
+        if !self.may_be_object(&ty) {
+            return Err(Error::Unsupported {
+                pointer: schema_pointer.to_string(),
+                reason: "a multipart/form-data body whose schema is not an object".into(),
+            });
+        }
+        // `format: binary` properties are files (the struct types them as strings).
+        let mut files = Vec::new();
+        // The document's `encoding` names a part's media type; else a 3.1
+        // `contentMediaType` on the file (or on a list's items) does.
+        let mut content_types: Vec<(String, String)> = media
+            .encoding
+            .iter()
+            .filter_map(|(name, encoding)| Some((name.clone(), encoding.content_type.clone()?)))
+            .collect();
+        if let Some(schema) = &media.schema
+            && let Some(parts) = self.object_of(SchemaAt::of(schema), schema_pointer)?
+        {
+            for (name, property) in &parts.properties {
+                let property_pointer = schema_pointer.join("properties").join(name);
+                let property = self.resolve(SchemaAt::of_boxed(property), &property_pointer)?;
+                if let SchemaKind::Type(Type::String(string)) = &property.schema_kind
+                    && string.format == VariantOrUnknownOrEmpty::Item(StringFormat::Binary)
+                {
+                    files.push((*name).clone());
+                }
+                if !content_types.iter().any(|(named, _)| named == *name)
+                    && let Some(media_type) = self.file_media_type(property, &property_pointer)
+                {
+                    content_types.push(((*name).clone(), media_type));
+                }
+            }
+        }
+        Ok(BodyKind::Multipart {
+            ty,
+            files,
+            content_types,
         })
     }
 
@@ -1099,8 +1144,68 @@ fn undeclared_placeholder(placeholder: &str, argument_names: &mut Namespace) -> 
     }
 }
 
+/// The parameters placed: path, required query (both arguments) and optional query (the query
+/// struct's fields).
+struct Placed {
+    path: Vec<Param>,
+    required_query: Vec<Param>,
+    optional_query: Vec<Param>,
+}
+
+/// The path key's query pairs whose value is a placeholder (`?from={from}`): a parameter
+/// declared `in: path` for it becomes a required query parameter sent as the key; one declared
+/// `in: query` under its own name is sent as every query parameter is; a pair naming no
+/// parameter fails the operation.
+fn query_from_path_key(
+    templated_query: Vec<(String, String)>,
+    path_params: &mut Vec<Param>,
+    required_query: &mut Vec<Param>,
+    optional_query: &[Param],
+    pointer: &Pointer,
+) -> Result<(), Error> {
+    for (key, placeholder) in templated_query {
+        if let Some(index) = path_params.iter().position(|p| p.wire_name == placeholder) {
+            // Declared `in: path` for the path key's query: a required query parameter.
+            let mut param = path_params.remove(index);
+            param.location = Location::Query;
+            param.style = ParamStyle::Form;
+            param.explode = true;
+            param.wire_name = key;
+            required_query.push(param);
+        } else if key != placeholder
+            || !required_query
+                .iter()
+                .chain(optional_query)
+                .any(|p| p.location == Location::Query && p.wire_name == placeholder)
+        {
+            return Err(Error::Unsupported {
+                pointer: pointer.to_string(),
+                reason: format!(
+                    "the path key's query pair `{key}={{{placeholder}}}` names no parameter"
+                ),
+            });
+        }
+        // Declared `in: query` under its own name: sent as every query parameter is.
+    }
+    Ok(())
+}
+
+/// An operation's docs: its summary and description, blank ones skipped.
+fn operation_doc(operation: &openapiv3::Operation) -> Option<String> {
+    let doc = [
+        operation.summary.as_deref(),
+        operation.description.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|text| !text.trim().is_empty())
+    .collect::<Vec<_>>()
+    .join("\n\n");
+    (!doc.is_empty()).then_some(doc)
+}
+
 pub(super) fn dedupe_field_names(params: &mut [Param]) {
-    let mut field_names = Namespace::new();
+    let mut field_names = Names::query_fields();
     for param in params {
         param.rust_name = field_names.claim(&param.rust_name, "_");
     }

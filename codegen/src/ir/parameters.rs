@@ -184,6 +184,8 @@ impl<'a> Builder<'a> {
             TypeRef::Vec(inner) | TypeRef::Map(inner) => Some(self.depth(inner, next)? + 1),
             TypeRef::Named(name) => match self.types.get(name)? {
                 TypeDef::Enum(_) | TypeDef::IntEnum(_) => Some(0),
+                // A value is any JSON, which no style writes as a scalar.
+                TypeDef::ValueEnum(_) => None,
                 TypeDef::Alias(def) => self.depth(&def.ty, next),
                 TypeDef::Struct(def) => {
                     let mut deepest = 0;

@@ -19,6 +19,7 @@ use openapiv3::{OpenAPI, ReferenceOr};
 
 use super::Operation;
 use crate::error::{Note, Pointer};
+use crate::lock::Names;
 use crate::names::{Namespace, camel_ident, snake_ident, to_snake_case};
 
 /// The names `client::servers` uses unqualified (the prelude's traits and types the emitted
@@ -99,7 +100,7 @@ pub struct OperationServer {
 
 /// Every server of the document, in its order, named from its description (else its place).
 pub(super) fn servers(spec: &OpenAPI, notes: &mut Vec<Note>) -> Vec<Server> {
-    let mut taken = Namespace::new();
+    let mut taken = Names::server_constants();
     // Builders and enums share the module's type namespace, with the names the emitted code
     // uses unqualified there.
     let mut types = Namespace::with_reserved(PRELUDE_NAMES.iter().copied());

@@ -42,7 +42,7 @@ pub(super) fn share_identical(
             // An enum has every impl whichever way it is reached; the others' impls and
             // storage depend on it.
             let side = match def {
-                TypeDef::Enum(_) | TypeDef::IntEnum(_) => String::new(),
+                TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => String::new(),
                 _ => sides.of_type(name),
             };
             (name.as_str(), (format!("{side}{shape}"), refs))
@@ -397,6 +397,7 @@ fn own_doc(def: &TypeDef) -> Option<String> {
         TypeDef::Union(def) => def.doc.clone(),
         TypeDef::Untagged(def) => def.doc.clone(),
         TypeDef::IntEnum(def) => def.doc.clone(),
+        TypeDef::ValueEnum(def) => def.doc.clone(),
     }
 }
 
@@ -418,6 +419,10 @@ fn shallow_shape(def: &TypeDef) -> (String, Vec<String>) {
             def.doc = None;
         }
         TypeDef::IntEnum(def) => {
+            def.name.clear();
+            def.doc = None;
+        }
+        TypeDef::ValueEnum(def) => {
             def.name.clear();
             def.doc = None;
         }

@@ -131,7 +131,7 @@ fn rename_in_def(def: &mut TypeDef, renamed: &BTreeMap<String, String>) {
                 rename(&mut variant.ty, renamed);
             }
         }
-        TypeDef::Enum(_) | TypeDef::IntEnum(_) => {}
+        TypeDef::Enum(_) | TypeDef::IntEnum(_) | TypeDef::ValueEnum(_) => {}
     }
 }
 
@@ -161,6 +161,7 @@ fn set_name(def: &mut TypeDef, name: &str) {
         TypeDef::Untagged(def) => &mut def.name,
         TypeDef::Enum(def) => &mut def.name,
         TypeDef::IntEnum(def) => &mut def.name,
+        TypeDef::ValueEnum(def) => &mut def.name,
     };
     name.clone_into(slot);
 }

@@ -16,8 +16,9 @@ use crate::error::Pointer;
 use crate::names::{self, Namespace};
 use crate::reserved::{
     CLIENT_METHODS, COMMON_METHOD_NAMES, FAKE_METHODS, FALLBACK_VARIANT, FIXED_TYPE_NAMES,
-    RESERVED_TYPE_NAMES, reserved_method_names,
+    RESERVED_ARGUMENT_NAMES, RESERVED_TYPE_NAMES, reserved_method_names,
 };
+use crate::runtime_traits::TraitNames;
 
 /// Every scope the lock records, each honouring what the last generation gave.
 pub(crate) struct Names {
@@ -320,8 +321,40 @@ impl Names {
 
     /// A struct's setters and clearers: every name an inherent method of a model must not
     /// take reserved. No lock: the names follow from the struct's own fields.
-    pub(crate) fn struct_methods() -> Namespace {
-        Namespace::with_reserved(reserved_method_names())
+    pub(crate) fn struct_methods(extension_traits: &[TraitNames]) -> Namespace {
+        Namespace::with_reserved(reserved_method_names(extension_traits))
+    }
+
+    /// A struct's fields (the document's properties): no lock, the names follow from the
+    /// properties.
+    pub(crate) fn struct_fields() -> Namespace {
+        Namespace::new()
+    }
+
+    /// The variants of an untagged or key-told union, named after their members: no lock, the
+    /// names follow from the members.
+    pub(crate) fn union_variants() -> Namespace {
+        Namespace::new()
+    }
+
+    /// The variants of an integer enum, named after their values: the fallback's name reserved.
+    pub(crate) fn int_enum_variants() -> Namespace {
+        Namespace::with_reserved([FALLBACK_VARIANT])
+    }
+
+    /// An operation's arguments: the locals of the emitted methods reserved.
+    pub(crate) fn arguments() -> Namespace {
+        Namespace::with_reserved(RESERVED_ARGUMENT_NAMES.iter().copied())
+    }
+
+    /// A query struct's fields, its parameters' argument names made distinct.
+    pub(crate) fn query_fields() -> Namespace {
+        Namespace::new()
+    }
+
+    /// The constants of `client::servers`, named after the servers' descriptions.
+    pub(crate) fn server_constants() -> Namespace {
+        Namespace::new()
     }
 
     /// A query struct's setters: the names every type has reserved.
@@ -384,7 +417,7 @@ impl Names {
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::{NameLock, Names};
+    use super::{NameLock, Names, Namespace, RESERVED_ARGUMENT_NAMES};
 
     fn map(entries: &[(&str, &str)]) -> BTreeMap<String, String> {
         entries
@@ -437,5 +470,33 @@ mod tests {
             map(&[("metrics GET /v1/usage", "Usage2")])
         );
         assert_eq!(lock.fake_methods, map(&[("GET /v1/usage", "on_get_usage")]));
+    }
+
+    /// Each local scope the IR names in starts with exactly its reservations: the integer
+    /// enum's fallback, the emitted methods' locals for arguments, nothing for the rest; a
+    /// second claim of one name takes the next suffix in every scope.
+    #[test]
+    fn each_ir_scope_starts_with_its_reservations() {
+        assert_eq!(Names::int_enum_variants().claim("Unknown", ""), "Unknown2");
+        assert_eq!(Names::int_enum_variants().claim("V200", ""), "V200");
+        let mut arguments = Names::arguments();
+        for local in RESERVED_ARGUMENT_NAMES {
+            let base = local.trim_end_matches('_');
+            assert_eq!(arguments.claim(local, "_"), format!("{base}_2"));
+        }
+        assert_eq!(arguments.claim("model_id", "_"), "model_id");
+        let open: [fn() -> Namespace; 4] = [
+            Names::struct_fields,
+            Names::union_variants,
+            Names::query_fields,
+            Names::server_constants,
+        ];
+        for scope in open {
+            let mut scope = scope();
+            for name in ["Unknown", "query", "value", "PRODUCTION"] {
+                assert_eq!(scope.claim(name, "_"), name);
+            }
+            assert_eq!(scope.claim("query", "_"), "query_2");
+        }
     }
 }

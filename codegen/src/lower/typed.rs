@@ -100,6 +100,65 @@ pub(super) fn typed_enum(object: &mut Map<String, Value>) {
     }
 }
 
+/// Whether a value is a JSON object or array: what no string or integer enum holds.
+fn is_structured(value: &Value) -> bool {
+    matches!(value, Value::Object(_) | Value::Array(_))
+}
+
+/// `enum: [{x: 0}, {x: 1}]` beside `type: object` (or `array`): the 3.0 model keeps no `enum`
+/// on those types and would read any object, so the `type` goes (the values say it) and the
+/// schema is the enum of its values. `oneOf: [{const: {x: 0}}, {const: {x: 1}}]` (each member
+/// lowered to a one-value `enum`, with at most a title, description or `deprecated` beside) is
+/// the same enum: a value is exactly one of them.
+pub(super) fn structured_enum(object: &mut Map<String, Value>) {
+    if object.contains_key("discriminator") {
+        return;
+    }
+    let structured = matches!(object.get("enum"),
+        Some(Value::Array(values)) if values.iter().any(is_structured));
+    if structured {
+        if matches!(
+            object.get("type").and_then(Value::as_str),
+            Some("object" | "array")
+        ) {
+            object.remove("type");
+        }
+        return;
+    }
+    if object.contains_key("type") || object.contains_key("enum") {
+        return;
+    }
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = object.get(keyword) else {
+            continue;
+        };
+        let mut values = Vec::new();
+        for member in members {
+            let Value::Object(member) = member else {
+                return;
+            };
+            let only_a_value = member.keys().all(|key| {
+                matches!(
+                    key.as_str(),
+                    "enum" | "type" | "title" | "description" | "deprecated"
+                )
+            });
+            match member.get("enum") {
+                Some(Value::Array(member_values)) if only_a_value && !member_values.is_empty() => {
+                    values.extend(member_values.iter().cloned());
+                }
+                _ => return,
+            }
+        }
+        if !values.iter().any(is_structured) {
+            return;
+        }
+        object.remove(keyword);
+        object.insert("enum".into(), Value::Array(values));
+        return;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use quote::quote;
 use crate::ir::{Field, StructDef, TypeRef};
 use crate::lock::Names;
 use crate::reserved::{COMMON_METHOD_NAMES, is_reserved_method};
+use crate::runtime_traits::TraitNames;
 use crate::tokens::type_tokens;
 
 /// The setter names of a query struct, by parameter (the fields of `Default` + setters): each
@@ -112,9 +113,14 @@ impl FieldSurface<'_> {
 }
 
 /// `def` resolved: each field's storage (see [`storage`]) and method names (see
-/// [`struct_methods`]), decided here once.
-pub(crate) fn resolve_struct(def: &StructDef, write_only: bool) -> StructSurface<'_> {
-    let StructMethods { setters, clearers } = struct_methods(def);
+/// [`struct_methods`]; `extension_traits` are the runtime traits extensions implement on models),
+/// decided here once.
+pub(crate) fn resolve_struct<'d>(
+    def: &'d StructDef,
+    write_only: bool,
+    extension_traits: &[TraitNames],
+) -> StructSurface<'d> {
+    let StructMethods { setters, clearers } = struct_methods(def, extension_traits);
     let fields = def
         .fields
         .iter()
@@ -154,14 +160,14 @@ struct StructMethods {
 /// A name depends only on this struct's fields, so adding a field to a document renames no
 /// other struct's methods (it renames one of this struct's only when the new field takes a
 /// name an existing method derived, e.g. a field `clear_x` beside a nullable `x`).
-fn struct_methods(def: &StructDef) -> StructMethods {
-    let mut names = Names::struct_methods();
+fn struct_methods(def: &StructDef, extension_traits: &[TraitNames]) -> StructMethods {
+    let mut names = Names::struct_methods(extension_traits);
     let setters = def
         .fields
         .iter()
         .map(|field| {
             (!field.required).then(|| {
-                let wanted = if is_reserved_method(&field.rust_name) {
+                let wanted = if is_reserved_method(&field.rust_name, extension_traits) {
                     prefixed("set", &field.rust_name)
                 } else {
                     field.rust_name.clone()
@@ -304,7 +310,9 @@ mod tests {
                 field("_2fa", false, true),
             ],
         };
-        let methods = struct_methods(&def);
+        // `step_seconds` is an index-mapped response's method, which the metrics extension
+        // reserves; without it, the field's own name is free.
+        let methods = struct_methods(&def, &crate::runtime_traits::INDEX_MAPPED_TRAITS);
         let setters: Vec<Option<&str>> = methods.setters.iter().map(Option::as_deref).collect();
         assert_eq!(
             setters,
@@ -330,6 +338,21 @@ mod tests {
                 None,
                 Some("clear_2fa")
             ]
+        );
+    }
+
+    #[test]
+    fn an_extension_trait_method_is_free_without_the_extension() {
+        let def = StructDef {
+            name: "T".to_owned(),
+            doc: None,
+            fields: vec![field("step_seconds", false, false)],
+        };
+        let setters = |traits| struct_methods(&def, traits).setters;
+        assert_eq!(setters(&[]), [Some("step_seconds".to_owned())]);
+        assert_eq!(
+            setters(&crate::runtime_traits::INDEX_MAPPED_TRAITS),
+            [Some("set_step_seconds".to_owned())]
         );
     }
 }

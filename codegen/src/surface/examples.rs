@@ -320,7 +320,7 @@ fn value_of(
             };
             let def = match api.types.get(name)? {
                 TypeDef::Struct(def) => def,
-                TypeDef::Enum(def) => {
+                TypeDef::Enum(def) | TypeDef::ValueEnum(def) => {
                     return Some(variant(&def.name, &def.variants.first()?.rust_name));
                 }
                 TypeDef::IntEnum(def) => {

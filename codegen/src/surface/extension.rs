@@ -13,12 +13,19 @@ use super::features::Features;
 use super::listing::Line;
 use crate::ir::{Api, Operation, TypeRef};
 use crate::lock::Names;
+use crate::reserved::Reservations;
 
 /// One domain shape: what recognises it and what it adds.
 pub(crate) trait SurfaceExtension: Sync {
     /// What its entries in the names lock start with (`metrics GET /path`), so that two
     /// extensions' claims for one operation never meet.
     fn name(&self) -> &'static str;
+
+    /// What it reserves in every crate, recognised or not: type names its items use, runtime
+    /// traits it implements on models.
+    fn reserved(&self) -> Reservations {
+        Reservations::default()
+    }
 
     /// Types the crate's users write back as JSON whatever the document does with them: they
     /// keep `Serialize` even when no request reaches them.
@@ -70,6 +77,9 @@ pub(crate) struct AddedMethod<'s> {
     pub(crate) what: &'static str,
     /// What code using it relies on (its arguments and types), compared by the change report.
     pub(crate) shape: String,
+    /// Whether the operation's own method's docs name it as the way to call it (a typed
+    /// request for the same call); a stream over many calls is not.
+    pub(crate) preferred: bool,
 }
 
 /// A fake expectation an extension adds: requests of `operation`, answered with `answer`.
@@ -78,6 +88,15 @@ pub(crate) struct AddedExpectation<'s> {
     pub(crate) name: &'s str,
     pub(crate) operation: &'s Operation,
     pub(crate) answer: TypeRef,
+}
+
+/// A file an extension adds beside the emitted modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AddedFile {
+    /// Its name (`index_mapped.rs`).
+    pub(crate) name: &'static str,
+    /// The lines of the crate root (`gen/mod.rs`) that declare it as a module.
+    pub(crate) declaration: &'static str,
 }
 
 /// Renders a typed placeholder of a type (the probe's `support::any::<T>()`).
@@ -92,6 +111,11 @@ pub(crate) trait Contribution: fmt::Debug + Send + Sync {
         None
     }
 
+    /// `use` items at the top of `client.rs` that its items need.
+    fn client_imports(&self) -> TokenStream {
+        TokenStream::new()
+    }
+
     /// Items of `client.rs` after `Client`'s own: methods in `impl Client` blocks, support
     /// types.
     fn client_items(&self) -> TokenStream {
@@ -103,10 +127,10 @@ pub(crate) trait Contribution: fmt::Debug + Send + Sync {
         TokenStream::new()
     }
 
-    /// The files it adds beside the emitted modules, every generation (the crate root declares
-    /// them).
-    fn files(&self) -> &'static [&'static str] {
-        &[]
+    /// The files it adds beside the emitted modules for this crate (none when it recognised
+    /// nothing), each with the crate root's lines declaring it.
+    fn files(&self) -> Vec<AddedFile> {
+        Vec::new()
     }
 
     /// The contents of `file`, one of [`files`](Self::files); `runtime` is the runtime's path.

@@ -114,33 +114,6 @@ impl FeatureGate {
         }
     }
 
-    /// The gate as the API listing writes it: `feature=a|b` (any one), `feature=jiff&decimal`
-    /// (all), or nothing for an item every build compiles.
-    pub(crate) fn listing(&self) -> String {
-        let features = self.features();
-        match self {
-            _ if features.is_empty() => String::new(),
-            FeatureGate::Areas(_) => format!("feature={}", features.join("|")),
-            FeatureGate::WidelyShared(_) => format!("feature={}", features.join("&")),
-        }
-    }
-
-    /// The gate [`listing`](Self::listing) wrote (without `feature=`): `a|b` (any one of the
-    /// features, an area's, `client`'s or `mock`'s), `jiff&decimal` (all the value types). A
-    /// gate of one feature reads as any one of one.
-    pub(crate) fn parse_listing(text: &str) -> FeatureGate {
-        let all: Vec<&str> = text.split('&').collect();
-        let needs = Needs {
-            jiff: all.contains(&JIFF),
-            decimal: all.contains(&DECIMAL),
-        };
-        if all.len() > 1 && needs.features().count() == all.len() {
-            FeatureGate::WidelyShared(needs)
-        } else {
-            FeatureGate::Areas(text.split('|').map(str::to_owned).collect())
-        }
-    }
-
     /// Whether a build with exactly `features` on compiles the item.
     pub(crate) fn admits(&self, features: &BTreeSet<&str>) -> bool {
         let mut gate = self.features().into_iter();
@@ -544,7 +517,7 @@ components:
             quote!(#[cfg(feature = "metrics")]).to_string()
         );
         assert_eq!(
-            features.type_gate("Point").listing(),
+            crate::surface::listing::gate_text(&features.type_gate("Point")),
             "feature=metrics|shared-things"
         );
     }
@@ -735,7 +708,7 @@ mod widely_shared_tests {
         let gate = features.type_gate("Hub");
         assert!(matches!(gate, FeatureGate::Areas(ref areas) if areas.len() == MAX_GATE_AREAS));
         assert_eq!(gate.features().len(), MAX_GATE_AREAS);
-        assert!(gate.listing().starts_with("feature=a0|a1|"));
+        assert!(crate::surface::listing::gate_text(&gate).starts_with("feature=a0|a1|"));
     }
 
     #[test]
@@ -755,10 +728,13 @@ mod widely_shared_tests {
                 gate.attribute().to_string(),
                 quote!(#[cfg(feature = "jiff")]).to_string()
             );
-            assert_eq!(gate.listing(), "feature=jiff");
+            assert_eq!(crate::surface::listing::gate_text(&gate), "feature=jiff");
         }
         // A type of one area keeps its area.
-        assert_eq!(features.type_gate("Own").listing(), "feature=a0");
+        assert_eq!(
+            crate::surface::listing::gate_text(&features.type_gate("Own")),
+            "feature=a0"
+        );
         for area in features.areas.values() {
             assert!(area.needs.jiff, "every area reaching Hub enables jiff");
         }
@@ -771,7 +747,7 @@ mod widely_shared_tests {
         assert_eq!(gate, FeatureGate::WidelyShared(Needs::default()));
         assert!(gate.attribute().is_empty());
         assert!(gate.features().is_empty());
-        assert_eq!(gate.listing(), "");
+        assert_eq!(crate::surface::listing::gate_text(&gate), "");
     }
 
     #[test]
@@ -784,7 +760,10 @@ mod widely_shared_tests {
             gate.attribute().to_string(),
             quote!(#[cfg(all(feature = "jiff", feature = "decimal"))]).to_string()
         );
-        assert_eq!(gate.listing(), "feature=jiff&decimal");
+        assert_eq!(
+            crate::surface::listing::gate_text(&gate),
+            "feature=jiff&decimal"
+        );
         let areas = FeatureGate::Areas(BTreeSet::from(["a".to_owned(), "b".to_owned()]));
         assert_eq!(
             areas.attribute().to_string(),

@@ -5,49 +5,54 @@
 //! crate has (its modules, the runtime items it re-exports, the client's and the fake's own
 //! types); a test reads the crate's sources and checks nothing nameable is missing.
 //!
-//! A line is `KIND PATH SIGNATURE`: the item's kind (`struct`, `fn`, `field`, …), its path in
-//! the crate (no spaces; a line is keyed by the two), and its signature as the emitted code
-//! spells it. Types and arguments are rendered from the very tokens the emitters write
+//! A line is `KIND PATH [GATE] SIGNATURE`: the item's kind (`struct`, `fn`, `field`, …), its path
+//! in the crate (no spaces; a line is keyed by the two), the features that compile it
+//! (`feature=a|b`, none for an item every build has) and its signature as the emitted code
+//! spells it. The model is structured ([`Line`], [`Listed`]); this module alone writes and
+//! reads its text ([`render`] and [`parse`], the gate by [`gate_text`] and [`parse_gate`]). Types and arguments are rendered from the very tokens the emitters write
 //! ([`crate::tokens`]), so the listing cannot drift from the code.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-use super::features::FeatureGate;
+use super::features::{DECIMAL, FeatureGate, JIFF, Needs};
 use super::signature::Signature;
 use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
-use crate::ir::{Body, BodyKind, Operation, ResponseKind, TypeDef, TypeRef};
+use crate::ir::{Body, BodyKind, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
 pub(crate) const FILE: &str = "api.txt";
 
-/// What every generated crate has whatever the document, as `(kind, path, signature)`: the
-/// modules and re-exports of `gen/mod.rs` ([`crate::modules_file`]) and the fake's own types.
-/// The runtime's items are listed where this crate re-exports them, once; the runtime's own
-/// listing (`codegen/runtime/api.txt`) has their signatures.
-const FIXED: &[(&str, &str, &str)] = &[
-    ("mod", "client", "feature=client"),
-    ("mod", "error", ""),
-    ("mod", "mock", "feature=mock"),
-    ("mod", "models", ""),
-    ("mod", "operations", "feature=client"),
-    ("mod", "primitives", ""),
-    ("reexport", "Client", "feature=client"),
-    ("struct", "Client", "feature=client"),
+/// What every generated crate has whatever the document, as `(kind, path, feature, signature)`:
+/// the modules and re-exports of `gen/mod.rs` ([`crate::modules_file`]) and the fake's own
+/// types. The runtime's items are listed where this crate re-exports them, once; the runtime's
+/// own listing (`codegen/runtime/api.txt`) has their signatures.
+const FIXED: &[(&str, &str, Option<&str>, &str)] = &[
+    ("mod", "client", Some("client"), ""),
+    ("mod", "error", None, ""),
+    ("mod", "mock", Some("mock"), ""),
+    ("mod", "models", None, ""),
+    ("mod", "operations", Some("client"), ""),
+    ("mod", "primitives", None, ""),
+    ("reexport", "Client", Some("client"), ""),
+    ("struct", "Client", Some("client"), ""),
     (
         "type",
         "ClientBuilder",
-        "feature=client <C = Client> = rt::ClientBuilder<C>",
+        Some("client"),
+        "<C = Client> = rt::ClientBuilder<C>",
     ),
-    ("struct", "mock::FakeBaseten", "feature=mock"),
-    ("struct", "mock::Builder<T>", "feature=mock"),
+    ("struct", "mock::FakeBaseten", Some("mock"), ""),
+    ("struct", "mock::Builder<T>", Some("mock"), ""),
     (
         "fn",
         "mock::Builder<T>::build",
-        "feature=mock (self) -> Result<T, rt::Error>",
+        Some("mock"),
+        "(self) -> Result<T, rt::Error>",
     ),
 ];
 
@@ -87,7 +92,7 @@ const FAKE_METHOD_SIGNATURES: &[(&str, &str)] = &[
 
 /// The endpoint an operation's lines end with: `[METHOD /path]`, and how it sends its body
 /// when it has one (`; body: form`), which changes the request whatever the types say.
-fn endpoint(operation: &Operation, body: Option<&Body>) -> String {
+fn sends(operation: &Operation, body: Option<&Body>) -> String {
     let body = body.map(|body| match &body.kind {
         BodyKind::Json(_) => "json",
         BodyKind::Form { .. } => "form",
@@ -116,7 +121,87 @@ fn with_wire_name(ty: String, rust_name: &str, wire_name: &str) -> String {
 pub(crate) struct Line {
     pub(crate) kind: &'static str,
     pub(crate) path: String,
+    /// The features that compile it; `None`: every build has it.
+    pub(crate) gate: Option<FeatureGate>,
+    /// What the item is, without its gate.
     pub(crate) signature: String,
+}
+
+impl Line {
+    /// An item every build has (or whose gate the listing adds: a type's own items).
+    pub(crate) fn new(kind: &'static str, path: String, signature: String) -> Line {
+        Line {
+            kind,
+            path,
+            gate: None,
+            signature,
+        }
+    }
+
+    /// Its gate and signature as the listing writes them.
+    pub(crate) fn text(&self) -> String {
+        signature_text(self.gate.as_ref(), &self.signature)
+    }
+
+    /// An item `gate` compiles; a gate of no features is every build.
+    pub(crate) fn gated(
+        kind: &'static str,
+        path: String,
+        gate: &FeatureGate,
+        signature: String,
+    ) -> Line {
+        Line {
+            kind,
+            path,
+            gate: (!gate.features().is_empty()).then(|| gate.clone()),
+            signature,
+        }
+    }
+}
+
+/// One feature's gate (`client`, `mock`, an area).
+pub(crate) fn feature(name: &str) -> FeatureGate {
+    FeatureGate::Areas(BTreeSet::from([name.to_owned()]))
+}
+
+/// A gate as the listing writes it: `feature=a|b` (any one), `feature=jiff&decimal` (all), or
+/// nothing for a gate of no features (every build). [`parse_gate`] reads it back.
+pub(crate) fn gate_text(gate: &FeatureGate) -> String {
+    let features = gate.features();
+    match gate {
+        _ if features.is_empty() => String::new(),
+        FeatureGate::Areas(_) => format!("feature={}", features.join("|")),
+        FeatureGate::WidelyShared(_) => format!("feature={}", features.join("&")),
+    }
+}
+
+/// The gate [`gate_text`] wrote, without `feature=`: `a|b` (any one of the features, an
+/// area's, `client`'s or `mock`'s), `jiff&decimal` (all the value types). A gate of one feature
+/// reads as any one of one; `full` alone as the gate of what no area reaches.
+pub(crate) fn parse_gate(text: &str) -> FeatureGate {
+    let all: Vec<&str> = text.split('&').collect();
+    let needs = Needs {
+        jiff: all.contains(&JIFF),
+        decimal: all.contains(&DECIMAL),
+    };
+    if all.len() > 1 && all.len() == usize::from(needs.jiff) + usize::from(needs.decimal) {
+        FeatureGate::WidelyShared(needs)
+    } else if text == super::features::FULL {
+        FeatureGate::Areas(BTreeSet::new())
+    } else {
+        FeatureGate::Areas(text.split('|').map(str::to_owned).collect())
+    }
+}
+
+/// A line's signature as the listing writes it: its gate, a space, the rest (either may be
+/// empty, and then so is the space).
+fn signature_text(gate: Option<&FeatureGate>, signature: &str) -> String {
+    let gate = gate.map(gate_text).unwrap_or_default();
+    match (gate.is_empty(), signature.is_empty()) {
+        (true, _) => signature.to_owned(),
+        (false, true) => gate,
+        (false, false) => format!("{gate} {signature}"),
+    }
 }
 
 /// Tokens as compact text: a space only between two words and after a comma, so
@@ -203,32 +288,29 @@ fn path_strings(operation: &Operation, taken_as: &str) -> Vec<String> {
 }
 
 /// A server's builder in `client::servers` (its constructor, setters, URL and conversions) and
-/// the enums of its variables' values.
-fn list_server_builder(
-    server: &crate::ir::servers::Server,
-    push: &mut impl FnMut(&'static str, String, String),
-) {
+/// the enums of its variables' values, each line behind `gate`.
+fn server_builder_lines(server: &crate::ir::servers::Server, gate: &FeatureGate) -> Vec<Line> {
     let Some(builder) = server.builder.as_deref() else {
-        return;
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let mut push = |kind: &'static str, path: String, signature: String| {
+        lines.push(Line::gated(kind, path, gate, signature));
     };
     let path = format!("client::servers::{builder}");
-    push("struct", path.clone(), "feature=client".to_owned());
-    push(
-        "fn",
-        format!("{path}::new"),
-        "feature=client () -> Self".to_owned(),
-    );
+    push("struct", path.clone(), String::new());
+    push("fn", format!("{path}::new"), "() -> Self".to_owned());
     push(
         "fn",
         format!("{path}::url"),
-        "feature=client (&self) -> Result<String, Error>".to_owned(),
+        "(&self) -> Result<String, Error>".to_owned(),
     );
     // Derived traits are not listed (as for models); the hand-written impls are.
     for signature in [
         format!("Default for {builder}"),
         format!("From<{builder}> for ServerUrl"),
     ] {
-        push("impl", path.clone(), format!("feature=client {signature}"));
+        push("impl", path.clone(), signature);
     }
     for variable in &server.variables {
         let taken = match &variable.choices {
@@ -238,26 +320,23 @@ fn list_server_builder(
         push(
             "fn",
             format!("{path}::{}", variable.setter),
-            format!("feature=client (self, value: {taken}) -> Self"),
+            format!("(self, value: {taken}) -> Self"),
         );
         let Some(choices) = &variable.choices else {
             continue;
         };
         let enum_path = format!("client::servers::{}", choices.name);
-        push("enum", enum_path.clone(), "feature=client".to_owned());
+        push("enum", enum_path.clone(), String::new());
         for (variant, _) in &choices.values {
-            push(
-                "variant",
-                format!("{enum_path}::{variant}"),
-                "feature=client".to_owned(),
-            );
+            push("variant", format!("{enum_path}::{variant}"), String::new());
         }
         push(
             "fn",
             format!("{enum_path}::as_str"),
-            "feature=client (self) -> &str".to_owned(),
+            "(self) -> &str".to_owned(),
         );
     }
+    lines
 }
 
 fn method(receiver: &str, arguments: &[String], output: &str) -> String {
@@ -269,267 +348,28 @@ fn method(receiver: &str, arguments: &[String], output: &str) -> String {
 impl Surface<'_> {
     /// Every public item, sorted by path.
     pub(crate) fn listing(&self) -> Vec<Line> {
-        let fake_type = self.api.identity.fake_type.as_str();
-        let mut lines = Vec::new();
-        let mut push = |kind: &'static str, path: String, signature: String| {
-            lines.push(Line {
-                kind,
-                path,
-                signature,
-            })
-        };
+        let mut lines = self.fixed_lines();
         for def in self.api.types.values() {
-            self.list_type(def, &mut push);
+            self.list_type(def, &mut |kind, path, signature| {
+                lines.push(Line::new(kind, path, signature));
+            });
         }
         // What the extensions added, as each lists it.
-        for line in self.contributions.iter().flat_map(|added| added.listing()) {
-            push(line.kind, line.path, line.signature);
-        }
-        for (kind, path, signature) in FIXED {
-            let path = path.replace("FakeBaseten", fake_type);
-            push(kind, path, (*signature).to_owned());
-        }
-        // The runtime's items where the crate re-exports them, each with its signature.
-        for reexport in reexports::reexports() {
-            push("reexport", reexport.path, reexport.gate.to_owned());
-        }
-        for line in reexports::lines() {
-            push(line.kind, line.path, line.signature);
-        }
-        if !self.api.servers.is_empty() {
-            push(
-                "mod",
-                "client::servers".to_owned(),
-                "feature=client".to_owned(),
-            );
-        }
-        for server in &self.api.servers {
-            push(
-                "const",
-                format!("client::servers::{}", server.name),
-                format!("feature=client &str = {:?}", server.url),
-            );
-        }
-        let routed = self
-            .api
-            .operation_servers
-            .iter()
-            .filter_map(|routed| routed.server.as_ref());
-        for server in self.api.servers.iter().chain(routed) {
-            list_server_builder(server, &mut push);
-        }
-        // The setters of each security scheme, when the operations differ in what they need.
-        if self.api.auth.per_operation {
-            push(
-                "trait",
-                "client::Credentials".to_owned(),
-                "feature=client : Sized".to_owned(),
-            );
-            for scheme in &self.api.auth.schemes {
-                let arguments = if scheme.place == crate::ir::security::ClientAuth::Basic {
-                    "self, user: impl Into<String>, password: impl Into<String>"
-                } else {
-                    "self, value: impl Into<String>"
-                };
-                push(
-                    "fn",
-                    format!("client::Credentials::{}", scheme.setter),
-                    format!("feature=client ({arguments}) -> Self"),
-                );
-            }
-            push(
-                "impl",
-                "client::Credentials".to_owned(),
-                "feature=client Credentials for ClientBuilder".to_owned(),
-            );
-            push(
-                "reexport",
-                "client::MissingCredentials".to_owned(),
-                "feature=client".to_owned(),
-            );
-        }
-        let identity = &self.api.identity;
-        for (name, value) in [
-            ("API_KEY_ENV", &identity.api_key_env),
-            ("BASE_URL_ENV", &identity.base_url_env),
-        ] {
-            push(
-                "const",
-                format!("client::{name}"),
-                format!("feature=client &str = {value:?}"),
-            );
-        }
-        push(
-            "const",
-            "client::DEFAULT_BASE_URL".to_owned(),
-            format!(
-                "feature=client &str = {:?}",
-                self.api.base_url.as_deref().unwrap_or_default()
-            ),
-        );
-        for name in CLIENT_METHODS {
-            let signature = CLIENT_METHOD_SIGNATURES
-                .iter()
-                .find(|(method, _)| method == name)
-                .map_or("", |(_, signature)| signature);
-            push(
-                "fn",
-                format!("{CLIENT_TYPE}::{name}"),
-                format!("feature=client {signature}"),
-            );
-        }
-        for name in FAKE_METHODS {
-            let signature = FAKE_METHOD_SIGNATURES
-                .iter()
-                .find(|(method, _)| method == name)
-                .map_or("", |(_, signature)| signature);
-            push(
-                "fn",
-                format!("mock::{fake_type}::{name}"),
-                format!("feature=mock {signature}"),
-            );
-        }
-        for op in &self.operations {
-            let operation = op.operation;
-            let sends = endpoint(operation, operation.body.as_ref());
-            let endpoint = format!("[{} {}]", operation.method, operation.path);
-            let gate = op.gate.listing();
-            let signature = op.signature();
-            push(
-                "fn",
-                format!("{CLIENT_TYPE}::{}", operation.name),
-                format!(
-                    "{gate} {} {sends}",
-                    method(
-                        "&self",
-                        &arguments(&signature),
-                        &format!("Result<{}, rt::Error>", compact(signature.output.clone())),
-                    )
-                ),
-            );
-            let answer = match &operation.response {
-                ResponseKind::Json(response) => ty(response),
-                _ => "()".to_owned(),
-            };
-            push(
-                "fn",
-                format!("mock::{fake_type}::{}", op.expectation),
-                format!(
-                    "{gate} {} {endpoint}",
-                    method(
-                        "&self",
-                        &path_strings(operation, "&str"),
-                        &format!("rt::mock::Expectation<'_, {answer}>"),
-                    )
-                ),
-            );
-            if let Some(query) = &op.query {
-                let name = &query.name;
-                push(
-                    "struct",
-                    format!("operations::{name}"),
-                    format!("{gate} Default"),
-                );
-                for field in &query.fields {
-                    let param = field.param;
-                    push(
-                        "field",
-                        format!("operations::{name}::{}", param.rust_name),
-                        with_wire_name(
-                            compact(field.stored_type()),
-                            &param.rust_name,
-                            &param.wire_name,
-                        ),
-                    );
-                    push(
-                        "fn",
-                        format!("operations::{name}::{}", field.setter),
-                        format!(
-                            "(self, {}: {}) -> Self",
-                            field.argument_name(),
-                            compact(field.argument())
-                        ),
-                    );
-                }
-            }
-        }
-        for stream in &self.streams {
-            let operation = stream.operation;
-            let endpoint = format!("[{} {}]", operation.method, operation.path);
-            let gate = stream.gate.listing();
-            let mut arguments = path_strings(operation, "impl Into<String>");
-            if let Some(query) = &operation.query_type {
-                arguments.push(format!("query: &{query}"));
-            }
-            for (name, item) in [
-                (&stream.pages, output(operation)),
-                (&stream.items, ty(&stream.pagination.item)),
-            ] {
-                push(
-                    "fn",
-                    format!("{CLIENT_TYPE}::{name}"),
-                    format!(
-                        "{gate} {} {endpoint}",
-                        method(
-                            "&self",
-                            &arguments,
-                            &format!("rt::pages::PageStream<{item}>"),
-                        )
-                    ),
-                );
-            }
-        }
-        for body_method in &self.body_methods {
-            let signature = body_method.signature();
-            push(
-                "fn",
-                format!("{CLIENT_TYPE}::{}", body_method.name),
-                format!(
-                    "{} {} {}",
-                    body_method.gate.listing(),
-                    method(
-                        "&self",
-                        &arguments(&signature),
-                        &format!("Result<{}, rt::Error>", compact(signature.output.clone())),
-                    ),
-                    endpoint(body_method.operation, Some(body_method.body))
-                ),
-            );
-        }
-        for def in self.test_builders() {
-            let name = &def.name;
-            push(
-                "fn",
-                format!("models::{name}::builder"),
-                format!("() -> mock::Builder<{name}> (mock)"),
-            );
-            for field in &def.fields {
-                let value = if builders::takes_itself(&field.ty) {
-                    ty(&field.ty)
-                } else {
-                    format!("impl Into<{}>", ty(&field.ty))
-                };
-                push(
-                    "fn",
-                    format!(
-                        "mock::Builder<{name}>::{}",
-                        Self::test_builder_setter(&field.rust_name)
-                    ),
-                    format!("(self, value: {value}) -> Self"),
-                );
-            }
-        }
+        lines.extend(self.contributions.iter().flat_map(|added| added.listing()));
+        lines.extend(self.operation_lines());
+        lines.extend(self.test_builder_lines());
         // A type's own line carries its gate; its fields, variants and methods go with it.
         for line in &mut lines {
             if let Some(name) = line.path.strip_prefix("models::")
                 && self.api.types.contains_key(name)
             {
-                let gate = self.features.type_gate(name).listing();
-                line.signature = match (gate.is_empty(), line.signature.is_empty()) {
-                    (true, _) => std::mem::take(&mut line.signature),
-                    (false, true) => gate,
-                    (false, false) => format!("{gate} {}", line.signature),
-                };
+                let gate = self.features.type_gate(name);
+                *line = Line::gated(
+                    line.kind,
+                    std::mem::take(&mut line.path),
+                    &gate,
+                    std::mem::take(&mut line.signature),
+                );
             }
         }
         // Every signature as users write it: no `rt::`, std paths short.
@@ -541,64 +381,317 @@ impl Surface<'_> {
         lines
     }
 
-    fn list_type(&self, def: &TypeDef, push: &mut impl FnMut(&'static str, String, String)) {
-        match def {
-            TypeDef::Struct(def) => {
-                let path = format!("models::{}", def.name);
-                let default = def.fields.iter().all(|f| !f.required);
-                push(
-                    "struct",
-                    path.clone(),
-                    self.serde_impls(&def.name)
-                        .append_to(if default { "Default" } else { "" }),
-                );
-                let computed;
-                let resolved = match self.structs.get(&def.name) {
-                    Some(resolved) => resolved,
-                    None => {
-                        computed =
-                            builders::resolve_struct(def, self.write_only.contains(&def.name));
-                        &computed
-                    }
+    /// What every crate has whatever its operations: the modules, the runtime's re-exports,
+    /// the servers and variables, the client's and the fake's own methods.
+    fn fixed_lines(&self) -> Vec<Line> {
+        let fake_type = self.api.identity.fake_type.as_str();
+        let client = feature("client");
+        let mock = feature("mock");
+        let mut lines = Vec::new();
+        for (kind, path, gate, signature) in FIXED {
+            let path = path.replace("FakeBaseten", fake_type);
+            lines.push(Line {
+                kind,
+                path,
+                gate: gate.map(feature),
+                signature: (*signature).to_owned(),
+            });
+        }
+        // The runtime's items where the crate re-exports them, each with its signature.
+        for reexport in reexports::reexports() {
+            lines.push(Line {
+                kind: "reexport",
+                gate: reexport.gate(),
+                path: reexport.path,
+                signature: String::new(),
+            });
+        }
+        lines.extend(reexports::lines());
+        if !self.api.servers.is_empty() {
+            lines.push(Line::gated(
+                "mod",
+                "client::servers".to_owned(),
+                &client,
+                String::new(),
+            ));
+        }
+        // Each server's builder, the document's and operations' own.
+        let routed = self
+            .api
+            .operation_servers
+            .iter()
+            .filter_map(|routed| routed.server.as_ref());
+        for server in self.api.servers.iter().chain(routed) {
+            lines.extend(server_builder_lines(server, &client));
+        }
+        // The setters of each security scheme, when the operations differ in what they need.
+        if self.api.auth.per_operation {
+            lines.extend(self.credentials_lines(&client));
+        }
+        let identity = &self.api.identity;
+        let constants = self
+            .api
+            .servers
+            .iter()
+            .map(|server| (format!("servers::{}", server.name), server.url.as_str()))
+            .chain([
+                ("API_KEY_ENV".to_owned(), identity.api_key_env.as_str()),
+                ("BASE_URL_ENV".to_owned(), identity.base_url_env.as_str()),
+                (
+                    "DEFAULT_BASE_URL".to_owned(),
+                    self.api.base_url.as_deref().unwrap_or_default(),
+                ),
+            ]);
+        for (name, value) in constants {
+            lines.push(Line::gated(
+                "const",
+                format!("client::{name}"),
+                &client,
+                format!("&str = {value:?}"),
+            ));
+        }
+        let own_methods = [
+            (
+                CLIENT_TYPE,
+                CLIENT_METHODS,
+                CLIENT_METHOD_SIGNATURES,
+                &client,
+            ),
+            (
+                &*format!("mock::{fake_type}"),
+                FAKE_METHODS,
+                FAKE_METHOD_SIGNATURES,
+                &mock,
+            ),
+        ];
+        for (owner, names, signatures, gate) in own_methods {
+            for name in names {
+                let signature = signatures
+                    .iter()
+                    .find(|(method, _)| method == name)
+                    .map_or("", |(_, signature)| signature);
+                lines.push(Line::gated(
+                    "fn",
+                    format!("{owner}::{name}"),
+                    gate,
+                    (*signature).to_owned(),
+                ));
+            }
+        }
+        lines
+    }
+
+    /// The `Credentials` trait: a setter per security scheme, implemented for the builder.
+    fn credentials_lines(&self, client: &FeatureGate) -> Vec<Line> {
+        let mut lines = vec![Line::gated(
+            "trait",
+            "client::Credentials".to_owned(),
+            client,
+            ": Sized".to_owned(),
+        )];
+        for scheme in &self.api.auth.schemes {
+            let arguments = if scheme.place == crate::ir::security::ClientAuth::Basic {
+                "self, user: impl Into<String>, password: impl Into<String>"
+            } else {
+                "self, value: impl Into<String>"
+            };
+            lines.push(Line::gated(
+                "fn",
+                format!("client::Credentials::{}", scheme.setter),
+                client,
+                format!("({arguments}) -> Self"),
+            ));
+        }
+        lines.push(Line::gated(
+            "impl",
+            "client::Credentials".to_owned(),
+            client,
+            "Credentials for ClientBuilder".to_owned(),
+        ));
+        lines.push(Line::gated(
+            "reexport",
+            "client::MissingCredentials".to_owned(),
+            client,
+            String::new(),
+        ));
+        lines
+    }
+
+    /// Each operation's method, fake expectation and query struct, under its area's gate (a
+    /// query struct's fields and setters go with the struct).
+    fn operation_lines(&self) -> Vec<Line> {
+        let fake_type = self.api.identity.fake_type.as_str();
+        let mut lines = Vec::new();
+        for op in &self.operations {
+            let operation = op.operation;
+            let endpoint = format!("[{} {}]", operation.method, operation.path);
+            let signature = op.signature();
+            let output = format!("Result<{}, rt::Error>", compact(signature.output.clone()));
+            let call = method("&self", &arguments(&signature), &output);
+            let answer = match &operation.response {
+                ResponseKind::Json(response) => ty(response),
+                _ => "()".to_owned(),
+            };
+            let expectation = method(
+                "&self",
+                &path_strings(operation, "&str"),
+                &format!("rt::mock::Expectation<'_, {answer}>"),
+            );
+            lines.push(Line::gated(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", operation.name),
+                &op.gate,
+                format!("{call} {}", sends(operation, operation.body.as_ref())),
+            ));
+            lines.push(Line::gated(
+                "fn",
+                format!("mock::{fake_type}::{}", op.expectation),
+                &op.gate,
+                format!("{expectation} {endpoint}"),
+            ));
+            let Some(query) = &op.query else {
+                continue;
+            };
+            let name = &query.name;
+            lines.push(Line::gated(
+                "struct",
+                format!("operations::{name}"),
+                &op.gate,
+                "Default".to_owned(),
+            ));
+            for field in &query.fields {
+                let param = field.param;
+                lines.push(Line::new(
+                    "field",
+                    format!("operations::{name}::{}", param.rust_name),
+                    with_wire_name(
+                        compact(field.stored_type()),
+                        &param.rust_name,
+                        &param.wire_name,
+                    ),
+                ));
+                lines.push(Line::new(
+                    "fn",
+                    format!("operations::{name}::{}", field.setter),
+                    format!(
+                        "(self, {}: {}) -> Self",
+                        field.argument_name(),
+                        compact(field.argument())
+                    ),
+                ));
+            }
+        }
+        for body_method in &self.body_methods {
+            let signature = body_method.signature();
+            let output = format!("Result<{}, rt::Error>", compact(signature.output.clone()));
+            let call = method("&self", &arguments(&signature), &output);
+            lines.push(Line::gated(
+                "fn",
+                format!("{CLIENT_TYPE}::{}", body_method.name),
+                &body_method.gate,
+                format!(
+                    "{call} {}",
+                    sends(body_method.operation, Some(body_method.body))
+                ),
+            ));
+        }
+        lines
+    }
+
+    /// The fake's test builders: `Model::builder()` and a setter per field (feature `mock`,
+    /// written after the signature as the builders' own section of the listing says).
+    fn test_builder_lines(&self) -> Vec<Line> {
+        let mut lines = Vec::new();
+        for def in self.test_builders() {
+            let name = &def.name;
+            lines.push(Line::new(
+                "fn",
+                format!("models::{name}::builder"),
+                format!("() -> mock::Builder<{name}> (mock)"),
+            ));
+            for field in &def.fields {
+                let value = if builders::takes_itself(&field.ty) {
+                    ty(&field.ty)
+                } else {
+                    format!("impl Into<{}>", ty(&field.ty))
                 };
-                for field in &resolved.fields {
-                    push(
-                        "field",
-                        format!("{path}::{}", field.field.rust_name),
-                        with_wire_name(
-                            compact(field.stored_type()),
-                            &field.field.rust_name,
-                            &field.field.wire_name,
-                        ),
-                    );
-                    if let Some(setter) = &field.setter {
-                        push(
-                            "fn",
-                            format!("{path}::{setter}"),
-                            format!(
-                                "(self, value: {}) -> Self",
-                                compact(field.setter_argument())
-                            ),
-                        );
-                    }
-                    if let Some(clearer) = &field.clearer {
-                        push(
-                            "fn",
-                            format!("{path}::{clearer}"),
-                            "(self) -> Self".to_owned(),
-                        );
-                    }
-                }
-                let arguments: Vec<String> = resolved
-                    .constructor_arguments()
-                    .map(|(name, ty)| format!("{name}: {}", compact(ty)))
-                    .collect();
+                lines.push(Line::new(
+                    "fn",
+                    format!(
+                        "mock::Builder<{name}>::{}",
+                        Self::test_builder_setter(&field.rust_name)
+                    ),
+                    format!("(self, value: {value}) -> Self"),
+                ));
+            }
+        }
+        lines
+    }
+
+    /// A struct's lines: itself, each field, setter and clearer, and its constructor.
+    fn list_struct(&self, def: &StructDef, push: &mut impl FnMut(&'static str, String, String)) {
+        let path = format!("models::{}", def.name);
+        let default = def.fields.iter().all(|f| !f.required);
+        push(
+            "struct",
+            path.clone(),
+            self.serde_impls(&def.name)
+                .append_to(if default { "Default" } else { "" }),
+        );
+        let computed;
+        let resolved = match self.structs.get(&def.name) {
+            Some(resolved) => resolved,
+            None => {
+                computed = builders::resolve_struct(
+                    def,
+                    self.write_only.contains(&def.name),
+                    &self.model_traits,
+                );
+                &computed
+            }
+        };
+        for field in &resolved.fields {
+            push(
+                "field",
+                format!("{path}::{}", field.field.rust_name),
+                with_wire_name(
+                    compact(field.stored_type()),
+                    &field.field.rust_name,
+                    &field.field.wire_name,
+                ),
+            );
+            if let Some(setter) = &field.setter {
                 push(
                     "fn",
-                    format!("{path}::{}", crate::reserved::CONSTRUCTOR),
-                    format!("({}) -> Self", arguments.join(", ")),
+                    format!("{path}::{setter}"),
+                    format!(
+                        "(self, value: {}) -> Self",
+                        compact(field.setter_argument())
+                    ),
                 );
             }
+            if let Some(clearer) = &field.clearer {
+                push(
+                    "fn",
+                    format!("{path}::{clearer}"),
+                    "(self) -> Self".to_owned(),
+                );
+            }
+        }
+        let arguments: Vec<String> = resolved
+            .constructor_arguments()
+            .map(|(name, ty)| format!("{name}: {}", compact(ty)))
+            .collect();
+        push(
+            "fn",
+            format!("{path}::{}", crate::reserved::CONSTRUCTOR),
+            format!("({}) -> Self", arguments.join(", ")),
+        );
+    }
+
+    fn list_type(&self, def: &TypeDef, push: &mut impl FnMut(&'static str, String, String)) {
+        match def {
+            TypeDef::Struct(def) => self.list_struct(def, push),
             TypeDef::Enum(def) => {
                 let path = format!("models::{}", def.name);
                 push("enum", path.clone(), "open".to_owned());
@@ -613,6 +706,22 @@ impl Surface<'_> {
                     "variant",
                     format!("{path}::{}", def.fallback),
                     "(String)".to_owned(),
+                );
+            }
+            TypeDef::ValueEnum(def) => {
+                let path = format!("models::{}", def.name);
+                push("enum", path.clone(), "open JSON value".to_owned());
+                for variant in &def.variants {
+                    push(
+                        "variant",
+                        format!("{path}::{}", variant.rust_name),
+                        variant.wire.clone(),
+                    );
+                }
+                push(
+                    "variant",
+                    format!("{path}::{}", def.fallback),
+                    "(::serde_json::Value)".to_owned(),
                 );
             }
             TypeDef::IntEnum(def) => {
@@ -693,7 +802,7 @@ impl Surface<'_> {
     }
 }
 
-/// The snapshot's text: a header, then one line per item.
+/// The snapshot's text: a header, then one line per item. [`parse`] reads it back.
 pub(crate) fn render(lines: &[Line], spec_path: &str) -> String {
     let mut text = format!(
         "# @generated by cargo xtask regen from {spec_path}. Do not edit: the crate's public \
@@ -715,22 +824,57 @@ pub(crate) fn render(lines: &[Line], spec_path: &str) -> String {
         text.push_str(line.kind);
         text.push(' ');
         text.push_str(&line.path);
-        if !line.signature.is_empty() {
+        let signature = line.text();
+        if !signature.is_empty() {
             text.push(' ');
-            text.push_str(&line.signature);
+            text.push_str(&signature);
         }
         text.push('\n');
     }
     text
 }
 
-/// A listed signature read back into the model it was rendered from: the item's
-/// [`FeatureGate`] (`feature=…` first, [`FeatureGate::listing`]), its serde impls (`serde: …`
-/// last, [`SerdeImpls::describe`]) and the rest, what the item is.
+/// A listed item read back from a snapshot: its gate and its signature, as [`Line`] has them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Listed {
+    /// The features that compile the item; `None`: every build has it.
+    pub(crate) gate: Option<FeatureGate>,
+    /// What the item is, without its gate.
+    pub(crate) signature: String,
+}
+
+impl Listed {
+    /// A line's signature (without its kind and path) as [`render`] wrote it.
+    fn read(text: &str) -> Listed {
+        match text.strip_prefix("feature=") {
+            Some(rest) => {
+                let (gate, signature) = rest.split_once(' ').unwrap_or((rest, ""));
+                Listed {
+                    gate: Some(parse_gate(gate)),
+                    signature: signature.to_owned(),
+                }
+            }
+            None => Listed {
+                gate: None,
+                signature: text.to_owned(),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Listed {
+    /// As the snapshot writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&signature_text(self.gate.as_ref(), &self.signature))
+    }
+}
+
+/// A listed signature in parts: the item's [`FeatureGate`], its serde impls (`serde: …` last,
+/// [`SerdeImpls::describe`]) and the rest, what the item is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ListedSignature<'s> {
     /// The features that compile the item; `None`: every build has it.
-    pub(crate) gate: Option<FeatureGate>,
+    pub(crate) gate: Option<&'s FeatureGate>,
     /// Its serde impls (both, in every build, when the line says nothing).
     pub(crate) serde: SerdeImpls,
     /// The rest: what the item is.
@@ -738,17 +882,14 @@ pub(crate) struct ListedSignature<'s> {
 }
 
 impl<'s> ListedSignature<'s> {
-    /// `signature` (a line without its kind and path) in parts.
-    pub(crate) fn of(signature: &'s str) -> ListedSignature<'s> {
-        let (gate, rest) = match signature.strip_prefix("feature=") {
-            Some(rest) => {
-                let (gate, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-                (Some(FeatureGate::parse_listing(gate)), rest)
-            }
-            None => (None, signature),
-        };
-        let (core, serde) = split_serde(rest);
-        ListedSignature { gate, serde, core }
+    /// `listed` in parts.
+    pub(crate) fn of(listed: &'s Listed) -> ListedSignature<'s> {
+        let (core, serde) = split_serde(&listed.signature);
+        ListedSignature {
+            gate: listed.gate.as_ref(),
+            serde,
+            core,
+        }
     }
 }
 
@@ -780,8 +921,9 @@ fn split_serde(signature: &str) -> (&str, SerdeImpls) {
     (signature, SerdeImpls::BOTH)
 }
 
-/// A snapshot's items, `KIND PATH` → signature; comment lines and blank lines are skipped.
-pub(crate) fn parse(text: &str) -> BTreeMap<String, String> {
+/// A snapshot's items, `KIND PATH` → gate and signature; comment lines and blank lines are
+/// skipped. [`render`] wrote it.
+pub(crate) fn parse(text: &str) -> BTreeMap<String, Listed> {
     text.lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .map(|line| {
@@ -789,7 +931,7 @@ pub(crate) fn parse(text: &str) -> BTreeMap<String, String> {
             let kind = parts.next().unwrap_or_default();
             let path = parts.next().unwrap_or_default();
             let signature = parts.next().unwrap_or_default();
-            (format!("{kind} {path}"), signature.to_owned())
+            (format!("{kind} {path}"), Listed::read(signature))
         })
         .collect()
 }
@@ -869,7 +1011,7 @@ mod tests {
                         panic!("{key} is not listed");
                     };
                     assert!(
-                        bare(signature).contains(&declared),
+                        bare(&signature.signature).contains(&declared),
                         "{key}: listed {signature:?}, declared {declared}"
                     );
                     checked += 1;
@@ -911,7 +1053,7 @@ mod tests {
             ("field operations::GetThingsQuery::cursor", "Option<String>"),
         ] {
             assert_eq!(
-                listed.get(key).map(String::as_str),
+                listed.get(key).map(ToString::to_string).as_deref(),
                 Some(signature),
                 "{}",
                 output.api_snapshot
@@ -941,30 +1083,44 @@ mod tests {
 
     #[test]
     fn a_rendered_listing_parses_back_by_kind_and_path() {
+        let client = feature("client");
         let lines = [
-            Line {
-                kind: "fn",
-                path: "Client::get_x".to_owned(),
-                signature: "(&self) -> Result<X, rt::Error> [GET /x]".to_owned(),
-            },
-            Line {
-                kind: "struct",
-                path: "models::X".to_owned(),
-                signature: String::new(),
-            },
+            Line::gated(
+                "fn",
+                "Client::get_x".to_owned(),
+                &client,
+                "(&self) -> Result<X, rt::Error> [GET /x]".to_owned(),
+            ),
+            Line::new("struct", "models::X".to_owned(), String::new()),
+            Line::gated("mod", "client".to_owned(), &client, String::new()),
+            Line::new("enum", "models::Y".to_owned(), "open".to_owned()),
         ];
         let text = render(&lines, "spec.yaml");
         assert!(text.starts_with("# @generated by cargo xtask regen from spec.yaml."));
+        assert!(text.contains("\nfn Client::get_x feature=client (&self) -> Result<X"));
+        assert!(text.contains("\nmod client feature=client\n"));
+        assert!(text.contains("\nstruct models::X\n"));
+        let listed = |gate: Option<&FeatureGate>, signature: &str| Listed {
+            gate: gate.cloned(),
+            signature: signature.to_owned(),
+        };
         let parsed = parse(&text);
         assert_eq!(
             parsed,
             BTreeMap::from([
                 (
                     "fn Client::get_x".to_owned(),
-                    "(&self) -> Result<X, rt::Error> [GET /x]".to_owned()
+                    listed(Some(&client), "(&self) -> Result<X, rt::Error> [GET /x]")
                 ),
-                ("struct models::X".to_owned(), String::new()),
+                ("struct models::X".to_owned(), listed(None, "")),
+                ("mod client".to_owned(), listed(Some(&client), "")),
+                ("enum models::Y".to_owned(), listed(None, "open")),
             ])
         );
+        // Each line reads back as it was rendered.
+        for line in &lines {
+            let read = &parsed[&format!("{} {}", line.kind, line.path)];
+            assert_eq!(read.to_string(), line.text());
+        }
     }
 }

@@ -294,7 +294,7 @@ pub(crate) fn unproved(listing: &str, files: &BTreeMap<String, String>) -> Vec<S
         .map(|reexport| reexport.path.as_str())
         .collect();
     let mut wrong = Vec::new();
-    for (key, signature) in &listed {
+    for (key, listed) in &listed {
         let Some((kind, path)) = key.split_once(' ') else {
             continue;
         };
@@ -305,12 +305,8 @@ pub(crate) fn unproved(listing: &str, files: &BTreeMap<String, String>) -> Vec<S
         {
             continue;
         }
-        // The gate goes first; a method's endpoint and a field's property name come after.
-        let core = signature
-            .strip_prefix("feature=")
-            .map_or(signature.as_str(), |rest| {
-                rest.split_once(' ').map_or("", |(_, rest)| rest)
-            });
+        // A method's endpoint and a field's property name come after what the code declares.
+        let core = listed.signature.as_str();
         let Some(code) = declared.get(key) else {
             // Lines with no item of their own in the emitted files: the `Builder<T>` the fake's
             // module defines generically, extension lines of the runtime's traits.

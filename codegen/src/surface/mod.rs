@@ -4,10 +4,10 @@
 //!
 //! It holds every public item — types (from the IR), each struct's constructor, setters and
 //! clearers, each query struct and its setters, the `Client`'s own methods, one method per
-//! operation, the page streams, the fake's `on_*` expectations, and what each surface extension
-//! ([`crate::extensions`]) contributed for the domain shapes it recognised — and the local names
-//! of each emitted body that takes document names (its scope). The analyses behind them (which
-//! types are write-only, which operations are paginated, what each extension recognises) run
+//! operation, the fake's `on_*` expectations, and what each surface extension
+//! ([`crate::extensions`]: the metrics requests, the page streams) contributed for the shapes it
+//! recognised — and the local names of each emitted body that takes document names (its scope).
+//! The analyses behind them (which types are write-only, what each extension recognises) run
 //! here, once.
 //!
 //! Every name is claimed through [`Names`] (`crate::lock`), the one owner of the names lock,
@@ -28,7 +28,6 @@ pub(crate) mod listing;
 mod listing_proof;
 pub(crate) mod queries;
 pub(crate) mod reexports;
-pub(crate) mod shapes;
 pub(crate) mod signature;
 pub(crate) mod write_only;
 
@@ -36,7 +35,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use self::builders::StructSurface;
 use self::extension::{Context, Contribution, SurfaceExtension, serialized_types};
-use self::shapes::Pagination;
 use self::write_only::{Gate, SerdeImpls};
 use crate::error::Pointer;
 use crate::ir::{Api, Body, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
@@ -44,6 +42,7 @@ use crate::lock::Names;
 pub(crate) use crate::reserved::{
     CLIENT_METHODS, CLIENT_REEXPORTS, CLIENT_TYPE, FAKE_METHODS, FAKE_REEXPORTS,
 };
+use crate::runtime_traits::TraitNames;
 use crate::{Error, NameLock};
 
 /// What the generated crate exposes, and the names of everything in it.
@@ -59,12 +58,12 @@ pub(crate) struct Surface<'a> {
     pub(crate) features: features::Features,
     /// Every struct resolved (its fields' storage, setters and clearers), by type name.
     pub(crate) structs: BTreeMap<String, StructSurface<'a>>,
+    /// The runtime traits the extensions implement on models, whose methods no setter takes.
+    pub(crate) model_traits: Vec<TraitNames>,
     /// One per operation, in the IR's order.
     pub(crate) operations: Vec<OperationSurface<'a>>,
     /// What each extension added, in the order of the extensions the surface was built with.
     pub(crate) contributions: Vec<Box<dyn Contribution + 'a>>,
-    /// The `_pages` / `_items` streams, in operation order.
-    pub(crate) streams: Vec<PageStream<'a>>,
     /// The methods sending a request body in another media type than its operation's method
     /// (`post_files_multipart`), in operation order.
     pub(crate) body_methods: Vec<BodyMethod<'a>>,
@@ -90,22 +89,6 @@ pub(crate) struct OperationSurface<'a> {
     pub(crate) resend: errors::Resend,
     /// The server of its own it is sent to (its path's or its own `servers`), if any.
     pub(crate) server: Option<&'a crate::ir::servers::OperationServer>,
-}
-
-/// One cursor-paginated operation's streams.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PageStream<'a> {
-    pub(crate) operation: &'a Operation,
-    pub(crate) pagination: Pagination,
-    /// The stream of pages and the stream of items.
-    pub(crate) pages: String,
-    pub(crate) items: String,
-    /// Scope: the `_pages` body's locals for the client clone and the closure's cursor (beside
-    /// one per path parameter).
-    pub(crate) client_local: String,
-    pub(crate) cursor_local: String,
-    /// The features its methods are compiled with.
-    pub(crate) gate: features::FeatureGate,
 }
 
 /// A method sending an operation's request body in another media type than the operation's
@@ -154,13 +137,18 @@ pub(crate) fn build<'a>(
     let serialized = serialized_types(api, extensions);
     let serde = write_only::directions(api, &serialized).all_serde_impls(api);
     let features = features::Features::of(api);
+    let model_traits: Vec<TraitNames> = extensions
+        .iter()
+        .flat_map(|extension| extension.reserved().model_traits)
+        .copied()
+        .collect();
     let structs = api
         .types
         .values()
         .filter_map(|def| match def {
             TypeDef::Struct(def) => Some((
                 def.name.clone(),
-                builders::resolve_struct(def, write_only.contains(&def.name)),
+                builders::resolve_struct(def, write_only.contains(&def.name), &model_traits),
             )),
             _ => None,
         })
@@ -177,9 +165,14 @@ pub(crate) fn build<'a>(
         ),
     );
     names.take_fixed_type(&api.identity.fake_type);
+    for extension in extensions {
+        for name in extension.reserved().type_names {
+            names.take_fixed_type(name);
+        }
+    }
     // `Client`'s methods: its own and the traits' (an inherent `clone` would shadow `Clone`'s
     // in every emitted body) are reserved; one per operation (named in the IR), then the
-    // extensions' and the streams.
+    // extensions'.
     for operation in &api.operations {
         if !names.take_client_method(&operation.name) {
             return Err(Error::Invalid {
@@ -211,7 +204,7 @@ pub(crate) fn build<'a>(
                 .find(|server| server.operation == operation.name),
         })
         .collect();
-    // Each extension's items, in list order, before the streams (the names lock's order).
+    // Each extension's items, in list order (the names lock's order).
     let contributions = extensions
         .iter()
         .map(|extension| {
@@ -225,33 +218,7 @@ pub(crate) fn build<'a>(
         })
         .collect();
 
-    let mut streams = Vec::new();
-    for operation in &api.operations {
-        let Some(pagination) = shapes::pagination(api, operation) else {
-            continue;
-        };
-        let identity = operation_identity(operation);
-        let pages = names.client_methods().claim(
-            &format!("pages {identity}"),
-            &format!("{}_pages", operation.name),
-        );
-        let items = names.client_methods().claim(
-            &format!("items {identity}"),
-            &format!("{}_items", operation.name),
-        );
-        let mut scope = Names::body_scope(path_arguments(operation).chain(["query"]));
-        streams.push(PageStream {
-            operation,
-            pagination,
-            pages,
-            items,
-            client_local: scope.claim("client", "client"),
-            cursor_local: scope.claim("cursor", "cursor"),
-            gate: features::Features::operation_gate(operation),
-        });
-    }
-
-    // After the streams, so that no name given before moves.
+    // After the extensions' (the streams among them), so that no name given before moves.
     let mut body_methods = Vec::new();
     for operation in &api.operations {
         for body in &operation.other_bodies {
@@ -277,9 +244,9 @@ pub(crate) fn build<'a>(
         serde,
         features,
         structs,
+        model_traits,
         operations,
         contributions,
-        streams,
         body_methods,
         names,
         examples,
@@ -300,10 +267,6 @@ fn test_builder_for(
             .unwrap_or(SerdeImpls::BOTH)
             .deserialize
             == Gate::Always
-}
-
-fn path_arguments(operation: &Operation) -> impl Iterator<Item = &str> {
-    operation.path_params.iter().map(|p| p.rust_name.as_str())
 }
 
 impl OperationSurface<'_> {
@@ -342,13 +305,14 @@ impl Surface<'_> {
         }
     }
 
-    /// The `Client` methods extensions added over `operation` (`environment_metrics` over the
-    /// environment's metrics operation), in the order of the extensions the surface was built with.
+    /// The `Client` methods extensions added as the way to call `operation`
+    /// (`environment_metrics` over the environment's metrics operation, not a page stream), in
+    /// the order of the extensions the surface was built with.
     pub(crate) fn methods_calling(&self, operation: &Operation) -> Vec<&str> {
         self.contributions
             .iter()
             .flat_map(|contribution| contribution.methods())
-            .filter(|method| std::ptr::eq(method.operation, operation))
+            .filter(|method| method.preferred && std::ptr::eq(method.operation, operation))
             .map(|method| method.name)
             .collect()
     }

@@ -171,7 +171,7 @@ mod tests {
             ("field operations::GetThingsQuery::limit", "Option<i64>"),
         ] {
             assert_eq!(
-                listed.get(key).map(String::as_str),
+                listed.get(key).map(ToString::to_string).as_deref(),
                 Some(signature),
                 "{key}\n{}",
                 output.api_snapshot
@@ -187,9 +187,9 @@ mod tests {
         );
         let either = listed
             .get("fn operations::GetThingsQuery::either")
-            .map(String::as_str);
+            .map(ToString::to_string);
         assert_eq!(
-            either,
+            either.as_deref(),
             Some("(self, value: impl Display) -> Self"),
             "{}",
             output.api_snapshot

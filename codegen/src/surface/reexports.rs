@@ -3,7 +3,11 @@
 //! `crate::public_api` reads from its sources with `syn`), and every signature names them by
 //! those paths, never `rt::` (the emitted code's alias of the runtime, which users cannot write).
 
-use super::listing::Line;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use super::features::FeatureGate;
+use super::listing::{self, Line};
 use crate::reserved::{BUILDER_TYPE, CLIENT_REEXPORTS, FAKE_REEXPORTS};
 
 /// The runtime's public-API listing (`codegen/runtime/api.txt`, written by `cargo xtask regen`
@@ -11,31 +15,27 @@ use crate::reserved::{BUILDER_TYPE, CLIENT_REEXPORTS, FAKE_REEXPORTS};
 pub(crate) const RUNTIME_LISTING: &str = include_str!("../../runtime/api.txt");
 
 /// What `gen/mod.rs` re-exports beside `client.rs` and `mock.rs` ([`crate::modules_file`]), as
-/// `(path in the crate, path in the runtime, gate)`.
-const ROOT_REEXPORTS: &[(&str, &str, &str)] = &[
-    ("Error", "Error", ""),
-    ("metric_names", "metric_names", ""),
-    ("metrics", "metrics", ""),
-    ("requests", "requests", ""),
-    ("spans", "spans", "feature=jiff"),
-    ("primitives::Binary", "Binary", ""),
-    ("primitives::Patch", "Patch", ""),
-    ("primitives::Decimal", "Decimal", "feature=decimal"),
-    (
-        "primitives::DecimalError",
-        "DecimalError",
-        "feature=decimal",
-    ),
-    ("primitives::jiff", "jiff", "feature=jiff"),
-    ("error::InvalidArgument", "InvalidArgument", ""),
-    ("error::InvalidResponse", "InvalidResponse", ""),
+/// `(path in the crate, path in the runtime, the feature it needs)`.
+const ROOT_REEXPORTS: &[(&str, &str, Option<&str>)] = &[
+    ("Error", "Error", None),
+    ("metric_names", "metric_names", None),
+    ("metrics", "metrics", None),
+    ("requests", "requests", None),
+    ("spans", "spans", Some("jiff")),
+    ("primitives::Binary", "Binary", None),
+    ("primitives::Patch", "Patch", None),
+    ("primitives::Decimal", "Decimal", Some("decimal")),
+    ("primitives::DecimalError", "DecimalError", Some("decimal")),
+    ("primitives::jiff", "jiff", Some("jiff")),
+    ("error::InvalidArgument", "InvalidArgument", None),
+    ("error::InvalidResponse", "InvalidResponse", None),
     (
         "error::RegisteredSecret",
         "server_text::RegisteredSecret",
-        "feature=scrub",
+        Some("scrub"),
     ),
-    ("error::ServerText", "server_text::ServerText", ""),
-    ("error::is_unprintable", "server_text::is_unprintable", ""),
+    ("error::ServerText", "server_text::ServerText", None),
+    ("error::is_unprintable", "server_text::is_unprintable", None),
 ];
 
 /// One runtime item at its path in the crate.
@@ -45,33 +45,75 @@ pub(crate) struct Reexport {
     pub(crate) path: String,
     /// Where the runtime has it (`RetryPolicy`).
     pub(crate) runtime: String,
-    /// The crate's features it needs (`feature=client`), or empty.
-    pub(crate) gate: &'static str,
+    /// The crate's feature it needs (`client`), if any.
+    pub(crate) feature: Option<&'static str>,
+}
+
+impl Reexport {
+    /// The gate of its line in the listing.
+    pub(crate) fn gate(&self) -> Option<FeatureGate> {
+        self.feature.map(listing::feature)
+    }
 }
 
 /// Every re-export of a generated crate, root's first, then `client`'s and `mock`'s.
 pub(crate) fn reexports() -> Vec<Reexport> {
+    REEXPORTS.clone()
+}
+
+/// [`reexports`], made once: [`user_path`] reads them for every `rt::` path of every listed
+/// signature.
+static REEXPORTS: LazyLock<Vec<Reexport>> = LazyLock::new(make_reexports);
+
+/// The runtime listing's types by name, each with the one module that holds it (`None` where
+/// more than one line names a type so), read once: [`user_path`] looks up every `rt::` name the
+/// re-exports do not cover (`rt::Indirect` on each field that holds one), and reading the whole
+/// listing each time made generation quadratic in practice (a document of 2,300 cyclic schemas
+/// took 3.5 times as long).
+static TYPE_MODULES: LazyLock<HashMap<&'static str, Option<&'static str>>> =
+    LazyLock::new(|| type_modules(RUNTIME_LISTING));
+
+/// [`TYPE_MODULES`] of a listing given as text.
+fn type_modules(listing: &str) -> HashMap<&str, Option<&str>> {
+    let mut modules: HashMap<&str, Option<&str>> = HashMap::new();
+    for (kind, path, _, _) in listing.lines().filter_map(runtime_line) {
+        let is_type = ["struct", "enum", "trait", "type", "union"].contains(&kind);
+        if let Some((module, name)) = path.rsplit_once("::")
+            && is_type
+        {
+            modules
+                .entry(name)
+                .and_modify(|module| *module = None)
+                .or_insert(Some(module));
+        }
+    }
+    modules
+}
+
+fn make_reexports() -> Vec<Reexport> {
     let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_owned();
-    let root = ROOT_REEXPORTS.iter().map(|(path, runtime, gate)| Reexport {
-        path: (*path).to_owned(),
-        runtime: (*runtime).to_owned(),
-        gate,
-    });
+    let root = ROOT_REEXPORTS
+        .iter()
+        .map(|(path, runtime, feature)| Reexport {
+            path: (*path).to_owned(),
+            runtime: (*runtime).to_owned(),
+            feature: *feature,
+        });
     let client = CLIENT_REEXPORTS.iter().map(|runtime| Reexport {
         path: format!("client::{}", last(runtime)),
         runtime: (*runtime).to_owned(),
-        gate: "feature=client",
+        feature: Some("client"),
     });
     let fake = FAKE_REEXPORTS.iter().map(|runtime| Reexport {
         path: format!("mock::{}", last(runtime)),
         runtime: format!("mock::{runtime}"),
-        gate: "feature=mock",
+        feature: Some("mock"),
     });
     // The `ClientBuilder` alias (`client.rs`) stands for the runtime's builder.
     let builder = std::iter::once(Reexport {
         path: BUILDER_TYPE.to_owned(),
         runtime: BUILDER_TYPE.to_owned(),
-        gate: "feature=client",
+        feature: Some("client"),
     });
     root.chain(client).chain(fake).chain(builder).collect()
 }
@@ -93,9 +135,8 @@ fn runtime_line(line: &str) -> Option<(&str, &str, &str, Vec<&str>)> {
 /// re-export of it or of a module holding it, or, for an item the runtime's root re-exports
 /// from a module the crate re-exports (`MetricsRequest`), through that module.
 pub(crate) fn user_path(runtime_path: &str) -> Option<String> {
-    let reexports = reexports();
     let mut best: Option<(usize, String)> = None;
-    for reexport in &reexports {
+    for reexport in REEXPORTS.iter() {
         let rest = if runtime_path == reexport.runtime {
             Some("")
         } else {
@@ -118,19 +159,7 @@ pub(crate) fn user_path(runtime_path: &str) -> Option<String> {
     if runtime_path.contains("::") {
         return None;
     }
-    let mut found =
-        RUNTIME_LISTING
-            .lines()
-            .filter_map(runtime_line)
-            .filter_map(|(kind, path, _, _)| {
-                let (module, name) = path.rsplit_once("::")?;
-                let is_type = ["struct", "enum", "trait", "type", "union"].contains(&kind);
-                (is_type && name == runtime_path).then_some(module)
-            });
-    let module = found.next()?;
-    if found.next().is_some() {
-        return None;
-    }
+    let module = (*TYPE_MODULES.get(runtime_path)?)?;
     user_path(&format!("{module}::{runtime_path}"))
 }
 
@@ -186,9 +215,14 @@ pub(crate) fn spell(text: &str) -> String {
 /// Every runtime item under a re-export, at its path in the crate, with its signature and gate
 /// (the re-export's, or the runtime item's own `cfg` when the re-export has none).
 pub(crate) fn lines() -> Vec<Line> {
+    lines_of(RUNTIME_LISTING)
+}
+
+/// [`lines`] of a runtime listing given as text (for tests: `cfg`s the runtime has none of).
+fn lines_of(listing: &str) -> Vec<Line> {
     let mut lines = Vec::new();
     for reexport in reexports() {
-        for (kind, path, signature, cfgs) in RUNTIME_LISTING.lines().filter_map(runtime_line) {
+        for (kind, path, signature, cfgs) in listing.lines().filter_map(runtime_line) {
             if kind.starts_with('#') {
                 continue;
             }
@@ -208,25 +242,19 @@ pub(crate) fn lines() -> Vec<Line> {
                 .iter()
                 .filter_map(|cfg| cfg.strip_prefix("#[cfg(feature = \"")?.strip_suffix("\")]"))
                 .collect();
-            let gate = if !reexport.gate.is_empty() {
-                reexport.gate.to_owned()
-            } else if features.len() == 1 && cfgs.len() == 1 {
-                format!("feature={}", features[0])
-            } else {
-                String::new()
+            let gate = match (reexport.gate(), features.as_slice()) {
+                (Some(gate), _) => Some(gate),
+                (None, [feature]) if cfgs.len() == 1 => Some(listing::feature(feature)),
+                (None, _) => None,
             };
-            let mut text = signature.to_owned();
+            let mut signature = signature.to_owned();
             if cfgs.len() != features.len() || (features.len() > 1) {
-                text = format!("{text} {}", cfgs.join(" "));
+                signature = format!("{signature} {}", cfgs.join(" "));
             }
-            let signature = [gate, text]
-                .into_iter()
-                .filter(|part| !part.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
             lines.push(Line {
                 kind: kind_name(kind),
                 path: format!("{}{rest}", reexport.path),
+                gate,
                 signature,
             });
         }
@@ -275,6 +303,11 @@ mod tests {
             ("(rt::Error)", "(Error)"),
             ("rt::", "rt::"),
             ("::serde_json::Value", "::serde_json::Value"),
+            // `_` is part of a name on either side of the path.
+            ("x_rt::Error", "x_rt::Error"),
+            ("rt::server_text::is_unprintable", "error::is_unprintable"),
+            ("x_::std::fmt::Display", "x_::std::fmt::Display"),
+            ("::std::string::String_", "String_"),
         ] {
             assert_eq!(spell(runtime), user, "{runtime}");
         }
@@ -287,11 +320,16 @@ mod tests {
             lines
                 .iter()
                 .find(|line| line.kind == kind && line.path == path)
-                .map(|line| line.signature.as_str())
+                .map(Line::text)
         };
-        assert_eq!(find("fn", "Error::is_not_found"), Some("(&self) -> bool"));
         assert_eq!(
-            find("fn", "ClientBuilder::max_in_flight").map(|s| s.split(" (on").next()),
+            find("fn", "Error::is_not_found").as_deref(),
+            Some("(&self) -> bool")
+        );
+        assert_eq!(
+            find("fn", "ClientBuilder::max_in_flight")
+                .as_deref()
+                .map(|s| s.split(" (on").next()),
             Some(Some("feature=client (mut self, n: usize) -> Self"))
         );
         assert!(find("struct", "mock::Expectation").is_some());
@@ -300,7 +338,9 @@ mod tests {
         assert!(find("fn", "primitives::Decimal::checked_add").is_some());
         // Without a gate of its own, a re-export's item keeps the runtime's `cfg` as its gate.
         assert_eq!(
-            find("fn", "requests::Watch::jitter").map(|s| s.split(" (").next()),
+            find("fn", "requests::Watch::jitter")
+                .as_deref()
+                .map(|s| s.split(" (").next()),
             Some(Some("feature=client"))
         );
         assert!(
@@ -315,5 +355,85 @@ mod tests {
         // Nothing of the runtime's that the crate does not re-export.
         assert!(find("struct", "RuntimeClient").is_none());
         assert!(lines.iter().all(|line| line.kind != "item"));
+        // The builder alias has its own line in the crate; the runtime's impls of it are listed.
+        assert!(find("struct", "ClientBuilder").is_none());
+        assert!(find("impl", "ClientBuilder").is_some());
+        // An item is listed once: under the re-export of it or of the module holding it, never
+        // under another whose name its own merely starts with (`Decimal`, `DecimalError`).
+        let mut seen = std::collections::BTreeSet::new();
+        for line in &lines {
+            assert!(
+                seen.insert((line.kind, &line.path, &line.signature)),
+                "listed twice: {line:?}"
+            );
+        }
+        assert!(find("struct", "primitives::DecimalError").is_some());
+    }
+
+    #[test]
+    fn a_root_alias_is_found_in_the_one_module_that_holds_its_name() {
+        let modules = type_modules(
+            "struct requests::Window\n\
+             fn requests::Width (&self)\n\
+             enum a::Twice\n\
+             trait b::Twice\n\
+             struct Rooted\n\
+             type c::Alias = u8\n\
+             union d::U\n\
+             trait e::T\n",
+        );
+        assert_eq!(modules.get("Window"), Some(&Some("requests")));
+        // Not a type; named in two modules; at the root: no module to name it by.
+        assert_eq!(modules.get("Width"), None);
+        assert_eq!(modules.get("Twice"), Some(&None));
+        assert_eq!(modules.get("Rooted"), None);
+        for (name, module) in [("Alias", "c"), ("U", "d"), ("T", "e")] {
+            assert_eq!(modules.get(name), Some(&Some(module)), "{name}");
+        }
+        assert_eq!(modules.len(), 5, "{modules:?}");
+    }
+
+    #[test]
+    fn a_runtime_items_cfgs_become_its_gate_or_stay_in_its_signature() {
+        let listing = "# a comment line\n\
+            fn Error::one (&self) #[cfg(feature = \"alpha\")]\n\
+            fn Error::two (&self) #[cfg(feature = \"alpha\")] #[cfg(feature = \"beta\")]\n\
+            fn Error::other (&self) #[cfg(unix)]\n\
+            fn Error::mixed (&self) #[cfg(unix)] #[cfg(feature = \"alpha\")]\n\
+            fn Error::plain (&self)\n\
+            fn ErrorKind::near (&self)\n";
+        let lines = lines_of(listing);
+        let signature = |path: &str| {
+            lines
+                .iter()
+                .find(|line| line.path == path)
+                .map(|line| line.signature.as_str())
+        };
+        let gate = |path: &str| {
+            lines
+                .iter()
+                .find(|line| line.path == path)
+                .and_then(|line| line.gate.as_ref())
+                .map(listing::gate_text)
+        };
+        // One feature is the item's gate; anything else stays as written, with no gate.
+        assert_eq!(signature("Error::one"), Some("(&self)"));
+        assert_eq!(gate("Error::one").as_deref(), Some("feature=alpha"));
+        for path in ["Error::two", "Error::other", "Error::mixed", "Error::plain"] {
+            assert_eq!(gate(path), None, "{path}");
+        }
+        assert_eq!(
+            signature("Error::two"),
+            Some("(&self) #[cfg(feature = \"beta\")] #[cfg(feature = \"alpha\")]")
+        );
+        assert_eq!(signature("Error::other"), Some("(&self) #[cfg(unix)]"));
+        assert_eq!(
+            signature("Error::mixed"),
+            Some("(&self) #[cfg(feature = \"alpha\")] #[cfg(unix)]")
+        );
+        assert_eq!(signature("Error::plain"), Some("(&self)"));
+        // Under a re-export only at a path boundary; comment lines are no items.
+        assert_eq!(signature("ErrorKind::near"), None);
+        assert_eq!(lines.len(), 5, "{lines:?}");
     }
 }

@@ -148,7 +148,7 @@ fn summary(api: &Api) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            TypeDef::Enum(e) => format!(
+            TypeDef::Enum(e) | TypeDef::ValueEnum(e) => format!(
                 "enum {} {{ {} }}",
                 e.name,
                 e.variants
@@ -1255,7 +1255,7 @@ fn hostile_documents_compile_without_warnings() {
 
 /// Writes `modules` as one crate ([`write_batch_crate`]) and checks it: zero errors, zero
 /// warnings. The crate's directory is returned for more checks.
-fn check_batch(modules: &[Output]) -> tempfile::TempDir {
+pub(crate) fn check_batch(modules: &[Output]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     write_batch_crate(dir.path(), modules);
     let output = baseten_tests::cargo_sharing_target()

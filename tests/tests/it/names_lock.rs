@@ -32,7 +32,7 @@ fn visible_names(api: &Api) -> BTreeMap<String, String> {
         names.insert(format!("schema {key}"), name.clone());
     }
     for def in api.types.values() {
-        if let TypeDef::Enum(def) = def {
+        if let TypeDef::Enum(def) | TypeDef::ValueEnum(def) = def {
             for variant in &def.variants {
                 names.insert(
                     format!("{}::{:?}", def.name, variant.wire),

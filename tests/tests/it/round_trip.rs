@@ -41,6 +41,8 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     auth_per_operation,
     const_tags,
     consumers,
+    exact,
+    exact30,
     index_mapped,
     inheritance,
     keyed,

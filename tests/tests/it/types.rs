@@ -99,13 +99,23 @@ fn describe(def: &TypeDef) -> String {
                 .join(", ")
         ),
         TypeDef::Enum(e) => format!("enum {}", e.name),
+        TypeDef::ValueEnum(e) => format!(
+            "value enum {} {{ {} }}",
+            e.name,
+            e.variants
+                .iter()
+                .map(|v| format!("{} = {}", v.rust_name, v.wire))
+                .chain([format!("{}(Value)", e.fallback)])
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         TypeDef::Struct(s) => format!("struct {}", s.name),
         TypeDef::Alias(a) => format!("type {} = {}", a.name, render(&a.ty)),
         TypeDef::Union(u) => format!("union {}", u.name),
     }
 }
 
-fn check(schema: &str, expected: &str) {
+pub(crate) fn check(schema: &str, expected: &str) {
     let actual = lowered(schema);
     assert_eq!(actual, expected, "\nfor {schema}");
 }

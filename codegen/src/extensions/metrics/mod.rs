@@ -22,8 +22,10 @@ use proc_macro2::{Ident, TokenStream};
 use self::index_mapped::IndexMapped;
 use crate::ir::{Api, Operation, Param, ResponseKind, TypeRef};
 use crate::lock::Names;
+use crate::reserved::Reservations;
+use crate::runtime_traits::INDEX_MAPPED_TRAITS;
 use crate::surface::extension::{
-    AddedExpectation, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
+    AddedExpectation, AddedFile, AddedMethod, Context, Contribution, Placeholder, SurfaceExtension,
 };
 use crate::surface::features::{FeatureGate, Features};
 use crate::surface::listing::Line;
@@ -35,6 +37,16 @@ pub(crate) struct Metrics;
 impl SurfaceExtension for Metrics {
     fn name(&self) -> &'static str {
         "metrics"
+    }
+
+    /// The fake's metrics builders (re-exported in `mock.rs` of every crate), and the alignment
+    /// traits' methods on every struct, so a setter's name never depends on whether some
+    /// response is index-mapped.
+    fn reserved(&self) -> Reservations {
+        Reservations {
+            type_names: &["BuildError", "MetricsResponseBuilder"],
+            model_traits: &INDEX_MAPPED_TRAITS,
+        }
     }
 
     fn serialized_types(&self, api: &Api) -> Vec<TypeRef> {
@@ -262,8 +274,14 @@ impl Contribution for MetricsContribution<'_> {
         self.entries.iter().map(render::fake_method).collect()
     }
 
-    fn files(&self) -> &'static [&'static str] {
-        &[render::FILE]
+    fn files(&self) -> Vec<AddedFile> {
+        if self.shapes.is_empty() {
+            return Vec::new();
+        }
+        vec![AddedFile {
+            name: render::FILE,
+            declaration: render::DECLARATION,
+        }]
     }
 
     fn file(&self, file: &str, runtime: &TokenStream) -> TokenStream {
@@ -291,6 +309,7 @@ impl Contribution for MetricsContribution<'_> {
                 name: &entry.method,
                 operation: entry.operation,
                 what: "metrics entry point",
+                preferred: true,
                 shape: format!(
                     "{} ids, MetricsRequest<{}> of {}",
                     entry.operation.path_params.len(),

@@ -23,6 +23,13 @@ use crate::tokens::{ident, type_tokens};
 /// The file of alignment traits, beside the emitted modules.
 pub(super) const FILE: &str = "index_mapped.rs";
 
+/// How the crate root declares [`FILE`] (a blank line after it, as between the root's items).
+pub(super) const DECLARATION: &str = "// Only trait impls: nothing to name from outside.
+#[path = \"index_mapped.rs\"]
+mod index_mapped_impls;
+
+";
+
 /// `rt::Path` for a runtime item's path under the runtime's root.
 fn runtime_path(path: &str) -> TokenStream {
     let segments = path.split("::").map(ident);
@@ -378,11 +385,7 @@ pub(super) fn impl_lines(shape: &IndexMapped) -> [Line; 3] {
         (&shape.descriptor, INDEX_MAPPED_DESCRIPTOR.path),
         (&shape.value_set, INDEX_MAPPED_VALUE_SET.path),
     ]
-    .map(|(name, path)| Line {
-        kind: "impl",
-        path: format!("models::{name}"),
-        signature: format!("rt::{path}"),
-    })
+    .map(|(name, path)| Line::new("impl", format!("models::{name}"), format!("rt::{path}")))
 }
 
 /// An entry point's lines of the listing: its method, support struct, result aliases and fake
@@ -390,7 +393,7 @@ pub(super) fn impl_lines(shape: &IndexMapped) -> [Line; 3] {
 pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
     let operation = entry.operation;
     let endpoint = format!("[{} {}]", operation.method, operation.path);
-    let gate = entry.gate.listing();
+    let gate = &entry.gate;
     let [response_type] = METRICS_OPERATION.types;
     let method = |taken_as: &str, output: String| {
         let arguments: String = operation
@@ -398,12 +401,10 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
             .iter()
             .map(|param| format!(", {}: {taken_as}", param.rust_name))
             .collect();
-        format!("{gate} (&self{arguments}) -> {output} {endpoint}")
+        format!("(&self{arguments}) -> {output} {endpoint}")
     };
-    let line = |kind: &'static str, path: String, signature: String| Line {
-        kind,
-        path,
-        signature,
+    let line = |kind: &'static str, path: String, signature: String| {
+        Line::gated(kind, path, gate, signature)
     };
     let mut lines = vec![
         line(
@@ -423,7 +424,7 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
             "struct",
             format!("client::{}", entry.operation_type),
             format!(
-                "{gate} rt::{}<{response_type} = {}>",
+                "rt::{}<{response_type} = {}>",
                 METRICS_OPERATION.path, entry.response
             ),
         ),
@@ -436,7 +437,7 @@ pub(super) fn listing(entry: &MetricsEntry<'_>) -> Vec<Line> {
         lines.push(line(
             "type",
             format!("client::{alias}"),
-            format!("{gate} = rt::{result}<{}>", entry.response),
+            format!("= rt::{result}<{}>", entry.response),
         ));
     }
     lines.push(line(

@@ -266,8 +266,9 @@ fn an_entry_point_is_probed_and_reported() {
     let api = api_of(&document(&PARAMS, "string"));
     let surface = crate::surface::build(&api, None, crate::extensions::EXTENSIONS)
         .unwrap_or_else(|error| panic!("{error}"));
-    let [contribution] = surface.contributions.as_slice() else {
-        panic!("one extension: {:?}", surface.contributions);
+    // Metrics is the first extension.
+    let Some(contribution) = surface.contributions.first() else {
+        panic!("no extension: {:?}", surface.contributions);
     };
     let operation = &api.operations[0];
     assert_eq!(
@@ -276,6 +277,7 @@ fn an_entry_point_is_probed_and_reported() {
             name: "environment_metrics",
             operation,
             what: "metrics entry point",
+            preferred: true,
             shape: "2 ids, MetricsRequest<EnvironmentMetricsOperation> of Usage".to_owned(),
         }]
     );
@@ -309,7 +311,13 @@ fn an_entry_point_is_probed_and_reported() {
     let runtime = quote::quote!(rt);
     assert!(contribution.file("other.rs", &runtime).is_empty());
     assert!(!contribution.file("index_mapped.rs", &runtime).is_empty());
-    assert_eq!(contribution.files(), ["index_mapped.rs"]);
+    let files: Vec<&str> = contribution.files().iter().map(|file| file.name).collect();
+    assert_eq!(files, ["index_mapped.rs"]);
+    assert!(
+        contribution.files()[0]
+            .declaration
+            .contains("#[path = \"index_mapped.rs\"]")
+    );
     let probe = crate::probe::emit_probe(&api, "krate").unwrap_or_else(|error| panic!("{error}"));
     for function in [
         (
@@ -381,13 +389,21 @@ fn the_index_mapped_fixture_is_what_the_extension_renders() {
     .unwrap_or_else(|error| panic!("{error}"));
     let snapshot = root.join("tests/src/snapshots/index_mapped/index_mapped.rs");
     assert!(output.files["index_mapped.rs"] == read(&snapshot));
+    // The crate root declares the file the extension added.
+    assert!(
+        output
+            .extension_modules
+            .contains("#[path = \"index_mapped.rs\"]\nmod index_mapped_impls;"),
+        "{}",
+        output.extension_modules
+    );
     assert!(
         output
             .api_snapshot
             .contains("\nimpl models::WidgetUsage feature=widgets metrics::IndexMappedResponse\n")
     );
     assert!(!output.api_snapshot.contains("models::NearMiss metrics::"));
-    assert_eq!(EXTENSIONS.len(), 1);
+    assert_eq!(EXTENSIONS.len(), 2);
 }
 
 /// A response of the shape with every optional part: an optional open-enum mode, a required

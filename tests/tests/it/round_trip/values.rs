@@ -107,6 +107,32 @@ impl<'a> Values<'a> {
                     variant: Some(variant.rust_name.clone()),
                 }
             }
+            TypeDef::ValueEnum(def) => {
+                let known: Vec<Value> = def
+                    .variants
+                    .iter()
+                    .map(|v| serde_json::from_str(&v.wire).unwrap_or_else(|e| panic!("{e}")))
+                    .collect();
+                if def.variants.is_empty() || self.one_in(4) {
+                    // An object none of the listed values is: its one key is no listed key.
+                    let keys: BTreeSet<&str> = known
+                        .iter()
+                        .filter_map(Value::as_object)
+                        .flat_map(|object| object.keys().map(String::as_str))
+                        .collect();
+                    let mut object = Map::new();
+                    object.insert(self.fresh_string(&keys), self.json(1));
+                    return Case {
+                        value: Value::Object(object),
+                        variant: Some(def.fallback.clone()),
+                    };
+                }
+                let index = self.below(def.variants.len());
+                Case {
+                    value: known[index].clone(),
+                    variant: Some(def.variants[index].rust_name.clone()),
+                }
+            }
             TypeDef::IntEnum(def) => {
                 if def.variants.is_empty() || self.one_in(4) {
                     let known: BTreeSet<i64> = def.variants.iter().map(|v| v.value).collect();

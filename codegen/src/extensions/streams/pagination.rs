@@ -1,6 +1,5 @@
-//! The operation shape the surface itself gives more than a method: cursor-paginated
-//! operations (`_pages` / `_items` streams), recognised once by structure, never by name. (The
-//! domain shapes are extensions: [`crate::extensions`].)
+//! The shape the page-streams extension recognises: cursor-paginated operations (`_pages` /
+//! `_items` streams), recognised once by structure, never by name.
 //!
 //! An operation is cursor-paginated when its query takes a `cursor` string, it has no body, no
 //! required query parameter and only string path parameters, and its response has exactly one
