@@ -269,29 +269,9 @@ pub(super) fn typed_const_members(object: &mut Map<String, Value>) {
         let Some(Value::Array(members)) = object.get(keyword) else {
             continue;
         };
-        let mut values = Vec::new();
-        for member in members {
-            let Value::Object(member) = member else {
-                return;
-            };
-            let only_a_value = member.keys().all(|key| {
-                matches!(
-                    key.as_str(),
-                    "enum" | "type" | "title" | "description" | "deprecated"
-                )
-            });
-            let same_type = member
-                .get("type")
-                .is_none_or(|member_type| member_type.as_str() == Some(ty.as_str()));
-            match member.get("enum") {
-                Some(Value::Array(member_values))
-                    if only_a_value && same_type && !member_values.is_empty() =>
-                {
-                    values.extend(member_values.iter().cloned());
-                }
-                _ => return,
-            }
-        }
+        let Some(values) = one_value_members(members, Some(&ty)) else {
+            return;
+        };
         if values.is_empty() {
             return;
         }
@@ -299,6 +279,38 @@ pub(super) fn typed_const_members(object: &mut Map<String, Value>) {
         object.insert("enum".into(), Value::Array(values));
         return;
     }
+}
+
+/// The values of `oneOf`/`anyOf` members that each only give values (`enum`, a lowered `const`,
+/// with at most a `type`, title, description or `deprecated` beside), in order; `None` when a
+/// member does more, gives no value, or (with `ty`) says another type.
+pub(super) fn one_value_members(members: &[Value], ty: Option<&str>) -> Option<Vec<Value>> {
+    let mut values = Vec::new();
+    for member in members {
+        let Value::Object(member) = member else {
+            return None;
+        };
+        let only_a_value = member.keys().all(|key| {
+            matches!(
+                key.as_str(),
+                "enum" | "type" | "title" | "description" | "deprecated"
+            )
+        });
+        let same_type = ty.is_none_or(|ty| {
+            member
+                .get("type")
+                .is_none_or(|member_type| member_type.as_str() == Some(ty))
+        });
+        match member.get("enum") {
+            Some(Value::Array(member_values))
+                if only_a_value && same_type && !member_values.is_empty() =>
+            {
+                values.extend(member_values.iter().cloned());
+            }
+            _ => return None,
+        }
+    }
+    Some(values)
 }
 
 #[cfg(test)]

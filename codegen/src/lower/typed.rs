@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::Lowerer;
+use super::keywords::one_value_members;
 use crate::error::Pointer;
 
 /// The most values an `enum` becomes a Rust enum with; past it the schema is its values' type
@@ -132,24 +133,9 @@ pub(super) fn structured_enum(object: &mut Map<String, Value>) {
         let Some(Value::Array(members)) = object.get(keyword) else {
             continue;
         };
-        let mut values = Vec::new();
-        for member in members {
-            let Value::Object(member) = member else {
-                return;
-            };
-            let only_a_value = member.keys().all(|key| {
-                matches!(
-                    key.as_str(),
-                    "enum" | "type" | "title" | "description" | "deprecated"
-                )
-            });
-            match member.get("enum") {
-                Some(Value::Array(member_values)) if only_a_value && !member_values.is_empty() => {
-                    values.extend(member_values.iter().cloned());
-                }
-                _ => return,
-            }
-        }
+        let Some(values) = one_value_members(members, None) else {
+            return;
+        };
         if !values.iter().any(is_structured) {
             return;
         }
