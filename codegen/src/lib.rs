@@ -73,6 +73,9 @@ pub struct Output {
     /// per API area, `jiff` and `decimal` (the rest, `default`, `client` and `mock`, are the
     /// same in every generated crate). Each area compiles its operations and the types they use.
     pub cargo_features: String,
+    /// The crate root's docs the document decides (its servers), as `//!` lines; empty when it
+    /// has nothing to say. `krate` writes it into a whole crate's `lib.rs`.
+    pub crate_doc: String,
 }
 
 /// Runs the whole pipeline on one document.
@@ -156,7 +159,7 @@ pub fn build_ir_with(input: &Input<'_>, config: &Config) -> Result<(ir::Api, Vec
 /// whose `strict` a command-line flag has set.
 pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error> {
     let (api, notes) = build_ir_with(input, config)?;
-    let (files, names, api_snapshot, cargo_features, extension_modules) = {
+    let (files, names, api_snapshot, cargo_features, extension_modules, crate_doc) = {
         let surface = surface::build(
             &api,
             config.crate_name.as_deref(),
@@ -173,7 +176,8 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
             .flat_map(|contribution| contribution.files())
             .map(|file| file.declaration)
             .collect();
-        (files, surface.names, snapshot, features, modules)
+        let crate_doc = emit::crate_doc(surface.api);
+        (files, surface.names, snapshot, features, modules, crate_doc)
     };
     // The surface's lock is the whole lock: it continued from the one the IR settled.
     Ok(Output {
@@ -183,5 +187,6 @@ pub fn generate_with(input: &Input<'_>, config: &Config) -> Result<Output, Error
         api_snapshot,
         cargo_features,
         extension_modules,
+        crate_doc,
     })
 }

@@ -105,6 +105,7 @@ pub(crate) const FIXED_TYPE_NAMES: &[&str] = &[
     "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
+    "ServerUrl",
     // ... and `mock.rs` these (`FAKE_REEXPORTS`), beside the models' glob import, and defines
     // `Builder`.
     "Builder",
@@ -132,6 +133,7 @@ pub(crate) const CLIENT_REEXPORTS: &[&str] = &[
     "RawResponse",
     "RetryPolicy",
     "RuntimeClient",
+    "ServerUrl",
     "pages::PageStream",
     "reqwest",
     "reqwest::Method",

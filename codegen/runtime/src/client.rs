@@ -12,6 +12,7 @@
 //! | `prepare.rs` | a request made ready once for all its attempts: URL, headers, attempts allowed |
 //! | `attempt.rs` | the send path's attempt level: one HTTP exchange, in named interceptor phases |
 //! | `failure.rs` | an HTTP or transport failure as the [`Error`] a caller sees, and whether to retry |
+//! | `routes.rs` | where an operation with servers of its own goes, and whether credentials go too |
 
 mod attempt;
 mod builder;
@@ -20,6 +21,7 @@ mod failure;
 mod orchestrator;
 mod prepare;
 mod retry_loop;
+mod routes;
 
 use std::fmt;
 use std::sync::Arc;
@@ -98,6 +100,8 @@ struct Settings {
     /// The base URL's host and port, for the `server.address` and `server.port` attributes.
     server_address: String,
     server_port: Option<u16>,
+    /// The operations sent elsewhere than `base_url` (their own `servers`).
+    routes: Arc<routes::Routes>,
 }
 
 impl fmt::Debug for RuntimeClient {

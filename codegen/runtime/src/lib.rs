@@ -63,6 +63,8 @@ mod request_builder;
 #[cfg(feature = "client")]
 mod retry;
 pub mod server_text;
+#[cfg(feature = "client")]
+mod server_url;
 #[cfg(feature = "jiff")]
 pub mod spans;
 mod struct_de;
@@ -117,6 +119,8 @@ pub use retry::RetryPolicy;
 /// The number type under [`Decimal`], re-exported for arithmetic beyond what `Decimal` offers.
 #[cfg(feature = "decimal")]
 pub use rust_decimal;
+#[cfg(feature = "client")]
+pub use server_url::ServerUrl;
 #[cfg(feature = "client")]
 pub use telemetry::{AttemptContext, InterceptedResponse, Interceptor};
 

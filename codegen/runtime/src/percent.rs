@@ -225,6 +225,96 @@ pub(crate) fn cookie_header<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Opt
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// Where a server variable (OpenAPI 3.1 §4.8.6) sits in its server URL template, which decides
+/// what of a value set for it is percent-encoded and what is refused.
+// Only the client resolves server URLs.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ServerPlace {
+    /// Before `://`: the scheme.
+    Scheme,
+    /// In the authority, before any `:`: the host (or a label of it).
+    Host,
+    /// In the authority, after a `:`: the port.
+    Port,
+    /// After the authority: the path (or a segment of it).
+    Path,
+    /// After a `?` or `#`: a base URL holds neither.
+    QueryOrFragment,
+}
+
+/// A value a user set for the server variable `name` at `place`, as the URL holds it:
+///
+/// | place | kept | percent-encoded | refused |
+/// |---|---|---|---|
+/// | scheme | `http`, `https` | — | anything else |
+/// | host | ASCII letters, digits, `-`, `.`, `_` | — | empty; anything else (`/`, `@`, `?`, `#`, `:`, `%`, space, non-ASCII: use its punycode form) |
+/// | port | 1 to 5 digits up to 65535 | — | anything else |
+/// | path | unreserved characters | everything else, `/` included ([`Component::PathSegment`]) | empty, `.`, `..` |
+/// | query, fragment | — | — | anything |
+///
+/// # Errors
+///
+/// [`Error::InvalidRequest`] naming the variable and the rule (a server URL is no secret, but
+/// the value is not echoed: it is not the document's).
+// Only the client resolves server URLs.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
+pub(crate) fn server_variable(
+    name: &str,
+    place: ServerPlace,
+    value: &str,
+) -> Result<String, Error> {
+    let refuse = |why: &str| {
+        Err(Error::InvalidRequest(format!(
+            "server variable `{name}`: {why}"
+        )))
+    };
+    match place {
+        ServerPlace::Scheme => match value {
+            "http" | "https" => Ok(value.to_owned()),
+            _ => refuse("a scheme must be `http` or `https`"),
+        },
+        ServerPlace::Host => {
+            if value.is_empty() {
+                return refuse("a host is not empty");
+            }
+            match value
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+            {
+                Some(bad) if !bad.is_ascii() => {
+                    refuse("a host holds ASCII only: give its punycode form (`xn--…`)")
+                }
+                Some(bad) => refuse(&format!(
+                    "a host holds letters, digits, `-`, `.` and `_` only, not {bad:?}"
+                )),
+                None => Ok(value.to_owned()),
+            }
+        }
+        ServerPlace::Port => {
+            let digits =
+                !value.is_empty() && value.len() <= 5 && value.bytes().all(|b| b.is_ascii_digit());
+            match value.parse::<u32>() {
+                Ok(port) if digits && port <= u32::from(u16::MAX) => Ok(value.to_owned()),
+                _ => refuse("a port is a number from 0 to 65535"),
+            }
+        }
+        ServerPlace::Path => {
+            let encoded = encode(value, Component::PathSegment);
+            if encoded.is_empty() {
+                refuse("a path value is not empty")
+            } else if is_dot_segment(&encoded) {
+                refuse("a path value is not \".\" or \"..\", which URLs treat as path navigation")
+            } else {
+                Ok(encoded)
+            }
+        }
+        ServerPlace::QueryOrFragment => {
+            refuse("it stands in the URL's query or fragment, which a base URL does not hold")
+        }
+    }
+}
+
 /// An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be.
 pub(crate) fn is_token(name: &str) -> bool {
     !name.is_empty()

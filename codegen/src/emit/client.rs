@@ -21,7 +21,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
     let [new_doc, from_env_doc] = constructor_docs(surface);
     let auth_scheme = auth_scheme(auth);
     let credentials = credentials_trait(auth);
-    let servers = servers_module(surface);
+    let servers = super::servers::module(surface.api);
+    let operation_servers = super::servers::builder_call(surface.api);
     let contributed = surface
         .contributions
         .iter()
@@ -100,7 +101,8 @@ pub(super) fn emit(surface: &Surface<'_>, runtime: &TokenStream) -> TokenStream 
             /// reqwest client of your own.
             #[must_use]
             pub fn builder() -> ClientBuilder {
-                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)#auth_scheme
+                rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
+                    #operation_servers #auth_scheme
             }
 
             /// The runtime client underneath: its settings, and the retry budget left.
@@ -190,36 +192,6 @@ fn auth_scheme(auth: &Auth) -> TokenStream {
             }
         },
     }
-}
-
-/// `client::servers`: a constant per server the document declares (none without servers).
-fn servers_module(surface: &Surface<'_>) -> Option<TokenStream> {
-    (!surface.api.servers.is_empty()).then(|| {
-        let constants = surface.api.servers.iter().map(|server| {
-            let name = ident(&server.name);
-            let url = server.url.as_str();
-            let description = server.description.as_deref().map(|text| {
-                let lines = super::doc_attrs(Some(text));
-                quote!(#lines #[doc = ""])
-            });
-            // Text from the document: through the one doc sanitiser, as every description.
-            let shown = super::doc_attrs(Some(&format!("`{url}`")));
-            quote! {
-                #description
-                #shown
-                pub const #name: &str = #url;
-            }
-        });
-        quote! {
-            /// Every server the document declares, by name, its variables at their defaults: give
-            /// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
-            /// after the origin it is deployed at (the default's origin is
-            /// [`origin`](rt::ClientBuilder::origin)).
-            pub mod servers {
-                #(#constants)*
-            }
-        }
-    })
 }
 
 /// The paths `client.rs` re-exports from the runtime, but the HTTP crate's.
@@ -496,6 +468,15 @@ fn builder_doc(api_key_env: &str, base_url_env: &str, per_scheme: bool) -> Vec<S
         ),
         " | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: \
          a relative default needs one |"
+            .to_owned(),
+        " | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with \
+         its variables set) | the first |"
+            .to_owned(),
+        " | `operation_server(operation, impl Into<`[`ServerUrl`]`>)`, where one operation with \
+         `servers` of its own goes | its own server |"
+            .to_owned(),
+        " | `send_credentials_to(origin)`, another origin an operation's server may get the key \
+         and default headers at | none: the base URL's origin only |"
             .to_owned(),
         " | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | \
          [`API_KEY_ENV`], [`BASE_URL_ENV`] |"

@@ -8,7 +8,7 @@ use quote::quote;
 use crate::surface::OperationSurface;
 use crate::surface::errors::Resend;
 use crate::surface::examples::{ExampleCall, ExampleValue, Examples};
-use crate::tokens::doc_text::inline_prose;
+use crate::tokens::doc_text::{code_span, inline_prose};
 
 /// The doc sections of `surface`'s method, as doc attributes: a pointer to each method an
 /// extension built over it (`typed`), `# Example` when the surface has one (`call`, with the
@@ -33,6 +33,7 @@ pub(super) fn sections(
              with its answer checked: the way to call it."
         ));
     }
+    server_lines(surface, &mut lines);
     if let Some((call, examples)) = call {
         example_lines(call, examples, &mut lines);
     }
@@ -45,6 +46,41 @@ pub(super) fn sections(
         }
     });
     quote!(#(#[doc = #lines])*)
+}
+
+/// Where the request goes when the document gives the operation servers of its own: that
+/// server, how to send it elsewhere, and that credentials go there only when trusted.
+fn server_lines(surface: &OperationSurface<'_>, lines: &mut Vec<String>) {
+    let Some(server) = surface.server else {
+        return;
+    };
+    let whose = if server.own { "its own" } else { "its path's" };
+    lines.push(String::new());
+    lines.push(format!(
+        "Sent to {} ({whose} `servers`), not the client's base URL; a relative one under \
+         `ClientBuilder::origin`, else the base URL's origin.",
+        code_span(&server.url)
+    ));
+    if let Some(builder) = server
+        .server
+        .as_ref()
+        .and_then(|own| own.builder.as_deref())
+    {
+        lines.push(format!(
+            "With its variables set: `client::servers::{builder}`, for `operation_server`."
+        ));
+    }
+    for other in &server.others {
+        lines.push(format!("The document also offers {}.", code_span(other)));
+    }
+    lines.push(format!(
+        "`ClientBuilder::operation_server(\"{}\", url)` sends it elsewhere; a whole \
+         `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default \
+         headers go with it only to the base URL's origin or one named with \
+         `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is \
+         refused before sending.",
+        server.operation
+    ));
 }
 
 /// The example: the fake set up to answer, then the call as a user writes it and a field of its

@@ -6,6 +6,9 @@ mod method_docs;
 mod mock;
 mod models;
 mod operations;
+mod servers;
+
+pub(crate) use servers::crate_doc;
 mod tidy;
 
 use std::collections::BTreeMap;

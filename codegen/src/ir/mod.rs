@@ -54,6 +54,8 @@ pub struct Api {
     pub auth: security::Auth,
     /// Every declared server, its variables at their defaults (the first is `base_url`).
     pub servers: Vec<servers::Server>,
+    /// The operations sent to servers of their own (their path's or their own `servers`).
+    pub operation_servers: Vec<servers::OperationServer>,
     /// Every type by Rust name (sorted, so output order never depends on the document's).
     pub types: BTreeMap<String, TypeDef>,
     /// Every operation, sorted by method name.
@@ -772,6 +774,7 @@ pub(crate) fn build(
     names.held = held;
     let servers = servers::servers(spec, builder.notes);
     let base_url = servers.first().map(|server| server.url.clone());
+    let operation_servers = servers::operation_servers(spec, &operations, &servers, builder.notes);
     let auth = security::auth(spec, &mut operations, builder.notes);
     let kept_components: BTreeSet<&str> = component_names
         .iter()
@@ -784,6 +787,7 @@ pub(crate) fn build(
         identity,
         auth,
         servers,
+        operation_servers,
         types,
         operations,
         component_names,

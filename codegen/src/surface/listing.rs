@@ -287,6 +287,58 @@ fn path_strings(operation: &Operation, taken_as: &str) -> Vec<String> {
         .collect()
 }
 
+/// A server's builder in `client::servers` (its constructor, setters, URL and conversions) and
+/// the enums of its variables' values, each line behind `gate`.
+fn server_builder_lines(server: &crate::ir::servers::Server, gate: &FeatureGate) -> Vec<Line> {
+    let Some(builder) = server.builder.as_deref() else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let mut push = |kind: &'static str, path: String, signature: String| {
+        lines.push(Line::gated(kind, path, gate, signature));
+    };
+    let path = format!("client::servers::{builder}");
+    push("struct", path.clone(), String::new());
+    push("fn", format!("{path}::new"), "() -> Self".to_owned());
+    push(
+        "fn",
+        format!("{path}::url"),
+        "(&self) -> Result<String, Error>".to_owned(),
+    );
+    // Derived traits are not listed (as for models); the hand-written impls are.
+    for signature in [
+        format!("Default for {builder}"),
+        format!("From<{builder}> for ServerUrl"),
+    ] {
+        push("impl", path.clone(), signature);
+    }
+    for variable in &server.variables {
+        let taken = match &variable.choices {
+            Some(choices) => choices.name.clone(),
+            None => "impl Into<String>".to_owned(),
+        };
+        push(
+            "fn",
+            format!("{path}::{}", variable.setter),
+            format!("(self, value: {taken}) -> Self"),
+        );
+        let Some(choices) = &variable.choices else {
+            continue;
+        };
+        let enum_path = format!("client::servers::{}", choices.name);
+        push("enum", enum_path.clone(), String::new());
+        for (variant, _) in &choices.values {
+            push("variant", format!("{enum_path}::{variant}"), String::new());
+        }
+        push(
+            "fn",
+            format!("{enum_path}::as_str"),
+            "(self) -> &str".to_owned(),
+        );
+    }
+    lines
+}
+
 fn method(receiver: &str, arguments: &[String], output: &str) -> String {
     let mut all = vec![receiver.to_owned()];
     all.extend(arguments.iter().cloned());
@@ -362,6 +414,15 @@ impl Surface<'_> {
                 &client,
                 String::new(),
             ));
+        }
+        // Each server's builder, the document's and operations' own.
+        let routed = self
+            .api
+            .operation_servers
+            .iter()
+            .filter_map(|routed| routed.server.as_ref());
+        for server in self.api.servers.iter().chain(routed) {
+            lines.extend(server_builder_lines(server, &client));
         }
         // The setters of each security scheme, when the operations differ in what they need.
         if self.api.auth.per_operation {

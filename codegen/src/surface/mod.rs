@@ -87,6 +87,8 @@ pub(crate) struct OperationSurface<'a> {
     pub(crate) gate: features::FeatureGate,
     /// When the client sends its request again (its method's `# Errors` section says so).
     pub(crate) resend: errors::Resend,
+    /// The server of its own it is sent to (its path's or its own `servers`), if any.
+    pub(crate) server: Option<&'a crate::ir::servers::OperationServer>,
 }
 
 /// A method sending an operation's request body in another media type than the operation's
@@ -196,6 +198,10 @@ pub(crate) fn build<'a>(
             ),
             gate: features::Features::operation_gate(operation),
             resend: errors::Resend::of(&operation.method),
+            server: api
+                .operation_servers
+                .iter()
+                .find(|server| server.operation == operation.name),
         })
         .collect();
     // Each extension's items, in list order (the names lock's order).

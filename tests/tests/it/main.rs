@@ -35,6 +35,7 @@ mod round_trip;
 mod salvage;
 mod security;
 mod semver;
+mod servers;
 mod smoke;
 mod snapshots;
 mod surface;

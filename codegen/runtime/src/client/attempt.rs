@@ -214,7 +214,13 @@ impl RuntimeClient {
         hop: &redirect::Hop,
     ) -> Result<reqwest::Request, reqwest::Error> {
         let settings = &*self.inner;
-        let mut sent = settings.default_headers.clone();
+        // Default headers may be credentials of their own (`x-api-key`): not to an operation's
+        // server of another origin unless the user named it.
+        let mut sent = if headers.trusted_origin {
+            settings.default_headers.clone()
+        } else {
+            HeaderMap::new()
+        };
         // The operation's own header parameters replace a default header of the same name, and
         // the credentials either.
         sent.extend(headers.parameters.clone());

@@ -11,9 +11,11 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::credentials::{ApiKey, AuthScheme, Credentials, Place};
+use super::routes::{OperationServers, resolve_relative};
 use super::{RuntimeClient, Settings};
 use crate::error::Error;
 use crate::retry::RetryPolicy;
+use crate::server_url::ServerUrl;
 use crate::telemetry::Interceptor;
 use crate::throttle::Traffic;
 
@@ -63,6 +65,9 @@ pub struct ClientBuilder<C = RuntimeClient> {
     base_url: Option<String>,
     origin: Option<String>,
     base_url_from_env: bool,
+    /// The declared server chosen with `server`, else the default.
+    server: Option<ServerUrl>,
+    operation_servers: OperationServers,
     env_names: EnvNames,
     connect_timeout: Duration,
     timeout: Duration,
@@ -115,6 +120,8 @@ impl<C> Clone for ClientBuilder<C> {
             base_url: self.base_url.clone(),
             origin: self.origin.clone(),
             base_url_from_env: self.base_url_from_env,
+            server: self.server.clone(),
+            operation_servers: self.operation_servers.clone(),
             env_names: self.env_names,
             connect_timeout: self.connect_timeout,
             timeout: self.timeout,
@@ -155,6 +162,8 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("base_url", &self.base_url)
             .field("origin", &self.origin)
             .field("base_url_from_env", &self.base_url_from_env)
+            .field("server", &self.server)
+            .field("operation_servers", &self.operation_servers)
             .field("connect_timeout", &self.connect_timeout)
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
@@ -182,6 +191,8 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             base_url: None,
             origin: None,
             base_url_from_env: false,
+            server: None,
+            operation_servers: OperationServers::default(),
             env_names: EnvNames::default(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
@@ -292,6 +303,55 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
     #[must_use]
     pub fn origin(mut self, origin: impl Into<String>) -> Self {
         self.origin = Some(origin.into());
+        self
+    }
+
+    /// Sends every operation without servers of its own to `server`, one of the document's
+    /// (`client::servers`: a constant, or a server builder with its variables set) instead of
+    /// the first; a relative one is resolved against [`origin`](Self::origin). A whole
+    /// [`base_url`](Self::base_url) (or one from the environment) wins over it.
+    #[must_use]
+    pub fn server(mut self, server: impl Into<ServerUrl>) -> Self {
+        self.server = Some(server.into());
+        self
+    }
+
+    /// Sends `operation` (its method's name, `upload_file`) to `server` instead of the server
+    /// the document gives it (its path's or its own `servers`): a whole URL or a
+    /// [`ServerUrl`]. Only an operation with servers of its own can be sent elsewhere;
+    /// [`build`](Self::build) refuses any other name. The client's credentials go with it only
+    /// to the client's own origin or one named with [`send_credentials_to`](Self::send_credentials_to).
+    #[must_use]
+    pub fn operation_server(
+        mut self,
+        operation: &'static str,
+        server: impl Into<ServerUrl>,
+    ) -> Self {
+        self.operation_servers
+            .overrides
+            .push((operation, server.into()));
+        self
+    }
+
+    /// Also sends the client's credentials (the API key and the default headers) to `origin`
+    /// (`https://uploads.example.test`) when an operation's own server is there. Without it,
+    /// an operation whose server is of another origin than the client's base URL is refused
+    /// before sending when its security would send a credential ([`Error::InvalidRequest`]),
+    /// and sent without the default headers otherwise: a document (or a server variable) does
+    /// not decide where a key goes.
+    #[must_use]
+    pub fn send_credentials_to(mut self, origin: impl Into<String>) -> Self {
+        self.operation_servers.trusted.push(origin.into());
+        self
+    }
+
+    /// The operations (by method name) the document sends to servers of their own, each with
+    /// its first server, variables at their defaults: a generated crate's `Client::builder()`
+    /// sets them.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn operation_servers(mut self, declared: &'static [(&'static str, &'static str)]) -> Self {
+        self.operation_servers.declared = declared;
         self
     }
 
@@ -488,11 +548,21 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
             }
             (false, _) => None,
         };
-        let chosen = match from_env.or(self.base_url) {
-            Some(url) => url,
-            None => resolve_default(&self.default_base_url, self.origin.as_deref())?,
+        // A whole base URL (a test server, a proxy) is where every operation goes.
+        let whole = from_env.or(self.base_url);
+        let overridden = whole.is_some();
+        let chosen = match (whole, &self.server) {
+            (Some(url), _) => url,
+            (None, Some(server)) => resolve_default(&server.url()?, self.origin.as_deref())?,
+            (None, None) => resolve_default(&self.default_base_url, self.origin.as_deref())?,
         };
         let base_url = normalise_base_url(&chosen)?;
+        let routes = self.operation_servers.resolve(
+            &base_url,
+            self.origin.as_deref(),
+            overridden,
+            normalise_base_url,
+        )?;
         let parsed = reqwest::Url::parse(&base_url).ok();
         let server_address = parsed
             .as_ref()
@@ -560,6 +630,7 @@ impl<C: From<RuntimeClient>> ClientBuilder<C> {
                 interceptors: self.interceptors.into(),
                 server_address,
                 server_port,
+                routes: Arc::new(routes),
             }),
         }))
     }
@@ -594,9 +665,7 @@ fn resolve_default(default: &str, origin: Option<&str>) -> Result<String, Error>
              to with `origin(..)`, or a whole base URL with `base_url(..)`"
         )));
     };
-    let path = default.trim_start_matches('.');
-    let separator = if path.starts_with('/') { "" } else { "/" };
-    Ok(format!("{}{separator}{path}", origin.trim_end_matches('/')))
+    Ok(resolve_relative(default, origin))
 }
 
 /// Checks the base URL and drops trailing slashes, so that appending a path

@@ -149,10 +149,17 @@ impl RuntimeClient {
         span: &tracing::Span,
     ) -> Result<(Success, OpenAttempt), Error> {
         let settings = &*self.inner;
+        // An operation with servers of its own goes there, with credentials only where trusted.
+        let (base_url, trusted_origin) = settings
+            .routes
+            .get(request.operation)
+            .map_or((settings.base_url.as_str(), true), |route| {
+                (route.base_url.as_str(), route.credentials)
+            });
         let prepared = Prepared::new(
             &request,
             accept,
-            &settings.base_url,
+            (base_url, trusted_origin),
             &settings.retry,
             &settings.credentials,
         )?;

@@ -39,11 +39,20 @@ impl Prepared {
     pub(super) fn new(
         request: &Request,
         accept: &str,
-        base_url: &str,
+        (base_url, trusted_origin): (&str, bool),
         retry: &RetryPolicy,
         credentials: &Credentials,
     ) -> Result<Self, Error> {
         let chosen = credentials.chosen(request.operation, request.security)?;
+        // An operation's own server of another origin gets no credential the user did not send
+        // there: refused before anything is sent, not sent without (a silent anonymous request).
+        if !trusted_origin && !chosen.is_empty() {
+            return Err(Error::InvalidRequest(format!(
+                "{}: its server is of another origin than the base URL's, and the client's \
+                 credentials go there only when it is named with `send_credentials_to`",
+                request.operation
+            )));
+        }
         let mut url = url_for(base_url, request)?;
         // Checked once, before any attempt: the generator only emits valid media types, but a
         // hand-built request must not panic the client either.
@@ -116,6 +125,7 @@ impl Prepared {
             content_type,
             parameters,
             credentials: credential_headers,
+            trusted_origin,
         };
         let resend_after_processing =
             is_idempotent(&request.method) || retry.non_idempotent_retries();
@@ -163,6 +173,9 @@ pub(super) struct RequestHeaders {
     /// The credentials sent as headers (`Authorization`, a scheme's own header), each marked
     /// sensitive; they replace a default header or parameter of the same name.
     pub(super) credentials: HeaderMap,
+    /// Whether the request goes to the base URL's origin or one the user named
+    /// (`send_credentials_to`): only then are the default headers sent.
+    pub(super) trusted_origin: bool,
 }
 
 /// Methods that mean the same whether sent once or several times (RFC 9110 §9.2.2: the safe

@@ -868,7 +868,7 @@ fn header_parameters_take_visible_ascii_spaces_and_tabs_only() {
         let prepared = prepare::Prepared::new(
             &sent,
             "application/json",
-            "http://127.0.0.1:9",
+            ("http://127.0.0.1:9", true),
             &RetryPolicy::default(),
             &credentials::Credentials::default(),
         );

@@ -13,11 +13,26 @@ use baseten_api::runtime as rt;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "/api/v2";
 
-/// Every server the document declares, by name, its variables at their defaults: give
-/// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
-/// after the origin it is deployed at (the default's origin is
-/// [`origin`](rt::ClientBuilder::origin)).
+/// Every server the document declares, by name, its variables at their defaults.
+///
+/// Send every operation to one of them with [`ClientBuilder::server`](rt::ClientBuilder::server) (a
+/// constant, or a server's builder with its variables set); a relative one is resolved against
+/// [`origin`](rt::ClientBuilder::origin). A whole [`base_url`](rt::ClientBuilder::base_url) (a test
+/// server, a proxy) wins over it.
+///
+/// A server with variables has a builder with a setter per variable, each at its default until set:
+/// `Client::builder().server(servers::Production::new().region(servers::ProductionRegion::Eu).version("2"))`.
+/// A variable that lists its values takes the enum of them; any other takes a string, checked for
+/// its place in the URL when the client is built (a host refuses `/`, `@`, `?`, `#`; a path value
+/// is percent-encoded).
+///
+/// Operations the document sends to servers of their own go there, not to the client's base URL
+/// (each method says where): [`operation_server`](rt::ClientBuilder::operation_server) sends one
+/// elsewhere, and the client's credentials go to another origin only when named with
+/// [`send_credentials_to`](rt::ClientBuilder::send_credentials_to).
 pub mod servers {
+    use super::rt;
+
     /// Wherever it is deployed
     ///
     /// `/api/v2`
@@ -26,10 +41,415 @@ pub mod servers {
     /// Production
     ///
     /// `https://us.api.things.test/v2`
+    ///
+    /// With its variables set: [`Production`].
     pub const PRODUCTION: &str = "https://us.api.things.test/v2";
 
     /// `http://localhost:8080`
+    ///
+    /// With its variables set: [`Server3`].
     pub const SERVER_3: &str = "http://localhost:8080";
+
+    /// Self-hosted
+    ///
+    /// `https://things.internal:8443/api`
+    ///
+    /// With its variables set: [`SelfHosted`].
+    pub const SELF_HOSTED: &str = "https://things.internal:8443/api";
+
+    /// Default
+    ///
+    /// `https://a.x.things.test`
+    ///
+    /// With its variables set: [`Default2`].
+    pub const DEFAULT: &str = "https://a.x.things.test";
+
+    /// [`PRODUCTION`] with its variables set: each at its default until its setter is called. Give
+    /// it to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `https://{region}.api.things.test/v{version}`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Production {
+        url: rt::ServerUrl,
+    }
+
+    impl Production {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "https://{region}.api.things.test/v{version}",
+                    &[("region", "us"), ("version", "2")],
+                ),
+            }
+        }
+
+        /// Sets `{region}` (default `us`). Where the data lives
+        #[must_use]
+        pub fn region(self, value: ProductionRegion) -> Self {
+            Self {
+                url: self.url.set("region", value.as_str()),
+            }
+        }
+
+        /// Sets `{version}` (default `2`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn version(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("version", value),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for Production {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<Production> for rt::ServerUrl {
+        fn from(server: Production) -> Self {
+            server.url
+        }
+    }
+
+    /// The values of the server variable `{region}`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum ProductionRegion {
+        /// `eu`
+        Eu,
+        /// `us`
+        Us,
+        /// `ap-south`
+        ApSouth,
+    }
+
+    impl ProductionRegion {
+        /// The value as the document writes it.
+        #[must_use]
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                Self::Eu => "eu",
+                Self::Us => "us",
+                Self::ApSouth => "ap-south",
+            }
+        }
+    }
+
+    /// [`SERVER_3`] with its variables set: each at its default until its setter is called. Give it
+    /// to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `http://localhost:{port}`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Server3 {
+        url: rt::ServerUrl,
+    }
+
+    impl Server3 {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "http://localhost:{port}",
+                    &[("port", "8080")],
+                ),
+            }
+        }
+
+        /// Sets `{port}` (default `8080`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn port(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("port", value),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for Server3 {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<Server3> for rt::ServerUrl {
+        fn from(server: Server3) -> Self {
+            server.url
+        }
+    }
+
+    /// [`SELF_HOSTED`] with its variables set: each at its default until its setter is called. Give
+    /// it to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `{scheme}://{host}:{port}/{base}`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SelfHosted {
+        url: rt::ServerUrl,
+    }
+
+    impl SelfHosted {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "{scheme}://{host}:{port}/{base}",
+                    &[
+                        ("scheme", "https"),
+                        ("host", "things.internal"),
+                        ("port", "8443"),
+                        ("base", "api"),
+                    ],
+                ),
+            }
+        }
+
+        /// Sets `{scheme}` (default `https`).
+        #[must_use]
+        pub fn scheme(self, value: SelfHostedScheme) -> Self {
+            Self {
+                url: self.url.set("scheme", value.as_str()),
+            }
+        }
+
+        /// Sets `{host}` (default `things.internal`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn host(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("host", value),
+            }
+        }
+
+        /// Sets `{port}` (default `8443`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn port(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("port", value),
+            }
+        }
+
+        /// Sets `{base}` (default `api`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn base(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("base", value),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for SelfHosted {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<SelfHosted> for rt::ServerUrl {
+        fn from(server: SelfHosted) -> Self {
+            server.url
+        }
+    }
+
+    /// The values of the server variable `{scheme}`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum SelfHostedScheme {
+        /// `http`
+        Http,
+        /// `https`
+        Https,
+    }
+
+    impl SelfHostedScheme {
+        /// The value as the document writes it.
+        #[must_use]
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                Self::Http => "http",
+                Self::Https => "https",
+            }
+        }
+    }
+
+    /// [`DEFAULT`] with its variables set: each at its default until its setter is called. Give it
+    /// to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `https://{url}.{type}.things.test`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Default2 {
+        url: rt::ServerUrl,
+    }
+
+    impl Default2 {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "https://{url}.{type}.things.test",
+                    &[("url", "a"), ("type", "x")],
+                ),
+            }
+        }
+
+        /// Sets `{url}` (default `a`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn url_2(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("url", value),
+            }
+        }
+
+        /// Sets `{type}` (default `x`).
+        #[must_use]
+        pub fn type_(self, value: Default2Type) -> Self {
+            Self {
+                url: self.url.set("type", value.as_str()),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for Default2 {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<Default2> for rt::ServerUrl {
+        fn from(server: Default2) -> Self {
+            server.url
+        }
+    }
+
+    /// The values of the server variable `{type}`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Default2Type {
+        /// `x`
+        X,
+        /// `y z`
+        YZ,
+    }
+
+    impl Default2Type {
+        /// The value as the document writes it.
+        #[must_use]
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                Self::X => "x",
+                Self::YZ => "y z",
+            }
+        }
+    }
+
+    /// The server of `Client::get_report` with its variables set: each at its default until its
+    /// setter is called. Give it to [`ClientBuilder::server`](rt::ClientBuilder::server) or
+    /// [`operation_server`](rt::ClientBuilder::operation_server).
+    ///
+    /// The document's URL: `https://reports.things.test/{edition}`.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct GetReportServer {
+        url: rt::ServerUrl,
+    }
+
+    impl GetReportServer {
+        /// Every variable at its default.
+        #[must_use]
+        pub const fn new() -> Self {
+            Self {
+                url: rt::ServerUrl::template(
+                    "https://reports.things.test/{edition}",
+                    &[("edition", "2024")],
+                ),
+            }
+        }
+
+        /// Sets `{edition}` (default `2024`).
+        ///
+        /// Checked and percent-encoded for its place in the URL when the URL is made.
+        #[must_use]
+        pub fn edition(self, value: impl Into<String>) -> Self {
+            Self {
+                url: self.url.set("edition", value),
+            }
+        }
+
+        /// The URL, every variable set checked and percent-encoded for its place.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::InvalidRequest`](rt::Error::InvalidRequest) naming a variable whose
+        /// value its place in the URL cannot hold.
+        pub fn url(&self) -> ::core::result::Result<String, rt::Error> {
+            self.url.url()
+        }
+    }
+
+    impl Default for GetReportServer {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl From<GetReportServer> for rt::ServerUrl {
+        fn from(server: GetReportServer) -> Self {
+            server.url
+        }
+    }
 }
 
 /// The environment variable [`Client::from_env`] and
@@ -44,7 +464,7 @@ pub const BASE_URL_ENV: &str = "DEPLOYED_THINGS_BASE_URL";
 pub use rt::{
     AttemptContext, AuthScheme, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, InterceptedResponse, Interceptor,
-    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream,
+    RawRequest, RawResponse, RetryPolicy, RuntimeClient, ServerUrl, pages::PageStream,
     reqwest::Method,
 };
 
@@ -63,6 +483,9 @@ pub use rt::reqwest;
 /// | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |
 /// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`DEPLOYED_THINGS_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
 /// | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: a relative default needs one |
+/// | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with its variables set) | the first |
+/// | `operation_server(operation, impl Into<`[`ServerUrl`]`>)`, where one operation with `servers` of its own goes | its own server |
+/// | `send_credentials_to(origin)`, another origin an operation's server may get the key and default headers at | none: the base URL's origin only |
 /// | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | [`API_KEY_ENV`], [`BASE_URL_ENV`] |
 /// | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |
 /// | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |
@@ -118,7 +541,15 @@ impl Client {
     /// reqwest client of your own.
     #[must_use]
     pub fn builder() -> ClientBuilder {
-        rt::ClientBuilder::new(DEFAULT_BASE_URL).env_names(API_KEY_ENV, BASE_URL_ENV)
+        rt::ClientBuilder::new(DEFAULT_BASE_URL)
+            .env_names(API_KEY_ENV, BASE_URL_ENV)
+            .operation_servers(
+                &[
+                    ("create_upload", "/uploads"),
+                    ("get_report", "https://reports.things.test/2024"),
+                    ("replace_upload", "/own-uploads"),
+                ],
+            )
     }
 
     /// The runtime client underneath: its settings, and the retry budget left.

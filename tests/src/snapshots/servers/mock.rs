@@ -63,12 +63,36 @@ impl FakeDeployedThings {
         self.server.on_method(&method, path)
     }
 
+    /// Requests of `POST /uploads` ([`Client::create_upload`](super::Client::create_upload)) with
+    /// these path parameters.
+    #[cfg(feature = "uploads")]
+    pub fn on_create_upload(&self) -> rt::mock::Expectation<'_, String> {
+        let path = rt::mock::fill_path("/uploads", &[]);
+        self.server.on("POST", path)
+    }
+
+    /// Requests of `GET /reports/{id}` ([`Client::get_report`](super::Client::get_report)) with
+    /// these path parameters.
+    #[cfg(feature = "reports")]
+    pub fn on_get_report(&self, id: &str) -> rt::mock::Expectation<'_, String> {
+        let path = rt::mock::fill_path("/reports/{id}", &[("id", id)]);
+        self.server.on("GET", path)
+    }
+
     /// Requests of `GET /things/{id}` ([`Client::get_thing`](super::Client::get_thing)) with these
     /// path parameters.
     #[cfg(feature = "things")]
     pub fn on_get_thing(&self, id: &str) -> rt::mock::Expectation<'_, String> {
         let path = rt::mock::fill_path("/things/{id}", &[("id", id)]);
         self.server.on("GET", path)
+    }
+
+    /// Requests of `PUT /uploads` ([`Client::replace_upload`](super::Client::replace_upload)) with
+    /// these path parameters.
+    #[cfg(feature = "uploads")]
+    pub fn on_replace_upload(&self) -> rt::mock::Expectation<'_, String> {
+        let path = rt::mock::fill_path("/uploads", &[]);
+        self.server.on("PUT", path)
     }
 }
 

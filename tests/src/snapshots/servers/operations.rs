@@ -6,6 +6,77 @@ use super::Client;
 use baseten_api::runtime as rt;
 
 impl Client {
+    /// `POST /uploads`
+    ///
+    /// Sent to `/uploads` (its path's `servers`), not the client's base URL; a relative one under
+    /// `ClientBuilder::origin`, else the base URL's origin.
+    /// The document also offers `https://uploads.things.test`.
+    /// `ClientBuilder::operation_server("create_upload", url)` sends it elsewhere; a whole
+    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default
+    /// headers go with it only to the base URL's origin or one named with
+    /// `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is refused
+    /// before sending.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `POST` is not idempotent: the client sends it again only where the server said it did not
+    /// process it (`429`, or `503` with `Retry-After`) or the connection failed before it was
+    /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
+    /// `5xx` or a timeout, which may follow a change that was made.
+    #[cfg(feature = "uploads")]
+    pub async fn create_upload(&self) -> Result<String, rt::Error> {
+        let request = rt::Request::post("create_upload", "/uploads").finish()?;
+        self.runtime().execute(request).await
+    }
+
+    /// `GET /reports/{id}`
+    ///
+    /// Sent to `https://reports.things.test/2024` (its own `servers`), not the client's base URL; a
+    /// relative one under `ClientBuilder::origin`, else the base URL's origin.
+    /// With its variables set: `client::servers::GetReportServer`, for `operation_server`.
+    /// `ClientBuilder::operation_server("get_report", url)` sends it elsewhere; a whole
+    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default
+    /// headers go with it only to the base URL's origin or one named with
+    /// `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is refused
+    /// before sending.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `GET` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
+    #[cfg(feature = "reports")]
+    pub async fn get_report(&self, id: &str) -> Result<String, rt::Error> {
+        let request = rt::Request::get("get_report", "/reports/{id}")
+            .path("id", rt::SIMPLE, &id)
+            .finish()?;
+        self.runtime().execute(request).await
+    }
+
     /// `GET /things/{id}`
     ///
     /// # Errors
@@ -30,6 +101,39 @@ impl Client {
         let request = rt::Request::get("get_thing", "/things/{id}")
             .path("id", rt::SIMPLE, &id)
             .finish()?;
+        self.runtime().execute(request).await
+    }
+
+    /// `PUT /uploads`
+    ///
+    /// Sent to `/own-uploads` (its own `servers`), not the client's base URL; a relative one under
+    /// `ClientBuilder::origin`, else the base URL's origin.
+    /// `ClientBuilder::operation_server("replace_upload", url)` sends it elsewhere; a whole
+    /// `ClientBuilder::base_url` (a test server, a proxy) takes it too. Credentials and default
+    /// headers go with it only to the base URL's origin or one named with
+    /// `ClientBuilder::send_credentials_to`; elsewhere a request that would carry one is refused
+    /// before sending.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Api`](rt::Error::Api) when the server answers a status outside `2xx`:
+    /// [`is_not_found`](rt::Error::is_not_found) tells a `404`,
+    /// [`is_unauthorized`](rt::Error::is_unauthorized) a `401`,
+    /// [`is_conflict`](rt::Error::is_conflict) a `409`, [`status`](rt::Error::status) any of them.
+    /// - [`Error::RateLimited`](rt::Error::RateLimited) when the server throttles (`429`) and the
+    /// client may not wait (a wait past the policy's limit, or no attempt left).
+    /// - [`Error::Timeout`](rt::Error::Timeout) or [`Error::Transport`](rt::Error::Transport) when
+    /// no answer arrives; [`Error::Decode`](rt::Error::Decode) when a `2xx` answer is not what the
+    /// method returns.
+    /// - [`Error::InvalidRequest`](rt::Error::InvalidRequest) before anything is sent, for an
+    /// argument that cannot go on the wire (an empty path value, `.` or `..`).
+    ///
+    /// A `PUT` is idempotent: the client sends it again after a `5xx`, a timeout or a failed
+    /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
+    /// and after a `429` once the server's wait has passed.
+    #[cfg(feature = "uploads")]
+    pub async fn replace_upload(&self) -> Result<String, rt::Error> {
+        let request = rt::Request::put("replace_upload", "/uploads").finish()?;
         self.runtime().execute(request).await
     }
 }

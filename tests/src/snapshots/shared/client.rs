@@ -25,7 +25,7 @@ pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
 pub use rt::{
     AttemptContext, AuthScheme, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, InterceptedResponse, Interceptor,
-    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream,
+    RawRequest, RawResponse, RetryPolicy, RuntimeClient, ServerUrl, pages::PageStream,
     reqwest::Method,
 };
 
@@ -44,6 +44,9 @@ pub use rt::reqwest;
 /// | `auth_scheme(`[`AuthScheme`]`)` | the document's security scheme |
 /// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`BASETEN_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
 /// | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: a relative default needs one |
+/// | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with its variables set) | the first |
+/// | `operation_server(operation, impl Into<`[`ServerUrl`]`>)`, where one operation with `servers` of its own goes | its own server |
+/// | `send_credentials_to(origin)`, another origin an operation's server may get the key and default headers at | none: the base URL's origin only |
 /// | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | [`API_KEY_ENV`], [`BASE_URL_ENV`] |
 /// | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |
 /// | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |

@@ -13,10 +13,12 @@ use baseten_api::runtime as rt;
 /// The first server URL in the document.
 pub const DEFAULT_BASE_URL: &str = "https://styles.example";
 
-/// Every server the document declares, by name, its variables at their defaults: give
-/// one to [`ClientBuilder::base_url`](rt::ClientBuilder::base_url), a relative one
-/// after the origin it is deployed at (the default's origin is
-/// [`origin`](rt::ClientBuilder::origin)).
+/// Every server the document declares, by name, its variables at their defaults.
+///
+/// Send every operation to one of them with [`ClientBuilder::server`](rt::ClientBuilder::server) (a
+/// constant, or a server's builder with its variables set); a relative one is resolved against
+/// [`origin`](rt::ClientBuilder::origin). A whole [`base_url`](rt::ClientBuilder::base_url) (a test
+/// server, a proxy) wins over it.
 pub mod servers {
     /// `https://styles.example`
     pub const SERVER_1: &str = "https://styles.example";
@@ -34,7 +36,7 @@ pub const BASE_URL_ENV: &str = "BASETEN_BASE_URL";
 pub use rt::{
     AttemptContext, AuthScheme, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_REQUEST_ID_HEADER, DEFAULT_TIMEOUT, InterceptedResponse, Interceptor,
-    RawRequest, RawResponse, RetryPolicy, RuntimeClient, pages::PageStream,
+    RawRequest, RawResponse, RetryPolicy, RuntimeClient, ServerUrl, pages::PageStream,
     reqwest::Method,
 };
 
@@ -54,6 +56,9 @@ pub use rt::reqwest;
 /// | one setter per security scheme ([`Credentials`]), for the operations that need it | none: such an operation fails before sending |
 /// | `base_url(impl Into<String>)`, or `base_url_from_env()` (`BASETEN_BASE_URL`, [`BASE_URL_ENV`]) | [`DEFAULT_BASE_URL`] |
 /// | `origin(impl Into<String>)`, what a relative server URL is resolved against | none: a relative default needs one |
+/// | `server(impl Into<`[`ServerUrl`]`>)`, one of `servers` (a constant, or a builder with its variables set) | the first |
+/// | `operation_server(operation, impl Into<`[`ServerUrl`]`>)`, where one operation with `servers` of its own goes | its own server |
+/// | `send_credentials_to(origin)`, another origin an operation's server may get the key and default headers at | none: the base URL's origin only |
 /// | `env_names(api_key, base_url)`, the variables the `*_from_env` setters read | [`API_KEY_ENV`], [`BASE_URL_ENV`] |
 /// | `connect_timeout(Duration)` | [`DEFAULT_CONNECT_TIMEOUT`] (10 s) |
 /// | `timeout(Duration)`, per attempt | [`DEFAULT_TIMEOUT`] (30 s) |
