@@ -949,6 +949,31 @@ mod tests {
 
     use super::*;
 
+    /// `parse_gate` reads what `gate_text` writes: one feature (a value type's too) is any one
+    /// of one, `&` joins the value types a shared type needs, `|` any one of several areas, and
+    /// `full` alone the gate of what no area reaches.
+    #[test]
+    fn a_gate_of_one_feature_reads_as_any_one_of_one() {
+        for name in [JIFF, DECIMAL, "client", "models"] {
+            assert_eq!(parse_gate(name), feature(name), "{name}");
+        }
+        let both = FeatureGate::WidelyShared(Needs {
+            jiff: true,
+            decimal: true,
+        });
+        assert_eq!(parse_gate(&format!("{JIFF}&{DECIMAL}")), both);
+        assert_eq!(
+            parse_gate(gate_text(&both).trim_start_matches("feature=")),
+            both
+        );
+        let areas = FeatureGate::Areas(["a", "b"].into_iter().map(str::to_owned).collect());
+        assert_eq!(parse_gate("a|b"), areas);
+        assert_eq!(
+            parse_gate(super::super::features::FULL),
+            FeatureGate::Areas(BTreeSet::new())
+        );
+    }
+
     /// Every inherent method of every struct in the emitted `models.rs`, and every `Client`
     /// method in `operations.rs`, is listed with the arguments the code declares: the listing
     /// reads the surface's resolved fields and signatures, not a rendering of its own (it once
