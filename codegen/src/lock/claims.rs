@@ -495,6 +495,13 @@ mod tests {
             assert_eq!(arguments.claim(local, "_"), format!("{base}_2"));
         }
         assert_eq!(arguments.claim("model_id", "_"), "model_id");
+        // A model's setters stay clear of its own methods and every trait method it has.
+        let mut methods = Names::struct_methods(&[]);
+        for reserved in crate::reserved::reserved_method_names(&[]) {
+            let claimed = methods.claim(reserved, "_");
+            assert_ne!(claimed, reserved, "{reserved}");
+        }
+        assert_eq!(methods.claim("replica_count", "_"), "replica_count");
         let open: [fn() -> Namespace; 4] = [
             Names::struct_fields,
             Names::union_variants,
