@@ -83,20 +83,8 @@ fn module_doc(api: &Api) -> Vec<String> {
          [`base_url`](rt::ClientBuilder::base_url) (a test server, a proxy) wins over it."
             .to_owned(),
     ];
-    if let Some((server, builder)) = api
-        .servers
-        .iter()
-        .find_map(|server| Some((server, server.builder.as_deref()?)))
-    {
-        let setters: Vec<String> = server
-            .variables
-            .iter()
-            .map(|variable| format!(".{}({})", variable.setter, example_value(variable)))
-            .collect();
-        let example = code_span(&format!(
-            "Client::builder().server(servers::{builder}::new(){})",
-            setters.join("")
-        ));
+    if let Some(call) = server_builder_call(api) {
+        let example = code_span(&call);
         lines.push(String::new());
         lines.push(format!(
             " A server with variables has a builder with a setter per variable, each at its \
@@ -286,23 +274,12 @@ pub(crate) fn crate_doc(api: &Api) -> String {
          `base_url(..)` gives a whole URL of your own (a test server, a proxy).",
         code_span(&first.url)
     ));
-    if let Some((server, builder)) = api
-        .servers
-        .iter()
-        .find_map(|server| Some((server, server.builder.as_deref()?)))
-    {
-        let setters: Vec<String> = server
-            .variables
-            .iter()
-            .map(|variable| format!(".{}({})", variable.setter, example_value(variable)))
-            .collect();
+    if let Some(call) = server_builder_call(api) {
+        // The crate root names the module from outside `client`.
         paragraphs.push(format!(
             "A server with variables has a builder: {} sets each variable (an enum where the \
              document lists the values, else a string checked for its place in the URL).",
-            code_span(&format!(
-                "Client::builder().server(client::servers::{builder}::new(){})",
-                setters.join("").replace("servers::", "client::servers::")
-            ))
+            code_span(&call.replace("servers::", "client::servers::"))
         ));
     }
     if !api.operation_servers.is_empty() {
@@ -340,4 +317,21 @@ pub(super) fn builder_call(api: &Api) -> TokenStream {
         quote!((#operation, #url))
     });
     quote!(.operation_servers(&[#(#pairs),*]))
+}
+
+/// The first server with variables, picked through its builder with each variable set to an
+/// example value, as `client.rs` names it (`servers::…`); `None` when no server has variables.
+fn server_builder_call(api: &Api) -> Option<String> {
+    let (server, builder) = api
+        .servers
+        .iter()
+        .find_map(|server| Some((server, server.builder.as_deref()?)))?;
+    let setters: String = server
+        .variables
+        .iter()
+        .map(|variable| format!(".{}({})", variable.setter, example_value(variable)))
+        .collect();
+    Some(format!(
+        "Client::builder().server(servers::{builder}::new(){setters})"
+    ))
 }
