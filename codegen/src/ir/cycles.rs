@@ -893,6 +893,49 @@ mod tests {
         }
     }
 
+    /// A large cycle is no node: its inside edges hold an `Indirect`, where the walk stops, so
+    /// each of its types is as deep as its own edges lead. A chain of 50 required fields into
+    /// the type with no edge out is never cut; into the one reaching 40 types deep, it is.
+    #[test]
+    fn each_type_of_a_large_cycle_is_as_deep_as_its_own_edges() {
+        let ring = |i: usize| format!("C{}", i % 9);
+        let link = |prefix: char, i: usize| format!("{prefix}{i:04}");
+        let chain = |prefix: char, length: usize, into: Option<String>| {
+            (0..length).map(move |i| {
+                let next = match i + 1 < length {
+                    true => Some(link(prefix, i + 1)),
+                    false => into.clone(),
+                };
+                object(
+                    &link(prefix, i),
+                    next.map(|next| (named(&next), true)).into_iter().collect(),
+                )
+            })
+        };
+        for (entry, cut) in [(ring(0), false), (ring(8), true)] {
+            let types = settled(
+                (0..9)
+                    .map(|i| {
+                        let mut fields = vec![(named(&ring(i + 1)), false)];
+                        if i == 8 {
+                            fields.push((named(&link('D', 0)), true));
+                        }
+                        object(&ring(i), fields)
+                    })
+                    .chain(chain('D', 40, None))
+                    .chain(chain('E', 50, Some(entry.clone()))),
+            );
+            assert_eq!(
+                fields(&types, &ring(0)),
+                [(Held::Indirect, named(&ring(1)))]
+            );
+            let cuts = (0..50)
+                .filter(|&i| holds_indirect(&types, &link('E', i)))
+                .count();
+            assert_eq!(cuts > 0, cut, "into {entry}: {cuts} cuts");
+        }
+    }
+
     #[test]
     fn an_alias_on_a_small_cycle_keeps_its_target_and_the_edge_into_it_is_plain() {
         let types = settled([
