@@ -726,6 +726,8 @@ fn decimal_value(text: &[u8], at: usize, max: usize) -> Option<(u32, usize)> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
     use crate::server_text::ServerText;
 
@@ -1090,6 +1092,47 @@ mod tests {
             b"0123456789abcdez"
         );
         assert!(Scrubber::new(&[""]).is_none());
+    }
+
+    /// The length rule of the encoded forms, both sides of it: of a short key's UTF-16 (both
+    /// byte orders), hex (both cases) and base64 middles (both alphabets, each alignment), each
+    /// form is searched for exactly when it is at least [`SHORTEST_ENCODED`] bytes long.
+    #[test]
+    fn an_encoded_form_is_searched_for_from_the_shortest_length_on() {
+        let whole = "Zq9x7Wv";
+        let mut lengths = BTreeSet::new();
+        for end in 1..=whole.len() {
+            let key = &whole[..end];
+            let mut forms = Forms::default();
+            key_patterns(key, &mut forms);
+            let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+            let mut encoded = vec![
+                utf16_as_decoded(key, false),
+                utf16_as_decoded(key, true),
+                hex.to_ascii_uppercase().into_bytes(),
+                hex.into_bytes(),
+            ];
+            for alphabet in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
+                for offset in 0..3 {
+                    encoded.push(base64_middle(alphabet, key.as_bytes(), offset).into_bytes());
+                }
+            }
+            for form in encoded
+                .into_iter()
+                .filter(|form| form.as_slice() != key.as_bytes())
+            {
+                lengths.insert(form.len());
+                assert_eq!(
+                    forms.patterns.contains_key(&form),
+                    form.len() >= SHORTEST_ENCODED,
+                    "{key:?}: {:?}",
+                    String::from_utf8_lossy(&form)
+                );
+            }
+        }
+        // The forms met the rule on both sides of the length.
+        assert!(lengths.iter().any(|&length| length < SHORTEST_ENCODED));
+        assert!(lengths.contains(&SHORTEST_ENCODED));
     }
 
     #[test]
