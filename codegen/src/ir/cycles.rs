@@ -936,6 +936,30 @@ mod tests {
         }
     }
 
+    /// Only the edges back into a small cycle count in its walk: a ring of 8 optional fields
+    /// (24, the limit) keeps its `Box`es when one of its types also holds a deeper edge out.
+    #[test]
+    fn an_edge_out_of_a_small_cycle_is_not_counted_in_its_walk() {
+        let node = |i: usize| format!("N{}", i % 8);
+        let types = settled(
+            (0..8)
+                .map(|i| {
+                    let mut fields = vec![(named(&node(i + 1)), false)];
+                    if i == 0 {
+                        fields.push((vec(vec(vec(named("Out")))), false));
+                    }
+                    object(&node(i), fields)
+                })
+                .chain([object("Out", vec![(TypeRef::String, true)])]),
+        );
+        for i in 0..8 {
+            assert_eq!(
+                fields(&types, &node(i))[0],
+                (Held::Boxed, named(&node(i + 1)))
+            );
+        }
+    }
+
     #[test]
     fn an_alias_on_a_small_cycle_keeps_its_target_and_the_edge_into_it_is_plain() {
         let types = settled([
