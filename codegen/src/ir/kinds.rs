@@ -235,6 +235,32 @@ mod tests {
     }
 
     #[test]
+    fn strings_beside_a_shared_kind_stay_told_apart_by_their_formats() {
+        let u = format!(
+            "{{oneOf: [{{type: string, format: date}}, {A}, {{type: string, format: date-time}}, {B}]}}"
+        );
+        assert_eq!(
+            union(&u),
+            "U[String=Timestamp String=Date Object=UObject[A(name) B(id)]]"
+        );
+        let (api, _) = built(&u);
+        let Some(TypeDef::Untagged(def)) = api.types.get("U") else {
+            panic!("{:?}", api.types.get("U"));
+        };
+        let names: Vec<&str> = def.variants.iter().map(|v| v.rust_name.as_str()).collect();
+        assert_eq!(names, ["Timestamp", "Date", "Object"]);
+        // One string is named after its kind, whatever its format.
+        let (api, _) = built(&format!(
+            "{{oneOf: [{{type: string, format: date}}, {A}, {B}]}}"
+        ));
+        let Some(TypeDef::Untagged(def)) = api.types.get("U") else {
+            panic!("{:?}", api.types.get("U"));
+        };
+        let names: Vec<&str> = def.variants.iter().map(|v| v.rust_name.as_str()).collect();
+        assert_eq!(names, ["String", "Object"]);
+    }
+
+    #[test]
     fn a_member_that_may_be_null_makes_its_kind_optional() {
         let nullable_b = "{nullable: true, allOf: [{$ref: '#/components/schemas/B'}]}";
         assert_eq!(
