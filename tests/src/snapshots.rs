@@ -31,6 +31,8 @@ snapshot!(exact);
 snapshot!(exact30);
 snapshot!(index_mapped, index_mapped);
 snapshot!(keyed);
+snapshot!(kinds);
+snapshot!(kinds30);
 snapshot!(inheritance);
 snapshot!(media);
 snapshot!(media_multi);

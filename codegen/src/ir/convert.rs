@@ -8,6 +8,7 @@ use openapiv3::{
     VariantOrUnknownOrEmpty,
 };
 
+use super::kinds::{IndexedMember, SharedKind, UnionMembers};
 use super::naming::fallback_variant;
 use super::tags::{TagSource, tags_of};
 use super::values::ValueReason;
@@ -489,10 +490,11 @@ impl<'a> Builder<'a> {
         Some(kind)
     }
 
-    /// How an undiscriminated union becomes an untagged enum: its members, each of its own
-    /// JSON kind; or why it cannot (the reason a note gives).
+    /// How an undiscriminated union becomes an untagged enum: a variant per JSON kind, of its
+    /// one member or of the several members of that kind told apart among themselves
+    /// (`ir::kinds`; strings by their formats); or why it cannot (the reason a note gives).
     pub(super) fn untagged_plan(
-        &self,
+        &mut self,
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Result<UntaggedPlan<'a>, String> {
@@ -505,33 +507,58 @@ impl<'a> Builder<'a> {
         if self.is_decimal_union(schema, pointer) {
             return Err("a decimal".into());
         }
-        let mut plan: Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)> = Vec::new();
+        // Strings each stand alone (told apart by format below); other kinds gather.
+        let mut by_kind: Vec<(JsonKind, Vec<IndexedMember<'a>>)> = Vec::new();
         for (i, member) in members.iter().enumerate() {
             let Some(kind) = self.member_kind(member, pointer) else {
                 return Err(format!("member {i} is not of one JSON kind"));
             };
-            if kind != JsonKind::String
-                && let Some((_, first, _)) = plan.iter().find(|(k, ..)| *k == kind)
-            {
-                return Err(format!(
-                    "members {first} and {i} are both JSON {}s, which only their contents tell apart",
-                    kind.name().to_ascii_lowercase()
-                ));
+            match by_kind.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, same)) if kind != JsonKind::String => same.push((i, member)),
+                _ => by_kind.push((kind, vec![(i, member)])),
             }
-            plan.push((kind, i, member));
+        }
+        let mut plan = Vec::with_capacity(by_kind.len());
+        let whole = by_kind.len() == 1;
+        for (kind, same) in by_kind {
+            let variant = match <[_; 1]>::try_from(same) {
+                Ok([(index, member)]) => PlanVariant::Member(index, member),
+                Err(same) => {
+                    let shared = UnionMembers {
+                        keyword,
+                        members: same,
+                    };
+                    let how = self.shared_kind(kind, &shared, pointer)?;
+                    if whole {
+                        return Err("a union of one JSON kind".into());
+                    }
+                    PlanVariant::Shared(shared, how)
+                }
+            };
+            plan.push((kind, variant));
         }
         // Strings are told apart by their formats, when they are (`ir::formats`).
-        let strings: Vec<(usize, &'a ReferenceOr<Schema>)> = plan
+        let strings: Vec<IndexedMember<'a>> = plan
             .iter()
-            .filter(|(kind, ..)| *kind == JsonKind::String)
-            .map(|&(_, index, member)| (index, member))
+            .filter_map(|(kind, variant)| match variant {
+                PlanVariant::Member(index, member) if *kind == JsonKind::String => {
+                    Some((*index, *member))
+                }
+                _ => None,
+            })
             .collect();
         if strings.len() > 1 {
             self.string_members_by_format(&strings, pointer)?;
         }
         // The order serde tries them in: an integer before a number, so `3` is an integer; a
         // date-time before a date, which a date parser could read the date out of.
-        plan.sort_by_key(|(kind, _, member)| (*kind, self.parsed_format(member, pointer).ok()));
+        plan.sort_by_key(|(kind, variant)| {
+            let format = match variant {
+                PlanVariant::Member(_, member) => self.parsed_format(member, pointer).ok(),
+                PlanVariant::Shared(..) => None,
+            };
+            (*kind, format)
+        });
         Ok((keyword, plan))
     }
 
@@ -548,9 +575,23 @@ impl<'a> Builder<'a> {
         let mut variants = Vec::with_capacity(plan.len());
         let plan_strings = plan
             .iter()
-            .filter(|(kind, ..)| *kind == JsonKind::String)
+            .filter(|(kind, _)| *kind == JsonKind::String)
             .count();
-        for (kind, index, member) in plan {
+        for (kind, variant) in plan {
+            let (index, member) = match variant {
+                PlanVariant::Member(index, member) => (index, member),
+                PlanVariant::Shared(shared, how) => {
+                    let ty = self.define_shared_kind(name, kind, (shared, how), pointer)?;
+                    variants.push(UntaggedVariant {
+                        rust_name: variant_names.claim(kind.name(), ""),
+                        kind,
+                        ty,
+                        held: Held::Inline,
+                        keys: None,
+                    });
+                    continue;
+                }
+            };
             let member_pointer = pointer.join(keyword).join(index);
             let (ty, nullable) = self.type_of(
                 SchemaAt::of(member),
@@ -1062,11 +1103,17 @@ pub(super) fn const_union(schema: &Schema) -> Option<Vec<&str>> {
     (!values.is_empty()).then_some(values)
 }
 
-/// An untagged union's members by JSON kind, in try order, with the keyword they stand under.
-pub(super) type UntaggedPlan<'a> = (
-    &'static str,
-    Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)>,
-);
+/// An untagged union's variants by JSON kind, in try order, with the keyword the members
+/// stand under.
+pub(super) type UntaggedPlan<'a> = (&'static str, Vec<(JsonKind, PlanVariant<'a>)>);
+
+/// One variant of an untagged union.
+pub(super) enum PlanVariant<'a> {
+    /// The one member of its JSON kind, by index.
+    Member(usize, &'a ReferenceOr<Schema>),
+    /// The several members of one JSON kind, and how they are told apart.
+    Shared(UnionMembers<'a>, SharedKind<'a>),
+}
 
 /// The members of an `anyOf`/`oneOf`, with the keyword they stand under.
 pub(super) fn union_members(schema: &Schema) -> Option<(&'static str, &[ReferenceOr<Schema>])> {

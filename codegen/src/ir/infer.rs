@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 
 use openapiv3::{Discriminator, ReferenceOr, Schema, SchemaKind};
 
-use super::convert::{object_parts, plain_union_members, string_enum};
+use super::convert::{object_parts, string_enum};
+use super::kinds::UnionMembers;
 use super::{Builder, ObjectParts, SchemaAt};
 use crate::Error;
 use crate::error::Pointer;
@@ -32,12 +33,22 @@ impl<'a> Builder<'a> {
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Option<InferredTags<'a>> {
-        let (keyword, members) = plain_union_members(schema)?;
+        self.tags_implied(&UnionMembers::plain(schema)?, pointer)
+    }
+
+    /// The tag `members` imply (all of a union's, or those of one JSON kind), as
+    /// [`Self::inferred_tags`] decides it for a whole union.
+    pub(super) fn tags_implied(
+        &mut self,
+        union: &UnionMembers<'a>,
+        pointer: &Pointer,
+    ) -> Option<InferredTags<'a>> {
+        let members = &union.members;
         if members.len() < 2 {
             return None;
         }
         let mut objects: Vec<ObjectParts<'a>> = Vec::with_capacity(members.len());
-        for member in members {
+        for &(_, member) in members {
             objects.push(self.member_object(member, pointer)?);
         }
         let candidates: Vec<&'a String> = objects[0]
@@ -66,13 +77,12 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let inferred = InferredTags {
-                keyword,
+                keyword: union.keyword,
                 property: name.clone(),
                 members: members
                     .iter()
-                    .enumerate()
                     .zip(values_per_member)
-                    .map(|((i, member), values)| (i, member, values))
+                    .map(|(&(i, member), values)| (i, member, values))
                     .collect(),
             };
             if required_everywhere {

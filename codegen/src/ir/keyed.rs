@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use openapiv3::{AdditionalProperties, ReferenceOr, Schema};
 
-use super::convert::plain_union_members;
+use super::kinds::UnionMembers;
 use super::{Builder, Held, JsonKind, SchemaAt, TypeDef, UntaggedDef, UntaggedVariant};
 use crate::Error;
 use crate::error::Pointer;
@@ -41,12 +41,23 @@ impl<'a> Builder<'a> {
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Result<KeyedMembers<'a>, NotKeyed> {
-        let (keyword, members) = plain_union_members(schema).ok_or(NotKeyed::NotObjects)?;
+        let union = UnionMembers::plain(schema).ok_or(NotKeyed::NotObjects)?;
+        self.members_by_keys(&union, pointer)
+    }
+
+    /// The properties that pick each of `members` (all of a union's, or those of one JSON
+    /// kind), as [`Self::keyed_members`] decides them for a whole union.
+    pub(super) fn members_by_keys(
+        &mut self,
+        union: &UnionMembers<'a>,
+        pointer: &Pointer,
+    ) -> Result<KeyedMembers<'a>, NotKeyed> {
+        let members = &union.members;
         if members.len() < 2 {
             return Err(NotKeyed::NotObjects);
         }
         let mut objects = Vec::with_capacity(members.len());
-        for member in members {
+        for &(_, member) in members {
             let nullable = self
                 .member_target(member, pointer)
                 .is_ok_and(|target| target.schema_data.nullable);
@@ -61,7 +72,7 @@ impl<'a> Builder<'a> {
         // How many members hold each property name (declared or required).
         let mut holders: HashMap<&str, usize> = HashMap::new();
         let mut names_per_member = Vec::with_capacity(objects.len());
-        for (index, object) in objects.iter().enumerate() {
+        for (&(index, _), object) in members.iter().zip(&objects) {
             if let Some(additional) = object.additional
                 && !matches!(additional, AdditionalProperties::Any(false))
             {
@@ -82,7 +93,7 @@ impl<'a> Builder<'a> {
         }
         let mut keyless: Option<usize> = None;
         let mut keyed = Vec::with_capacity(members.len());
-        for (index, (member, object)) in members.iter().zip(&objects).enumerate() {
+        for (&(index, member), object) in members.iter().zip(&objects) {
             // Required properties in declaration order, then any only `required` lists.
             let mut keys: Vec<&'a str> = object
                 .properties
@@ -107,7 +118,7 @@ impl<'a> Builder<'a> {
             keyed.push((index, member, keys));
         }
         Ok(KeyedMembers {
-            keyword,
+            keyword: union.keyword,
             members: keyed,
         })
     }

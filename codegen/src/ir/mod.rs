@@ -24,6 +24,7 @@ mod cycles;
 mod formats;
 mod infer;
 mod keyed;
+mod kinds;
 mod media;
 mod merge;
 mod naming;

@@ -46,6 +46,8 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     index_mapped,
     inheritance,
     keyed,
+    kinds,
+    kinds30,
     media,
     media_multi,
     names,

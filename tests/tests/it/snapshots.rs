@@ -135,6 +135,16 @@ fn keyed() {
 }
 
 #[test]
+fn kinds() {
+    check("kinds");
+}
+
+#[test]
+fn kinds30() {
+    check("kinds30");
+}
+
+#[test]
 fn media() {
     check("media");
 }
