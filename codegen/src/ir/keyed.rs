@@ -29,8 +29,8 @@ pub(super) struct KeyedMembers<'a> {
 pub(super) enum NotKeyed {
     /// Not a union of two or more objects: another plan may fit it.
     NotObjects,
-    /// A union of objects that no set of properties tells apart, and why (the note's reason).
-    Ambiguous(String),
+    /// A union of objects that no set of properties tells apart (`ir::best_fit` then may).
+    Ambiguous,
 }
 
 impl<'a> Builder<'a> {
@@ -61,13 +61,12 @@ impl<'a> Builder<'a> {
         // How many members hold each property name (declared or required).
         let mut holders: HashMap<&str, usize> = HashMap::new();
         let mut names_per_member = Vec::with_capacity(objects.len());
-        for (index, object) in objects.iter().enumerate() {
+        for object in &objects {
             if let Some(additional) = object.additional
                 && !matches!(additional, AdditionalProperties::Any(false))
             {
-                return Err(NotKeyed::Ambiguous(format!(
-                    "member {index} admits properties it does not declare (`additionalProperties`), so no property names one member"
-                )));
+                // It admits properties it does not declare: no property names one member.
+                return Err(NotKeyed::Ambiguous);
             }
             let names: BTreeSet<&str> = object
                 .properties
@@ -80,7 +79,7 @@ impl<'a> Builder<'a> {
             }
             names_per_member.push(names);
         }
-        let mut keyless: Option<usize> = None;
+        let mut keyless = false;
         let mut keyed = Vec::with_capacity(members.len());
         for (index, (member, object)) in members.iter().zip(&objects).enumerate() {
             // Required properties in declaration order, then any only `required` lists.
@@ -97,12 +96,12 @@ impl<'a> Builder<'a> {
             }
             keys.retain(|name| holders.get(name) == Some(&1));
             if keys.is_empty() {
-                if let Some(first) = keyless {
-                    return Err(NotKeyed::Ambiguous(format!(
-                        "members {first} and {index} require no property that no other member holds, so a value holding neither's could be either"
-                    )));
+                if keyless {
+                    // Two members require nothing of their own: a value holding neither's
+                    // could be either.
+                    return Err(NotKeyed::Ambiguous);
                 }
-                keyless = Some(index);
+                keyless = true;
             }
             keyed.push((index, member, keys));
         }
@@ -110,19 +109,6 @@ impl<'a> Builder<'a> {
             keyword,
             members: keyed,
         })
-    }
-
-    /// Why a union of objects is not told apart by its members' properties; `None` when it is,
-    /// or when it is not a union of objects.
-    pub(super) fn why_not_keyed(
-        &mut self,
-        schema: &'a Schema,
-        pointer: &Pointer,
-    ) -> Option<String> {
-        match self.keyed_members(schema, pointer) {
-            Err(NotKeyed::Ambiguous(why)) => Some(why),
-            _ => None,
-        }
     }
 
     /// A union picked by the properties a value holds: a variant per member, named after its
@@ -163,6 +149,7 @@ impl<'a> Builder<'a> {
                 name: name.to_owned(),
                 doc,
                 variants,
+                best_fit: false,
             }),
         );
         Ok(())
@@ -248,45 +235,44 @@ mod tests {
     }
 
     #[test]
-    fn unions_no_property_tells_apart_stay_values_with_the_reason() {
-        let lowered =
-            "#/components/schemas/U: a union of several schemas is lowered to serde_json::Value";
+    fn unions_no_property_tells_apart_are_left_to_best_fit() {
+        // What `keyed` shows for a best-fit union: its variants by kind, flagged.
+        let best_fit = |union: &str| {
+            let (api, _) = built(union);
+            match api.types.get("U") {
+                Some(TypeDef::Untagged(def)) if def.best_fit => keyed(union),
+                other => format!("not best fit: {other:?}"),
+            }
+        };
         assert_eq!(
-            keyed(
+            best_fit(
                 "{oneOf: [{type: object, properties: {a: {type: string}}}, {type: object, properties: {b: {type: string}}}]}"
             ),
-            format!(
-                "Value: {lowered}: members 0 and 1 require no property that no other member holds, so a value holding neither's could be either"
-            )
+            "Object:Object Object2:Object"
         );
         for open in ["true", "{type: string}"] {
             assert_eq!(
-                keyed(&format!(
+                best_fit(&format!(
                     "{{oneOf: [{{$ref: '#/components/schemas/A'}}, {{type: object, required: [c], properties: {{c: {{type: string}}}}, additionalProperties: {open}}}]}}"
                 )),
-                format!(
-                    "Value: {lowered}: member 1 admits properties it does not declare (`additionalProperties`), so no property names one member"
-                )
+                "A:Object Object:Object"
             );
         }
-        // A member that may be null, or is not an object, is not told apart this way.
+        // A member that may be null, or a free-form object.
         assert_eq!(
-            keyed(
+            best_fit(
                 "{oneOf: [{$ref: '#/components/schemas/A'}, {type: [object, 'null'], required: [c], properties: {c: {type: string}}}]}"
             ),
-            format!(
-                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
-            )
+            "A:Object Object:Object"
         );
+        assert_eq!(
+            best_fit("{oneOf: [{$ref: '#/components/schemas/A'}, {type: object}]}"),
+            "A:Object Object:Object"
+        );
+        // Kinds tell these apart: not best fit.
         assert_eq!(
             keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: string}]}"),
             "String:String A:Object"
-        );
-        assert_eq!(
-            keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: object}]}"),
-            format!(
-                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
-            )
         );
     }
 }
