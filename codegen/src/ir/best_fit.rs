@@ -16,6 +16,9 @@ use super::convert::{UntaggedPlan, plain_union_members};
 use super::{Builder, JsonKind};
 use crate::error::Pointer;
 
+/// How many unions deep a member's kind is looked for (`fit_kind`).
+const NESTED_UNIONS: usize = 8;
+
 impl<'a> Builder<'a> {
     /// The members of a union left to best fit, in the document's order; or why it is not.
     /// Called after every rule that tells members apart has refused the union.
@@ -36,11 +39,8 @@ impl<'a> Builder<'a> {
         let mut plan: Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)> =
             Vec::with_capacity(members.len());
         for (index, member) in members.iter().enumerate() {
-            let kind = match self.member_kind(member, pointer) {
-                Some(kind) => kind,
-                // An object composed with `allOf` is one too.
-                None if self.member_object(member, pointer).is_some() => JsonKind::Object,
-                None => return Err(format!("member {index} is not of one JSON kind")),
+            let Some(kind) = self.fit_kind(member, pointer, NESTED_UNIONS) else {
+                return Err(format!("member {index} is not of one JSON kind"));
             };
             // Objects and arrays decode by their contents, strings by their formats (below).
             if !matches!(kind, JsonKind::Object | JsonKind::Array | JsonKind::String)
@@ -63,6 +63,34 @@ impl<'a> Builder<'a> {
             self.string_members_by_format(&strings, pointer)?;
         }
         Ok((keyword, plan))
+    }
+
+    /// The JSON kind every value of a member has: its own, an object's composed with `allOf`,
+    /// or the one kind of every member of a union it is (`depth` unions deep, so a `$ref`
+    /// cycle ends).
+    fn fit_kind(
+        &mut self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+        depth: usize,
+    ) -> Option<JsonKind> {
+        if let Some(kind) = self.member_kind(member, pointer) {
+            return Some(kind);
+        }
+        if self.member_object(member, pointer).is_some() {
+            return Some(JsonKind::Object);
+        }
+        let inner_depth = depth.checked_sub(1)?;
+        let (_, members) = plain_union_members(self.member_schema(member, pointer)?)?;
+        let mut one = None;
+        for inner in members {
+            let kind = self.fit_kind(inner, pointer, inner_depth)?;
+            if one.is_some_and(|one| one != kind) {
+                return None;
+            }
+            one = Some(kind);
+        }
+        one
     }
 }
 
@@ -145,6 +173,40 @@ mod tests {
                 "{{oneOf: [{A}, {{allOf: [{B}, {{type: object, properties: {{x: {{type: string}}}}}}]}}]}}"
             )),
             "best fit: A:Object Object:Object"
+        );
+        // A member that is a union of objects (or of arrays) is an object (or an array); a
+        // union of several kinds, or one nesting past the bound, has no kind.
+        let objects = format!("{{anyOf: [{A}, {B}]}}");
+        assert_eq!(
+            both(&format!("{{oneOf: [{objects}, {A}]}}")),
+            "best fit: Object:Object A:Object"
+        );
+        let arrays = "{anyOf: [{type: array, items: {type: string}}, {type: array, items: {type: integer}}]}";
+        assert_eq!(
+            both(&format!(
+                "{{oneOf: [{arrays}, {{type: array, items: {{type: boolean}}}}]}}"
+            )),
+            "best fit: Array:Array Array2:Array"
+        );
+        let nested = (0..7).fold(objects.clone(), |inner, _| {
+            format!("{{anyOf: [{inner}, {A}]}}")
+        });
+        assert_eq!(
+            both(&format!("{{oneOf: [{nested}, {A}]}}")),
+            "best fit: Object:Object A:Object"
+        );
+        let lowered =
+            "#/components/schemas/U: a union of several schemas is lowered to serde_json::Value";
+        let too_deep = format!("{{anyOf: [{nested}, {A}]}}");
+        assert_eq!(
+            both(&format!("{{oneOf: [{too_deep}, {A}]}}")),
+            format!("{lowered}: member 0 is not of one JSON kind")
+        );
+        assert_eq!(
+            both(&format!(
+                "{{oneOf: [{{anyOf: [{A}, {{type: string}}]}}, {A}]}}"
+            )),
+            format!("{lowered}: member 0 is not of one JSON kind")
         );
         // Strings a format tells apart, beside them.
         assert_eq!(

@@ -127,6 +127,15 @@ rt::mock_setters!(
 
 #[cfg(feature = "options")]
 rt::mock_setters!(
+    Deleted,
+    [
+        deleted: value bool = "deleted",
+        id: into String = "id",
+    ]
+);
+
+#[cfg(feature = "options")]
+rt::mock_setters!(
     MethodOptionsObject,
     [
         capture_method: into String = "capture_method",
@@ -139,6 +148,7 @@ rt::mock_setters!(
 rt::mock_setters!(
     Options,
     [
+        removed: into SourceOrDeleted = "removed",
         card: into PaymentOptions = "card",
         methods: into Vec<MethodOptions> = "methods",
         ranges: into OptionsRanges = "ranges",
@@ -194,6 +204,8 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "options")]
     all.push(rt::mock::round_trip::RoundTrip::of::<ClientOptions>("ClientOptions"));
     #[cfg(feature = "options")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Deleted>("Deleted"));
+    #[cfg(feature = "options")]
     all.push(rt::mock::round_trip::RoundTrip::of::<MethodOptions>("MethodOptions"));
     #[cfg(feature = "options")]
     all.push(
@@ -226,5 +238,10 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
             PaymentOptionsObject,
         >("PaymentOptionsObject"),
     );
+
+    #[cfg(feature = "options")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Source>("Source"));
+    #[cfg(feature = "options")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<SourceOrDeleted>("SourceOrDeleted"));
     all
 }

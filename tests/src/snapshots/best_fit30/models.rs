@@ -147,6 +147,31 @@ impl ClientOptions {
     }
 }
 
+#[cfg(feature = "options")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct Deleted {
+    pub deleted: bool,
+    pub id: String,
+}
+
+#[cfg(feature = "options")]
+rt::struct_deserialize!(
+    Deleted,
+    [
+        deleted = required("deleted"),
+        id = required("id"),
+    ]
+);
+
+#[cfg(feature = "options")]
+impl Deleted {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(deleted: bool, id: impl Into<String>) -> Self {
+        Self { deleted, id: id.into() }
+    }
+}
+
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
 /// member, in the document's order, whose decoded value encodes back to the same JSON;
@@ -250,6 +275,8 @@ impl MethodOptionsObject {
 #[non_exhaustive]
 pub struct Options {
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<SourceOrDeleted>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub card: Option<PaymentOptions>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub methods: Option<Vec<MethodOptions>>,
@@ -261,6 +288,7 @@ pub struct Options {
 rt::struct_deserialize!(
     Options,
     [
+        removed = optional("removed"),
         card = optional("card"),
         methods = optional("methods"),
         ranges = optional("ranges"),
@@ -272,10 +300,18 @@ impl Options {
     /// A value with every field unset.
     pub fn new() -> Self {
         Self {
+            removed: None,
             card: None,
             methods: None,
             ranges: None,
         }
+    }
+
+    /// Sets `removed`.
+    #[must_use]
+    pub fn removed(mut self, value: impl Into<SourceOrDeleted>) -> Self {
+        self.removed = Some(value.into());
+        self
     }
 
     /// Sets `card`.
@@ -487,5 +523,91 @@ impl PaymentOptionsObject {
     pub fn amount(mut self, value: f64) -> Self {
         self.amount = Some(value);
         self
+    }
+}
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "options")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Source {
+    /// A JSON object.
+    CardOptions(CardOptions),
+    /// A JSON object.
+    ClientOptions(ClientOptions),
+}
+
+#[cfg(feature = "options")]
+impl serde::Serialize for Source {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::CardOptions(payload) => {
+                serde::Serialize::serialize(payload, serializer)
+            }
+            Self::ClientOptions(payload) => {
+                serde::Serialize::serialize(payload, serializer)
+            }
+        }
+    }
+}
+
+#[cfg(feature = "options")]
+impl<'de> serde::Deserialize<'de> for Source {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "Source",
+            &[
+                |json| rt::best_fit::fit(json, Self::CardOptions),
+                |json| rt::best_fit::fit(json, Self::ClientOptions),
+            ],
+        )
+    }
+}
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "options")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SourceOrDeleted {
+    /// A JSON object.
+    Source(Source),
+    /// A JSON object.
+    Deleted(Deleted),
+}
+
+#[cfg(feature = "options")]
+impl serde::Serialize for SourceOrDeleted {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Source(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Deleted(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "options")]
+impl<'de> serde::Deserialize<'de> for SourceOrDeleted {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "SourceOrDeleted",
+            &[
+                |json| rt::best_fit::fit(json, Self::Source),
+                |json| rt::best_fit::fit(json, Self::Deleted),
+            ],
+        )
     }
 }
