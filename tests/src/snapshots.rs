@@ -25,6 +25,8 @@ macro_rules! snapshot {
 snapshot!(acme);
 snapshot!(auth);
 snapshot!(auth_per_operation);
+snapshot!(best_fit);
+snapshot!(best_fit30);
 snapshot!(const_tags);
 snapshot!(consumers);
 snapshot!(exact);

@@ -34,6 +34,8 @@
 
 // The generic layer: what every generated crate needs, knowing nothing of Baseten or metrics.
 // No module of it imports one of the metrics layer (a test reads their `use` lines to check).
+#[doc(hidden)] // what the generated best-fit unions call
+pub mod best_fit;
 mod binary;
 #[cfg(feature = "client")]
 mod client;

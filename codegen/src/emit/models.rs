@@ -6,6 +6,7 @@ use quote::quote;
 use super::{code_span, doc_attrs};
 use crate::ir::{
     AliasDef, EnumDef, Held, IntEnumDef, JsonKind, TypeDef, TypeRef, UnionDef, UntaggedDef,
+    UntaggedVariant,
 };
 use crate::surface::Surface;
 use crate::surface::builders::{self, FieldSurface, Storage, StructSurface};
@@ -481,6 +482,9 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     if def.variants.iter().any(|variant| variant.keys.is_some()) {
         return emit_keyed(def, impls);
     }
+    if def.best_fit {
+        return emit_best_fit(def, impls);
+    }
     let name = ident(&def.name);
     let SerdeDerives { always, mock } = serde_derives([
         (impls.serialize, quote!(serde::Serialize)),
@@ -497,20 +501,7 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let variants = def.variants.iter().map(|variant| {
         let variant_name = ident(&variant.rust_name);
         let ty = variant.held.wrap(type_tokens(&variant.ty));
-        let kind = match (variant.kind, &variant.ty) {
-            (JsonKind::String, TypeRef::Timestamp) if by_format => {
-                " A JSON string holding an RFC 3339 date-time."
-            }
-            (JsonKind::String, TypeRef::Date) if by_format => {
-                " A JSON string holding an RFC 3339 full-date."
-            }
-            (JsonKind::Boolean, _) => " A JSON boolean.",
-            (JsonKind::Integer, _) => " A JSON number without a fraction.",
-            (JsonKind::Number, _) => " A JSON number.",
-            (JsonKind::String, _) => " A JSON string.",
-            (JsonKind::Array, _) => " A JSON array.",
-            (JsonKind::Object, _) => " A JSON object.",
-        };
+        let kind = kind_doc(variant, by_format);
         quote!(#[doc = #kind] #variant_name(#ty),)
     });
     let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
@@ -535,6 +526,78 @@ fn emit_untagged(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
         #[non_exhaustive]
         pub enum #name {
             #(#variants)*
+        }
+    }
+}
+
+/// A variant's doc: the JSON it takes (strings by their format when `by_format`).
+fn kind_doc(variant: &UntaggedVariant, by_format: bool) -> &'static str {
+    match (variant.kind, &variant.ty) {
+        (JsonKind::String, TypeRef::Timestamp) if by_format => {
+            " A JSON string holding an RFC 3339 date-time."
+        }
+        (JsonKind::String, TypeRef::Date) if by_format => {
+            " A JSON string holding an RFC 3339 full-date."
+        }
+        (JsonKind::Boolean, _) => " A JSON boolean.",
+        (JsonKind::Integer, _) => " A JSON number without a fraction.",
+        (JsonKind::Number, _) => " A JSON number.",
+        (JsonKind::String, _) => " A JSON string.",
+        (JsonKind::Array, _) => " A JSON array.",
+        (JsonKind::Object, _) => " A JSON object.",
+    }
+}
+
+/// A union no rule tells apart (`ir::best_fit`): read whole, the runtime decodes it as the
+/// member that fits it best; written as the payload itself.
+fn emit_best_fit(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
+    let serialize_gate = gate_attribute(impls.serialize);
+    let deserialize_gate = gate_attribute(impls.deserialize);
+    let name = ident(&def.name);
+    let union = def.name.as_str();
+    let doc = doc_attrs(def.doc.as_deref());
+    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
+    let by_format = def
+        .variants
+        .iter()
+        .filter(|variant| variant.kind == JsonKind::String)
+        .count()
+        > 1;
+    let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let payloads = def.variants.iter().map(|v| v.held.wrap(type_tokens(&v.ty)));
+    let variant_docs = def.variants.iter().map(|v| kind_doc(v, by_format));
+    quote! {
+        #doc
+        #separator
+        /// One of several JSON values that no tag, property, kind or format tells apart, read
+        /// by best fit (after pydantic's "smart" unions): the value decodes as the first
+        /// member, in the document's order, whose decoded value encodes back to the same JSON;
+        /// else as the member whose encoding keeps the most of it, the first of equals; a
+        /// value no member decodes is refused. Written as the member's own JSON.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#[doc = #variant_docs] #variant_names(#payloads),)*
+        }
+
+        #serialize_gate
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(Self::#variant_names(payload) => serde::Serialize::serialize(payload, serializer),)*
+                }
+            }
+        }
+
+        #deserialize_gate
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                rt::best_fit::deserialize(
+                    deserializer,
+                    #union,
+                    &[#(|json| rt::best_fit::fit(json, Self::#variant_names)),*],
+                )
+            }
         }
     }
 }

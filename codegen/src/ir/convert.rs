@@ -212,11 +212,16 @@ impl<'a> Builder<'a> {
             return Ok(true);
         }
         if let Ok(plan) = self.untagged_plan(schema, pointer) {
-            self.define_untagged(name, plan, doc, pointer)?;
+            self.define_untagged(name, plan, doc, pointer, false)?;
             return Ok(true);
         }
         if let Ok(keyed) = self.keyed_members(schema, pointer) {
             self.define_keyed_union(name, keyed, doc, pointer)?;
+            return Ok(true);
+        }
+        // The last resort of a union, after every rule that tells its members apart.
+        if let Ok(plan) = self.best_fit_plan(schema, pointer) {
+            self.define_untagged(name, plan, doc, pointer, true)?;
             return Ok(true);
         }
         if let SchemaKind::AllOf { all_of } = &schema.schema_kind
@@ -568,6 +573,7 @@ impl<'a> Builder<'a> {
         (keyword, plan): UntaggedPlan<'a>,
         doc: Option<String>,
         pointer: &Pointer,
+        best_fit: bool,
     ) -> Result<(), Error> {
         // Reserve the name first: a member may refer back to the union.
         self.reserve(name);
@@ -621,6 +627,7 @@ impl<'a> Builder<'a> {
                 name: name.to_owned(),
                 doc,
                 variants,
+                best_fit,
             }),
         );
         Ok(())
@@ -853,11 +860,13 @@ impl<'a> Builder<'a> {
                 self.define_inline(hint, schema, pointer)?
             }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
-                match self.untagged_plan(schema, pointer) {
-                    Ok(_) => self.define_inline(hint, schema, pointer)?,
+                match self
+                    .untagged_plan(schema, pointer)
+                    .map(drop)
+                    .or_else(|_| self.best_fit_plan(schema, pointer).map(drop))
+                {
+                    Ok(()) => self.define_inline(hint, schema, pointer)?,
                     Err(reason) => {
-                        // A union of objects says why no property tells its members apart.
-                        let reason = self.why_not_keyed(schema, pointer).unwrap_or(reason);
                         self.typed_as_value(
                             pointer,
                             ValueReason::Union,

@@ -123,19 +123,6 @@ impl<'a> Builder<'a> {
         })
     }
 
-    /// Why a union of objects is not told apart by its members' properties; `None` when it is,
-    /// or when it is not a union of objects.
-    pub(super) fn why_not_keyed(
-        &mut self,
-        schema: &'a Schema,
-        pointer: &Pointer,
-    ) -> Option<String> {
-        match self.keyed_members(schema, pointer) {
-            Err(NotKeyed::Ambiguous(why)) => Some(why),
-            _ => None,
-        }
-    }
-
     /// A union picked by the properties a value holds: a variant per member, named after its
     /// type (a `$ref`) or its first property of its own.
     pub(super) fn define_keyed_union(
@@ -174,6 +161,7 @@ impl<'a> Builder<'a> {
                 name: name.to_owned(),
                 doc,
                 variants,
+                best_fit: false,
             }),
         );
         Ok(())
@@ -259,45 +247,44 @@ mod tests {
     }
 
     #[test]
-    fn unions_no_property_tells_apart_stay_values_with_the_reason() {
-        let lowered =
-            "#/components/schemas/U: a union of several schemas is lowered to serde_json::Value";
+    fn unions_no_property_tells_apart_are_left_to_best_fit() {
+        // What `keyed` shows for a best-fit union: its variants by kind, flagged.
+        let best_fit = |union: &str| {
+            let (api, _) = built(union);
+            match api.types.get("U") {
+                Some(TypeDef::Untagged(def)) if def.best_fit => keyed(union),
+                other => format!("not best fit: {other:?}"),
+            }
+        };
         assert_eq!(
-            keyed(
+            best_fit(
                 "{oneOf: [{type: object, properties: {a: {type: string}}}, {type: object, properties: {b: {type: string}}}]}"
             ),
-            format!(
-                "Value: {lowered}: members 0 and 1 require no property that no other member holds, so a value holding neither's could be either"
-            )
+            "Object:Object Object2:Object"
         );
         for open in ["true", "{type: string}"] {
             assert_eq!(
-                keyed(&format!(
+                best_fit(&format!(
                     "{{oneOf: [{{$ref: '#/components/schemas/A'}}, {{type: object, required: [c], properties: {{c: {{type: string}}}}, additionalProperties: {open}}}]}}"
                 )),
-                format!(
-                    "Value: {lowered}: member 1 admits properties it does not declare (`additionalProperties`), so no property names one member"
-                )
+                "A:Object Object:Object"
             );
         }
-        // A member that may be null, or is not an object, is not told apart this way.
+        // A member that may be null, or a free-form object.
         assert_eq!(
-            keyed(
+            best_fit(
                 "{oneOf: [{$ref: '#/components/schemas/A'}, {type: [object, 'null'], required: [c], properties: {c: {type: string}}}]}"
             ),
-            format!(
-                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
-            )
+            "A:Object Object:Object"
         );
+        assert_eq!(
+            best_fit("{oneOf: [{$ref: '#/components/schemas/A'}, {type: object}]}"),
+            "A:Object Object:Object"
+        );
+        // Kinds tell these apart: not best fit.
         assert_eq!(
             keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: string}]}"),
             "String:String A:Object"
-        );
-        assert_eq!(
-            keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: object}]}"),
-            format!(
-                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
-            )
         );
     }
 }

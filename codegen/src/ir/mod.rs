@@ -19,6 +19,7 @@ use crate::{Config, Error, Note};
 
 mod access;
 pub(crate) mod areas;
+mod best_fit;
 mod convert;
 mod cycles;
 mod formats;
@@ -169,8 +170,13 @@ pub struct UntaggedDef {
     pub name: String,
     /// Rustdoc text.
     pub doc: Option<String>,
-    /// Variants in the order serde tries them (an integer before a number).
+    /// Variants in the order serde tries them (an integer before a number); for a best-fit
+    /// union, in the document's order.
     pub variants: Vec<UntaggedVariant>,
+    /// Whether no rule tells the members apart (several objects, or several arrays, only their
+    /// contents do: `ir::best_fit`), so a value decodes as the member that fits it best (the
+    /// runtime's `best_fit`) rather than by its JSON kind or keys.
+    pub best_fit: bool,
 }
 
 /// One member of an [`UntaggedDef`].

@@ -128,8 +128,8 @@ components:
       properties:
         same_kind:
           oneOf:
-            - {type: object, properties: {a: {type: string}}}
-            - {type: object, properties: {b: {type: string}}}
+            - {type: string, pattern: '^a'}
+            - {type: string, pattern: '^b'}
         annotated:
           allOf:
             - $ref: '#/components/schemas/Exact'

@@ -8,13 +8,14 @@
 //! (the generated crate's `mock` feature) answers with response types and is handed request
 //! values, so it turns the other direction on for every type. A type an extension says users
 //! write back as JSON ([`SurfaceExtension::serialized_types`]) and what it reaches keep
-//! `Serialize`. A type reached by neither (a config root) gets both.
+//! `Serialize`, and so does what a decoded best-fit union's members hold (its decoding encodes
+//! each member's reading). A type reached by neither (a config root) gets both.
 //!
 //! [`SurfaceExtension::serialized_types`]: super::extension::SurfaceExtension::serialized_types
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Api, ResponseKind, TypeRef, reachable};
+use crate::ir::{Api, ResponseKind, TypeDef, TypeRef, reachable};
 
 /// When a type has one serde impl.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -105,6 +106,20 @@ pub(crate) fn directions(api: &Api, serialized: &[TypeRef]) -> Directions {
     });
     let mut encoded = reachable(&api.types, requests.chain(serialized));
     let mut decoded = reachable(&api.types, api.operations.iter().filter_map(response_type));
+    // A best-fit union decodes by encoding each member's reading back (`ir::best_fit`): what
+    // its members hold is encoded wherever the union is decoded.
+    let best_fit_members: Vec<TypeRef> = api
+        .types
+        .values()
+        .filter_map(|def| match def {
+            TypeDef::Untagged(def) if def.best_fit && decoded.contains(&def.name) => {
+                Some(def.variants.iter().map(|variant| variant.ty.clone()))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    encoded.extend(reachable(&api.types, &best_fit_members));
     // A type no operation reaches (a component kept without a selection) gets both impls, and
     // so must every type it holds: its derives need theirs.
     let orphans: Vec<TypeRef> = api
@@ -207,6 +222,46 @@ mod tests {
     fn a_type_neither_direction_reaches_keeps_both() {
         let directions = Directions::default();
         assert_eq!(directions.serde_impls("Root"), SerdeImpls::BOTH);
+    }
+
+    #[test]
+    fn a_decoded_best_fit_union_encodes_what_its_members_hold() {
+        // `Pick`, only a response reaches it, is a best-fit union (neither member requires a
+        // property of its own): its decoding encodes each member's reading, so `Shared`, which
+        // `Thing` holds, and `Other` keep `Serialize` in every build; `NewThing` is unchanged.
+        let document = DOCUMENT
+            .replace(
+                "schema: {$ref: '#/components/schemas/Thing'}",
+                "schema: {$ref: '#/components/schemas/Pick'}",
+            )
+            .replace(
+                "components:\n  schemas:\n",
+                "components:\n  schemas:\n    Pick:\n      anyOf: [{$ref: '#/components/schemas/Thing'}, {$ref: '#/components/schemas/Other'}]\n    \
+                 Other:\n      type: object\n      properties: {b: {type: integer}}\n",
+            );
+        let (directions, api) = directions_of(&document);
+        assert!(
+            matches!(api.types.get("Pick"), Some(crate::ir::TypeDef::Untagged(def)) if def.best_fit)
+        );
+        let impls = directions.all_serde_impls(&api);
+        for held in ["Thing", "Other", "Shared"] {
+            assert_eq!(impls.get(held), Some(&SerdeImpls::BOTH), "{held}");
+        }
+        // The union itself is only read.
+        assert_eq!(
+            impls.get("Pick"),
+            Some(&SerdeImpls {
+                serialize: Gate::Mock,
+                deserialize: Gate::Always,
+            })
+        );
+        // Told apart by kind instead: `Thing`, a response's only, is only read.
+        let plain = document.replace(
+            "anyOf: [{$ref: '#/components/schemas/Thing'}, {$ref: '#/components/schemas/Other'}]",
+            "anyOf: [{$ref: '#/components/schemas/Thing'}, {type: string}]",
+        );
+        let (directions, _) = directions_of(&plain);
+        assert!(!directions.encoded.contains("Thing"));
     }
 
     #[test]

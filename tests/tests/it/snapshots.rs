@@ -100,6 +100,16 @@ fn auth_per_operation() {
 }
 
 #[test]
+fn best_fit() {
+    check("best_fit");
+}
+
+#[test]
+fn best_fit30() {
+    check("best_fit30");
+}
+
+#[test]
 fn const_tags() {
     check("const_tags");
 }

@@ -17,6 +17,7 @@ use super::Fields;
 pub struct RoundTrip {
     name: &'static str,
     check: fn(&Value) -> Result<String, String>,
+    encoding: fn(&Value) -> Result<Value, String>,
 }
 
 impl fmt::Debug for RoundTrip {
@@ -34,6 +35,7 @@ impl RoundTrip {
         Self {
             name,
             check: round_trip::<T>,
+            encoding: encoding::<T>,
         }
     }
 
@@ -53,6 +55,26 @@ impl RoundTrip {
     pub fn check(&self, json: &Value) -> Result<String, String> {
         (self.check)(json)
     }
+
+    /// `json` decoded as the type and encoded again, as a JSON value: what a union's member
+    /// identity is checked against where a value may decode as another member with the same
+    /// JSON (a best-fit union's).
+    ///
+    /// # Errors
+    ///
+    /// `json` does not decode, or the value does not encode.
+    pub fn encoding(&self, json: &Value) -> Result<Value, String> {
+        (self.encoding)(json)
+    }
+}
+
+fn encoding<T>(json: &Value) -> Result<Value, String>
+where
+    T: Serialize + DeserializeOwned,
+{
+    let decoded: T = serde_json::from_value(json.clone())
+        .map_err(|error| format!("does not decode: {error}"))?;
+    serde_json::to_value(&decoded).map_err(|error| format!("does not encode: {error}"))
 }
 
 fn round_trip<T>(json: &Value) -> Result<String, String>
@@ -170,6 +192,22 @@ mod tests {
         assert_eq!(
             RoundTrip::of::<f64>("Number").check(&json!(1.5)),
             Ok("1.5".to_owned())
+        );
+    }
+
+    #[test]
+    fn an_encoding_is_the_decoded_value_written_again() {
+        assert_eq!(
+            RoundTrip::of::<Doubling>("Doubling").encoding(&json!({"id": 2})),
+            Ok(json!({"id": 4}))
+        );
+        assert_eq!(
+            RoundTrip::of::<f64>("Number").encoding(&json!(3)),
+            Ok(json!(3.0))
+        );
+        assert_eq!(
+            RoundTrip::of::<Exact>("Exact").encoding(&json!({"id": "x"})),
+            Err("does not decode: invalid type: string \"x\", expected i64".to_owned())
         );
     }
 }

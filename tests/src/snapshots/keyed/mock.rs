@@ -135,8 +135,42 @@ rt::mock_setters!(
         targets: into Vec<Target> = "targets",
         window: into TargetsWindow = "window",
         model: into TargetsModel = "model",
-        ambiguous: into ::serde_json::Value = "ambiguous",
-        open: into ::serde_json::Value = "open",
+        ambiguous: into TargetsAmbiguous = "ambiguous",
+        open: into TargetsOpen = "open",
+    ]
+);
+
+#[cfg(feature = "targets")]
+rt::mock_setters!(
+    TargetsAmbiguousObject,
+    [
+        a: into String = "a",
+        b: into String = "b",
+    ]
+);
+
+#[cfg(feature = "targets")]
+rt::mock_setters!(
+    TargetsAmbiguousObject2,
+    [
+        a: into String = "a",
+        b: into String = "b",
+    ]
+);
+
+#[cfg(feature = "targets")]
+rt::mock_setters!(
+    TargetsOpenObject,
+    [
+        x: into String = "x",
+    ]
+);
+
+#[cfg(feature = "targets")]
+rt::mock_setters!(
+    TargetsOpenObject2,
+    [
+        y: into String = "y",
     ]
 );
 
@@ -173,7 +207,38 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "targets")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Targets>("Targets"));
     #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<TargetsAmbiguous>("TargetsAmbiguous"),
+    );
+
+    #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            TargetsAmbiguousObject,
+        >("TargetsAmbiguousObject"),
+    );
+
+    #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            TargetsAmbiguousObject2,
+        >("TargetsAmbiguousObject2"),
+    );
+
+    #[cfg(feature = "targets")]
     all.push(rt::mock::round_trip::RoundTrip::of::<TargetsModel>("TargetsModel"));
+    #[cfg(feature = "targets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<TargetsOpen>("TargetsOpen"));
+    #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<TargetsOpenObject>("TargetsOpenObject"),
+    );
+
+    #[cfg(feature = "targets")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<TargetsOpenObject2>("TargetsOpenObject2"),
+    );
+
     #[cfg(feature = "targets")]
     all.push(rt::mock::round_trip::RoundTrip::of::<TargetsWindow>("TargetsWindow"));
     #[cfg(feature = "targets")]

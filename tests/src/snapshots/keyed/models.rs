@@ -157,9 +157,9 @@ pub struct Targets {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<TargetsModel>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ambiguous: Option<::serde_json::Value>,
+    pub ambiguous: Option<TargetsAmbiguous>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub open: Option<::serde_json::Value>,
+    pub open: Option<TargetsOpen>,
 }
 
 #[cfg(feature = "targets")]
@@ -203,15 +203,122 @@ impl Targets {
 
     /// Sets `ambiguous`.
     #[must_use]
-    pub fn ambiguous(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn ambiguous(mut self, value: impl Into<TargetsAmbiguous>) -> Self {
         self.ambiguous = Some(value.into());
         self
     }
 
     /// Sets `open`.
     #[must_use]
-    pub fn open(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn open(mut self, value: impl Into<TargetsOpen>) -> Self {
         self.open = Some(value.into());
+        self
+    }
+}
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum TargetsAmbiguous {
+    /// A JSON object.
+    Object(TargetsAmbiguousObject),
+    /// A JSON object.
+    Object2(TargetsAmbiguousObject2),
+}
+
+#[cfg(feature = "targets")]
+impl serde::Serialize for TargetsAmbiguous {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Object(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Object2(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "targets")]
+impl<'de> serde::Deserialize<'de> for TargetsAmbiguous {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "TargetsAmbiguous",
+            &[
+                |json| rt::best_fit::fit(json, Self::Object),
+                |json| rt::best_fit::fit(json, Self::Object2),
+            ],
+        )
+    }
+}
+
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct TargetsAmbiguousObject {
+    pub a: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<String>,
+}
+
+#[cfg(feature = "targets")]
+rt::struct_deserialize!(
+    TargetsAmbiguousObject,
+    [
+        a = required("a"),
+        b = optional("b"),
+    ]
+);
+
+#[cfg(feature = "targets")]
+impl TargetsAmbiguousObject {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(a: impl Into<String>) -> Self {
+        Self { a: a.into(), b: None }
+    }
+
+    /// Sets `b`.
+    #[must_use]
+    pub fn b(mut self, value: impl Into<String>) -> Self {
+        self.b = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct TargetsAmbiguousObject2 {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<String>,
+    pub b: String,
+}
+
+#[cfg(feature = "targets")]
+rt::struct_deserialize!(
+    TargetsAmbiguousObject2,
+    [
+        a = optional("a"),
+        b = required("b"),
+    ]
+);
+
+#[cfg(feature = "targets")]
+impl TargetsAmbiguousObject2 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(b: impl Into<String>) -> Self {
+        Self { a: None, b: b.into() }
+    }
+
+    /// Sets `a`.
+    #[must_use]
+    pub fn a(mut self, value: impl Into<String>) -> Self {
+        self.a = Some(value.into());
         self
     }
 }
@@ -239,6 +346,93 @@ rt::open_enum_impls!(
         Gpt4oMini = "gpt-4o-mini",
     ]
 );
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum TargetsOpen {
+    /// A JSON object.
+    Object(TargetsOpenObject),
+    /// A JSON object.
+    Object2(TargetsOpenObject2),
+}
+
+#[cfg(feature = "targets")]
+impl serde::Serialize for TargetsOpen {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Object(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Object2(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "targets")]
+impl<'de> serde::Deserialize<'de> for TargetsOpen {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "TargetsOpen",
+            &[
+                |json| rt::best_fit::fit(json, Self::Object),
+                |json| rt::best_fit::fit(json, Self::Object2),
+            ],
+        )
+    }
+}
+
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct TargetsOpenObject {
+    pub x: String,
+}
+
+#[cfg(feature = "targets")]
+rt::struct_deserialize!(
+    TargetsOpenObject,
+    [
+        x = required("x"),
+    ]
+);
+
+#[cfg(feature = "targets")]
+impl TargetsOpenObject {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(x: impl Into<String>) -> Self {
+        Self { x: x.into() }
+    }
+}
+
+#[cfg(feature = "targets")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct TargetsOpenObject2 {
+    pub y: String,
+}
+
+#[cfg(feature = "targets")]
+rt::struct_deserialize!(
+    TargetsOpenObject2,
+    [
+        y = required("y"),
+    ]
+);
+
+#[cfg(feature = "targets")]
+impl TargetsOpenObject2 {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(y: impl Into<String>) -> Self {
+        Self { y: y.into() }
+    }
+}
 
 /// One of several objects, told apart by the properties only one of them holds: the
 /// variant is the member the value is; a value holding two members' or none is refused.

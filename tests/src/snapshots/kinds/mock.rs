@@ -134,8 +134,24 @@ rt::mock_setters!(
         tool_choice: into ToolChoice = "tool_choice",
         shape: into HolderShape = "shape",
         source: into HolderSource = "source",
-        loose: into ::serde_json::Value = "loose",
-        lists: into ::serde_json::Value = "lists",
+        loose: into HolderLoose = "loose",
+        lists: into HolderLists = "lists",
+    ]
+);
+
+#[cfg(feature = "things")]
+rt::mock_setters!(
+    HolderLooseObject,
+    [
+        a: into String = "a",
+    ]
+);
+
+#[cfg(feature = "things")]
+rt::mock_setters!(
+    HolderLooseObject2,
+    [
+        b: into String = "b",
     ]
 );
 
@@ -207,6 +223,20 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
 
     #[cfg(feature = "things")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Holder>("Holder"));
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<HolderLists>("HolderLists"));
+    #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<HolderLoose>("HolderLoose"));
+    #[cfg(feature = "things")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<HolderLooseObject>("HolderLooseObject"),
+    );
+
+    #[cfg(feature = "things")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<HolderLooseObject2>("HolderLooseObject2"),
+    );
+
     #[cfg(feature = "things")]
     all.push(rt::mock::round_trip::RoundTrip::of::<HolderRequest>("HolderRequest"));
     #[cfg(feature = "things")]

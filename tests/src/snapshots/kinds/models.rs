@@ -177,9 +177,9 @@ pub struct Holder {
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub source: Option<HolderSource>,
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
-    pub loose: Option<::serde_json::Value>,
+    pub loose: Option<HolderLoose>,
     #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
-    pub lists: Option<::serde_json::Value>,
+    pub lists: Option<HolderLists>,
 }
 
 #[cfg(feature = "things")]
@@ -228,15 +228,167 @@ impl Holder {
 
     /// Sets `loose`.
     #[must_use]
-    pub fn loose(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn loose(mut self, value: impl Into<HolderLoose>) -> Self {
         self.loose = Some(value.into());
         self
     }
 
     /// Sets `lists`.
     #[must_use]
-    pub fn lists(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn lists(mut self, value: impl Into<HolderLists>) -> Self {
         self.lists = Some(value.into());
+        self
+    }
+}
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "things")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum HolderLists {
+    /// A JSON boolean.
+    Boolean(bool),
+    /// A JSON array.
+    Array(Vec<String>),
+    /// A JSON array.
+    Array2(Vec<i64>),
+}
+
+#[cfg(feature = "things")]
+impl serde::Serialize for HolderLists {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Boolean(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Array(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Array2(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "things")]
+impl<'de> serde::Deserialize<'de> for HolderLists {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "HolderLists",
+            &[
+                |json| rt::best_fit::fit(json, Self::Boolean),
+                |json| rt::best_fit::fit(json, Self::Array),
+                |json| rt::best_fit::fit(json, Self::Array2),
+            ],
+        )
+    }
+}
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "things")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum HolderLoose {
+    /// A JSON string.
+    String(String),
+    /// A JSON object.
+    Object(HolderLooseObject),
+    /// A JSON object.
+    Object2(HolderLooseObject2),
+}
+
+#[cfg(feature = "things")]
+impl serde::Serialize for HolderLoose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::String(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Object(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Object2(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "things")]
+impl<'de> serde::Deserialize<'de> for HolderLoose {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "HolderLoose",
+            &[
+                |json| rt::best_fit::fit(json, Self::String),
+                |json| rt::best_fit::fit(json, Self::Object),
+                |json| rt::best_fit::fit(json, Self::Object2),
+            ],
+        )
+    }
+}
+
+#[cfg(feature = "things")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct HolderLooseObject {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<String>,
+}
+
+#[cfg(feature = "things")]
+rt::struct_deserialize!(
+    HolderLooseObject,
+    [
+        a = optional("a"),
+    ]
+);
+
+#[cfg(feature = "things")]
+impl HolderLooseObject {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { a: None }
+    }
+
+    /// Sets `a`.
+    #[must_use]
+    pub fn a(mut self, value: impl Into<String>) -> Self {
+        self.a = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "things")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct HolderLooseObject2 {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<String>,
+}
+
+#[cfg(feature = "things")]
+rt::struct_deserialize!(
+    HolderLooseObject2,
+    [
+        b = optional("b"),
+    ]
+);
+
+#[cfg(feature = "things")]
+impl HolderLooseObject2 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { b: None }
+    }
+
+    /// Sets `b`.
+    #[must_use]
+    pub fn b(mut self, value: impl Into<String>) -> Self {
+        self.b = Some(value.into());
         self
     }
 }
@@ -252,9 +404,9 @@ pub struct HolderRequest {
     #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
     pub source: rt::Patch<HolderSource>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub loose: Option<::serde_json::Value>,
+    pub loose: Option<HolderLoose>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub lists: Option<::serde_json::Value>,
+    pub lists: Option<HolderLists>,
 }
 
 #[cfg(feature = "things")]
@@ -311,14 +463,14 @@ impl HolderRequest {
 
     /// Sets `loose`.
     #[must_use]
-    pub fn loose(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn loose(mut self, value: impl Into<HolderLoose>) -> Self {
         self.loose = Some(value.into());
         self
     }
 
     /// Sets `lists`.
     #[must_use]
-    pub fn lists(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn lists(mut self, value: impl Into<HolderLists>) -> Self {
         self.lists = Some(value.into());
         self
     }

@@ -123,7 +123,23 @@ rt::mock_setters!(
     [
         schedules: into Vec<SchedulesSchedulesItem> = "schedules",
         shape: into SchedulesShape = "shape",
-        ambiguous: into ::serde_json::Value = "ambiguous",
+        ambiguous: into SchedulesAmbiguous = "ambiguous",
+    ]
+);
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    SchedulesAmbiguousObject,
+    [
+        kind: into SchedulesAmbiguousObjectKind = "kind",
+    ]
+);
+
+#[cfg(feature = "schedules")]
+rt::mock_setters!(
+    SchedulesAmbiguousObject2,
+    [
+        kind: into SchedulesAmbiguousObject2Kind = "kind",
     ]
 );
 
@@ -168,6 +184,39 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
 
     #[cfg(feature = "schedules")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Schedules>("Schedules"));
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<SchedulesAmbiguous>("SchedulesAmbiguous"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesAmbiguousObject,
+        >("SchedulesAmbiguousObject"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesAmbiguousObject2,
+        >("SchedulesAmbiguousObject2"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesAmbiguousObject2Kind,
+        >("SchedulesAmbiguousObject2Kind"),
+    );
+
+    #[cfg(feature = "schedules")]
+    all.push(
+        rt::mock::round_trip::RoundTrip::of::<
+            SchedulesAmbiguousObjectKind,
+        >("SchedulesAmbiguousObjectKind"),
+    );
+
     #[cfg(feature = "schedules")]
     all.push(
         rt::mock::round_trip::RoundTrip::of::<

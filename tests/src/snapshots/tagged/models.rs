@@ -117,7 +117,7 @@ pub struct Schedules {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<SchedulesShape>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ambiguous: Option<::serde_json::Value>,
+    pub ambiguous: Option<SchedulesAmbiguous>,
 }
 
 #[cfg(feature = "schedules")]
@@ -150,11 +150,162 @@ impl Schedules {
 
     /// Sets `ambiguous`.
     #[must_use]
-    pub fn ambiguous(mut self, value: impl Into<::serde_json::Value>) -> Self {
+    pub fn ambiguous(mut self, value: impl Into<SchedulesAmbiguous>) -> Self {
         self.ambiguous = Some(value.into());
         self
     }
 }
+
+/// One of several JSON values that no tag, property, kind or format tells apart, read
+/// by best fit (after pydantic's "smart" unions): the value decodes as the first
+/// member, in the document's order, whose decoded value encodes back to the same JSON;
+/// else as the member whose encoding keeps the most of it, the first of equals; a
+/// value no member decodes is refused. Written as the member's own JSON.
+#[cfg(feature = "schedules")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SchedulesAmbiguous {
+    /// A JSON object.
+    Object(SchedulesAmbiguousObject),
+    /// A JSON object.
+    Object2(SchedulesAmbiguousObject2),
+}
+
+#[cfg(feature = "schedules")]
+impl serde::Serialize for SchedulesAmbiguous {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Object(payload) => serde::Serialize::serialize(payload, serializer),
+            Self::Object2(payload) => serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "schedules")]
+impl<'de> serde::Deserialize<'de> for SchedulesAmbiguous {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        rt::best_fit::deserialize(
+            deserializer,
+            "SchedulesAmbiguous",
+            &[
+                |json| rt::best_fit::fit(json, Self::Object),
+                |json| rt::best_fit::fit(json, Self::Object2),
+            ],
+        )
+    }
+}
+
+#[cfg(feature = "schedules")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct SchedulesAmbiguousObject {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<SchedulesAmbiguousObjectKind>,
+}
+
+#[cfg(feature = "schedules")]
+rt::struct_deserialize!(
+    SchedulesAmbiguousObject,
+    [
+        kind = optional("kind"),
+    ]
+);
+
+#[cfg(feature = "schedules")]
+impl SchedulesAmbiguousObject {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { kind: None }
+    }
+
+    /// Sets `kind`.
+    #[must_use]
+    pub fn kind(mut self, value: impl Into<SchedulesAmbiguousObjectKind>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+}
+
+#[cfg(feature = "schedules")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct SchedulesAmbiguousObject2 {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<SchedulesAmbiguousObject2Kind>,
+}
+
+#[cfg(feature = "schedules")]
+rt::struct_deserialize!(
+    SchedulesAmbiguousObject2,
+    [
+        kind = optional("kind"),
+    ]
+);
+
+#[cfg(feature = "schedules")]
+impl SchedulesAmbiguousObject2 {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self { kind: None }
+    }
+
+    /// Sets `kind`.
+    #[must_use]
+    pub fn kind(mut self, value: impl Into<SchedulesAmbiguousObject2Kind>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+}
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "schedules")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SchedulesAmbiguousObject2Kind {
+    /// `b`
+    B,
+    /// `c`
+    C,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "schedules")]
+rt::open_enum_impls!(
+    SchedulesAmbiguousObject2Kind,
+    Unknown,
+    [
+        B = "b",
+        C = "c",
+    ]
+);
+
+/// Open: a value this crate does not know decodes as the fallback variant, keeping its
+/// string, and encodes back to that string.
+#[cfg(feature = "schedules")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SchedulesAmbiguousObjectKind {
+    /// `a`
+    A,
+    /// `b`
+    B,
+    /// A value not in the document this code was generated from.
+    Unknown(String),
+}
+
+#[cfg(feature = "schedules")]
+rt::open_enum_impls!(
+    SchedulesAmbiguousObjectKind,
+    Unknown,
+    [
+        A = "a",
+        B = "b",
+    ]
+);
 
 /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
 /// fallback variant with the value kept whole.

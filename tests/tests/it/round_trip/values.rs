@@ -21,6 +21,10 @@ const FLOOR: i32 = -12;
 pub struct Case {
     pub value: Value,
     pub variant: Option<String>,
+    /// The variants it may decode as instead, when its JSON is valid for them too and the
+    /// decoded value encodes back to that same JSON: a best-fit union's members before
+    /// `variant`, the first of which that reads it exactly wins.
+    pub earlier: Vec<String>,
 }
 
 /// Values from a seed: the same seed gives the same value (proptest keeps failing seeds).
@@ -72,6 +76,7 @@ impl<'a> Values<'a> {
             TypeDef::Alias(alias) => Case {
                 value: self.value(&alias.ty, depth),
                 variant: None,
+                earlier: Vec::new(),
             },
             TypeDef::Struct(def) => {
                 let mut object = Map::new();
@@ -90,6 +95,7 @@ impl<'a> Values<'a> {
                 Case {
                     value: Value::Object(object),
                     variant: None,
+                    earlier: Vec::new(),
                 }
             }
             TypeDef::Enum(def) => {
@@ -99,12 +105,14 @@ impl<'a> Values<'a> {
                     return Case {
                         value: Value::String(raw),
                         variant: Some(def.fallback.clone()),
+                        earlier: Vec::new(),
                     };
                 }
                 let variant = &def.variants[self.below(def.variants.len())];
                 Case {
                     value: Value::String(variant.wire.clone()),
                     variant: Some(variant.rust_name.clone()),
+                    earlier: Vec::new(),
                 }
             }
             TypeDef::ValueEnum(def) => {
@@ -125,12 +133,14 @@ impl<'a> Values<'a> {
                     return Case {
                         value: Value::Object(object),
                         variant: Some(def.fallback.clone()),
+                        earlier: Vec::new(),
                     };
                 }
                 let index = self.below(def.variants.len());
                 Case {
                     value: known[index].clone(),
                     variant: Some(def.variants[index].rust_name.clone()),
+                    earlier: Vec::new(),
                 }
             }
             TypeDef::IntEnum(def) => {
@@ -143,12 +153,14 @@ impl<'a> Values<'a> {
                     return Case {
                         value: json!(raw),
                         variant: Some(def.fallback.clone()),
+                        earlier: Vec::new(),
                     };
                 }
                 let variant = &def.variants[self.below(def.variants.len())];
                 Case {
                     value: json!(variant.value),
                     variant: Some(variant.rust_name.clone()),
+                    earlier: Vec::new(),
                 }
             }
             TypeDef::Union(def) => {
@@ -166,6 +178,7 @@ impl<'a> Values<'a> {
                     return Case {
                         value: Value::Object(object),
                         variant: Some(def.fallback.clone()),
+                        earlier: Vec::new(),
                     };
                 }
                 let variant = &def.variants[self.below(def.variants.len())];
@@ -194,17 +207,32 @@ impl<'a> Values<'a> {
                 Case {
                     value,
                     variant: Some(variant.rust_name.clone()),
+                    earlier: Vec::new(),
                 }
             }
             TypeDef::Untagged(def) => {
-                let variant = &def.variants[self.below(def.variants.len())];
+                let index = self.below(def.variants.len());
+                let variant = &def.variants[index];
                 let outer = self.integral_numbers;
-                self.integral_numbers = variant.kind != JsonKind::Number;
+                // A best-fit union reads an integral number as its integer member where it has
+                // one, whichever member the number was made for: its numbers have fractions.
+                self.integral_numbers = variant.kind != JsonKind::Number && !def.best_fit;
                 let value = self.value(&variant.ty, depth - 1);
                 self.integral_numbers = outer;
+                // A best-fit union decodes a value as the first member whose reading encodes
+                // back to the same JSON, which may be an earlier one.
+                let earlier = if def.best_fit {
+                    def.variants[..index]
+                        .iter()
+                        .map(|earlier| earlier.rust_name.clone())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 Case {
                     value,
                     variant: Some(variant.rust_name.clone()),
+                    earlier,
                 }
             }
         }
