@@ -616,4 +616,161 @@ mod tests {
             "m=Mapped p=Pinned Plain=Plain r|s=Several@kind"
         );
     }
+
+    /// A property schema (YAML) as `pinned_tags` reads it: `kind:v1,v2`, or `-`.
+    fn pinned(schema: &str) -> String {
+        let schema: openapiv3::Schema =
+            serde_yaml_ng::from_str(schema).unwrap_or_else(|error| panic!("{schema}: {error}"));
+        match super::pinned_tags(&schema) {
+            Some((kind, values)) => format!("{kind:?}:{}", values.join(",")),
+            None => "-".to_owned(),
+        }
+    }
+
+    #[test]
+    fn pinned_values_are_read_as_their_kind() {
+        for (schema, expected) in [
+            ("{type: string, enum: [a, b]}", "String:a,b"),
+            ("{enum: [a]}", "String:a"),
+            ("{type: integer, enum: [2]}", "Integer:2"),
+            (
+                "{type: integer, format: int32, enum: [-1, 7]}",
+                "Integer:-1,7",
+            ),
+            // One JSON number: `4.0` is 4, whatever type the schema names.
+            ("{type: integer, enum: [4.0]}", "Integer:4"),
+            ("{type: number, enum: [2.0, 3]}", "Integer:2,3"),
+            ("{enum: [5, null]}", "Integer:5"),
+            ("{type: number, enum: [2.5]}", "-"),
+            ("{type: number, enum: [2, 2.5]}", "-"),
+            ("{type: boolean, enum: [true]}", "Boolean:true"),
+            ("{enum: [false]}", "Boolean:false"),
+            // Several kinds, or none, or no values: no tag.
+            ("{enum: [1, true]}", "-"),
+            ("{enum: [true, 1]}", "-"),
+            ("{enum: [[1]]}", "-"),
+            ("{type: integer}", "-"),
+            ("{type: boolean}", "-"),
+            ("{type: number}", "-"),
+            ("{enum: [null]}", "-"),
+            ("{type: array, items: {type: integer}}", "-"),
+            ("{type: object, enum: [1]}", "-"),
+            // Past an `i64` no float is an integer tag; -2^63 is.
+            (
+                "{enum: [9223372036854775807]}",
+                "Integer:9223372036854775807",
+            ),
+            ("{enum: [9223372036854775808]}", "-"),
+            ("{enum: [9223372036854775808.0]}", "-"),
+            (
+                "{enum: [-9223372036854775808.0]}",
+                "Integer:-9223372036854775808",
+            ),
+            ("{enum: [1.0e300]}", "-"),
+            ("{enum: [-1.0e300]}", "-"),
+        ] {
+            assert_eq!(pinned(schema), expected, "{schema}");
+        }
+    }
+
+    #[test]
+    fn a_mapping_key_is_read_as_the_tags_kind() {
+        use crate::ir::TagKind;
+        for (kind, key, expected) in [
+            (TagKind::String, "02", Some("02")),
+            (TagKind::Integer, "02", Some("2")),
+            (TagKind::Integer, "-3", Some("-3")),
+            (TagKind::Integer, "x", None),
+            (TagKind::Integer, "2.0", None),
+            (TagKind::Boolean, "true", Some("true")),
+            (TagKind::Boolean, "false", Some("false")),
+            (TagKind::Boolean, "1", None),
+        ] {
+            assert_eq!(
+                super::mapping_tag(kind, key).as_deref(),
+                expected,
+                "{kind:?} {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_union_takes_the_one_kind_its_pinning_members_share() {
+        use crate::ir::TagKind::{Boolean, Integer, String};
+        let pins = |kind| Some((kind, vec!["v".to_owned()]));
+        for (admitted, expected) in [
+            (vec![], String),
+            (vec![None, None], String),
+            (vec![pins(Integer)], Integer),
+            (vec![None, pins(Integer), pins(Integer)], Integer),
+            (vec![pins(Boolean), None], Boolean),
+            (vec![pins(Integer), pins(String)], String),
+            (vec![pins(String), pins(Integer)], String),
+            (vec![pins(Integer), pins(Boolean)], String),
+        ] {
+            assert_eq!(super::union_kind(&admitted), expected, "{admitted:?}");
+        }
+    }
+
+    /// Components pinning an integer `kind`, for the cases below.
+    const INTEGERS: &str =
+        "    I2: {type: object, required: [kind], properties: {kind: {type: integer, enum: [2]}}}
+    I3: {type: object, required: [kind, n], properties: {kind: {const: 3}, n: {type: integer}}}
+    I2b: {type: object, required: [kind], properties: {kind: {enum: [2.0]}}}
+    Many: {type: object, required: [kind], properties: {kind: {type: integer, enum: [5, 6]}}}
+    Free: {type: object, required: [kind], properties: {kind: {type: integer}}}
+";
+
+    #[test]
+    fn integer_pins_tag_a_discriminated_union_by_their_value() {
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind}}}}",
+            refs("I2 I3 I2b Many Free")
+        );
+        // `I2b`'s 2.0 is `I2`'s 2; `Free` pins none, and an integer has no component name.
+        assert_eq!(
+            tags(&union, INTEGERS),
+            (
+                "2=I2 3=I3 5|6=Many@kind".to_owned(),
+                vec![
+                    "#/components/schemas/U/oneOf/2: the member's tag `2` is already another member's, which keeps it: a value tagged so decodes as that one".to_owned(),
+                    "#/components/schemas/U/oneOf/4: the member does not limit `kind` to i64 values, which the others' tags are: it has no tag and decodes as the fallback".to_owned(),
+                ]
+            )
+        );
+        // A mapping keyed by the integers' text; a key of another kind is left out.
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind, mapping: {{'03': '#/components/schemas/I3', x: '#/components/schemas/I2'}}}}}}",
+            refs("I2 I3")
+        );
+        assert_eq!(
+            tags(&union, INTEGERS),
+            (
+                "3=I3 2=I2".to_owned(),
+                vec!["#/components/schemas/U/discriminator/mapping/x: the members pin `kind` to values of kind i64, which the key is not: left out (a value with it decodes as the fallback)".to_owned()]
+            )
+        );
+        // Members pinning strings and integers: the tag stays a string, the integer member
+        // tagged by its name as before.
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind}}}}",
+            refs("A I2")
+        );
+        assert_eq!(tags(&union, INTEGERS), ("a=A I2=I2".to_owned(), vec![]));
+    }
+
+    #[test]
+    fn integer_pins_tell_a_plain_union_apart() {
+        let union = format!("{{anyOf: [{}]}}", refs("I2 I3 Many"));
+        assert_eq!(
+            tags(&union, INTEGERS),
+            ("2=I2 3=I3 5=Many 6=Many".to_owned(), vec![])
+        );
+        // Values of two kinds, or one integer twice, tell nothing apart.
+        for members in ["A I2", "I2 A", "I2 I2b"] {
+            let union = format!("{{oneOf: [{}]}}", refs(members));
+            let (shown, _) = tags(&union, INTEGERS);
+            assert!(!shown.contains('='), "{members}: {shown}");
+        }
+    }
 }
