@@ -415,11 +415,8 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
         let tag = tag_literal(kind, &v.tag);
         quote!(#tag #(| #also)*)
     });
-    // A string tag's type follows from the patterns; another is named.
-    let read_tag = match kind {
-        TagKind::String => quote!(value.tag(Self::TAG_PROPERTY)),
-        _ => quote!(value.tag::<#tag_type>(Self::TAG_PROPERTY)),
-    };
+    // Named, not inferred from the arms: a union may have none (every member left out).
+    let read_tag = quote!(value.tag::<#tag_type>(Self::TAG_PROPERTY));
     let decode_arms = def.variants.iter().zip(decoded_tags).map(|(v, tags)| {
         let variant_name = ident(&v.rust_name);
         if v.unfit_kept {

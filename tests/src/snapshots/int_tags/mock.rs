@@ -162,6 +162,7 @@ rt::mock_setters!(
         gauges: into Vec<Gauge> = "gauges",
         mapped: into Vec<Mapped> = "mapped",
         customers: into Vec<CustomerOrDeleted> = "customers",
+        untold: into Untold = "untold",
     ]
 );
 
@@ -229,6 +230,8 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     all.push(rt::mock::round_trip::RoundTrip::of::<Slider>("Slider"));
     #[cfg(feature = "widgets")]
     all.push(rt::mock::round_trip::RoundTrip::of::<SliderType>("SliderType"));
+    #[cfg(feature = "widgets")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Untold>("Untold"));
     #[cfg(feature = "widgets")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Widget>("Widget"));
     #[cfg(feature = "full")]

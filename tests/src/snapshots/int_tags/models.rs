@@ -504,6 +504,8 @@ pub struct Panel {
     pub mapped: Option<Vec<Mapped>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub customers: Option<Vec<CustomerOrDeleted>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untold: Option<Untold>,
 }
 
 #[cfg(feature = "widgets")]
@@ -515,6 +517,7 @@ rt::struct_deserialize!(
         gauges = optional("gauges"),
         mapped = optional("mapped"),
         customers = optional("customers"),
+        untold = optional("untold"),
     ]
 );
 
@@ -528,6 +531,7 @@ impl Panel {
             gauges: None,
             mapped: None,
             customers: None,
+            untold: None,
         }
     }
 
@@ -556,6 +560,13 @@ impl Panel {
     #[must_use]
     pub fn customers(mut self, value: impl Into<Vec<CustomerOrDeleted>>) -> Self {
         self.customers = Some(value.into());
+        self
+    }
+
+    /// Sets `untold`.
+    #[must_use]
+    pub fn untold(mut self, value: impl Into<Untold>) -> Self {
+        self.untold = Some(value.into());
         self
     }
 }
@@ -659,6 +670,52 @@ rt::open_int_enum_impls!(
         V6 = 6,
     ]
 );
+
+/// Tagged by a property of the value itself; a tag this crate does not know decodes as the
+/// fallback variant with the value kept whole.
+#[cfg(feature = "widgets")]
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Untold {
+    /// A `type` not in the document this code was generated from; keeps the whole value.
+    Unknown(::serde_json::Value),
+}
+
+#[cfg(feature = "widgets")]
+impl Untold {
+    /// The property that carries the tag.
+    pub const TAG_PROPERTY: &'static str = "type";
+
+    /// The tag of this value.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::Unknown(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
+        }
+    }
+}
+
+#[cfg(feature = "widgets")]
+impl serde::Serialize for Untold {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Unknown(value) => serde::Serialize::serialize(value, serializer),
+        }
+    }
+}
+
+#[cfg(feature = "widgets")]
+impl<'de> serde::Deserialize<'de> for Untold {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
+            _ => Ok(Self::Unknown(value.into_value())),
+        }
+    }
+}
 
 /// Tagged by a property of the value itself; a tag this crate does not know decodes as the
 /// fallback variant with the value kept whole.
