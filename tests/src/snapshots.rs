@@ -32,6 +32,8 @@ snapshot!(consumers);
 snapshot!(exact);
 snapshot!(exact30);
 snapshot!(index_mapped, index_mapped);
+snapshot!(int_tags);
+snapshot!(int_tags30);
 snapshot!(keyed);
 snapshot!(kinds);
 snapshot!(kinds30);

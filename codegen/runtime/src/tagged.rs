@@ -2,9 +2,45 @@
 //! tag property picks the variant, and a variant is written as its payload with the tag added.
 //! A union of objects with no tag is read whole too, and the properties only one member holds
 //! pick it. Kept here so that each generated union is a `match` over its tags and nothing more.
+//! A tag is a string, an integer or a boolean ([`Tag`]), as the members pin it.
 
 use serde_core::de::DeserializeOwned;
 use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A kind of value a union's tag property holds: `&str`, `i64` or `bool`.
+pub trait Tag<'v>: Sized {
+    /// The tag `value` holds, if it is of this kind.
+    fn of(value: &'v serde_json::Value) -> Option<Self>;
+}
+
+impl<'v> Tag<'v> for &'v str {
+    fn of(value: &'v serde_json::Value) -> Option<Self> {
+        value.as_str()
+    }
+}
+
+/// 2^63, the first float past `i64::MAX`.
+const I64_BOUND: f64 = 9_223_372_036_854_775_808.0;
+
+/// An integral JSON number: `2` and `2.0` are one number to JSON (and to JSON Schema's `enum`).
+impl Tag<'_> for i64 {
+    fn of(value: &serde_json::Value) -> Option<Self> {
+        let number = value.as_number()?;
+        number.as_i64().or_else(|| {
+            let float = number.as_f64()?;
+            // The bounds are -2^63 and 2^63: every integral float in between is an `i64`, so
+            // the cast is exact.
+            let fits = float.fract() == 0.0 && (-I64_BOUND..I64_BOUND).contains(&float);
+            fits.then_some(float as i64)
+        })
+    }
+}
+
+impl Tag<'_> for bool {
+    fn of(value: &serde_json::Value) -> Option<Self> {
+        value.as_bool()
+    }
+}
 
 /// A union value read whole, before its tag picks the variant.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,8 +53,9 @@ impl<'de> Deserialize<'de> for TaggedValue {
 }
 
 impl TaggedValue {
-    /// The value's tag: the string at `property`, if it is an object that has one.
-    pub fn tag(&self, property: &str) -> Option<&str> {
+    /// The value's tag: the string (integer, boolean) at `property`, if it is an object that
+    /// has one of that kind.
+    pub fn tag<'v, T: Tag<'v>>(&'v self, property: &str) -> Option<T> {
         tag_of(&self.0, property)
     }
 
@@ -80,9 +117,10 @@ impl TaggedValue {
     }
 }
 
-/// The string at `property` of `value`, if `value` is an object that has one.
-pub fn tag_of<'v>(value: &'v serde_json::Value, property: &str) -> Option<&'v str> {
-    value.get(property).and_then(serde_json::Value::as_str)
+/// The string (integer, boolean) at `property` of `value`, if `value` is an object that has
+/// one of that kind.
+pub fn tag_of<'v, T: Tag<'v>>(value: &'v serde_json::Value, property: &str) -> Option<T> {
+    value.get(property).and_then(T::of)
 }
 
 /// What kind of JSON value `value` is, for an error message.
@@ -99,17 +137,15 @@ fn kind_name(value: &serde_json::Value) -> &'static str {
 
 /// Writes `payload` with `property` set to `tag` (unless the payload carries the property
 /// itself: its own value is kept).
-pub fn serialize<S: Serializer, T: Serialize + ?Sized>(
+pub fn serialize<S: Serializer, G: Into<serde_json::Value>, T: Serialize + ?Sized>(
     serializer: S,
     property: &str,
-    tag: &str,
+    tag: G,
     payload: &T,
 ) -> Result<S::Ok, S::Error> {
     let mut value = serde_json::to_value(payload).map_err(serde_core::ser::Error::custom)?;
     if let serde_json::Value::Object(object) = &mut value {
-        object
-            .entry(property)
-            .or_insert_with(|| serde_json::Value::from(tag));
+        object.entry(property).or_insert_with(|| tag.into());
     }
     value.serialize(serializer)
 }
@@ -190,14 +226,66 @@ mod tests {
     fn a_read_value_gives_its_tag_and_decodes_as_a_payload() {
         let value: TaggedValue = serde_json::from_value(json!({"kind": "a", "id": 7})).unwrap();
         assert_eq!(value.tag("kind"), Some("a"));
-        assert_eq!(value.tag("other"), None);
+        assert_eq!(value.tag::<&str>("other"), None);
         let payload: Result<Payload, serde_json::Error> = value.clone().decode();
         assert_eq!(payload.unwrap(), Payload { id: 7 });
         assert_eq!(value.into_value(), json!({"kind": "a", "id": 7}));
         let not_tagged: TaggedValue = serde_json::from_value(json!({"kind": 1})).unwrap();
-        assert_eq!(not_tagged.tag("kind"), None);
+        assert_eq!(not_tagged.tag::<&str>("kind"), None);
         let bad: Result<Payload, serde_json::Error> = not_tagged.decode();
         assert!(bad.unwrap_err().to_string().contains("missing field `id`"));
+    }
+
+    #[test]
+    fn a_tag_is_read_as_the_kind_asked_for() {
+        let value: TaggedValue = serde_json::from_value(
+            json!({"s": "a", "i": 2, "f": 2.0, "n": -3.0, "b": true, "x": 2.5}),
+        )
+        .unwrap();
+        assert_eq!(value.tag::<&str>("s"), Some("a"));
+        assert_eq!(value.tag::<i64>("s"), None);
+        assert_eq!(value.tag::<bool>("s"), None);
+        assert_eq!(value.tag::<i64>("i"), Some(2));
+        assert_eq!(value.tag::<&str>("i"), None);
+        // One number to JSON: `2.0` is the tag `2`.
+        assert_eq!(value.tag::<i64>("f"), Some(2));
+        assert_eq!(value.tag::<i64>("n"), Some(-3));
+        assert_eq!(value.tag::<i64>("x"), None);
+        assert_eq!(value.tag::<bool>("b"), Some(true));
+        assert_eq!(value.tag::<i64>("b"), None);
+        assert_eq!(value.tag::<bool>("missing"), None);
+        // Past `i64`: no integer tag, whether written as an integer or a float.
+        for (number, tag) in [
+            (json!(u64::MAX), None),
+            (json!(9_223_372_036_854_775_808.0_f64), None),
+            (json!(-9_223_372_036_854_775_808.0_f64), Some(i64::MIN)),
+            (json!(i64::MAX), Some(i64::MAX)),
+            (json!(-1.0e300), None),
+            (json!(1.0e300), None),
+        ] {
+            assert_eq!(tag_of::<i64>(&json!({"t": number}), "t"), tag, "{number}");
+        }
+    }
+
+    #[test]
+    fn a_tag_of_any_kind_is_written_unless_the_payload_has_it() {
+        let written = serialize(
+            serde_json::value::Serializer,
+            "t",
+            7_i64,
+            &Payload { id: 1 },
+        );
+        assert_eq!(written.unwrap(), json!({"id": 1, "t": 7}));
+        let written = serialize(
+            serde_json::value::Serializer,
+            "t",
+            false,
+            &Payload { id: 1 },
+        );
+        assert_eq!(written.unwrap(), json!({"id": 1, "t": false}));
+        let own = json!({"t": 8, "id": 2});
+        let written = serialize(serde_json::value::Serializer, "t", 7_i64, &own);
+        assert_eq!(written.unwrap(), own);
     }
 
     #[test]

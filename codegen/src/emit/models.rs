@@ -5,8 +5,8 @@ use quote::quote;
 
 use super::{code_span, doc_attrs};
 use crate::ir::{
-    AliasDef, EnumDef, Held, IntEnumDef, JsonKind, TypeDef, TypeRef, UnionDef, UntaggedDef,
-    UntaggedVariant,
+    AliasDef, EnumDef, Held, IntEnumDef, JsonKind, TagKind, TypeDef, TypeRef, UnionDef,
+    UntaggedDef, UntaggedVariant,
 };
 use crate::surface::Surface;
 use crate::surface::builders::{self, FieldSurface, Storage, StructSurface};
@@ -372,6 +372,28 @@ fn emit_alias(def: &AliasDef) -> TokenStream {
     }
 }
 
+/// A tag as a literal of its kind: `"eq"`, `2i64`, `true`.
+fn tag_literal(kind: TagKind, tag: &str) -> TokenStream {
+    match kind.wire_value(tag) {
+        Some(serde_json::Value::Number(number)) if number.is_i64() => {
+            let literal = Literal::i64_suffixed(number.as_i64().unwrap_or_default());
+            quote!(#literal)
+        }
+        Some(serde_json::Value::Bool(value)) => quote!(#value),
+        _ => quote!(#tag),
+    }
+}
+
+/// The Rust type `tag()` gives a union's tag as, and how a payload's field holding it gives
+/// that (a string or open enum by `as_str()`, an open integer enum by `value()`).
+fn tag_reading(kind: TagKind) -> (TokenStream, TokenStream) {
+    match kind {
+        TagKind::String => (quote!(&str), quote!(as_str)),
+        TagKind::Integer => (quote!(i64), quote!(value)),
+        TagKind::Boolean => (quote!(bool), quote!(clone)),
+    }
+}
+
 fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
     let serialize_gate = gate_attribute(impls.serialize);
     let deserialize_gate = gate_attribute(impls.deserialize);
@@ -380,14 +402,22 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
     let fallback = ident(&def.fallback);
     let tag_property = &def.tag_property;
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
-    let tags: Vec<&str> = def.variants.iter().map(|v| v.tag.as_str()).collect();
+    let kind = def.tag_kind;
+    let (tag_type, read_field) = tag_reading(kind);
+    let tags: Vec<TokenStream> = def
+        .variants
+        .iter()
+        .map(|v| tag_literal(kind, &v.tag))
+        .collect();
     // Every tag a variant decodes from; the value's own tag, read from its payload's field
     // where the variant has several.
     let decoded_tags = def.variants.iter().map(|v| {
-        let also = v.also.iter().map(String::as_str);
-        let tag = v.tag.as_str();
+        let also = v.also.iter().map(|tag| tag_literal(kind, tag));
+        let tag = tag_literal(kind, &v.tag);
         quote!(#tag #(| #also)*)
     });
+    // Named, not inferred from the arms: a union may have none (every member left out).
+    let read_tag = quote!(value.tag::<#tag_type>(Self::TAG_PROPERTY));
     let decode_arms = def.variants.iter().zip(decoded_tags).map(|(v, tags)| {
         let variant_name = ident(&v.rust_name);
         if v.unfit_kept {
@@ -401,10 +431,10 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
         match &v.tag_field {
             Some(field) => {
                 let field = ident(field);
-                quote!(Self::#variant_name(payload) => Some(payload.#field.as_str()),)
+                quote!(Self::#variant_name(payload) => Some(payload.#field.#read_field()),)
             }
             None => {
-                let tag = v.tag.as_str();
+                let tag = tag_literal(kind, &v.tag);
                 quote!(Self::#variant_name(_) => Some(#tag),)
             }
         }
@@ -445,7 +475,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
             pub const TAG_PROPERTY: &'static str = #tag_property;
 
             /// The tag of this value.
-            pub fn tag(&self) -> Option<&str> {
+            pub fn tag(&self) -> Option<#tag_type> {
                 match self {
                     #(#tag_arms)*
                     Self::#fallback(value) => rt::tagged::tag_of(value, Self::TAG_PROPERTY),
@@ -467,7 +497,7 @@ fn emit_union(def: &UnionDef, impls: SerdeImpls) -> TokenStream {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(deserializer)?;
-                match value.tag(Self::TAG_PROPERTY) {
+                match #read_tag {
                     #(#decode_arms)*
                     _ => Ok(Self::#fallback(value.into_value())),
                 }

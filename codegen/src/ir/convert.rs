@@ -14,7 +14,7 @@ use super::tags::{TagSource, tags_of};
 use super::values::ValueReason;
 use super::{
     AliasDef, Builder, EnumDef, Field, Held, IntEnumDef, IntVariant, JsonKind, ObjectParts,
-    SCHEMAS, SchemaAt, StructDef, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef,
+    SCHEMAS, SchemaAt, StructDef, TagKind, TypeDef, TypeRef, UnionDef, UnionVariant, UntaggedDef,
     UntaggedVariant, Variant, access, local_key,
 };
 use crate::error::Pointer;
@@ -306,7 +306,7 @@ impl<'a> Builder<'a> {
             };
             tagged.push((tag, also, TypeRef::Named(subtype)));
         }
-        self.insert_union(name, tagged, discriminator, doc);
+        self.insert_union(name, tagged, TagKind::String, discriminator, doc);
         self.keep_unfit_heirs(name);
         Ok(true)
     }
@@ -322,7 +322,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(), Error> {
         // Reserve the name first: variants may refer back to the union.
         self.reserve(name);
-        let tagged = self.union_tags(keyword, members, discriminator, pointer)?;
+        let (kind, tagged) = self.union_tags(keyword, members, discriminator, pointer)?;
         let mut typed = Vec::with_capacity(tagged.len());
         for (tag, also, source) in tagged {
             let at = pointer.join("discriminator").join("mapping").join(&tag);
@@ -350,15 +350,17 @@ impl<'a> Builder<'a> {
             };
             typed.push((tag, also, ty));
         }
-        self.insert_union(name, typed, discriminator, doc);
+        self.insert_union(name, typed, kind, discriminator, doc);
         Ok(())
     }
 
-    /// A tagged union of `tagged` (tag, type) variants, named as the lock says.
+    /// A tagged union of `tagged` (tag, type) variants, named as the lock says: by the tag
+    /// where it is one string, else by the payload's type (`2` names nothing).
     pub(super) fn insert_union(
         &mut self,
         name: &str,
         tagged: Vec<(String, Vec<String>, TypeRef)>,
+        tag_kind: TagKind,
         discriminator: &openapiv3::Discriminator,
         doc: Option<String>,
     ) {
@@ -366,7 +368,9 @@ impl<'a> Builder<'a> {
         let mut variants = Vec::with_capacity(tagged.len());
         for (tag, also, ty) in tagged {
             let spelling = match &ty {
-                TypeRef::Named(payload) if !also.is_empty() => payload.as_str(),
+                TypeRef::Named(payload) if !also.is_empty() || tag_kind != TagKind::String => {
+                    payload.as_str()
+                }
                 _ => tag.as_str(),
             };
             variants.push(UnionVariant {
@@ -388,6 +392,7 @@ impl<'a> Builder<'a> {
                 name: name.to_owned(),
                 doc,
                 tag_property,
+                tag_kind,
                 variants,
                 fallback,
             }),

@@ -1,15 +1,17 @@
 //! Unions their members' own values tell apart (no `discriminator`): when every member is an
 //! object holding one property whose `enum`/`const` values differ from every other member's,
 //! that property is the tag, and the union is a tagged enum decoded by it (one variant per
-//! value), not trial and error and not `serde_json::Value`.
+//! value), not trial and error and not `serde_json::Value`. The values are strings, or integers
+//! (Discord's `type: {type: integer, enum: [2]}`), or booleans: one kind in every member.
 
 use std::collections::BTreeSet;
 
 use openapiv3::{Discriminator, ReferenceOr, Schema, SchemaKind};
 
-use super::convert::{object_parts, string_enum};
+use super::convert::object_parts;
 use super::kinds::UnionMembers;
-use super::{Builder, ObjectParts, SchemaAt};
+use super::tags::pinned_tags;
+use super::{Builder, ObjectParts, SchemaAt, TagKind};
 use crate::Error;
 use crate::error::Pointer;
 
@@ -19,14 +21,16 @@ pub(super) struct InferredTags<'a> {
     keyword: &'static str,
     /// The property every member holds with values of its own.
     property: String,
+    /// The kind of every member's values.
+    kind: TagKind,
     /// Each member, by index, with its values of the property.
-    members: Vec<(usize, &'a ReferenceOr<Schema>, Vec<&'a str>)>,
+    members: Vec<(usize, &'a ReferenceOr<Schema>, Vec<String>)>,
 }
 
 impl<'a> Builder<'a> {
     /// The tag the members of a plain union imply, if one does: the first property (in the
-    /// first member's order) that every member holds as a string `enum`/`const`, with no value
-    /// in two members; one every member requires is preferred, as a value without it can only
+    /// first member's order) that every member holds as an `enum`/`const` of one kind, with no
+    /// value in two members; one every member requires is preferred, as a value without it can only
     /// be the fallback.
     pub(super) fn inferred_tags(
         &mut self,
@@ -58,27 +62,30 @@ impl<'a> Builder<'a> {
             .collect();
         let mut fallback = None;
         for name in candidates {
-            let mut seen: BTreeSet<&str> = BTreeSet::new();
+            let mut seen: BTreeSet<String> = BTreeSet::new();
             let mut values_per_member = Vec::with_capacity(members.len());
             let mut required_everywhere = true;
+            let mut kind = None;
             for object in &objects {
-                let Some(values) = self.property_values(object, name, pointer) else {
+                let Some((own, values)) = self.property_values(object, name, pointer) else {
                     values_per_member.clear();
                     break;
                 };
-                if values.iter().any(|value| !seen.insert(value)) {
+                let other_kind = kind.replace(own).is_some_and(|first| first != own);
+                if other_kind || values.iter().any(|value| !seen.insert(value.clone())) {
                     values_per_member.clear();
                     break;
                 }
                 required_everywhere &= object.required.contains(name.as_str());
                 values_per_member.push(values);
             }
-            if values_per_member.len() != members.len() {
+            let Some(kind) = kind.filter(|_| values_per_member.len() == members.len()) else {
                 continue;
-            }
+            };
             let inferred = InferredTags {
                 keyword: union.keyword,
                 property: name.clone(),
+                kind,
                 members: members
                     .iter()
                     .zip(values_per_member)
@@ -110,20 +117,21 @@ impl<'a> Builder<'a> {
         .filter(|parts| !parts.properties.is_empty())
     }
 
-    /// The string values a property of `object` is limited to (`enum`, or `const`), if it is.
+    /// The values a property of `object` is limited to (`enum`, or `const`), with their kind,
+    /// if it is.
     pub(super) fn property_values(
         &self,
         object: &ObjectParts<'a>,
         name: &str,
         pointer: &Pointer,
-    ) -> Option<Vec<&'a str>> {
+    ) -> Option<(TagKind, Vec<String>)> {
         let (_, property) = object
             .properties
             .iter()
             .find(|(key, _)| key.as_str() == name)?;
         let schema = self.resolve(SchemaAt::of_boxed(property), pointer).ok()?;
         let schema = self.through_single_all_of(schema, pointer).ok()?;
-        string_enum(schema)
+        pinned_tags(schema)
     }
 
     /// A union tagged by the property its members imply: a variant per value, each holding its
@@ -140,18 +148,18 @@ impl<'a> Builder<'a> {
         let mut tagged = Vec::new();
         for (index, member, values) in inferred.members {
             let member_pointer = pointer.join(inferred.keyword).join(index);
-            let first = values.first().copied().unwrap_or_default();
+            let first = values.first().map(String::as_str).unwrap_or_default();
             let hint = format!("{name}{}", crate::names::camel_ident(first, "V"));
             let (ty, _) = self.type_of(SchemaAt::of(member), &hint, &member_pointer)?;
             for value in values {
-                tagged.push((value.to_owned(), Vec::new(), ty.clone()));
+                tagged.push((value, Vec::new(), ty.clone()));
             }
         }
         let discriminator = Discriminator {
             property_name: inferred.property,
             ..Discriminator::default()
         };
-        self.insert_union(name, tagged, &discriminator, doc);
+        self.insert_union(name, tagged, inferred.kind, &discriminator, doc);
         Ok(())
     }
 }

@@ -259,10 +259,46 @@ pub struct UnionDef {
     pub doc: Option<String>,
     /// The discriminator property.
     pub tag_property: String,
+    /// What kind of JSON value the tag property holds; each variant's tags are its text.
+    pub tag_kind: TagKind,
     /// One variant per tag value, in document order.
     pub variants: Vec<UnionVariant>,
     /// Name of the variant that keeps a value with any other tag.
     pub fallback: String,
+}
+
+/// The kind of JSON value a union's tag is: a string, or an integer or boolean every member
+/// pins (Discord's `type: {type: integer, enum: [2]}`). A tag's text is the string itself, the
+/// integer in decimal (`2`, `-1`: `2.0` in a document is `2`), or `true`/`false`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TagKind {
+    /// A JSON string.
+    #[default]
+    String,
+    /// A JSON number without a fraction that fits an `i64`.
+    Integer,
+    /// `true` or `false`.
+    Boolean,
+}
+
+impl TagKind {
+    /// The Rust type `tag()` gives a tag of this kind as.
+    pub fn rust_type(self) -> &'static str {
+        match self {
+            TagKind::String => "&str",
+            TagKind::Integer => "i64",
+            TagKind::Boolean => "bool",
+        }
+    }
+
+    /// A tag's text as the JSON value on the wire; `None` when it is no value of this kind.
+    pub fn wire_value(self, tag: &str) -> Option<serde_json::Value> {
+        match self {
+            TagKind::String => Some(serde_json::Value::from(tag)),
+            TagKind::Integer => tag.parse::<i64>().ok().map(serde_json::Value::from),
+            TagKind::Boolean => tag.parse::<bool>().ok().map(serde_json::Value::from),
+        }
+    }
 }
 
 /// One tag of a union.

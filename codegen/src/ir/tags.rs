@@ -4,13 +4,15 @@
 //! admits no other: one value is the variant's tag, several (a required property) are all its
 //! tags, the first unclaimed being the primary one; the member's component name (the
 //! specification's implicit mapping) only where it limits none. A tag two members claim keeps
-//! its first meaning.
+//! its first meaning. A tag is a string, or an integer or boolean where the members pin one
+//! (`TagKind`): then the mapping's keys are read as such, and a member pinning none has no tag.
 
 use std::collections::BTreeMap;
 
-use openapiv3::{Discriminator, ReferenceOr, Schema};
+use openapiv3::{Discriminator, ReferenceOr, Schema, SchemaKind, Type};
 
-use super::{Builder, SCHEMAS, StructDef, TypeDef, TypeRef, local_key};
+use super::convert::string_enum;
+use super::{Builder, SCHEMAS, StructDef, TagKind, TypeDef, TypeRef, local_key};
 use crate::Error;
 use crate::error::Pointer;
 
@@ -22,19 +24,124 @@ pub(super) enum TagSource<'a> {
     Inline(usize, &'a ReferenceOr<Schema>),
 }
 
+/// A variant's primary tag, its further tags, and where its payload type comes from.
+pub(super) type SourcedTags<'a> = (String, Vec<String>, TagSource<'a>);
+
 /// A variant's primary tag followed by its further ones.
 pub(super) fn tags_of<'t>(tag: &'t str, also: &'t [String]) -> impl Iterator<Item = &'t str> {
     std::iter::once(tag).chain(also.iter().map(String::as_str))
 }
 
+/// The values `schema` limits a value to, as tags of their kind: a string `enum`, or an `enum`
+/// of integers (`2.0` is `2`) or of booleans (`const` is an `enum` of one once lowered); `None`
+/// for any other schema, an `enum` of several kinds or of numbers with a fraction.
+pub(super) fn pinned_tags(schema: &Schema) -> Option<(TagKind, Vec<String>)> {
+    if let Some(values) = string_enum(schema) {
+        let values = values.into_iter().map(str::to_owned).collect();
+        return Some((TagKind::String, values));
+    }
+    let values: Vec<serde_json::Value> = match &schema.schema_kind {
+        SchemaKind::Type(Type::Integer(integer)) => integer
+            .enumeration
+            .iter()
+            .flatten()
+            .map(|v| (*v).into())
+            .collect(),
+        SchemaKind::Type(Type::Number(number)) => number
+            .enumeration
+            .iter()
+            .flatten()
+            .map(|v| (*v).into())
+            .collect(),
+        SchemaKind::Type(Type::Boolean(boolean)) => boolean
+            .enumeration
+            .iter()
+            .flatten()
+            .map(|v| (*v).into())
+            .collect(),
+        SchemaKind::Any(any)
+            if matches!(
+                any.typ.as_deref(),
+                None | Some("integer" | "number" | "boolean")
+            ) =>
+        {
+            any.enumeration
+                .iter()
+                .filter(|value| !value.is_null())
+                .cloned()
+                .collect()
+        }
+        _ => return None,
+    };
+    if values.is_empty() {
+        return None;
+    }
+    if let Some(integers) = values.iter().map(integral).collect::<Option<Vec<i64>>>() {
+        return Some((
+            TagKind::Integer,
+            integers.iter().map(i64::to_string).collect(),
+        ));
+    }
+    let booleans: Option<Vec<bool>> = values.iter().map(serde_json::Value::as_bool).collect();
+    booleans.map(|booleans| {
+        (
+            TagKind::Boolean,
+            booleans.iter().map(bool::to_string).collect(),
+        )
+    })
+}
+
+/// 2^63, the first float past `i64::MAX`.
+const I64_BOUND: f64 = 9_223_372_036_854_775_808.0;
+
+/// The integer a JSON number is, if it is one an `i64` holds (`2.0` is `2`, as to JSON Schema).
+fn integral(value: &serde_json::Value) -> Option<i64> {
+    let number = value.as_number()?;
+    number.as_i64().or_else(|| {
+        let float = number.as_f64()?;
+        // Between -2^63 and 2^63 every integral float is an `i64`: the cast is exact.
+        (float.fract() == 0.0 && (-I64_BOUND..I64_BOUND).contains(&float)).then_some(float as i64)
+    })
+}
+
+/// A mapping key as a tag of `kind`: its canonical text (`02` is the integer `2`), `None` when
+/// it is no value of that kind.
+fn mapping_tag(kind: TagKind, key: &str) -> Option<String> {
+    match kind {
+        TagKind::String => Some(key.to_owned()),
+        TagKind::Integer => key
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .map(|value| value.to_string()),
+        TagKind::Boolean => key
+            .trim()
+            .parse::<bool>()
+            .ok()
+            .map(|value| value.to_string()),
+    }
+}
+
+/// The kind of a union's tag from what its members admit: the one kind other than string that
+/// every member pinning a value pins (a member of another kind then admits none), else string.
+pub(super) fn union_kind(admitted: &[Option<(TagKind, Vec<String>)>]) -> TagKind {
+    let mut kinds = admitted.iter().flatten().map(|(kind, _)| *kind);
+    match kinds.next() {
+        Some(first) if kinds.all(|kind| kind == first) => first,
+        _ => TagKind::String,
+    }
+}
+
 /// Splits a member's `admitted` values into those not yet `claimed` (the primary first, then
 /// the others) and those another member holds already; `None` for the first when none is left.
 fn unclaimed<'v>(
-    admitted: &[&'v str],
+    admitted: &'v [String],
     claimed: &[&str],
 ) -> (Option<(String, Vec<String>)>, Vec<&'v str>) {
-    let (free, taken): (Vec<&str>, Vec<&str>) =
-        admitted.iter().partition(|value| !claimed.contains(value));
+    let (free, taken): (Vec<&str>, Vec<&str>) = admitted
+        .iter()
+        .map(String::as_str)
+        .partition(|value| !claimed.contains(value));
     let tags = free.split_first().map(|(primary, also)| {
         (
             (*primary).to_owned(),
@@ -45,59 +152,77 @@ fn unclaimed<'v>(
 }
 
 impl<'a> Builder<'a> {
-    /// The strings a union member limits `property` to (`const`, or an `enum`), through `$ref`s
-    /// and `allOf`s, each once in document order: one value, or several where the member
-    /// requires the property (so its struct holds the tag to read back); `None` when it admits
-    /// any string, or several values of a property it may leave out.
+    /// The values a union member limits `property` to (`const`, or an `enum`), through `$ref`s
+    /// and `allOf`s, with their kind, each once in document order: one value, or several where
+    /// the member requires the property (so its struct holds the tag to read back); `None` when
+    /// it admits any value, or several values of a property it may leave out.
     pub(super) fn admitted_tags(
         &mut self,
         member: &'a ReferenceOr<Schema>,
         property: &str,
         pointer: &Pointer,
-    ) -> Option<Vec<&'a str>> {
+    ) -> Option<(TagKind, Vec<String>)> {
         let object = self.member_object(member, pointer)?;
-        let values = self.property_values(&object, property, pointer)?;
-        let mut distinct: Vec<&str> = Vec::with_capacity(values.len());
+        let (kind, values) = self.property_values(&object, property, pointer)?;
+        let mut distinct: Vec<String> = Vec::with_capacity(values.len());
         for value in values {
             if !distinct.contains(&value) {
                 distinct.push(value);
             }
         }
-        (distinct.len() == 1 || object.required.contains(property)).then_some(distinct)
+        (distinct.len() == 1 || object.required.contains(property)).then_some((kind, distinct))
     }
 
     /// The tags of a union with a discriminator over `members` (under `keyword`), in order:
     /// the mapping's, then each unmapped member's values or component name, each tag with the
-    /// variant's further tags. Notes what a reader would otherwise miss: a member pinning a
-    /// value its mapping does not give it, a tag two members claim, an inline member without a
-    /// limited value.
+    /// variant's further tags; and their kind ([`union_kind`]). Notes what a reader would
+    /// otherwise miss: a member pinning a value its mapping does not give it, a tag two members
+    /// claim, a member without a limited value where one is needed, a mapping key of another
+    /// kind than the members' tags.
     pub(super) fn union_tags(
         &mut self,
         keyword: &str,
         members: &'a [ReferenceOr<Schema>],
         discriminator: &'a Discriminator,
         pointer: &Pointer,
-    ) -> Result<Vec<(String, Vec<String>, TagSource<'a>)>, Error> {
+    ) -> Result<(TagKind, Vec<SourcedTags<'a>>), Error> {
         let property = discriminator.property_name.as_str();
-        let mut tagged: Vec<(String, Vec<String>, TagSource<'a>)> = discriminator
-            .mapping
+        let admitted: Vec<Option<(TagKind, Vec<String>)>> = members
             .iter()
-            .map(|(tag, reference)| (tag.clone(), Vec::new(), TagSource::Ref(reference.as_str())))
+            .enumerate()
+            .map(|(index, member)| {
+                self.admitted_tags(member, property, &pointer.join(keyword).join(index))
+            })
             .collect();
-        for (index, member) in members.iter().enumerate() {
+        let kind = union_kind(&admitted);
+        let mut tagged: Vec<SourcedTags<'a>> = Vec::new();
+        for (key, reference) in &discriminator.mapping {
+            match mapping_tag(kind, key) {
+                Some(tag) => tagged.push((tag, Vec::new(), TagSource::Ref(reference.as_str()))),
+                None => self.note(
+                    &pointer.join("discriminator").join("mapping").join(key),
+                    format!("the members pin `{property}` to values of kind {}, which the key is not: left out (a value with it decodes as the fallback)", kind.rust_type()),
+                ),
+            }
+        }
+        let mapping_len = tagged.len();
+        for ((index, member), admitted) in members.iter().enumerate().zip(admitted) {
             let at = pointer.join(keyword).join(index);
-            let admitted = self.admitted_tags(member, property, &at);
+            // A member pinning another kind than the union's admits any value of its kind.
+            let admitted = admitted
+                .filter(|(own, _)| *own == kind)
+                .map(|(_, values)| values);
             let source = match member {
                 ReferenceOr::Reference { reference } => {
-                    let mapped: Vec<&str> = discriminator
-                        .mapping
+                    let mapped: Vec<&str> = tagged
                         .iter()
-                        .filter(|(_, target)| *target == reference)
-                        .map(|(tag, _)| tag.as_str())
+                        .take(mapping_len)
+                        .filter(|(_, _, source)| matches!(source, TagSource::Ref(target) if target == reference))
+                        .map(|(tag, _, _)| tag.as_str())
                         .collect();
                     if !mapped.is_empty() {
                         if let Some([pin]) = admitted.as_deref()
-                            && !mapped.contains(pin)
+                            && !mapped.contains(&pin.as_str())
                         {
                             self.note(
                                 &at,
@@ -113,12 +238,17 @@ impl<'a> Builder<'a> {
                 }
                 ReferenceOr::Item(_) => TagSource::Inline(index, member),
             };
-            let component_name;
             let admitted = match (admitted, &source) {
                 (Some(admitted), _) => admitted,
-                (None, TagSource::Ref(reference)) => {
-                    component_name = local_key(reference, SCHEMAS, &at)?;
-                    vec![component_name.as_str()]
+                (None, TagSource::Ref(reference)) if kind == TagKind::String => {
+                    vec![local_key(reference, SCHEMAS, &at)?]
+                }
+                (None, TagSource::Ref(_)) => {
+                    self.note(
+                        &at,
+                        format!("the member does not limit `{property}` to {} values, which the others' tags are: it has no tag and decodes as the fallback", kind.rust_type()),
+                    );
+                    continue;
                 }
                 (None, TagSource::Inline(..)) => {
                     self.note(
@@ -143,7 +273,7 @@ impl<'a> Builder<'a> {
                 tagged.push((tag, also, source));
             }
         }
-        Ok(tagged)
+        Ok((kind, tagged))
     }
 
     /// The tags of a base object's heir `key` that no mapping names, but those `claimed`
@@ -161,9 +291,12 @@ impl<'a> Builder<'a> {
             .components
             .as_ref()
             .and_then(|components| components.schemas.get(key));
+        // An heir's tag stays a string (the base's property is one): an integer or boolean
+        // it pins leaves it tagged by its name.
         let admitted = heir
             .and_then(|heir| self.admitted_tags(heir, property, pointer))
-            .unwrap_or_else(|| vec![key]);
+            .filter(|(kind, _)| *kind == TagKind::String)
+            .map_or_else(|| vec![key.to_owned()], |(_, values)| values);
         unclaimed(&admitted, claimed).0
     }
 }
@@ -184,7 +317,7 @@ impl Builder<'_> {
 
 /// Gives each variant with several tags the payload field it reads its real tag from: the
 /// payload struct's required, non-null field of the tag property (through aliases), a string or
-/// an open enum. Where the
+/// an open enum (an open integer enum for an integer tag; a boolean tag reads none). Where the
 /// payload holds no such field, the variant keeps its primary tag alone, as `tag()` could not
 /// tell which of the others a value has.
 pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
@@ -201,7 +334,9 @@ pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
                     .iter()
                     .find(|field| field.wire_name == union.tag_property)
                     .filter(|field| {
-                        field.required && !field.nullable && reads_as_str(types, &field.ty)
+                        field.required
+                            && !field.nullable
+                            && reads_as(types, &field.ty, union.tag_kind)
                     })
                     .map(|field| field.rust_name.clone())
             });
@@ -221,16 +356,18 @@ pub(super) fn settle_tag_fields(types: &mut BTreeMap<String, TypeDef>) {
     }
 }
 
-/// Whether a value of `ty` gives its wire string by `as_str()`: a `String`, or an open enum
-/// (through aliases, bounded as aliases may form a cycle).
-fn reads_as_str(types: &BTreeMap<String, TypeDef>, ty: &TypeRef) -> bool {
+/// Whether a value of `ty` gives its wire value as a tag of `kind`: a string by `as_str()` (a
+/// `String`, or an open enum), an integer by `value()` (an open integer enum); through aliases,
+/// bounded as aliases may form a cycle.
+fn reads_as(types: &BTreeMap<String, TypeDef>, ty: &TypeRef, kind: TagKind) -> bool {
     let mut ty = ty;
     for _ in 0..=types.len() {
-        match ty {
-            TypeRef::String => return true,
-            TypeRef::Named(name) => match types.get(name) {
-                Some(TypeDef::Enum(_)) => return true,
-                Some(TypeDef::Alias(alias)) => ty = &alias.ty,
+        match (ty, kind) {
+            (TypeRef::String, TagKind::String) => return true,
+            (TypeRef::Named(name), _) => match (types.get(name), kind) {
+                (Some(TypeDef::Enum(_)), TagKind::String)
+                | (Some(TypeDef::IntEnum(_)), TagKind::Integer) => return true,
+                (Some(TypeDef::Alias(alias)), _) => ty = &alias.ty,
                 _ => return false,
             },
             _ => return false,
@@ -478,5 +615,162 @@ mod tests {
             tags(base, &extra).0,
             "m=Mapped p=Pinned Plain=Plain r|s=Several@kind"
         );
+    }
+
+    /// A property schema (YAML) as `pinned_tags` reads it: `kind:v1,v2`, or `-`.
+    fn pinned(schema: &str) -> String {
+        let schema: openapiv3::Schema =
+            serde_yaml_ng::from_str(schema).unwrap_or_else(|error| panic!("{schema}: {error}"));
+        match super::pinned_tags(&schema) {
+            Some((kind, values)) => format!("{kind:?}:{}", values.join(",")),
+            None => "-".to_owned(),
+        }
+    }
+
+    #[test]
+    fn pinned_values_are_read_as_their_kind() {
+        for (schema, expected) in [
+            ("{type: string, enum: [a, b]}", "String:a,b"),
+            ("{enum: [a]}", "String:a"),
+            ("{type: integer, enum: [2]}", "Integer:2"),
+            (
+                "{type: integer, format: int32, enum: [-1, 7]}",
+                "Integer:-1,7",
+            ),
+            // One JSON number: `4.0` is 4, whatever type the schema names.
+            ("{type: integer, enum: [4.0]}", "Integer:4"),
+            ("{type: number, enum: [2.0, 3]}", "Integer:2,3"),
+            ("{enum: [5, null]}", "Integer:5"),
+            ("{type: number, enum: [2.5]}", "-"),
+            ("{type: number, enum: [2, 2.5]}", "-"),
+            ("{type: boolean, enum: [true]}", "Boolean:true"),
+            ("{enum: [false]}", "Boolean:false"),
+            // Several kinds, or none, or no values: no tag.
+            ("{enum: [1, true]}", "-"),
+            ("{enum: [true, 1]}", "-"),
+            ("{enum: [[1]]}", "-"),
+            ("{type: integer}", "-"),
+            ("{type: boolean}", "-"),
+            ("{type: number}", "-"),
+            ("{enum: [null]}", "-"),
+            ("{type: array, items: {type: integer}}", "-"),
+            ("{type: object, enum: [1]}", "-"),
+            // Past an `i64` no float is an integer tag; -2^63 is.
+            (
+                "{enum: [9223372036854775807]}",
+                "Integer:9223372036854775807",
+            ),
+            ("{enum: [9223372036854775808]}", "-"),
+            ("{enum: [9223372036854775808.0]}", "-"),
+            (
+                "{enum: [-9223372036854775808.0]}",
+                "Integer:-9223372036854775808",
+            ),
+            ("{enum: [1.0e300]}", "-"),
+            ("{enum: [-1.0e300]}", "-"),
+        ] {
+            assert_eq!(pinned(schema), expected, "{schema}");
+        }
+    }
+
+    #[test]
+    fn a_mapping_key_is_read_as_the_tags_kind() {
+        use crate::ir::TagKind;
+        for (kind, key, expected) in [
+            (TagKind::String, "02", Some("02")),
+            (TagKind::Integer, "02", Some("2")),
+            (TagKind::Integer, "-3", Some("-3")),
+            (TagKind::Integer, "x", None),
+            (TagKind::Integer, "2.0", None),
+            (TagKind::Boolean, "true", Some("true")),
+            (TagKind::Boolean, "false", Some("false")),
+            (TagKind::Boolean, "1", None),
+        ] {
+            assert_eq!(
+                super::mapping_tag(kind, key).as_deref(),
+                expected,
+                "{kind:?} {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_union_takes_the_one_kind_its_pinning_members_share() {
+        use crate::ir::TagKind::{Boolean, Integer, String};
+        let pins = |kind| Some((kind, vec!["v".to_owned()]));
+        for (admitted, expected) in [
+            (vec![], String),
+            (vec![None, None], String),
+            (vec![pins(Integer)], Integer),
+            (vec![None, pins(Integer), pins(Integer)], Integer),
+            (vec![pins(Boolean), None], Boolean),
+            (vec![pins(Integer), pins(String)], String),
+            (vec![pins(String), pins(Integer)], String),
+            (vec![pins(Integer), pins(Boolean)], String),
+        ] {
+            assert_eq!(super::union_kind(&admitted), expected, "{admitted:?}");
+        }
+    }
+
+    /// Components pinning an integer `kind`, for the cases below.
+    const INTEGERS: &str =
+        "    I2: {type: object, required: [kind], properties: {kind: {type: integer, enum: [2]}}}
+    I3: {type: object, required: [kind, n], properties: {kind: {const: 3}, n: {type: integer}}}
+    I2b: {type: object, required: [kind], properties: {kind: {enum: [2.0]}}}
+    Many: {type: object, required: [kind], properties: {kind: {type: integer, enum: [5, 6]}}}
+    Free: {type: object, required: [kind], properties: {kind: {type: integer}}}
+";
+
+    #[test]
+    fn integer_pins_tag_a_discriminated_union_by_their_value() {
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind}}}}",
+            refs("I2 I3 I2b Many Free")
+        );
+        // `I2b`'s 2.0 is `I2`'s 2; `Free` pins none, and an integer has no component name.
+        assert_eq!(
+            tags(&union, INTEGERS),
+            (
+                "2=I2 3=I3 5|6=Many@kind".to_owned(),
+                vec![
+                    "#/components/schemas/U/oneOf/2: the member's tag `2` is already another member's, which keeps it: a value tagged so decodes as that one".to_owned(),
+                    "#/components/schemas/U/oneOf/4: the member does not limit `kind` to i64 values, which the others' tags are: it has no tag and decodes as the fallback".to_owned(),
+                ]
+            )
+        );
+        // A mapping keyed by the integers' text; a key of another kind is left out.
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind, mapping: {{'03': '#/components/schemas/I3', x: '#/components/schemas/I2'}}}}}}",
+            refs("I2 I3")
+        );
+        assert_eq!(
+            tags(&union, INTEGERS),
+            (
+                "3=I3 2=I2".to_owned(),
+                vec!["#/components/schemas/U/discriminator/mapping/x: the members pin `kind` to values of kind i64, which the key is not: left out (a value with it decodes as the fallback)".to_owned()]
+            )
+        );
+        // Members pinning strings and integers: the tag stays a string, the integer member
+        // tagged by its name as before.
+        let union = format!(
+            "{{oneOf: [{}], discriminator: {{propertyName: kind}}}}",
+            refs("A I2")
+        );
+        assert_eq!(tags(&union, INTEGERS), ("a=A I2=I2".to_owned(), vec![]));
+    }
+
+    #[test]
+    fn integer_pins_tell_a_plain_union_apart() {
+        let union = format!("{{anyOf: [{}]}}", refs("I2 I3 Many"));
+        assert_eq!(
+            tags(&union, INTEGERS),
+            ("2=I2 3=I3 5=Many 6=Many".to_owned(), vec![])
+        );
+        // Values of two kinds, or one integer twice, tell nothing apart.
+        for members in ["A I2", "I2 A", "I2 I2b"] {
+            let union = format!("{{oneOf: [{}]}}", refs(members));
+            let (shown, _) = tags(&union, INTEGERS);
+            assert!(!shown.contains('='), "{members}: {shown}");
+        }
     }
 }

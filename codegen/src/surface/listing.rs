@@ -21,7 +21,7 @@ use super::features::{DECIMAL, FeatureGate, JIFF, Needs};
 use super::signature::Signature;
 use super::write_only::{Gate, SerdeImpls};
 use super::{CLIENT_METHODS, CLIENT_TYPE, FAKE_METHODS, Surface, builders, reexports};
-use crate::ir::{Body, BodyKind, Operation, ResponseKind, StructDef, TypeDef, TypeRef};
+use crate::ir::{Body, BodyKind, Operation, ResponseKind, StructDef, TagKind, TypeDef, TypeRef};
 use crate::tokens::type_tokens;
 
 /// The file name of the snapshot, beside the emitted modules.
@@ -756,7 +756,7 @@ impl Surface<'_> {
                 push(
                     "fn",
                     format!("{path}::tag"),
-                    "(&self) -> Option<&str>".to_owned(),
+                    format!("(&self) -> Option<{}>", def.tag_kind.rust_type()),
                 );
                 for variant in &def.variants {
                     let mut payload = ty(&variant.ty);
@@ -770,7 +770,10 @@ impl Surface<'_> {
                             "({payload}) {}",
                             std::iter::once(&variant.tag)
                                 .chain(&variant.also)
-                                .map(|tag| format!("{tag:?}"))
+                                .map(|tag| match def.tag_kind {
+                                    TagKind::String => format!("{tag:?}"),
+                                    TagKind::Integer | TagKind::Boolean => tag.clone(),
+                                })
                                 .collect::<Vec<_>>()
                                 .join(" | ")
                         ),

@@ -800,7 +800,7 @@ impl<'de> serde::Deserialize<'de> for AuditLogEntryV1EventData {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("API_KEY_CREATED") => value.decode().map(Self::ApiKeyCreated),
             Some("API_KEY_DELETED") => value.decode().map(Self::ApiKeyDeleted),
             Some("CHAINLET_AUTOSCALING_SETTINGS_CHANGED") => {
@@ -5997,7 +5997,7 @@ impl<'de> serde::Deserialize<'de> for EnvironmentAutoscalingSchedulesV1Schedules
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("DAILY") => value.decode().map(Self::Daily),
             Some("HOURLY") => value.decode().map(Self::Hourly),
             Some("ONE_TIME") => value.decode().map(Self::OneTime),

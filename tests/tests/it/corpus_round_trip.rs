@@ -15,8 +15,8 @@ use baseten_tests::files_with_extension;
 const CORPUS_CASES: u32 = 16;
 
 /// The corpus the test takes when no `BASETEN_CORPUS` is given: the fixtures whose unions are
-/// told apart by tags (mapped, inferred, pinned by `const`).
-const UNION_FIXTURES: [&str; 2] = ["tagged.yaml", "const_tags.yaml"];
+/// told apart by tags (mapped, inferred, pinned by `const`, strings and integers).
+const UNION_FIXTURES: [&str; 3] = ["tagged.yaml", "const_tags.yaml", "int_tags.yaml"];
 
 /// The package `cargo xtask corpus` names a document's crate: `corpus-` and the file stem,
 /// lower-cased, every other character than an ASCII letter or digit a `-`.

@@ -18,6 +18,7 @@ mod gates;
 mod golden;
 mod held_ceilings;
 mod hostile;
+mod int_tags;
 mod kinds;
 mod large_enums;
 mod layers;

@@ -49,6 +49,8 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     exact30,
     index_mapped,
     inheritance,
+    int_tags,
+    int_tags30,
     keyed,
     kinds,
     kinds30,
@@ -331,6 +333,55 @@ fn a_variant_of_several_tags_keeps_the_tag_it_was_sent_with() {
         );
         assert_eq!(shift.tag(), sent["kind"].as_str(), "{text}");
         assert_eq!(serde_json::to_value(&shift).unwrap(), sent, "{text}");
+    }
+}
+
+/// The unions whose members pin an integer or boolean tag are tagged unions of that kind, and
+/// the property's values reach every variant and the fallback of each (on a generator that types
+/// them `serde_json::Value`, there is no variant to reach).
+#[test]
+fn integer_and_boolean_tags_are_unions_the_property_covers() {
+    use baseten_codegen::ir::{TagKind, TypeDef};
+    let expected: [(&str, &[(&str, TagKind)]); 2] = [
+        (
+            "int_tags",
+            &[
+                ("Widget", TagKind::Integer),
+                ("Control", TagKind::Integer),
+                ("Gauge", TagKind::Integer),
+                ("Mapped", TagKind::Integer),
+                ("CustomerOrDeleted", TagKind::Boolean),
+            ],
+        ),
+        (
+            "int_tags30",
+            &[("Shape", TagKind::Integer), ("Outline", TagKind::Integer)],
+        ),
+    ];
+    for (fixture, unions) in expected {
+        let api = fixture_model(fixture);
+        for (name, kind) in unions {
+            let Some(TypeDef::Union(def)) = api.types.get(*name) else {
+                panic!(
+                    "{fixture}: {name} is no tagged union: {:?}",
+                    api.types.get(*name)
+                );
+            };
+            assert_eq!(def.tag_kind, *kind, "{fixture}: {name}");
+            let mut reached = BTreeSet::new();
+            for seed in 0..400 {
+                if let Some(variant) = Values::new(&api, seed).case(name).variant {
+                    reached.insert(variant);
+                }
+            }
+            let every: BTreeSet<String> = def
+                .variants
+                .iter()
+                .map(|variant| variant.rust_name.clone())
+                .chain([def.fallback.clone()])
+                .collect();
+            assert_eq!(reached, every, "{fixture}: {name}");
+        }
     }
 }
 

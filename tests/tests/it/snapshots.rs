@@ -135,6 +135,16 @@ fn index_mapped() {
 }
 
 #[test]
+fn int_tags() {
+    check("int_tags");
+}
+
+#[test]
+fn int_tags30() {
+    check("int_tags30");
+}
+
+#[test]
 fn inheritance() {
     check("inheritance");
 }

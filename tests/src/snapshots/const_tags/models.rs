@@ -62,7 +62,7 @@ impl<'de> serde::Deserialize<'de> for Bird {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("parrot") => value.decode().map(Self::Parrot),
             Some("Penguin") => value.decode().map(Self::Penguin),
             Some("hawk" | "eagle") => {
@@ -232,7 +232,7 @@ impl<'de> serde::Deserialize<'de> for Creature {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("cat") => value.decode().map(Self::Cat),
             Some("Fish") => value.decode().map(Self::Fish),
             Some("hamster") => value.decode().map(Self::Hamster),
@@ -400,7 +400,7 @@ impl<'de> serde::Deserialize<'de> for Filter {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("eq" | "ne" | "gt") => value.decode().map(Self::Comparison),
             Some("within" | "outside") => value.decode().map(Self::Span),
             Some("not") => value.decode().map(Self::Not),
@@ -545,7 +545,7 @@ impl<'de> serde::Deserialize<'de> for Mapped {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("swimmer") => value.decode().map(Self::Swimmer),
             Some("dog") => value.decode().map(Self::Dog),
             Some("owl") => value.decode().map(Self::Owl),
@@ -828,7 +828,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("cat") => value.decode().map(Self::Cat),
             Some("dog") => value.decode().map(Self::Dog),
             Some("owl") => value.decode().map(Self::Owl),
@@ -951,7 +951,7 @@ impl<'de> serde::Deserialize<'de> for Shift {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("day_shift" | "week_shift") => {
                 Ok(value.decode_or_keep().map_or_else(Self::Unknown, Self::WeekShift))
             }

@@ -280,7 +280,7 @@ impl<'de> serde::Deserialize<'de> for EventChange {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("created") => value.decode().map(Self::Created),
             Some("failed") => value.decode().map(Self::Failed),
             _ => Ok(Self::Unknown(value.into_value())),

@@ -81,7 +81,7 @@ impl<'de> serde::Deserialize<'de> for Animal {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("dog") => value.decode().map(Self::Dog),
             Some("puppy") => value.decode().map(Self::Puppy),
             Some("Mammal") => value.decode().map(Self::Mammal),

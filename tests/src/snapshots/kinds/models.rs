@@ -543,7 +543,7 @@ impl<'de> serde::Deserialize<'de> for HolderShapeObject {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("circle") => value.decode().map(Self::Circle),
             Some("square") => value.decode().map(Self::Square),
             _ => Ok(Self::Unknown(value.into_value())),
@@ -872,7 +872,7 @@ impl<'de> serde::Deserialize<'de> for ToolChoiceObject {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("allowed_tools") => value.decode().map(Self::AllowedTools),
             Some("function") => value.decode().map(Self::Function),
             _ => Ok(Self::Unknown(value.into_value())),

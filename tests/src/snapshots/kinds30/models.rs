@@ -275,7 +275,7 @@ impl<'de> serde::Deserialize<'de> for HolderShapeObject {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("circle") => value.decode().map(Self::Circle),
             Some("square") => value.decode().map(Self::Square),
             _ => Ok(Self::Unknown(value.into_value())),

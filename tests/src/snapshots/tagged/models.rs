@@ -370,7 +370,7 @@ impl<'de> serde::Deserialize<'de> for SchedulesSchedulesItem {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("DAILY") => value.decode().map(Self::Daily),
             Some("HOURLY") => value.decode().map(Self::Hourly),
             Some("ONE_TIME") => value.decode().map(Self::OneTime),
@@ -431,7 +431,7 @@ impl<'de> serde::Deserialize<'de> for SchedulesShape {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("circle") => value.decode().map(Self::Circle),
             Some("square") => value.decode().map(Self::Square),
             _ => Ok(Self::Unknown(value.into_value())),

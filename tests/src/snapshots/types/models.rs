@@ -295,7 +295,7 @@ impl<'de> serde::Deserialize<'de> for Pet {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("dog") => value.decode().map(Self::Dog),
             Some("Cat") => value.decode().map(Self::Cat),
             _ => Ok(Self::Unknown(value.into_value())),

@@ -89,7 +89,7 @@ impl<'de> serde::Deserialize<'de> for PostImportsBody {
         let value = <rt::tagged::TaggedValue as serde::Deserialize>::deserialize(
             deserializer,
         )?;
-        match value.tag(Self::TAG_PROPERTY) {
+        match value.tag::<&str>(Self::TAG_PROPERTY) {
             Some("csv") => value.decode().map(Self::Csv),
             Some("json") => value.decode().map(Self::Json),
             _ => Ok(Self::Unknown(value.into_value())),

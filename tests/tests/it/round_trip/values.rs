@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use baseten_codegen::ir::{Api, JsonKind, TypeDef, TypeRef};
+use baseten_codegen::ir::{Api, JsonKind, TagKind, TypeDef, TypeRef, UnionDef};
 use serde_json::{Map, Value, json};
 
 /// How deep named types nest before optional parts are left out and collections left empty.
@@ -171,9 +171,9 @@ impl<'a> Values<'a> {
                         .flat_map(|v| std::iter::once(&v.tag).chain(&v.also))
                         .map(String::as_str)
                         .collect();
-                    let tag = self.fresh_string(&known);
+                    let tag = self.fresh_tag(def.tag_kind, &known);
                     let mut object = Map::new();
-                    object.insert(def.tag_property.clone(), Value::String(tag));
+                    object.insert(def.tag_property.clone(), tag);
                     object.insert("x".to_owned(), self.json(1));
                     return Case {
                         value: Value::Object(object),
@@ -202,7 +202,7 @@ impl<'a> Values<'a> {
                     }
                 };
                 if let Value::Object(object) = &mut value {
-                    object.insert(def.tag_property.clone(), Value::String(tag));
+                    object.insert(def.tag_property.clone(), wire_tag(def, &tag));
                 }
                 Case {
                     value,
@@ -239,7 +239,7 @@ impl<'a> Values<'a> {
     }
 
     /// The values a struct `ty` (through aliases) allows at `property`, when it is a field of
-    /// a string enum's type.
+    /// a string (or integer) enum's type, as tags' text.
     fn allowed_values(&self, ty: &TypeRef, property: &str) -> Option<Vec<String>> {
         let TypeRef::Named(name) = ty else {
             return None;
@@ -257,6 +257,9 @@ impl<'a> Values<'a> {
                 match self.api.types.get(field_type)? {
                     TypeDef::Enum(def) if !def.variants.is_empty() => {
                         Some(def.variants.iter().map(|v| v.wire.clone()).collect())
+                    }
+                    TypeDef::IntEnum(def) if !def.variants.is_empty() => {
+                        Some(def.variants.iter().map(|v| v.value.to_string()).collect())
                     }
                     _ => None,
                 }
@@ -330,6 +333,20 @@ impl<'a> Values<'a> {
     }
 
     /// A string in none of `known` (the values a fallback variant keeps).
+    /// A tag of `kind` no variant has: a string, an integer, or (booleans being two) a string.
+    fn fresh_tag(&mut self, kind: TagKind, known: &BTreeSet<&str>) -> Value {
+        match kind {
+            TagKind::Integer => {
+                let mut raw = self.integer();
+                while known.contains(raw.to_string().as_str()) {
+                    raw = raw.wrapping_add(1);
+                }
+                json!(raw)
+            }
+            TagKind::String | TagKind::Boolean => Value::String(self.fresh_string(known)),
+        }
+    }
+
     fn fresh_string(&mut self, known: &BTreeSet<&str>) -> String {
         let mut text = self.string();
         while known.contains(text.as_str()) {
@@ -432,4 +449,11 @@ impl<'a> Values<'a> {
             }
         }
     }
+}
+
+/// A tag's text as the union's tag property holds it on the wire.
+fn wire_tag(def: &UnionDef, tag: &str) -> Value {
+    def.tag_kind
+        .wire_value(tag)
+        .unwrap_or_else(|| panic!("{}: the tag {tag:?} is no {:?}", def.name, def.tag_kind))
 }
