@@ -46,16 +46,11 @@ impl<'a> Builder<'a> {
             return Err(NotKeyed::NotObjects);
         }
         let mut objects = Vec::with_capacity(members.len());
+        // A member that admits `null` is an object all the same: the `null` is the union's.
         for member in members {
-            let nullable = self
-                .member_target(member, pointer)
-                .is_ok_and(|target| target.schema_data.nullable);
             let object = self
                 .member_object(member, pointer)
                 .ok_or(NotKeyed::NotObjects)?;
-            if nullable {
-                return Err(NotKeyed::NotObjects);
-            }
             objects.push(object);
         }
         // How many members hold each property name (declared or required).
@@ -110,19 +105,6 @@ impl<'a> Builder<'a> {
             keyword,
             members: keyed,
         })
-    }
-
-    /// Why a union of objects is not told apart by its members' properties; `None` when it is,
-    /// or when it is not a union of objects.
-    pub(super) fn why_not_keyed(
-        &mut self,
-        schema: &'a Schema,
-        pointer: &Pointer,
-    ) -> Option<String> {
-        match self.keyed_members(schema, pointer) {
-            Err(NotKeyed::Ambiguous(why)) => Some(why),
-            _ => None,
-        }
     }
 
     /// A union picked by the properties a value holds: a variant per member, named after its
@@ -269,14 +251,13 @@ mod tests {
                 )
             );
         }
-        // A member that may be null, or is not an object, is not told apart this way.
+        // A member that may be null is told apart all the same (the null is the union's, see
+        // `ir::nullable`); one that is not an object is not told apart this way.
         assert_eq!(
             keyed(
                 "{oneOf: [{$ref: '#/components/schemas/A'}, {type: [object, 'null'], required: [c], properties: {c: {type: string}}}]}"
             ),
-            format!(
-                "Value: {lowered}: members 0 and 1 are both JSON objects, which only their contents tell apart"
-            )
+            "A(name) C(c)"
         );
         assert_eq!(
             keyed("{oneOf: [{$ref: '#/components/schemas/A'}, {type: string}]}"),

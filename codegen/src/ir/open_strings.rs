@@ -15,7 +15,8 @@ use crate::error::Pointer;
 impl<'a> Builder<'a> {
     /// The values of a union of string enums and free strings (text of no format the crate
     /// types otherwise: not a date, date-time or bytes), in member order without repeats;
-    /// `None` for any other union, or one a member of which may be null.
+    /// `None` for any other union. A member that admits `null` makes the union nullable
+    /// (`ir::nullable`), not the enum.
     pub(super) fn open_string_union(
         &self,
         schema: &'a Schema,
@@ -28,9 +29,6 @@ impl<'a> Builder<'a> {
         let mut values: Vec<&'a str> = Vec::new();
         for member in members {
             let target = self.member_schema(member, pointer)?;
-            if target.schema_data.nullable {
-                return None;
-            }
             if let Some(member_values) = string_enum(target) {
                 for value in member_values {
                     if !values.contains(&value) {
@@ -110,10 +108,14 @@ mod tests {
             "{anyOf: [{type: string, format: date}, {type: string, enum: [now]}]}",
             "{anyOf: [{type: string, format: binary}, {type: string, enum: [now]}]}",
             "{anyOf: [{type: string}, {type: string, format: uuid}]}",
-            "{anyOf: [{type: string, nullable: true}, {type: string, enum: [now]}]}",
         ] {
             assert_eq!(lowered(kept), strings, "{kept}");
         }
+        // A member that may be null makes the union nullable, not the enum (`ir::nullable`).
+        assert_eq!(
+            lowered("{anyOf: [{type: string, nullable: true}, {type: string, enum: [now]}]}"),
+            "now"
+        );
         // One member is that member, not a union.
         assert_eq!(
             lowered("{anyOf: [{$ref: '#/components/schemas/Model'}]}"),

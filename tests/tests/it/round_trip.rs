@@ -50,6 +50,7 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     media_multi,
     names,
     nullable,
+    nullable30,
     operations,
     placeholders,
     recursion,

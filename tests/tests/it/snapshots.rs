@@ -155,6 +155,11 @@ fn nullable() {
 }
 
 #[test]
+fn nullable30() {
+    check("nullable30");
+}
+
+#[test]
 fn operations() {
     check("operations");
 }
