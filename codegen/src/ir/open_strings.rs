@@ -22,11 +22,26 @@ impl<'a> Builder<'a> {
         schema: &'a Schema,
         pointer: &Pointer,
     ) -> Option<Vec<&'a str>> {
+        let mut values: Vec<&'a str> = Vec::new();
+        self.collect_open_strings(schema, pointer, MEMBER_UNION_DEPTH, &mut values)?;
+        (!values.is_empty()).then_some(values)
+    }
+
+    /// Adds the values of a union of string enums and free strings to `values`; `None` when
+    /// it is not one. A member that is itself such a union (`anyOf: [$ref ModelIdsShared, {enum:
+    /// [..]}]`) gives its values, down to `depth` unions deep: `$ref`s may make a cycle.
+    fn collect_open_strings(
+        &self,
+        schema: &'a Schema,
+        pointer: &Pointer,
+        depth: usize,
+        values: &mut Vec<&'a str>,
+    ) -> Option<()> {
+        let depth = depth.checked_sub(1)?;
         let (_, members) = plain_union_members(schema)?;
         if members.len() < 2 {
             return None;
         }
-        let mut values: Vec<&'a str> = Vec::new();
         for member in members {
             let target = self.member_schema(member, pointer)?;
             if let Some(member_values) = string_enum(target) {
@@ -39,12 +54,19 @@ impl<'a> Builder<'a> {
             }
             match &target.schema_kind {
                 SchemaKind::Type(Type::String(string)) if is_free_text(string) => {}
+                SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
+                    self.collect_open_strings(target, pointer, depth, values)?;
+                }
                 _ => return None,
             }
         }
-        (!values.is_empty()).then_some(values)
+        Some(())
     }
 }
+
+/// How many unions deep a union's members are read for string values: enough for every
+/// document seen (two), bounded so a cycle of `$ref`s ends.
+const MEMBER_UNION_DEPTH: usize = 8;
 
 /// A string the crate types as `String` (not a date, a date-time or bytes).
 fn is_free_text(string: &StringType) -> bool {
@@ -111,10 +133,44 @@ mod tests {
         ] {
             assert_eq!(lowered(kept), strings, "{kept}");
         }
-        // A member that may be null makes the union nullable, not the enum (`ir::nullable`).
+        // A member that is itself such a union gives its values, however it is reached.
+        assert_eq!(
+            lowered(
+                "{anyOf: [{anyOf: [{type: string}, {$ref: '#/components/schemas/Model'}]}, {type: string, enum: [x]}]}"
+            ),
+            "m1 m2 x"
+        );
+        assert_eq!(
+            lowered(
+                "{oneOf: [{type: string, enum: [x]}, {allOf: [{oneOf: [{type: string, enum: [m1, y]}, {type: string}]}]}]}"
+            ),
+            "x m1 y"
+        );
+        assert_eq!(
+            lowered("{anyOf: [{anyOf: [{type: string, enum: [y]}]}, {type: string, enum: [x]}]}"),
+            "y x"
+        );
+        // A member union that holds anything but strings keeps the whole union a Value.
+        for kept in [
+            "{anyOf: [{anyOf: [{type: string}, {type: integer}]}, {type: string, enum: [x]}]}",
+            "{anyOf: [{anyOf: [{type: string, format: date}, {type: string, enum: [y]}]}, {type: string, enum: [x]}]}",
+            // A union holding itself ends at the depth bound.
+            "{anyOf: [{$ref: '#/components/schemas/U'}, {type: string, enum: [x]}]}",
+        ] {
+            let lowered = lowered(kept);
+            assert!(lowered.contains("serde_json::Value"), "{kept}: {lowered}");
+        }
+        // A member that may be null, or a member union's, makes the union nullable, not the
+        // enum (`ir::nullable`).
         assert_eq!(
             lowered("{anyOf: [{type: string, nullable: true}, {type: string, enum: [now]}]}"),
             "now"
+        );
+        assert_eq!(
+            lowered(
+                "{anyOf: [{anyOf: [{type: string, nullable: true}, {type: string, enum: [y]}]}, {type: string, enum: [x]}]}"
+            ),
+            "y x"
         );
         // One member is that member, not a union.
         assert_eq!(
