@@ -456,17 +456,26 @@ mod tests {
                 "W: {allOf: [{$ref: '#/components/schemas/Z'}]}",
                 "E: {type: string, enum: [a, null]}",
                 "V: {enum: [{x: 1}, null]}",
+                "Nothing: {enum: [null]}",
             ],
             &[
                 "x: {$ref: '#/components/schemas/X'}",
                 "w: {$ref: '#/components/schemas/W'}",
                 "e: {$ref: '#/components/schemas/E'}",
                 "v: {$ref: '#/components/schemas/V'}",
+                "nothing: {$ref: '#/components/schemas/Nothing'}",
             ],
         );
+        // An `enum` of null alone is no enum: any JSON value, which holds the null.
         assert_eq!(
             fields(&api),
-            ["x: Option<X>", "w: W", "e: Option<E>", "v: Option<V>"]
+            [
+                "x: Option<X>",
+                "w: W",
+                "e: Option<E>",
+                "v: Option<V>",
+                "nothing: Nothing"
+            ]
         );
         // A chain back to itself is left out (read as any JSON value), and ends.
         let api = built(
