@@ -42,6 +42,7 @@ snapshot!(media);
 snapshot!(media_multi);
 snapshot!(names);
 snapshot!(nullable);
+snapshot!(nullable30);
 snapshot!(operations);
 snapshot!(placeholders);
 snapshot!(recursion);

@@ -48,7 +48,16 @@ pub struct TaggedValue(serde_json::Value);
 
 impl<'de> Deserialize<'de> for TaggedValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_json::Value::deserialize(deserializer).map(TaggedValue)
+        // A union told apart by a property holds objects only: anything else is no member,
+        // not an unknown one (a null, say, belongs to the `Option` around the union).
+        let value = serde_json::Value::deserialize(deserializer)?;
+        if !value.is_object() {
+            return Err(serde_core::de::Error::custom(format_args!(
+                "expected a JSON object, found {}",
+                kind_name(&value)
+            )));
+        }
+        Ok(TaggedValue(value))
     }
 }
 
@@ -179,8 +188,30 @@ mod tests {
     }
 
     fn pick(value: serde_json::Value, keys: &[&[&str]]) -> Result<usize, String> {
-        let value: TaggedValue = serde_json::from_value(value).unwrap();
+        let value: TaggedValue =
+            serde_json::from_value(value).map_err(|refusal| refusal.to_string())?;
         value.member_by_keys(keys)
+    }
+
+    #[test]
+    fn only_objects_are_tagged_values() {
+        for (value, kind) in [
+            (json!(null), "null"),
+            (json!(true), "a boolean"),
+            (json!(2), "a number"),
+            (json!("a"), "a string"),
+            (json!([]), "an array"),
+        ] {
+            let refused = serde_json::from_value::<TaggedValue>(value.clone())
+                .map(|_| ())
+                .map_err(|refusal| refusal.to_string());
+            assert_eq!(
+                refused,
+                Err(format!("expected a JSON object, found {kind}")),
+                "{value}"
+            );
+        }
+        assert!(serde_json::from_value::<TaggedValue>(json!({})).is_ok());
     }
 
     #[test]

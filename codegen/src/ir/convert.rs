@@ -10,6 +10,7 @@ use openapiv3::{
 
 use super::kinds::{IndexedMember, SharedKind, UnionMembers};
 use super::naming::fallback_variant;
+use super::nullable::UnionForm;
 use super::tags::{TagSource, tags_of};
 use super::values::ValueReason;
 use super::{
@@ -604,7 +605,7 @@ impl<'a> Builder<'a> {
                 }
             };
             let member_pointer = pointer.join(keyword).join(index);
-            let (ty, nullable) = self.type_of(
+            let (ty, _) = self.type_of(
                 SchemaAt::of(member),
                 &format!("{name}{}", kind.name()),
                 &member_pointer,
@@ -621,7 +622,8 @@ impl<'a> Builder<'a> {
             variants.push(UntaggedVariant {
                 rust_name: variant_names.claim(&names::camel_ident(&wanted, "V"), ""),
                 kind,
-                ty: optional_if(ty, nullable),
+                // A member's `null` is the union's (`ir::nullable`).
+                ty,
                 held: Held::Inline,
                 keys: None,
             });
@@ -776,14 +778,13 @@ impl<'a> Builder<'a> {
             SchemaAt::Ref(reference) => {
                 let (key, schema) = self.component(reference, pointer)?;
                 let name = self.component_names.get(key).cloned().unwrap_or_default();
-                return Ok((TypeRef::Named(name), schema.schema_data.nullable));
+                return Ok((TypeRef::Named(name), self.admits_null(schema, pointer)));
             }
             SchemaAt::Item(schema) => schema,
         };
-        let mut nullable = schema.schema_data.nullable;
+        let nullable = self.admits_null(schema, pointer);
         let ty = match &schema.schema_kind {
             SchemaKind::Type(Type::String(string)) => {
-                nullable |= string.enumeration.iter().any(Option::is_none);
                 if string_enum(schema).is_some() {
                     self.define_inline(hint, schema, pointer)?
                 } else {
@@ -823,8 +824,7 @@ impl<'a> Builder<'a> {
                     TypeRef::Vec(Box::new(TypeRef::Json))
                 }
             },
-            SchemaKind::Any(any) if value_enum(schema).is_some() => {
-                nullable |= any.enumeration.iter().any(serde_json::Value::is_null);
+            SchemaKind::Any(_) if value_enum(schema).is_some() => {
                 self.define_inline(hint, schema, pointer)?
             }
             SchemaKind::Type(Type::Object(_)) | SchemaKind::Any(_) => {
@@ -832,46 +832,16 @@ impl<'a> Builder<'a> {
             }
             SchemaKind::AllOf { all_of } => match all_of.as_slice() {
                 [single] => {
-                    let (ty, inner_nullable) =
-                        self.type_of(SchemaAt::of(single), hint, &pointer.join("allOf").join(0))?;
-                    nullable |= inner_nullable;
-                    ty
+                    self.type_of(SchemaAt::of(single), hint, &pointer.join("allOf").join(0))?
+                        .0
                 }
                 _ => self.define_inline(hint, schema, pointer)?,
             },
-            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if schema.schema_data.discriminator.is_some() || const_union(schema).is_some() =>
-            {
-                self.define_inline(hint, schema, pointer)?
-            }
-            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if self.open_string_union(schema, pointer).is_some() =>
-            {
-                self.define_inline(hint, schema, pointer)?
-            }
-            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if self.is_decimal_union(schema, pointer) =>
-            {
-                TypeRef::Decimal
-            }
-            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if self.inferred_tags(schema, pointer).is_some() =>
-            {
-                self.define_inline(hint, schema, pointer)?
-            }
-            SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
-                if self.keyed_members(schema, pointer).is_ok() =>
-            {
-                self.define_inline(hint, schema, pointer)?
-            }
             SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
-                match self
-                    .untagged_plan(schema, pointer)
-                    .map(drop)
-                    .or_else(|_| self.best_fit_plan(schema, pointer).map(drop))
-                {
-                    Ok(()) => self.define_inline(hint, schema, pointer)?,
-                    Err(reason) => {
+                match self.union_form(schema, pointer) {
+                    UnionForm::Defined => self.define_inline(hint, schema, pointer)?,
+                    UnionForm::Decimal => TypeRef::Decimal,
+                    UnionForm::Value(reason) => {
                         self.typed_as_value(
                             pointer,
                             ValueReason::Union,

@@ -44,8 +44,8 @@ impl<'a> Builder<'a> {
         else {
             return Err(None);
         };
-        // A null two nullable members share would decode as the first.
-        if !string.enumeration.is_empty() || self.member_nullable(member, pointer) {
+        // A member's `null` is the union's (`ir::nullable`), so it tells no member apart.
+        if !string.enumeration.is_empty() {
             return Err(None);
         }
         match &string.format {
@@ -57,14 +57,6 @@ impl<'a> Builder<'a> {
             VariantOrUnknownOrEmpty::Unknown(format) => Err(Some(format.clone())),
             VariantOrUnknownOrEmpty::Empty => Err(None),
         }
-    }
-
-    /// Whether a union member admits null, itself or the schema it stands for.
-    fn member_nullable(&self, member: &'a ReferenceOr<Schema>, pointer: &Pointer) -> bool {
-        matches!(member, ReferenceOr::Item(schema) if schema.schema_data.nullable)
-            || self
-                .member_schema(member, pointer)
-                .is_some_and(|schema| schema.schema_data.nullable)
     }
 
     /// Whether the string members of a union (two or more, by index) are told apart by their

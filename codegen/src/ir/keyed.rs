@@ -57,16 +57,11 @@ impl<'a> Builder<'a> {
             return Err(NotKeyed::NotObjects);
         }
         let mut objects = Vec::with_capacity(members.len());
+        // A member that admits `null` is an object all the same: the `null` is the union's.
         for &(_, member) in members {
-            let nullable = self
-                .member_target(member, pointer)
-                .is_ok_and(|target| target.schema_data.nullable);
             let object = self
                 .member_object(member, pointer)
                 .ok_or(NotKeyed::NotObjects)?;
-            if nullable {
-                return Err(NotKeyed::NotObjects);
-            }
             objects.push(object);
         }
         // How many members hold each property name (declared or required).
@@ -270,12 +265,13 @@ mod tests {
                 "A:Object Object:Object"
             );
         }
-        // A member that may be null, or a free-form object.
+        // A member that may be null is told apart all the same (the null is the union's, see
+        // `ir::nullable`); a free-form object is left to best fit.
         assert_eq!(
-            best_fit(
+            keyed(
                 "{oneOf: [{$ref: '#/components/schemas/A'}, {type: [object, 'null'], required: [c], properties: {c: {type: string}}}]}"
             ),
-            "A:Object Object:Object"
+            "A(name) C(c)"
         );
         assert_eq!(
             best_fit("{oneOf: [{$ref: '#/components/schemas/A'}, {type: object}]}"),

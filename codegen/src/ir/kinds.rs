@@ -11,7 +11,7 @@ use openapiv3::{ReferenceOr, Schema};
 use super::convert::plain_union_members;
 use super::infer::InferredTags;
 use super::keyed::{KeyedMembers, NotKeyed};
-use super::{Builder, JsonKind, SchemaAt, TypeRef};
+use super::{Builder, JsonKind, TypeRef};
 use crate::Error;
 use crate::error::Pointer;
 
@@ -98,21 +98,8 @@ impl<'a> Builder<'a> {
             SharedKind::Tagged(tags) => self.define_inferred_union(&name, tags, doc, pointer)?,
             SharedKind::Keyed(keyed) => self.define_keyed_union(&name, keyed, doc, pointer)?,
         }
-        let nullable = shared
-            .members
-            .iter()
-            .any(|&(_, member)| self.may_be_null(member, pointer));
-        Ok(super::convert::optional_if(TypeRef::Named(name), nullable))
-    }
-
-    /// Whether a member admits null (3.0's `nullable`, on it or on what it names).
-    fn may_be_null(&self, member: &'a ReferenceOr<Schema>, pointer: &Pointer) -> bool {
-        let own = self
-            .resolve(SchemaAt::of(member), pointer)
-            .is_ok_and(|schema| schema.schema_data.nullable);
-        own || self
-            .member_target(member, pointer)
-            .is_ok_and(|schema| schema.schema_data.nullable)
+        // A member's `null` is the whole union's (`ir::nullable`), never its kind's variant.
+        Ok(TypeRef::Named(name))
     }
 }
 
@@ -261,18 +248,18 @@ mod tests {
     }
 
     #[test]
-    fn a_member_that_may_be_null_makes_its_kind_optional() {
+    fn a_member_that_may_be_null_leaves_its_kind_plain_the_union_holds_the_null() {
         let nullable_b = "{nullable: true, allOf: [{$ref: '#/components/schemas/B'}]}";
         assert_eq!(
             union(&format!("{{anyOf: [{{type: string}}, {A}, {nullable_b}]}}")),
-            "U[String=String Object=Option<UObject[A(name) Id(id)]>]"
+            "U[String=String Object=UObject[A(name) Id(id)]]"
         );
         let nullable_t2 = "{type: object, nullable: true, required: [type], properties: {type: {type: string, enum: [two]}}}";
         assert_eq!(
             union(&format!(
                 "{{anyOf: [{{type: integer}}, {T1}, {nullable_t2}]}}"
             )),
-            "U[Integer=Integer Object=Option<UObject<type>[one:T1 two:UObjectTwo]>]"
+            "U[Integer=Integer Object=UObject<type>[one:T1 two:UObjectTwo]]"
         );
         // The whole union null: the variants stay as they are, the union is optional where used.
         assert_eq!(

@@ -29,6 +29,7 @@ mod kinds;
 mod media;
 mod merge;
 mod naming;
+mod nullable;
 mod open_strings;
 mod operations;
 mod parameters;
@@ -739,6 +740,8 @@ pub(crate) fn build(
         merged_fields: 0,
         merged_fields_budget: merge::merged_fields_budget(spec),
         values: lowered_values,
+        null_admitted: HashMap::new(),
+        union_forms: HashMap::new(),
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -936,6 +939,10 @@ struct Builder<'a> {
     merged_fields_budget: usize,
     /// Places typed `serde_json::Value` although the document declares a structure there.
     values: Vec<values::ValuePlace>,
+    /// Whether each schema worked out so far admits `null` (see `nullable`).
+    null_admitted: HashMap<*const Schema, bool>,
+    /// How each union worked out so far is typed (see `nullable`).
+    union_forms: HashMap<*const Schema, nullable::UnionForm>,
 }
 
 impl<'a> Builder<'a> {

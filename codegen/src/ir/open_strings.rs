@@ -15,7 +15,8 @@ use crate::error::Pointer;
 impl<'a> Builder<'a> {
     /// The values of a union of string enums and free strings (text of no format the crate
     /// types otherwise: not a date, date-time or bytes), in member order without repeats;
-    /// `None` for any other union, or one a member of which may be null.
+    /// `None` for any other union. A member that admits `null` makes the union nullable
+    /// (`ir::nullable`), not the enum.
     pub(super) fn open_string_union(
         &self,
         schema: &'a Schema,
@@ -43,9 +44,6 @@ impl<'a> Builder<'a> {
         }
         for member in members {
             let target = self.member_schema(member, pointer)?;
-            if target.schema_data.nullable {
-                return None;
-            }
             if let Some(member_values) = string_enum(target) {
                 for value in member_values {
                     if !values.contains(&value) {
@@ -132,7 +130,6 @@ mod tests {
             "{anyOf: [{type: string, format: date}, {type: string, enum: [now]}]}",
             "{anyOf: [{type: string, format: binary}, {type: string, enum: [now]}]}",
             "{anyOf: [{type: string}, {type: string, format: uuid}]}",
-            "{anyOf: [{type: string, nullable: true}, {type: string, enum: [now]}]}",
         ] {
             assert_eq!(lowered(kept), strings, "{kept}");
         }
@@ -157,13 +154,24 @@ mod tests {
         for kept in [
             "{anyOf: [{anyOf: [{type: string}, {type: integer}]}, {type: string, enum: [x]}]}",
             "{anyOf: [{anyOf: [{type: string, format: date}, {type: string, enum: [y]}]}, {type: string, enum: [x]}]}",
-            "{anyOf: [{anyOf: [{type: string, nullable: true}, {type: string, enum: [y]}]}, {type: string, enum: [x]}]}",
             // A union holding itself ends at the depth bound.
             "{anyOf: [{$ref: '#/components/schemas/U'}, {type: string, enum: [x]}]}",
         ] {
             let lowered = lowered(kept);
             assert!(lowered.contains("serde_json::Value"), "{kept}: {lowered}");
         }
+        // A member that may be null, or a member union's, makes the union nullable, not the
+        // enum (`ir::nullable`).
+        assert_eq!(
+            lowered("{anyOf: [{type: string, nullable: true}, {type: string, enum: [now]}]}"),
+            "now"
+        );
+        assert_eq!(
+            lowered(
+                "{anyOf: [{anyOf: [{type: string, nullable: true}, {type: string, enum: [y]}]}, {type: string, enum: [x]}]}"
+            ),
+            "y x"
+        );
         // One member is that member, not a union.
         assert_eq!(
             lowered("{anyOf: [{$ref: '#/components/schemas/Model'}]}"),

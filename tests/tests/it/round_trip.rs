@@ -58,6 +58,7 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
     media_multi,
     names,
     nullable,
+    nullable30,
     operations,
     placeholders,
     recursion,

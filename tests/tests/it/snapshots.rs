@@ -185,6 +185,11 @@ fn nullable() {
 }
 
 #[test]
+fn nullable30() {
+    check("nullable30");
+}
+
+#[test]
 fn operations() {
     check("operations");
 }

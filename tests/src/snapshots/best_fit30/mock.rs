@@ -231,6 +231,8 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     );
 
     #[cfg(feature = "options")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<OptionsRequest>("OptionsRequest"));
+    #[cfg(feature = "options")]
     all.push(rt::mock::round_trip::RoundTrip::of::<PaymentOptions>("PaymentOptions"));
     #[cfg(feature = "options")]
     all.push(

@@ -271,16 +271,17 @@ impl MethodOptionsObject {
 }
 
 #[cfg(feature = "options")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Options {
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub removed: Option<SourceOrDeleted>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub card: Option<PaymentOptions>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub methods: Option<Vec<MethodOptions>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub ranges: Option<OptionsRanges>,
 }
 
@@ -439,6 +440,80 @@ impl OptionsRangesArrayItem2 {
     }
 }
 
+#[cfg(feature = "options")]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct OptionsRequest {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<SourceOrDeleted>,
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub card: rt::Patch<PaymentOptions>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub methods: Option<Vec<MethodOptions>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranges: Option<OptionsRanges>,
+}
+
+#[cfg(feature = "options")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    OptionsRequest,
+    [
+        removed = optional("removed"),
+        card = optional("card"),
+        methods = optional("methods"),
+        ranges = optional("ranges"),
+    ]
+);
+
+#[cfg(feature = "options")]
+impl OptionsRequest {
+    /// A value with every field unset.
+    pub fn new() -> Self {
+        Self {
+            removed: None,
+            card: rt::Patch::Unchanged,
+            methods: None,
+            ranges: None,
+        }
+    }
+
+    /// Sets `removed`.
+    #[must_use]
+    pub fn removed(mut self, value: impl Into<SourceOrDeleted>) -> Self {
+        self.removed = Some(value.into());
+        self
+    }
+
+    /// Sets `card`.
+    #[must_use]
+    pub fn card(mut self, value: impl Into<PaymentOptions>) -> Self {
+        self.card = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `card`: sends it as `null`.
+    #[must_use]
+    pub fn clear_card(mut self) -> Self {
+        self.card = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `methods`.
+    #[must_use]
+    pub fn methods(mut self, value: impl Into<Vec<MethodOptions>>) -> Self {
+        self.methods = Some(value.into());
+        self
+    }
+
+    /// Sets `ranges`.
+    #[must_use]
+    pub fn ranges(mut self, value: impl Into<OptionsRanges>) -> Self {
+        self.ranges = Some(value.into());
+        self
+    }
+}
+
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
 /// member, in the document's order, whose decoded value encodes back to the same JSON;
@@ -451,7 +526,7 @@ pub enum PaymentOptions {
     /// A JSON object.
     CardOptions(CardOptions),
     /// A JSON object.
-    Object(Option<PaymentOptionsObject>),
+    Object(PaymentOptionsObject),
 }
 
 #[cfg(feature = "options")]

@@ -53,7 +53,7 @@ impl Client {
     /// written, unless the [`RetryPolicy`](rt::RetryPolicy) opts in to more; never after another
     /// `5xx` or a timeout, which may follow a change that was made.
     #[cfg(feature = "options")]
-    pub async fn post_options(&self, body: &Options) -> Result<(), rt::Error> {
+    pub async fn post_options(&self, body: &OptionsRequest) -> Result<(), rt::Error> {
         let request = rt::Request::post("post_options", "/v1/options")
             .body(rt::Body::json("application/json", body))
             .finish()?;

@@ -184,6 +184,8 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[cfg(feature = "things")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Holder>("Holder"));
     #[cfg(feature = "things")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<HolderRequest>("HolderRequest"));
+    #[cfg(feature = "things")]
     all.push(rt::mock::round_trip::RoundTrip::of::<HolderShape>("HolderShape"));
     #[cfg(feature = "things")]
     all.push(

@@ -162,13 +162,14 @@ impl<'de> serde::Deserialize<'de> for ExpandableObject {
 }
 
 #[cfg(feature = "things")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "mock", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Holder {
     pub customer: Option<Expandable>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub shape: Option<HolderShape>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "mock", serde(skip_serializing_if = "Option::is_none"))]
     pub source: Option<HolderSource>,
 }
 
@@ -208,6 +209,61 @@ impl Holder {
     }
 }
 
+#[cfg(feature = "things")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct HolderRequest {
+    pub customer: Option<Expandable>,
+    #[serde(skip_serializing_if = "rt::Patch::is_unchanged")]
+    pub shape: rt::Patch<HolderShape>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<HolderSource>,
+}
+
+#[cfg(feature = "things")]
+#[cfg(feature = "mock")]
+rt::struct_deserialize!(
+    HolderRequest,
+    [
+        customer = optional("customer"),
+        shape = optional("shape"),
+        source = optional("source"),
+    ]
+);
+
+#[cfg(feature = "things")]
+impl HolderRequest {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(customer: impl Into<Option<Expandable>>) -> Self {
+        Self {
+            customer: customer.into(),
+            shape: rt::Patch::Unchanged,
+            source: None,
+        }
+    }
+
+    /// Sets `shape`.
+    #[must_use]
+    pub fn shape(mut self, value: impl Into<HolderShape>) -> Self {
+        self.shape = rt::Patch::Set(value.into());
+        self
+    }
+
+    /// Clears `shape`: sends it as `null`.
+    #[must_use]
+    pub fn clear_shape(mut self) -> Self {
+        self.shape = rt::Patch::Clear;
+        self
+    }
+
+    /// Sets `source`.
+    #[must_use]
+    pub fn source(mut self, value: impl Into<HolderSource>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+}
+
 /// One of several kinds of JSON value, told apart by the kind: the variant is the member
 /// the value is.
 #[cfg(feature = "things")]
@@ -218,7 +274,7 @@ pub enum HolderShape {
     /// A JSON array.
     Array(Vec<f64>),
     /// A JSON object.
-    Object(Option<HolderShapeObject>),
+    Object(HolderShapeObject),
 }
 
 /// The members of `HolderShape` that are JSON objects.

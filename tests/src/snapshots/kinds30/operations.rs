@@ -52,7 +52,7 @@ impl Client {
     /// connection, as its [`RetryPolicy`](rt::RetryPolicy) allows (3 attempts in all by default),
     /// and after a `429` once the server's wait has passed.
     #[cfg(feature = "things")]
-    pub async fn put_things(&self, body: &Holder) -> Result<(), rt::Error> {
+    pub async fn put_things(&self, body: &HolderRequest) -> Result<(), rt::Error> {
         let request = rt::Request::put("put_things", "/v1/things")
             .body(rt::Body::json("application/json", body))
             .finish()?;

@@ -87,6 +87,19 @@ impl<T: serde::de::DeserializeOwned> Builder<T> {
 
 #[cfg(feature = "full")]
 rt::mock_setters!(
+    Ballot,
+    [
+        choice: into TextOrList = "choice",
+        choices: into Vec<Option<TextOrList>> = "choices",
+        count: into CountOrFlag = "count",
+        picked: into BallotPicked = "picked",
+        through: into TextOrList = "through",
+        maybe: into Vec<Option<BallotMaybeItem>> = "maybe",
+    ]
+);
+
+#[cfg(feature = "full")]
+rt::mock_setters!(
     Reading,
     [
         type_array: into String = "type_array",
@@ -121,6 +134,14 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<Ballot>("Ballot"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<BallotMaybeItem>("BallotMaybeItem"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<BallotPicked>("BallotPicked"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<CountOrFlag>("CountOrFlag"));
+    #[cfg(feature = "full")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Level>("Level"));
     #[cfg(feature = "full")]
     all.push(rt::mock::round_trip::RoundTrip::of::<Reading>("Reading"));
@@ -133,5 +154,7 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
 
     #[cfg(feature = "full")]
     all.push(rt::mock::round_trip::RoundTrip::of::<ReadingKind>("ReadingKind"));
+    #[cfg(feature = "full")]
+    all.push(rt::mock::round_trip::RoundTrip::of::<TextOrList>("TextOrList"));
     all
 }

@@ -5,6 +5,106 @@
 use baseten_api::runtime as rt;
 use std::collections::BTreeMap;
 
+#[cfg(feature = "full")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
+pub struct Ballot {
+    pub choice: Option<TextOrList>,
+    pub choices: Vec<Option<TextOrList>>,
+    pub count: Option<CountOrFlag>,
+    /// An inline union with a `const: null` member, required.
+    pub picked: Option<BallotPicked>,
+    /// A one-member allOf around a union that admits null.
+    pub through: Option<TextOrList>,
+    /// An optional inline union with a nullable member, in an array.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maybe: Option<Vec<Option<BallotMaybeItem>>>,
+}
+
+#[cfg(feature = "full")]
+rt::struct_deserialize!(
+    Ballot,
+    [
+        choice = optional("choice"),
+        choices = required("choices"),
+        count = optional("count"),
+        picked = optional("picked"),
+        through = optional("through"),
+        maybe = optional("maybe"),
+    ]
+);
+
+#[cfg(feature = "full")]
+impl Ballot {
+    /// A value with these required fields and every optional one unset.
+    pub fn new(
+        choice: impl Into<Option<TextOrList>>,
+        choices: impl Into<Vec<Option<TextOrList>>>,
+        count: impl Into<Option<CountOrFlag>>,
+        picked: impl Into<Option<BallotPicked>>,
+        through: impl Into<Option<TextOrList>>,
+    ) -> Self {
+        Self {
+            choice: choice.into(),
+            choices: choices.into(),
+            count: count.into(),
+            picked: picked.into(),
+            through: through.into(),
+            maybe: None,
+        }
+    }
+
+    /// Sets `maybe`.
+    #[must_use]
+    pub fn maybe(mut self, value: impl Into<Vec<Option<BallotMaybeItem>>>) -> Self {
+        self.maybe = Some(value.into());
+        self
+    }
+}
+
+/// One of several kinds of JSON value, told apart by the kind: the variant is the member
+/// the value is.
+#[cfg(feature = "full")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum BallotMaybeItem {
+    /// A JSON number without a fraction.
+    Integer(i64),
+    /// A JSON string.
+    String(String),
+}
+
+/// An inline union with a `const: null` member, required.
+///
+/// One of several kinds of JSON value, told apart by the kind: the variant is the member
+/// the value is.
+#[cfg(feature = "full")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum BallotPicked {
+    /// A JSON number.
+    Number(f64),
+    /// A JSON array.
+    Array(Vec<i64>),
+}
+
+/// A `{type: null}` member.
+///
+/// One of several kinds of JSON value, told apart by the kind: the variant is the member
+/// the value is.
+#[cfg(feature = "full")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum CountOrFlag {
+    /// A JSON boolean.
+    Boolean(bool),
+    /// A JSON number without a fraction.
+    Integer(i64),
+}
+
 /// An open enum.
 ///
 /// Open: a value this crate does not know decodes as the fallback variant, keeping its
@@ -251,3 +351,18 @@ rt::open_enum_impls!(
         Reading = "reading",
     ]
 );
+
+/// Both members admit null (3.1 type arrays).
+///
+/// One of several kinds of JSON value, told apart by the kind: the variant is the member
+/// the value is.
+#[cfg(feature = "full")]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum TextOrList {
+    /// A JSON string.
+    String(String),
+    /// A JSON array.
+    Array(Vec<String>),
+}
