@@ -758,6 +758,8 @@ pub(super) fn resolve_aliases<'a>(
 }
 
 #[cfg(test)]
+mod graph_tests;
+#[cfg(test)]
 mod held_tests;
 
 #[cfg(test)]
@@ -978,6 +980,61 @@ mod tests {
         match types.get("L") {
             Some(TypeDef::Alias(alias)) => assert_eq!(alias.ty, vec(named("A"))),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_edge_into_a_small_cycle_through_an_alias_counts_its_walk_only() {
+        // The cycle walks 3 (A's field: 1; L's `Vec` and A: 2), so an edge into it under
+        // `nesting` `Vec`s walks nesting + 1 + 3: in place up to the limit, cut past it.
+        let fits = MAX_DROP_DEPTH - 1 - 3;
+        for (nesting, cut) in [(fits, false), (fits + 1, true)] {
+            let into = (0..nesting).fold(named("A"), |ty, _| vec(ty));
+            let types = settled([
+                object("A", vec![(named("L"), true)]),
+                (
+                    "L".to_owned(),
+                    TypeDef::Alias(AliasDef {
+                        name: "L".to_owned(),
+                        doc: None,
+                        ty: vec(named("A")),
+                    }),
+                ),
+                object("Out", vec![(into, true)]),
+            ]);
+            assert_eq!(holds_indirect(&types, "Out"), cut, "{nesting}");
+        }
+    }
+
+    #[test]
+    fn an_alias_of_a_large_cycle_naming_another_waits_for_its_depth() {
+        let alias = |name: &str, target: &str| {
+            let def = AliasDef {
+                name: name.to_owned(),
+                doc: None,
+                ty: named(target),
+            };
+            (name.to_owned(), TypeDef::Alias(def))
+        };
+        // A ring of 9 optional fields is large: each type walks 2 (its `Option` and the
+        // `Indirect`'s type), B 3, and A, settled after B though named first, 4.
+        let fits = MAX_DROP_DEPTH - 1 - 4;
+        for (nesting, cut) in [(fits, false), (fits + 1, true)] {
+            let mut types: Vec<(String, TypeDef)> = (0..9)
+                .map(|i| {
+                    let mut fields = vec![(named(&format!("N{}", (i + 1) % 9)), false)];
+                    if i == 4 {
+                        fields.push((named("A"), true));
+                    }
+                    object(&format!("N{i}"), fields)
+                })
+                .collect();
+            types.push(alias("A", "B"));
+            types.push(alias("B", "N0"));
+            let into = (0..nesting).fold(named("A"), |ty, _| vec(ty));
+            types.push(object("Out", vec![(into, true)]));
+            let types = settled(types);
+            assert_eq!(holds_indirect(&types, "Out"), cut, "{nesting}");
         }
     }
 

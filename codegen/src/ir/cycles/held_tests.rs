@@ -257,3 +257,94 @@ fn a_locked_edge_in_place_is_cut_past_its_own_limit() {
         );
     }
 }
+
+#[test]
+fn a_new_edge_through_a_vec_of_a_locked_ring_past_its_limit_holds_an_indirect_inside() {
+    // A locked ring of 16 walks LOCKED_CYCLE_DEPTH: a new edge back into it is an `Indirect`,
+    // under the `Vec` it sits in, and off the walk; the ring is as deep as that edge: 48 and
+    // its `Option`, `Vec` and type, 51. An edge into it under `nesting` `Vec`s walks
+    // nesting + 1 + 51: in place up to the limit, cut past it.
+    let mut lock = Holdings::new();
+    for i in 0..16 {
+        lock.entry(format!("N{i}"))
+            .or_default()
+            .insert("next".into(), Holding::Box);
+    }
+    let fits = MAX_DROP_DEPTH - 1 - (LOCKED_CYCLE_DEPTH + 3);
+    for (nesting, cut) in [(fits, Held::Inline), (fits + 1, Held::Indirect)] {
+        let items = (
+            0,
+            ("items", TypeRef::Vec(Box::new(named("N5"))), false, false),
+        );
+        let mut types = ring(16, &[items]);
+        let into = (0..nesting).fold(named("N0"), |ty, _| TypeRef::Vec(Box::new(ty)));
+        types.push(object("Out", vec![("into", into, true, false)]));
+        let (kept, record) = settle(&types, &lock);
+        let held = holdings(&kept);
+        assert_eq!(
+            held.get(&("N0".into(), "items".into())),
+            Some(&Held::Indirect),
+            "{held:?}"
+        );
+        assert_eq!(
+            held.values().filter(|held| **held == Held::Boxed).count(),
+            16
+        );
+        assert_eq!(
+            record.get("N0").and_then(|h| h.get("items")),
+            Some(&Holding::Indirect)
+        );
+        assert_eq!(
+            held.get(&("Out".into(), "into".into())),
+            Some(&cut),
+            "{nesting}"
+        );
+    }
+}
+
+#[test]
+fn an_edge_cut_inside_its_vec_is_recorded_as_indirect() {
+    // The chain's first type walks one less than the limit: through a `Vec` and the type,
+    // the edge into it passes the limit and is cut inside the `Vec`; one type shorter, not.
+    for (length, cut) in [(MAX_DROP_DEPTH, true), (MAX_DROP_DEPTH - 1, false)] {
+        let mut types = chain(length, vec![]);
+        types.push(object(
+            "Top",
+            vec![("all", TypeRef::Vec(Box::new(named("L000"))), true, false)],
+        ));
+        let (settled, record) = settle(&types, &Holdings::new());
+        let Some(TypeDef::Struct(top)) = settled.get("Top") else {
+            panic!("{settled:?}")
+        };
+        let expected = match cut {
+            true => TypeRef::Vec(Box::new(TypeRef::Indirect(Box::new(named("L000"))))),
+            false => TypeRef::Vec(Box::new(named("L000"))),
+        };
+        assert_eq!(top.fields[0].ty, expected, "{length}");
+        assert_eq!(top.fields[0].held, Held::Inline, "{length}");
+        let recorded = match cut {
+            true => Holding::Indirect,
+            false => Holding::Inline,
+        };
+        assert_eq!(
+            record.get("Top").and_then(|h| h.get("all")),
+            Some(&recorded),
+            "{length}"
+        );
+    }
+}
+
+#[test]
+fn a_large_ring_records_its_own_edges_and_not_a_shallow_one_out() {
+    let leaf = (0, ("leaf", named("Leaf"), true, false));
+    let mut types = ring(9, &[leaf]);
+    types.push(object("Leaf", vec![("id", TypeRef::String, true, false)]));
+    let (settled, record) = settle(&types, &Holdings::new());
+    let held = holdings(&settled);
+    assert_eq!(held.get(&("N0".into(), "leaf".into())), Some(&Held::Inline));
+    assert_eq!(
+        record.get("N0"),
+        Some(&BTreeMap::from([("next".to_owned(), Holding::Indirect)])),
+        "{record:?}"
+    );
+}
