@@ -15,8 +15,10 @@ use baseten_tests::files_with_extension;
 const CORPUS_CASES: u32 = 16;
 
 /// The corpus the test takes when no `BASETEN_CORPUS` is given: the fixtures whose unions are
-/// told apart by tags (mapped, inferred, pinned by `const`, strings and integers).
-const UNION_FIXTURES: [&str; 3] = ["tagged.yaml", "const_tags.yaml", "int_tags.yaml"];
+/// told apart by tags (mapped, inferred, pinned by `const`). Integer tags (`int_tags.yaml`) are
+/// covered by the fast tier's round trip over compiled snapshots; a third crate here would cost
+/// CI a crate build for no case the fast tier lacks.
+const UNION_FIXTURES: [&str; 2] = ["tagged.yaml", "const_tags.yaml"];
 
 /// The package `cargo xtask corpus` names a document's crate: `corpus-` and the file stem,
 /// lower-cased, every other character than an ASCII letter or digit a `-`.
