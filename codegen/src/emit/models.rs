@@ -585,8 +585,6 @@ fn emit_best_fit(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     let deserialize_gate = gate_attribute(impls.deserialize);
     let name = ident(&def.name);
     let union = def.name.as_str();
-    let doc = doc_attrs(def.doc.as_deref());
-    let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
     let by_format = def
         .variants
         .iter()
@@ -594,30 +592,25 @@ fn emit_best_fit(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
         .count()
         > 1;
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
-    let payloads = def.variants.iter().map(|v| v.held.wrap(type_tokens(&v.ty)));
-    let variant_docs = def.variants.iter().map(|v| kind_doc(v, by_format));
+    let variant_docs: Vec<String> = def
+        .variants
+        .iter()
+        .map(|v| kind_doc(v, by_format).to_owned())
+        .collect();
+    let declaration = payload_enum(
+        def,
+        &[
+            " One of several JSON values that no tag, property, kind or format tells apart, read",
+            " by best fit (after pydantic's \"smart\" unions): the value decodes as the first",
+            " member, in the document's order, whose decoded value encodes back to the same JSON;",
+            " else as the member whose encoding keeps the most of it, the first of equals; a",
+            " value no member decodes is refused. Written as the member's own JSON.",
+        ],
+        &variant_docs,
+        &serialize_gate,
+    );
     quote! {
-        #doc
-        #separator
-        /// One of several JSON values that no tag, property, kind or format tells apart, read
-        /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-        /// member, in the document's order, whose decoded value encodes back to the same JSON;
-        /// else as the member whose encoding keeps the most of it, the first of equals; a
-        /// value no member decodes is refused. Written as the member's own JSON.
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum #name {
-            #(#[doc = #variant_docs] #variant_names(#payloads),)*
-        }
-
-        #serialize_gate
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    #(Self::#variant_names(payload) => serde::Serialize::serialize(payload, serializer),)*
-                }
-            }
-        }
+        #declaration
 
         #deserialize_gate
         impl<'de> serde::Deserialize<'de> for #name {
@@ -632,41 +625,24 @@ fn emit_best_fit(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
     }
 }
 
-/// A union of objects picked by the properties a value holds (`ir::keyed`): read whole, the
-/// runtime names the member (or refuses the value), which alone decodes it; written as the
-/// payload itself.
-fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
-    let serialize_gate = gate_attribute(impls.serialize);
-    let deserialize_gate = gate_attribute(impls.deserialize);
+/// A union's enum of its members' payloads, after its documentation and `what` it is, and its
+/// `Serialize` (each member written as its own JSON): shared by the unions read whole (best
+/// fit, keyed), whose `Deserialize` differs.
+fn payload_enum(
+    def: &UntaggedDef,
+    what: &[&str],
+    variant_docs: &[String],
+    serialize_gate: &TokenStream,
+) -> TokenStream {
     let name = ident(&def.name);
     let doc = doc_attrs(def.doc.as_deref());
     let separator = def.doc.is_some().then(|| quote!(#[doc = ""]));
     let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
     let payloads = def.variants.iter().map(|v| v.held.wrap(type_tokens(&v.ty)));
-    let no_keys = Vec::new();
-    let keys: Vec<&Vec<String>> = def
-        .variants
-        .iter()
-        .map(|v| v.keys.as_ref().unwrap_or(&no_keys))
-        .collect();
-    let variant_docs = keys.iter().map(|keys| {
-        if keys.is_empty() {
-            " An object holding no other member's own property.".to_owned()
-        } else {
-            let spans: Vec<String> = keys.iter().map(|key| code_span(key)).collect();
-            format!(" An object holding {}.", spans.join(" or "))
-        }
-    });
-    let key_lists = keys.iter().map(|keys| {
-        let keys = keys.iter().map(String::as_str);
-        quote!(&[#(#keys),*])
-    });
-    let indices = (0..def.variants.len()).map(proc_macro2::Literal::usize_unsuffixed);
     quote! {
         #doc
         #separator
-        /// One of several objects, told apart by the properties only one of them holds: the
-        /// variant is the member the value is; a value holding two members' or none is refused.
+        #(#[doc = #what])*
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum #name {
@@ -681,6 +657,50 @@ fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
                 }
             }
         }
+    }
+}
+
+/// A union of objects picked by the properties a value holds (`ir::keyed`): read whole, the
+/// runtime names the member (or refuses the value), which alone decodes it; written as the
+/// payload itself.
+fn emit_keyed(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
+    let serialize_gate = gate_attribute(impls.serialize);
+    let deserialize_gate = gate_attribute(impls.deserialize);
+    let name = ident(&def.name);
+    let variant_names: Vec<_> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let no_keys = Vec::new();
+    let keys: Vec<&Vec<String>> = def
+        .variants
+        .iter()
+        .map(|v| v.keys.as_ref().unwrap_or(&no_keys))
+        .collect();
+    let variant_docs: Vec<String> = keys
+        .iter()
+        .map(|keys| {
+            if keys.is_empty() {
+                " An object holding no other member's own property.".to_owned()
+            } else {
+                let spans: Vec<String> = keys.iter().map(|key| code_span(key)).collect();
+                format!(" An object holding {}.", spans.join(" or "))
+            }
+        })
+        .collect();
+    let key_lists = keys.iter().map(|keys| {
+        let keys = keys.iter().map(String::as_str);
+        quote!(&[#(#keys),*])
+    });
+    let indices = (0..def.variants.len()).map(proc_macro2::Literal::usize_unsuffixed);
+    let declaration = payload_enum(
+        def,
+        &[
+            " One of several objects, told apart by the properties only one of them holds: the",
+            " variant is the member the value is; a value holding two members' or none is refused.",
+        ],
+        &variant_docs,
+        &serialize_gate,
+    );
+    quote! {
+        #declaration
 
         #deserialize_gate
         impl<'de> serde::Deserialize<'de> for #name {
