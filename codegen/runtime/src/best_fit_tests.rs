@@ -2,9 +2,9 @@
 //! decoding is an error naming the union, and a value whose nested unions would take work
 //! exponential in its depth is refused within its budget.
 
-use super::*;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use super::{DECODING, QUOTED_ERROR, decode, deserialize, fit, kept, nodes, shortened};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Value, json};
 
 /// The members of PagerDuty's field value: a number, an integer, all optional.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
