@@ -13,11 +13,9 @@
 use openapiv3::{ReferenceOr, Schema};
 
 use super::convert::{PlanVariant, UntaggedPlan, plain_union_members};
+use super::open_strings::MEMBER_UNION_DEPTH;
 use super::{Builder, JsonKind};
 use crate::error::Pointer;
-
-/// How many unions deep a member's kind is looked for (`fit_kind`).
-const NESTED_UNIONS: usize = 8;
 
 impl<'a> Builder<'a> {
     /// The members of a union left to best fit, in the document's order; or why it is not.
@@ -39,7 +37,7 @@ impl<'a> Builder<'a> {
         let mut plan: Vec<(JsonKind, usize, &'a ReferenceOr<Schema>)> =
             Vec::with_capacity(members.len());
         for (index, member) in members.iter().enumerate() {
-            let Some(kind) = self.fit_kind(member, pointer, NESTED_UNIONS) else {
+            let Some(kind) = self.fit_kind(member, pointer, MEMBER_UNION_DEPTH) else {
                 return Err(format!("member {index} is not of one JSON kind"));
             };
             // Objects and arrays decode by their contents, strings by their formats (below).

@@ -64,9 +64,9 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// How many unions deep a union's members are read for string values: enough for every
-/// document seen (two), bounded so a cycle of `$ref`s ends.
-const MEMBER_UNION_DEPTH: usize = 8;
+/// How many unions deep a member union is read (for string values here, for a JSON kind in
+/// `ir::best_fit`): enough for every document seen (two), bounded so a cycle of `$ref`s ends.
+pub(super) const MEMBER_UNION_DEPTH: usize = 8;
 
 /// A string the crate types as `String` (not a date, a date-time or bytes).
 fn is_free_text(string: &StringType) -> bool {
