@@ -1417,1019 +1417,117 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<AuditLogActorTypeV1>("AuditLogActorTypeV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<AuditLogActorV1>("AuditLogActorV1"));
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogApiKeyTypeV1,
-        >("AuditLogApiKeyTypeV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<AuditLogEntryV1>("AuditLogEntryV1"));
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEntryV1EventData,
-        >("AuditLogEntryV1EventData"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventApiKeyCreatedV1,
-        >("AuditLogEventApiKeyCreatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventApiKeyCreatedV1EventType,
-        >("AuditLogEventApiKeyCreatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventApiKeyDeletedV1,
-        >("AuditLogEventApiKeyDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventApiKeyDeletedV1EventType,
-        >("AuditLogEventApiKeyDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventAutoscalingScheduleActionV1,
-        >("AuditLogEventAutoscalingScheduleActionV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventAutoscalingScheduleChangeV1,
-        >("AuditLogEventAutoscalingScheduleChangeV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventAutoscalingScheduleSettingsV1,
-        >("AuditLogEventAutoscalingScheduleSettingsV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventAutoscalingSettingsV1,
-        >("AuditLogEventAutoscalingSettingsV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeletedV1,
-        >("AuditLogEventChainDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeletedV1EventType,
-        >("AuditLogEventChainDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeployedV1,
-        >("AuditLogEventChainDeployedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeployedV1EventType,
-        >("AuditLogEventChainDeployedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentActivatedV1,
-        >("AuditLogEventChainDeploymentActivatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentActivatedV1EventType,
-        >("AuditLogEventChainDeploymentActivatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentDeactivatedV1,
-        >("AuditLogEventChainDeploymentDeactivatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentDeactivatedV1EventType,
-        >("AuditLogEventChainDeploymentDeactivatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentDeletedV1,
-        >("AuditLogEventChainDeploymentDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentDeletedV1EventType,
-        >("AuditLogEventChainDeploymentDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentPromotedV1,
-        >("AuditLogEventChainDeploymentPromotedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainDeploymentPromotedV1EventType,
-        >("AuditLogEventChainDeploymentPromotedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainEnvironmentCreatedV1,
-        >("AuditLogEventChainEnvironmentCreatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainEnvironmentCreatedV1EventType,
-        >("AuditLogEventChainEnvironmentCreatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainEnvironmentUpdatedV1,
-        >("AuditLogEventChainEnvironmentUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainEnvironmentUpdatedV1EventType,
-        >("AuditLogEventChainEnvironmentUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainletAutoscalingSettingsChangedV1,
-        >("AuditLogEventChainletAutoscalingSettingsChangedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainletAutoscalingSettingsChangedV1EventType,
-        >("AuditLogEventChainletAutoscalingSettingsChangedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainletInstanceTypeChangedV1,
-        >("AuditLogEventChainletInstanceTypeChangedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventChainletInstanceTypeChangedV1EventType,
-        >("AuditLogEventChainletInstanceTypeChangedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventDirectoryGroupRoleUpdatedV1,
-        >("AuditLogEventDirectoryGroupRoleUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
-        >("AuditLogEventDirectoryGroupRoleUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentCreatedV1,
-        >("AuditLogEventEnvironmentCreatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentCreatedV1EventType,
-        >("AuditLogEventEnvironmentCreatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentDeletedV1,
-        >("AuditLogEventEnvironmentDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentDeletedV1EventType,
-        >("AuditLogEventEnvironmentDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentSettingsV1,
-        >("AuditLogEventEnvironmentSettingsV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentUpdatedV1,
-        >("AuditLogEventEnvironmentUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventEnvironmentUpdatedV1EventType,
-        >("AuditLogEventEnvironmentUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventGatewayEndpointCreatedV1,
-        >("AuditLogEventGatewayEndpointCreatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventGatewayEndpointCreatedV1EventType,
-        >("AuditLogEventGatewayEndpointCreatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventGatewayEndpointDeletedV1,
-        >("AuditLogEventGatewayEndpointDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventGatewayEndpointDeletedV1EventType,
-        >("AuditLogEventGatewayEndpointDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventGatewayEndpointUpdatedV1,
-        >("AuditLogEventGatewayEndpointUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventGatewayEndpointUpdatedV1EventType,
-        >("AuditLogEventGatewayEndpointUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeletedV1,
-        >("AuditLogEventModelDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeletedV1EventType,
-        >("AuditLogEventModelDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeployedV1,
-        >("AuditLogEventModelDeployedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeployedV1EventType,
-        >("AuditLogEventModelDeployedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentActivatedV1,
-        >("AuditLogEventModelDeploymentActivatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentActivatedV1EventType,
-        >("AuditLogEventModelDeploymentActivatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentAutoscalingSettingsChangedV1,
-        >("AuditLogEventModelDeploymentAutoscalingSettingsChangedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType,
-        >("AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentDeactivatedV1,
-        >("AuditLogEventModelDeploymentDeactivatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentDeactivatedV1EventType,
-        >("AuditLogEventModelDeploymentDeactivatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentDeletedV1,
-        >("AuditLogEventModelDeploymentDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentDeletedV1EventType,
-        >("AuditLogEventModelDeploymentDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentInstanceTypeChangedV1,
-        >("AuditLogEventModelDeploymentInstanceTypeChangedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
-        >("AuditLogEventModelDeploymentInstanceTypeChangedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentPromotedV1,
-        >("AuditLogEventModelDeploymentPromotedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentPromotedV1EventType,
-        >("AuditLogEventModelDeploymentPromotedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1,
-        >("AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
-        >("AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentRetriedV1,
-        >("AuditLogEventModelDeploymentRetriedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelDeploymentRetriedV1EventType,
-        >("AuditLogEventModelDeploymentRetriedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelPromotionControlActionV1,
-        >("AuditLogEventModelPromotionControlActionV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventModelPromotionControlActionV1EventType,
-        >("AuditLogEventModelPromotionControlActionV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventReplicaTerminatedV1,
-        >("AuditLogEventReplicaTerminatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventReplicaTerminatedV1EventType,
-        >("AuditLogEventReplicaTerminatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventRequireGroupBasedAdminsEnabledV1,
-        >("AuditLogEventRequireGroupBasedAdminsEnabledV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
-        >("AuditLogEventRequireGroupBasedAdminsEnabledV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventSecretDeletedV1,
-        >("AuditLogEventSecretDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventSecretDeletedV1EventType,
-        >("AuditLogEventSecretDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventSecretUpdatedV1,
-        >("AuditLogEventSecretUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventSecretUpdatedV1EventType,
-        >("AuditLogEventSecretUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventSshCertificateSignedV1,
-        >("AuditLogEventSshCertificateSignedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventSshCertificateSignedV1EventType,
-        >("AuditLogEventSshCertificateSignedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventTypeGroupV1,
-        >("AuditLogEventTypeGroupV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<AuditLogEventTypeV1>("AuditLogEventTypeV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserInvitedV1,
-        >("AuditLogEventUserInvitedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserInvitedV1EventType,
-        >("AuditLogEventUserInvitedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserJoinedOrganizationV1,
-        >("AuditLogEventUserJoinedOrganizationV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserJoinedOrganizationV1EventType,
-        >("AuditLogEventUserJoinedOrganizationV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserRemovedV1,
-        >("AuditLogEventUserRemovedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserRemovedV1EventType,
-        >("AuditLogEventUserRemovedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserRoleUpdatedV1,
-        >("AuditLogEventUserRoleUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserRoleUpdatedV1EventType,
-        >("AuditLogEventUserRoleUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserTeamRoleUpdatedV1,
-        >("AuditLogEventUserTeamRoleUpdatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventUserTeamRoleUpdatedV1EventType,
-        >("AuditLogEventUserTeamRoleUpdatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventWebhookSigningSecretCreatedV1,
-        >("AuditLogEventWebhookSigningSecretCreatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventWebhookSigningSecretCreatedV1EventType,
-        >("AuditLogEventWebhookSigningSecretCreatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventWebhookSigningSecretDeletedV1,
-        >("AuditLogEventWebhookSigningSecretDeletedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventWebhookSigningSecretDeletedV1EventType,
-        >("AuditLogEventWebhookSigningSecretDeletedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventWebhookSigningSecretRotatedV1,
-        >("AuditLogEventWebhookSigningSecretRotatedV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogEventWebhookSigningSecretRotatedV1EventType,
-        >("AuditLogEventWebhookSigningSecretRotatedV1EventType"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogPromotionControlActionV1,
-        >("AuditLogPromotionControlActionV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AuditLogSortDirectionV1,
-        >("AuditLogSortDirectionV1"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<AuditLogSourceV1>("AuditLogSourceV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleCadenceV1,
-        >("AutoscalingScheduleCadenceV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleSettingsRequestV1,
-        >("AutoscalingScheduleSettingsRequestV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleSettingsV1,
-        >("AutoscalingScheduleSettingsV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleStateV1,
-        >("AutoscalingScheduleStateV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleUpsertV1,
-        >("AutoscalingScheduleUpsertV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleV1,
-        >("AutoscalingScheduleV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingScheduleWeekdayV1,
-        >("AutoscalingScheduleWeekdayV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            AutoscalingSettingsV1,
-        >("AutoscalingSettingsV1"),
+    rt::round_trips!(
+        all, [AuditLogActorTypeV1, AuditLogActorV1, AuditLogApiKeyTypeV1,
+        AuditLogEntryV1, AuditLogEntryV1EventData, AuditLogEventApiKeyCreatedV1,
+        AuditLogEventApiKeyCreatedV1EventType, AuditLogEventApiKeyDeletedV1,
+        AuditLogEventApiKeyDeletedV1EventType, AuditLogEventAutoscalingScheduleActionV1,
+        AuditLogEventAutoscalingScheduleChangeV1,
+        AuditLogEventAutoscalingScheduleSettingsV1, AuditLogEventAutoscalingSettingsV1,
+        AuditLogEventChainDeletedV1, AuditLogEventChainDeletedV1EventType,
+        AuditLogEventChainDeployedV1, AuditLogEventChainDeployedV1EventType,
+        AuditLogEventChainDeploymentActivatedV1,
+        AuditLogEventChainDeploymentActivatedV1EventType,
+        AuditLogEventChainDeploymentDeactivatedV1,
+        AuditLogEventChainDeploymentDeactivatedV1EventType,
+        AuditLogEventChainDeploymentDeletedV1,
+        AuditLogEventChainDeploymentDeletedV1EventType,
+        AuditLogEventChainDeploymentPromotedV1,
+        AuditLogEventChainDeploymentPromotedV1EventType,
+        AuditLogEventChainEnvironmentCreatedV1,
+        AuditLogEventChainEnvironmentCreatedV1EventType,
+        AuditLogEventChainEnvironmentUpdatedV1,
+        AuditLogEventChainEnvironmentUpdatedV1EventType,
+        AuditLogEventChainletAutoscalingSettingsChangedV1,
+        AuditLogEventChainletAutoscalingSettingsChangedV1EventType,
+        AuditLogEventChainletInstanceTypeChangedV1,
+        AuditLogEventChainletInstanceTypeChangedV1EventType,
+        AuditLogEventDirectoryGroupRoleUpdatedV1,
+        AuditLogEventDirectoryGroupRoleUpdatedV1EventType,
+        AuditLogEventEnvironmentCreatedV1, AuditLogEventEnvironmentCreatedV1EventType,
+        AuditLogEventEnvironmentDeletedV1, AuditLogEventEnvironmentDeletedV1EventType,
+        AuditLogEventEnvironmentSettingsV1, AuditLogEventEnvironmentUpdatedV1,
+        AuditLogEventEnvironmentUpdatedV1EventType,
+        AuditLogEventGatewayEndpointCreatedV1,
+        AuditLogEventGatewayEndpointCreatedV1EventType,
+        AuditLogEventGatewayEndpointDeletedV1,
+        AuditLogEventGatewayEndpointDeletedV1EventType,
+        AuditLogEventGatewayEndpointUpdatedV1,
+        AuditLogEventGatewayEndpointUpdatedV1EventType, AuditLogEventModelDeletedV1,
+        AuditLogEventModelDeletedV1EventType, AuditLogEventModelDeployedV1,
+        AuditLogEventModelDeployedV1EventType, AuditLogEventModelDeploymentActivatedV1,
+        AuditLogEventModelDeploymentActivatedV1EventType,
+        AuditLogEventModelDeploymentAutoscalingSettingsChangedV1,
+        AuditLogEventModelDeploymentAutoscalingSettingsChangedV1EventType,
+        AuditLogEventModelDeploymentDeactivatedV1,
+        AuditLogEventModelDeploymentDeactivatedV1EventType,
+        AuditLogEventModelDeploymentDeletedV1,
+        AuditLogEventModelDeploymentDeletedV1EventType,
+        AuditLogEventModelDeploymentInstanceTypeChangedV1,
+        AuditLogEventModelDeploymentInstanceTypeChangedV1EventType,
+        AuditLogEventModelDeploymentPromotedV1,
+        AuditLogEventModelDeploymentPromotedV1EventType,
+        AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1,
+        AuditLogEventModelDeploymentRequestBackpressureSettingsChangedV1EventType,
+        AuditLogEventModelDeploymentRetriedV1,
+        AuditLogEventModelDeploymentRetriedV1EventType,
+        AuditLogEventModelPromotionControlActionV1,
+        AuditLogEventModelPromotionControlActionV1EventType,
+        AuditLogEventReplicaTerminatedV1, AuditLogEventReplicaTerminatedV1EventType,
+        AuditLogEventRequireGroupBasedAdminsEnabledV1,
+        AuditLogEventRequireGroupBasedAdminsEnabledV1EventType,
+        AuditLogEventSecretDeletedV1, AuditLogEventSecretDeletedV1EventType,
+        AuditLogEventSecretUpdatedV1, AuditLogEventSecretUpdatedV1EventType,
+        AuditLogEventSshCertificateSignedV1,
+        AuditLogEventSshCertificateSignedV1EventType, AuditLogEventTypeGroupV1,
+        AuditLogEventTypeV1, AuditLogEventUserInvitedV1,
+        AuditLogEventUserInvitedV1EventType, AuditLogEventUserJoinedOrganizationV1,
+        AuditLogEventUserJoinedOrganizationV1EventType, AuditLogEventUserRemovedV1,
+        AuditLogEventUserRemovedV1EventType, AuditLogEventUserRoleUpdatedV1,
+        AuditLogEventUserRoleUpdatedV1EventType, AuditLogEventUserTeamRoleUpdatedV1,
+        AuditLogEventUserTeamRoleUpdatedV1EventType,
+        AuditLogEventWebhookSigningSecretCreatedV1,
+        AuditLogEventWebhookSigningSecretCreatedV1EventType,
+        AuditLogEventWebhookSigningSecretDeletedV1,
+        AuditLogEventWebhookSigningSecretDeletedV1EventType,
+        AuditLogEventWebhookSigningSecretRotatedV1,
+        AuditLogEventWebhookSigningSecretRotatedV1EventType,
+        AuditLogPromotionControlActionV1, AuditLogSortDirectionV1, AuditLogSourceV1,
+        ListAuditLogsResponseV1, PaginationResponseV1]
     );
 
     #[cfg(feature = "billing")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<BillableResourceV1>("BillableResourceV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ChainMetadataV1>("ChainMetadataV1"));
-    #[cfg(feature = "billing")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            DailyDedicatedUsageV1,
-        >("DailyDedicatedUsageV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            DailyModelApiUsageV1,
-        >("DailyModelApiUsageV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            DailyTrainingUsageV1,
-        >("DailyTrainingUsageV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DedicatedItemV1>("DedicatedItemV1"));
-    #[cfg(feature = "billing")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<DedicatedUsageV1>("DedicatedUsageV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<DeploymentStatusV1>("DeploymentStatusV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DeploymentV1>("DeploymentV1"));
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DeploymentsV1>("DeploymentsV1"));
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            EnvironmentAutoscalingSchedulesV1,
-        >("EnvironmentAutoscalingSchedulesV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            EnvironmentAutoscalingSchedulesV1SchedulesItem,
-        >("EnvironmentAutoscalingSchedulesV1SchedulesItem"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<EnvironmentV1>("EnvironmentV1"));
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<EnvironmentsV1>("EnvironmentsV1"));
-    #[cfg(feature = "metrics")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetModelMetricsResponseV1,
-        >("GetModelMetricsResponseV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            InProgressPromotionStatusV1,
-        >("InProgressPromotionStatusV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            InProgressPromotionV1,
-        >("InProgressPromotionV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<InstanceTypeV1>("InstanceTypeV1"));
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            ListAuditLogsResponseV1,
-        >("ListAuditLogsResponseV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ModelApiItemV1>("ModelApiItemV1"));
-    #[cfg(feature = "billing")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ModelApisUsageV1>("ModelApisUsageV1"),
+    rt::round_trips!(
+        all, [BillableResourceV1, ChainMetadataV1, DailyDedicatedUsageV1,
+        DailyModelApiUsageV1, DailyTrainingUsageV1, DedicatedItemV1, DedicatedUsageV1,
+        ModelApiItemV1, ModelApisUsageV1, ResourceKind, TrainingItemV1, TrainingUsageV1,
+        UsageSummaryV1]
     );
 
     #[cfg(feature = "metrics")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            ModelMetricDescriptorV1,
-        >("ModelMetricDescriptorV1"),
-    );
-
-    #[cfg(feature = "metrics")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ModelMetricKindV1>("ModelMetricKindV1"),
-    );
-
-    #[cfg(feature = "metrics")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ModelMetricModeV1>("ModelMetricModeV1"),
-    );
-
-    #[cfg(feature = "metrics")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            ModelMetricUnitHintV1,
-        >("ModelMetricUnitHintV1"),
-    );
-
-    #[cfg(feature = "metrics")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            ModelMetricValueSetV1,
-        >("ModelMetricValueSetV1"),
+    rt::round_trips!(
+        all, [GetModelMetricsResponseV1, ModelMetricDescriptorV1, ModelMetricKindV1,
+        ModelMetricModeV1, ModelMetricUnitHintV1, ModelMetricValueSetV1]
     );
 
     #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ModelV1>("ModelV1"));
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ModelsV1>("ModelsV1"));
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            OneTimeAutoscalingScheduleV1,
-        >("OneTimeAutoscalingScheduleV1"),
+    rt::round_trips!(
+        all, [AutoscalingScheduleCadenceV1, AutoscalingScheduleSettingsRequestV1,
+        AutoscalingScheduleSettingsV1, AutoscalingScheduleStateV1,
+        AutoscalingScheduleUpsertV1, AutoscalingScheduleV1, AutoscalingScheduleWeekdayV1,
+        AutoscalingSettingsV1, DeploymentStatusV1, DeploymentV1, DeploymentsV1,
+        EnvironmentAutoscalingSchedulesV1,
+        EnvironmentAutoscalingSchedulesV1SchedulesItem, EnvironmentV1, EnvironmentsV1,
+        InProgressPromotionStatusV1, InProgressPromotionV1, InstanceTypeV1, ModelV1,
+        ModelsV1, OneTimeAutoscalingScheduleV1, OneTimeAutoscalingScheduleV1Cadence,
+        PromotionCleanupStrategyV1, PromotionSettingsV1, RegionV1,
+        RequestBackpressurePolicyV1, RequestBackpressureSettingsV1,
+        RollingDeployConfigV1, RollingDeployStrategyV1,
+        UpdateAutoscalingScheduleSettingsV1, UpdateAutoscalingSettingsResponseV1,
+        UpdateAutoscalingSettingsStatusV1, UpdateAutoscalingSettingsV1,
+        UpdateEnvironmentRequestV1, UpdateEnvironmentResponseV1,
+        UpdatePromotionSettingsV1, UpdateRequestBackpressureSettingsV1,
+        UpdateRollingDeployConfigV1]
     );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            OneTimeAutoscalingScheduleV1Cadence,
-        >("OneTimeAutoscalingScheduleV1Cadence"),
-    );
-
-    #[cfg(feature = "audit-logs")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PaginationResponseV1,
-        >("PaginationResponseV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PromotionCleanupStrategyV1,
-        >("PromotionCleanupStrategyV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PromotionSettingsV1>("PromotionSettingsV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<RegionV1>("RegionV1"));
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            RequestBackpressurePolicyV1,
-        >("RequestBackpressurePolicyV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            RequestBackpressureSettingsV1,
-        >("RequestBackpressureSettingsV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ResourceKind>("ResourceKind"));
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            RollingDeployConfigV1,
-        >("RollingDeployConfigV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            RollingDeployStrategyV1,
-        >("RollingDeployStrategyV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TrainingItemV1>("TrainingItemV1"));
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TrainingUsageV1>("TrainingUsageV1"));
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateAutoscalingScheduleSettingsV1,
-        >("UpdateAutoscalingScheduleSettingsV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateAutoscalingSettingsResponseV1,
-        >("UpdateAutoscalingSettingsResponseV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateAutoscalingSettingsStatusV1,
-        >("UpdateAutoscalingSettingsStatusV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateAutoscalingSettingsV1,
-        >("UpdateAutoscalingSettingsV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateEnvironmentRequestV1,
-        >("UpdateEnvironmentRequestV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateEnvironmentResponseV1,
-        >("UpdateEnvironmentResponseV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdatePromotionSettingsV1,
-        >("UpdatePromotionSettingsV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateRequestBackpressureSettingsV1,
-        >("UpdateRequestBackpressureSettingsV1"),
-    );
-
-    #[cfg(feature = "models")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            UpdateRollingDeployConfigV1,
-        >("UpdateRollingDeployConfigV1"),
-    );
-
-    #[cfg(feature = "billing")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageSummaryV1>("UsageSummaryV1"));
     all
 }

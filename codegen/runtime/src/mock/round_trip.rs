@@ -12,6 +12,16 @@ use serde_json::Value;
 
 use super::Fields;
 
+/// Pushes the [`RoundTrip`] of each listed type, named as written, onto `all`: a generated
+/// `round_trips()` lists its types once per feature gate through it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! round_trips {
+    ($all:ident, [$($ty:ident),* $(,)?]) => {
+        $($all.push($crate::mock::round_trip::RoundTrip::of::<$ty>(stringify!($ty)));)*
+    };
+}
+
 /// One type of a generated crate, by name, with its round trip.
 #[derive(Clone, Copy)]
 pub struct RoundTrip {

@@ -162,6 +162,6 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "payments")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Payment>("Payment"));
+    rt::round_trips!(all, [Payment]);
     all
 }

@@ -175,52 +175,10 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ContentConfig>("ContentConfig"));
-    #[cfg(feature = "fields")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            ContentConfigAggregate,
-        >("ContentConfigAggregate"),
+    rt::round_trips!(
+        all, [ContentConfig, ContentConfigAggregate, EmbeddingInput, FieldValue,
+        FieldValueObject, FieldValueObject2, FieldValueObject3, FieldValueObject4,
+        FieldValueObject4Value, Fields, GroupingConfig, TimeConfig, WindowConfig]
     );
-
-    #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<EmbeddingInput>("EmbeddingInput"));
-    #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FieldValue>("FieldValue"));
-    #[cfg(feature = "fields")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<FieldValueObject>("FieldValueObject"),
-    );
-
-    #[cfg(feature = "fields")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<FieldValueObject2>("FieldValueObject2"),
-    );
-
-    #[cfg(feature = "fields")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<FieldValueObject3>("FieldValueObject3"),
-    );
-
-    #[cfg(feature = "fields")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<FieldValueObject4>("FieldValueObject4"),
-    );
-
-    #[cfg(feature = "fields")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            FieldValueObject4Value,
-        >("FieldValueObject4Value"),
-    );
-
-    #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Fields>("Fields"));
-    #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<GroupingConfig>("GroupingConfig"));
-    #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TimeConfig>("TimeConfig"));
-    #[cfg(feature = "fields")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<WindowConfig>("WindowConfig"));
     all
 }

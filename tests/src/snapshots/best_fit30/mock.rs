@@ -186,64 +186,11 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CardOptions>("CardOptions"));
-    #[cfg(feature = "options")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            CardOptionsCaptureMethod,
-        >("CardOptionsCaptureMethod"),
+    rt::round_trips!(
+        all, [CardOptions, CardOptionsCaptureMethod, CardOptionsInstallments,
+        ClientOptions, Deleted, MethodOptions, MethodOptionsObject, Options,
+        OptionsRanges, OptionsRangesArrayItem, OptionsRangesArrayItem2, OptionsRequest,
+        PaymentOptions, PaymentOptionsObject, Source, SourceOrDeleted]
     );
-
-    #[cfg(feature = "options")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            CardOptionsInstallments,
-        >("CardOptionsInstallments"),
-    );
-
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ClientOptions>("ClientOptions"));
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Deleted>("Deleted"));
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<MethodOptions>("MethodOptions"));
-    #[cfg(feature = "options")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<MethodOptionsObject>("MethodOptionsObject"),
-    );
-
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Options>("Options"));
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<OptionsRanges>("OptionsRanges"));
-    #[cfg(feature = "options")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            OptionsRangesArrayItem,
-        >("OptionsRangesArrayItem"),
-    );
-
-    #[cfg(feature = "options")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            OptionsRangesArrayItem2,
-        >("OptionsRangesArrayItem2"),
-    );
-
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<OptionsRequest>("OptionsRequest"));
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PaymentOptions>("PaymentOptions"));
-    #[cfg(feature = "options")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PaymentOptionsObject,
-        >("PaymentOptionsObject"),
-    );
-
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Source>("Source"));
-    #[cfg(feature = "options")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SourceOrDeleted>("SourceOrDeleted"));
     all
 }

@@ -239,69 +239,11 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Bird>("Bird"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Cat>("Cat"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CatKind>("CatKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Comparison>("Comparison"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ComparisonKind>("ComparisonKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Creature>("Creature"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CreatureHamster>("CreatureHamster"));
-    #[cfg(feature = "animals")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<CreatureHamsterKind>("CreatureHamsterKind"),
+    rt::round_trips!(
+        all, [Bird, Cat, CatKind, Comparison, ComparisonKind, Creature, CreatureHamster,
+        CreatureHamsterKind, Dog, DogKind, Filter, FilterAnd, FilterAndKind, Fish,
+        Mapped, Negation, NegationKind, Owl, OwlKind, Parrot, ParrotKind, Penguin, Pet,
+        Raptor, RaptorKind, Shift, Span, SpanKind, WeekShift, WeekShiftKind, Zoo]
     );
-
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Dog>("Dog"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DogKind>("DogKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Filter>("Filter"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FilterAnd>("FilterAnd"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FilterAndKind>("FilterAndKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Fish>("Fish"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Mapped>("Mapped"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Negation>("Negation"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<NegationKind>("NegationKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Owl>("Owl"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<OwlKind>("OwlKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Parrot>("Parrot"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ParrotKind>("ParrotKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Penguin>("Penguin"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Pet>("Pet"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Raptor>("Raptor"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<RaptorKind>("RaptorKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Shift>("Shift"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Span>("Span"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SpanKind>("SpanKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<WeekShift>("WeekShift"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<WeekShiftKind>("WeekShiftKind"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Zoo>("Zoo"));
     all
 }

@@ -148,14 +148,9 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Event>("Event"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<EventPage>("EventPage"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Pagination>("Pagination"));
+    rt::round_trips!(all, [Event, EventPage, Pagination]);
+
     #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Settings>("Settings"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UpdateSettings>("UpdateSettings"));
+    rt::round_trips!(all, [Settings, UpdateSettings]);
     all
 }

@@ -190,44 +190,15 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Bank>("Bank"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Card>("Card"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Corner>("Corner"));
+    rt::round_trips!(
+        all, [Bank, Card, Corner, Created, CreatedKind, Event, EventChange, Failed,
+        FailedKind, Reference, Source, Unit, When]
+    );
+
     #[cfg(any(feature = "events", feature = "payments"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Count>("Count"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Created>("Created"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CreatedKind>("CreatedKind"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Event>("Event"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<EventChange>("EventChange"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Failed>("Failed"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FailedKind>("FailedKind"));
-    #[cfg(any(feature = "events", feature = "payments"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Label>("Label"));
-    #[cfg(any(feature = "events", feature = "payments"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Money>("Money"));
-    #[cfg(any(feature = "events", feature = "payments"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Payment>("Payment"));
+    rt::round_trips!(all, [Count, Label, Money, Payment, PaymentSettled, Status]);
+
     #[cfg(feature = "payments")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PaymentRequest>("PaymentRequest"));
-    #[cfg(any(feature = "events", feature = "payments"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PaymentSettled>("PaymentSettled"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Reference>("Reference"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Source>("Source"));
-    #[cfg(any(feature = "events", feature = "payments"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Status>("Status"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Unit>("Unit"));
-    #[cfg(feature = "events")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<When>("When"));
+    rt::round_trips!(all, [PaymentRequest]);
     all
 }

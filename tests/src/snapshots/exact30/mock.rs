@@ -128,12 +128,6 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "invoices")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Currency>("Currency"));
-    #[cfg(feature = "invoices")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Invoice>("Invoice"));
-    #[cfg(feature = "invoices")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<InvoiceId>("InvoiceId"));
-    #[cfg(feature = "invoices")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Money>("Money"));
+    rt::round_trips!(all, [Currency, Invoice, InvoiceId, Money]);
     all
 }

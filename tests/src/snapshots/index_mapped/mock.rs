@@ -156,14 +156,9 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<NearMiss>("NearMiss"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<NearMissStep>("NearMissStep"));
+    rt::round_trips!(all, [NearMiss, NearMissStep]);
+
     #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageCounter>("UsageCounter"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageStep>("UsageStep"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<WidgetUsage>("WidgetUsage"));
+    rt::round_trips!(all, [UsageCounter, UsageStep, WidgetUsage]);
     all
 }

@@ -171,18 +171,9 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Animal>("Animal"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Bird>("Bird"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Cat>("Cat"));
+    rt::round_trips!(all, [Animal, Bird, Cat, Kitten, Mammal, Puppy]);
+
     #[cfg(any(feature = "animals", feature = "dogs"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Dog>("Dog"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Kitten>("Kitten"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Mammal>("Mammal"));
-    #[cfg(feature = "animals")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Puppy>("Puppy"));
+    rt::round_trips!(all, [Dog]);
     all
 }

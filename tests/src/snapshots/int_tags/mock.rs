@@ -189,52 +189,14 @@ rt::mock_setters!(
 pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Button>("Button"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ButtonType>("ButtonType"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Control>("Control"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ControlV9>("ControlV9"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ControlV9Type>("ControlV9Type"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Customer>("Customer"));
-    #[cfg(feature = "widgets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<CustomerOrDeleted>("CustomerOrDeleted"),
-    );
+    #[cfg(feature = "full")]
+    rt::round_trips!(all, [Dial, DialType, WidgetKind]);
 
     #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DeletedCustomer>("DeletedCustomer"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Dial>("Dial"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DialType>("DialType"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Gauge>("Gauge"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Input>("Input"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<InputType>("InputType"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Mapped>("Mapped"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Panel>("Panel"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Select>("Select"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SelectType>("SelectType"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Slider>("Slider"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SliderType>("SliderType"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Untold>("Untold"));
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Widget>("Widget"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<WidgetKind>("WidgetKind"));
+    rt::round_trips!(
+        all, [Button, ButtonType, Control, ControlV9, ControlV9Type, Customer,
+        CustomerOrDeleted, DeletedCustomer, Gauge, Input, InputType, Mapped, Panel,
+        Select, SelectType, Slider, SliderType, Untold, Widget]
+    );
     all
 }

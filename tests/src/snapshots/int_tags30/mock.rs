@@ -132,22 +132,9 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Blank>("Blank"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<BlankShape>("BlankShape"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Circle>("Circle"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CircleShape>("CircleShape"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Drawing>("Drawing"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Outline>("Outline"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Shape>("Shape"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Square>("Square"));
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SquareShape>("SquareShape"));
+    rt::round_trips!(
+        all, [Blank, BlankShape, Circle, CircleShape, Drawing, Outline, Shape, Square,
+        SquareShape]
+    );
     all
 }

@@ -197,58 +197,11 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ById>("ById"));
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ByLabels>("ByLabels"));
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ByName>("ByName"));
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Target>("Target"));
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Targets>("Targets"));
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<TargetsAmbiguous>("TargetsAmbiguous"),
-    );
-
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            TargetsAmbiguousObject,
-        >("TargetsAmbiguousObject"),
-    );
-
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            TargetsAmbiguousObject2,
-        >("TargetsAmbiguousObject2"),
-    );
-
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TargetsModel>("TargetsModel"));
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TargetsOpen>("TargetsOpen"));
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<TargetsOpenObject>("TargetsOpenObject"),
-    );
-
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<TargetsOpenObject2>("TargetsOpenObject2"),
-    );
-
-    #[cfg(feature = "targets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TargetsWindow>("TargetsWindow"));
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<TargetsWindowObject>("TargetsWindowObject"),
-    );
-
-    #[cfg(feature = "targets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<TargetsWindowUntil>("TargetsWindowUntil"),
+    rt::round_trips!(
+        all, [ById, ByLabels, ByName, Target, Targets, TargetsAmbiguous,
+        TargetsAmbiguousObject, TargetsAmbiguousObject2, TargetsModel, TargetsOpen,
+        TargetsOpenObject, TargetsOpenObject2, TargetsWindow, TargetsWindowObject,
+        TargetsWindowUntil]
     );
     all
 }

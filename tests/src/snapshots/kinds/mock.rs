@@ -204,111 +204,14 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<AllowedTools>("AllowedTools"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<AllowedToolsType>("AllowedToolsType"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Customer>("Customer"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DeletedCustomer>("DeletedCustomer"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Expandable>("Expandable"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ExpandableObject>("ExpandableObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Holder>("Holder"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderLists>("HolderLists"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderLoose>("HolderLoose"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<HolderLooseObject>("HolderLooseObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<HolderLooseObject2>("HolderLooseObject2"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderRequest>("HolderRequest"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderShape>("HolderShape"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<HolderShapeObject>("HolderShapeObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderShapeObjectCircle,
-        >("HolderShapeObjectCircle"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderShapeObjectCircleKind,
-        >("HolderShapeObjectCircleKind"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderShapeObjectSquare,
-        >("HolderShapeObjectSquare"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderShapeObjectSquareKind,
-        >("HolderShapeObjectSquareKind"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderSource>("HolderSource"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<HolderSourceObject>("HolderSourceObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderSourceObjectFileId,
-        >("HolderSourceObjectFileId"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderSourceObjectUrl,
-        >("HolderSourceObjectUrl"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<NamedTool>("NamedTool"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<NamedToolType>("NamedToolType"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ToolChoice>("ToolChoice"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ToolChoiceObject>("ToolChoiceObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ToolChoiceString>("ToolChoiceString"),
+    rt::round_trips!(
+        all, [AllowedTools, AllowedToolsType, Customer, DeletedCustomer, Expandable,
+        ExpandableObject, Holder, HolderLists, HolderLoose, HolderLooseObject,
+        HolderLooseObject2, HolderRequest, HolderShape, HolderShapeObject,
+        HolderShapeObjectCircle, HolderShapeObjectCircleKind, HolderShapeObjectSquare,
+        HolderShapeObjectSquareKind, HolderSource, HolderSourceObject,
+        HolderSourceObjectFileId, HolderSourceObjectUrl, NamedTool, NamedToolType,
+        ToolChoice, ToolChoiceObject, ToolChoiceString]
     );
     all
 }

@@ -167,64 +167,11 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Circle>("Circle"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CircleKind>("CircleKind"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Customer>("Customer"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<DeletedCustomer>("DeletedCustomer"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Expandable>("Expandable"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ExpandableObject>("ExpandableObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Holder>("Holder"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderRequest>("HolderRequest"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderShape>("HolderShape"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<HolderShapeObject>("HolderShapeObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderShapeObjectSquare,
-        >("HolderShapeObjectSquare"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderShapeObjectSquareKind,
-        >("HolderShapeObjectSquareKind"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<HolderSource>("HolderSource"));
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<HolderSourceObject>("HolderSourceObject"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderSourceObjectFileId,
-        >("HolderSourceObjectFileId"),
-    );
-
-    #[cfg(feature = "things")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            HolderSourceObjectUrl,
-        >("HolderSourceObjectUrl"),
+    rt::round_trips!(
+        all, [Circle, CircleKind, Customer, DeletedCustomer, Expandable,
+        ExpandableObject, Holder, HolderRequest, HolderShape, HolderShapeObject,
+        HolderShapeObjectSquare, HolderShapeObjectSquareKind, HolderSource,
+        HolderSourceObject, HolderSourceObjectFileId, HolderSourceObjectUrl]
     );
     all
 }

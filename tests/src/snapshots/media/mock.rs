@@ -172,44 +172,28 @@ rt::mock_setters!(
 pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
-    #[cfg(feature = "attachments")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Attachment>("Attachment"));
-    #[cfg(feature = "attachments")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<AttachmentMeta>("AttachmentMeta"));
-    #[cfg(feature = "customers")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CustomerForm>("CustomerForm"));
-    #[cfg(feature = "customers")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<CustomerFormAddress>("CustomerFormAddress"),
-    );
-
-    #[cfg(feature = "customers")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            CustomerFormAddressGeo,
-        >("CustomerFormAddressGeo"),
-    );
-
-    #[cfg(feature = "customers")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            CustomerFormItemsItem,
-        >("CustomerFormItemsItem"),
-    );
-
-    #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<GetItemsFilter>("GetItemsFilter"));
-    #[cfg(feature = "login")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Login>("Login"));
-    #[cfg(feature = "login")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<LoginDevice>("LoginDevice"));
     #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Page>("Page"));
-    #[cfg(feature = "uploads")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PostUploadsBody>("PostUploadsBody"));
-    #[cfg(any(feature = "jobs", feature = "login"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Session>("Session"));
+    rt::round_trips!(all, [Page]);
+
+    #[cfg(feature = "attachments")]
+    rt::round_trips!(all, [Attachment, AttachmentMeta]);
+
+    #[cfg(feature = "customers")]
+    rt::round_trips!(
+        all, [CustomerForm, CustomerFormAddress, CustomerFormAddressGeo,
+        CustomerFormItemsItem]
+    );
+
     #[cfg(feature = "items")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SortMode>("SortMode"));
+    rt::round_trips!(all, [GetItemsFilter, SortMode]);
+
+    #[cfg(any(feature = "jobs", feature = "login"))]
+    rt::round_trips!(all, [Session]);
+
+    #[cfg(feature = "login")]
+    rt::round_trips!(all, [Login, LoginDevice]);
+
+    #[cfg(feature = "uploads")]
+    rt::round_trips!(all, [PostUploadsBody]);
     all
 }

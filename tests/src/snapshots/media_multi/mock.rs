@@ -185,39 +185,9 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FileLink>("FileLink"));
-    #[cfg(feature = "files")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetFilesEventsBy>("GetFilesEventsBy"),
+    rt::round_trips!(
+        all, [FileLink, GetFilesEventsBy, GetFilesEventsById, GetFilesEventsByName,
+        GetFilesEventsFlag, Message, PostFilesMultipartBody, StoredFile]
     );
-
-    #[cfg(feature = "files")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetFilesEventsById>("GetFilesEventsById"),
-    );
-
-    #[cfg(feature = "files")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetFilesEventsByName,
-        >("GetFilesEventsByName"),
-    );
-
-    #[cfg(feature = "files")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetFilesEventsFlag>("GetFilesEventsFlag"),
-    );
-
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Message>("Message"));
-    #[cfg(feature = "files")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostFilesMultipartBody,
-        >("PostFilesMultipartBody"),
-    );
-
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<StoredFile>("StoredFile"));
     all
 }

@@ -128,15 +128,10 @@ rt::mock_setters!(
 pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Colliding>("Colliding"));
     #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Self_>("Self_"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<T2faSettings>("T2faSettings"));
+    rt::round_trips!(all, [Self_, T2faSettings]);
+
     #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Thing>("Thing"));
-    #[cfg(feature = "things")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ThingStatus>("ThingStatus"));
+    rt::round_trips!(all, [Colliding, Thing, ThingStatus]);
     all
 }

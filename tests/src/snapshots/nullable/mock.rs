@@ -134,27 +134,9 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Ballot>("Ballot"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<BallotMaybeItem>("BallotMaybeItem"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<BallotPicked>("BallotPicked"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CountOrFlag>("CountOrFlag"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Level>("Level"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Reading>("Reading"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ReadingInline>("ReadingInline"));
-    #[cfg(feature = "full")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<ReadingInlineMode>("ReadingInlineMode"),
+    rt::round_trips!(
+        all, [Ballot, BallotMaybeItem, BallotPicked, CountOrFlag, Level, Reading,
+        ReadingInline, ReadingInlineMode, ReadingKind, TextOrList]
     );
-
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ReadingKind>("ReadingKind"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TextOrList>("TextOrList"));
     all
 }

@@ -146,39 +146,13 @@ rt::mock_setters!(
 pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Circle>("Circle"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<CircleKind>("CircleKind"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Field>("Field"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FieldValue>("FieldValue"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<FieldValuesItem>("FieldValuesItem"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Inferred>("Inferred"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Keyed>("Keyed"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<KeyedLabel>("KeyedLabel"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<KeyedSize>("KeyedSize"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Level>("Level"));
     #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Model>("Model"));
+    rt::round_trips!(all, [Model]);
+
     #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<ModelName>("ModelName"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Money>("Money"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Shape>("Shape"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Square>("Square"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SquareKind>("SquareKind"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<When>("When"));
+    rt::round_trips!(
+        all, [Circle, CircleKind, Field, FieldValue, FieldValuesItem, Inferred, Keyed,
+        KeyedLabel, KeyedSize, Level, ModelName, Money, Shape, Square, SquareKind, When]
+    );
     all
 }

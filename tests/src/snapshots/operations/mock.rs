@@ -166,16 +166,10 @@ rt::mock_setters!(
 pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
-    #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<GetWidgetsOrder>("GetWidgetsOrder"));
-    #[cfg(feature = "widgets")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetWidgetsResponse>("GetWidgetsResponse"),
-    );
+    #[cfg(any(feature = "widget", feature = "widgets"))]
+    rt::round_trips!(all, [Widget]);
 
     #[cfg(feature = "widgets")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PatchWidgetBody>("PatchWidgetBody"));
-    #[cfg(any(feature = "widget", feature = "widgets"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Widget>("Widget"));
+    rt::round_trips!(all, [GetWidgetsOrder, GetWidgetsResponse, PatchWidgetBody]);
     all
 }

@@ -126,12 +126,6 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<LinkedNode>("LinkedNode"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Ping>("Ping"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Pong>("Pong"));
-    #[cfg(feature = "full")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Tree>("Tree"));
+    rt::round_trips!(all, [LinkedNode, Ping, Pong, Tree]);
     all
 }

@@ -139,19 +139,8 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "incidents")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Incident>("Incident"));
-    #[cfg(feature = "incidents")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            ParametersLimitSchema,
-        >("ParametersLimitSchema"),
-    );
-
-    #[cfg(feature = "incidents")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Priority>("Priority"));
-    #[cfg(feature = "incidents")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PutIncidentAckBody>("PutIncidentAckBody"),
+    rt::round_trips!(
+        all, [Incident, ParametersLimitSchema, Priority, PutIncidentAckBody]
     );
     all
 }

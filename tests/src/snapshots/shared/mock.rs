@@ -139,77 +139,22 @@ rt::mock_setters!(
 pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
-    #[cfg(any(feature = "apps", feature = "builds"))]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetAppsFieldsAppsItem,
-        >("GetAppsFieldsAppsItem"),
-    );
-
     #[cfg(feature = "apps")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetAppsFilterTerritoryItem,
-        >("GetAppsFilterTerritoryItem"),
-    );
-
-    #[cfg(feature = "apps")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<GetAppsResponse>("GetAppsResponse"));
-    #[cfg(any(feature = "apps", feature = "builds"))]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetAppsResponseData>("GetAppsResponseData"),
+    rt::round_trips!(
+        all, [GetAppsFilterTerritoryItem, GetAppsResponse, PostAppsBody,
+        PostAppsBodyData, PostAppsBodyDataType, Territory]
     );
 
     #[cfg(any(feature = "apps", feature = "builds"))]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetAppsResponseDataType,
-        >("GetAppsResponseDataType"),
+    rt::round_trips!(
+        all, [GetAppsFieldsAppsItem, GetAppsResponseData, GetAppsResponseDataType,
+        Region]
     );
 
     #[cfg(feature = "builds")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetBuildsFieldsAppsItem,
-        >("GetBuildsFieldsAppsItem"),
+    rt::round_trips!(
+        all, [GetBuildsFieldsAppsItem, GetBuildsResponse, GetBuildsResponseData,
+        GetBuildsResponseDataType]
     );
-
-    #[cfg(feature = "builds")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetBuildsResponse>("GetBuildsResponse"),
-    );
-
-    #[cfg(feature = "builds")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetBuildsResponseData,
-        >("GetBuildsResponseData"),
-    );
-
-    #[cfg(feature = "builds")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetBuildsResponseDataType,
-        >("GetBuildsResponseDataType"),
-    );
-
-    #[cfg(feature = "apps")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PostAppsBody>("PostAppsBody"));
-    #[cfg(feature = "apps")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PostAppsBodyData>("PostAppsBodyData"),
-    );
-
-    #[cfg(feature = "apps")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostAppsBodyDataType,
-        >("PostAppsBodyDataType"),
-    );
-
-    #[cfg(any(feature = "apps", feature = "builds"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Region>("Region"));
-    #[cfg(feature = "apps")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Territory>("Territory"));
     all
 }

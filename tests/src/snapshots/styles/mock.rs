@@ -295,47 +295,10 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "styles")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Colour>("Colour"));
-    #[cfg(feature = "styles")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetQueryDeepFilter>("GetQueryDeepFilter"),
-    );
-
-    #[cfg(feature = "styles")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetQueryDeepFilterOwner,
-        >("GetQueryDeepFilterOwner"),
-    );
-
-    #[cfg(feature = "styles")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetQueryDeepFilterState,
-        >("GetQueryDeepFilterState"),
-    );
-
-    #[cfg(feature = "styles")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetQueryFormSort>("GetQueryFormSort"),
-    );
-
-    #[cfg(feature = "styles")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Order>("Order"));
-    #[cfg(feature = "styles")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Outcome>("Outcome"));
-    #[cfg(feature = "styles")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Point>("Point"));
-    #[cfg(feature = "styles")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PostBodiesFormBody>("PostBodiesFormBody"),
-    );
-
-    #[cfg(feature = "styles")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostBodiesMultipartBody,
-        >("PostBodiesMultipartBody"),
+    rt::round_trips!(
+        all, [Colour, GetQueryDeepFilter, GetQueryDeepFilterOwner,
+        GetQueryDeepFilterState, GetQueryFormSort, Order, Outcome, Point,
+        PostBodiesFormBody, PostBodiesMultipartBody]
     );
     all
 }

@@ -167,91 +167,13 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "schedules")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Cadence>("Cadence"));
-    #[cfg(feature = "schedules")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<OneTimeSchedule>("OneTimeSchedule"));
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            OneTimeScheduleCadence,
-        >("OneTimeScheduleCadence"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<RecurringSchedule>("RecurringSchedule"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Schedules>("Schedules"));
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<SchedulesAmbiguous>("SchedulesAmbiguous"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesAmbiguousObject,
-        >("SchedulesAmbiguousObject"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesAmbiguousObject2,
-        >("SchedulesAmbiguousObject2"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesAmbiguousObject2Kind,
-        >("SchedulesAmbiguousObject2Kind"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesAmbiguousObjectKind,
-        >("SchedulesAmbiguousObjectKind"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesSchedulesItem,
-        >("SchedulesSchedulesItem"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<SchedulesShape>("SchedulesShape"));
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesShapeCircle,
-        >("SchedulesShapeCircle"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesShapeCircleKind,
-        >("SchedulesShapeCircleKind"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesShapeSquare,
-        >("SchedulesShapeSquare"),
-    );
-
-    #[cfg(feature = "schedules")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            SchedulesShapeSquareKind,
-        >("SchedulesShapeSquareKind"),
+    rt::round_trips!(
+        all, [Cadence, OneTimeSchedule, OneTimeScheduleCadence, RecurringSchedule,
+        Schedules, SchedulesAmbiguous, SchedulesAmbiguousObject,
+        SchedulesAmbiguousObject2, SchedulesAmbiguousObject2Kind,
+        SchedulesAmbiguousObjectKind, SchedulesSchedulesItem, SchedulesShape,
+        SchedulesShapeCircle, SchedulesShapeCircleKind, SchedulesShapeSquare,
+        SchedulesShapeSquareKind]
     );
     all
 }

@@ -133,14 +133,15 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "invites")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Invite>("Invite"));
-    #[cfg(feature = "teams")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Team>("Team"));
-    #[cfg(feature = "teams")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TeamRequest>("TeamRequest"));
-    #[cfg(any(feature = "teams", feature = "users"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<User>("User"));
+    rt::round_trips!(all, [Invite]);
+
     #[cfg(any(feature = "invites", feature = "teams", feature = "users"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UserRequest>("UserRequest"));
+    rt::round_trips!(all, [UserRequest]);
+
+    #[cfg(feature = "teams")]
+    rt::round_trips!(all, [Team, TeamRequest]);
+
+    #[cfg(any(feature = "teams", feature = "users"))]
+    rt::round_trips!(all, [User]);
     all
 }

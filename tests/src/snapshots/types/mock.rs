@@ -191,44 +191,13 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "accounts")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Account>("Account"));
-    #[cfg(feature = "accounts")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<AccountRequest>("AccountRequest"));
+    rt::round_trips!(all, [Account, AccountRequest]);
+
     #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Cat>("Cat"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Code>("Code"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Dog>("Dog"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Item>("Item"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Money>("Money"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Pet>("Pet"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Secret>("Secret"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Tree>("Tree"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<TreeObject>("TreeObject"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Usage>("Usage"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageEither>("UsageEither"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageEnvValue>("UsageEnvValue"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageFlag>("UsageFlag"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageFlagString>("UsageFlagString"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageLabel>("UsageLabel"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageLimit>("UsageLimit"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageTags>("UsageTags"));
-    #[cfg(feature = "usage")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<UsageTagsObject>("UsageTagsObject"));
+    rt::round_trips!(
+        all, [Cat, Code, Dog, Item, Money, Pet, Secret, Tree, TreeObject, Usage,
+        UsageEither, UsageEnvValue, UsageFlag, UsageFlagString, UsageLabel, UsageLimit,
+        UsageTags, UsageTagsObject]
+    );
     all
 }

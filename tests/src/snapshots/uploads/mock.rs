@@ -138,43 +138,15 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(feature = "avatars")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PostAvatarsBody>("PostAvatarsBody"));
-    #[cfg(feature = "imports")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PostImportsBody>("PostImportsBody"));
-    #[cfg(feature = "imports")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PostImportsBodyCsv>("PostImportsBodyCsv"),
-    );
-
-    #[cfg(feature = "imports")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostImportsBodyCsvKind,
-        >("PostImportsBodyCsvKind"),
-    );
-
-    #[cfg(feature = "imports")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PostImportsBodyJson>("PostImportsBodyJson"),
-    );
-
-    #[cfg(feature = "imports")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostImportsBodyJsonKind,
-        >("PostImportsBodyJsonKind"),
-    );
-
-    #[cfg(feature = "imports")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostImportsBodyJsonRowsItem,
-        >("PostImportsBodyJsonRowsItem"),
-    );
+    rt::round_trips!(all, [PostAvatarsBody]);
 
     #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Stored>("Stored"));
-    #[cfg(feature = "files")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Upload>("Upload"));
+    rt::round_trips!(all, [Stored, Upload]);
+
+    #[cfg(feature = "imports")]
+    rt::round_trips!(
+        all, [PostImportsBody, PostImportsBodyCsv, PostImportsBodyCsvKind,
+        PostImportsBodyJson, PostImportsBodyJsonKind, PostImportsBodyJsonRowsItem]
+    );
     all
 }

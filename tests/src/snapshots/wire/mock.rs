@@ -237,47 +237,20 @@ pub fn round_trips() -> ::std::vec::Vec<rt::mock::round_trip::RoundTrip> {
     #[allow(unused_mut)]
     let mut all = ::std::vec::Vec::new();
     #[cfg(any(feature = "accounts", feature = "tenants"))]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Call>("Call"));
-    #[cfg(feature = "search")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<GetSearchFilter>("GetSearchFilter"));
-    #[cfg(feature = "search")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            GetSearchFilterOwner,
-        >("GetSearchFilterOwner"),
-    );
+    rt::round_trips!(all, [Call]);
 
-    #[cfg(feature = "search")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetSearchOneOrMany>("GetSearchOneOrMany"),
-    );
+    #[cfg(feature = "oauth2")]
+    rt::round_trips!(all, [PostOauth2TokenBody, PostOauth2TokenRefreshBody]);
 
-    #[cfg(feature = "tenants")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<GetTenantCallsTheme>("GetTenantCallsTheme"),
-    );
-
-    #[cfg(feature = "search")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<Names>("Names"));
     #[cfg(feature = "pages")]
-    all.push(rt::mock::round_trip::RoundTrip::of::<PageForm>("PageForm"));
-    #[cfg(feature = "oauth2")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<PostOauth2TokenBody>("PostOauth2TokenBody"),
-    );
+    rt::round_trips!(all, [PageForm]);
 
-    #[cfg(feature = "oauth2")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostOauth2TokenRefreshBody,
-        >("PostOauth2TokenRefreshBody"),
+    #[cfg(feature = "search")]
+    rt::round_trips!(
+        all, [GetSearchFilter, GetSearchFilterOwner, GetSearchOneOrMany, Names]
     );
 
     #[cfg(feature = "tenants")]
-    all.push(
-        rt::mock::round_trip::RoundTrip::of::<
-            PostTenantCallsStartBody,
-        >("PostTenantCallsStartBody"),
-    );
+    rt::round_trips!(all, [GetTenantCallsTheme, PostTenantCallsStartBody]);
     all
 }
