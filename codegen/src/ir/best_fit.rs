@@ -76,23 +76,106 @@ impl<'a> Builder<'a> {
         pointer: &Pointer,
         depth: usize,
     ) -> Option<JsonKind> {
+        self.fit_kind_memo(member, pointer, depth).kind
+    }
+
+    /// [`Self::fit_kind`] with what its answer holds for, remembered per member: a union
+    /// nesting its like (`oneOf: [$ref previous, object]`) reads each level once, not
+    /// `depth` levels once per union.
+    fn fit_kind_memo(
+        &mut self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+        depth: usize,
+    ) -> FitKind {
+        let key = std::ptr::from_ref(member);
+        if let Some(known) = self.fit_kinds.get(&key).and_then(|known| known.at(depth)) {
+            return known;
+        }
+        let found = self.read_fit_kind(member, pointer, depth);
+        self.fit_kinds.insert(key, found);
+        found
+    }
+
+    fn read_fit_kind(
+        &mut self,
+        member: &'a ReferenceOr<Schema>,
+        pointer: &Pointer,
+        depth: usize,
+    ) -> FitKind {
+        let own = |kind| FitKind {
+            kind,
+            height: 0,
+            cut_at: None,
+        };
         if let Some(kind) = self.member_kind(member, pointer) {
-            return Some(kind);
+            return own(Some(kind));
         }
         if self.member_object(member, pointer).is_some() {
-            return Some(JsonKind::Object);
+            return own(Some(JsonKind::Object));
         }
-        let inner_depth = depth.checked_sub(1)?;
-        let (_, members) = plain_union_members(self.member_schema(member, pointer)?)?;
-        let mut one = None;
+        let Some((_, members)) = self
+            .member_schema(member, pointer)
+            .and_then(plain_union_members)
+        else {
+            return own(None);
+        };
+        let Some(inner_depth) = depth.checked_sub(1) else {
+            return FitKind {
+                kind: None,
+                height: 0,
+                cut_at: Some(depth),
+            };
+        };
+        let mut read = FitKind {
+            kind: None,
+            height: 1,
+            cut_at: None,
+        };
         for inner in members {
-            let kind = self.fit_kind(inner, pointer, inner_depth)?;
-            if one.is_some_and(|one| one != kind) {
-                return None;
+            let found = self.fit_kind_memo(inner, pointer, inner_depth);
+            read.height = read.height.max(found.height + 1);
+            if found.cut_at.is_some() {
+                read.cut_at = Some(depth);
             }
-            one = Some(kind);
+            match found.kind {
+                Some(kind) if read.kind.is_none_or(|one| one == kind) => read.kind = Some(kind),
+                _ => {
+                    read.kind = None;
+                    return read;
+                }
+            }
         }
-        one
+        read
+    }
+}
+
+/// A member's JSON kind as read `depth` unions deep, with what it holds for at other depths.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FitKind {
+    kind: Option<JsonKind>,
+    /// The union levels the reading went through: read at least this deep, a reading that was
+    /// not cut gives `kind` again.
+    height: usize,
+    /// The depth it was read at when the bound cut it (so `kind` is `None`): at that depth or
+    /// less it is cut again.
+    cut_at: Option<usize>,
+}
+
+impl FitKind {
+    /// The reading at `depth`, when this one decides it.
+    fn at(self, depth: usize) -> Option<FitKind> {
+        match self.cut_at {
+            Some(cut) if depth <= cut => Some(self),
+            Some(_) => None,
+            None if depth >= self.height => Some(self),
+            // Shallower than the reading went: the bound cuts it there.
+            None => Some(FitKind {
+                kind: None,
+                cut_at: Some(depth),
+                ..self
+            }),
+        }
     }
 }
 
@@ -217,6 +300,47 @@ mod tests {
             )),
             "best fit: A:Object B:Object Timestamp:String Date:String"
         );
+    }
+
+    /// Every link of `Link{i} = anyOf: [$ref Link{i-1}, A]` as the build types it: best fit
+    /// while the member union nests within the bound, a `Value` past it, whatever order the
+    /// links are read in (the kinds read are remembered per member).
+    #[test]
+    fn a_chain_of_unions_is_read_to_the_bound_in_any_order() {
+        const LINKS: usize = 14;
+        for order in [
+            (1..=LINKS).collect::<Vec<_>>(),
+            (1..=LINKS).rev().collect(),
+            (1..=LINKS).map(|i| (i * 5) % LINKS + 1).collect(),
+        ] {
+            let mut spec = String::from(
+                "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    \
+                 A: {type: object, properties: {name: {type: string}}}\n    \
+                 Link0: {type: object, properties: {id: {type: integer}}}\n",
+            );
+            for i in &order {
+                spec += &format!(
+                    "    Link{i}: {{anyOf: [{{$ref: '#/components/schemas/Link{}'}}, {{$ref: '#/components/schemas/A'}}]}}\n",
+                    i - 1
+                );
+            }
+            let input = Input {
+                spec_path: "t.yaml",
+                spec_text: &spec,
+                config_text: None,
+            };
+            let (api, _) = crate::build_ir(&input).unwrap_or_else(|error| panic!("{error}"));
+            let best_fit: Vec<usize> = (1..=LINKS)
+                .filter(|i| {
+                    matches!(api.types.get(&format!("Link{i}")), Some(TypeDef::Untagged(def)) if def.best_fit)
+                })
+                .collect();
+            // Link{i}'s first member nests i - 1 unions: read while that is within the bound.
+            let within: Vec<usize> = (1..=LINKS)
+                .filter(|i| i - 1 <= super::MEMBER_UNION_DEPTH)
+                .collect();
+            assert_eq!(best_fit, within, "links declared in the order {order:?}");
+        }
     }
 
     #[test]

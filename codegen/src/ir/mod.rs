@@ -742,6 +742,7 @@ pub(crate) fn build(
         values: lowered_values,
         null_admitted: HashMap::new(),
         union_forms: HashMap::new(),
+        fit_kinds: HashMap::new(),
     };
     if let Some(schemas) = schemas {
         for (key, schema) in schemas {
@@ -943,6 +944,9 @@ struct Builder<'a> {
     null_admitted: HashMap<*const Schema, bool>,
     /// How each union worked out so far is typed (see `nullable`).
     union_forms: HashMap<*const Schema, nullable::UnionForm>,
+    /// The JSON kind of each union member read so far, and the depths it holds at (see
+    /// `best_fit`).
+    fit_kinds: HashMap<*const ReferenceOr<Schema>, best_fit::FitKind>,
 }
 
 impl<'a> Builder<'a> {

@@ -42,6 +42,21 @@ impl<'a> Builder<'a> {
         if members.len() < 2 {
             return None;
         }
+        // Every member a string or a union before any member union is read: a union of objects
+        // nesting its like (`oneOf: [$ref previous, object]`) is refused at its own level, not
+        // `depth` levels down, once per level.
+        for member in members {
+            let target = self.member_schema(member, pointer)?;
+            let readable = string_enum(target).is_some()
+                || match &target.schema_kind {
+                    SchemaKind::Type(Type::String(string)) => is_free_text(string),
+                    SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => true,
+                    _ => false,
+                };
+            if !readable {
+                return None;
+            }
+        }
         for member in members {
             let target = self.member_schema(member, pointer)?;
             if let Some(member_values) = string_enum(target) {
