@@ -343,6 +343,56 @@ mod tests {
         }
     }
 
+    /// The listing says how a union decodes, so the change report sees a union that a document
+    /// change moves from its members' own keys to best fit (same variants, other decoding).
+    #[test]
+    fn the_listing_and_the_change_report_tell_best_fit_from_untagged() {
+        let api = |b_requires: &str| {
+            let spec = format!(
+                "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n    \
+                 A: {{type: object, properties: {{name: {{type: string}}}}}}\n    \
+                 B: {{type: object, {b_requires}properties: {{id: {{type: integer}}}}}}\n    \
+                 U: {{anyOf: [{A}, {B}]}}\n"
+            );
+            let input = Input {
+                spec_path: "t.yaml",
+                spec_text: &spec,
+                config_text: None,
+            };
+            crate::build_ir(&input)
+                .unwrap_or_else(|error| panic!("{error}"))
+                .0
+        };
+        let (keyed, best_fit) = (api("required: [id], "), api(""));
+        let union_line = |api: &crate::ir::Api| {
+            let listing = crate::diff::listing_of(api, "t.yaml").unwrap();
+            listing
+                .lines()
+                .find(|line| line.starts_with("enum models::U"))
+                .map(str::to_owned)
+                .unwrap_or_else(|| panic!("no line of U in\n{listing}"))
+        };
+        assert!(
+            union_line(&keyed).contains("untagged"),
+            "{}",
+            union_line(&keyed)
+        );
+        assert!(
+            union_line(&best_fit).contains("best fit"),
+            "{}",
+            union_line(&best_fit)
+        );
+        let report = crate::diff::api_changes(&keyed, &best_fit).unwrap();
+        assert!(
+            report
+                .changes
+                .iter()
+                .any(|change| change.description.contains("models::U")
+                    && change.description.contains("best fit")),
+            "{report}"
+        );
+    }
+
     #[test]
     fn every_other_rule_wins_over_best_fit() {
         assert_eq!(

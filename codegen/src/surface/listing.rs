@@ -787,7 +787,11 @@ impl Surface<'_> {
             }
             TypeDef::Untagged(def) => {
                 let path = format!("models::{}", def.name);
-                let signature = self.serde_impls(&def.name).append_to("untagged");
+                // How a value picks its variant: the first whose JSON kind (or required keys)
+                // it has, or the member that fits it best (`ir::best_fit`). A switch between the
+                // two decodes the same JSON differently, so the change report must see it.
+                let decoding = if def.best_fit { "best fit" } else { "untagged" };
+                let signature = self.serde_impls(&def.name).append_to(decoding);
                 push("enum", path.clone(), signature);
                 for variant in &def.variants {
                     let mut payload = ty(&variant.ty);
