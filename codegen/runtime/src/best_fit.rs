@@ -5,7 +5,8 @@
 //! pydantic v2's "smart" union mode (<https://docs.pydantic.dev/latest/concepts/unions/#smart-mode>):
 //!
 //! 1. the value is decoded as each member in declaration order; the first member whose decoded
-//!    value encodes back to the same JSON wins;
+//!    value encodes back to the same JSON wins ([`same_json`]: an entry holding `null` is the
+//!    same as no entry, as every optional field reads both as `None`);
 //! 2. if none is exact, the member whose encoding keeps the most of the input wins (each
 //!    object entry, array item and scalar that comes back at its place, counted through every
 //!    level: a number counts when its value comes back, `3` as `3.0`), ties by order;
@@ -61,7 +62,7 @@ pub fn fit<P: DeserializeOwned + Serialize, T>(
 ) -> Result<Fit<T>, String> {
     let payload = P::deserialize(json).map_err(|error| error.to_string())?;
     let encoded = serde_json::to_value(&payload).map_err(|error| error.to_string())?;
-    let exact = encoded == *json;
+    let exact = same_json(json, &encoded);
     Ok(Fit {
         kept: kept(json, &encoded),
         exact,
@@ -163,6 +164,35 @@ fn spend(work: usize) -> bool {
     })
 }
 
+/// Whether `output` is `input` again, an object entry holding `null` being the same as no
+/// entry (on either side, at every level): a member whose optional fields read `null` as
+/// `None` and leave it out when writing still reads such a value exactly. Array items and
+/// scalars compare as they are (a number by its JSON text).
+pub fn same_json(input: &Value, output: &Value) -> bool {
+    match (input, output) {
+        (Value::Object(input), Value::Object(output)) => {
+            let holds = |object: &serde_json::Map<String, Value>, key: &String| {
+                object.get(key).is_some_and(|value| !value.is_null())
+            };
+            input
+                .iter()
+                .filter(|(_, value)| !value.is_null())
+                .all(|(key, value)| output.get(key).is_some_and(|back| same_json(value, back)))
+                && output
+                    .keys()
+                    .all(|key| !holds(output, key) || holds(input, key))
+        }
+        (Value::Array(input), Value::Array(output)) => {
+            input.len() == output.len()
+                && input
+                    .iter()
+                    .zip(output)
+                    .all(|(value, back)| same_json(value, back))
+        }
+        _ => input == output,
+    }
+}
+
 /// How many JSON nodes `json` holds (itself, and every entry and item through every level).
 fn nodes(json: &Value) -> usize {
     match json {
@@ -180,7 +210,11 @@ fn kept(input: &Value, output: &Value) -> usize {
         (Value::Object(input), Value::Object(output)) => {
             1 + input
                 .iter()
-                .filter_map(|(key, value)| output.get(key).map(|back| kept(value, back)))
+                .filter_map(|(key, value)| match output.get(key) {
+                    Some(back) => Some(kept(value, back)),
+                    // Left out for `null`: the same (see `same_json`).
+                    None => value.is_null().then_some(1),
+                })
                 .sum::<usize>()
         }
         (Value::Array(input), Value::Array(output)) => {

@@ -2,7 +2,7 @@
 //! decoding is an error naming the union, and a value whose nested unions would take work
 //! exponential in its depth is refused within its budget.
 
-use super::{DECODING, QUOTED_ERROR, decode, deserialize, fit, kept, nodes, shortened};
+use super::{DECODING, QUOTED_ERROR, decode, deserialize, fit, kept, nodes, same_json, shortened};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
@@ -150,9 +150,14 @@ fn what_an_encoding_keeps_is_counted_through_every_level() {
     let input = json!({"a": [1, 2.0, "x"], "b": {"c": true}, "d": null});
     assert_eq!(nodes(&input), 8);
     assert_eq!(kept(&input, &input), 8);
-    // Numbers by value; an item or entry missing or changed keeps nothing of itself.
-    assert_eq!(kept(&input, &json!({"a": [1.0, 2], "b": {}})), 5);
-    assert_eq!(kept(&input, &json!({"a": {"0": 1}, "b": {"c": false}})), 2);
+    // Numbers by value; an item or entry missing or changed keeps nothing of itself, except
+    // an entry holding `null`, which no entry is (`same_json`).
+    assert_eq!(kept(&input, &json!({"a": [1.0, 2], "b": {}})), 6);
+    assert_eq!(kept(&input, &json!({"a": {"0": 1}, "b": {"c": false}})), 3);
+    assert_eq!(
+        kept(&input, &json!({"a": {"0": 1}, "b": {"c": false}, "d": 0})),
+        2
+    );
     assert_eq!(kept(&input, &json!([])), 0);
     assert_eq!(kept(&json!("x"), &json!("y")), 0);
     assert_eq!(kept(&json!(1), &json!("1")), 0);
@@ -243,4 +248,79 @@ fn nested_unions_decode_within_a_budget_in_proportion_to_the_value() {
     // The next decoding on the thread has a budget of its own.
     assert!(serde_json::from_value::<Tree>(nested(3)).is_ok());
     DECODING.with(|state| assert_eq!(state.get().0, 0));
+}
+
+/// `same_json` is JSON equality where an object entry holding `null` is no entry, on either
+/// side and at every level; nothing else is forgiven.
+#[test]
+fn an_entry_holding_null_is_the_same_as_no_entry_and_nothing_else_is() {
+    let same = [
+        (json!({"a": 1, "b": null}), json!({"a": 1})),
+        (json!({"a": 1}), json!({"a": 1, "b": null})),
+        (
+            json!({"x": {"b": null, "c": [1]}}),
+            json!({"x": {"c": [1]}}),
+        ),
+        (json!([{"b": null}]), json!([{}])),
+        (json!({}), json!({"a": null, "b": null})),
+        (json!(null), json!(null)),
+    ];
+    for (input, output) in same {
+        assert!(same_json(&input, &output), "{input} and {output}");
+        assert!(same_json(&output, &input), "{output} and {input}");
+    }
+    let other = [
+        (json!({"a": 1}), json!({"a": 2})),
+        (json!({"a": 1}), json!({})),
+        (json!({"a": 1, "b": 2}), json!({"a": 1})),
+        (json!({"a": null}), json!({"a": 0})),
+        (json!([null]), json!([])),
+        (json!([1, 2]), json!([1])),
+        (json!([1, 2]), json!([2, 1])),
+        (json!(3), json!(3.0)),
+        (json!("3"), json!(3)),
+        (json!(null), json!({})),
+        (json!({"x": {"b": 1}}), json!({"x": {}})),
+    ];
+    for (input, output) in other {
+        assert!(!same_json(&input, &output), "{input} and {output}");
+        assert!(!same_json(&output, &input), "{output} and {input}");
+    }
+}
+
+/// A catch-all that keeps every entry (an open union's `Unknown`, a map) no longer reads a
+/// value with a `null` entry better than an earlier struct that reads `null` as `None`.
+#[test]
+fn a_member_leaving_out_a_null_entry_reads_the_value_exactly() {
+    #[derive(Debug, PartialEq)]
+    enum Open {
+        Integer(Integer),
+        Anything(serde_json::Map<String, Value>),
+    }
+    let open = |json: Value| {
+        decode(
+            &json,
+            "Open",
+            &[
+                |json| fit(json, Open::Integer),
+                |json| fit(json, Open::Anything),
+            ],
+        )
+    };
+    assert_eq!(
+        open(json!({"value": 3, "unit": null})),
+        Ok(Open::Integer(Integer { value: Some(3) }))
+    );
+    assert_eq!(
+        open(json!({"value": null})),
+        Ok(Open::Integer(Integer { value: None }))
+    );
+    // An entry the struct does not know still goes to the catch-all, which keeps it.
+    let unknown = json!({"value": 3, "unit": "s"});
+    assert_eq!(
+        open(unknown.clone()),
+        Ok(Open::Anything(
+            unknown.as_object().cloned().unwrap_or_default()
+        ))
+    );
 }

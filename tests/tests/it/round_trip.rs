@@ -14,7 +14,7 @@
 
 mod values;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use baseten_api::runtime::mock::round_trip::RoundTrip;
 use baseten_codegen::ir::Api;
@@ -82,14 +82,23 @@ pub fn is_variant(debug: &str, variant: &str) -> bool {
 }
 
 /// Whether `debug` (the decoded value's `Debug` text) is a member `case` may decode as instead
-/// of its own: one of a best-fit union's earlier members, and only when the value decoded
-/// encodes back to the very JSON it was read from. That JSON is then a valid value of both
-/// members, and the union's rule (the first exact member) picks the earlier.
-fn decodes_as_earlier(round_trip: &RoundTrip, case: &values::Case, debug: &str) -> bool {
-    case.earlier
+/// of its own, by a best-fit union's rule (the first member reading the value exactly): the
+/// union reads the value exactly (its decoding encodes back to the very JSON, an entry holding
+/// `null` being no entry), and the member it took comes before the value's own, or the value's
+/// own member (`own`, its round trip) does not read it exactly. That JSON is then a valid
+/// value of both members, and the rule picks the other.
+fn decodes_as_another_exact(
+    round_trip: &RoundTrip,
+    case: &values::Case,
+    debug: &str,
+    own: Option<&RoundTrip>,
+) -> bool {
+    let earlier = case
+        .earlier
         .iter()
-        .any(|earlier| is_variant(debug, earlier))
-        && round_trip.encoding(&case.value).as_ref() == Ok(&case.value)
+        .any(|earlier| is_variant(debug, earlier));
+    let own_inexact = own.is_some_and(|own| !own.reads_exactly(&case.value));
+    (earlier || own_inexact) && round_trip.reads_exactly(&case.value)
 }
 
 /// Runs the property over every type of one crate: its model `api` and its `round_trips`.
@@ -101,6 +110,10 @@ pub fn check_crate(label: &str, api: &Api, round_trips: &[RoundTrip], cases: u32
         listed, modelled,
         "{label}: round_trips() lists other types than the model has"
     );
+    let by_name: BTreeMap<&str, &RoundTrip> = round_trips
+        .iter()
+        .map(|round_trip| (round_trip.name(), round_trip))
+        .collect();
     let mut failures = Vec::new();
     for round_trip in round_trips {
         let name = round_trip.name();
@@ -119,7 +132,14 @@ pub fn check_crate(label: &str, api: &Api, round_trips: &[RoundTrip], cases: u32
             })?;
             if let Some(variant) = &case.variant
                 && !is_variant(&debug, variant)
-                && !decodes_as_earlier(round_trip, &case, &debug)
+                && !decodes_as_another_exact(
+                    round_trip,
+                    &case,
+                    &debug,
+                    case.member_type
+                        .as_deref()
+                        .and_then(|name| by_name.get(name).copied()),
+                )
             {
                 return Err(TestCaseError::fail(format!(
                     "{} decodes as {debug}, not as {variant}",
@@ -236,42 +256,105 @@ fn the_property_fails_on_a_refused_value_and_a_missing_type() {
     assert!(missing.is_err(), "a table missing a type passed");
 }
 
-/// A best-fit union's value decodes as an earlier member only where the property allows it:
-/// when that member is earlier and the value encodes back to the same JSON.
+/// A best-fit union's value decodes as another member only where the union's rule allows it:
+/// that member reads the value exactly (an entry holding `null` being no entry), and comes
+/// earlier, or the value's own member does not read it exactly.
 #[test]
-fn a_best_fit_value_may_decode_as_an_earlier_member_only_with_the_same_json() {
-    use baseten_tests::snapshots::best_fit::models::{FieldValue, GroupingConfig};
+fn a_best_fit_value_may_decode_as_another_member_only_when_that_one_reads_it_exactly() {
+    use baseten_tests::snapshots::best_fit::models::{
+        FieldValue, FieldValueObject, FieldValueObject2, GroupingConfig, WindowConfig,
+    };
     use serde_json::json;
     let owned = |names: &[&str]| names.iter().map(|name| (*name).to_owned()).collect();
     // `{}` is a value of every member: made as the last, it reads as the first.
     let config = RoundTrip::of::<GroupingConfig>("GroupingConfig");
+    let window = RoundTrip::of::<WindowConfig>("WindowConfig");
     let case = values::Case {
         value: json!({}),
         variant: Some("WindowConfig".into()),
         earlier: owned(&["TimeConfig", "ContentConfig"]),
+        member_type: Some("WindowConfig".into()),
     };
     let debug = config.check(&case.value).unwrap();
     assert!(is_variant(&debug, "TimeConfig"), "{debug}");
-    assert!(decodes_as_earlier(&config, &case, &debug));
+    assert!(decodes_as_another_exact(
+        &config,
+        &case,
+        &debug,
+        Some(&window)
+    ));
     let not_earlier = values::Case {
         earlier: owned(&["ContentConfig"]),
         ..case.clone()
     };
-    assert!(!decodes_as_earlier(&config, &not_earlier, &debug));
+    // Not earlier, and the value's own member reads it exactly: refused.
+    assert!(!decodes_as_another_exact(
+        &config,
+        &not_earlier,
+        &debug,
+        Some(&window)
+    ));
+    // An entry holding `null` is no entry: `{"timeout": null}` is read exactly as `{}`.
+    let with_null = values::Case {
+        value: json!({"timeout": null}),
+        ..case.clone()
+    };
+    let debug = config.check(&with_null.value).unwrap();
+    assert!(is_variant(&debug, "TimeConfig"), "{debug}");
+    assert!(decodes_as_another_exact(
+        &config,
+        &with_null,
+        &debug,
+        Some(&window)
+    ));
     // Neither number member reads `2` beside an unknown key exactly; both keep as much, so the
     // first (the number) wins, whose encoding `2.0` is other JSON: refused.
     let field = RoundTrip::of::<FieldValue>("FieldValue");
+    let number = RoundTrip::of::<FieldValueObject2>("FieldValueObject2");
     let case = values::Case {
         value: json!({"value": 2, "other": 1}),
         variant: Some("Object3".into()),
         earlier: owned(&["Object", "Object2"]),
+        member_type: Some("FieldValueObject3".into()),
     };
     let debug = field.check(&case.value).unwrap();
     assert!(is_variant(&debug, "Object2"), "{debug}");
-    assert!(!decodes_as_earlier(&field, &case, &debug));
-    // Without the unknown key the integer member reads it exactly, though it comes later.
-    let debug = field.check(&json!({"value": 2})).unwrap();
+    assert!(!decodes_as_another_exact(&field, &case, &debug, None));
+    // Made for the number member, `{"value": 2}` is read exactly by the later integer member
+    // only: the number member writes `2.0`, so the integer member's reading is the rule's.
+    let made_as_number = values::Case {
+        value: json!({"value": 2}),
+        variant: Some("Object2".into()),
+        earlier: owned(&["Object"]),
+        member_type: Some("FieldValueObject2".into()),
+    };
+    let debug = field.check(&made_as_number.value).unwrap();
     assert!(is_variant(&debug, "Object3"), "{debug}");
+    assert!(decodes_as_another_exact(
+        &field,
+        &made_as_number,
+        &debug,
+        Some(&number)
+    ));
+    // Without the member's round trip nothing says it reads the value inexactly: refused.
+    assert!(!decodes_as_another_exact(
+        &field,
+        &made_as_number,
+        &debug,
+        None
+    ));
+    // A member that reads it exactly keeps it: `true` made for the boolean member is no
+    // other member's.
+    let boolean = RoundTrip::of::<FieldValueObject>("FieldValueObject");
+    let made_as_boolean = values::Case {
+        value: json!({"value": true}),
+        variant: Some("Object".into()),
+        earlier: Vec::new(),
+        member_type: Some("FieldValueObject".into()),
+    };
+    assert!(boolean.reads_exactly(&made_as_boolean.value));
+    let debug = field.check(&made_as_boolean.value).unwrap();
+    assert!(is_variant(&debug, "Object"), "{debug}");
 }
 
 /// A variant that several tags decode as (a member whose tag property admits several values,
@@ -416,11 +499,18 @@ fn every_type_round_trips() {
                 debug == variant
                     || debug.strip_prefix(variant).is_some_and(|rest| rest.starts_with('('))
             };
-            // A best-fit union's earlier member, when the value encodes back to the same JSON.
+            // Another member of a best-fit union, as `decodes_as_another_exact` allows it: the
+            // union reads the value exactly, and the member it took is earlier or the value's
+            // own member (named in case[3]) does not read it exactly.
             let earlier = |debug: &str| {
-                case[2].as_array().is_some_and(|earlier| {
+                let earlier = case[2].as_array().is_some_and(|earlier| {
                     earlier.iter().filter_map(|e| e.as_str()).any(|e| is(debug, e))
-                }) && round_trip.encoding(value).as_ref() == Ok(value)
+                });
+                let own_inexact = case[3]
+                    .as_str()
+                    .and_then(|own| table.iter().find(|round_trip| round_trip.name() == own))
+                    .is_some_and(|own| !own.reads_exactly(value));
+                (earlier || own_inexact) && round_trip.reads_exactly(value)
             };
             let failure = match round_trip.check(value) {
                 Err(error) => Some(format!("{}: {error}\n    from {value}", round_trip.name())),
@@ -450,7 +540,7 @@ pub fn write_cases(dir: &std::path::Path, package: &str, api: &Api, cases: u32) 
             .map(|_| {
                 let seed = proptest::prelude::RngCore::next_u64(runner.rng());
                 let case = Values::new(api, seed).case(name);
-                serde_json::json!([case.value, case.variant, case.earlier])
+                serde_json::json!([case.value, case.variant, case.earlier, case.member_type])
             })
             .collect();
         all.insert(name.clone(), serde_json::Value::Array(values));

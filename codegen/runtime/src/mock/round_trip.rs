@@ -76,6 +76,13 @@ impl RoundTrip {
     pub fn encoding(&self, json: &Value) -> Result<Value, String> {
         (self.encoding)(json)
     }
+
+    /// Whether the type reads `json` exactly, as a best-fit union judges its members
+    /// ([`same_json`](crate::best_fit::same_json) of `json` and its decoding's encoding).
+    pub fn reads_exactly(&self, json: &Value) -> bool {
+        self.encoding(json)
+            .is_ok_and(|encoded| crate::best_fit::same_json(json, &encoded))
+    }
 }
 
 fn encoding<T>(json: &Value) -> Result<Value, String>

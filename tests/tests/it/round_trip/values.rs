@@ -25,6 +25,10 @@ pub struct Case {
     /// decoded value encodes back to that same JSON: a best-fit union's members before
     /// `variant`, the first of which that reads it exactly wins.
     pub earlier: Vec<String>,
+    /// A best-fit union's value: the type of the member it was made for, when it has a name
+    /// (and so a round trip of its own). Where that member does not read the value exactly
+    /// (a time written in another offset, say), a later member that does wins.
+    pub member_type: Option<String>,
 }
 
 /// Values from a seed: the same seed gives the same value (proptest keeps failing seeds).
@@ -35,6 +39,11 @@ pub struct Values<'a> {
     /// integral numbers: not for a union's number member beside an integer one, which such a
     /// value is (the more specific kind is tried first).
     integral_numbers: bool,
+    /// Whether times are written as the crate writes them (UTC `Z`, no trailing zero in the
+    /// fraction): inside a best-fit union, where a member reads a time exactly only then, and
+    /// a value no member reads exactly goes to the member keeping most of it, which may be
+    /// another (the rule the runtime's own tests check).
+    canonical_times: bool,
 }
 
 impl<'a> Values<'a> {
@@ -43,6 +52,7 @@ impl<'a> Values<'a> {
             api,
             state: seed,
             integral_numbers: true,
+            canonical_times: false,
         }
     }
 
@@ -77,6 +87,7 @@ impl<'a> Values<'a> {
                 value: self.value(&alias.ty, depth),
                 variant: None,
                 earlier: Vec::new(),
+                member_type: None,
             },
             TypeDef::Struct(def) => {
                 let mut object = Map::new();
@@ -96,6 +107,7 @@ impl<'a> Values<'a> {
                     value: Value::Object(object),
                     variant: None,
                     earlier: Vec::new(),
+                    member_type: None,
                 }
             }
             TypeDef::Enum(def) => {
@@ -106,6 +118,7 @@ impl<'a> Values<'a> {
                         value: Value::String(raw),
                         variant: Some(def.fallback.clone()),
                         earlier: Vec::new(),
+                        member_type: None,
                     };
                 }
                 let variant = &def.variants[self.below(def.variants.len())];
@@ -113,6 +126,7 @@ impl<'a> Values<'a> {
                     value: Value::String(variant.wire.clone()),
                     variant: Some(variant.rust_name.clone()),
                     earlier: Vec::new(),
+                    member_type: None,
                 }
             }
             TypeDef::ValueEnum(def) => {
@@ -134,6 +148,7 @@ impl<'a> Values<'a> {
                         value: Value::Object(object),
                         variant: Some(def.fallback.clone()),
                         earlier: Vec::new(),
+                        member_type: None,
                     };
                 }
                 let index = self.below(def.variants.len());
@@ -141,6 +156,7 @@ impl<'a> Values<'a> {
                     value: known[index].clone(),
                     variant: Some(def.variants[index].rust_name.clone()),
                     earlier: Vec::new(),
+                    member_type: None,
                 }
             }
             TypeDef::IntEnum(def) => {
@@ -154,6 +170,7 @@ impl<'a> Values<'a> {
                         value: json!(raw),
                         variant: Some(def.fallback.clone()),
                         earlier: Vec::new(),
+                        member_type: None,
                     };
                 }
                 let variant = &def.variants[self.below(def.variants.len())];
@@ -161,6 +178,7 @@ impl<'a> Values<'a> {
                     value: json!(variant.value),
                     variant: Some(variant.rust_name.clone()),
                     earlier: Vec::new(),
+                    member_type: None,
                 }
             }
             TypeDef::Union(def) => {
@@ -179,6 +197,7 @@ impl<'a> Values<'a> {
                         value: Value::Object(object),
                         variant: Some(def.fallback.clone()),
                         earlier: Vec::new(),
+                        member_type: None,
                     };
                 }
                 let variant = &def.variants[self.below(def.variants.len())];
@@ -208,17 +227,19 @@ impl<'a> Values<'a> {
                     value,
                     variant: Some(variant.rust_name.clone()),
                     earlier: Vec::new(),
+                    member_type: None,
                 }
             }
             TypeDef::Untagged(def) => {
                 let index = self.below(def.variants.len());
                 let variant = &def.variants[index];
-                let outer = self.integral_numbers;
+                let outer = (self.integral_numbers, self.canonical_times);
                 // A best-fit union reads an integral number as its integer member where it has
                 // one, whichever member the number was made for: its numbers have fractions.
                 self.integral_numbers = variant.kind != JsonKind::Number && !def.best_fit;
+                self.canonical_times |= def.best_fit;
                 let value = self.value(&variant.ty, depth - 1);
-                self.integral_numbers = outer;
+                (self.integral_numbers, self.canonical_times) = outer;
                 // A best-fit union decodes a value as the first member whose reading encodes
                 // back to the same JSON, which may be an earlier one.
                 let earlier = if def.best_fit {
@@ -229,10 +250,15 @@ impl<'a> Values<'a> {
                 } else {
                     Vec::new()
                 };
+                let member_type = match &variant.ty {
+                    TypeRef::Named(name) if def.best_fit => Some(name.clone()),
+                    _ => None,
+                };
                 Case {
                     value,
                     variant: Some(variant.rust_name.clone()),
                     earlier,
+                    member_type,
                 }
             }
         }
@@ -418,10 +444,14 @@ impl<'a> Values<'a> {
         let date = self.date();
         let (hour, minute, second) = (self.below(24), self.below(60), self.below(60));
         let fraction = if self.one_in(2) {
-            format!(".{}", self.below(1_000_000))
+            format!(".{:06}", self.below(1_000_000))
         } else {
             String::new()
         };
+        if self.canonical_times {
+            let fraction = fraction.trim_end_matches('0').trim_end_matches('.');
+            return format!("{date}T{hour:02}:{minute:02}:{second:02}{fraction}Z");
+        }
         let offset = match self.below(3) {
             0 => "Z",
             1 => "+02:00",
