@@ -602,9 +602,10 @@ fn emit_best_fit(def: &UntaggedDef, impls: SerdeImpls) -> TokenStream {
         &[
             " One of several JSON values that no tag, property, kind or format tells apart, read",
             " by best fit (after pydantic's \"smart\" unions): the value decodes as the first",
-            " member, in the document's order, whose decoded value encodes back to the same JSON;",
-            " else as the member whose encoding keeps the most of it, the first of equals; a",
-            " value no member decodes is refused. Written as the member's own JSON.",
+            " member, in the document's order, whose decoded value encodes back to the same JSON",
+            " (an entry holding `null` counting as no entry); else as the member whose encoding",
+            " keeps the most of it, the first of equals; a value no member decodes is refused.",
+            " Written as the member's own JSON.",
         ],
         &variant_docs,
         &serialize_gate,

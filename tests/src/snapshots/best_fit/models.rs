@@ -74,9 +74,10 @@ rt::open_enum_impls!(
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "fields")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -123,9 +124,10 @@ impl<'de> serde::Deserialize<'de> for EmbeddingInput {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "fields")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -378,9 +380,10 @@ impl Fields {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "fields")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

@@ -174,9 +174,10 @@ impl Deleted {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "options")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -339,9 +340,10 @@ impl Options {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "options")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -516,9 +518,10 @@ impl OptionsRequest {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "options")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -603,9 +606,10 @@ impl PaymentOptionsObject {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "options")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -648,9 +652,10 @@ impl<'de> serde::Deserialize<'de> for Source {
 
 /// One of several JSON values that no tag, property, kind or format tells apart, read
 /// by best fit (after pydantic's "smart" unions): the value decodes as the first
-/// member, in the document's order, whose decoded value encodes back to the same JSON;
-/// else as the member whose encoding keeps the most of it, the first of equals; a
-/// value no member decodes is refused. Written as the member's own JSON.
+/// member, in the document's order, whose decoded value encodes back to the same JSON
+/// (an entry holding `null` counting as no entry); else as the member whose encoding
+/// keeps the most of it, the first of equals; a value no member decodes is refused.
+/// Written as the member's own JSON.
 #[cfg(feature = "options")]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
