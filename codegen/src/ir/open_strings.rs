@@ -57,6 +57,7 @@ impl<'a> Builder<'a> {
                 return None;
             }
         }
+        // Each member is now a string enum, a free string (no values of its own) or a union.
         for member in members {
             let target = self.member_schema(member, pointer)?;
             if let Some(member_values) = string_enum(target) {
@@ -65,14 +66,11 @@ impl<'a> Builder<'a> {
                         values.push(value);
                     }
                 }
-                continue;
-            }
-            match &target.schema_kind {
-                SchemaKind::Type(Type::String(string)) if is_free_text(string) => {}
-                SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. } => {
-                    self.collect_open_strings(target, pointer, depth, values)?;
-                }
-                _ => return None,
+            } else if matches!(
+                target.schema_kind,
+                SchemaKind::OneOf { .. } | SchemaKind::AnyOf { .. }
+            ) {
+                self.collect_open_strings(target, pointer, depth, values)?;
             }
         }
         Some(())
