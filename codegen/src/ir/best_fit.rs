@@ -97,6 +97,8 @@ impl<'a> Builder<'a> {
         found
     }
 
+    /// Reads the member's kind anew (see [`Self::fit_kind`]); its member unions' kinds go
+    /// through the memo.
     fn read_fit_kind(
         &mut self,
         member: &'a ReferenceOr<Schema>,
