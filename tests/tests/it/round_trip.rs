@@ -75,30 +75,19 @@ const SNAPSHOTS: &[(&str, RoundTrips)] = snapshots!(
 
 /// Whether `debug` (a decoded value's `Debug` text) is the variant `variant`.
 pub fn is_variant(debug: &str, variant: &str) -> bool {
-    debug == variant
-        || debug
-            .strip_prefix(variant)
-            .is_some_and(|rest| rest.starts_with('('))
+    baseten_api::runtime::mock::round_trip::is_variant(debug, variant)
 }
 
 /// Whether `debug` (the decoded value's `Debug` text) is a member `case` may decode as instead
-/// of its own, by a best-fit union's rule (the first member reading the value exactly): the
-/// union reads the value exactly (its decoding encodes back to the very JSON, an entry holding
-/// `null` being no entry), and the member it took comes before the value's own, or the value's
-/// own member (`own`, its round trip) does not read it exactly. That JSON is then a valid
-/// value of both members, and the rule picks the other.
+/// of its own: the best-fit rule of [`RoundTrip::may_decode_as_another`], with the case's
+/// earlier members.
 fn decodes_as_another_exact(
     round_trip: &RoundTrip,
     case: &values::Case,
     debug: &str,
     own: Option<&RoundTrip>,
 ) -> bool {
-    let earlier = case
-        .earlier
-        .iter()
-        .any(|earlier| is_variant(debug, earlier));
-    let own_inexact = own.is_some_and(|own| !own.reads_exactly(&case.value));
-    (earlier || own_inexact) && round_trip.reads_exactly(&case.value)
+    round_trip.may_decode_as_another(&case.value, debug, &case.earlier, own)
 }
 
 /// Runs the property over every type of one crate: its model `api` and its `round_trips`.
@@ -495,22 +484,18 @@ fn every_type_round_trips() {
     for round_trip in &table {
         for case in cases[round_trip.name()].as_array().unwrap() {
             let (value, variant) = (&case[0], case[1].as_str());
-            let is = |debug: &str, variant: &str| {
-                debug == variant
-                    || debug.strip_prefix(variant).is_some_and(|rest| rest.starts_with('('))
-            };
-            // Another member of a best-fit union, as `decodes_as_another_exact` allows it: the
-            // union reads the value exactly, and the member it took is earlier or the value's
-            // own member (named in case[3]) does not read it exactly.
+            use CRATE::runtime::mock::round_trip::is_variant as is;
+            // Another member of a best-fit union, by the union's rule (the runtime's
+            // `may_decode_as_another`); the value's own member is named in case[3].
             let earlier = |debug: &str| {
-                let earlier = case[2].as_array().is_some_and(|earlier| {
-                    earlier.iter().filter_map(|e| e.as_str()).any(|e| is(debug, e))
-                });
-                let own_inexact = case[3]
+                let earlier: Vec<&str> = case[2]
+                    .as_array()
+                    .map(|earlier| earlier.iter().filter_map(|e| e.as_str()).collect())
+                    .unwrap_or_default();
+                let own = case[3]
                     .as_str()
-                    .and_then(|own| table.iter().find(|round_trip| round_trip.name() == own))
-                    .is_some_and(|own| !own.reads_exactly(value));
-                (earlier || own_inexact) && round_trip.reads_exactly(value)
+                    .and_then(|own| table.iter().find(|round_trip| round_trip.name() == own));
+                round_trip.may_decode_as_another(value, debug, &earlier, own)
             };
             let failure = match round_trip.check(value) {
                 Err(error) => Some(format!("{}: {error}\n    from {value}", round_trip.name())),

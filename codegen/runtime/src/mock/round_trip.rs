@@ -83,6 +83,33 @@ impl RoundTrip {
         self.encoding(json)
             .is_ok_and(|encoded| crate::best_fit::same_json(json, &encoded))
     }
+
+    /// Whether a value `json` of this union, made for one member, may decode as another (the
+    /// variant `debug`, its decoded value's `Debug` text, starts with), by a best-fit union's
+    /// rule (the first member reading the value exactly): the union reads the value exactly,
+    /// and the member it took is one of `earlier` (those before the value's own), or the
+    /// value's own member (`own`, its round trip) does not read it exactly.
+    pub fn may_decode_as_another<S: AsRef<str>>(
+        &self,
+        json: &Value,
+        debug: &str,
+        earlier: &[S],
+        own: Option<&RoundTrip>,
+    ) -> bool {
+        let is_earlier = earlier
+            .iter()
+            .any(|earlier| is_variant(debug, earlier.as_ref()));
+        let own_inexact = own.is_some_and(|own| !own.reads_exactly(json));
+        (is_earlier || own_inexact) && self.reads_exactly(json)
+    }
+}
+
+/// Whether `debug` (a decoded value's `Debug` text) is the variant `variant`.
+pub fn is_variant(debug: &str, variant: &str) -> bool {
+    debug == variant
+        || debug
+            .strip_prefix(variant)
+            .is_some_and(|rest| rest.starts_with('('))
 }
 
 fn encoding<T>(json: &Value) -> Result<Value, String>
